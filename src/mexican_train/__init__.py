@@ -1,0 +1,74 @@
+"""mexican-train: the rules of Mexican Train dominoes, as an immutable functional core.
+
+>>> from mexican_train import new_game, legal_moves, apply, HUB
+>>> state = new_game(4, HUB, seed=1)
+>>> while not state.is_over:
+...     state = apply(state, legal_moves(state)[0])
+>>> len(state.round_scores), len(state.winners) >= 1
+(13, True)
+"""
+
+from ._engine import apply, legal_moves, new_game, round_score
+from ._errors import DealError, IllegalMoveError, MexicanTrainError, RulesError
+from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
+from ._rules import (
+    HUB,
+    STANDARD,
+    CloseInOrder,
+    Cover,
+    EnginePlacement,
+    FirstTurn,
+    MexicanFromFirstTurn,
+    MexicanFromSecondTurn,
+    MexicanTrainRule,
+    OpenDouble,
+    OpenDoubleRule,
+    Rules,
+    Table,
+)
+from ._state import Deal, GameState, Train
+from ._tables import TABLE_A, TABLE_B, DealTable
+from ._tiles import Tile, TileNotationError, full_set, set_size
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "HUB",
+    "MEXICAN",
+    "STANDARD",
+    "TABLE_A",
+    "TABLE_B",
+    "CloseInOrder",
+    "Cover",
+    "Deal",
+    "DealError",
+    "DealTable",
+    "Draw",
+    "EnginePlacement",
+    "FirstTurn",
+    "GameState",
+    "IllegalMoveError",
+    "MexicanFromFirstTurn",
+    "MexicanFromSecondTurn",
+    "MexicanTrainError",
+    "MexicanTrainRule",
+    "Move",
+    "NextRound",
+    "OpenDouble",
+    "OpenDoubleRule",
+    "Pass",
+    "Play",
+    "Rules",
+    "RulesError",
+    "Table",
+    "Tile",
+    "TileNotationError",
+    "Train",
+    "__version__",
+    "apply",
+    "full_set",
+    "legal_moves",
+    "new_game",
+    "round_score",
+    "set_size",
+]

@@ -1,0 +1,511 @@
+"""The engine: `new_game`, `legal_moves` and `apply`, pure functions over `GameState`.
+
+Each function cites the rule of RULES.md it implements.  Nothing here does I/O,
+calls :mod:`random` or mutates a value that has escaped: a new state is built
+for every move.  The legal moves of a state are computed once, on demand, and
+`apply` checks a move against them, so what is offered is exactly what is accepted.
+"""
+
+from __future__ import annotations
+
+import secrets
+from bisect import insort
+from collections.abc import Sequence
+
+from ._errors import DealError, IllegalMoveError, RulesError
+from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
+from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, Rules
+from ._shuffle import shuffled
+from ._state import Deal, GameState, Train, _score_hand
+from ._tables import check_fit
+from ._tiles import Tile, full_set
+
+__all__ = ["apply", "legal_moves", "new_game", "round_score"]
+
+_DRAW = Draw()
+_PASS = Pass()
+_NEXT_ROUND = NextRound()
+
+
+# -- setting up -----------------------------------------------------------------
+
+
+def new_game(
+    players: int, rules: Rules = STANDARD, seed: int | None = None, *, deal: Deal | None = None
+) -> GameState:
+    """Return a new game with its first round set up (S1-S4).
+
+    Args:
+        players: the number of players, within the deal table's range (S1).
+        rules: the rules to play by.
+        seed: fixes every round's shuffle (S6); None picks one at random (it is
+            kept in ``state.seed``, so the game can still be replayed).
+        deal: an explicit deal for round 1; later rounds come from *seed*.
+
+    Raises:
+        DealError: if the deal table does not cover *players*, the hands do not
+            fit in the set, or *deal* is inconsistent.
+        RulesError: if *rules* asks for more rounds than the set has engines.
+
+    >>> state = new_game(4, seed=7)
+    >>> state.max_pip, state.hand_size, state.engine, state.round_number
+    (12, 15, Tile(12, 12), 1)
+    """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules value, not {rules!r}")
+    if type(players) is not int:
+        raise DealError(f"the number of players is a whole number, not {players!r}")
+    max_pip, hand_size = rules.deal_table.lookup(players, rules.max_pip, rules.hand_size)
+    set_aside = 1 if rules.engine_placement is EnginePlacement.SET_ASIDE else 0
+    check_fit(players, max_pip, hand_size, set_aside=set_aside)
+    if rules.rounds is not None and rules.rounds > max_pip + 1:
+        raise RulesError(
+            f"Rules.rounds={rules.rounds}, but a double-{max_pip} set has only "
+            f"{max_pip + 1} engines"
+        )
+    if seed is None:
+        seed = secrets.randbits(64)  # the one random choice, made here at the edge (S6)
+    elif type(seed) is not int:
+        raise TypeError(f"a seed is a whole number, not {seed!r}")
+    if deal is not None and not isinstance(deal, Deal):
+        raise TypeError(f"deal must be a Deal, not {deal!r}")
+    return _start_round(
+        rules, players, max_pip, hand_size, seed, 1,
+        previous_first=None, scores=(0,) * players, round_scores=(), deal=deal,
+    )  # fmt: skip
+
+
+def _engine_pip(rules: Rules, max_pip: int, round_number: int) -> int:
+    # S2: one round per engine, from N-N down to 0-0 (V9: or up, or fewer rounds).
+    return round_number - 1 if rules.ascending else max_pip - (round_number - 1)
+
+
+def _start_round(
+    rules: Rules,
+    players: int,
+    max_pip: int,
+    hand_size: int,
+    seed: int,
+    round_number: int,
+    *,
+    previous_first: int | None,
+    scores: tuple[int, ...],
+    round_scores: tuple[tuple[int, ...], ...],
+    deal: Deal | None = None,
+) -> GameState:
+    pip = _engine_pip(rules, max_pip, round_number)
+    engine = Tile(pip, pip)
+    set_aside = rules.engine_placement is EnginePlacement.SET_ASIDE
+    pool = tuple(t for t in full_set(max_pip) if not (set_aside and t is engine))
+    if deal is None:
+        order = shuffled(pool, seed, round_number)
+        n = hand_size
+        hand_list = [sorted(order[i * n : (i + 1) * n]) for i in range(players)]
+        boneyard = order[players * n :]
+    else:
+        _check_deal(deal, pool, players, hand_size, max_pip)
+        hand_list = [sorted(hand) for hand in deal.hands]
+        boneyard = deal.boneyard
+
+    if set_aside:
+        # S4: the engine was set aside before the deal; the first player rotates.
+        first = 0 if previous_first is None else (previous_first + 1) % players
+    else:
+        # S3: the engine's holder places it and plays first ...
+        holder = next((seat for seat, hand in enumerate(hand_list) if engine in hand), None)
+        if holder is None:
+            # ... and if nobody holds it, players draw in turn until someone does
+            # (decision: from seat 0 in round 1, else after last round's first player).
+            seat = 0 if previous_first is None else (previous_first + 1) % players
+            while True:
+                tile, boneyard = boneyard[0], boneyard[1:]
+                insort(hand_list[seat], tile)  # drawn tiles stay in hand
+                if tile is engine:
+                    holder = seat
+                    break
+                seat = (seat + 1) % players
+        hand_list[holder].remove(engine)
+        first = holder
+
+    return GameState(
+        rules, players, max_pip, hand_size, seed, round_number, engine, first,
+        tuple(tuple(hand) for hand in hand_list), tuple(boneyard),
+        tuple(Train((), pip) for _ in range(players + 1)),  # P2: all trains start empty
+        first, (False,) * players, 0, False, (), (), 0, scores, round_scores, False,
+    )  # fmt: skip
+
+
+def _check_deal(
+    deal: Deal, pool: tuple[Tile, ...], players: int, hand_size: int, max_pip: int
+) -> None:
+    if len(deal.hands) != players:
+        raise DealError(f"the deal has {len(deal.hands)} hands for {players} players")
+    for seat, hand in enumerate(deal.hands):
+        if len(hand) != hand_size:
+            raise DealError(f"seat {seat} is dealt {len(hand)} tiles; the hand size is {hand_size}")
+    expected = set(pool)
+    seen: set[Tile] = set()
+    for tile in (*(t for hand in deal.hands for t in hand), *deal.boneyard):
+        if not isinstance(tile, Tile):
+            raise DealError(f"the deal holds {tile!r}, which is not a Tile")
+        if tile not in expected:
+            what = "the engine, which is set aside (S4)" if tile.high <= max_pip else "not in the set"
+            raise DealError(f"the deal holds {tile}: {what} for a double-{max_pip} game")
+        if tile in seen:
+            raise DealError(f"the deal holds {tile} twice")
+        seen.add(tile)
+    missing = sorted(expected - seen)
+    if missing:
+        raise DealError(f"the deal leaves out {', '.join(map(str, missing))}")
+
+
+# -- legal moves ----------------------------------------------------------------
+
+
+def legal_moves(state: GameState) -> tuple[Move, ...]:
+    """Return every legal move, in a fixed order: plays, then `Draw`, then `Pass`.
+
+    Guarantees: the order is deterministic (tiles ascending, then trains by id
+    with the Mexican train last); the tuple is empty only when the game is over;
+    `apply` accepts every move in it and refuses every other.
+
+    >>> import attrs
+    >>> state = new_game(2, attrs.evolve(STANDARD, max_pip=6), seed=1)
+    >>> legal_moves(state)  # doctest: +ELLIPSIS
+    (Play(Tile(6, ...), 1), ...)
+    """
+    moves = state._legal
+    if moves is None:
+        moves = _compute_legal(state)
+        object.__setattr__(state, "_legal", moves)  # a cache, invisible to eq and hash
+    return moves
+
+
+def _compute_legal(state: GameState) -> tuple[Move, ...]:
+    if state.is_over:
+        return ()
+    seat = state.current_player
+    if seat is None:
+        return (_NEXT_ROUND,)  # E4: between rounds only the next deal is legal
+    rules = state.rules
+    hand = state.hands[seat]
+    trains = state.trains
+    if rules.first_turn is not None and not state.had_first_turn[seat]:
+        # P4: a first turn plays only on the player's own train; doubles bind nobody.
+        end = trains[seat].open_end
+        plays: list[Move] = [Play(t, seat) for t in hand if t.high == end or t.low == end]
+        if state.turn_tiles:
+            return (*plays, _PASS)  # P4: the chain may stop after the first tile
+        may_draw = rules.first_turn.may_draw  # P4: never draw (unless the variant says so)
+    else:
+        plays = _ordinary_plays(state, seat, hand, trains)
+        may_draw = True
+    # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
+    free = not plays or not rules.must_play
+    if free and may_draw and not state.has_drawn and state.boneyard:
+        return (*plays, _DRAW)  # P5/D1/D2: one draw per turn, or per double played
+    if free:
+        return (*plays, _PASS)  # P5a: can neither play nor draw: pass (the marker follows)
+    return tuple(plays)
+
+
+def _ordinary_plays(
+    state: GameState, seat: int, hand: tuple[Tile, ...], trains: tuple[Train, ...]
+) -> list[Move]:
+    players = state.players
+    # P3: own train; the Mexican train once open (V2); others' trains while marked.
+    access = [i for i in range(players) if i == seat or trains[i].marked]
+    if state.rules.mexican_train.is_open(state, seat):
+        access.append(MEXICAN)
+    earlier = state.open_doubles
+    this_turn = state.turn_doubles
+    if earlier or this_turn:
+        access = _restrict(state, access, earlier, this_turn)
+
+    by_end: dict[int, list[int]] = {}
+    for train_id in access:
+        by_end.setdefault(trains[train_id].open_end, []).append(train_id)
+    plays: list[Move] = []
+    for tile in hand:
+        targets = by_end.get(tile.high)
+        if targets:
+            plays.extend(Play(tile, t) for t in targets)
+        if not tile.is_double:
+            targets = by_end.get(tile.low)
+            if targets:
+                plays.extend(Play(tile, t) for t in targets)
+    return plays
+
+
+def _restrict(
+    state: GameState, access: list[int], earlier: tuple[int, ...], this_turn: tuple[int, ...]
+) -> list[int]:
+    """Apply the open-double rule to the trains a player may use (D1-D4)."""
+    rule = state.rules.open_doubles
+    obligation = _cover(rule.obligation, state, earlier) if earlier else None
+    follow_up = _cover(rule.follow_up, state, this_turn) if this_turn else None
+    candidates = list(access)
+    for cover in (obligation, follow_up):
+        # D2: a binding double may be covered on any train, even an unmarked one.
+        if cover is not None and cover.only:
+            candidates.extend(t for t in cover.trains if t not in candidates)
+    allowed = []
+    for train_id in candidates:
+        if obligation is not None:
+            if train_id in earlier:
+                if train_id not in obligation.trains:
+                    continue
+            elif obligation.only:
+                continue
+        if follow_up is not None:
+            if train_id in this_turn:
+                if train_id not in follow_up.trains:
+                    continue
+            elif follow_up.only:
+                continue
+        allowed.append(train_id)
+    allowed.sort(key=_train_order)
+    return allowed
+
+
+def _train_order(train_id: int) -> int:
+    return 1 << 30 if train_id == MEXICAN else train_id
+
+
+def _cover(method: object, state: GameState, train_ids: tuple[int, ...]) -> Cover:
+    doubles = tuple(
+        OpenDouble(t, state.trains[t].open_end, _closable(state, state.trains[t].open_end))
+        for t in train_ids
+    )
+    cover = method(doubles)  # type: ignore[operator]
+    if not isinstance(cover, Cover) or not set(cover.trains) <= set(train_ids):
+        raise RulesError(
+            f"{state.rules.open_doubles!r} returned {cover!r}; expected a Cover naming "
+            f"only trains among {train_ids}"
+        )
+    return cover
+
+
+def _closable(state: GameState, pip: int) -> bool:
+    # D4: a double is dead once every other tile of its suit is on the table.
+    on_table = sum(1 for train in state.trains for t in train.tiles if t.high == pip or t.low == pip)
+    if state.engine.high == pip:
+        on_table += 1
+    return on_table < state.max_pip + 1
+
+
+# -- applying moves -------------------------------------------------------------
+
+
+def apply(state: GameState, move: Move) -> GameState:
+    """Return the state after *move*; *state* itself is left as it was.
+
+    Raises:
+        IllegalMoveError: if *move* is not among ``legal_moves(state)``; its
+            ``reason`` names the rule that forbids it.
+
+    >>> state = new_game(4, seed=7)
+    >>> after = apply(state, legal_moves(state)[0])
+    >>> after is not state and after != state
+    True
+    """
+    if move not in legal_moves(state):
+        raise IllegalMoveError(move, _why_illegal(state, move))
+    if move is _DRAW:
+        return _draw(state)
+    if move is _PASS:
+        return _pass(state)
+    if move is _NEXT_ROUND:
+        return _start_round(
+            state.rules, state.players, state.max_pip, state.hand_size, state.seed,
+            state.round_number + 1, previous_first=state.first_player,
+            scores=state.scores, round_scores=state.round_scores,
+        )  # fmt: skip
+    assert isinstance(move, Play)
+    return _play(state, move)
+
+
+def _replace(items: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:
+    changed = list(items)
+    changed[index] = value
+    return tuple(changed)
+
+
+def _draw(s: GameState) -> GameState:
+    seat = s.current_player
+    assert seat is not None
+    hand = list(s.hands[seat])
+    insort(hand, s.boneyard[0])
+    return GameState(
+        s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
+        s.first_player, _replace(s.hands, seat, tuple(hand)), s.boneyard[1:],  # type: ignore[arg-type]
+        s.trains, seat, s.had_first_turn, s.turn_tiles, True, s.turn_doubles,
+        s.open_doubles, s.idle_turns, s.scores, s.round_scores, False,
+    )  # fmt: skip
+
+
+def _play(s: GameState, move: Play) -> GameState:
+    seat = s.current_player
+    assert seat is not None
+    tile, train_id = move.tile, move.train
+    hand = tuple(t for t in s.hands[seat] if t is not tile)
+    hands: tuple[tuple[Tile, ...], ...] = _replace(s.hands, seat, hand)  # type: ignore[assignment]
+    train = s.trains[train_id]
+    # P2: the tile joins at the open end; P6: the owner's tile lifts their marker.
+    joined = Train(train.tiles + (tile,), tile.other_end(train.open_end),
+                   train.marked and train_id != seat)  # fmt: skip
+    trains: tuple[Train, ...] = _replace(s.trains, train_id, joined)  # type: ignore[assignment]
+    # D2: a tile played on an open double closes it.
+    open_doubles = tuple(t for t in s.open_doubles if t != train_id)
+    turn_doubles = tuple(t for t in s.turn_doubles if t != train_id)
+    turn_tiles = s.turn_tiles + 1
+    first_turn = s.rules.first_turn
+    if first_turn is not None and not s.had_first_turn[seat]:
+        # P4: the chain goes on while the hand has a tile that fits the own train.
+        end = joined.open_end
+        if first_turn.chain and hand and any(t.high == end or t.low == end for t in hand):
+            return _same_turn(s, hands, trains, open_doubles, turn_doubles, turn_tiles)
+        return _end_turn(s, hands, trains, open_doubles, turn_doubles, turn_tiles)
+    if not hand:
+        return _end_round(s, hands, trains)  # E1, D5: going out ends the round at once
+    if tile.is_double:
+        # D1: a double must be followed at once; it brings one draw of its own.
+        turn_doubles = (*turn_doubles, train_id)
+        return _same_turn(s, hands, trains, open_doubles, turn_doubles, turn_tiles)
+    return _end_turn(s, hands, trains, open_doubles, turn_doubles, turn_tiles)  # P5a
+
+
+def _same_turn(
+    s: GameState,
+    hands: tuple[tuple[Tile, ...], ...],
+    trains: tuple[Train, ...],
+    open_doubles: tuple[int, ...],
+    turn_doubles: tuple[int, ...],
+    turn_tiles: int,
+) -> GameState:
+    return GameState(
+        s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
+        s.first_player, hands, s.boneyard, trains, s.current_player, s.had_first_turn,
+        turn_tiles, False, turn_doubles, open_doubles, s.idle_turns, s.scores,
+        s.round_scores, False,
+    )  # fmt: skip
+
+
+def _pass(s: GameState) -> GameState:
+    seat = s.current_player
+    assert seat is not None
+    trains = s.trains
+    stops_first_chain = s.rules.first_turn is not None and not s.had_first_turn[seat] and s.turn_tiles
+    if not stops_first_chain:
+        # P5, D1, D2: a turn ended without a (final) tile puts a marker on the own train.
+        own = trains[seat]
+        if not own.marked:
+            trains = _replace(trains, seat, Train(own.tiles, own.open_end, True))  # type: ignore[assignment]
+    return _end_turn(s, s.hands, trains, s.open_doubles, s.turn_doubles, s.turn_tiles)
+
+
+def _end_turn(
+    s: GameState,
+    hands: tuple[tuple[Tile, ...], ...],
+    trains: tuple[Train, ...],
+    open_doubles: tuple[int, ...],
+    turn_doubles: tuple[int, ...],
+    turn_tiles: int,
+) -> GameState:
+    seat = s.current_player
+    assert seat is not None
+    first_turn = s.rules.first_turn is not None and not s.had_first_turn[seat]
+    if not first_turn:
+        # D2: a double still ending its train when the turn ends is open.
+        open_doubles = open_doubles + turn_doubles
+    had_first_turn = s.had_first_turn
+    if not had_first_turn[seat]:
+        had_first_turn = _replace(had_first_turn, seat, True)  # type: ignore[assignment]
+    idle = 0 if turn_tiles else s.idle_turns + 1
+    # P4: a player who went out on a first turn ends the round once all have had theirs.
+    if all(had_first_turn) and not all(hands):
+        return _end_round(s, hands, trains)
+    # E2: an empty boneyard and a full cycle of turns without a tile: blocked.
+    if not s.boneyard and idle >= s.players:
+        return _end_round(s, hands, trains)
+    return GameState(
+        s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
+        s.first_player, hands, s.boneyard, trains, (seat + 1) % s.players,  # P1: clockwise
+        had_first_turn, 0, False, (), open_doubles, idle, s.scores, s.round_scores, False,
+    )  # fmt: skip
+
+
+def round_score(hand: Sequence[Tile], rules: Rules = STANDARD) -> int:
+    """Return what *hand* scores at the end of a round (E3, V7).
+
+    >>> round_score([Tile(12, 5), Tile(0, 0)])
+    67
+    >>> round_score([])
+    0
+    """
+    return _score_hand(tuple(hand), rules.double_blank_score)
+
+
+def _end_round(
+    s: GameState, hands: tuple[tuple[Tile, ...], ...], trains: tuple[Train, ...]
+) -> GameState:
+    # E3: every player scores the pips left in hand; E4/E5: next round or game over.
+    points = tuple(_score_hand(hand, s.rules.double_blank_score) for hand in hands)
+    scores = tuple(a + b for a, b in zip(s.scores, points))
+    is_over = s.round_number >= s.rounds
+    return GameState(
+        s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
+        s.first_player, hands, s.boneyard, trains, None, s.had_first_turn, 0, False, (),
+        (), s.idle_turns, scores, (*s.round_scores, points), is_over,
+    )  # fmt: skip
+
+
+# -- explaining refusals --------------------------------------------------------
+
+
+def _why_illegal(state: GameState, move: object) -> str:
+    if not isinstance(move, (Play, Draw, Pass, NextRound)):
+        return f"not a move: expected Play, Draw, Pass or NextRound, got {type(move).__name__}"
+    if state.is_over:
+        return "the game is over (E4)"
+    seat = state.current_player
+    if seat is None:
+        return "the round is over: the only legal move is NextRound() (E4)"
+    if isinstance(move, NextRound):
+        return "NextRound() is legal only once a round has ended (E4)"
+    moves = legal_moves(state)
+    can_play = any(isinstance(m, Play) for m in moves)
+    first = state.rules.first_turn is not None and not state.had_first_turn[seat]
+    if isinstance(move, Draw):
+        if first and not state.rules.first_turn.may_draw:  # type: ignore[union-attr]
+            return "P4: a player never draws on the first turn of a round"
+        if can_play:
+            return "P7: a player who has a legal play must make one; drawing is only for a player who has none"
+        if state.has_drawn:
+            return "P5/D1: only one draw is allowed here, and it has been taken"
+        return "P5: the boneyard is empty"
+    if isinstance(move, Pass):
+        if can_play:
+            return "P7/P5a: a player who has a legal play must make one"
+        return "P5a: a player who cannot play must draw first while the boneyard has tiles"
+    tile, train_id = move.tile, move.train
+    if tile not in state.hands[seat]:
+        return f"player {seat} does not hold {tile}"
+    if not MEXICAN <= train_id < state.players:
+        return f"there is no train {train_id} with {state.players} players"
+    train = state.trains[train_id]
+    if not tile.shows(train.open_end):
+        return f"P2: {tile} does not fit train {_train_name(train_id)}, whose open end is {train.open_end}"
+    if first:
+        return f"P4: on the first turn of a round a player plays only on their own train ({seat})"
+    if state.open_doubles or state.turn_doubles:
+        lines = ", ".join(_train_name(t) for t in (*state.open_doubles, *state.turn_doubles))
+        return (f"D2/D3: an open double must be covered first, in order "
+                f"(open doubles on trains {lines}); see legal_moves()")  # fmt: skip
+    if train_id == MEXICAN:
+        return f"V2: the Mexican train is not open to player {seat} yet"
+    return f"P3: train {train_id} belongs to another player and carries no marker"
+
+
+def _train_name(train_id: int) -> str:
+    return "MEXICAN" if train_id == MEXICAN else str(train_id)

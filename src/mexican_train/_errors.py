@@ -1,0 +1,31 @@
+"""The exception hierarchy: one base class, each error also a builtin a user would catch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class MexicanTrainError(Exception):
+    """Base class of every error this library raises on purpose."""
+
+
+class DealError(MexicanTrainError, ValueError):
+    """A set, a hand size or a player count that no deal can satisfy (S1), or a bad `Deal`."""
+
+
+class RulesError(MexicanTrainError, ValueError):
+    """A `Rules` value that is contradictory, or a pluggable rule that broke its protocol."""
+
+
+class IllegalMoveError(MexicanTrainError, ValueError):
+    """A move that the rules do not allow in this state.
+
+    Attributes:
+        move: the refused move.
+        reason: why it was refused, naming the rule (for example ``"D2: ..."``).
+    """
+
+    def __init__(self, move: Any, reason: str) -> None:
+        super().__init__(f"illegal move {move!r}: {reason}")
+        self.move = move
+        self.reason = reason

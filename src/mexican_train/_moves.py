@@ -1,0 +1,146 @@
+"""Moves: what a player (or the table, between rounds) does next."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final, Union
+
+from ._tiles import Tile
+
+__all__ = ["MEXICAN", "Draw", "Move", "NextRound", "Pass", "Play"]
+
+#: The Mexican train's id (P2).  A personal train's id is its owner's seat,
+#: ``0 .. players - 1``; ``-1`` also indexes the last of a state's trains.
+MEXICAN: Final = -1
+
+
+class Play:
+    """Place *tile* on the train with id *train* (a seat, or `MEXICAN`).
+
+    Moves are immutable and interned, so equal moves are the same object.
+
+    >>> Play(Tile(6, 4), MEXICAN)
+    Play(Tile(6, 4), MEXICAN)
+    >>> Play(Tile(4, 6), 0) == Play(Tile(6, 4), 0)
+    True
+    """
+
+    __slots__ = ("tile", "train", "_hash")
+    _cache: ClassVar[dict[tuple[Tile, int], Play]] = {}
+
+    tile: Tile
+    train: int
+
+    def __new__(cls, tile: Tile, train: int) -> Play:
+        move = cls._cache.get((tile, train)) if type(train) is int else None
+        if move is None:
+            if not isinstance(tile, Tile):
+                raise TypeError(f"Play needs a Tile, not {tile!r}")
+            if type(train) is not int or train < MEXICAN:
+                raise ValueError(f"a train id is a seat >= 0 or MEXICAN, not {train!r}")
+            move = object.__new__(cls)
+            object.__setattr__(move, "tile", tile)
+            object.__setattr__(move, "train", train)
+            object.__setattr__(move, "_hash", hash((tile, train)))
+            cls._cache[tile, train] = move
+        return move
+
+    def __repr__(self) -> str:
+        train = "MEXICAN" if self.train == MEXICAN else str(self.train)
+        return f"Play({self.tile!r}, {train})"
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __ne__(self, other: object) -> bool:
+        return self is not other
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Play is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Play is immutable")
+
+    def __reduce__(self) -> tuple[type[Play], tuple[Tile, int]]:
+        return (Play, (self.tile, self.train))
+
+    def __copy__(self) -> Play:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Play:
+        return self
+
+
+class _Singleton:
+    """A move without arguments: every instance is the same object."""
+
+    __slots__ = ()
+    _instance: ClassVar[_Singleton]
+    _code: ClassVar[int]  # a fixed hash: str hashes vary between processes
+
+    def __new__(cls) -> _Singleton:
+        try:
+            return cls.__dict__["_instance"]  # type: ignore[no-any-return]
+        except KeyError:
+            instance = object.__new__(cls)
+            cls._instance = instance
+            return instance
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def __hash__(self) -> int:
+        return self._code
+
+    def __reduce__(self) -> tuple[type[_Singleton], tuple[()]]:
+        return (type(self), ())
+
+    def __copy__(self) -> _Singleton:
+        return self
+
+    def __deepcopy__(self, memo: object) -> _Singleton:
+        return self
+
+
+class Draw(_Singleton):
+    """Draw one tile from the boneyard (P5, D1, D2): only with no legal play (P7).
+
+    >>> Draw() is Draw()
+    True
+    """
+
+    __slots__ = ()
+    _code = 1
+
+    def __new__(cls) -> Draw:
+        return super().__new__(cls)  # type: ignore[return-value]
+
+
+class Pass(_Singleton):
+    """End the turn without a further tile (P5a).
+
+    Legal to stop a first-turn chain after at least one tile (P4), or when the
+    player can neither play nor draw; it then places the marker P5/D1/D2 call for.
+    """
+
+    __slots__ = ()
+    _code = 2
+
+    def __new__(cls) -> Pass:
+        return super().__new__(cls)  # type: ignore[return-value]
+
+
+class NextRound(_Singleton):
+    """Deal the next round (E4): the only legal move between two rounds."""
+
+    __slots__ = ()
+    _code = 3
+
+    def __new__(cls) -> NextRound:
+        return super().__new__(cls)  # type: ignore[return-value]
+
+
+#: Any move.
+Move = Union[Play, Draw, Pass, NextRound]

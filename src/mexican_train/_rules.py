@@ -1,0 +1,291 @@
+"""Rules as data: the variant axes of RULES.md section V, and the two presets.
+
+The open-double rule (V3, V4) and the Mexican-train rule (V2) are pluggable:
+anything that satisfies `OpenDoubleRule` or `MexicanTrainRule` can be put in a
+`Rules` value, and the engine will call it.  The presets `STANDARD` and `HUB`
+are built from the same public pieces a user would use.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import attrs
+
+from ._tables import TABLE_A, TABLE_B, DealTable
+
+if TYPE_CHECKING:
+    from ._state import Train
+
+__all__ = [
+    "HUB",
+    "STANDARD",
+    "CloseInOrder",
+    "Cover",
+    "EnginePlacement",
+    "FirstTurn",
+    "MexicanFromFirstTurn",
+    "MexicanFromSecondTurn",
+    "MexicanTrainRule",
+    "OpenDouble",
+    "OpenDoubleRule",
+    "Rules",
+    "Table",
+]
+
+
+class Table(Protocol):
+    """What every player can see on the table: the argument of the pluggable rules.
+
+    Both `GameState` and a player's view satisfy it.
+    """
+
+    @property
+    def players(self) -> int:
+        """The number of players."""
+
+    def train(self, train_id: int) -> Train:
+        """Return the train with id *train_id* (a seat, or `MEXICAN`)."""
+
+    def has_had_first_turn(self, seat: int) -> bool:
+        """Return whether *seat* has finished its first turn of this round."""
+
+
+@runtime_checkable
+class MexicanTrainRule(Protocol):
+    """Decide when a player may play on the Mexican train (V2).
+
+    The engine asks only outside open-double obligations: an open double that
+    binds a player (D2) may be covered on the Mexican train whatever this says.
+    Implementations must be immutable and hashable (an ``@attrs.frozen`` class).
+    """
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        """Return whether *seat* may play on the Mexican train now."""
+
+
+@attrs.frozen
+class MexicanFromFirstTurn:
+    """The Mexican train is open to everybody from the first turn (V2, Rulebook B)."""
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        return True
+
+
+@attrs.frozen
+class MexicanFromSecondTurn:
+    """The Mexican train opens on each player's second turn of a round (V2, Rulebook A)."""
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        return table.has_had_first_turn(seat)
+
+
+@attrs.frozen
+class OpenDouble:
+    """An uncovered double at the end of a train, as shown to an `OpenDoubleRule`.
+
+    Attributes:
+        train: the id of the train it ends.
+        pip: the number on both of its ends.
+        closable: False when every other tile of its suit is on the table, so
+            nothing can ever cover it (a dead double, D4).
+    """
+
+    train: int
+    pip: int
+    closable: bool
+
+
+@attrs.frozen
+class Cover:
+    """Which doubles may be covered now, and whether that is all the player may do.
+
+    Attributes:
+        trains: ids of the trains whose double may be covered now.
+        only: True when the player may play nowhere else (a binding obligation,
+            D2).  A binding double may be covered on any train, even an
+            opponent's unmarked one; a non-binding one only where the player may
+            play anyway (P3).
+
+    >>> Cover((3,), only=True)
+    Cover(trains=(3,), only=True)
+    """
+
+    trains: tuple[int, ...] = attrs.field(converter=tuple)
+    only: bool
+
+
+@runtime_checkable
+class OpenDoubleRule(Protocol):
+    """Decide which open doubles must, or may, be covered (D1-D4, V3, V4).
+
+    The engine calls it with the doubles in the order they were played, and
+    never with an empty tuple.  It checks what comes back: a `Cover` whose
+    trains are all among the doubles it was given.  Implementations must be
+    immutable and hashable (an ``@attrs.frozen`` class).
+    """
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        """Return what the doubles left open by earlier turns ask of the player to move (D2, D3)."""
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        """Return where the tile that follows a double may go, given this turn's doubles (D1, D3)."""
+
+
+@attrs.frozen
+class CloseInOrder:
+    """Open doubles are closed one at a time, in the order played (D2, D3, V3).
+
+    Attributes:
+        reverse: close the most recent double first instead (Rulebook B's variation, V3).
+        release_dead: skip a double that nothing can cover (D4, V4).
+
+    >>> rule = CloseInOrder()
+    >>> rule.obligation((OpenDouble(2, 5, True), OpenDouble(0, 9, True)))
+    Cover(trains=(2,), only=True)
+    >>> CloseInOrder(reverse=True).obligation((OpenDouble(2, 5, True), OpenDouble(0, 9, True)))
+    Cover(trains=(0,), only=True)
+    >>> rule.obligation((OpenDouble(2, 5, False), OpenDouble(0, 9, True)))
+    Cover(trains=(0,), only=True)
+    """
+
+    reverse: bool = False
+    release_dead: bool = True
+
+    def _first(self, doubles: tuple[OpenDouble, ...]) -> tuple[int, ...]:
+        ordered = reversed(doubles) if self.reverse else iter(doubles)
+        for double in ordered:
+            if double.closable or not self.release_dead:  # D4: a dead double is skipped
+                return (double.train,)
+        return ()
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        first = self._first(doubles)
+        # D2: the first open double binds; with none live, play is free.
+        return Cover(first, only=bool(first))
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        # D3: the follow-up tile goes anywhere, but onto this turn's doubles only in order.
+        return Cover(self._first(doubles), only=False)
+
+
+class EnginePlacement(enum.Enum):
+    """How a round's engine reaches the table and who plays first (V5)."""
+
+    #: S3: the holder of the engine places it and plays first; if nobody holds
+    #: it, players draw in turn until someone does (Rulebook A).
+    HOLDER = "holder"
+    #: S4: the engine is set aside before the deal; the first player rotates
+    #: (Rulebook B).
+    SET_ASIDE = "set-aside"
+
+
+@attrs.frozen
+class FirstTurn:
+    """A special first turn in each round (V1); ``Rules.first_turn=None`` makes it ordinary.
+
+    In the special first turn a player plays only on their own train, and
+    doubles bind nobody (P4).
+
+    Attributes:
+        chain: the player may keep adding tiles to their own train (P4);
+            False allows a single tile.
+        may_draw: a player who cannot start their train draws one tile first
+            (P4 says never).
+    """
+
+    chain: bool = True
+    may_draw: bool = False
+
+
+_Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+
+
+def _optional_int(minimum: int) -> _Validator:
+    def check(instance: object, attribute: attrs.Attribute[int | None], value: int | None) -> None:
+        if value is not None and (type(value) is not int or value < minimum):
+            raise ValueError(f"Rules.{attribute.name} must be None or a whole number >= {minimum}, not {value!r}")
+
+    return check
+
+
+def _check_protocol(protocol: type) -> _Validator:
+    def check(instance: object, attribute: attrs.Attribute[object], value: object) -> None:
+        if not isinstance(value, protocol):
+            raise TypeError(f"Rules.{attribute.name} must implement {protocol.__name__}, not {value!r}")
+        try:
+            hash(value)
+        except TypeError:
+            raise TypeError(f"Rules.{attribute.name} must be hashable (immutable), not {value!r}") from None
+
+    return check
+
+
+def _check_int(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if type(value) is not int:
+        raise TypeError(f"Rules.{attribute.name} must be a whole number, not {value!r}")
+
+
+@attrs.frozen
+class Rules:
+    """Every rule point a game can vary on (RULES.md section V), as one frozen value.
+
+    Build variants from a preset with :func:`attrs.evolve`:
+
+    >>> import attrs
+    >>> double_six = attrs.evolve(STANDARD, max_pip=6)
+    >>> double_six.max_pip, double_six.hand_size
+    (6, None)
+
+    Attributes:
+        deal_table: the set and hand size by player count (S1, V8).
+        engine_placement: how the engine is placed and who starts (S3/S4, V5).
+        first_turn: the special first turn (P4), or None for an ordinary one (V1).
+        mexican_train: when the Mexican train is open (V2).
+        open_doubles: how open doubles bind and in which order they close (D2-D4, V3, V4).
+        max_pip: the set (double-*max_pip*); None: the deal table picks it.
+        hand_size: tiles dealt to each player; None: the deal table gives it.
+        must_play: a player who can play must (P7); False allows a voluntary draw (V6).
+        double_blank_score: what the double-blank counts in a hand at the end (E3, V7).
+        rounds: how many rounds; None: one per engine, N+1 (S2, V9).
+        ascending: engines go up from 0-0 instead of down from N-N (V9).
+        open_hands: every player sees every hand (S5, V10).
+    """
+
+    deal_table: DealTable
+    engine_placement: EnginePlacement = attrs.field(validator=attrs.validators.instance_of(EnginePlacement))
+    first_turn: FirstTurn | None = attrs.field(
+        validator=attrs.validators.optional(attrs.validators.instance_of(FirstTurn))
+    )
+    mexican_train: MexicanTrainRule = attrs.field(validator=_check_protocol(MexicanTrainRule))
+    open_doubles: OpenDoubleRule = attrs.field(validator=_check_protocol(OpenDoubleRule))
+    max_pip: int | None = attrs.field(default=None, validator=_optional_int(1))
+    hand_size: int | None = attrs.field(default=None, validator=_optional_int(2))
+    must_play: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    double_blank_score: int = attrs.field(default=50, validator=_check_int)
+    rounds: int | None = attrs.field(default=None, validator=_optional_int(1))
+    ascending: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    open_hands: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+
+
+#: Rulebook A exactly: Table A, the engine's holder starts (S3), a first turn
+#: that builds your own train (P4), the Mexican train from your second turn (V2).
+STANDARD = Rules(
+    deal_table=TABLE_A,
+    engine_placement=EnginePlacement.HOLDER,
+    first_turn=FirstTurn(),
+    mexican_train=MexicanFromSecondTurn(),
+    open_doubles=CloseInOrder(),
+)
+
+#: Rulebook B exactly: Table B, the engine set aside and a rotating first player
+#: (S4), an ordinary first turn, the Mexican train open from the start (V2).
+HUB = Rules(
+    deal_table=TABLE_B,
+    engine_placement=EnginePlacement.SET_ASIDE,
+    first_turn=None,
+    mexican_train=MexicanFromFirstTurn(),
+    open_doubles=CloseInOrder(),
+)

@@ -1,0 +1,195 @@
+"""Trains, deals and the game state: frozen values, built anew for every move."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ._moves import MEXICAN
+from ._rules import Rules
+from ._tiles import Tile
+
+if TYPE_CHECKING:
+    from ._moves import Move
+
+__all__ = ["Deal", "GameState", "Train"]
+
+
+@attrs.frozen
+class Train:
+    """A line of tiles from the engine (P2).
+
+    Attributes:
+        tiles: the tiles in the order played, the first one joined to the engine.
+        open_end: the number a tile must show to join it (the engine's while empty).
+        marked: whether a marker is on it, opening it to everybody (P6).
+
+    >>> Train((Tile(12, 5), Tile(5, 5)), open_end=5).is_started
+    True
+    """
+
+    tiles: tuple[Tile, ...]
+    open_end: int
+    marked: bool = False
+
+    @property
+    def is_started(self) -> bool:
+        """Whether any tile has been played on it."""
+        return bool(self.tiles)
+
+    @property
+    def ends_in_double(self) -> bool:
+        """Whether its last tile is a double.
+
+        >>> Train((Tile(12, 5), Tile(5, 5)), open_end=5).ends_in_double
+        True
+        """
+        return bool(self.tiles) and self.tiles[-1].is_double
+
+
+def _tiles(values: Iterable[Tile | str]) -> tuple[Tile, ...]:
+    return tuple(Tile.parse(v) if isinstance(v, str) else v for v in values)
+
+
+def _hands(values: Iterable[Iterable[Tile | str]]) -> tuple[tuple[Tile, ...], ...]:
+    return tuple(_tiles(hand) for hand in values)
+
+
+@attrs.frozen
+class Deal:
+    """An explicit deal, for teaching and tests: each seat's hand and the boneyard.
+
+    Tiles may be given as `Tile` values or written ``"a-b"``.  The boneyard is in
+    draw order: its first tile is drawn first.  Under S3 (`STANDARD`) the engine
+    is in a hand or the boneyard; under S4 (`HUB`) it is not in the deal at all.
+    `new_game` refuses a deal with missing, repeated or foreign tiles, or hands
+    of the wrong size.
+
+    >>> Deal([["6-5", "4-4"], ["3-2", "1-0"]], ["6-6"]).hands[0]
+    (Tile(6, 5), Tile(4, 4))
+    """
+
+    hands: tuple[tuple[Tile, ...], ...] = attrs.field(converter=_hands)
+    boneyard: tuple[Tile, ...] = attrs.field(converter=_tiles)
+
+
+def _score_hand(hand: tuple[Tile, ...], double_blank: int) -> int:
+    # E3: the pips left in hand; the double-blank counts `double_blank` (V7).
+    return sum(double_blank if t.pips == 0 else t.pips for t in hand)
+
+
+@attrs.frozen(cache_hash=True)
+class GameState:
+    """Everything about a game at one moment: a frozen, hashable value.
+
+    Build one with `new_game`; get the next with `apply`.  Never build one by
+    hand: the constructor does not check consistency.
+
+    Attributes:
+        rules: the rules in force.
+        players: the number of players; seats are ``0 .. players - 1``.
+        max_pip: the set in use is double-*max_pip*.
+        hand_size: tiles dealt to each player.
+        seed: the seed from which every round's deal comes (S6).
+        round_number: the round being played, from 1.
+        engine: this round's engine (S2).
+        first_player: the seat that played first this round (S3, S4).
+        hands: every seat's hand, each sorted (secret: see `hand`).
+        boneyard: the undrawn tiles in draw order (secret).
+        trains: the personal trains by seat, then the Mexican train.
+        current_player: the seat to move; None between rounds and once over.
+        had_first_turn: per seat, whether its first turn of the round is over.
+        turn_tiles: tiles the player to move has played this turn.
+        has_drawn: whether the player to move has drawn since their last tile.
+        turn_doubles: trains ending in a double played this turn, uncovered, in order.
+        open_doubles: trains ending in an open double from an earlier turn, in order (D2).
+        idle_turns: consecutive turns ended without a tile (E2).
+        scores: the running total per seat (E3).
+        round_scores: one tuple of scores per finished round.
+        is_over: whether the last round has ended.
+    """
+
+    rules: Rules
+    players: int
+    max_pip: int
+    hand_size: int
+    seed: int = attrs.field(repr=False)
+    round_number: int
+    engine: Tile
+    first_player: int
+    hands: tuple[tuple[Tile, ...], ...] = attrs.field(repr=False)
+    boneyard: tuple[Tile, ...] = attrs.field(repr=False)
+    trains: tuple[Train, ...] = attrs.field(repr=False)
+    current_player: int | None
+    had_first_turn: tuple[bool, ...] = attrs.field(repr=False)
+    turn_tiles: int = attrs.field(repr=False)
+    has_drawn: bool = attrs.field(repr=False)
+    turn_doubles: tuple[int, ...] = attrs.field(repr=False)
+    open_doubles: tuple[int, ...] = attrs.field(repr=False)
+    idle_turns: int = attrs.field(repr=False)
+    scores: tuple[int, ...]
+    round_scores: tuple[tuple[int, ...], ...] = attrs.field(repr=False)
+    is_over: bool
+    # The legal moves, computed once on first demand (legal_moves); not part of the value.
+    _legal: tuple[Move, ...] | None = attrs.field(
+        default=None, init=False, eq=False, repr=False
+    )
+
+    def hand(self, seat: int) -> tuple[Tile, ...]:
+        """Return the tiles *seat* holds, in ascending order."""
+        self._check_seat(seat)
+        return self.hands[seat]
+
+    def train(self, train_id: int) -> Train:
+        """Return the train with id *train_id*: a seat, or `MEXICAN`."""
+        if type(train_id) is not int or not MEXICAN <= train_id < self.players:
+            raise ValueError(
+                f"a train id is a seat 0-{self.players - 1} or MEXICAN ({MEXICAN}), "
+                f"not {train_id!r}"
+            )
+        return self.trains[train_id]
+
+    def has_had_first_turn(self, seat: int) -> bool:
+        """Return whether *seat* has finished its first turn of this round."""
+        self._check_seat(seat)
+        return self.had_first_turn[seat]
+
+    @property
+    def boneyard_size(self) -> int:
+        """The number of tiles left to draw."""
+        return len(self.boneyard)
+
+    @property
+    def rounds(self) -> int:
+        """The number of rounds in the game (S2, V9)."""
+        return self.rules.rounds or self.max_pip + 1
+
+    @property
+    def is_round_over(self) -> bool:
+        """Whether the round has ended (the finished table stays visible until `NextRound`)."""
+        return self.current_player is None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won (E5); empty until the game is over.
+
+        Lowest total wins; ties go to the most rounds scored at 0, then to the
+        lowest single round score other than 0; players still level share.
+        """
+        if not self.is_over:
+            return ()
+        keys = [self._rank(seat) for seat in range(self.players)]
+        best = min(keys)
+        return tuple(seat for seat, key in enumerate(keys) if key == best)
+
+    def _rank(self, seat: int) -> tuple[int, int, float]:
+        mine = [scores[seat] for scores in self.round_scores]
+        nonzero = [s for s in mine if s != 0]
+        # E5, in order: total, then more zero rounds, then the lowest non-zero round.
+        return (self.scores[seat], -(len(mine) - len(nonzero)), min(nonzero, default=float("inf")))
+
+    def _check_seat(self, seat: Any) -> None:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"a seat is 0-{self.players - 1}, not {seat!r}")
