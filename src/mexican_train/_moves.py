@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Final, Union
+from typing import ClassVar, Final, TypeAlias, Union
 
 from ._tiles import Tile
 
@@ -24,11 +24,12 @@ class Play:
     True
     """
 
-    __slots__ = ("tile", "train", "_hash")
+    __slots__ = ("_hash", "tile", "train")
     _cache: ClassVar[dict[tuple[Tile, int], Play]] = {}
 
     tile: Tile
     train: int
+    _hash: int
 
     def __new__(cls, tile: Tile, train: int) -> Play:
         move = cls._cache.get((tile, train)) if type(train) is int else None
@@ -143,4 +144,4 @@ class NextRound(_Singleton):
 
 
 #: Any move.
-Move = Union[Play, Draw, Pass, NextRound]
+Move: TypeAlias = Union[Play, Draw, Pass, NextRound]  # noqa: UP007 (a runtime alias on 3.10)

@@ -9,7 +9,7 @@ are built from the same public pieces a user would use.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
@@ -98,6 +98,10 @@ class OpenDouble:
     closable: bool
 
 
+def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(values)
+
+
 @attrs.frozen
 class Cover:
     """Which doubles may be covered now, and whether that is all the player may do.
@@ -113,7 +117,7 @@ class Cover:
     Cover(trains=(3,), only=True)
     """
 
-    trains: tuple[int, ...] = attrs.field(converter=tuple)
+    trains: tuple[int, ...] = attrs.field(converter=_int_tuple)
     only: bool
 
 
@@ -206,7 +210,9 @@ _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 def _optional_int(minimum: int) -> _Validator:
     def check(instance: object, attribute: attrs.Attribute[int | None], value: int | None) -> None:
         if value is not None and (type(value) is not int or value < minimum):
-            raise ValueError(f"Rules.{attribute.name} must be None or a whole number >= {minimum}, not {value!r}")
+            raise ValueError(
+                f"Rules.{attribute.name} must be None or a whole number >= {minimum}, not {value!r}"
+            )
 
     return check
 
@@ -214,11 +220,15 @@ def _optional_int(minimum: int) -> _Validator:
 def _check_protocol(protocol: type) -> _Validator:
     def check(instance: object, attribute: attrs.Attribute[object], value: object) -> None:
         if not isinstance(value, protocol):
-            raise TypeError(f"Rules.{attribute.name} must implement {protocol.__name__}, not {value!r}")
+            raise TypeError(
+                f"Rules.{attribute.name} must implement {protocol.__name__}, not {value!r}"
+            )
         try:
             hash(value)
         except TypeError:
-            raise TypeError(f"Rules.{attribute.name} must be hashable (immutable), not {value!r}") from None
+            raise TypeError(
+                f"Rules.{attribute.name} must be hashable (immutable), not {value!r}"
+            ) from None
 
     return check
 
@@ -255,7 +265,9 @@ class Rules:
     """
 
     deal_table: DealTable
-    engine_placement: EnginePlacement = attrs.field(validator=attrs.validators.instance_of(EnginePlacement))
+    engine_placement: EnginePlacement = attrs.field(
+        validator=attrs.validators.instance_of(EnginePlacement)
+    )
     first_turn: FirstTurn | None = attrs.field(
         validator=attrs.validators.optional(attrs.validators.instance_of(FirstTurn))
     )

@@ -133,9 +133,7 @@ class GameState:
     round_scores: tuple[tuple[int, ...], ...] = attrs.field(repr=False)
     is_over: bool
     # The legal moves, computed once on first demand (legal_moves); not part of the value.
-    _legal: tuple[Move, ...] | None = attrs.field(
-        default=None, init=False, eq=False, repr=False
-    )
+    _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
         """Return the tiles *seat* holds, in ascending order."""

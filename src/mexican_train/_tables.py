@@ -113,10 +113,10 @@ TABLE_A = DealTable(
         **_rows(range(13, 15), 18, 11),
     },
     default_sets={
-        **{p: 9 for p in range(2, 4)},
-        **{p: 12 for p in range(4, 9)},
-        **{p: 15 for p in range(9, 13)},
-        **{p: 18 for p in range(13, 15)},
+        **dict.fromkeys(range(2, 4), 9),
+        **dict.fromkeys(range(4, 9), 12),
+        **dict.fromkeys(range(9, 13), 15),
+        **dict.fromkeys(range(13, 15), 18),
     },
 )
 
@@ -137,5 +137,5 @@ TABLE_B = DealTable(
         (4, 9): 10,
         **_rows(range(9, 13), 15, 11),
     },
-    default_sets={**{p: 12 for p in range(2, 9)}, **{p: 15 for p in range(9, 13)}},
+    default_sets={**dict.fromkeys(range(2, 9), 12), **dict.fromkeys(range(9, 13), 15)},
 )

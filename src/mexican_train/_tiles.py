@@ -25,13 +25,14 @@ class Tile:
     """
 
     # Interning keeps tiles cheap to compare (identity) and to keep in states.
-    __slots__ = ("high", "low", "pips", "is_double", "_hash")
+    __slots__ = ("_hash", "high", "is_double", "low", "pips")
     _cache: ClassVar[dict[tuple[int, int], Tile]] = {}
 
     high: int
     low: int
     pips: int
     is_double: bool
+    _hash: int
 
     def __new__(cls, a: int, b: int) -> Tile:
         # type() and not isinstance(): True and 1.0 would otherwise pass for 1.

@@ -1,0 +1,1 @@
+"""Every Hypothesis strategy the tests use, in one place."""
