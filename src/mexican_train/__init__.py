@@ -29,6 +29,7 @@ from ._rules import (
 from ._state import Deal, GameState, Train
 from ._tables import TABLE_A, TABLE_B, DealTable
 from ._tiles import Tile, TileNotationError, full_set, set_size
+from ._view import PlayerView, spectator_view, view
 
 __version__ = "0.1.0"
 
@@ -58,6 +59,7 @@ __all__ = [
     "OpenDoubleRule",
     "Pass",
     "Play",
+    "PlayerView",
     "Rules",
     "RulesError",
     "Table",
@@ -71,4 +73,6 @@ __all__ = [
     "new_game",
     "round_score",
     "set_size",
+    "spectator_view",
+    "view",
 ]

@@ -19,6 +19,7 @@ from ._shuffle import shuffled
 from ._state import Deal, GameState, Train, _score_hand
 from ._tables import check_fit
 from ._tiles import Tile, full_set
+from ._view import PlayerView
 
 __all__ = ["apply", "legal_moves", "new_game", "round_score"]
 
@@ -164,33 +165,43 @@ def _check_deal(
 # -- legal moves ----------------------------------------------------------------
 
 
-def legal_moves(state: GameState) -> tuple[Move, ...]:
+def legal_moves(state: GameState | PlayerView) -> tuple[Move, ...]:
     """Return every legal move, in a fixed order: plays, then `Draw`, then `Pass`.
 
     Guarantees: the order is deterministic (tiles ascending, then trains by id
     with the Mexican train last); the tuple is empty only when the game is over;
     `apply` accepts every move in it and refuses every other.
 
+    Given a `PlayerView`, return the same moves as for the state when it is the
+    viewer's turn, ``(NextRound(),)`` between rounds, and ``()`` otherwise.
+
     >>> import attrs
     >>> state = new_game(2, attrs.evolve(STANDARD, max_pip=6), seed=4)
     >>> state.current_player, legal_moves(state)
     (0, (Play(Tile(6, 2), 0),))
     """
+    if type(state) is not GameState:
+        if isinstance(state, PlayerView):
+            if state.current_player is not None and state.current_player != state.seat:
+                return ()  # not the viewer's turn
+            return _compute_legal(state, state.hand)
+        raise TypeError(f"legal_moves() needs a GameState or PlayerView, not {state!r}")
     moves = state._legal
     if moves is None:
-        moves = _compute_legal(state)
+        seat = state.current_player
+        moves = _compute_legal(state, () if seat is None else state.hands[seat])
         object.__setattr__(state, "_legal", moves)  # a cache, invisible to eq and hash
     return moves
 
 
-def _compute_legal(state: GameState) -> tuple[Move, ...]:
+def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:
+    # Written against what a PlayerView also holds, so a view gets the same moves.
     if state.is_over:
         return ()
     seat = state.current_player
     if seat is None:
         return (_NEXT_ROUND,)  # E4: between rounds only the next deal is legal
     rules = state.rules
-    hand = state.hands[seat]
     trains = state.trains
     if rules.first_turn is not None and not state.had_first_turn[seat]:
         # P4: a first turn plays only on the player's own train; doubles bind nobody.
@@ -204,7 +215,7 @@ def _compute_legal(state: GameState) -> tuple[Move, ...]:
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
     free = not plays or not rules.must_play
-    if free and may_draw and not state.has_drawn and state.boneyard:
+    if free and may_draw and not state.has_drawn and state.boneyard_size:
         return (*plays, _DRAW)  # P5/D1/D2: one draw per turn, or per double played
     if free:
         return (*plays, _PASS)  # P5a: can neither play nor draw: pass (the marker follows)
@@ -212,7 +223,7 @@ def _compute_legal(state: GameState) -> tuple[Move, ...]:
 
 
 def _ordinary_plays(
-    state: GameState, seat: int, hand: tuple[Tile, ...], trains: tuple[Train, ...]
+    state: GameState | PlayerView, seat: int, hand: tuple[Tile, ...], trains: tuple[Train, ...]
 ) -> list[Move]:
     players = state.players
     # P3: own train; the Mexican train once open (V2); others' trains while marked.
@@ -240,7 +251,10 @@ def _ordinary_plays(
 
 
 def _restrict(
-    state: GameState, access: list[int], earlier: tuple[int, ...], this_turn: tuple[int, ...]
+    state: GameState | PlayerView,
+    access: list[int],
+    earlier: tuple[int, ...],
+    this_turn: tuple[int, ...],
 ) -> list[int]:
     """Apply the open-double rule to the trains a player may use (D1-D4)."""
     rule = state.rules.open_doubles
@@ -274,7 +288,7 @@ def _train_order(train_id: int) -> int:
     return 1 << 30 if train_id == MEXICAN else train_id
 
 
-def _cover(method: object, state: GameState, train_ids: tuple[int, ...]) -> Cover:
+def _cover(method: object, state: GameState | PlayerView, train_ids: tuple[int, ...]) -> Cover:
     doubles = tuple(
         OpenDouble(t, state.trains[t].open_end, _closable(state, state.trains[t].open_end))
         for t in train_ids
@@ -288,7 +302,7 @@ def _cover(method: object, state: GameState, train_ids: tuple[int, ...]) -> Cove
     return cover
 
 
-def _closable(state: GameState, pip: int) -> bool:
+def _closable(state: GameState | PlayerView, pip: int) -> bool:
     # D4: a double is dead once every other tile of its suit is on the table.
     on_table = sum(
         1 for train in state.trains for t in train.tiles if t.high == pip or t.low == pip

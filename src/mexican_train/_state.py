@@ -80,6 +80,22 @@ def _score_hand(hand: tuple[Tile, ...], double_blank: int) -> int:
     return sum(double_blank if t.pips == 0 else t.pips for t in hand)
 
 
+def winners_of(
+    scores: tuple[int, ...], round_scores: tuple[tuple[int, ...], ...]
+) -> tuple[int, ...]:
+    """Return the seats that win with these totals and round scores (E5)."""
+
+    def rank(seat: int) -> tuple[int, int, float]:
+        mine = [points[seat] for points in round_scores]
+        nonzero = [p for p in mine if p != 0]
+        # E5, in order: lowest total, then most rounds at 0, then lowest non-zero round.
+        return (scores[seat], -(len(mine) - len(nonzero)), min(nonzero, default=float("inf")))
+
+    keys = [rank(seat) for seat in range(len(scores))]
+    best = min(keys)
+    return tuple(seat for seat, key in enumerate(keys) if key == best)
+
+
 @attrs.frozen(cache_hash=True)
 class GameState:
     """Everything about a game at one moment: a frozen, hashable value.
@@ -176,17 +192,7 @@ class GameState:
         Lowest total wins; ties go to the most rounds scored at 0, then to the
         lowest single round score other than 0; players still level share.
         """
-        if not self.is_over:
-            return ()
-        keys = [self._rank(seat) for seat in range(self.players)]
-        best = min(keys)
-        return tuple(seat for seat, key in enumerate(keys) if key == best)
-
-    def _rank(self, seat: int) -> tuple[int, int, float]:
-        mine = [scores[seat] for scores in self.round_scores]
-        nonzero = [s for s in mine if s != 0]
-        # E5, in order: total, then more zero rounds, then the lowest non-zero round.
-        return (self.scores[seat], -(len(mine) - len(nonzero)), min(nonzero, default=float("inf")))
+        return winners_of(self.scores, self.round_scores) if self.is_over else ()
 
     def _check_seat(self, seat: Any) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:

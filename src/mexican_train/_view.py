@@ -1,0 +1,136 @@
+"""Player views: what one seat may know, and nothing more (S5, V10).
+
+A `PlayerView` is a different type from `GameState`: it has no field that could
+hold another player's tiles or the boneyard's order, and not the seed either
+(the seed fixes every deal).  Two states that differ only in what a seat cannot
+see give that seat equal views (noninterference).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ._moves import MEXICAN
+from ._rules import Rules
+from ._state import GameState, Train, winners_of
+from ._tiles import Tile
+
+__all__ = ["PlayerView", "spectator_view", "view"]
+
+
+@attrs.frozen(cache_hash=True)
+class PlayerView:
+    """A seat's view of the game: a frozen value safe to send to that player.
+
+    It mirrors `GameState` (same names, same meaning) but holds only the viewer's
+    own hand, the hand sizes of everybody, and the boneyard's size.  `legal_moves`
+    accepts a view when it is the viewer's turn (or between rounds) and returns
+    the same moves as for the state.
+
+    Attributes:
+        seat: the viewer's seat; None for a spectator.
+        hand: the viewer's tiles (empty for a spectator).
+        hand_sizes: how many tiles each seat holds (S5: everyone sees this).
+        boneyard_size: how many tiles are left to draw (never which, nor their order).
+        open_hands: every hand, when the rules play with open hands (V10); else None.
+
+    The other attributes are those of `GameState`.
+    """
+
+    rules: Rules
+    players: int
+    max_pip: int
+    hand_size: int
+    round_number: int
+    engine: Tile
+    first_player: int
+    seat: int | None
+    hand: tuple[Tile, ...]
+    hand_sizes: tuple[int, ...]
+    boneyard_size: int
+    trains: tuple[Train, ...] = attrs.field(repr=False)
+    current_player: int | None
+    had_first_turn: tuple[bool, ...] = attrs.field(repr=False)
+    turn_tiles: int = attrs.field(repr=False)
+    has_drawn: bool = attrs.field(repr=False)
+    turn_doubles: tuple[int, ...] = attrs.field(repr=False)
+    open_doubles: tuple[int, ...] = attrs.field(repr=False)
+    idle_turns: int = attrs.field(repr=False)
+    scores: tuple[int, ...]
+    round_scores: tuple[tuple[int, ...], ...] = attrs.field(repr=False)
+    is_over: bool
+    open_hands: tuple[tuple[Tile, ...], ...] | None = attrs.field(default=None, repr=False)
+
+    def train(self, train_id: int) -> Train:
+        """Return the train with id *train_id*: a seat, or `MEXICAN`."""
+        if type(train_id) is not int or not MEXICAN <= train_id < self.players:
+            raise ValueError(
+                f"a train id is a seat 0-{self.players - 1} or MEXICAN, not {train_id!r}"
+            )
+        return self.trains[train_id]
+
+    def has_had_first_turn(self, seat: int) -> bool:
+        """Return whether *seat* has finished its first turn of this round."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"a seat is 0-{self.players - 1}, not {seat!r}")
+        return self.had_first_turn[seat]
+
+    @property
+    def rounds(self) -> int:
+        """The number of rounds in the game (S2, V9)."""
+        return self.rules.rounds or self.max_pip + 1
+
+    @property
+    def is_round_over(self) -> bool:
+        """Whether the round has ended (see `GameState.is_round_over`)."""
+        return self.current_player is None
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether the viewer is the player to move."""
+        return self.seat is not None and self.seat == self.current_player
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won (E5); empty until the game is over."""
+        return winners_of(self.scores, self.round_scores) if self.is_over else ()
+
+
+def view(state: GameState, seat: int) -> PlayerView:
+    """Return what *seat* may know of *state* (S5).
+
+    >>> from mexican_train import HUB, new_game
+    >>> state = new_game(4, HUB, seed=1)
+    >>> mine = view(state, 0)
+    >>> mine.hand == state.hand(0), mine.hand_sizes, mine.boneyard_size
+    (True, (15, 15, 15, 15), 30)
+    >>> hasattr(mine, "boneyard"), hasattr(mine, "seed")
+    (False, False)
+
+    Raises:
+        ValueError: if *seat* is not a seat of the game.
+    """
+    return _view(state, state.hand(seat), seat)
+
+
+def spectator_view(state: GameState) -> PlayerView:
+    """Return what a spectator may know of *state*: no hand at all (S5).
+
+    >>> from mexican_train import HUB, new_game
+    >>> spectator_view(new_game(4, HUB, seed=1)).hand
+    ()
+    """
+    return _view(state, (), None)
+
+
+def _view(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> PlayerView:
+    if not isinstance(state, GameState):
+        raise TypeError(f"view() needs a GameState, not {type(state).__name__}")
+    return PlayerView(
+        state.rules, state.players, state.max_pip, state.hand_size, state.round_number,
+        state.engine, state.first_player, seat, hand, tuple(len(h) for h in state.hands),
+        state.boneyard_size, state.trains, state.current_player, state.had_first_turn,
+        state.turn_tiles, state.has_drawn, state.turn_doubles, state.open_doubles,
+        state.idle_turns, state.scores, state.round_scores, state.is_over,
+        state.hands if state.rules.open_hands else None,  # V10: open hands show everything
+    )  # fmt: skip
