@@ -1,0 +1,433 @@
+"""Benchmark the engine: rounds, moves, single calls, whole games, views and memory.
+
+Run from the repository root::
+
+    python benchmarks/run.py            # the full run, about a minute
+    python benchmarks/run.py --quick    # a smoke run, a few seconds
+    python benchmarks/run.py --json results.json
+
+Every figure is the median over repeated runs.  The same run also times a
+plain, mutable, simplified playout written here with no library code
+(`baseline.py`); the ratio *library ÷ baseline* is the figure to compare across
+machines, because machine speed and load cancel out of it.
+
+Only the public API is used: ``legal_moves`` + ``apply`` + a seeded
+``random.Random`` choice, as a bot or a simulation would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import baseline  # a sibling module, found through the line above
+
+import mexican_train
+from mexican_train import (
+    HUB,
+    STANDARD,
+    GameState,
+    Rules,
+    apply,
+    legal_moves,
+    new_game,
+    view,
+)
+
+PRESETS = {"HUB": HUB, "STANDARD": STANDARD}
+
+
+@attrs.frozen
+class Plan:
+    """How much work each measurement does."""
+
+    repeats: int  # timed runs per figure; the median is reported
+    rounds: int  # rounds per timed run of the round benchmarks
+    positions: int  # mid-round positions for the per-call figures
+    games: int  # complete games per timed run
+
+
+FULL = Plan(repeats=11, rounds=200, positions=400, games=3)
+QUICK = Plan(repeats=3, rounds=20, positions=40, games=1)
+
+
+# -- playing -------------------------------------------------------------------
+
+
+def play_round(state: GameState, rng: random.Random) -> tuple[GameState, int]:
+    """Play the round of *state* to its end with random moves; return the end and the moves."""
+    moves = 0
+    while state.current_player is not None:
+        state = apply(state, rng.choice(legal_moves(state)))
+        moves += 1
+    return state, moves
+
+
+def play_game(players: int, rules: Rules, seed: int) -> int:
+    """Play a complete game with random moves; return the number of moves."""
+    rng = random.Random(seed)
+    state = new_game(players, rules, seed=seed)
+    moves = 0
+    while not state.is_over:
+        state = apply(state, rng.choice(legal_moves(state)))
+        moves += 1
+    return moves
+
+
+def play_games(players: int, rules: Rules, seeds: range) -> int:
+    """Play one complete game per seed; return the moves made."""
+    return sum(play_game(players, rules, seed) for seed in seeds)
+
+
+def deal_round(rules: Rules, seed: int) -> GameState:
+    """Return a new 4-player game: the first round dealt."""
+    return new_game(4, rules, seed=seed)
+
+
+def library_rounds(rules: Rules, seeds: range) -> int:
+    """Deal and play one 4-player round per seed; return the moves made."""
+    moves = 0
+    for seed in seeds:
+        _, n = play_round(new_game(4, rules, seed=seed), random.Random(seed))
+        moves += n
+    return moves
+
+
+def baseline_rounds(seeds: range) -> int:
+    """Play one baseline round per seed; return the moves made."""
+    return sum(baseline.play_round(seed) for seed in seeds)
+
+
+def round_history(rules: Rules, seed: int, players: int = 4) -> list[GameState]:
+    """Return every state of one random round, the deal first."""
+    rng = random.Random(seed)
+    state = new_game(players, rules, seed=seed)
+    history = [state]
+    while state.current_player is not None:
+        state = apply(state, rng.choice(legal_moves(state)))
+        history.append(state)
+    return history
+
+
+def mid_round_positions(rules: Rules, count: int) -> list[GameState]:
+    """Return *count* positions from the middle third of random 4-player rounds."""
+    positions: list[GameState] = []
+    seed = 10_000
+    while len(positions) < count:
+        history = round_history(rules, seed)[:-1]  # the last state is the round's end
+        third = len(history) // 3
+        positions.extend(history[third : 2 * third : 4])
+        seed += 1
+    return positions[:count]
+
+
+def uncached(state: GameState) -> GameState:
+    """Return an equal state whose legal moves have not been computed yet."""
+    return attrs.evolve(state)  # init=False fields, the legal-moves cache among them, reset
+
+
+# -- timing --------------------------------------------------------------------
+
+
+@contextmanager
+def collected() -> Iterator[None]:
+    """Start from a collected heap so one figure's garbage does not bill the next."""
+    gc.collect()
+    yield
+
+
+def timed(function: Callable[[], int]) -> tuple[float, int]:
+    """Return how long one call of *function* takes, and what it returned."""
+    with collected():
+        start = time.perf_counter()
+        result = function()
+        return time.perf_counter() - start, result
+
+
+def per_call_us(
+    batches: list[Callable[[], list[Any]]], call: Callable[[Any], object], repeats: int = 3
+) -> float:
+    """Return the median over batches of the µs per call, each the best of *repeats*.
+
+    A batch is a function that prepares the arguments for a few calls in a row
+    (the same position a few times, or fresh copies of it).
+    """
+    results = []
+    for prepare in batches:
+        best = float("inf")
+        for _ in range(repeats):
+            batch = prepare()
+            start = time.perf_counter_ns()
+            for argument in batch:
+                call(argument)
+            elapsed = time.perf_counter_ns() - start
+            best = min(best, elapsed / len(batch))
+        results.append(best)
+    return statistics.median(results) / 1000
+
+
+# -- the figures ---------------------------------------------------------------
+
+
+def bench_rounds(plan: Plan) -> dict[str, Any]:
+    """Rounds and moves per second for each preset, with the baseline interleaved."""
+    seeds = range(plan.rounds)
+    library_rounds(HUB, range(3))  # warm the interned tiles and moves
+    times: dict[str, list[float]] = {name: [] for name in ("baseline", *PRESETS)}
+    moves: dict[str, int] = {}
+    ratios: dict[str, list[float]] = {name: [] for name in PRESETS}
+    for _ in range(plan.repeats):
+        # Interleaved, so a burst of load hits the library and the baseline alike.
+        base, moves["baseline"] = timed(lambda: baseline_rounds(seeds))
+        times["baseline"].append(base)
+        for name, rules in PRESETS.items():
+            elapsed, moves[name] = timed(partial(library_rounds, rules, seeds))
+            times[name].append(elapsed)
+            ratios[name].append(base / elapsed)
+    results: dict[str, Any] = {}
+    for name, runs in times.items():
+        median = statistics.median(runs)
+        results[name] = {
+            "rounds_per_s": plan.rounds / median,
+            "moves_per_s": moves[name] / median,
+            "moves_per_round": moves[name] / plan.rounds,
+            "us_per_round": median / plan.rounds * 1e6,
+        }
+        if name in ratios:
+            results[name]["ratio_to_baseline"] = statistics.median(ratios[name])
+    return results
+
+
+def bench_calls(plan: Plan) -> dict[str, Any]:
+    """Median µs per legal_moves (first call and cached), apply, view and new_game."""
+    copies = 10
+    codec = json_codec()
+    results: dict[str, Any] = {}
+    for name, rules in PRESETS.items():
+        positions = mid_round_positions(rules, plan.positions)
+        rng = random.Random(1)
+        moves = [rng.choice(legal_moves(state)) for state in positions]  # caches them, too
+
+        def same(argument: object) -> Callable[[], list[Any]]:
+            return lambda: [argument] * copies
+
+        def fresh(state: GameState) -> Callable[[], list[Any]]:
+            return lambda: [uncached(state) for _ in range(copies)]
+
+        figures = {
+            # The first call on a state computes its moves; later calls return them.
+            "legal_moves_us": per_call_us([fresh(s) for s in positions], legal_moves),
+            "legal_moves_cached_us": per_call_us([same(s) for s in positions], legal_moves),
+            # As in play: apply a move just returned by legal_moves (so its check is cached).
+            "apply_us": per_call_us(
+                [same(pair) for pair in zip(positions, moves, strict=True)],
+                lambda pair: apply(*pair),
+            ),
+            "view_us": per_call_us(
+                [same(s) for s in positions], lambda s: view(s, s.current_player)
+            ),
+            "new_game_us": per_call_us(
+                [same(seed) for seed in range(max(5, plan.positions // 20))],
+                partial(deal_round, rules),
+            ),
+        }
+        if codec is not None:
+            figures["json_round_trip_us"] = per_call_us([same(s) for s in positions], codec)
+        results[name] = figures
+    return results
+
+
+def json_codec() -> Callable[[GameState], GameState] | None:
+    """Return a function that writes a state to JSON and reads it back, if the library can."""
+    return None
+
+
+def bench_games(plan: Plan) -> dict[str, Any]:
+    """Milliseconds per complete game: 4 players (13 rounds), 8 and 14 players."""
+    cases = {
+        "4 players, HUB": (4, HUB),
+        "4 players, STANDARD": (4, STANDARD),
+        "8 players, HUB": (8, HUB),
+        "8 players, STANDARD": (8, STANDARD),
+        "14 players, STANDARD": (14, STANDARD),
+    }
+    seeds = range(plan.games)
+    results: dict[str, Any] = {}
+    for label, (players, rules) in cases.items():
+        times = []
+        moves = 0
+        for _ in range(plan.repeats):
+            elapsed, moves = timed(partial(play_games, players, rules, seeds))
+            times.append(elapsed / plan.games)
+        median = statistics.median(times)
+        per_game = moves / plan.games
+        results[label] = {
+            "rounds": new_game(players, rules, seed=0).rounds,
+            "moves_per_game": per_game,
+            "ms_per_game": median * 1000,
+            "us_per_move": median / per_game * 1e6,
+        }
+    return results
+
+
+def bench_memory(plan: Plan) -> dict[str, Any]:
+    """Bytes retained per extra state when every state of a round is kept."""
+    results: dict[str, Any] = {}
+    for name, rules in PRESETS.items():
+        round_history(rules, 0)  # warm the interned tiles and moves
+        per_state = []
+        for seed in range(max(3, plan.repeats)):
+            rng = random.Random(seed)
+            state = new_game(4, rules, seed=seed)
+            history = [state]
+            gc.collect()
+            tracemalloc.start()
+            before = tracemalloc.get_traced_memory()[0]
+            while state.current_player is not None:
+                state = apply(state, rng.choice(legal_moves(state)))
+                history.append(state)
+            legal_moves(state)  # every kept state as play leaves it: legal moves cached
+            gc.collect()
+            retained = tracemalloc.get_traced_memory()[0] - before
+            tracemalloc.stop()
+            per_state.append(retained / (len(history) - 1))
+            del history
+        results[name] = {"bytes_per_state": statistics.median(per_state)}
+    return results
+
+
+# -- reporting -----------------------------------------------------------------
+
+
+def machine() -> dict[str, Any]:
+    """Describe the machine and interpreter the figures come from."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "cpu": cpu,
+        "cpus": os.cpu_count(),
+        "mexican_train": mexican_train.__version__,
+    }
+
+
+def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    """Print *rows* under *title*: the first column flush left, numbers flush right."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    print(f"\n{title}")
+    for row in [header, *rows]:
+        label, *numbers = row
+        cells = [label.ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(numbers, widths[1:], strict=True)]
+        print("  " + "  ".join(cells))
+
+
+def report(results: dict[str, Any]) -> None:
+    m = results["machine"]
+    print(f"mexican-train {m['mexican_train']} on {m['implementation']} {m['python']}, "
+          f"{m['cpu']} ({m['cpus']} CPUs), {results['plan']}")  # fmt: skip
+    rounds = results["rounds"]
+    print_table(
+        "Random 4-player double-12 rounds (deal + legal_moves + choice + apply)",
+        ["", "rounds/s", "moves/s", "moves/round", "µs/round", "÷ baseline"],
+        [
+            [
+                name,
+                f"{r['rounds_per_s']:,.0f}",
+                f"{r['moves_per_s']:,.0f}",
+                f"{r['moves_per_round']:.1f}",
+                f"{r['us_per_round']:,.0f}",
+                f"{r['ratio_to_baseline']:.2f}" if "ratio_to_baseline" in r else "1",
+            ]
+            for name, r in rounds.items()
+        ],
+    )
+    calls = results["calls"]
+    labels = {
+        "legal_moves_us": "legal_moves, first call (µs)",
+        "legal_moves_cached_us": "legal_moves, cached (µs)",
+        "apply_us": "apply (µs)",
+        "view_us": "view (µs)",
+        "json_round_trip_us": "JSON round trip (µs)",
+        "new_game_us": "new_game, 4 players (µs)",
+    }
+    print_table(
+        "Single calls, median over mid-round positions",
+        ["", *calls],
+        [
+            [label, *(f"{calls[name][key]:.2f}" for name in calls)]
+            for key, label in labels.items()
+            if key in calls["HUB"]
+        ],
+    )
+    if "json_round_trip_us" not in calls["HUB"]:
+        print("  (JSON round trip: skipped, the library has no JSON module yet)")
+    print_table(
+        "Complete games",
+        ["", "rounds", "moves/game", "ms/game", "µs/move"],
+        [
+            [
+                label,
+                str(g["rounds"]),
+                f"{g['moves_per_game']:,.0f}",
+                f"{g['ms_per_game']:.1f}",
+                f"{g['us_per_move']:.2f}",
+            ]
+            for label, g in results["games"].items()
+        ],
+    )
+    print_table(
+        "Memory: bytes retained per extra state, every state of a 4-player round kept",
+        ["", "bytes/state"],
+        [[name, f"{r['bytes_per_state']:.0f}"] for name, r in results["memory"].items()],
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run: little work, noisy")
+    parser.add_argument("--json", metavar="PATH", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+    plan = QUICK if args.quick else FULL
+    results: dict[str, Any] = {
+        "machine": machine(),
+        "plan": "quick" if args.quick else "full",
+        "rounds": bench_rounds(plan),
+        "calls": bench_calls(plan),
+        "games": bench_games(plan),
+        "memory": bench_memory(plan),
+    }
+    report(results)
+    if args.json is not None:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+        print(f"\nwritten to {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
