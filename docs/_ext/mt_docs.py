@@ -1,0 +1,479 @@
+"""The documentation's own Sphinx extension.
+
+It does four small jobs, each so that the docs cannot silently drift from the code:
+
+``:rule:`D2```
+    A link to the rule's section on the "rules as implemented" pages (label ``rule-d2``).
+
+``.. rule-links:: D2``
+    A box listing the code that cites the rule (every function, method or class of
+    ``src/mexican_train`` with a comment or docstring naming the rule id, each linked to
+    its highlighted source) and the tests that pin it (every ``test_d2_...`` function in
+    ``tests/``, with the first line of its docstring).  Both lists are found by scanning
+    the source at build time.  A rule with no citing code or no test is a build warning.
+
+Private names and external names
+    Public classes live in private modules (``mexican_train._state.GameState``), so a
+    signature refers to them by their private path; those references are resolved to the
+    public name.  References to Python and attrs are resolved from a small explicit table of
+    URLs (there is no network for intersphinx).  Anything else stays a nitpicky warning.
+
+The public API is documented
+    Every name in ``mexican_train.__all__`` and in each public submodule's ``__all__`` must
+    be documented somewhere (an autodoc entry), or the build warns.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import re
+import tokenize
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.pycode import ModuleAnalyzer
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+logger = logging.getLogger(__name__)
+
+PACKAGE = "mexican_train"
+
+#: Every rule id of RULES.md.
+RULE_IDS = (
+    [f"S{i}" for i in range(1, 7)]
+    + [f"P{i}" for i in range(1, 8)]
+    + ["P5a"]
+    + [f"D{i}" for i in range(1, 6)]
+    + [f"E{i}" for i in range(1, 6)]
+    + [f"V{i}" for i in range(1, 11)]
+)
+_VALID = frozenset(RULE_IDS)
+# A rule id, or a range of them such as "D2-D4" / "S1-S4".
+_CITATION = re.compile(r"\b([SPDEV])(\d{1,2}a?)(?:\s*[-\u2013]\s*\1?(\d{1,2}))?\b")
+
+# -- external references, resolved without a network -----------------------------------
+
+_PY = "https://docs.python.org/3/"
+_BUILTIN_TYPES = ("int", "str", "bool", "float", "bytes", "object", "tuple", "list", "dict",
+                  "set", "frozenset", "range", "type")  # fmt: skip
+_BUILTIN_EXCEPTIONS = ("Exception", "ValueError", "TypeError", "LookupError", "KeyError",
+                       "IndexError", "RuntimeError", "OSError", "TimeoutError",
+                       "KeyboardInterrupt", "NotImplementedError")  # fmt: skip
+EXTERNAL: dict[str, str] = {
+    **{name: f"{_PY}library/functions.html#{name}" for name in _BUILTIN_TYPES},
+    **{name: f"{_PY}library/exceptions.html#{name}" for name in _BUILTIN_EXCEPTIONS},
+    "None": f"{_PY}library/constants.html#None",
+    "True": f"{_PY}library/constants.html#True",
+    "False": f"{_PY}library/constants.html#False",
+    "Ellipsis": f"{_PY}library/constants.html#Ellipsis",
+    "random": f"{_PY}library/random.html",
+    "random.Random": f"{_PY}library/random.html#random.Random",
+    "json": f"{_PY}library/json.html",
+    "enum.Enum": f"{_PY}library/enum.html#enum.Enum",
+    "typing.Any": f"{_PY}library/typing.html#typing.Any",
+    "typing.Protocol": f"{_PY}library/typing.html#typing.Protocol",
+    "typing.Union": f"{_PY}library/typing.html#typing.Union",
+    "typing.Callable": f"{_PY}library/typing.html#typing.Callable",
+    "typing.TypeAlias": f"{_PY}library/typing.html#typing.TypeAlias",
+    "typing.Literal": f"{_PY}library/typing.html#typing.Literal",
+    "typing.IO": f"{_PY}library/typing.html#typing.IO",
+    "typing.TextIO": f"{_PY}library/typing.html#typing.TextIO",
+    "collections.abc.Mapping": f"{_PY}library/collections.abc.html#collections.abc.Mapping",
+    "collections.abc.Sequence": f"{_PY}library/collections.abc.html#collections.abc.Sequence",
+    "collections.abc.Iterable": f"{_PY}library/collections.abc.html#collections.abc.Iterable",
+    "collections.abc.Iterator": f"{_PY}library/collections.abc.html#collections.abc.Iterator",
+    "collections.abc.Callable": f"{_PY}library/collections.abc.html#collections.abc.Callable",
+    "collections.abc.Hashable": f"{_PY}library/collections.abc.html#collections.abc.Hashable",
+    "types.MappingProxyType": f"{_PY}library/types.html#types.MappingProxyType",
+    "concurrent.futures.Executor": (
+        f"{_PY}library/concurrent.futures.html#concurrent.futures.Executor"
+    ),
+    "concurrent.futures.Future": f"{_PY}library/concurrent.futures.html#concurrent.futures.Future",
+    "pathlib.Path": f"{_PY}library/pathlib.html#pathlib.Path",
+    "os.PathLike": f"{_PY}library/os.html#os.PathLike",
+    "importlib.metadata": f"{_PY}library/importlib.metadata.html",
+    "doctest": f"{_PY}library/doctest.html",
+    "attrs.evolve": "https://www.attrs.org/en/stable/api.html#attrs.evolve",
+    "attrs.frozen": "https://www.attrs.org/en/stable/api.html#attrs.frozen",
+    "attrs.Attribute": "https://www.attrs.org/en/stable/api.html#attrs.Attribute",
+}
+# The same names as they appear in evaluated annotations.
+EXTERNAL.update({
+    "typing.Sequence": EXTERNAL["collections.abc.Sequence"],
+    "typing.Mapping": EXTERNAL["collections.abc.Mapping"],
+    "typing.Iterable": EXTERNAL["collections.abc.Iterable"],
+    "typing.Iterator": EXTERNAL["collections.abc.Iterator"],
+    "builtins.int": EXTERNAL["int"],
+    "builtins.str": EXTERNAL["str"],
+    "builtins.bool": EXTERNAL["bool"],
+    "NoneType": EXTERNAL["None"],
+    "attr.evolve": EXTERNAL["attrs.evolve"],
+})
+
+
+# -- the public API: names and where they really live ------------------------------------
+
+
+def public_modules() -> list[str]:
+    """Return the package and its public submodules (those without a leading underscore)."""
+    package = importlib.import_module(PACKAGE)
+    names = [PACKAGE]
+    for info in pkgutil.iter_modules(package.__path__):
+        if not info.name.startswith("_"):
+            names.append(f"{PACKAGE}.{info.name}")
+    return names
+
+
+def public_names() -> dict[str, Any]:
+    """Return ``{public dotted name: object}`` for every public module's ``__all__``."""
+    found: dict[str, Any] = {}
+    for modname in public_modules():
+        try:
+            module = importlib.import_module(modname)
+        except Exception as exc:  # a submodule with an optional dependency missing
+            logger.warning("cannot import public module %s: %s", modname, exc)
+            continue
+        for name in getattr(module, "__all__", ()):
+            if name.startswith("__"):
+                continue
+            found[f"{modname}.{name}"] = getattr(module, name)
+    return found
+
+
+def _private_aliases() -> dict[str, str]:
+    """Map ``mexican_train._module.Name`` to its public path, preferring the top level."""
+    aliases: dict[str, str] = {}
+    for public, obj in sorted(public_names().items(), key=lambda kv: (kv[0].count("."), kv[0])):
+        module = getattr(obj, "__module__", None)
+        qualname = getattr(obj, "__qualname__", None)
+        if isinstance(module, str) and isinstance(qualname, str):
+            aliases.setdefault(f"{module}.{qualname}", public)
+        # Type aliases (``Move``) are evaluated away; their name survives only as text.
+        aliases.setdefault(f"{PACKAGE}._{public.rsplit('.', 1)[1]}", public)
+    return aliases
+
+
+def resolve_missing(
+    app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, contnode: nodes.Element
+) -> nodes.Element | None:
+    """Resolve private paths to public names, and Python/attrs names to their docs."""
+    if node.get("refdomain") != "py":
+        return None
+    target: str = node["reftarget"]
+    aliases = app.env.mt_private_aliases  # type: ignore[attr-defined]
+    public = aliases.get(target)
+    if public is None and target.startswith(f"{PACKAGE}._"):
+        # mexican_train._state.Train -> the public object with that qualified name.
+        tail = target.split(".", 2)[-1]
+        for candidate in (f"{PACKAGE}.{tail}", *[p for p in aliases.values()
+                                                 if p.endswith("." + tail)]):  # fmt: skip
+            public = candidate
+            break
+    if public is not None:
+        domain = env.get_domain("py")
+        for reftype in (node["reftype"], "class", "data", "obj"):
+            resolved = domain.resolve_xref(
+                env, node["refdoc"], app.builder, reftype, public, node, contnode
+            )
+            if resolved is not None:
+                return resolved
+    url = EXTERNAL.get(target)
+    if url is None and target.startswith("typing."):
+        url = EXTERNAL.get(target.removeprefix("typing."))
+    if url is not None:
+        reference = nodes.reference("", "", internal=False, refuri=url, reftitle=target)
+        reference += contnode
+        return reference
+    return None
+
+
+def check_public_api_documented(app: Sphinx, env: BuildEnvironment) -> None:
+    """Warn about every public name that no page documents."""
+    documented = env.get_domain("py").objects  # type: ignore[attr-defined]
+    documented_ids = set()
+    for fullname in documented:
+        modname, _, attr = fullname.rpartition(".")
+        try:
+            documented_ids.add(id(getattr(importlib.import_module(modname), attr)))
+        except Exception:  # a method or attribute: not a module-level public name
+            continue
+    for public, obj in public_names().items():
+        if public in documented:
+            continue
+        if not isinstance(obj, (int, str, bool)) and id(obj) in documented_ids:
+            continue  # the same object, documented under another public name
+        logger.warning("public name %s is not documented in the API reference", public)
+
+
+# -- finding rule citations in the code and the tests ------------------------------------
+
+
+def cited_rules(text: str) -> set[str]:
+    """Return the rule ids cited in *text*, with ranges such as ``D2-D4`` expanded.
+
+    >>> sorted(cited_rules("D2: binds (P5, D1); see S1-S3 and V10, not E501"))
+    ['D1', 'D2', 'P5', 'S1', 'S2', 'S3', 'V10']
+    """
+    ids: set[str] = set()
+    for match in _CITATION.finditer(text):
+        letter, first, last = match.groups()
+        if last is None:
+            candidates = [letter + first]
+        elif first.isdigit():
+            candidates = [f"{letter}{i}" for i in range(int(first), int(last) + 1)]
+        else:
+            candidates = [letter + first]
+        ids.update(c for c in candidates if c in _VALID)
+    return ids
+
+
+def _citation_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Yield ``(line, text)`` for every comment and docstring line of a Python file."""
+    source = path.read_text(encoding="utf-8")
+    with path.open("rb") as stream:
+        for token in tokenize.tokenize(stream.readline):
+            if token.type == tokenize.COMMENT:
+                yield token.start[0], token.string
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                value = body[0].value
+                if isinstance(value.value, str):
+                    for offset, line in enumerate(value.value.splitlines()):
+                        yield value.lineno + offset, line
+
+
+class CodeCitation:
+    """A module-level object (or the module itself) whose code or docstring cites a rule."""
+
+    def __init__(self, modname: str, tag: str | None, line: int) -> None:
+        self.modname = modname
+        self.tag = tag  # a viewcode tag such as "_play" or "Tile.parse"; None: the module
+        self.line = line
+
+    @property
+    def label(self) -> str:
+        short = self.modname.removeprefix(f"{PACKAGE}.")
+        return f"{short}.{self.tag}" if self.tag else f"{short} (module)"
+
+
+def scan_code(source_dir: Path) -> dict[str, list[CodeCitation]]:
+    """Return ``{rule id: [citations]}`` for every module of the package."""
+    found: dict[str, dict[tuple[str, str | None], CodeCitation]] = {}
+    for path in sorted(source_dir.rglob("*.py")):
+        relative = path.relative_to(source_dir.parent).with_suffix("")
+        modname = ".".join(relative.parts)
+        if modname.endswith(".__init__"):
+            modname = modname.removesuffix(".__init__")
+        analyzer = ModuleAnalyzer.for_file(str(path), modname)
+        tags = analyzer.find_tags()
+        for line, text in _citation_lines(path):
+            rules = cited_rules(text)
+            if not rules:
+                continue
+            # The innermost tag whose lines hold the citation (viewcode tags are 1-based).
+            enclosing = [
+                (end - start, name)
+                for name, (_kind, start, end) in tags.items()
+                if start <= line <= end
+            ]
+            tag = min(enclosing)[1] if enclosing else None
+            for rule in rules:
+                key = (modname, tag)
+                bucket = found.setdefault(rule, {})
+                if key not in bucket:
+                    start = tags[tag][1] if tag else 1
+                    bucket[key] = CodeCitation(modname, tag, start)
+    return {rule: list(bucket.values()) for rule, bucket in found.items()}
+
+
+class TestCitation:
+    """A test that pins a rule: its pytest node id and the first line of its docstring."""
+
+    def __init__(self, nodeid: str, doc: str) -> None:
+        self.nodeid = nodeid
+        self.doc = doc
+
+
+def scan_tests(tests_dir: Path) -> dict[str, list[TestCitation]]:
+    """Return ``{rule id: [tests]}``: tests named ``test_<id>_...`` (any case)."""
+    prefixes = {f"test_{rule.lower()}_": rule for rule in RULE_IDS}
+    found: dict[str, list[TestCitation]] = {}
+    for path in sorted(tests_dir.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node, owner in _test_functions(tree):
+            rule = next((r for p, r in prefixes.items() if node.name.startswith(p)), None)
+            if rule is None:
+                continue
+            doc = (ast.get_docstring(node) or "").strip().splitlines()
+            name = f"{owner}::{node.name}" if owner else node.name
+            found.setdefault(rule, []).append(
+                TestCitation(f"tests/{path.name}::{name}", doc[0] if doc else "")
+            )
+    return found
+
+
+def _test_functions(tree: ast.Module) -> Iterator[tuple[ast.FunctionDef, str | None]]:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            yield node, None
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef):
+                    yield item, node.name
+
+
+# -- the :rule: role and the rule-links directive ----------------------------------------
+
+
+def rule_role(
+    name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+    options: dict[str, Any] | None = None, content: list[str] | None = None,
+) -> tuple[list[nodes.Node], list[nodes.system_message]]:  # fmt: skip
+    """``:rule:`D2``` links to the rule's section; ``:rule:`open doubles <D2>``` too."""
+    match = re.fullmatch(r"(?s)(.*?)\s*<(\w+)>", text)
+    title, rule = (match.group(1), match.group(2)) if match else (text, text)
+    if rule not in _VALID:
+        message = inliner.reporter.error(f"unknown rule id {rule!r}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, message)], [message]
+    xref = addnodes.pending_xref(
+        rawtext, refdomain="std", reftype="ref", reftarget=f"rule-{rule.lower()}",
+        refexplicit=True, refwarn=True,
+    )  # fmt: skip
+    xref += nodes.inline(title, title, classes=["rule-id"])
+    return [xref], []
+
+
+class code_link(nodes.Inline, nodes.TextElement):
+    """A link to highlighted source, resolved once the builder knows the page URIs."""
+
+
+class RuleLinks(SphinxDirective):
+    """``.. rule-links:: D2``: the code that implements a rule and the tests that pin it."""
+
+    required_arguments = 1
+    optional_arguments = 0
+    option_spec = {"no-tests": directives.flag, "no-code": directives.flag}
+
+    def run(self) -> list[nodes.Node]:
+        rule = self.arguments[0]
+        if rule not in _VALID:
+            raise self.error(f"unknown rule id {rule!r}")
+        env = self.env
+        code = env.mt_code_citations.get(rule, [])  # type: ignore[attr-defined]
+        tests = env.mt_test_citations.get(rule, [])  # type: ignore[attr-defined]
+        env.note_dependency(str(Path(env.config.mt_tests_dir)))
+        box = nodes.container(classes=["rule-links"])
+
+        if "no-code" not in self.options:
+            para = nodes.paragraph()
+            para += nodes.strong(text="Implemented in: ")
+            if not code:
+                logger.warning("rule %s: no code cites it", rule, location=self.get_location())
+            for i, citation in enumerate(code):
+                if i:
+                    para += nodes.Text(", ")
+                link = code_link("", "", modname=citation.modname, tag=citation.tag or "")
+                link += nodes.literal(citation.label, citation.label)
+                para += link
+            box += para
+
+        if "no-tests" not in self.options:
+            para = nodes.paragraph()
+            para += nodes.strong(text="Pinned by: ")
+            box += para
+            if not tests:
+                logger.warning("rule %s: no test named test_%s_...", rule, rule.lower(),
+                               location=self.get_location())  # fmt: skip
+                para += nodes.Text("(no test yet)")
+            items = nodes.bullet_list()
+            for test in tests:
+                item = nodes.list_item()
+                line = nodes.paragraph()
+                line += nodes.literal(test.nodeid, test.nodeid)
+                if test.doc:
+                    line += nodes.Text(" \u2014 ")
+                    line += nodes.inline(test.doc, test.doc, classes=["rule-test-doc"])
+                item += line
+                items += item
+            if tests:
+                box += items
+        return [box]
+
+
+def _register_viewcode_tags(app: Sphinx, doctree: nodes.document) -> None:
+    """Make viewcode anchor every object a rule box links to (it anchors only autodoc'd ones)."""
+    env = app.env
+    modules = getattr(env, "_viewcode_modules", None)
+    if modules is None:
+        env._viewcode_modules = modules = {}  # type: ignore[attr-defined]
+    docname = env.docname
+    for link in doctree.findall(code_link):
+        modname, tag = link["modname"], link["tag"]
+        entry = modules.get(modname)
+        if not entry:
+            analyzer = ModuleAnalyzer.for_module(modname)
+            analyzer.find_tags()
+            entry = (analyzer.code, analyzer.tags, {}, modname)
+            modules[modname] = entry
+        if tag:
+            entry[2].setdefault(tag, docname)
+
+
+def _resolve_code_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for link in list(doctree.findall(code_link)):
+        children = link.children
+        if app.builder.format != "html":
+            link.replace_self(children)
+            continue
+        page = "_modules/" + link["modname"].replace(".", "/")
+        uri = app.builder.get_relative_uri(docname, page)
+        if link["tag"]:
+            uri += "#" + link["tag"]
+        reference = nodes.reference("", "", internal=True, refuri=uri,
+                                    reftitle="the highlighted source")  # fmt: skip
+        reference += children
+        link.replace_self(reference)
+
+
+# -- set-up --------------------------------------------------------------------------------
+
+
+def _on_builder_inited(app: Sphinx) -> None:
+    env = app.env
+    env.mt_private_aliases = _private_aliases()  # type: ignore[attr-defined]
+    env.mt_code_citations = scan_code(Path(app.config.mt_source_dir))  # type: ignore[attr-defined]
+    env.mt_test_citations = scan_tests(Path(app.config.mt_tests_dir))  # type: ignore[attr-defined]
+
+
+def _always_reread_rule_pages(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    # The boxes depend on the source and the tests, which Sphinx does not track.
+    return [doc for doc in env.found_docs if doc.startswith("explanation/rules")]
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("mt_source_dir", "", "env")
+    app.add_config_value("mt_tests_dir", "", "env")
+    app.add_role("rule", rule_role)
+    app.add_node(code_link)
+    app.add_directive("rule-links", RuleLinks)
+    app.connect("builder-inited", _on_builder_inited)
+    app.connect("env-get-outdated", _always_reread_rule_pages)
+    app.connect("doctree-read", _register_viewcode_tags, priority=600)
+    app.connect("doctree-resolved", _resolve_code_links)
+    app.connect("missing-reference", resolve_missing)
+    app.connect("env-check-consistency", check_public_api_documented)
+    return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}
