@@ -170,6 +170,12 @@ class GameState:
         self._check_seat(seat)
         return self.had_first_turn[seat]
 
+    def _repr_svg_(self) -> str:
+        """Return an SVG picture of the table (every hand shown), for Jupyter."""
+        from .render import render_svg  # lazy: rendering sits on top of the core
+
+        return render_svg(self)
+
     @property
     def boneyard_size(self) -> int:
         """The number of tiles left to draw."""

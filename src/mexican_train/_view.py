@@ -75,6 +75,12 @@ class PlayerView:
             raise ValueError(f"a seat is 0-{self.players - 1}, not {seat!r}")
         return self.had_first_turn[seat]
 
+    def _repr_svg_(self) -> str:
+        """Return an SVG picture of the table (only what the viewer may see), for Jupyter."""
+        from .render import render_svg  # lazy: rendering sits on top of the core
+
+        return render_svg(self)
+
     @property
     def rounds(self) -> int:
         """The number of rounds in the game (S2, V9)."""
