@@ -50,6 +50,7 @@ class _Hand:
     label: str
     tiles: tuple[Tile, ...]
     playable: frozenset[Tile]
+    to_play: bool
 
 
 @attrs.frozen
@@ -101,7 +102,7 @@ def _scene(
     current = table.current_player
     playable = frozenset(m.tile for m in moves if isinstance(m, Play))
     hands = tuple(
-        _Hand(s, labels[s], tiles, playable if s == current else frozenset())
+        _Hand(s, labels[s], tiles, playable if s == current else frozenset(), s == current)
         for s, tiles in sorted(hand_tiles.items())
     )
     rows = tuple(_row(table, train_id, labels) for train_id in (*range(players), MEXICAN))
@@ -265,7 +266,7 @@ _PAD: Final = 16
 _ROW_H: Final = 2 * _U + 12  # a line of a train: room for a double laid across
 _LINE_TILES: Final = 16  # a train wraps after this many tile widths
 _HUB_R: Final = 46
-_LABEL_W: Final = 168
+_LABEL_W: Final = 184
 _MARKER_W: Final = 74
 
 _FELT: Final = "#1d5c3a"
@@ -619,6 +620,8 @@ def _hands(scene: _Scene, y: float, right: float, numbers: bool) -> tuple[list[s
         title += f": {len(hand.tiles)} tiles"
         if hand.playable:
             title += ", playable tiles raised"
+        elif hand.to_play and hand.tiles:
+            title += ", none can be played"
         lines = max(1, -(-len(hand.tiles) // _HAND_WRAP))
         width = max(len(title) * 8.0, min(len(hand.tiles), _HAND_WRAP) * step)
         height = 30 + lines * (2 * _U + 16)
@@ -670,7 +673,7 @@ def _label(row: _Row, x: float, mid: float) -> list[str]:
     ]
     prefix = "\u25b6 " if row.to_play else ""
     suffix = " (you)" if row.is_viewer else ""
-    room = 17 - len(prefix) - len(suffix)  # what fits in the label box at this size
+    room = 19 - len(prefix) - len(suffix)  # what fits in the label box at this size
     name = row.label if len(row.label) <= room else row.label[: room - 1] + "\u2026"
     name = prefix + name + suffix
     out.append(
