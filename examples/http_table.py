@@ -1,0 +1,359 @@
+"""A minimal multiplayer Mexican Train table over HTTP, with the standard library only.
+
+Each seat gets a secret token.  A seat reads only its own view of the game (S5) and
+sends its moves; the server checks the token, the turn and the rules.
+
+    python examples/http_table.py --players 2 --port 8000
+
+prints one URL per seat (open it in a browser to play) and serves:
+
+``GET /seat/<n>``
+    ``{"view": ..., "legal_moves": [...], "moves_applied": k, "text": ...}``: seat *n*'s
+    view, the moves it may make now (empty when it is not its turn), a counter that
+    grows with every move (poll it), and the plain-text rendering.
+``POST /seat/<n>/move``
+    a JSON body ``{"move": <move>}``, one of the ``legal_moves`` as given; answers
+    like ``GET``, or a 4xx status with ``{"error": ..., "reason": ...}``.
+``GET /seat/<n>/table.svg``
+    the SVG picture of seat *n*'s view.
+``GET /play/<n>``
+    a tiny HTML page that shows the table and offers the legal moves as buttons.
+
+Every ``/seat`` and ``/play`` request needs the seat's token, as
+``Authorization: Bearer <token>`` or as ``?token=<token>`` (the browser page).
+Status codes: 400 malformed request, 401 no token, 403 wrong token, 404 no such
+seat or path, 405 wrong method, 409 not this seat's turn, 413 body too large,
+422 a move the rules refuse (the reason comes from `IllegalMoveError`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hmac
+import json
+import re
+import secrets
+import threading
+from collections.abc import Sequence
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from mexican_train import (
+    STANDARD,
+    Draw,
+    IllegalMoveError,
+    Move,
+    NextRound,
+    Pass,
+    Play,
+    PlayerView,
+    Rules,
+    Tile,
+    apply,
+    legal_moves,
+    new_game,
+    view,
+)
+from mexican_train.render import render_svg, render_text
+
+MAX_BODY = 16 * 1024  # a move is a few dozen bytes
+
+# -- JSON ---------------------------------------------------------------------------------------
+# A minimal local encoding, until the library's JSON module lands.
+
+_SIMPLE: dict[str, Move] = {"draw": Draw(), "pass": Pass(), "next-round": NextRound()}
+
+
+def move_to_json(move: Move) -> dict[str, Any]:
+    if isinstance(move, Play):
+        return {"type": "play", "tile": str(move.tile), "train": move.train}
+    return {"type": next(k for k, v in _SIMPLE.items() if v is move)}
+
+
+def move_from_json(data: object) -> Move:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ValueError('a move is an object with a "type"')
+    if data["type"] == "play":
+        train = data.get("train")
+        if set(data) != {"type", "tile", "train"} or not isinstance(data["tile"], str):
+            raise ValueError('a play is {"type": "play", "tile": "a-b", "train": id}')
+        if type(train) is not int:
+            raise ValueError("a train id is a whole number")
+        return Play(Tile.parse(data["tile"]), train)
+    if set(data) != {"type"} or data["type"] not in _SIMPLE:
+        raise ValueError(f"unknown move {data!r}")
+    return _SIMPLE[data["type"]]
+
+
+def view_to_json(mine: PlayerView) -> dict[str, Any]:
+    return {
+        "seat": mine.seat,
+        "players": mine.players,
+        "round_number": mine.round_number,
+        "engine": str(mine.engine),
+        "hand": [str(t) for t in mine.hand],
+        "hand_sizes": list(mine.hand_sizes),
+        "boneyard_size": mine.boneyard_size,
+        "trains": [
+            {
+                "tiles": [str(t) for t in train.tiles],
+                "open_end": train.open_end,
+                "marked": train.marked,
+            }
+            for train in mine.trains
+        ],
+        "current_player": mine.current_player,
+        "open_doubles": list(mine.open_doubles),
+        "scores": list(mine.scores),
+        "round_scores": [list(r) for r in mine.round_scores],
+        "is_over": mine.is_over,
+    }
+
+
+class HTTPError(Exception):
+    """A request the table refuses: an HTTP status and a JSON body saying why."""
+
+    def __init__(self, status: HTTPStatus, error: str, reason: str) -> None:
+        super().__init__(f"{status.value} {error}: {reason}")
+        self.status = status
+        self.body = {"error": error, "reason": reason}
+
+
+class Table:
+    """One game and its seats' tokens; every read and write holds the lock."""
+
+    def __init__(
+        self,
+        players: int,
+        rules: Rules = STANDARD,
+        seed: int | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.state = new_game(players, rules, seed)
+        self.names = list(names) if names is not None else None
+        self.tokens = tuple(secrets.token_urlsafe(16) for _ in range(players))
+        self.moves_applied = 0
+        self.lock = threading.Lock()
+
+    def check_token(self, seat: int, token: str | None) -> None:
+        """Refuse a request without the seat's own token."""
+        if not 0 <= seat < len(self.tokens):
+            raise HTTPError(
+                HTTPStatus.NOT_FOUND, "no such seat", f"seats are 0-{len(self.tokens) - 1}"
+            )
+        if token is None:
+            raise HTTPError(
+                HTTPStatus.UNAUTHORIZED, "no token", "send 'Authorization: Bearer <token>'"
+            )
+        # A constant-time comparison: a token must not leak through response times.
+        if not hmac.compare_digest(token.encode(), self.tokens[seat].encode()):
+            raise HTTPError(HTTPStatus.FORBIDDEN, "wrong token", f"that is not seat {seat}'s token")
+
+    def document(self, seat: int) -> dict[str, Any]:
+        """Return what seat *seat* may know now, as JSON-ready data (S5)."""
+        with self.lock:
+            mine = view(self.state, seat)
+            count = self.moves_applied
+        return {
+            "seat": seat,
+            "view": view_to_json(mine),
+            "legal_moves": [move_to_json(m) for m in legal_moves(mine)],
+            "moves_applied": count,
+            "text": render_text(mine, names=self.names),
+        }
+
+    def svg(self, seat: int) -> str:
+        with self.lock:
+            mine = view(self.state, seat)
+        return render_svg(mine, names=self.names)
+
+    def play(self, seat: int, body: object) -> dict[str, Any]:
+        """Apply seat *seat*'s move, given as the JSON request body, and return its new document."""
+        if not isinstance(body, dict) or set(body) != {"move"}:
+            raise HTTPError(HTTPStatus.BAD_REQUEST, "bad request", 'the body is {"move": <move>}')
+        try:
+            move: Move = move_from_json(body["move"])
+        except (ValueError, TypeError) as error:
+            raise HTTPError(HTTPStatus.BAD_REQUEST, "bad move", str(error)) from None
+        with self.lock:
+            current = self.state.current_player
+            # Between rounds (current_player is None) any seat may deal the next round (E4).
+            if current is not None and current != seat:
+                raise HTTPError(
+                    HTTPStatus.CONFLICT, "not your turn", f"it is seat {current}'s turn"
+                )
+            try:
+                self.state = apply(self.state, move)
+            except IllegalMoveError as error:
+                raise HTTPError(
+                    HTTPStatus.UNPROCESSABLE_ENTITY, "illegal move", error.reason
+                ) from None
+            self.moves_applied += 1
+        return self.document(seat)
+
+
+_SEAT = re.compile(r"/seat/(\d{1,3})(/move|/table\.svg)?")
+_PLAY = re.compile(r"/play/(\d{1,3})")
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Route requests to the `Table` in ``self.server.table``."""
+
+    server: TableServer
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        self._handle("GET")
+
+    def do_POST(self) -> None:
+        self._handle("POST")
+
+    def _handle(self, method: str) -> None:
+        try:
+            self._route(method)
+        except HTTPError as error:
+            self._send_json(error.status, error.body)
+
+    def _route(self, method: str) -> None:
+        url = urlsplit(self.path)
+        table = self.server.table
+        if url.path == "/" and method == "GET":
+            self._send(HTTPStatus.OK, "text/plain; charset=utf-8", __doc__.encode())
+            return
+        page = _PLAY.fullmatch(url.path)
+        match = _SEAT.fullmatch(url.path)
+        if page is None and match is None:
+            raise HTTPError(HTTPStatus.NOT_FOUND, "not found", f"no resource at {url.path}")
+        seat = int((page or match).group(1))  # type: ignore[union-attr]
+        table.check_token(seat, self._token(url.query))
+        action = match.group(2) if match else "page"
+        allowed = "POST" if action == "/move" else "GET"
+        if method != allowed:
+            raise HTTPError(HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed", f"use {allowed}")
+        if action == "/move":
+            self._send_json(HTTPStatus.OK, table.play(seat, self._json_body()))
+        elif action == "/table.svg":
+            self._send(HTTPStatus.OK, "image/svg+xml", table.svg(seat).encode())
+        elif action == "page":
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", _PAGE.encode())
+        else:
+            self._send_json(HTTPStatus.OK, table.document(seat))
+
+    def _token(self, query: str) -> str | None:
+        header = self.headers.get("Authorization", "")
+        if header.startswith("Bearer "):
+            return header[len("Bearer ") :].strip()
+        tokens = parse_qs(query).get("token")
+        return tokens[0] if tokens else None
+
+    def _json_body(self) -> object:
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            raise HTTPError(
+                HTTPStatus.BAD_REQUEST, "bad request", "Content-Length is required"
+            ) from None
+        if length > MAX_BODY:
+            self.close_connection = True  # the unread body must not be taken for a request
+            raise HTTPError(
+                HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large", f"at most {MAX_BODY} bytes"
+            )
+        raw = self.rfile.read(length)
+        try:
+            return json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise HTTPError(HTTPStatus.BAD_REQUEST, "bad JSON", str(error)) from None
+
+    def _send_json(self, status: HTTPStatus, body: object) -> None:
+        self._send(status, "application/json", json.dumps(body).encode())
+
+    def _send(self, status: HTTPStatus, content_type: str, data: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if self.server.verbose:
+            super().log_message(format, *args)
+
+
+class TableServer(ThreadingHTTPServer):
+    """A threading HTTP server that serves one `Table`."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], table: Table, *, verbose: bool = False) -> None:
+        super().__init__(address, Handler)
+        self.table = table
+        self.verbose = verbose
+
+
+_PAGE = """<!doctype html>
+<html lang="en"><meta charset="utf-8"><title>Mexican Train</title>
+<style>body{font-family:sans-serif;background:#0f2e1e;color:#eee;margin:1em}
+button{margin:.2em;font-size:1em}#table img{max-width:100%}#error{color:#ff8a80}</style>
+<div id="table"></div><p id="error"></p><div id="moves"></div>
+<script>
+const seat = location.pathname.split("/").pop();
+const token = new URLSearchParams(location.search).get("token");
+const headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"};
+let seen = -1;
+function label(move) { return JSON.stringify(move); }
+function show(doc) {
+  seen = doc.moves_applied;
+  const img = document.createElement("img");
+  img.src = `/seat/${seat}/table.svg?token=${encodeURIComponent(token)}&n=${seen}`;
+  img.alt = doc.text;
+  document.getElementById("table").replaceChildren(img);
+  const moves = document.getElementById("moves");
+  moves.replaceChildren(...doc.legal_moves.map(move => {
+    const button = document.createElement("button");
+    button.textContent = label(move);
+    button.onclick = () => send(move);
+    return button;
+  }));
+}
+async function send(move) {
+  const answer = await fetch(`/seat/${seat}/move`,
+    {method: "POST", headers, body: JSON.stringify({move})});
+  const doc = await answer.json();
+  document.getElementById("error").textContent = answer.ok ? "" : doc.reason;
+  if (answer.ok) show(doc);
+}
+async function poll() {
+  const answer = await fetch(`/seat/${seat}`, {headers});
+  const doc = await answer.json();
+  if (answer.ok && doc.moves_applied !== seen) show(doc);
+}
+poll(); setInterval(poll, 1500);
+</script></html>
+"""
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+    table = Table(args.players, STANDARD, args.seed)
+    server = TableServer((args.host, args.port), table, verbose=True)
+    port = server.server_address[1]
+    for seat, token in enumerate(table.tokens):
+        print(f"seat {seat}: http://{args.host}:{port}/play/{seat}?token={token}")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""The example front end (examples/http_table.py), driven over real HTTP on localhost.
+
+Two seats play a complete round through the server; each sees only its own view
+(S5); a move out of turn, an illegal move, a wrong token and malformed input are
+refused with a 4xx status and a JSON error.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import attrs
+import pytest
+
+from mexican_train import STANDARD, Tile
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "http_table.py"
+TIMEOUT = 10  # seconds per request: a hung server fails the test instead of blocking it
+MAX_REQUESTS = 400  # a double-6 round of two players takes far fewer moves
+
+
+def _load_example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("http_table", EXAMPLE)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["http_table"] = module  # the handler's annotations resolve through it
+    spec.loader.exec_module(module)
+    return module
+
+
+@attrs.frozen
+class Client:
+    base: str
+    tokens: tuple[str, ...]
+
+    def request(
+        self, method: str, path: str, body: object = None, *, token: str | None = None
+    ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if token is not None:
+            request.add_header("Authorization", f"Bearer {token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+                status, raw, kind = answer.status, answer.read(), answer.headers["Content-Type"]
+        except urllib.error.HTTPError as error:
+            status, raw, kind = error.code, error.read(), error.headers["Content-Type"]
+        return status, json.loads(raw) if kind == "application/json" else raw.decode()
+
+    def get(self, seat: int) -> dict[str, Any]:
+        status, doc = self.request("GET", f"/seat/{seat}", token=self.tokens[seat])
+        assert status == 200, doc
+        assert isinstance(doc, dict)
+        return doc
+
+    def move(self, seat: int, move: object, token: str | None = None) -> tuple[int, Any]:
+        token = self.tokens[seat] if token is None else token
+        return self.request("POST", f"/seat/{seat}/move", {"move": move}, token=token)
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[Client, Any]]:
+    """Serve a two-player double-6 game on a free port; stop the server afterwards."""
+    example = _load_example()
+    table = example.Table(2, attrs.evolve(STANDARD, max_pip=6), seed=11)
+    server = example.TableServer(("127.0.0.1", 0), table)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    try:
+        yield Client(f"http://127.0.0.1:{server.server_address[1]}", table.tokens), table
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(TIMEOUT)
+
+
+def _hidden_tiles_in(doc: dict[str, Any], other_hand: tuple[Tile, ...]) -> set[Tile]:
+    """Tiles of another seat's hand that appear anywhere in *doc*."""
+    data = json.dumps({k: v for k, v in doc.items() if k != "text"}) + "\n" + doc["text"]
+    named = {Tile.parse(t) for t in re.findall(r"\b\d+-\d+\b", data)}
+    return named & set(other_hand)
+
+
+def test_two_seats_play_a_round_over_http(served: tuple[Client, Any]) -> None:
+    """Both seats play a complete round through the server, one refused move included."""
+    client, table = served
+    refused = 0
+    for _ in range(MAX_REQUESTS):
+        docs = [client.get(0), client.get(1)]
+        # S5: a seat's document holds its own hand and never the other seat's.
+        for seat, doc in enumerate(docs):
+            assert doc["seat"] == seat
+            assert _hidden_tiles_in(doc, table.state.hand(1 - seat)) == set()
+        current = docs[0]["view"]["current_player"]
+        if current is None:
+            break  # the round is over (E1/E2)
+        waiting = 1 - current
+        assert docs[waiting]["legal_moves"] == []
+        if not refused:
+            # Out of turn: refused, whatever the move.
+            status, error = client.move(waiting, docs[current]["legal_moves"][0])
+            assert (status, error["error"]) == (409, "not your turn")
+            refused += 1
+        moves = docs[current]["legal_moves"]
+        if refused == 1 and all(m != {"type": "draw"} for m in moves):
+            # A draw while a play exists: the engine's reason comes back (P7), nothing changes.
+            status, error = client.move(current, {"type": "draw"})
+            assert status == 422
+            assert error["error"] == "illegal move"
+            assert error["reason"].startswith(("P4:", "P7:"))
+            assert client.get(current)["moves_applied"] == docs[current]["moves_applied"]
+            refused += 1
+        status, after = client.move(current, moves[0])
+        assert status == 200, after
+        assert after["moves_applied"] == docs[current]["moves_applied"] + 1
+    else:
+        pytest.fail(f"the round did not end within {MAX_REQUESTS} requests")
+    assert refused == 2
+    assert table.state.is_round_over
+    final = client.get(0)
+    assert len(final["view"]["round_scores"]) == 1
+    assert final["legal_moves"] == [{"type": "next-round"}]
+
+
+def test_a_seat_cannot_read_another_seats_view(served: tuple[Client, Any]) -> None:
+    client, _ = served
+    status, error = client.request("GET", "/seat/1", token=client.tokens[0])
+    assert (status, error["error"]) == (403, "wrong token")
+    status, error = client.request("GET", "/seat/1")
+    assert (status, error["error"]) == (401, "no token")
+    status, _ = client.request("GET", f"/seat/1?token={client.tokens[1]}")
+    assert status == 200
+
+
+def test_bad_requests_get_a_json_error(served: tuple[Client, Any]) -> None:
+    client, table = served
+    seat = table.state.current_player
+    token = client.tokens[seat]
+    cases: list[tuple[str, str, object, int]] = [
+        ("GET", "/seat/7", None, 404),
+        ("GET", "/nowhere", None, 404),
+        ("GET", f"/seat/{seat}/move", None, 405),
+        ("POST", f"/seat/{seat}/move", {"move": {"type": "fly"}}, 400),
+        ("POST", f"/seat/{seat}/move", {"move": {"type": "play", "tile": "6-x", "train": 0}}, 400),
+        ("POST", f"/seat/{seat}/move", {"tile": "6-5"}, 400),
+        ("POST", f"/seat/{seat}/move", [1, 2], 400),
+        ("POST", f"/seat/{seat}/move", {"move": {"type": "play", "tile": "0-0", "train": 9}}, 422),
+    ]
+    for method, path, body, expected in cases:
+        status, error = client.request(method, path, body, token=token)
+        assert status == expected, (path, body, error)
+        assert set(error) == {"error", "reason"}
+    assert table.moves_applied == 0
+
+
+def test_the_table_picture_and_page_are_served(served: tuple[Client, Any]) -> None:
+    client, _ = served
+    status, svg = client.request("GET", "/seat/0/table.svg", token=client.tokens[0])
+    assert status == 200
+    assert svg.startswith("<svg")
+    status, page = client.request("GET", "/play/0", token=client.tokens[0])
+    assert status == 200
+    assert "<script>" in page
