@@ -188,7 +188,7 @@ def render_text(
     starting with ``*`` is the player to move.
 
     Args:
-        subject: a `GameState` or a `PlayerView`.
+        subject: a `~mexican_train.GameState` or a `~mexican_train.PlayerView`.
         seat: render *subject*, a state, as seat *seat* sees it (``view(state, seat)``);
             without it a state shows every hand.  Given with a view, it must be the view's seat.
         names: one display name per seat, instead of ``seat 0``, ``seat 1``, ...
@@ -441,7 +441,7 @@ def render_svg(
     and all text is escaped.
 
     Args:
-        subject: a `GameState` or a `PlayerView`.
+        subject: a `~mexican_train.GameState` or a `~mexican_train.PlayerView`.
         seat: render *subject*, a state, as seat *seat* sees it (``view(state, seat)``);
             without it a state shows every hand.  Given with a view, it must be the view's seat.
         names: one display name per seat, instead of ``seat 0``, ``seat 1``, ...
