@@ -487,12 +487,12 @@ def _why_illegal(state: GameState, move: object) -> str:
     if not isinstance(move, (Play, Draw, Pass, NextRound)):
         return f"not a move: expected Play, Draw, Pass or NextRound, got {type(move).__name__}"
     if state.is_over:
-        return "the game is over (E4)"
+        return "E4: the game is over; no move is legal"
     seat = state.current_player
     if seat is None:
-        return "the round is over: the only legal move is NextRound() (E4)"
+        return "E4: the round is over; the only legal move is NextRound()"
     if isinstance(move, NextRound):
-        return "NextRound() is legal only once a round has ended (E4)"
+        return "E4: NextRound() is legal only once a round has ended"
     moves = legal_moves(state)
     can_play = any(isinstance(m, Play) for m in moves)
     first = state.rules.first_turn is not None and not state.had_first_turn[seat]
@@ -518,8 +518,15 @@ def _why_illegal(state: GameState, move: object) -> str:
         return f"P2: {tile} does not fit train {_train_name(train_id)}, whose open end is {train.open_end}"
     if first:
         return f"P4: on the first turn of a round a player plays only on their own train ({seat})"
-    if state.open_doubles or state.turn_doubles:
-        lines = ", ".join(_train_name(t) for t in (*state.open_doubles, *state.turn_doubles))
+    doubles = (*state.open_doubles, *state.turn_doubles)
+    open_to_seat = train_id == seat or train.marked or train_id in doubles
+    if train_id == MEXICAN:
+        open_to_seat = open_to_seat or state.rules.mexican_train.is_open(state, seat)
+    earlier = state.open_doubles
+    bound = bool(earlier) and _cover(state.rules.open_doubles.obligation, state, earlier).only
+    # D2/D3 forbid this play only if binding, or if the train is open to the player (P3).
+    if doubles and (bound or open_to_seat):
+        lines = ", ".join(_train_name(t) for t in doubles)
         return (f"D2/D3: an open double must be covered first, in order "
                 f"(open doubles on trains {lines}); see legal_moves()")  # fmt: skip
     if train_id == MEXICAN:
