@@ -1,0 +1,136 @@
+"""Helpers for the rulebook scenarios (tests/test_rules_*.py).
+
+Scenarios are written in the tile notation ("6-5"), on a double-6 set, and are
+driven through the public `legal_moves` / `apply` only.  `start` deals explicit
+hands; `run` plays a list of moves, each of which must be legal; `assert_refused`
+checks that a move is refused for the right rule and leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import attrs
+import pytest
+
+from mexican_train import (
+    HUB,
+    STANDARD,
+    Deal,
+    Draw,
+    EnginePlacement,
+    GameState,
+    IllegalMoveError,
+    Move,
+    NextRound,
+    Pass,
+    Play,
+    Rules,
+    Tile,
+    apply,
+    full_set,
+    legal_moves,
+    new_game,
+)
+
+__all__ = [
+    "DRAW",
+    "HUB6",
+    "NEXT",
+    "PASS",
+    "STANDARD6",
+    "all_tiles",
+    "assert_refused",
+    "finish_round",
+    "on",
+    "run",
+    "start",
+    "tiles",
+]
+
+DRAW = Draw()
+PASS = Pass()
+NEXT = NextRound()
+
+#: The presets on a double-6 set; `start` fills in the hand size from the deal.
+STANDARD6 = attrs.evolve(STANDARD, max_pip=6)
+HUB6 = attrs.evolve(HUB, max_pip=6)
+
+
+def tiles(text: str) -> tuple[Tile, ...]:
+    """Return the tiles written in *text*, separated by spaces: ``tiles("6-5 5-5")``."""
+    return tuple(Tile.parse(word) for word in text.split())
+
+
+def on(tile: str, train: int) -> Play:
+    """Return the move that plays *tile* (written "a-b") on *train*."""
+    return Play(Tile.parse(tile), train)
+
+
+def start(
+    hands: Sequence[str],
+    *,
+    rules: Rules = STANDARD,
+    boneyard: str = "",
+    seed: int = 0,
+) -> GameState:
+    """Return a double-6 game whose round 1 deals *hands* (one string of tiles per seat).
+
+    The boneyard is *boneyard* (drawn first, in the order written) followed by
+    every other tile of the set in ascending order, so the deal always holds the
+    whole set (minus the engine under S4).  The hand size is that of the hands;
+    *rules* is put on a double-6 set with it.  *seed* fixes the later rounds.
+    """
+    dealt = [tiles(hand) for hand in hands]
+    rules = attrs.evolve(rules, max_pip=6, hand_size=len(dealt[0]))
+    front = tiles(boneyard)
+    used = {t for hand in dealt for t in hand} | set(front)
+    set_aside = rules.engine_placement is EnginePlacement.SET_ASIDE
+    rest = [t for t in full_set(6) if t not in used and not (set_aside and t == Tile(6, 6))]
+    return new_game(len(hands), rules, seed, deal=Deal(dealt, (*front, *rest)))
+
+
+def run(state: GameState, *moves: Move) -> GameState:
+    """Return the state after *moves*, each of which must be offered by `legal_moves`."""
+    for move in moves:
+        assert move in legal_moves(state), f"{move!r} not in {legal_moves(state)!r}"
+        state = apply(state, move)
+    return state
+
+
+def finish_round(state: GameState) -> GameState:
+    """Return the state at the end of the current round, always taking the first legal move."""
+    while not state.is_round_over:
+        state = apply(state, legal_moves(state)[0])
+    return state
+
+
+def assert_refused(state: GameState, move: Move, rule: str) -> IllegalMoveError:
+    """Assert that *move* is refused for *rule* and that *state* is left exactly as it was.
+
+    The error's reason must start with the rule id: ``"P4: ..."``, or a list of ids
+    such as ``"D2/D3: ..."`` that names *rule*.
+    """
+    before = attrs.evolve(state)
+    before_hash = hash(state)
+    moves = legal_moves(state)
+    with pytest.raises(IllegalMoveError) as info:
+        apply(state, move)
+    error = info.value
+    assert error.move == move
+    named = error.reason.split(":", 1)[0].split("/")
+    assert rule in named, error.reason
+    assert state == before
+    assert hash(state) == before_hash == hash(before)
+    assert legal_moves(state) == moves
+    return error
+
+
+def all_tiles(state: GameState) -> Iterable[Tile]:
+    """Yield every tile in hands, trains and the boneyard, plus the engine."""
+    for seat in range(state.players):
+        yield from state.hand(seat)
+    for train in state.trains:
+        yield from train.tiles
+    yield from state.boneyard
+    yield state.engine

@@ -1,0 +1,289 @@
+"""Rulebook scenarios for doubles (RULES.md section D, and the variant axes V3, V4).
+
+Every scenario deals explicit hands from a double-6 set (`scenario_helpers.start`)
+and plays through `legal_moves` / `apply` only.  Most run under HUB, whose first
+turn is ordinary, so that doubles bind from the first turn on (P4, V1).
+
+Rule id -> tests:
+
+- D1: test_d1_a_double_must_be_followed_at_once,
+  test_d1_the_follow_up_goes_only_where_the_player_may_play,
+  test_d1_each_double_brings_one_draw_and_a_player_who_cannot_follow_places_a_marker
+- D2: test_d2_open_double_binds_the_next_player,
+  test_d2_open_double_may_be_covered_on_an_unmarked_opponents_train,
+  test_d2_player_who_cannot_cover_draws_marks_and_passes_the_obligation_on,
+  test_d2_a_tile_on_the_double_closes_it
+- D3: test_d3_open_doubles_close_in_the_order_played,
+  test_d3_follow_up_tile_goes_anywhere_but_onto_this_turns_doubles_only_in_order
+- D4: test_d4_dead_double_binds_nobody, test_d4_dead_double_is_skipped_for_the_next_one
+- D5: test_d5_going_out_on_a_double_ends_the_round_at_once,
+  test_d5_going_out_on_a_double_in_a_later_turn_of_standard
+- V3: test_v3_reverse_order_closes_the_latest_double_first,
+  test_v3_reverse_order_also_orders_the_follow_up_tile
+- V4: test_v4_without_release_a_dead_double_binds
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from mexican_train import MEXICAN, CloseInOrder, GameState, Rules, legal_moves
+from scenario_helpers import (
+    DRAW,
+    HUB6,
+    PASS,
+    STANDARD6,
+    assert_refused,
+    on,
+    run,
+    start,
+    tiles,
+)
+
+M = MEXICAN
+HUB6_REVERSE = attrs.evolve(HUB6, open_doubles=CloseInOrder(reverse=True))
+
+# Seat 0 plays 6-5, then the double 5-5 on its own train (HUB).
+_FOLLOW = ["6-5 5-5 5-2 6-4 4-3", "6-3 5-1 3-2 1-1 0-0"]
+
+
+def test_d1_a_double_must_be_followed_at_once() -> None:
+    """D1: "A player who plays a double must play again at once: any legal tile, anywhere
+    they may play (the double itself included)"."""
+    state = start(_FOLLOW, rules=HUB6)
+    state = run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0))
+    assert state.current_player == 0
+    assert legal_moves(state) == (on("5-2", 0), on("6-4", M))
+    assert_refused(state, DRAW, "P7")
+    assert_refused(state, PASS, "P7")
+    state = run(state, on("6-4", M))
+    assert state.current_player == 1  # P5a: the tile that follows a double ends the turn
+
+
+def test_d1_the_follow_up_goes_only_where_the_player_may_play() -> None:
+    """D1: the tile that follows a double goes "anywhere they may play": an unmarked
+    opponent's train stays closed (P3), and the refusal names P3, not the double.
+
+    Regression test: the engine used to blame "D2/D3: an open double must be covered
+    first" although the follow-up may go elsewhere (here 6-4 on the Mexican train)."""
+    state = start(_FOLLOW, rules=HUB6)
+    state = run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0))
+    assert state.train(1).open_end == 3  # 4-3 fits it, but train 1 carries no marker
+    assert_refused(state, on("4-3", 1), "P3")
+
+
+def test_d1_each_double_brings_one_draw_and_a_player_who_cannot_follow_places_a_marker() -> None:
+    """D1: "Each double played (a drawn one included) gives the player one draw if they cannot
+    follow it. A player who still cannot follow ends the turn (`Pass`) and places a marker on
+    their own train"."""
+    state = start(
+        ["6-5 5-5 4-0 2-0 2-2", "6-3 6-2 5-4 3-2 0-0"], rules=HUB6, boneyard="3-3 1-0 3-0"
+    )
+    state = run(state, on("6-5", 0), on("6-3", M), on("5-5", 0))
+    assert legal_moves(state) == (DRAW,)
+    state = run(state, DRAW)
+    # The drawn double fits the Mexican train (3): it must be played, and followed in turn.
+    assert legal_moves(state) == (on("3-3", M),)
+    state = run(state, on("3-3", M))
+    assert state.current_player == 0
+    assert legal_moves(state) == (DRAW,)  # the drawn double brings a second draw
+    state = run(state, DRAW)
+    assert legal_moves(state) == (PASS,)
+    assert_refused(state, DRAW, "P5")
+    state = run(state, PASS)
+    assert state.train(0).marked
+    assert state.current_player == 1
+    assert state.hand(0) == tiles("1-0 2-0 2-2 4-0")
+
+
+def test_d2_open_double_binds_the_next_player() -> None:
+    """D2: "While a binding open double exists, the player to move may only play on it"."""
+    state = start(
+        ["6-5 5-5 4-0 2-0 2-2", "6-3 6-2 5-4 3-2 0-0"], rules=HUB6, boneyard="3-3 1-0 3-0"
+    )
+    state = run(state, on("6-5", 0), on("6-3", M), on("5-5", 0), DRAW, on("3-3", M), DRAW, PASS)
+    # Free, seat 1 could play 6-2 on its own train and 3-2 on the Mexican train.
+    assert legal_moves(state) == (on("5-4", 0),)
+    assert_refused(state, on("6-2", 1), "D2")
+
+
+def test_d2_open_double_may_be_covered_on_an_unmarked_opponents_train() -> None:
+    """D2: the player "may do so on any train, even an opponent's unmarked one"."""
+    state = start(_FOLLOW, rules=HUB6)
+    state = run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0), on("6-4", M))
+    assert not state.train(0).marked
+    assert legal_moves(state) == (on("5-1", 0),)
+    assert_refused(state, on("3-2", 1), "D2")
+
+
+def test_d2_player_who_cannot_cover_draws_marks_and_passes_the_obligation_on() -> None:
+    """D2: "A player who cannot draws one tile and plays it on the double if it fits;
+    otherwise they place a marker on their own train and the obligation passes to the next
+    player"."""
+    state = start(["6-5 5-5 5-2 6-4 4-3", "6-3 3-2 2-1 1-1 0-0"], rules=HUB6, boneyard="3-1")
+    state = run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0), on("6-4", M))
+    assert legal_moves(state) == (DRAW,)
+    state = run(state, DRAW)
+    # The drawn 3-1 fits seat 1's own train (3), but not the double: it may not be played.
+    assert legal_moves(state) == (PASS,)
+    state = run(state, PASS)
+    assert state.train(1).marked
+    # The obligation passes on: seat 0 (4-3 would fit train 1 and the Mexican train) must
+    # cover its own double.
+    assert state.current_player == 0
+    assert legal_moves(state) == (on("5-2", 0),)
+    assert_refused(state, on("4-3", M), "D2")
+
+
+def test_d2_a_tile_on_the_double_closes_it() -> None:
+    """D2: "A tile played on the double closes it": the next player is free again."""
+    state = start(_FOLLOW, rules=HUB6)
+    state = run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0), on("6-4", M), on("5-1", 0))
+    assert state.train(0).tiles == tiles("6-5 5-5 5-1")
+    assert state.current_player == 0
+    # Seat 0 may play on the Mexican train (4) again; 5-2 no longer fits train 0 (1).
+    assert legal_moves(state) == (on("4-3", M),)
+
+
+# HUB: seat 0 leaves 5-5 (train 0) and the drawn 3-3 (Mexican train) open, in that order.
+_TWO_OPEN = ["6-5 5-5 4-0 2-0 2-2", "6-3 6-2 5-4 3-2 0-0"]
+_TWO_OPEN_MOVES = (on("6-5", 0), on("6-3", M), on("5-5", 0), DRAW, on("3-3", M), DRAW, PASS)
+
+
+def test_d3_open_doubles_close_in_the_order_played() -> None:
+    """D3: "Several open doubles are closed one at a time in the order in which they were
+    played"."""
+    state = start(_TWO_OPEN, rules=HUB6, boneyard="3-3 1-0 3-0")
+    state = run(state, *_TWO_OPEN_MOVES)
+    # First 5-5 (train 0) ...
+    assert legal_moves(state) == (on("5-4", 0),)
+    assert_refused(state, on("3-2", M), "D3")
+    state = run(state, on("5-4", 0))
+    assert state.current_player == 0
+    # ... then 3-3 (Mexican train): seat 0 draws 3-0 and must put it there.
+    assert legal_moves(state) == (DRAW,)
+    state = run(state, DRAW)
+    assert legal_moves(state) == (on("3-0", M),)
+    state = run(state, on("3-0", M))
+    # Both closed: seat 1 plays freely (on the Mexican train, now 0, or its own train).
+    assert legal_moves(state) == (on("0-0", M), on("6-2", 1))
+
+
+# HUB: seat 0 plays 5-5 on its own train, then 3-3 on the Mexican train; seat 1 is marked.
+_TWO_IN_A_TURN = ["6-3 6-5 5-5 3-3 5-2 3-1 6-4", "0-0 1-0 1-1 2-0 2-1 2-2 4-4"]
+_TWO_IN_A_TURN_MOVES = (
+    on("6-3", M),  # seat 0
+    DRAW, PASS,  # seat 1 draws 4-1, cannot play it: marker on train 1
+    on("6-5", 0),  # seat 0
+    DRAW, PASS,  # seat 1 draws 4-0, cannot play it either
+    on("5-5", 0), on("3-3", M),  # seat 0: two doubles, the follow-up tile still to come
+)  # fmt: skip
+
+
+def test_d3_follow_up_tile_goes_anywhere_but_onto_this_turns_doubles_only_in_order() -> None:
+    """D3: "the tile that follows a double may go on any train the player may use; if it goes
+    on one of this turn's unclosed doubles, it must go on the one that comes first in that
+    order"."""
+    state = start(_TWO_IN_A_TURN, rules=HUB6, boneyard="4-1 4-0")
+    state = run(state, *_TWO_IN_A_TURN_MOVES)
+    assert state.train(1).marked
+    # Onto 5-5 (played first) or the marked train 1; not onto 3-3 (played second).
+    assert legal_moves(state) == (on("5-2", 0), on("6-4", 1))
+    assert_refused(state, on("3-1", M), "D3")
+    state = run(state, on("6-4", 1))
+    # Both doubles stay open, in the order played: 5-5 binds seat 1 first.
+    assert legal_moves(state) == (DRAW,)
+
+
+def test_d4_dead_double_binds_nobody() -> None:
+    """D4: "A double that cannot be closed — every other tile of its suit is already on the
+    table — binds nobody and is skipped"."""
+    state = _dead_double_zero(STANDARD6)
+    # 0-0 ends train 0, open; all seven 0 tiles are on the table: seat 1 plays freely.
+    assert state.train(0).tiles[-1] == tiles("0-0")[0]
+    assert legal_moves(state) == (on("4-4", M),)
+
+
+def test_d4_dead_double_is_skipped_for_the_next_one() -> None:
+    """D4/D3: dead doubles are skipped in the closing order; the next live one binds."""
+    state = _dead_double_zero(STANDARD6)
+    state = run(state, on("4-4", M), DRAW, PASS)
+    # Open doubles in order: 0-0 (train 0, dead), then 4-4 (Mexican train): 4-4 binds.
+    assert legal_moves(state) == (on("4-2", M),)
+
+
+def test_v4_without_release_a_dead_double_binds() -> None:
+    """V4: with ``CloseInOrder(release_dead=False)`` a dead double still binds (D4 off)."""
+    rules = attrs.evolve(STANDARD6, open_doubles=CloseInOrder(release_dead=False))
+    state = _dead_double_zero(rules)
+    assert legal_moves(state) == (DRAW,)
+    assert_refused(state, on("4-4", M), "D2")
+    state = run(state, DRAW, PASS)
+    assert state.current_player == 0
+    assert legal_moves(state) == (DRAW,)
+
+
+def _dead_double_zero(rules: Rules) -> GameState:
+    """Return a STANDARD game where 0-0 ends train 0, open and dead, and seat 1 is to move.
+
+    First turns (P4): seat 0 builds 6-1 1-0 0-2 2-5 5-0 and stops; seat 1 builds
+    6-0 0-3 3-4 4-0.  Seat 0's second turn: 0-0 on its own train (the last 0 tile off the
+    table), followed by 6-4 on the Mexican train.
+    """
+    state = start(
+        ["6-6 6-1 1-0 2-0 5-2 5-0 0-0 6-4 4-2", "6-0 3-0 4-3 4-0 4-4 1-1 2-1 2-2 5-5"],
+        rules=rules,
+        boneyard="3-1",
+    )
+    state = run(
+        state,
+        *(on(t, 0) for t in ("6-1", "1-0", "2-0", "5-2", "5-0")), PASS,
+        *(on(t, 1) for t in ("6-0", "3-0", "4-3", "4-0")),
+        on("0-0", 0), on("6-4", M),
+    )  # fmt: skip
+    assert state.current_player == 1
+    return state
+
+
+def test_d5_going_out_on_a_double_ends_the_round_at_once() -> None:
+    """D5: "A player whose last tile is a double has gone out; the round ends at once"."""
+    state = start(["6-5 5-5", "6-3 3-2"], rules=HUB6)
+    state = run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0))
+    assert state.is_round_over
+    assert state.round_scores == ((0, 5),)
+
+
+def test_d5_going_out_on_a_double_in_a_later_turn_of_standard() -> None:
+    """D5: under STANDARD too, from the second turn on, a last tile that is a double ends the
+    round at once, with no follow-up."""
+    state = start(["6-6 6-4 4-4", "6-3 3-2 1-0"], rules=STANDARD6)
+    # First turns: seat 0 stops after 6-4 (keeping 4-4); seat 1 builds 6-3 3-2.
+    state = run(state, on("6-4", 0), PASS, on("6-3", 1), on("3-2", 1))
+    assert legal_moves(state) == (on("4-4", 0),)
+    state = run(state, on("4-4", 0))
+    assert state.is_round_over
+    assert state.round_scores == ((0, 1),)
+
+
+def test_v3_reverse_order_closes_the_latest_double_first() -> None:
+    """V3: "the Rulebook B variation closes them in reverse order"
+    (``CloseInOrder(reverse=True)``)."""
+    state = start(_TWO_OPEN, rules=HUB6_REVERSE, boneyard="3-3 1-0 3-0")
+    state = run(state, *_TWO_OPEN_MOVES)
+    # First 3-3 (Mexican train, played last) ...
+    assert legal_moves(state) == (on("3-2", M),)
+    assert_refused(state, on("5-4", 0), "D3")
+    state = run(state, on("3-2", M))
+    # ... then 5-5 (train 0): seat 0 holds no 5, draws 3-0, and cannot cover it either.
+    assert legal_moves(state) == (DRAW,)
+    state = run(state, DRAW)
+    assert legal_moves(state) == (PASS,)
+
+
+def test_v3_reverse_order_also_orders_the_follow_up_tile() -> None:
+    """V3/D3: under the reverse order, "the one that comes first in that order" is this
+    turn's latest double."""
+    state = start(_TWO_IN_A_TURN, rules=HUB6_REVERSE, boneyard="4-1 4-0")
+    state = run(state, *_TWO_IN_A_TURN_MOVES)
+    assert legal_moves(state) == (on("3-1", M), on("6-4", 1))
+    assert_refused(state, on("5-2", 0), "D3")

@@ -1,0 +1,271 @@
+"""Rulebook scenarios for the end of a round, scoring and winning (RULES.md section E, V7).
+
+Round 1 is dealt explicitly from a double-6 set (`scenario_helpers.start`) and
+played through `legal_moves` / `apply` only.  The E5 tie-breaks need several
+rounds, and rounds after the first come from the seed: those scenarios are short
+seeded games played with the first legal move every time, whose round scores are
+asserted first (the premise) and then ranked.
+
+Rule id -> tests:
+
+- E1: test_e1_going_out_ends_the_round_at_once
+- E2: test_e2_round_is_blocked_after_a_full_cycle_without_a_tile_and_an_empty_boneyard,
+  test_e2_a_tile_played_starts_the_count_again,
+  test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles
+- E3: test_e3_pips_left_in_hand_score_and_the_double_blank_counts_50,
+  test_e3_a_player_with_no_tiles_left_scores_0, test_e3_round_score
+- E4: test_e4_the_finished_round_stays_visible_until_next_round,
+  test_e4_next_round_is_refused_while_a_round_is_played,
+  test_e4_next_round_deals_afresh_with_the_next_engine_and_no_markers,
+  test_e4_after_the_last_engines_round_the_game_is_over
+- E5: test_e5_lowest_total_wins, test_e5_a_tie_goes_to_the_most_rounds_scored_at_0,
+  test_e5_then_to_the_lowest_single_round_score_other_than_0,
+  test_e5_players_still_level_share_the_win
+- V7: test_v7_the_double_blank_score_is_a_variant
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import attrs
+import pytest
+
+from mexican_train import (
+    HUB,
+    MEXICAN,
+    STANDARD,
+    GameState,
+    Rules,
+    Tile,
+    apply,
+    full_set,
+    legal_moves,
+    new_game,
+    round_score,
+)
+from scenario_helpers import (
+    DRAW,
+    HUB6,
+    NEXT,
+    PASS,
+    STANDARD6,
+    all_tiles,
+    assert_refused,
+    finish_round,
+    on,
+    run,
+    start,
+    tiles,
+)
+
+
+def _went_out() -> GameState:
+    """HUB, 3 players: seat 0 plays its last tile on its second turn."""
+    state = start(["6-5 5-1", "6-4 4-4", "6-3 3-3"], rules=HUB6)
+    return run(state, on("6-5", 0), on("6-4", 1), on("6-3", 2), on("5-1", 0))
+
+
+def test_e1_going_out_ends_the_round_at_once() -> None:
+    """E1: "A player who plays their last tile ends the round at once (P4 aside)"."""
+    state = _went_out()
+    assert state.hand(0) == ()
+    assert state.is_round_over
+    assert state.current_player is None
+    assert legal_moves(state) == (NEXT,)
+
+
+# STANDARD, 4 players x 7 tiles: the whole double-6 set is dealt, the boneyard is empty (S1).
+# First turns (P4) build these trains, leaving only tiles of 0, 1 and 2 in hand, while every
+# train ends in 3 or 4 and the Mexican train (still empty) needs a 6: nobody can play again.
+_BLOCKED_HANDS = [
+    "6-6 6-0 3-0 3-1 4-1 4-3 0-0",
+    "6-1 5-1 5-0 4-0 4-4 1-0 2-2",
+    "6-2 3-2 3-3 5-3 5-4 1-1 2-0",
+    "6-4 4-2 5-2 5-5 6-5 6-3 2-1",
+]
+_FIRST_TURNS = [
+    "6-0 3-0 3-1 4-1 4-3",  # 6-0 0-3 3-1 1-4 4-3
+    "6-1 5-1 5-0 4-0 4-4",  # 6-1 1-5 5-0 0-4 4-4
+    "6-2 3-2 3-3 5-3 5-4",  # 6-2 2-3 3-3 3-5 5-4
+    "6-4 4-2 5-2 5-5 6-5 6-3",  # 6-4 4-2 2-5 5-5 5-6 6-3
+]
+
+
+def _stuck(rules: Rules = STANDARD6) -> GameState:
+    """Return the blocked-round scenario after everybody's first turn."""
+    state = start(_BLOCKED_HANDS, rules=rules, seed=6)
+    for seat, chain in enumerate(_FIRST_TURNS):
+        assert state.current_player == seat
+        state = run(state, *(on(t, seat) for t in chain.split()))
+    assert state.current_player == 0
+    assert state.boneyard_size == 0
+    return state
+
+
+def test_e2_round_is_blocked_after_a_full_cycle_without_a_tile_and_an_empty_boneyard() -> None:
+    """E2: "when the boneyard is empty and the last *players* turns (this one included) all
+    ended without a tile played, the round is blocked and ends"."""
+    state = _stuck()
+    for seat in range(3):
+        assert legal_moves(state) == (PASS,)
+        state = run(state, PASS)
+        assert not state.is_round_over, f"blocked after only {seat + 1} passes"
+    state = run(state, PASS)
+    assert state.is_round_over
+    assert all(state.train(seat).marked for seat in range(4))
+
+
+def test_e2_a_tile_played_starts_the_count_again() -> None:
+    """E2: only "the last *players* turns" count: a tile played in between starts the cycle
+    of idle turns again."""
+    state = start(_BLOCKED_HANDS, rules=STANDARD6, seed=6)
+    for seat, chain in enumerate(_FIRST_TURNS[:3]):
+        state = run(state, *(on(t, seat) for t in chain.split()))
+    # Seat 3 stops its chain before 6-3 (P4), keeping one playable tile.
+    state = run(state, *(on(t, 3) for t in ("6-4", "4-2", "5-2", "5-5", "6-5")), PASS)
+    state = run(state, PASS, PASS, PASS, on("6-3", 3), PASS, PASS, PASS)
+    assert not state.is_round_over  # six of the last seven turns were idle, not the last four
+    state = run(state, PASS)
+    assert state.is_round_over
+    assert state.round_scores == ((50, 5, 4, 3),)
+
+
+def test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles() -> None:
+    """E2: a round is blocked only "when the boneyard is empty": a full cycle of draws and
+    passes with tiles left to draw goes on."""
+    state = start(["1-0 2-0", "1-1 2-1"], rules=HUB6, boneyard="3-0 3-1")
+    state = run(state, DRAW, PASS, DRAW, PASS)
+    assert not state.is_round_over
+    assert state.boneyard_size > 0
+    assert state.current_player == 0
+    assert legal_moves(state) == (DRAW,)
+
+
+def test_e3_pips_left_in_hand_score_and_the_double_blank_counts_50() -> None:
+    """E3: "every other player scores the pips left in their hand, with the double-blank
+    {0, 0} counting 50"."""
+    state = run(_stuck(), PASS, PASS, PASS, PASS)
+    assert [state.hand(s) for s in range(4)] == [
+        tiles("0-0"),
+        tiles("1-0 2-2"),
+        tiles("1-1 2-0"),
+        tiles("2-1"),
+    ]
+    assert state.round_scores == ((50, 5, 4, 3),)
+    assert state.scores == (50, 5, 4, 3)
+
+
+def test_e3_a_player_with_no_tiles_left_scores_0() -> None:
+    """E3: "A player with no tiles left scores 0"."""
+    state = _went_out()
+    assert state.round_scores == ((0, 8, 6),)
+    assert state.scores == (0, 8, 6)
+
+
+def test_e3_round_score() -> None:
+    """E3/V7: `round_score` counts a hand as the end of a round does."""
+    assert round_score(tiles("6-5 0-0")) == 61
+    assert round_score(tiles("6-5 0-0"), attrs.evolve(STANDARD, double_blank_score=25)) == 36
+    assert round_score(()) == 0
+
+
+@pytest.mark.parametrize("double_blank", [0, 25, 50])
+def test_v7_the_double_blank_score_is_a_variant(double_blank: int) -> None:
+    """V7: the double-blank scores 50 in both presets, or "any integer (0, 25 are common)"."""
+    assert STANDARD.double_blank_score == HUB.double_blank_score == 50
+    rules = attrs.evolve(STANDARD6, double_blank_score=double_blank)
+    state = run(_stuck(rules), PASS, PASS, PASS, PASS)
+    assert state.round_scores == ((double_blank, 5, 4, 3),)
+
+
+def test_e4_the_finished_round_stays_visible_until_next_round() -> None:
+    """E4: between rounds `NextRound()` is the only legal move; the finished table stays."""
+    state = _went_out()
+    assert state.train(0).tiles == tiles("6-5 5-1")
+    assert state.train(1).tiles == tiles("6-4")
+    assert state.hand(1) == tiles("4-4")
+    assert_refused(state, on("4-4", 1), "E4")
+    assert_refused(state, DRAW, "E4")
+    assert_refused(state, PASS, "E4")
+
+
+def test_e4_next_round_is_refused_while_a_round_is_played() -> None:
+    """E4: `NextRound()` belongs between rounds only."""
+    state = start(["6-5 5-1", "6-4 4-4", "6-3 3-3"], rules=HUB6)
+    assert_refused(state, NEXT, "E4")
+
+
+def test_e4_next_round_deals_afresh_with_the_next_engine_and_no_markers() -> None:
+    """E4: "The next round uses the next engine (S2), a fresh shuffle and deal, empty trains
+    and no markers"."""
+    state = run(_stuck(), PASS, PASS, PASS, PASS)
+    assert all(state.train(seat).marked for seat in range(4))
+    state = apply(state, NEXT)
+    assert state.round_number == 2
+    assert state.engine == Tile(5, 5)
+    assert all(train.tiles == () and not train.marked for train in state.trains)
+    assert state.train(MEXICAN).open_end == 5
+    assert Counter(all_tiles(state)) == Counter(full_set(6))
+    assert state.scores == (50, 5, 4, 3)
+    assert state.round_scores == ((50, 5, 4, 3),)
+    assert not any(state.has_had_first_turn(seat) for seat in range(4))
+
+
+def test_e4_after_the_last_engines_round_the_game_is_over() -> None:
+    """E4: "After the last engine's round the game is over"."""
+    state = new_game(2, STANDARD6, seed=3)
+    while True:
+        state = finish_round(state)
+        if state.round_number == 7:
+            break
+        assert not state.is_over
+        state = apply(state, NEXT)
+    assert state.engine == Tile(0, 0)
+    assert state.is_over
+    assert legal_moves(state) == ()
+    assert_refused(state, NEXT, "E4")
+
+
+def _play_game(players: int, rules: Rules, seed: int) -> GameState:
+    """Return the end of a seeded game played with the first legal move every time."""
+    state = new_game(players, rules, seed)
+    assert state.winners == ()  # E5: nobody has won before the game is over
+    while not state.is_over:
+        state = apply(state, legal_moves(state)[0])
+    return state
+
+
+def test_e5_lowest_total_wins() -> None:
+    """E5: "Lowest total after all rounds wins"."""
+    state = _play_game(2, STANDARD6, seed=3)
+    assert len(state.round_scores) == 7
+    totals = tuple(sum(scores[seat] for scores in state.round_scores) for seat in range(2))
+    assert state.scores == totals
+    assert totals[0] != totals[1]  # premise
+    assert state.winners == (totals.index(min(totals)),)
+
+
+def test_e5_a_tie_goes_to_the_most_rounds_scored_at_0() -> None:
+    """E5: "Ties are broken by the most rounds scored at 0"."""
+    state = _play_game(3, attrs.evolve(STANDARD6, rounds=2), seed=19)
+    assert state.round_scores == ((18, 0, 10), (0, 17, 7))  # premise
+    # Seats 1 and 2 tie on 17; seat 1 has a round at 0, seat 2 none.
+    assert state.scores == (18, 17, 17)
+    assert state.winners == (1,)
+
+
+def test_e5_then_to_the_lowest_single_round_score_other_than_0() -> None:
+    """E5: "then by the lowest single round score other than 0"."""
+    state = _play_game(2, attrs.evolve(HUB6, hand_size=7, rounds=3), seed=23)
+    assert state.round_scores == ((0, 30), (6, 8), (32, 0))  # premise
+    # 38 each, one round at 0 each; seat 0's lowest other round is 6, seat 1's is 8.
+    assert state.scores == (38, 38)
+    assert state.winners == (0,)
+
+
+def test_e5_players_still_level_share_the_win() -> None:
+    """E5: "players still level share the win"."""
+    state = _play_game(2, attrs.evolve(STANDARD6, rounds=2), seed=109)
+    assert state.round_scores == ((8, 0), (0, 8))  # premise
+    assert state.winners == (0, 1)
