@@ -80,3 +80,8 @@ html_theme_options = {
 # Where the rule-links directive looks for rule citations and rule tests.
 mt_source_dir = str(Path(mexican_train.__file__).resolve().parent)
 mt_tests_dir = str(HERE.parent / "tests")
+# The modules whose rule citations are the implementation (the engine core), in the
+# order the rule boxes list them, and the conformance kit that checks any Rules.
+mt_rule_code_modules = ["_engine", "_rules", "_tables", "_state", "_moves", "_tiles",
+                        "_shuffle", "_view", "_variants", "variants"]  # fmt: skip
+mt_rule_check_modules = ["testing"]

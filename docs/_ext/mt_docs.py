@@ -57,6 +57,8 @@ RULE_IDS = (
     + [f"V{i}" for i in range(1, 11)]
 )
 _VALID = frozenset(RULE_IDS)
+# A docstring citing more rules than this is a catalogue, not an implementation.
+_CATALOGUE = 5
 # A rule id, or a range of them such as "D2-D4" / "S1-S4".
 _CITATION = re.compile(r"\b([SPDEV])(\d{1,2}a?)(?:\s*[-\u2013]\s*\1?(\d{1,2}))?\b")
 
@@ -236,13 +238,13 @@ def cited_rules(text: str) -> set[str]:
     return ids
 
 
-def _citation_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Yield ``(line, text)`` for every comment and docstring line of a Python file."""
+def _citation_lines(path: Path) -> Iterator[tuple[int, str, bool]]:
+    """Yield ``(line, text, is_comment)`` for every comment and docstring line of a file."""
     source = path.read_text(encoding="utf-8")
     with path.open("rb") as stream:
         for token in tokenize.tokenize(stream.readline):
             if token.type == tokenize.COMMENT:
-                yield token.start[0], token.string
+                yield token.start[0], token.string, True
     tree = ast.parse(source)
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -251,26 +253,53 @@ def _citation_lines(path: Path) -> Iterator[tuple[int, str]]:
                 value = body[0].value
                 if isinstance(value.value, str):
                     for offset, line in enumerate(value.value.splitlines()):
-                        yield value.lineno + offset, line
+                        yield value.lineno + offset, line, False
 
 
 class CodeCitation:
     """A module-level object (or the module itself) whose code or docstring cites a rule."""
 
-    def __init__(self, modname: str, tag: str | None, line: int) -> None:
+    def __init__(
+        self, modname: str, tag: str | None, line: int, in_comment: bool, name: str | None = None
+    ) -> None:
+        self.name = name  # for a module-level citation: the name assigned there, if any
         self.modname = modname
         self.tag = tag  # a viewcode tag such as "_play" or "Tile.parse"; None: the module
         self.line = line
+        self.in_comment = in_comment  # cited by a "# D2: ..." comment, not only a docstring
+        self.catalogue = False  # a docstring citing many rules (see scan_code)
 
     @property
     def label(self) -> str:
         short = self.modname.removeprefix(f"{PACKAGE}.")
-        return f"{short}.{self.tag}" if self.tag else f"{short} (module)"
+        if self.tag or self.name:
+            return f"{short}.{self.tag or self.name}"
+        return f"{short} (module)"
+
+
+def _module_assignments(path: Path) -> list[tuple[int, int, str]]:
+    """Return ``(first line, last line, name)`` of every module-level assignment."""
+    found = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AnnAssign) else [])  # fmt: skip
+        for target in targets:
+            if isinstance(target, ast.Name):
+                found.append((node.lineno, node.end_lineno or node.lineno, target.id))
+    return found
+
+
+def _assignment_at(assigned: list[tuple[int, int, str]], line: int) -> str | None:
+    for first, last, name in assigned:
+        if first <= line <= last or line < first <= line + 3:
+            return name
+    return None
 
 
 def scan_code(source_dir: Path) -> dict[str, list[CodeCitation]]:
     """Return ``{rule id: [citations]}`` for every module of the package."""
     found: dict[str, dict[tuple[str, str | None], CodeCitation]] = {}
+    breadth: dict[tuple[str, str | None], set[str]] = {}
     for path in sorted(source_dir.rglob("*.py")):
         relative = path.relative_to(source_dir.parent).with_suffix("")
         modname = ".".join(relative.parts)
@@ -278,7 +307,8 @@ def scan_code(source_dir: Path) -> dict[str, list[CodeCitation]]:
             modname = modname.removesuffix(".__init__")
         analyzer = ModuleAnalyzer.for_file(str(path), modname)
         tags = analyzer.find_tags()
-        for line, text in _citation_lines(path):
+        assigned = _module_assignments(path)
+        for line, text, is_comment in _citation_lines(path):
             rules = cited_rules(text)
             if not rules:
                 continue
@@ -289,13 +319,41 @@ def scan_code(source_dir: Path) -> dict[str, list[CodeCitation]]:
                 if start <= line <= end
             ]
             tag = min(enclosing)[1] if enclosing else None
+            # A module-level "#:" comment documents the assignment it sits on or above.
+            name = None if tag else _assignment_at(assigned, line)
             for rule in rules:
-                key = (modname, tag)
+                key = (modname, tag or name)
                 bucket = found.setdefault(rule, {})
                 if key not in bucket:
                     start = tags[tag][1] if tag else 1
-                    bucket[key] = CodeCitation(modname, tag, start)
+                    bucket[key] = CodeCitation(modname, tag, start, is_comment, name)
+                elif is_comment:
+                    bucket[key].in_comment = True
+                if not is_comment:
+                    breadth.setdefault(key, set()).add(rule)
+    # A docstring that cites many rules is a catalogue (Rules, GameState), not an
+    # implementation: it counts only where a comment also cites the rule.
+    for bucket in found.values():
+        for key, citation in bucket.items():
+            citation.catalogue = len(breadth.get(key, ())) > _CATALOGUE
     return {rule: list(bucket.values()) for rule, bucket in found.items()}
+
+
+def select_citations(
+    citations: list[CodeCitation], modules: list[str]
+) -> list[CodeCitation]:
+    """Return the citations in *modules* (short names), in order.
+
+    A ``# D2: ...`` comment marks code that implements a rule, and so does a function's
+    or class's docstring that cites it; a module docstring, or a catalogue docstring
+    such as `Rules`'s, only describes (unless nothing else cites the rule).
+    """
+    wanted = {f"{PACKAGE}.{m}" if m else PACKAGE for m in modules}
+    mine = [c for c in citations if c.modname in wanted]
+    chosen = [c for c in mine if c.in_comment or (c.tag and not c.catalogue)] or mine
+    chosen = [c for c in chosen if c.tag or c.name] or chosen
+    order = {m: i for i, m in enumerate(f"{PACKAGE}.{m}" for m in modules)}
+    return sorted(chosen, key=lambda c: (order.get(c.modname, 99), c.line))
 
 
 class TestCitation:
@@ -377,17 +435,13 @@ class RuleLinks(SphinxDirective):
         box = nodes.container(classes=["rule-links"])
 
         if "no-code" not in self.options:
-            para = nodes.paragraph()
-            para += nodes.strong(text="Implemented in: ")
-            if not code:
+            implementing = select_citations(code, env.config.mt_rule_code_modules)
+            if not implementing:
                 logger.warning("rule %s: no code cites it", rule, location=self.get_location())
-            for i, citation in enumerate(code):
-                if i:
-                    para += nodes.Text(", ")
-                link = code_link("", "", modname=citation.modname, tag=citation.tag or "")
-                link += nodes.literal(citation.label, citation.label)
-                para += link
-            box += para
+            box += self._code_line("Implemented in: ", implementing)
+            checking = select_citations(code, env.config.mt_rule_check_modules)
+            if checking:
+                box += self._code_line("Checked for any rules by: ", checking)
 
         if "no-tests" not in self.options:
             para = nodes.paragraph()
@@ -410,6 +464,17 @@ class RuleLinks(SphinxDirective):
             if tests:
                 box += items
         return [box]
+
+    def _code_line(self, title: str, citations: list[CodeCitation]) -> nodes.paragraph:
+        para = nodes.paragraph()
+        para += nodes.strong(text=title)
+        for i, citation in enumerate(citations):
+            if i:
+                para += nodes.Text(", ")
+            link = code_link("", "", modname=citation.modname, tag=citation.tag or "")
+            link += nodes.literal(citation.label, citation.label)
+            para += link
+        return para
 
 
 def _register_viewcode_tags(app: Sphinx, doctree: nodes.document) -> None:
@@ -467,6 +532,10 @@ def _always_reread_rule_pages(
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("mt_source_dir", "", "env")
     app.add_config_value("mt_tests_dir", "", "env")
+    # Modules (short names) whose rule citations count as the implementation, in the order
+    # shown; and those that check any Rules against the rules (the conformance kit).
+    app.add_config_value("mt_rule_code_modules", [], "env")
+    app.add_config_value("mt_rule_check_modules", [], "env")
     app.add_role("rule", rule_role)
     app.add_node(code_link)
     app.add_directive("rule-links", RuleLinks)
