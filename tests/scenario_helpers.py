@@ -15,6 +15,7 @@ import pytest
 
 from mexican_train import (
     HUB,
+    MEXICAN,
     STANDARD,
     Deal,
     Draw,
@@ -42,6 +43,7 @@ __all__ = [
     "all_tiles",
     "assert_refused",
     "finish_round",
+    "lowest_move",
     "on",
     "run",
     "start",
@@ -98,10 +100,27 @@ def run(state: GameState, *moves: Move) -> GameState:
     return state
 
 
+def _move_key(move: Move) -> tuple[int, ...]:
+    if isinstance(move, Play):
+        train = 1 << 30 if move.train == MEXICAN else move.train
+        return (0, move.tile.high, move.tile.low, train)
+    return (1 if isinstance(move, Draw) else 2 if isinstance(move, Pass) else 3,)
+
+
+def lowest_move(state: GameState) -> Move:
+    """Return the legal move that a fixed, order-independent policy picks.
+
+    Plays come first, lowest tile first, then lowest train (the Mexican train last);
+    then the other moves.  The choice depends only on the *set* of legal moves, so
+    seeded scenarios do not change when `legal_moves` changes its order.
+    """
+    return min(legal_moves(state), key=_move_key)
+
+
 def finish_round(state: GameState) -> GameState:
-    """Return the state at the end of the current round, always taking the first legal move."""
+    """Return the state at the end of the current round, playing `lowest_move` each time."""
     while not state.is_round_over:
-        state = apply(state, legal_moves(state)[0])
+        state = apply(state, lowest_move(state))
     return state
 
 

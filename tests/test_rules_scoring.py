@@ -3,8 +3,9 @@
 Round 1 is dealt explicitly from a double-6 set (`scenario_helpers.start`) and
 played through `legal_moves` / `apply` only.  The E5 tie-breaks need several
 rounds, and rounds after the first come from the seed: those scenarios are short
-seeded games played with the first legal move every time, whose round scores are
-asserted first (the premise) and then ranked.
+seeded games played with `scenario_helpers.lowest_move` every time (a policy that
+does not depend on the order of `legal_moves`), whose round scores are asserted
+first (the premise) and then ranked.
 
 Rule id -> tests:
 
@@ -53,6 +54,7 @@ from scenario_helpers import (
     all_tiles,
     assert_refused,
     finish_round,
+    lowest_move,
     on,
     run,
     start,
@@ -228,11 +230,11 @@ def test_e4_after_the_last_engines_round_the_game_is_over() -> None:
 
 
 def _play_game(players: int, rules: Rules, seed: int) -> GameState:
-    """Return the end of a seeded game played with the first legal move every time."""
+    """Return the end of a seeded game played with `lowest_move` every time."""
     state = new_game(players, rules, seed)
     assert state.winners == ()  # E5: nobody has won before the game is over
     while not state.is_over:
-        state = apply(state, legal_moves(state)[0])
+        state = apply(state, lowest_move(state))
     return state
 
 
