@@ -4,9 +4,31 @@ from __future__ import annotations
 
 import random
 
+import attrs
 from hypothesis import strategies as st
 
-from mexican_train import HUB, STANDARD, GameState, apply, legal_moves, new_game
+from mexican_train import (
+    HUB,
+    MEXICAN,
+    STANDARD,
+    CloseInOrder,
+    Draw,
+    EnginePlacement,
+    FirstTurn,
+    GameState,
+    MexicanFromFirstTurn,
+    MexicanFromSecondTurn,
+    MexicanTrainRule,
+    Move,
+    NextRound,
+    Pass,
+    Play,
+    Rules,
+    apply,
+    legal_moves,
+    new_game,
+    set_size,
+)
 
 # -- positions from random play (rendering, front ends) ----------------------------------------
 
@@ -25,3 +47,127 @@ def played_positions(draw: st.DrawFn, max_players: int = 8, max_moves: int = 250
             break
         state = apply(state, rng.choice(legal_moves(state)))
     return state
+
+
+# -- rules, player counts and positions (the property suite, the state machine) ----------------
+
+#: The two presets, with their names for readable test ids.
+PRESETS = {"STANDARD": STANDARD, "HUB": HUB}
+
+
+def presets() -> st.SearchStrategy[Rules]:
+    """`STANDARD` or `HUB`."""
+    return st.sampled_from([STANDARD, HUB])
+
+
+def seeds() -> st.SearchStrategy[int]:
+    """A game seed: any 64-bit whole number (S6)."""
+    return st.integers(min_value=0, max_value=2**64 - 1)
+
+
+def player_counts(rules: Rules) -> st.SearchStrategy[int]:
+    """A player count that the preset's deal table covers (S1: 2-14 for A, 2-12 for B)."""
+    counts = rules.deal_table.player_counts
+    return st.integers(min_value=counts.start, max_value=counts.stop - 1)
+
+
+@st.composite
+def preset_tables(draw: st.DrawFn) -> tuple[Rules, int]:
+    """A preset and a player count its deal table covers: a game `new_game` can set up."""
+    rules = draw(presets())
+    return rules, draw(player_counts(rules))
+
+
+_MEXICAN_RULES: list[MexicanTrainRule] = [MexicanFromFirstTurn(), MexicanFromSecondTurn()]
+
+
+def _smallest_set(players: int, set_aside: int) -> int:
+    # The smallest double-N set that deals two tiles to every player (S1: a hand is >= 2).
+    max_pip = 1
+    while set_size(max_pip) - set_aside < 2 * players:
+        max_pip += 1
+    return max_pip
+
+
+@st.composite
+def variant_tables(draw: st.DrawFn, max_pip: int = 12, max_rounds: int = 3) -> tuple[Rules, int]:
+    """A preset changed by `attrs.evolve` on its fields, and a player count it can deal for.
+
+    Varies the set and a hand size that fits it (S1, V8), the double-blank score
+    (V7), the number and order of rounds (V9), must-play (V6), the first turn (V1),
+    the Mexican-train rule (V2), engine placement (V5), open hands (V10) and
+    `CloseInOrder(reverse, release_dead)` (V3, V4).  The number of rounds is kept at
+    *max_rounds* or fewer, and the set at double-*max_pip* or smaller, so that games
+    stay short.
+    """
+    base = draw(presets())
+    players = draw(player_counts(base))
+    placement = draw(st.sampled_from(EnginePlacement))
+    set_aside = 1 if placement is EnginePlacement.SET_ASIDE else 0
+    smallest = _smallest_set(players, set_aside)
+    pip = draw(st.integers(min_value=min(smallest, max_pip), max_value=max(smallest, max_pip)))
+    most = (set_size(pip) - set_aside) // players
+    hand_size = draw(st.integers(min_value=2, max_value=most))
+    first_turn = draw(st.none() | st.builds(FirstTurn, chain=st.booleans(), may_draw=st.booleans()))
+    rules = attrs.evolve(
+        base,
+        engine_placement=placement,
+        max_pip=pip,
+        hand_size=hand_size,
+        double_blank_score=draw(st.sampled_from([50, 25, 0]) | st.integers(-10, 100)),
+        rounds=draw(st.integers(min_value=1, max_value=min(max_rounds, pip + 1))),
+        ascending=draw(st.booleans()),
+        must_play=draw(st.booleans()),
+        first_turn=first_turn,
+        mexican_train=draw(st.sampled_from(_MEXICAN_RULES)),
+        open_doubles=draw(st.builds(CloseInOrder, st.booleans(), st.booleans())),
+        open_hands=draw(st.booleans()),
+    )
+    return rules, players
+
+
+@st.composite
+def positions(
+    draw: st.DrawFn,
+    tables: st.SearchStrategy[tuple[Rules, int]] | None = None,
+    max_moves: int = 400,
+) -> GameState:
+    """A state reached by random legal moves from a new game (the game may be over).
+
+    Moves shrink towards the start of the game.
+    """
+    rules, players = draw(preset_tables() if tables is None else tables)
+    seed = draw(seeds())
+    moves = draw(st.integers(min_value=0, max_value=max_moves))
+    rng = random.Random(seed)
+    state = new_game(players, rules, seed=seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        state = apply(state, rng.choice(legal_moves(state)))
+    return state
+
+
+@st.composite
+def short_preset_tables(draw: st.DrawFn, max_rounds: int = 2) -> tuple[Rules, int]:
+    """A preset cut to *max_rounds* rounds or fewer (V9), and a player count it covers."""
+    rules, players = draw(preset_tables())
+    rounds = draw(st.integers(min_value=1, max_value=max_rounds))
+    return attrs.evolve(rules, rounds=rounds), players
+
+
+def offered_moves(state: GameState) -> st.SearchStrategy[Move]:
+    """A move `legal_moves` offers in *state* (which must not be over)."""
+    return st.sampled_from(legal_moves(state))
+
+
+def unoffered_moves(state: GameState) -> st.SearchStrategy[Move]:
+    """A move `legal_moves` does not offer: a `Play` of a tile of the hand to move (seat 0's
+    between rounds) on any train, a train id past the last seat, or `Draw`/`Pass`/`NextRound`.
+    """
+    seat = 0 if state.current_player is None else state.current_player
+    trains = [*range(state.players + 1), MEXICAN]  # state.players: no such train
+    moves: list[Move] = [Play(tile, t) for tile in state.hands[seat] for t in trains]
+    moves += [Draw(), Pass(), NextRound()]
+    offered = set(legal_moves(state))
+    return st.sampled_from([m for m in moves if m not in offered])

@@ -241,12 +241,14 @@ def _ordinary_plays(
     plays: list[Move] = []
     for tile in hand:
         targets = by_end.get(tile.high)
+        if not tile.is_double:
+            low = by_end.get(tile.low)
+            if low:
+                # The documented order: trains by id, the Mexican train last, whichever
+                # end of the tile fits them.
+                targets = sorted((*targets, *low), key=_train_order) if targets else low
         if targets:
             plays.extend(Play(tile, t) for t in targets)
-        if not tile.is_double:
-            targets = by_end.get(tile.low)
-            if targets:
-                plays.extend(Play(tile, t) for t in targets)
     return plays
 
 

@@ -1,0 +1,1 @@
+"""Golden files and the scripts that regenerate them."""

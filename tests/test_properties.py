@@ -1,0 +1,178 @@
+"""Properties of the engine, over both presets (2-14 players, 2-12 for HUB) and their variants.
+
+Each test runs the public conformance kit, `mexican_train.testing`, which names the
+rule id of every invariant it checks; the scenario tests (tests/test_rules_*.py)
+pin the rules themselves.
+"""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+from hypothesis import given, settings
+
+from mexican_train import (
+    HUB,
+    MEXICAN,
+    Deal,
+    GameState,
+    IllegalMoveError,
+    Play,
+    Rules,
+    Tile,
+    apply,
+    full_set,
+    legal_moves,
+    new_game,
+)
+from mexican_train.testing import (
+    ConformanceError,
+    check_invariants,
+    check_refusals,
+    check_transition,
+    play_random_game,
+    round_move_bound,
+)
+from strategies import positions, preset_tables, seeds, variant_tables
+
+# Whole games take longer than positions: a fifth of the profile's examples (dev 5, ci 30).
+WHOLE_GAMES = settings(max_examples=max(3, settings().max_examples // 5))
+
+
+def e5_winners(state: GameState) -> tuple[int, ...]:
+    """E5, spelled out: lowest total; then most rounds at 0; then lowest non-zero round."""
+
+    def key(seat: int) -> tuple[int, int, float]:
+        mine = [points[seat] for points in state.round_scores]
+        lowest_nonzero = min((p for p in mine if p), default=float("inf"))
+        return (state.scores[seat], -mine.count(0), lowest_nonzero)
+
+    best = min(key(seat) for seat in range(state.players))
+    return tuple(seat for seat in range(state.players) if key(seat) == best)
+
+
+# -- whole games and rounds ------------------------------------------------------------------
+
+
+@given(table=preset_tables(), seed=seeds())
+def test_random_rounds_keep_every_invariant_under_the_presets(
+    table: tuple[Rules, int], seed: int
+) -> None:
+    """S1-S6, P1-P7, D1-D5, E1-E4 hold at every step of two random rounds (and NextRound)."""
+    rules, players = table
+    game = play_random_game(rules, players, seed, max_rounds=2, refusals=0.25)
+    assert len(game.round_lengths) == 2
+    assert game.final.round_number == 2
+    assert game.final.is_round_over
+
+
+@WHOLE_GAMES
+@given(table=preset_tables(), seed=seeds())
+def test_random_games_end_within_the_bound_and_e5_picks_the_winners(
+    table: tuple[Rules, int], seed: int
+) -> None:
+    """Whole games end (E2, E4), no round takes more than round_move_bound moves, E5 winners."""
+    rules, players = table
+    game = play_random_game(rules, players, seed, refusals=0.0)
+    final = game.final
+    assert final.is_over
+    assert len(game.round_lengths) == final.rounds == final.max_pip + 1  # S2
+    assert max(game.round_lengths) <= game.bound == round_move_bound(final)
+    assert final.winners == e5_winners(final)
+
+
+@given(table=variant_tables(), seed=seeds())
+def test_random_games_keep_every_invariant_under_variants(
+    table: tuple[Rules, int], seed: int
+) -> None:
+    """The kit passes for evolve-d presets: sets, hand sizes, V1-V10 switches, short games."""
+    rules, players = table
+    game = play_random_game(rules, players, seed, refusals=0.5)
+    assert game.final.is_over
+    assert len(game.round_lengths) == rules.rounds
+    assert max(game.round_lengths) <= game.bound
+    assert game.final.winners == e5_winners(game.final)
+
+
+@given(table=preset_tables(), seed=seeds())
+def test_same_seed_same_game(table: tuple[Rules, int], seed: int) -> None:
+    """S6: the same seed deals the same tiles, and the same moves reach the same states."""
+    rules, players = table
+    assert new_game(players, rules, seed) == new_game(players, rules, seed)
+    first = play_random_game(rules, players, seed, max_rounds=1, refusals=0.0)
+    again = play_random_game(rules, players, seed, max_rounds=1, refusals=0.0)
+    assert first.moves == again.moves
+    assert first.final == again.final
+    assert hash(first.final) == hash(again.final)
+
+
+# -- single positions ----------------------------------------------------------------------------
+
+
+@given(state=positions(preset_tables()) | positions(variant_tables()))
+def test_every_offered_move_applies(state: GameState) -> None:
+    """legal_moves' guarantee: apply accepts every move in it, and each does what its rule says."""
+    check_invariants(state)
+    for move in legal_moves(state):
+        after = apply(state, move)
+        check_transition(state, move, after)
+        check_invariants(after)
+
+
+@given(state=positions(preset_tables()) | positions(variant_tables()))
+def test_every_move_not_offered_is_refused_and_changes_nothing(state: GameState) -> None:
+    """Every Play of every hand tile on every train, Draw, Pass and NextRound not offered: refused."""
+    check_refusals(state)
+
+
+@given(state=positions(preset_tables()) | positions(variant_tables()))
+def test_legal_moves_is_empty_only_when_the_game_is_over_and_in_a_fixed_order(
+    state: GameState,
+) -> None:
+    """legal_moves' guarantees: empty iff over; plays by tile, then train (MEXICAN last)."""
+    moves = legal_moves(state)
+    assert bool(moves) is not state.is_over
+    plays = [m for m in moves if isinstance(m, Play)]
+    order = [(m.tile, m.train == MEXICAN, m.train) for m in plays]
+    assert order == sorted(order)
+    assert moves[: len(plays)] == tuple(plays)  # plays first, then Draw / Pass
+    assert legal_moves(attrs.evolve(state)) == moves  # computed afresh: the same
+
+
+# -- regressions and the kit's own failure reports ---------------------------------------
+
+
+def test_plays_of_one_tile_are_ordered_by_train_whichever_end_fits() -> None:
+    """Regression: 5-3 fits train 0 by its 3 and the Mexican train by its 5; train 0 comes first.
+
+    legal_moves listed the trains matching a tile's higher end before those matching
+    its lower end, against its documented order (trains by id, the Mexican train last).
+    """
+    rules = attrs.evolve(HUB, max_pip=6, hand_size=3)
+    dealt = ["6-3", "5-3", "0-0", "6-5", "1-1", "2-1"]
+    rest = [t for t in full_set(6) if str(t) not in dealt and t != Tile(6, 6)]
+    state = new_game(2, rules, seed=0, deal=Deal([dealt[:3], dealt[3:]], rest))
+    state = apply(state, Play(Tile(6, 3), 0))
+    state = apply(state, Play(Tile(6, 5), MEXICAN))
+    assert legal_moves(state) == (Play(Tile(5, 3), 0), Play(Tile(5, 3), MEXICAN))
+
+
+def test_a_conformance_error_names_the_rule_and_the_position() -> None:
+    """The kit fails loudly, with the rule id, when a transition is not what the rule says."""
+    state = new_game(2, HUB, seed=1)
+    move = legal_moves(state)[0]
+    after = apply(state, move)
+    with pytest.raises(ConformanceError) as caught:
+        check_transition(after, legal_moves(after)[0], after)  # no move leaves a state as it was
+    error = caught.value
+    assert isinstance(error, AssertionError)
+    assert error.rule in str(error)
+    assert error.invariant in str(error)
+    assert "round 1 of 13" in str(error)
+
+
+def test_a_refused_move_is_an_illegal_move_error() -> None:
+    """check_refusals relies on IllegalMoveError: a move that is not offered raises it."""
+    state = new_game(3, HUB, seed=2)
+    with pytest.raises(IllegalMoveError):
+        apply(state, Play(state.hand(1)[0], 1))  # not player 1's turn
