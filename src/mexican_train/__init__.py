@@ -9,8 +9,14 @@
 """
 
 from ._engine import apply, legal_moves, new_game, round_score
-from ._errors import DealError, IllegalMoveError, MexicanTrainError, RulesError
-from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
+from ._errors import (
+    DealError,
+    IllegalMoveError,
+    MexicanTrainError,
+    RulesError,
+    UnknownVariantError,
+)
+from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._rules import (
     HUB,
     STANDARD,
@@ -29,6 +35,7 @@ from ._rules import (
 from ._state import Deal, GameState, Train
 from ._tables import TABLE_A, TABLE_B, DealTable
 from ._tiles import Tile, TileNotationError, full_set, set_size
+from ._variants import VARIANTS, get_variant
 from ._view import PlayerView, spectator_view, view
 
 __version__ = "0.1.0"
@@ -39,6 +46,8 @@ __all__ = [
     "STANDARD",
     "TABLE_A",
     "TABLE_B",
+    "VARIANTS",
+    "CallLastTile",
     "CloseInOrder",
     "Cover",
     "Deal",
@@ -66,9 +75,11 @@ __all__ = [
     "Tile",
     "TileNotationError",
     "Train",
+    "UnknownVariantError",
     "__version__",
     "apply",
     "full_set",
+    "get_variant",
     "legal_moves",
     "new_game",
     "round_score",

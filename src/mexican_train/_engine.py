@@ -13,7 +13,7 @@ from bisect import insort
 from collections.abc import Sequence
 
 from ._errors import DealError, IllegalMoveError, RulesError
-from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
+from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, Rules
 from ._shuffle import shuffled
 from ._state import Deal, GameState, Train, _score_hand
@@ -26,6 +26,7 @@ __all__ = ["apply", "legal_moves", "new_game", "round_score"]
 _DRAW = Draw()
 _PASS = Pass()
 _NEXT_ROUND = NextRound()
+_CALL = CallLastTile()
 
 
 # -- setting up -----------------------------------------------------------------
@@ -58,7 +59,12 @@ def new_game(
         raise DealError(f"the number of players is a whole number, not {players!r}")
     max_pip, hand_size = rules.deal_table.lookup(players, rules.max_pip, rules.hand_size)
     set_aside = 1 if rules.engine_placement is EnginePlacement.SET_ASIDE else 0
-    check_fit(players, max_pip, hand_size, set_aside=set_aside)
+    try:
+        check_fit(players, max_pip, hand_size, set_aside=set_aside)
+    except DealError as error:
+        if rules.hand_size is None:
+            raise
+        raise DealError(f"Rules.hand_size={rules.hand_size} does not fit: {error}") from None
     if rules.rounds is not None and rules.rounds > max_pip + 1:
         raise RulesError(
             f"Rules.rounds={rules.rounds}, but a double-{max_pip} set has only "
@@ -184,12 +190,18 @@ def legal_moves(state: GameState | PlayerView) -> tuple[Move, ...]:
         if isinstance(state, PlayerView):
             if state.current_player is not None and state.current_player != state.seat:
                 return ()  # not the viewer's turn
-            return _compute_legal(state, state.hand)
+            view_moves = _compute_legal(state, state.hand)
+            if state.rules.last_tile_penalty:
+                view_moves = _with_call(state, state.hand, view_moves)
+            return view_moves
         raise TypeError(f"legal_moves() needs a GameState or PlayerView, not {state!r}")
     moves = state._legal
     if moves is None:
         seat = state.current_player
-        moves = _compute_legal(state, () if seat is None else state.hands[seat])
+        hand = () if seat is None else state.hands[seat]
+        moves = _compute_legal(state, hand)
+        if state.rules.last_tile_penalty:
+            moves = _with_call(state, hand, moves)
         object.__setattr__(state, "_legal", moves)  # a cache, invisible to eq and hash
     return moves
 
@@ -215,11 +227,26 @@ def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tup
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
     free = not plays or not rules.must_play
-    if free and may_draw and not state.has_drawn and state.boneyard_size:
-        return (*plays, _DRAW)  # P5/D1/D2: one draw per turn, or per double played
+    if (
+        free
+        and may_draw
+        and (not state.has_drawn or (rules.draw_until_playable and not plays))
+        and state.boneyard_size
+    ):
+        # P5/D1/D2: one draw per turn, or per double played (or until playable).
+        return (*plays, _DRAW)
     if free:
         return (*plays, _PASS)  # P5a: can neither play nor draw: pass (the marker follows)
     return tuple(plays)
+
+
+def _with_call(
+    state: GameState | PlayerView, hand: tuple[Tile, ...], moves: tuple[Move, ...]
+) -> tuple[Move, ...]:
+    # The last-tile call: offered, last, to a player holding two tiles who has not called.
+    if len(hand) == 2 and state.current_player is not None and not state.last_tile_called:
+        return (*moves, _CALL)
+    return moves
 
 
 def _ordinary_plays(
@@ -228,12 +255,20 @@ def _ordinary_plays(
     players = state.players
     # P3: own train; the Mexican train once open (V2); others' trains while marked.
     access = [i for i in range(players) if i == seat or trains[i].marked]
-    if state.rules.mexican_train.is_open(state, seat):
+    opened = state.rules.mexican_train.is_open(state, seat)
+    if opened is True:
         access.append(MEXICAN)
+    elif opened is not False:
+        raise RulesError(
+            f"{state.rules.mexican_train!r}.is_open() returned {opened!r}; "
+            f"Rules.mexican_train must return True or False"
+        )
     earlier = state.open_doubles
     this_turn = state.turn_doubles
     if earlier or this_turn:
-        access = _restrict(state, access, earlier, this_turn)
+        access, double_access = _restrict(state, access, earlier, this_turn)
+        if double_access is not None:
+            return _plays_exempting_doubles(hand, trains, access, double_access)
 
     by_end: dict[int, list[int]] = {}
     for train_id in access:
@@ -252,16 +287,54 @@ def _ordinary_plays(
     return plays
 
 
+def _plays_exempting_doubles(
+    hand: tuple[Tile, ...], trains: tuple[Train, ...], access: list[int], double_access: list[int]
+) -> list[Move]:
+    # D3's stronger reading (Cover.doubles_exempt): doubles may go where the player
+    # may play anyway; the other tiles only where the cover allows.  Both lists are
+    # in the documented order (trains by id, the Mexican train last).
+    plays: list[Move] = []
+    for tile in hand:
+        targets = double_access if tile.is_double else access
+        plays.extend(Play(tile, t) for t in targets if tile.shows(trains[t].open_end))
+    return plays
+
+
 def _restrict(
     state: GameState | PlayerView,
     access: list[int],
     earlier: tuple[int, ...],
     this_turn: tuple[int, ...],
-) -> list[int]:
-    """Apply the open-double rule to the trains a player may use (D1-D4)."""
+) -> tuple[list[int], list[int] | None]:
+    """Apply the open-double rule to the trains a player may use (D1-D4).
+
+    Return the trains for the player's tiles, and the trains for a double when a
+    cover exempts doubles (else None).
+    """
     rule = state.rules.open_doubles
     obligation = _cover(rule.obligation, state, earlier) if earlier else None
     follow_up = _cover(rule.follow_up, state, this_turn) if this_turn else None
+    allowed = _allowed(access, earlier, this_turn, obligation, follow_up)
+    relaxed_obligation, relaxed_follow_up = _relax(obligation), _relax(follow_up)
+    if relaxed_obligation is obligation and relaxed_follow_up is follow_up:
+        return allowed, None
+    return allowed, _allowed(access, earlier, this_turn, relaxed_obligation, relaxed_follow_up)
+
+
+def _relax(cover: Cover | None) -> Cover | None:
+    # Cover.doubles_exempt: a double is held only to where the player may play anyway.
+    if cover is not None and cover.only and cover.doubles_exempt:
+        return Cover(cover.trains, only=False)
+    return cover
+
+
+def _allowed(
+    access: list[int],
+    earlier: tuple[int, ...],
+    this_turn: tuple[int, ...],
+    obligation: Cover | None,
+    follow_up: Cover | None,
+) -> list[int]:
     candidates = list(access)
     for cover in (obligation, follow_up):
         # D2: a binding double may be covered on any train, even an unmarked one.
@@ -341,6 +414,8 @@ def apply(state: GameState, move: Move) -> GameState:
             state.round_number + 1, previous_first=state.first_player,
             scores=state.scores, round_scores=state.round_scores,
         )  # fmt: skip
+    if move is _CALL:
+        return _call(state)
     assert isinstance(move, Play)
     return _play(state, move)
 
@@ -360,7 +435,17 @@ def _draw(s: GameState) -> GameState:
         s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
         s.first_player, _replace(s.hands, seat, tuple(hand)), s.boneyard[1:],  # type: ignore[arg-type]
         s.trains, seat, s.had_first_turn, s.turn_tiles, True, s.turn_doubles,
-        s.open_doubles, s.idle_turns, s.scores, s.round_scores, False,
+        s.open_doubles, s.idle_turns, s.scores, s.round_scores, False, s.last_tile_called,
+    )  # fmt: skip
+
+
+def _call(s: GameState) -> GameState:
+    # The last-tile call: only recorded; _end_turn reads it.
+    return GameState(
+        s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
+        s.first_player, s.hands, s.boneyard, s.trains, s.current_player, s.had_first_turn,
+        s.turn_tiles, s.has_drawn, s.turn_doubles, s.open_doubles, s.idle_turns, s.scores,
+        s.round_scores, False, True,
     )  # fmt: skip
 
 
@@ -407,7 +492,7 @@ def _same_turn(
         s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
         s.first_player, hands, s.boneyard, trains, s.current_player, s.had_first_turn,
         turn_tiles, False, turn_doubles, open_doubles, s.idle_turns, s.scores,
-        s.round_scores, False,
+        s.round_scores, False, s.last_tile_called,
     )  # fmt: skip
 
 
@@ -450,9 +535,15 @@ def _end_turn(
     # E2: an empty boneyard and a full cycle of turns without a tile: blocked.
     if not s.boneyard and idle >= s.players:
         return _end_round(s, hands, trains)
+    boneyard = s.boneyard
+    penalty = s.rules.last_tile_penalty
+    if penalty and turn_tiles and len(hands[seat]) == 1 and not s.last_tile_called:
+        # The last-tile call was missed: the player draws the penalty, as far as it goes.
+        drawn, boneyard = boneyard[:penalty], boneyard[penalty:]
+        hands = _replace(hands, seat, tuple(sorted(hands[seat] + drawn)))  # type: ignore[assignment]
     return GameState(
         s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
-        s.first_player, hands, s.boneyard, trains, (seat + 1) % s.players,  # P1: clockwise
+        s.first_player, hands, boneyard, trains, (seat + 1) % s.players,  # P1: clockwise
         had_first_turn, 0, False, (), open_doubles, idle, s.scores, s.round_scores, False,
     )  # fmt: skip
 
@@ -486,8 +577,11 @@ def _end_round(
 
 
 def _why_illegal(state: GameState, move: object) -> str:
-    if not isinstance(move, (Play, Draw, Pass, NextRound)):
-        return f"not a move: expected Play, Draw, Pass or NextRound, got {type(move).__name__}"
+    if not isinstance(move, (Play, Draw, Pass, NextRound, CallLastTile)):
+        return (
+            "not a move: expected Play, Draw, Pass, NextRound or CallLastTile, "
+            f"got {type(move).__name__}"
+        )
     if state.is_over:
         return "E4: the game is over; no move is legal"
     seat = state.current_player
@@ -495,6 +589,13 @@ def _why_illegal(state: GameState, move: object) -> str:
         return "E4: the round is over; the only legal move is NextRound()"
     if isinstance(move, NextRound):
         return "E4: NextRound() is legal only once a round has ended"
+    if isinstance(move, CallLastTile):
+        if not state.rules.last_tile_penalty:
+            return "last tile: these rules have no last-tile call (Rules.last_tile_penalty is 0)"
+        if state.last_tile_called:
+            return f"last tile: player {seat} has already called this turn"
+        held = len(state.hands[seat])
+        return f"last tile: a player calls holding exactly 2 tiles; player {seat} holds {held}"
     moves = legal_moves(state)
     can_play = any(isinstance(m, Play) for m in moves)
     first = state.rules.first_turn is not None and not state.had_first_turn[seat]

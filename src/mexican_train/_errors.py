@@ -29,3 +29,17 @@ class IllegalMoveError(MexicanTrainError, ValueError):
         super().__init__(f"illegal move {move!r}: {reason}")
         self.move = move
         self.reason = reason
+
+
+class UnknownVariantError(MexicanTrainError, LookupError):
+    """A variant name that is neither built in nor registered by an installed package.
+
+    Attributes:
+        name: the name asked for.
+        known: every valid name, sorted.
+    """
+
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        super().__init__(f"no variant named {name!r}; the variants are: {', '.join(known)}")
+        self.name = name
+        self.known = known

@@ -6,7 +6,7 @@ from typing import ClassVar, Final, TypeAlias, Union
 
 from ._tiles import Tile
 
-__all__ = ["MEXICAN", "Draw", "Move", "NextRound", "Pass", "Play"]
+__all__ = ["MEXICAN", "CallLastTile", "Draw", "Move", "NextRound", "Pass", "Play"]
 
 #: The Mexican train's id (P2).  A personal train's id is its owner's seat,
 #: ``0 .. players - 1``; ``-1`` also indexes the last of a state's trains.
@@ -143,5 +143,24 @@ class NextRound(_Singleton):
         return super().__new__(cls)  # type: ignore[return-value]
 
 
+class CallLastTile(_Singleton):
+    """Call "last tile!" before playing the next-to-last tile (``Rules.last_tile_penalty``).
+
+    Legal only when the rules ask for the call, in the caller's own turn, while
+    they hold exactly two tiles and have not called yet this turn; it changes
+    nothing but the record of the call.  A player whose turn ends with one tile
+    in hand, after playing a tile that turn without calling, draws the penalty.
+
+    >>> CallLastTile() is CallLastTile()
+    True
+    """
+
+    __slots__ = ()
+    _code = 4
+
+    def __new__(cls) -> CallLastTile:
+        return super().__new__(cls)  # type: ignore[return-value]
+
+
 #: Any move.
-Move: TypeAlias = Union[Play, Draw, Pass, NextRound]  # noqa: UP007 (a runtime alias on 3.10)
+Move: TypeAlias = Union[Play, Draw, Pass, NextRound, CallLastTile]  # noqa: UP007 (a runtime alias on 3.10)

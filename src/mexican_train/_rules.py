@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
 
+from ._errors import RulesError
 from ._tables import TABLE_A, TABLE_B, DealTable
+from ._tiles import set_size
 
 if TYPE_CHECKING:
     from ._state import Train
@@ -102,7 +104,7 @@ def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
     return tuple(values)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Cover:
     """Which doubles may be covered now, and whether that is all the player may do.
 
@@ -112,13 +114,23 @@ class Cover:
             D2).  A binding double may be covered on any train, even an
             opponent's unmarked one; a non-binding one only where the player may
             play anyway (P3).
+        doubles_exempt: with *only*, a double may still be played wherever the
+            player may play anyway: *only* holds the player's other tiles (D3's
+            stronger reading: "play your doubles, then the next tile on the first").
 
     >>> Cover((3,), only=True)
     Cover(trains=(3,), only=True)
+    >>> Cover((3,), only=True, doubles_exempt=True)
+    Cover(trains=(3,), only=True, doubles_exempt=True)
     """
 
     trains: tuple[int, ...] = attrs.field(converter=_int_tuple)
     only: bool
+    doubles_exempt: bool = False
+
+    def __repr__(self) -> str:
+        exempt = ", doubles_exempt=True" if self.doubles_exempt else ""
+        return f"Cover(trains={self.trains!r}, only={self.only!r}{exempt})"
 
 
 @runtime_checkable
@@ -155,8 +167,8 @@ class CloseInOrder:
     Cover(trains=(0,), only=True)
     """
 
-    reverse: bool = False
-    release_dead: bool = True
+    reverse: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    release_dead: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
 
     def _first(self, doubles: tuple[OpenDouble, ...]) -> tuple[int, ...]:
         ordered = reversed(doubles) if self.reverse else iter(doubles)
@@ -200,8 +212,8 @@ class FirstTurn:
             (P4 says never).
     """
 
-    chain: bool = True
-    may_draw: bool = False
+    chain: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    may_draw: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
 
 
 _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
@@ -210,8 +222,18 @@ _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 def _optional_int(minimum: int) -> _Validator:
     def check(instance: object, attribute: attrs.Attribute[int | None], value: int | None) -> None:
         if value is not None and (type(value) is not int or value < minimum):
-            raise ValueError(
+            raise RulesError(
                 f"Rules.{attribute.name} must be None or a whole number >= {minimum}, not {value!r}"
+            )
+
+    return check
+
+
+def _count(minimum: int) -> _Validator:
+    def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+        if type(value) is not int or value < minimum:
+            raise RulesError(
+                f"Rules.{attribute.name} must be a whole number >= {minimum}, not {value!r}"
             )
 
     return check
@@ -262,9 +284,22 @@ class Rules:
         rounds: how many rounds; None: one per engine, N+1 (S2, V9).
         ascending: engines go up from 0-0 instead of down from N-N (V9).
         open_hands: every player sees every hand (S5, V10).
+        draw_until_playable: a player with no legal play draws again and again
+            until they can play or the boneyard is empty, instead of once (P5, D1, D2).
+        last_tile_penalty: a player must call their last tile (`CallLastTile`);
+            one whose turn ends with a single tile in hand, after playing at least
+            one tile that turn without calling, draws this many tiles (as many as
+            the boneyard holds).  0: no call.
+        tie_break: break a tie on the lowest total as E5 says; False: every
+            player on the lowest total shares the win.
+
+    Raises:
+        RulesError: if a value is out of range, or two values contradict each
+            other (a hand size or a number of rounds that the chosen set cannot give).
+        TypeError: if a value has the wrong type (a protocol not implemented).
     """
 
-    deal_table: DealTable
+    deal_table: DealTable = attrs.field(validator=attrs.validators.instance_of(DealTable))
     engine_placement: EnginePlacement = attrs.field(
         validator=attrs.validators.instance_of(EnginePlacement)
     )
@@ -280,6 +315,28 @@ class Rules:
     rounds: int | None = attrs.field(default=None, validator=_optional_int(1))
     ascending: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
     open_hands: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    draw_until_playable: bool = attrs.field(
+        default=False, validator=attrs.validators.instance_of(bool)
+    )
+    last_tile_penalty: int = attrs.field(default=0, validator=_count(0))
+    tie_break: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+
+    def __attrs_post_init__(self) -> None:
+        # Contradictions visible without a player count; new_game checks the rest (S1, S2).
+        if self.max_pip is None:
+            return
+        if self.rounds is not None and self.rounds > self.max_pip + 1:
+            raise RulesError(
+                f"Rules.rounds={self.rounds}, but a double-{self.max_pip} set has only "
+                f"{self.max_pip + 1} engines (S2)"
+            )
+        available = set_size(self.max_pip) - (self.engine_placement is EnginePlacement.SET_ASIDE)
+        if self.hand_size is not None and 2 * self.hand_size > available:
+            raise RulesError(
+                f"Rules.hand_size={self.hand_size} cannot be dealt: two hands of "
+                f"{self.hand_size} need {2 * self.hand_size} tiles, but a double-{self.max_pip} "
+                f"set has only {available} to deal (S1)"
+            )
 
 
 #: Rulebook A exactly: Table A, the engine's holder starts (S3), a first turn

@@ -81,11 +81,16 @@ def _score_hand(hand: tuple[Tile, ...], double_blank: int) -> int:
 
 
 def winners_of(
-    scores: tuple[int, ...], round_scores: tuple[tuple[int, ...], ...]
+    scores: tuple[int, ...], round_scores: tuple[tuple[int, ...], ...], tie_break: bool = True
 ) -> tuple[int, ...]:
-    """Return the seats that win with these totals and round scores (E5)."""
+    """Return the seats that win with these totals and round scores (E5).
+
+    With *tie_break* False (``Rules.tie_break``), every seat on the lowest total wins.
+    """
 
     def rank(seat: int) -> tuple[int, int, float]:
+        if not tie_break:
+            return (scores[seat], 0, 0)  # a shared win: only the total counts
         mine = [points[seat] for points in round_scores]
         nonzero = [p for p in mine if p != 0]
         # E5, in order: lowest total, then most rounds at 0, then lowest non-zero round.
@@ -125,6 +130,8 @@ class GameState:
         scores: the running total per seat (E3).
         round_scores: one tuple of scores per finished round.
         is_over: whether the last round has ended.
+        last_tile_called: whether the player to move has called their last tile
+            this turn (`CallLastTile`, ``Rules.last_tile_penalty``).
     """
 
     rules: Rules
@@ -148,6 +155,7 @@ class GameState:
     scores: tuple[int, ...]
     round_scores: tuple[tuple[int, ...], ...] = attrs.field(repr=False)
     is_over: bool
+    last_tile_called: bool = attrs.field(default=False, repr=False)
     # The legal moves, computed once on first demand (legal_moves); not part of the value.
     _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
@@ -196,9 +204,12 @@ class GameState:
         """The seats that won (E5); empty until the game is over.
 
         Lowest total wins; ties go to the most rounds scored at 0, then to the
-        lowest single round score other than 0; players still level share.
+        lowest single round score other than 0; players still level share
+        (with ``Rules.tie_break`` False, everyone on the lowest total shares).
         """
-        return winners_of(self.scores, self.round_scores) if self.is_over else ()
+        if not self.is_over:
+            return ()
+        return winners_of(self.scores, self.round_scores, self.rules.tie_break)
 
     def _check_seat(self, seat: Any) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:

@@ -60,6 +60,7 @@ class PlayerView:
     round_scores: tuple[tuple[int, ...], ...] = attrs.field(repr=False)
     is_over: bool
     open_hands: tuple[tuple[Tile, ...], ...] | None = attrs.field(default=None, repr=False)
+    last_tile_called: bool = attrs.field(default=False, repr=False)
 
     def train(self, train_id: int) -> Train:
         """Return the train with id *train_id*: a seat, or `MEXICAN`."""
@@ -99,7 +100,9 @@ class PlayerView:
     @property
     def winners(self) -> tuple[int, ...]:
         """The seats that won (E5); empty until the game is over."""
-        return winners_of(self.scores, self.round_scores) if self.is_over else ()
+        if not self.is_over:
+            return ()
+        return winners_of(self.scores, self.round_scores, self.rules.tie_break)
 
 
 def view(state: GameState, seat: int) -> PlayerView:
@@ -139,4 +142,5 @@ def _view(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> PlayerV
         state.turn_tiles, state.has_drawn, state.turn_doubles, state.open_doubles,
         state.idle_turns, state.scores, state.round_scores, state.is_over,
         state.hands if state.rules.open_hands else None,  # V10: open hands show everything
+        state.last_tile_called,
     )  # fmt: skip

@@ -1,0 +1,558 @@
+"""The catalogue of house rules: pluggable pieces, named `Rules` values and their registry.
+
+Every catalogue entry is `STANDARD` (or `HUB`) with one rule point changed, either
+a field of `Rules` or a pluggable `OpenDoubleRule` / `MexicanTrainRule` built
+here from the public protocols.  The engine never asks which variant is played.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from ._errors import RulesError, UnknownVariantError
+from ._rules import (
+    HUB,
+    STANDARD,
+    CloseInOrder,
+    Cover,
+    EnginePlacement,
+    FirstTurn,
+    MexicanFromFirstTurn,
+    MexicanFromSecondTurn,
+    OpenDouble,
+    Rules,
+    Table,
+)
+
+__all__ = [
+    "ALIASES",
+    "ENTRY_POINT_GROUP",
+    "VARIANTS",
+    "CloseAnyOrder",
+    "CoverOwnDouble",
+    "MexicanAfterAllTrains",
+    "MexicanAfterOwnTrain",
+    "NeverBind",
+    "NoMexicanTrain",
+    "StrictCloseInOrder",
+    "describe_rules",
+    "get_variant",
+    "rules_table",
+    "variant_name",
+    "variant_names",
+]
+
+#: The `importlib.metadata` entry-point group through which an installed
+#: package registers variants: each entry point's name is the variant's name,
+#: its object a `Rules` value.
+ENTRY_POINT_GROUP = "mexican_train.variants"
+
+
+# -- open-double rules (D1-D4, V3, V4) ---------------------------------------------
+
+
+def _live(doubles: tuple[OpenDouble, ...], release_dead: bool) -> tuple[int, ...]:
+    # D4: a double nothing can cover binds nobody (unless the variant says it does).
+    return tuple(d.train for d in doubles if d.closable or not release_dead)
+
+
+@attrs.frozen
+class CloseAnyOrder:
+    """Several open doubles may be closed in any order, one per turn (D2, V3).
+
+    While any live double is open the player must cover one of them, whichever
+    they like; the tile that follows a double may go on any of the turn's doubles.
+
+    Attributes:
+        release_dead: skip a double that nothing can cover (D4, V4).
+
+    >>> CloseAnyOrder().obligation((OpenDouble(2, 5, True), OpenDouble(0, 9, True)))
+    Cover(trains=(2, 0), only=True)
+    """
+
+    release_dead: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        live = _live(doubles, self.release_dead)
+        return Cover(live, only=bool(live))
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover(_live(doubles, self.release_dead), only=False)
+
+
+@attrs.frozen
+class NeverBind:
+    """Open doubles bind nobody: anyone may cover one where they may play anyway (V3).
+
+    D1 still holds (a player who lays a double plays again at once), but no
+    double ever restricts where the next tile goes (no D2 obligation, no D3 order).
+
+    >>> NeverBind().obligation((OpenDouble(2, 5, True),))
+    Cover(trains=(2,), only=False)
+    """
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover(tuple(d.train for d in doubles), only=False)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover(tuple(d.train for d in doubles), only=False)
+
+
+@attrs.frozen
+class CoverOwnDouble:
+    """The player who lays a double must cover it themselves, with the very next tile (D1).
+
+    The tile after a double goes on that double and nowhere else.  A player who
+    cannot cover it draws one tile (D1); if that does not help, the turn ends
+    with a marker and the double is open and binds everybody (D2), closed in
+    the order played.  (With ``Rules.draw_until_playable`` they draw until they
+    can cover it or the boneyard is empty.)
+
+    Attributes:
+        reverse: close earlier open doubles most recent first (V3).
+        release_dead: skip a double that nothing can cover (D4, V4).
+
+    >>> CoverOwnDouble().follow_up((OpenDouble(1, 5, True),))
+    Cover(trains=(1,), only=True)
+    """
+
+    reverse: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    release_dead: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return CloseInOrder(self.reverse, self.release_dead).obligation(doubles)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        first = CloseInOrder(self.reverse, self.release_dead).follow_up(doubles).trains
+        return Cover(first, only=bool(first))
+
+
+@attrs.frozen
+class StrictCloseInOrder:
+    """D3's stronger reading: lay doubles in a row, then the next tile goes on the first.
+
+    After a double, the player may lay more doubles wherever they may play;
+    the first other tile must go on the turn's first double (in the order
+    played, or the reverse), and nowhere else.  Doubles left open close in
+    that order (D2, D3), as with `CloseInOrder`.
+
+    Attributes:
+        reverse: the most recent double comes first (V3).
+        release_dead: skip a double that nothing can cover (D4, V4).
+
+    >>> StrictCloseInOrder().follow_up((OpenDouble(1, 5, True), OpenDouble(3, 2, True)))
+    Cover(trains=(1,), only=True, doubles_exempt=True)
+    """
+
+    reverse: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    release_dead: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return CloseInOrder(self.reverse, self.release_dead).obligation(doubles)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        first = CloseInOrder(self.reverse, self.release_dead).follow_up(doubles).trains
+        return Cover(first, only=bool(first), doubles_exempt=True)
+
+
+# -- Mexican-train rules (V2) -----------------------------------------------------
+
+
+@attrs.frozen
+class NoMexicanTrain:
+    """There is no Mexican train: plain "Train Dominoes" (V2).
+
+    >>> from mexican_train import new_game
+    >>> NoMexicanTrain().is_open(new_game(2), 0)
+    False
+    """
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        return False
+
+
+@attrs.frozen
+class MexicanAfterOwnTrain:
+    """The Mexican train opens to a player once their own train has a tile (V2).
+
+    >>> from mexican_train import new_game
+    >>> MexicanAfterOwnTrain().is_open(new_game(2), 0)
+    False
+    """
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        return table.train(seat).is_started
+
+
+@attrs.frozen
+class MexicanAfterAllTrains:
+    """The Mexican train opens once every player's own train has a tile (V2).
+
+    >>> from mexican_train import new_game
+    >>> MexicanAfterAllTrains().is_open(new_game(2), 0)
+    False
+    """
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        return all(table.train(other).is_started for other in range(table.players))
+
+
+# -- the catalogue ----------------------------------------------------------------
+
+
+def _standard(**changes: Any) -> Rules:
+    return attrs.evolve(STANDARD, **changes)
+
+
+# Each entry: the Rules value, and its rule text for the docs (reStructuredText).
+_CATALOGUE: dict[str, tuple[Rules, str]] = {
+    "standard": (
+        STANDARD,
+        "Rulebook A exactly: Table A (S1), the engine's holder starts (S3), a first turn "
+        "that builds your own train (P4), the Mexican train from your second turn (V2), "
+        "open doubles closed in the order played (D3).",
+    ),
+    "hub": (
+        HUB,
+        "Rulebook B exactly: Table B (S1), the engine set aside and a rotating first "
+        "player (S4), an ordinary first turn (V1), the Mexican train open from the "
+        "start (V2).",
+    ),
+    "hub-reverse": (
+        attrs.evolve(HUB, open_doubles=CloseInOrder(reverse=True)),
+        "Rulebook B with its own variation: several open doubles are closed most recent "
+        "first (D3, V3).",
+    ),
+    "reverse-doubles": (
+        _standard(open_doubles=CloseInOrder(reverse=True)),
+        "Several open doubles are closed in reverse order, the most recent first "
+        "(Rulebook B's variation, V3).",
+    ),
+    "any-double": (
+        _standard(open_doubles=CloseAnyOrder()),
+        "While several doubles are open, the player to move must cover one of them, "
+        "any one they like (D2, V3).",
+    ),
+    "doubles-never-bind": (
+        _standard(open_doubles=NeverBind()),
+        "An open double binds nobody: anyone may cover it where they may play anyway "
+        "(no D2 obligation).  A player who lays a double still plays again (D1).",
+    ),
+    "dead-doubles-bind": (
+        _standard(open_doubles=CloseInOrder(release_dead=False)),
+        "A double that nothing can cover still binds (D4 off, V4): play is stuck on "
+        "it until the round is blocked (E2).",
+    ),
+    "cover-own-double": (
+        _standard(open_doubles=CoverOwnDouble()),
+        "The player who lays a double must cover it themselves with the next tile; "
+        "if they cannot, even after drawing (D1), it is open and binds everybody (D2).",
+    ),
+    "strict-double-order": (
+        _standard(open_doubles=StrictCloseInOrder()),
+        "D3's stronger reading: after a double the player may lay more doubles, and "
+        "the first other tile goes on the first double of the turn, nowhere else.",
+    ),
+    "train-dominoes": (
+        _standard(mexican_train=NoMexicanTrain()),
+        'There is no Mexican train: plain "Train Dominoes" (V2).',
+    ),
+    "mexican-after-own-train": (
+        _standard(mexican_train=MexicanAfterOwnTrain()),
+        "A player may play on the Mexican train only once their own train has a tile (V2).",
+    ),
+    "mexican-after-all-trains": (
+        _standard(mexican_train=MexicanAfterAllTrains()),
+        "Nobody may play on the Mexican train until every player's own train has a tile (V2).",
+    ),
+    "single-tile-first-turn": (
+        _standard(first_turn=FirstTurn(chain=False)),
+        "The first turn of a round plays a single tile on the player's own train, "
+        "not a chain (P4, V1).",
+    ),
+    "first-turn-draw": (
+        _standard(first_turn=FirstTurn(may_draw=True)),
+        "A player who cannot start their train on the first turn draws one tile and "
+        "plays it if it fits (P4, V1).",
+    ),
+    "draw-until-playable": (
+        _standard(draw_until_playable=True),
+        "A player with no legal play draws until they can play or the boneyard is "
+        "empty, instead of drawing one tile (P5, D1, D2).",
+    ),
+    "voluntary-draw": (
+        _standard(must_play=False),
+        "A player may draw (once) even when they could play, and may then pass (P7 off, V6).",
+    ),
+    "double-blank-0": (
+        _standard(double_blank_score=0),
+        "The double-blank left in a hand counts 0 (E3, V7).",
+    ),
+    "double-blank-25": (
+        _standard(double_blank_score=25),
+        "The double-blank left in a hand counts 25 (E3, V7).",
+    ),
+    "last-tile-call": (
+        _standard(last_tile_penalty=2),
+        "A player must call their last tile (``CallLastTile()``) while holding two "
+        "tiles; one whose turn ends with one tile, after playing that turn without "
+        "calling, draws two tiles.",
+    ),
+    "ascending": (
+        _standard(ascending=True),
+        "The engines go up, from 0-0 in round 1 to N-N in the last round (S2, V9).",
+    ),
+    "short-game": (
+        _standard(rounds=3),
+        "A short game of three rounds, with the three highest engines (S2, V9).",
+    ),
+    "open-hands": (
+        _standard(open_hands=True),
+        "Every player sees every hand (S5, V10); only the boneyard stays hidden.",
+    ),
+    "shared-ties": (
+        _standard(tie_break=False),
+        "Players level on the lowest total share the win; E5's tie-break is not used.",
+    ),
+}
+
+#: Every built-in variant by name: a read-only mapping, in catalogue order.
+VARIANTS: Mapping[str, Rules] = MappingProxyType(
+    {name: rules for name, (rules, _) in _CATALOGUE.items()}
+)
+
+#: Other names `get_variant` accepts, and the variant each stands for.
+ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        "a": "standard",
+        "rulebook-a": "standard",
+        "b": "hub",
+        "rulebook-b": "hub",
+        "rulebook-b-reverse": "hub-reverse",
+        "no-mexican-train": "train-dominoes",
+    }
+)
+
+
+def _key(name: str) -> str:
+    # Case, spaces and underscores do not matter: "Train Dominoes" is "train-dominoes".
+    return "-".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
+
+
+def _entry_points() -> Iterable[importlib.metadata.EntryPoint]:
+    # Looked up on every call (no cache): installing a plugin needs no restart,
+    # and this only runs when a name is not built in.
+    return importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+
+
+def _load(entry_point: importlib.metadata.EntryPoint) -> Rules:
+    try:
+        rules = entry_point.load()
+    except Exception as error:
+        raise RulesError(
+            f"the variant {entry_point.name!r} registered in {ENTRY_POINT_GROUP!r} as "
+            f"{entry_point.value!r} failed to load: {error!r}"
+        ) from error
+    if not isinstance(rules, Rules):
+        raise RulesError(
+            f"the variant {entry_point.name!r} registered in {ENTRY_POINT_GROUP!r} as "
+            f"{entry_point.value!r} is {rules!r}, not a Rules value"
+        )
+    return rules
+
+
+def variant_names() -> tuple[str, ...]:
+    """Return the name of every variant: built in, then registered by installed packages.
+
+    >>> variant_names()[:3]
+    ('standard', 'hub', 'hub-reverse')
+    """
+    plugins = sorted({_key(ep.name) for ep in _entry_points()} - set(VARIANTS))
+    return (*VARIANTS, *plugins)
+
+
+def get_variant(name: str) -> Rules:
+    """Return the rules of the variant called *name*.
+
+    Case, spaces and underscores do not matter, and the `ALIASES` are accepted
+    ("a" and "rulebook-a" are "standard"; "b" and "rulebook-b" are "hub").
+    Variants that installed packages register in the entry-point group
+    ``mexican_train.variants`` are found too; a built-in name always wins.
+
+    Args:
+        name: a variant's name or alias.
+
+    Returns:
+        The variant's `Rules`.
+
+    Raises:
+        UnknownVariantError: if no variant has that name; the message lists them all.
+        RulesError: if a registered variant fails to load or is not a `Rules` value.
+
+    >>> get_variant("Rulebook-B") is HUB
+    True
+    >>> get_variant("Train Dominoes").mexican_train
+    NoMexicanTrain()
+    >>> try:
+    ...     get_variant("chickenfoot")
+    ... except UnknownVariantError as error:
+    ...     print(str(error)[:59])
+    no variant named 'chickenfoot'; the variants are: standard,
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a variant name is a str, not {name!r}")
+    key = _key(name)
+    key = ALIASES.get(key, key)
+    rules = VARIANTS.get(key)
+    if rules is not None:
+        return rules
+    for entry_point in _entry_points():
+        if _key(entry_point.name) == key:
+            return _load(entry_point)
+    raise UnknownVariantError(name, variant_names())
+
+
+def variant_name(rules: Rules) -> str | None:
+    """Return the name of the variant whose rules are exactly *rules*, or None.
+
+    Built-in variants are looked up first, then those installed packages
+    register (one that fails to load cannot match and is skipped).
+
+    >>> variant_name(STANDARD), variant_name(get_variant("b"))
+    ('standard', 'hub')
+    >>> variant_name(attrs.evolve(STANDARD, max_pip=6)) is None
+    True
+    """
+    for name, value in VARIANTS.items():
+        if value == rules:
+            return name
+    for entry_point in _entry_points():
+        try:
+            value = _load(entry_point)
+        except RulesError:
+            continue
+        if value == rules and _key(entry_point.name) not in VARIANTS:
+            return _key(entry_point.name)
+    return None
+
+
+# -- rules as documentation -------------------------------------------------------
+
+_MEXICAN = {
+    MexicanFromSecondTurn: "from each player's second turn",
+    MexicanFromFirstTurn: "open from the first turn",
+    NoMexicanTrain: "none (Train Dominoes)",
+    MexicanAfterOwnTrain: "once the player's own train is started",
+    MexicanAfterAllTrains: "once every player's train is started",
+}
+
+
+def _describe_open_doubles(rule: object) -> str:
+    order = "reverse order" if getattr(rule, "reverse", False) else "played order"
+    if type(rule) is CloseInOrder:
+        return f"closed one at a time, {order}"
+    if type(rule) is StrictCloseInOrder:
+        return f"{order}; after doubles, the next tile only on the first"
+    if type(rule) is CoverOwnDouble:
+        return f"its player covers it with the next tile; then {order}"
+    if type(rule) is CloseAnyOrder:
+        return "any one of them, one per turn"
+    if type(rule) is NeverBind:
+        return "never bind"
+    return repr(rule)
+
+
+def _describe_dead(rule: object) -> str:
+    if type(rule) is NeverBind:
+        return "-"
+    release = getattr(rule, "release_dead", None)
+    if release is None:
+        return "as the open-double rule says"
+    return "released" if release else "still bind"
+
+
+def _describe_first_turn(first_turn: FirstTurn | None) -> str:
+    if first_turn is None:
+        return "an ordinary turn"
+    tiles = "a chain" if first_turn.chain else "one tile"
+    draw = "may draw" if first_turn.may_draw else "no draw"
+    return f"own train only, {tiles}, {draw}"
+
+
+def _describe_set(rules: Rules) -> str:
+    text = rules.deal_table.name
+    if rules.max_pip is not None:
+        text += f", double-{rules.max_pip}"
+    if rules.hand_size is not None:
+        text += f", {rules.hand_size} tiles each"
+    return text
+
+
+def describe_rules(rules: Rules) -> dict[str, str]:
+    """Return every rule axis of *rules* (RULES.md section V), described in a few words.
+
+    The keys are the same for every `Rules` value, in a fixed order, each with
+    the rule id it stands for; compare two results to see how two variants
+    differ.  A user-defined pluggable rule is shown by its ``repr``.
+
+    >>> hub = describe_rules(HUB)
+    >>> hub["first turn (V1)"], hub["Mexican train (V2)"]
+    ('an ordinary turn', 'open from the first turn')
+    >>> [axis for axis, text in describe_rules(get_variant("train-dominoes")).items()
+    ...  if text != describe_rules(STANDARD)[axis]]
+    ['Mexican train (V2)']
+    """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"describe_rules() needs a Rules value, not {rules!r}")
+    placement = {
+        EnginePlacement.HOLDER: "its holder places it and starts (S3)",
+        EnginePlacement.SET_ASIDE: "set aside; the first player rotates (S4)",
+    }
+    mexican = _MEXICAN.get(type(rules.mexican_train), repr(rules.mexican_train))
+    penalty = rules.last_tile_penalty
+    return {
+        "set (S1, V8)": _describe_set(rules),
+        "engine (V5)": placement[rules.engine_placement],
+        "first turn (V1)": _describe_first_turn(rules.first_turn),
+        "Mexican train (V2)": mexican,
+        "open doubles (D2, D3, V3)": _describe_open_doubles(rules.open_doubles),
+        "dead doubles (D4, V4)": _describe_dead(rules.open_doubles),
+        "must play (P7, V6)": "yes" if rules.must_play else "no: voluntary draw",
+        "draw (P5)": "until playable" if rules.draw_until_playable else "one tile",
+        "last tile": f"call it, or draw {penalty}" if penalty else "no call",
+        "double-blank (E3, V7)": f"{rules.double_blank_score} points",
+        "rounds (S2, V9)": "one per engine" if rules.rounds is None else str(rules.rounds),
+        "engine order (S2, V9)": "ascending" if rules.ascending else "descending",
+        "hands (S5, V10)": "open" if rules.open_hands else "private",
+        "ties (E5)": "broken as E5 says" if rules.tie_break else "shared",
+    }
+
+
+def rules_table(variants: Mapping[str, Rules] | None = None) -> list[tuple[str, ...]]:
+    """Return a table of every variant x every rule axis: a header row, then one row each.
+
+    Args:
+        variants: the variants to show, by name; None: every built-in one (`VARIANTS`).
+
+    >>> table = rules_table()
+    >>> table[0][:3]
+    ('variant', 'set (S1, V8)', 'engine (V5)')
+    >>> table[2][:2]
+    ('hub', 'Table B')
+    >>> len(table) == len(VARIANTS) + 1
+    True
+    """
+    if variants is None:
+        variants = VARIANTS
+    rows = [(name, *describe_rules(rules).values()) for name, rules in variants.items()]
+    return [("variant", *describe_rules(STANDARD)), *rows]
+
+
+def _notes() -> Mapping[str, str]:
+    # The rule text of each built-in variant, for the generated docs page.
+    return MappingProxyType({name: text for name, (_, text) in _CATALOGUE.items()})

@@ -1,0 +1,88 @@
+"""House rules: the catalogue of named variants, their registry, and the pluggable pieces.
+
+Pick a variant by name, combine switches with :func:`attrs.evolve`, or write
+your own `OpenDoubleRule` / `MexicanTrainRule` (see the how-to "Write your own
+house rule").  Every variant is a `Rules` value; the engine never asks which
+one is played.
+
+>>> import attrs
+>>> from mexican_train import new_game
+>>> from mexican_train.variants import VARIANTS, NeverBind, get_variant, variant_name
+>>> rules = get_variant("train-dominoes")
+>>> variant_name(rules), new_game(4, rules, seed=1).rules.mexican_train
+('train-dominoes', NoMexicanTrain())
+>>> mine = attrs.evolve(get_variant("b"), open_doubles=NeverBind(), double_blank_score=0)
+>>> variant_name(mine) is None
+True
+
+Installed packages add variants through the entry-point group
+``mexican_train.variants``; in ``pyproject.toml``::
+
+    [project.entry-points."mexican_train.variants"]
+    chickenfoot = "my_package.rules:CHICKENFOOT"
+"""
+
+from ._errors import RulesError, UnknownVariantError
+from ._rules import (
+    HUB,
+    STANDARD,
+    CloseInOrder,
+    Cover,
+    FirstTurn,
+    MexicanFromFirstTurn,
+    MexicanFromSecondTurn,
+    MexicanTrainRule,
+    OpenDouble,
+    OpenDoubleRule,
+    Rules,
+    Table,
+)
+from ._variants import (
+    ALIASES,
+    ENTRY_POINT_GROUP,
+    VARIANTS,
+    CloseAnyOrder,
+    CoverOwnDouble,
+    MexicanAfterAllTrains,
+    MexicanAfterOwnTrain,
+    NeverBind,
+    NoMexicanTrain,
+    StrictCloseInOrder,
+    describe_rules,
+    get_variant,
+    rules_table,
+    variant_name,
+    variant_names,
+)
+
+__all__ = [
+    "ALIASES",
+    "ENTRY_POINT_GROUP",
+    "HUB",
+    "STANDARD",
+    "VARIANTS",
+    "CloseAnyOrder",
+    "CloseInOrder",
+    "Cover",
+    "CoverOwnDouble",
+    "FirstTurn",
+    "MexicanAfterAllTrains",
+    "MexicanAfterOwnTrain",
+    "MexicanFromFirstTurn",
+    "MexicanFromSecondTurn",
+    "MexicanTrainRule",
+    "NeverBind",
+    "NoMexicanTrain",
+    "OpenDouble",
+    "OpenDoubleRule",
+    "Rules",
+    "RulesError",
+    "StrictCloseInOrder",
+    "Table",
+    "UnknownVariantError",
+    "describe_rules",
+    "get_variant",
+    "rules_table",
+    "variant_name",
+    "variant_names",
+]

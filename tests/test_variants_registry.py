@@ -1,0 +1,272 @@
+"""The variant registry (names, aliases, entry points), rules as documentation, and bad input."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import pytest
+
+import mexican_train
+from mexican_train import (
+    HUB,
+    STANDARD,
+    DealError,
+    MexicanTrainError,
+    Rules,
+    RulesError,
+    UnknownVariantError,
+    new_game,
+)
+from mexican_train.variants import (
+    ALIASES,
+    ENTRY_POINT_GROUP,
+    VARIANTS,
+    CloseAnyOrder,
+    CloseInOrder,
+    FirstTurn,
+    NeverBind,
+    describe_rules,
+    get_variant,
+    rules_table,
+    variant_name,
+    variant_names,
+)
+
+CHICKEN = attrs.evolve(HUB, open_doubles=NeverBind(), double_blank_score=0)
+
+
+class FakeEntryPoint:
+    """Stands in for an `importlib.metadata.EntryPoint` registered by an installed package."""
+
+    def __init__(self, name: str, loads: object) -> None:
+        self.name = name
+        self.value = f"fake_plugin:{name.upper()}"
+        self.group = ENTRY_POINT_GROUP
+        self._loads = loads
+
+    def load(self) -> object:
+        if isinstance(self._loads, Exception):
+            raise self._loads
+        return self._loads
+
+
+@pytest.fixture
+def plugins(monkeypatch: pytest.MonkeyPatch) -> Callable[..., list[str]]:
+    """Install fake entry points; return a function that records each group looked up."""
+    calls: list[str] = []
+
+    def install(*entry_points: FakeEntryPoint) -> list[str]:
+        def entry_points_(*, group: str) -> list[FakeEntryPoint]:
+            calls.append(group)
+            return list(entry_points) if group == ENTRY_POINT_GROUP else []
+
+        monkeypatch.setattr(importlib.metadata, "entry_points", entry_points_)
+        return calls
+
+    return install
+
+
+# -- names and aliases -----------------------------------------------------------
+
+
+def test_variants_is_a_read_only_mapping_of_rules() -> None:
+    assert all(isinstance(rules, Rules) for rules in VARIANTS.values())
+    assert VARIANTS["standard"] is STANDARD
+    assert VARIANTS["hub"] is HUB
+    with pytest.raises(TypeError):
+        VARIANTS["mine"] = STANDARD  # type: ignore[index]
+
+
+def test_the_catalogue_is_exported_from_the_top_level_package() -> None:
+    assert mexican_train.VARIANTS is VARIANTS
+    assert mexican_train.get_variant is get_variant
+    assert {"VARIANTS", "get_variant", "UnknownVariantError", "CallLastTile"} <= set(
+        mexican_train.__all__
+    )
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"),
+    [
+        ("a", "standard"),
+        ("Rulebook-A", "standard"),
+        ("rulebook_a", "standard"),
+        ("B", "hub"),
+        ("rulebook b", "hub"),
+        ("Train Dominoes", "train-dominoes"),
+        ("no_mexican_train", "train-dominoes"),
+        ("  SHORT-game ", "short-game"),
+    ],
+)
+def test_get_variant_accepts_aliases_case_and_spacing(alias: str, name: str) -> None:
+    assert get_variant(alias) is VARIANTS[name]
+
+
+def test_every_alias_names_a_built_in_variant() -> None:
+    assert set(ALIASES.values()) <= set(VARIANTS)
+    assert not set(ALIASES) & set(VARIANTS)
+
+
+def test_unknown_variant_error_lists_the_valid_names() -> None:
+    with pytest.raises(UnknownVariantError) as info:
+        get_variant("chickenfoot")
+    error = info.value
+    assert isinstance(error, LookupError)
+    assert isinstance(error, MexicanTrainError)
+    assert error.name == "chickenfoot"
+    assert error.known == variant_names()
+    for name in VARIANTS:
+        assert name in str(error)
+
+
+def test_get_variant_refuses_a_name_that_is_not_a_string() -> None:
+    with pytest.raises(TypeError, match="a variant name is a str"):
+        get_variant(6)  # type: ignore[arg-type]
+
+
+def test_variant_name_is_the_reverse_of_get_variant() -> None:
+    for name, rules in VARIANTS.items():
+        assert variant_name(rules) == name
+        assert variant_name(attrs.evolve(rules)) == name  # equal, not identical
+    assert variant_name(attrs.evolve(STANDARD, max_pip=6)) is None
+
+
+# -- third-party variants through entry points ----------------------------------------
+
+
+def test_a_plugin_variant_is_found_by_name(plugins: Callable[..., list[str]]) -> None:
+    plugins(FakeEntryPoint("Chickenfoot", CHICKEN))
+    assert get_variant("chickenfoot") is CHICKEN
+    assert variant_names()[-1] == "chickenfoot"
+    assert variant_name(CHICKEN) == "chickenfoot"
+
+
+def test_plugins_are_loaded_only_for_names_that_are_not_built_in(
+    plugins: Callable[..., list[str]],
+) -> None:
+    calls = plugins(FakeEntryPoint("chickenfoot", CHICKEN))
+    assert get_variant("hub") is HUB
+    assert variant_name(STANDARD) == "standard"
+    assert calls == []
+    get_variant("chickenfoot")
+    assert calls == [ENTRY_POINT_GROUP]
+
+
+def test_a_built_in_name_wins_over_a_plugin(plugins: Callable[..., list[str]]) -> None:
+    plugins(FakeEntryPoint("standard", CHICKEN))
+    assert get_variant("standard") is STANDARD
+    assert variant_names().count("standard") == 1
+    assert variant_name(CHICKEN) is None
+
+
+def test_an_unknown_name_lists_plugin_variants_too(plugins: Callable[..., list[str]]) -> None:
+    plugins(FakeEntryPoint("chickenfoot", CHICKEN))
+    with pytest.raises(UnknownVariantError, match="chickenfoot") as info:
+        get_variant("mexican-chickenfoot")
+    assert "chickenfoot" in info.value.known
+
+
+@pytest.mark.parametrize(
+    ("loads", "message"),
+    [(ImportError("No module named 'fake_plugin'"), "failed to load"), ("rules", "not a Rules")],
+)
+def test_a_broken_plugin_is_refused_with_its_name(
+    plugins: Callable[..., list[str]], loads: object, message: str
+) -> None:
+    plugins(FakeEntryPoint("broken", loads))
+    with pytest.raises(RulesError, match=message) as info:
+        get_variant("broken")
+    assert "'broken'" in str(info.value)
+    assert "fake_plugin:BROKEN" in str(info.value)
+    assert variant_name(CHICKEN) is None  # a broken plugin cannot match, and is skipped
+
+
+# -- rules as documentation ------------------------------------------------------------
+
+
+def test_describe_rules_has_the_same_axes_for_every_variant() -> None:
+    axes = list(describe_rules(STANDARD))
+    for rules in VARIANTS.values():
+        assert list(describe_rules(rules)) == axes
+
+
+def test_describe_rules_tells_every_catalogue_entry_from_standard() -> None:
+    """Each entry differs from STANDARD on at least one axis of the docs table."""
+    standard = describe_rules(STANDARD)
+    for name, rules in VARIANTS.items():
+        if name != "standard":
+            assert describe_rules(rules) != standard, name
+
+
+def test_describe_rules_shows_a_user_rule_by_its_repr() -> None:
+    @attrs.frozen
+    class EveryOtherRound:
+        def is_open(self, table: object, seat: int) -> bool:
+            return True
+
+    described = describe_rules(attrs.evolve(STANDARD, mexican_train=EveryOtherRound()))
+    assert described["Mexican train (V2)"].endswith("EveryOtherRound()")
+    assert describe_rules(attrs.evolve(STANDARD, open_doubles=CloseAnyOrder(False)))[
+        "dead doubles (D4, V4)"
+    ] == ("still bind")
+
+
+def test_rules_table_has_a_row_per_variant() -> None:
+    table = rules_table()
+    assert table[0] == ("variant", *describe_rules(STANDARD))
+    assert [row[0] for row in table[1:]] == list(VARIANTS)
+    assert all(len(row) == len(table[0]) for row in table)
+    assert rules_table({"mine": HUB})[1] == ("mine", *describe_rules(HUB).values())
+
+
+# -- bad input: refused when the rules are made or the game created ----------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"hand_size": 1}, "Rules.hand_size must be None or a whole number >= 2, not 1"),
+        ({"max_pip": 0}, "Rules.max_pip must be None or a whole number >= 1, not 0"),
+        ({"rounds": 0}, "Rules.rounds must be None or a whole number >= 1, not 0"),
+        ({"last_tile_penalty": -2}, "Rules.last_tile_penalty must be a whole number >= 0"),
+        ({"max_pip": 6, "hand_size": 15}, "Rules.hand_size=15 cannot be dealt"),
+        ({"max_pip": 6, "rounds": 8}, "Rules.rounds=8, but a double-6 set has only 7 engines"),
+    ],
+)
+def test_impossible_rules_are_refused_naming_the_field_and_value(
+    changes: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(RulesError, match=message):
+        attrs.evolve(STANDARD, **changes)
+
+
+@pytest.mark.parametrize(
+    ("make", "field"),
+    [
+        (lambda: attrs.evolve(STANDARD, draw_until_playable="yes"), "draw_until_playable"),  # type: ignore[arg-type]
+        (lambda: attrs.evolve(STANDARD, tie_break=None), "tie_break"),  # type: ignore[arg-type]
+        (lambda: attrs.evolve(STANDARD, deal_table="Table A"), "deal_table"),  # type: ignore[arg-type]
+        (lambda: FirstTurn(chain=1), "chain"),  # type: ignore[arg-type]
+        (lambda: CloseInOrder(reverse="no"), "reverse"),  # type: ignore[arg-type]
+        (lambda: CloseAnyOrder(release_dead=0), "release_dead"),  # type: ignore[arg-type]
+    ],
+)
+def test_values_of_the_wrong_type_are_refused(make: Callable[[], object], field: str) -> None:
+    with pytest.raises(TypeError, match=field):
+        make()
+
+
+def test_a_hand_size_that_does_not_fit_the_players_is_refused_at_new_game() -> None:
+    """S1: the set comes from the table for 8 players, so only new_game can tell."""
+    rules = attrs.evolve(STANDARD, hand_size=20)
+    with pytest.raises(DealError, match=r"Rules.hand_size=20 does not fit: 8 players x 20"):
+        new_game(8, rules)
+
+
+def test_more_rounds_than_engines_is_refused_at_new_game() -> None:
+    """S2: 11 rounds cannot be played with the double-9 set Table A picks for 2 players."""
+    with pytest.raises(RulesError, match=r"Rules.rounds=11"):
+        new_game(2, attrs.evolve(STANDARD, rounds=11))
