@@ -24,7 +24,9 @@ from mexican_train import (
     Pass,
     Play,
     Rules,
+    Tile,
     apply,
+    full_set,
     legal_moves,
     new_game,
     set_size,
@@ -171,3 +173,15 @@ def unoffered_moves(state: GameState) -> st.SearchStrategy[Move]:
     moves += [Draw(), Pass(), NextRound()]
     offered = set(legal_moves(state))
     return st.sampled_from([m for m in moves if m not in offered])
+
+
+# -- hands and open ends (longest_train, the bots) ---------------------------------------------
+
+
+@st.composite
+def hands_and_ends(draw: st.DrawFn, max_tiles: int = 9) -> tuple[tuple[Tile, ...], int]:
+    """A hand of distinct tiles from a small set (double-2 to double-7), and an open end in it."""
+    max_pip = draw(st.integers(2, 7))
+    tiles = full_set(max_pip)
+    hand = draw(st.lists(st.sampled_from(tiles), unique=True, max_size=max_tiles))
+    return tuple(hand), draw(st.integers(0, max_pip))

@@ -16,7 +16,9 @@ from ._errors import (
     RulesError,
     UnknownVariantError,
 )
+from ._longest import longest_train
 from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
 from ._rules import (
     HUB,
     STANDARD,
@@ -32,6 +34,7 @@ from ._rules import (
     Rules,
     Table,
 )
+from ._simulate import SimulationResult, simulate
 from ._state import Deal, GameState, Train
 from ._tables import TABLE_A, TABLE_B, DealTable
 from ._tiles import Tile, TileNotationError, full_set, set_size
@@ -57,6 +60,7 @@ __all__ = [
     "EnginePlacement",
     "FirstTurn",
     "GameState",
+    "GreedyPlayer",
     "IllegalMoveError",
     "MexicanFromFirstTurn",
     "MexicanFromSecondTurn",
@@ -67,10 +71,14 @@ __all__ = [
     "OpenDouble",
     "OpenDoubleRule",
     "Pass",
+    "PlannerPlayer",
     "Play",
+    "Player",
     "PlayerView",
+    "RandomPlayer",
     "Rules",
     "RulesError",
+    "SimulationResult",
     "Table",
     "Tile",
     "TileNotationError",
@@ -81,9 +89,11 @@ __all__ = [
     "full_set",
     "get_variant",
     "legal_moves",
+    "longest_train",
     "new_game",
     "round_score",
     "set_size",
+    "simulate",
     "spectator_view",
     "view",
 ]

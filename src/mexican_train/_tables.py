@@ -82,6 +82,11 @@ class DealTable:
             hand_size = size
         return max_pip, hand_size
 
+    def __reduce__(self) -> tuple[type[DealTable], tuple[str, dict[Any, int], dict[int, int]]]:
+        # A mappingproxy does not pickle: rebuild from plain dicts, so that Rules and
+        # states can be sent to other processes (simulate with an executor).
+        return (DealTable, (self.name, dict(self.hand_sizes), dict(self.default_sets)))
+
 
 def check_fit(players: int, max_pip: int, hand_size: int, *, set_aside: int) -> None:
     """Raise `DealError` unless *players* hands of *hand_size* fit in the set (S1)."""

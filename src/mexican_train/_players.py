@@ -1,0 +1,240 @@
+"""Players: the `Player` protocol and three ready bots.
+
+A player sees only a `PlayerView` and the legal moves, never the `GameState`
+(S5), so a bot cannot cheat by construction.  The bots here are frozen values:
+equal bots make equal choices, they pickle, and a choice depends only on what
+the bot is shown, which keeps simulations reproducible on any executor.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import attrs
+
+from ._longest import longest_train
+from ._moves import CallLastTile, Move, Play
+from ._tiles import Tile
+from ._view import PlayerView
+
+__all__ = ["GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer", "player_name"]
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that picks a move from what one seat may see.
+
+    The simulation runner and the command line call `choose` on the player's
+    turn with that seat's `PlayerView` and ``legal_moves(view)``, never empty.
+    A player should return one of *moves*; anything else is an illegal move,
+    which `simulate` records against the player (by its ``name`` attribute if it
+    has one, else its ``repr``).
+
+    For results that do not depend on how games are spread over processes,
+    a player's choice should depend only on its arguments (the built-in bots'
+    does); `simulate` gives every game a fresh copy of each player anyway.
+
+    >>> class FirstMove:
+    ...     def choose(self, view, moves):
+    ...         return moves[0]
+    >>> isinstance(FirstMove(), Player)
+    True
+    """
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """Return the move to make: one of *moves*."""
+
+
+def player_name(player: object) -> str:
+    """Return the name a report uses for *player*: its ``name`` attribute, else its ``repr``.
+
+    >>> player_name(RandomPlayer(seed=3))
+    'RandomPlayer(seed=3)'
+    """
+    name = getattr(player, "name", None)
+    return name if isinstance(name, str) else repr(player)
+
+
+@attrs.frozen
+class RandomPlayer:
+    """Pick a legal move at random, the same way every time for the same seed.
+
+    The choice is a hash of *seed* and the position as the seat sees it, so
+    the player keeps no state: the same seed in the same position always makes
+    the same choice, in any process and on any platform.
+
+    Attributes:
+        seed: any whole number; different seeds play differently.
+
+    >>> from mexican_train import HUB, legal_moves, new_game, view
+    >>> mine = view(new_game(4, HUB, seed=1), 0)
+    >>> RandomPlayer(seed=7).choose(mine, legal_moves(mine)) in legal_moves(mine)
+    True
+    """
+
+    seed: int = 0
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """Return one of *moves*, chosen by hashing the seed and the position."""
+        if len(moves) == 1:
+            return moves[0]
+        position = "|".join(
+            (
+                str(self.seed),
+                str(view.round_number),
+                str(view.seat),
+                " ".join(map(str, view.hand)),
+                " ".join(str(len(train.tiles)) for train in view.trains),
+                str(view.boneyard_size),
+                str(view.turn_tiles),
+                str(view.has_drawn),
+                " ".join(map(str, view.scores)),
+            )
+        )
+        digest = hashlib.blake2b(position.encode(), digest_size=8).digest()
+        return moves[int.from_bytes(digest, "big") % len(moves)]
+
+
+def _reachable_ends(view: PlayerView, plays: Sequence[Play]) -> set[int]:
+    # The open ends the player may play on now: where a follow-up tile could go (D1).
+    return {view.trains[move.train].open_end for move in plays}
+
+
+def _can_follow(double: Tile, hand: Sequence[Tile], ends: set[int]) -> bool:
+    # D1: after a double the player must play again, on it or anywhere else open to them.
+    targets = ends | {double.high}
+    return any(t is not double and (t.high in targets or t.low in targets) for t in hand)
+
+
+def _shed_value(view: PlayerView, move: Play, ends: set[int]) -> int:
+    """Score a play for shedding pips: a double pays only if the hand can follow it."""
+    tile = move.tile
+    value = tile.pips
+    if tile.is_double:
+        # D1: a double and its follow-up shed two tiles in one turn; a double that
+        # cannot be followed leaves a marker on the player's own train instead.
+        value += 100 if _can_follow(tile, view.hand, ends) else -100
+    if move.train == view.seat and view.trains[move.train].marked:
+        value += 1  # P6: a tile on one's own train lifts the marker
+    return value
+
+
+def _best_shed(view: PlayerView, plays: Sequence[Play]) -> Play:
+    ends = _reachable_ends(view, plays)
+    return max(plays, key=lambda move: _shed_value(view, move, ends))
+
+
+def _non_play(moves: tuple[Move, ...]) -> Move:
+    # Draw comes before Pass in legal_moves: draw when allowed, else pass.
+    return moves[0]
+
+
+@attrs.frozen
+class GreedyPlayer:
+    """Shed the most pips first, and play a double only when it can be followed.
+
+    Each turn it plays the legal tile with the most pips.  A double goes first
+    when the hand holds a tile to follow it with (D1: two tiles shed in one
+    turn), and last when it does not (an unfollowed double ends the turn with
+    a marker).  It calls "last tile" when the rules ask for it, draws only
+    when it cannot play, and never stops a first-turn chain early (P4).
+
+    >>> import attrs
+    >>> from mexican_train import HUB, Deal, Tile, full_set, legal_moves, new_game, view
+    >>> hands = [["6-1", "6-5", "5-5"], ["1-0", "2-1", "3-1"]]
+    >>> dealt = {Tile.parse(t) for hand in hands for t in hand} | {Tile(6, 6)}
+    >>> deal = Deal(hands, [t for t in full_set(6) if t not in dealt])
+    >>> rules = attrs.evolve(HUB, max_pip=6, hand_size=3)
+    >>> mine = view(new_game(2, rules, seed=0, deal=deal), 0)
+    >>> legal_moves(mine)
+    (Play(Tile(6, 1), 0), Play(Tile(6, 1), MEXICAN), Play(Tile(6, 5), 0), Play(Tile(6, 5), MEXICAN))
+    >>> GreedyPlayer().choose(mine, legal_moves(mine))
+    Play(Tile(6, 5), 0)
+    """
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """Return the legal play that sheds the most pips, else draw or pass."""
+        if len(moves) == 1:
+            return moves[0]
+        call = CallLastTile()
+        if call in moves:
+            return call
+        plays = [m for m in moves if isinstance(m, Play)]
+        return _best_shed(view, plays) if plays else _non_play(moves)
+
+
+@functools.lru_cache(maxsize=8192)
+def _plan(hand: tuple[Tile, ...], open_end: int, max_nodes: int) -> tuple[Tile, ...]:
+    return longest_train(hand, open_end, max_nodes=max_nodes)
+
+
+@attrs.frozen
+class PlannerPlayer:
+    """Keep the longest train the hand can build for its own train; shed the rest elsewhere.
+
+    The classic Mexican Train strategy.  Every decision it recomputes its plan,
+    ``longest_train(hand, own open end)``, and then:
+
+    * on a first turn that builds its own train (P4), plays the whole plan;
+    * when bound to cover an open double (D2), sheds the most pips it can;
+    * otherwise plays a tile that is not in the plan on the Mexican train or a
+      marked train (the most pips first, doubles only when they can be
+      followed), and only when no such tile fits, the plan's next tile on its
+      own train;
+    * once an opponent is down to *endgame* tiles or fewer, stops saving and
+      sheds the most pips, as `GreedyPlayer` does.
+
+    Attributes:
+        endgame: the opponent hand size at which it stops saving tiles.
+        max_nodes: the search budget for `longest_train`.
+
+    >>> from mexican_train import STANDARD, legal_moves, new_game, view
+    >>> state = new_game(4, STANDARD, seed=7)
+    >>> mine = view(state, state.current_player)
+    >>> PlannerPlayer().choose(mine, legal_moves(mine))
+    Play(Tile(12, 9), 3)
+    """
+
+    endgame: int = 2
+    max_nodes: int = 20_000
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """Return the next tile of the plan, a leftover tile, or draw or pass."""
+        if len(moves) == 1:
+            return moves[0]
+        call = CallLastTile()
+        if call in moves:
+            return call
+        plays = [m for m in moves if isinstance(m, Play)]
+        if not plays:
+            return _non_play(moves)
+        seat = view.seat
+        assert seat is not None
+        own = view.trains[seat]
+        plan = _plan(view.hand, own.open_end, self.max_nodes)
+        first_turn = view.rules.first_turn is not None and not view.had_first_turn[seat]
+        if first_turn:
+            # P4: lay the whole planned train now, while only the own train is open.
+            nxt = Play(plan[0], seat) if plan else None
+            return nxt if nxt in plays else _best_shed(view, plays)
+        if view.open_doubles and not view.turn_doubles:
+            # D2: a binding double limits the choice; shed the most pips.
+            return _best_shed(view, plays)
+        opponents = [n for s, n in enumerate(view.hand_sizes) if s != seat]
+        if min(opponents, default=len(view.hand)) <= self.endgame:
+            return _best_shed(view, plays)  # E3: someone is about to go out
+        keep = set(plan)
+        elsewhere = [m for m in plays if m.train != seat and m.tile not in keep]
+        if elsewhere:
+            ends = _reachable_ends(view, plays)
+            best = max(elsewhere, key=lambda m: _shed_value(view, m, ends))
+            if _shed_value(view, best, ends) > 0:
+                return best
+        if plan:
+            nxt = Play(plan[0], seat)
+            if nxt in plays:
+                return nxt
+        return _best_shed(view, plays)

@@ -1,0 +1,35 @@
+"""Players and bots: the `Player` protocol, three ready bots, and `longest_train`.
+
+A player is anything with a ``choose(view, moves)`` method: it is shown a
+`~mexican_train.PlayerView` (never the full `~mexican_train.GameState`) and
+the legal moves, and returns one of them.
+
+>>> from mexican_train import STANDARD, apply, legal_moves, new_game, view
+>>> from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
+>>> bots = [PlannerPlayer(), GreedyPlayer(), RandomPlayer(seed=1), GreedyPlayer()]
+>>> state = new_game(4, STANDARD, seed=3)
+>>> while not state.is_over:
+...     seat = state.current_player
+...     if seat is None:
+...         state = apply(state, legal_moves(state)[0])  # NextRound()
+...     else:
+...         mine = view(state, seat)
+...         state = apply(state, bots[seat].choose(mine, legal_moves(mine)))
+>>> len(state.round_scores)
+13
+>>> longest_train(["12-5", "5-3", "3-3", "12-1"], 12)
+(Tile(12, 5), Tile(5, 3), Tile(3, 3))
+"""
+
+from ._longest import DEFAULT_MAX_NODES, longest_train
+from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer, player_name
+
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "GreedyPlayer",
+    "PlannerPlayer",
+    "Player",
+    "RandomPlayer",
+    "longest_train",
+    "player_name",
+]

@@ -1,0 +1,182 @@
+"""`simulate`: reproducible statistics, the same on every executor; illegal moves recorded."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import attrs
+import pytest
+
+from mexican_train import (
+    HUB,
+    STANDARD,
+    TABLE_A,
+    DealError,
+    GreedyPlayer,
+    Move,
+    NextRound,
+    PlannerPlayer,
+    PlayerView,
+    RandomPlayer,
+    SimulationResult,
+    new_game,
+    simulate,
+)
+from mexican_train.simulation import Summary, game_seed
+
+#: Quick games: a double-6 set, 7 rounds.
+SMALL = attrs.evolve(STANDARD, max_pip=6)
+BOTS = (GreedyPlayer(), RandomPlayer(seed=4), PlannerPlayer())
+
+
+class SeatZeroCheater:
+    """Returns NextRound() mid-round whenever it sits in seat 0: always illegal."""
+
+    name = "cheater"
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return NextRound() if view.seat == 0 else moves[0]
+
+
+class Confused:
+    """Returns a string instead of a move."""
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return "6-5"  # type: ignore[return-value]
+
+
+def test_s6_the_same_seed_gives_the_same_result() -> None:
+    assert simulate(BOTS, SMALL, games=4, seed=9) == simulate(BOTS, SMALL, games=4, seed=9)
+    assert simulate(BOTS, SMALL, games=4, seed=9) != simulate(BOTS, SMALL, games=4, seed=10)
+
+
+def test_a_process_pool_gives_the_same_result_as_one_process() -> None:
+    alone = simulate(BOTS, SMALL, games=6, seed=3)
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        assert simulate(BOTS, SMALL, games=6, seed=3, executor=pool) == alone
+
+
+def test_batches_and_threads_do_not_change_the_result() -> None:
+    alone = simulate(BOTS, SMALL, games=5, seed=1)
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        for size in (1, 2, 5, 50):
+            assert simulate(BOTS, SMALL, 5, 1, pool, batch_size=size) == alone
+
+
+def test_greedy_beats_random_clearly() -> None:
+    result = simulate([GreedyPlayer(), RandomPlayer(seed=1)], STANDARD, games=10, seed=1)
+    greedy, random_ = result.player_stats
+    assert greedy.wins > random_.wins
+    assert greedy.score.high < random_.score.low
+
+
+def test_rotation_seats_every_player_in_turn() -> None:
+    """With rotate_seats, game i puts player i mod n in seat 0."""
+    result = simulate([SeatZeroCheater(), GreedyPlayer(), GreedyPlayer()], SMALL, 3, seed=2)
+    assert [m.player_index for m in result.illegal_moves] == [0]
+    assert result.illegal_moves[0].game == 0
+    fixed = simulate([GreedyPlayer(), SeatZeroCheater()], SMALL, 2, seed=2, rotate_seats=False)
+    assert fixed.illegal_moves == ()
+
+
+def test_an_illegal_move_is_recorded_with_the_player_and_the_move() -> None:
+    result = simulate([SeatZeroCheater(), GreedyPlayer()], SMALL, games=4, seed=1)
+    assert [m.game for m in result.illegal_moves] == [0, 2]
+    first = result.illegal_moves[0]
+    assert (first.player, first.player_index, first.seat) == ("cheater", 0, 0)
+    assert first.move == "NextRound()"
+    assert "E4" in first.reason
+    assert first.game_seed == game_seed(1, 0)
+    assert result.completed_games == 2
+    assert result.player_stats[0].illegal_moves == 2
+    assert result.player_stats[1].illegal_moves == 0
+    assert result.player_stats[0].score.count == 2
+    assert "illegal move in game 0 by cheater (seat 0): NextRound()" in result.report()
+
+
+def test_a_player_that_returns_no_move_is_recorded_too() -> None:
+    result = simulate([Confused(), GreedyPlayer()], SMALL, games=1, seed=1, rotate_seats=False)
+    (illegal,) = result.illegal_moves
+    assert illegal.move == "'6-5'"
+    assert illegal.player.startswith("<")
+    assert result.completed_games == 0
+
+
+def test_statistics_add_up() -> None:
+    result = simulate(BOTS, HUB, games=3, seed=8)
+    c = result.counters
+    assert result.rounds == 3 * 13
+    assert c.rounds_gone_out + c.rounds_blocked == result.rounds
+    assert result.blocked_rate == c.rounds_blocked / result.rounds
+    assert c.doubles_closed <= c.doubles_opened <= c.doubles_played
+    assert round(result.round_tiles.mean * result.rounds) == c.tiles_played
+    assert c.first_turn_tiles == 0  # HUB: an ordinary first turn (V1)
+    assert sum(result.wins) >= result.completed_games == 3
+    assert result.mean_scores == tuple(p.score.mean for p in result.player_stats)
+
+
+def test_p4_first_turn_tiles_are_counted_under_rulebook_a() -> None:
+    assert simulate(BOTS, SMALL, games=1, seed=8).counters.first_turn_tiles > 0
+
+
+def test_the_result_is_a_frozen_value_that_pickles_and_serialises() -> None:
+    result = simulate(BOTS, SMALL, games=2, seed=5)
+    assert isinstance(result, SimulationResult)
+    assert pickle.loads(pickle.dumps(result)) == result
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        result.games = 3  # type: ignore[misc]
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["games"] == 2
+    assert data["player_stats"][0]["name"] == "GreedyPlayer()"
+
+
+def test_summary_gives_the_mean_and_a_95_percent_interval() -> None:
+    summary = Summary.of([1.0, 2.0, 3.0, 4.0])
+    assert summary.mean == 2.5
+    assert summary.low == pytest.approx(2.5 - 1.96 * (5 / 3) ** 0.5 / 2, rel=1e-3)
+    assert summary.margin == pytest.approx(summary.high - 2.5)
+    assert Summary.of([7]).stdev == 0.0
+
+
+def test_progress_is_reported_for_every_game() -> None:
+    done: list[int] = []
+    simulate(BOTS, SMALL, games=5, seed=1, progress=done.append)
+    assert sum(done) == 5
+
+
+def test_a_game_seed_replays_one_game() -> None:
+    assert new_game(3, SMALL, seed=game_seed(4, 2)) == new_game(3, SMALL, seed=game_seed(4, 2))
+    assert game_seed(4, 2) != game_seed(4, 3)
+
+
+@pytest.mark.parametrize("count", [1, 15])
+def test_s1_an_impossible_player_count_is_refused_up_front(count: int) -> None:
+    with pytest.raises(DealError):
+        simulate([GreedyPlayer()] * count, STANDARD, games=1)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"games": 0}, ValueError),
+        ({"games": 1.5}, ValueError),
+        ({"batch_size": 0}, ValueError),
+        ({"seed": "x"}, TypeError),
+    ],
+)
+def test_bad_arguments_are_refused(kwargs: dict[str, object], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        simulate(BOTS, SMALL, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_player_without_choose_is_refused() -> None:
+    with pytest.raises(TypeError, match="choose"):
+        simulate([GreedyPlayer(), object()], SMALL, games=1)  # type: ignore[list-item]
+
+
+def test_rules_pickle_for_other_processes() -> None:
+    """Regression: a DealTable held a mappingproxy, so Rules could not reach a process pool."""
+    assert pickle.loads(pickle.dumps(TABLE_A)) == TABLE_A
+    assert pickle.loads(pickle.dumps(HUB)) == HUB
