@@ -81,7 +81,9 @@ html_theme_options = {
 mt_source_dir = str(Path(mexican_train.__file__).resolve().parent)
 mt_tests_dir = str(HERE.parent / "tests")
 # The modules whose rule citations are the implementation (the engine core), in the
-# order the rule boxes list them, and the conformance kit that checks any Rules.
+# order the rule boxes list them; the modules holding variants of the rules; and the
+# conformance kit that checks any Rules.
 mt_rule_code_modules = ["_engine", "_rules", "_tables", "_state", "_moves", "_tiles",
-                        "_shuffle", "_view", "_variants", "variants"]  # fmt: skip
+                        "_shuffle", "_view"]  # fmt: skip
+mt_rule_variant_modules = ["_variants", "variants"]
 mt_rule_check_modules = ["testing"]

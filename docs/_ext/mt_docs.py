@@ -32,7 +32,7 @@ import re
 import tokenize
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -109,17 +109,19 @@ EXTERNAL: dict[str, str] = {
     "attrs.Attribute": "https://www.attrs.org/en/stable/api.html#attrs.Attribute",
 }
 # The same names as they appear in evaluated annotations.
-EXTERNAL.update({
-    "typing.Sequence": EXTERNAL["collections.abc.Sequence"],
-    "typing.Mapping": EXTERNAL["collections.abc.Mapping"],
-    "typing.Iterable": EXTERNAL["collections.abc.Iterable"],
-    "typing.Iterator": EXTERNAL["collections.abc.Iterator"],
-    "builtins.int": EXTERNAL["int"],
-    "builtins.str": EXTERNAL["str"],
-    "builtins.bool": EXTERNAL["bool"],
-    "NoneType": EXTERNAL["None"],
-    "attr.evolve": EXTERNAL["attrs.evolve"],
-})
+EXTERNAL.update(
+    {
+        "typing.Sequence": EXTERNAL["collections.abc.Sequence"],
+        "typing.Mapping": EXTERNAL["collections.abc.Mapping"],
+        "typing.Iterable": EXTERNAL["collections.abc.Iterable"],
+        "typing.Iterator": EXTERNAL["collections.abc.Iterator"],
+        "builtins.int": EXTERNAL["int"],
+        "builtins.str": EXTERNAL["str"],
+        "builtins.bool": EXTERNAL["bool"],
+        "NoneType": EXTERNAL["None"],
+        "attr.evolve": EXTERNAL["attrs.evolve"],
+    }
+)
 
 
 # -- the public API: names and where they really live ------------------------------------
@@ -180,6 +182,12 @@ def resolve_missing(
                                                  if p.endswith("." + tail)]):  # fmt: skip
             public = candidate
             break
+    if public is None and "." not in target:
+        # A bare name in a docstring ("Raises: NotationError") that is public in exactly
+        # one public submodule.
+        matches = {p for p in aliases.values() if p.rsplit(".", 1)[-1] == target}
+        if len(matches) == 1:
+            public = matches.pop()
     if public is not None:
         domain = env.get_domain("py")
         for reftype in (node["reftype"], "class", "data", "obj"):
@@ -339,9 +347,7 @@ def scan_code(source_dir: Path) -> dict[str, list[CodeCitation]]:
     return {rule: list(bucket.values()) for rule, bucket in found.items()}
 
 
-def select_citations(
-    citations: list[CodeCitation], modules: list[str]
-) -> list[CodeCitation]:
+def select_citations(citations: list[CodeCitation], modules: list[str]) -> list[CodeCitation]:
     """Return the citations in *modules* (short names), in order.
 
     A ``# D2: ...`` comment marks code that implements a rule, and so does a function's
@@ -374,11 +380,10 @@ def scan_tests(tests_dir: Path) -> dict[str, list[TestCitation]]:
             rule = next((r for p, r in prefixes.items() if node.name.startswith(p)), None)
             if rule is None:
                 continue
-            doc = (ast.get_docstring(node) or "").strip().splitlines()
+            # The docstring's first paragraph, on one line.
+            doc = " ".join((ast.get_docstring(node) or "").split("\n\n")[0].split())
             name = f"{owner}::{node.name}" if owner else node.name
-            found.setdefault(rule, []).append(
-                TestCitation(f"tests/{path.name}::{name}", doc[0] if doc else "")
-            )
+            found.setdefault(rule, []).append(TestCitation(f"tests/{path.name}::{name}", doc))
     return found
 
 
@@ -422,7 +427,10 @@ class RuleLinks(SphinxDirective):
 
     required_arguments = 1
     optional_arguments = 0
-    option_spec = {"no-tests": directives.flag, "no-code": directives.flag}
+    option_spec: ClassVar[dict[str, Any]] = {
+        "no-tests": directives.flag,
+        "no-code": directives.flag,
+    }
 
     def run(self) -> list[nodes.Node]:
         rule = self.arguments[0]
@@ -439,9 +447,12 @@ class RuleLinks(SphinxDirective):
             if not implementing:
                 logger.warning("rule %s: no code cites it", rule, location=self.get_location())
             box += self._code_line("Implemented in: ", implementing)
+            variants = select_citations(code, env.config.mt_rule_variant_modules)
+            if variants:
+                box += self._code_line("Variants of it: ", variants)
             checking = select_citations(code, env.config.mt_rule_check_modules)
             if checking:
-                box += self._code_line("Checked for any rules by: ", checking)
+                box += self._code_line("Checked for any Rules by the conformance kit: ", checking)
 
         if "no-tests" not in self.options:
             para = nodes.paragraph()
@@ -480,10 +491,14 @@ class RuleLinks(SphinxDirective):
 def _register_viewcode_tags(app: Sphinx, doctree: nodes.document) -> None:
     """Make viewcode anchor every object a rule box links to (it anchors only autodoc'd ones)."""
     env = app.env
-    modules = getattr(env, "_viewcode_modules", None)
+    # viewcode's own record: {module: (code, tags, {tag: docname}, refname) or False}.
+    modules: dict[str, Any] | None = getattr(env, "_viewcode_modules", None)
     if modules is None:
-        env._viewcode_modules = modules = {}  # type: ignore[attr-defined]
-    docname = env.docname
+        modules = {}
+        env._viewcode_modules = modules  # type: ignore[attr-defined]
+    current = getattr(env, "current_document", None)
+    docname = current.docname if current is not None else env.docname
+    anchored: set[str] = set()
     for link in doctree.findall(code_link):
         modname, tag = link["modname"], link["tag"]
         entry = modules.get(modname)
@@ -493,7 +508,13 @@ def _register_viewcode_tags(app: Sphinx, doctree: nodes.document) -> None:
             entry = (analyzer.code, analyzer.tags, {}, modname)
             modules[modname] = entry
         if tag:
-            entry[2].setdefault(tag, docname)
+            used: dict[str, str] = entry[2]
+            used.setdefault(tag, docname)
+            # viewcode's "[docs]" link comes back to "<refname>.<tag>" on that page.
+            anchor = f"{entry[3]}.{tag}"
+            if used[tag] == docname and anchor not in anchored:
+                anchored.add(anchor)
+                link["ids"].append(anchor)
 
 
 def _resolve_code_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -508,6 +529,7 @@ def _resolve_code_links(app: Sphinx, doctree: nodes.document, docname: str) -> N
             uri += "#" + link["tag"]
         reference = nodes.reference("", "", internal=True, refuri=uri,
                                     reftitle="the highlighted source")  # fmt: skip
+        reference["ids"] = list(link["ids"])
         reference += children
         link.replace_self(reference)
 
@@ -535,6 +557,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     # Modules (short names) whose rule citations count as the implementation, in the order
     # shown; and those that check any Rules against the rules (the conformance kit).
     app.add_config_value("mt_rule_code_modules", [], "env")
+    app.add_config_value("mt_rule_variant_modules", [], "env")
     app.add_config_value("mt_rule_check_modules", [], "env")
     app.add_role("rule", rule_role)
     app.add_node(code_link)
