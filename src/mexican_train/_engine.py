@@ -13,7 +13,7 @@ from bisect import insort
 from collections.abc import Sequence
 
 from ._errors import DealError, IllegalMoveError, RulesError
-from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from ._moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, Rules
 from ._shuffle import shuffled
 from ._state import Deal, GameState, Train, _score_hand
@@ -254,7 +254,10 @@ def _ordinary_plays(
 ) -> list[Move]:
     players = state.players
     # P3: own train; the Mexican train once open (V2); others' trains while marked.
-    access = [i for i in range(players) if i == seat or trains[i].marked]
+    access = []
+    for train_id in range(players):
+        if train_id == seat or trains[train_id].marked:
+            access.append(train_id)
     opened = state.rules.mexican_train.is_open(state, seat)
     if opened is True:
         access.append(MEXICAN)
@@ -270,20 +273,22 @@ def _ordinary_plays(
         if double_access is not None:
             return _plays_exempting_doubles(hand, trains, access, double_access)
 
-    by_end: dict[int, list[int]] = {}
+    # The hot path: plain loops, bit masks and interned plays (benchmarks/run.py).
+    # For each train the player may use, in the documented order (by id, the
+    # Mexican train last): the number it needs, and the plays onto it.
+    targets = []
+    wanted = 0  # bit n set when a train needs n
     for train_id in access:
-        by_end.setdefault(trains[train_id].open_end, []).append(train_id)
+        end = trains[train_id].open_end
+        targets.append((end, PLAYS[train_id]))
+        wanted |= 1 << end
     plays: list[Move] = []
     for tile in hand:
-        targets = by_end.get(tile.high)
-        if not tile.is_double:
-            low = by_end.get(tile.low)
-            if low:
-                # The documented order: trains by id, the Mexican train last, whichever
-                # end of the tile fits them.
-                targets = sorted((*targets, *low), key=_train_order) if targets else low
-        if targets:
-            plays.extend(Play(tile, t) for t in targets)
+        ends = tile._ends
+        if ends & wanted:
+            for end, plays_on in targets:
+                if ends >> end & 1:
+                    plays.append(plays_on[tile])
     return plays
 
 

@@ -74,6 +74,32 @@ class Play:
         return self
 
 
+class _PlaysOnTrain(dict[Tile, Play]):
+    # The interned plays onto one train, by tile, made on first demand.
+    __slots__ = ("train",)
+
+    def __init__(self, train: int) -> None:
+        super().__init__()
+        self.train = train
+
+    def __missing__(self, tile: Tile) -> Play:
+        play = self[tile] = Play(tile, self.train)
+        return play
+
+
+class _PlayTable(dict[int, _PlaysOnTrain]):
+    __slots__ = ()
+
+    def __missing__(self, train: int) -> _PlaysOnTrain:
+        plays = self[train] = _PlaysOnTrain(train)
+        return plays
+
+
+#: ``PLAYS[train][tile] is Play(tile, train)``: the engine's way to the moves it
+#: offers, two dict lookups without the checks of `Play` (a few times cheaper).
+PLAYS: Final = _PlayTable()
+
+
 class _Singleton:
     """A move without arguments: every instance is the same object."""
 

@@ -25,7 +25,7 @@ class Tile:
     """
 
     # Interning keeps tiles cheap to compare (identity) and to keep in states.
-    __slots__ = ("_hash", "high", "is_double", "low", "pips")
+    __slots__ = ("_ends", "_hash", "high", "is_double", "low", "pips")
     _cache: ClassVar[dict[tuple[int, int], Tile]] = {}
 
     high: int
@@ -33,6 +33,7 @@ class Tile:
     pips: int
     is_double: bool
     _hash: int
+    _ends: int  # bit n set when an end shows n: the engine matches tiles to trains by it
 
     def __new__(cls, a: int, b: int) -> Tile:
         # type() and not isinstance(): True and 1.0 would otherwise pass for 1.
@@ -53,6 +54,7 @@ class Tile:
             object.__setattr__(tile, "is_double", high == low)
             # A deterministic hash: set iteration order must not vary between runs (S6).
             object.__setattr__(tile, "_hash", high * 1024 + low)
+            object.__setattr__(tile, "_ends", 1 << high | 1 << low)
             cls._cache[high, low] = tile
         cls._cache[a, b] = tile
         return tile
