@@ -469,7 +469,7 @@ def _describe_open_doubles(rule: object) -> str:
 
 def _describe_dead(rule: object) -> str:
     if type(rule) is NeverBind:
-        return "-"
+        return "no double binds"
     release = getattr(rule, "release_dead", None)
     if release is None:
         return "as the open-double rule says"
