@@ -31,6 +31,16 @@ from mexican_train import (
     new_game,
     set_size,
 )
+from mexican_train.variants import (
+    CloseAnyOrder,
+    CoverOwnDouble,
+    MexicanAfterAllTrains,
+    MexicanAfterOwnTrain,
+    NeverBind,
+    NoMexicanTrain,
+    OpenDoubleRule,
+    StrictCloseInOrder,
+)
 
 # -- positions from random play (rendering, front ends) ----------------------------------------
 
@@ -80,7 +90,25 @@ def preset_tables(draw: st.DrawFn) -> tuple[Rules, int]:
     return rules, draw(player_counts(rules))
 
 
-_MEXICAN_RULES: list[MexicanTrainRule] = [MexicanFromFirstTurn(), MexicanFromSecondTurn()]
+_MEXICAN_RULES: list[MexicanTrainRule] = [
+    MexicanFromFirstTurn(),
+    MexicanFromSecondTurn(),
+    NoMexicanTrain(),
+    MexicanAfterOwnTrain(),
+    MexicanAfterAllTrains(),
+]
+
+
+def open_double_rules() -> st.SearchStrategy[OpenDoubleRule]:
+    """An open-double rule: `CloseInOrder` or one of the catalogue's (V3, V4)."""
+    flags = {"reverse": st.booleans(), "release_dead": st.booleans()}
+    return st.one_of(
+        st.builds(CloseInOrder, **flags),
+        st.builds(StrictCloseInOrder, **flags),
+        st.builds(CoverOwnDouble, **flags),
+        st.builds(CloseAnyOrder, release_dead=st.booleans()),
+        st.just(NeverBind()),
+    )
 
 
 def _smallest_set(players: int, set_aside: int) -> int:
@@ -97,8 +125,10 @@ def variant_tables(draw: st.DrawFn, max_pip: int = 12, max_rounds: int = 3) -> t
 
     Varies the set and a hand size that fits it (S1, V8), the double-blank score
     (V7), the number and order of rounds (V9), must-play (V6), the first turn (V1),
-    the Mexican-train rule (V2), engine placement (V5), open hands (V10) and
-    `CloseInOrder(reverse, release_dead)` (V3, V4).  The number of rounds is kept at
+    the Mexican-train rule (V2), engine placement (V5), open hands (V10), the
+    open-double rule with its ``reverse`` and ``release_dead`` (V3, V4), and the
+    catalogue's switches (draw until playable, the last-tile call, shared ties).
+    The number of rounds is kept at
     *max_rounds* or fewer, and the set at double-*max_pip* or smaller, so that games
     stay short.
     """
@@ -122,8 +152,11 @@ def variant_tables(draw: st.DrawFn, max_pip: int = 12, max_rounds: int = 3) -> t
         must_play=draw(st.booleans()),
         first_turn=first_turn,
         mexican_train=draw(st.sampled_from(_MEXICAN_RULES)),
-        open_doubles=draw(st.builds(CloseInOrder, st.booleans(), st.booleans())),
+        open_doubles=draw(open_double_rules()),
         open_hands=draw(st.booleans()),
+        draw_until_playable=draw(st.booleans()),
+        last_tile_penalty=draw(st.sampled_from([0, 0, 1, 2])),
+        tie_break=draw(st.booleans()),
     )
     return rules, players
 

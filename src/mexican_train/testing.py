@@ -68,6 +68,7 @@ import attrs
 
 from . import (
     MEXICAN,
+    CallLastTile,
     DealError,
     Draw,
     EnginePlacement,
@@ -92,7 +93,7 @@ from ._errors import MexicanTrainError
 if TYPE_CHECKING:
     import hypothesis
 
-    from . import Cover
+    from . import Cover, Train
 
 __all__ = [
     "ConformanceError",
@@ -109,6 +110,7 @@ __all__ = [
 _DRAW = Draw()
 _PASS = Pass()
 _NEXT_ROUND = NextRound()
+_CALL = CallLastTile()
 
 
 class ConformanceError(MexicanTrainError, AssertionError):
@@ -365,17 +367,17 @@ def _check_scores(state: GameState) -> None:
         if winners:
             raise _fail("winners", "E5", f"winners {winners} before the game is over", state)
         return
-    # E5's tie-breaks can only narrow the players with the lowest total; a variant
-    # that shares ties keeps them all.  So: E5's winners <= winners <= lowest totals.
+    # E5: the lowest total wins, ties broken by E5's tie-breaks unless the rules
+    # share them (Rules.tie_break).
     lowest = min(state.scores)
-    level = {seat for seat, score in enumerate(state.scores) if score == lowest}
-    e5 = set(_e5_winners(state))
-    if not (e5 <= set(winners) <= level) or list(winners) != sorted(winners):
+    level = tuple(seat for seat, score in enumerate(state.scores) if score == lowest)
+    expected = _e5_winners(state) if state.rules.tie_break else level
+    if winners != expected:
         raise _fail(
             "winners",
             "E5",
-            f"winners {winners}; lowest total {lowest} for seats {sorted(level)}, "
-            f"E5's tie-breaks give {sorted(e5)}",
+            f"winners {winners}; lowest total {lowest} for seats {level}, "
+            f"expected {expected} (tie_break={state.rules.tie_break})",
             state,
         )
 
@@ -445,10 +447,10 @@ def _train_key(train_id: int) -> int:
 
 def _move_key(move: Move) -> tuple[int, Tile | None, int]:
     # The documented order: plays (tiles ascending, trains by id, the Mexican
-    # train last), then Draw, then Pass.
+    # train last), then Draw, then Pass, then the last-tile call.
     if isinstance(move, Play):
         return (0, move.tile, _train_key(move.train))
-    return (1 if move is _DRAW else 2, None, 0)
+    return (1 if move is _DRAW else 2 if move is _PASS else 3, None, 0)
 
 
 def _is_closable(state: GameState, pip: int) -> bool:
@@ -465,8 +467,11 @@ def _ask(state: GameState, pending: tuple[int, ...], ask: Callable[..., Cover]) 
     return ask(doubles)
 
 
-def _playable_trains(state: GameState, seat: int) -> list[int]:
-    """Return the trains *seat* may play on now, from the rule text (P3, P4, D1-D4)."""
+def _playable_trains(state: GameState, seat: int, double: bool = False) -> list[int]:
+    """Return the trains *seat* may play on now, from the rule text (P3, P4, D1-D4).
+
+    With *double*, for a double: a `Cover` with ``doubles_exempt`` does not hold it.
+    """
     if _special_first_turn(state, seat):
         return [seat]  # P4: only the player's own train
     rules = state.rules
@@ -474,25 +479,30 @@ def _playable_trains(state: GameState, seat: int) -> list[int]:
     base = {seat} | {t for t in range(state.players) if state.trains[t].marked}
     if rules.mexican_train.is_open(state, seat):
         base.add(MEXICAN)
-    covers = []
+    asked: list[tuple[tuple[int, ...], Cover]] = []
     if state.open_doubles:  # D2, D3: what earlier turns' doubles ask
-        covers.append(
+        asked.append(
             (state.open_doubles, _ask(state, state.open_doubles, rules.open_doubles.obligation))
         )
     if state.turn_doubles:  # D1, D3: where the tile after this turn's double may go
-        covers.append(
+        asked.append(
             (state.turn_doubles, _ask(state, state.turn_doubles, rules.open_doubles.follow_up))
         )
+    # Cover.doubles_exempt: "only" holds the player's other tiles, not a double.
+    covers = [
+        (pending, cover.trains, cover.only and not (double and cover.doubles_exempt))
+        for pending, cover in asked
+    ]
     candidates = set(base)
-    for _, cover in covers:
-        if cover.only:  # D2: a binding double may be covered on any train
-            candidates.update(cover.trains)
+    for _, trains, only in covers:
+        if only:  # D2: a binding double may be covered on any train
+            candidates.update(trains)
     allowed = []
     for train_id in candidates:
         # Cover: a pending double may be covered only if named; "only" forbids the rest.
         if all(
-            train_id in cover.trains if train_id in pending else not cover.only
-            for pending, cover in covers
+            train_id in trains if train_id in pending else not only
+            for pending, trains, only in covers
         ):
             allowed.append(train_id)
     return sorted(allowed, key=_train_key)
@@ -508,19 +518,29 @@ def _expected_moves(state: GameState) -> list[Move]:
     rules = state.rules
     hand = state.hands[seat]
     trains = _playable_trains(state, seat)
+    doubles_to = _playable_trains(state, seat, double=True)
     moves: list[Move] = [
-        Play(tile, t) for tile in hand for t in trains if tile.shows(state.trains[t].open_end)
+        Play(tile, t)
+        for tile in hand
+        for t in (doubles_to if tile.is_double else trains)
+        if tile.shows(state.trains[t].open_end)
     ]
     special = _special_first_turn(state, seat)
     if special and state.turn_tiles:
-        return [*moves, _PASS]  # P4: the chain may stop after the first tile
-    may_draw = rules.first_turn.may_draw if special and rules.first_turn else True
-    # P7 (V6): drawing and passing are for a player who cannot play.
-    if moves and rules.must_play:
-        return moves
-    if may_draw and not state.has_drawn and state.boneyard:
-        return [*moves, _DRAW]  # P5, D1, D2: one draw per turn, or per double
-    return [*moves, _PASS]  # P5a
+        moves.append(_PASS)  # P4: the chain may stop after the first tile
+    elif moves and rules.must_play:
+        pass  # P7 (V6): drawing and passing are for a player who cannot play
+    elif (
+        (rules.first_turn.may_draw if special and rules.first_turn else True)
+        and (not state.has_drawn or (rules.draw_until_playable and not moves))
+        and state.boneyard
+    ):
+        moves.append(_DRAW)  # P5, D1, D2: one draw per turn, or per double (or until playable)
+    else:
+        moves.append(_PASS)  # P5a
+    if rules.last_tile_penalty and len(hand) == 2 and not state.last_tile_called:
+        moves.append(_CALL)  # the last-tile call: holding two tiles, once a turn
+    return moves
 
 
 def _check_legal_moves(state: GameState) -> None:
@@ -606,15 +626,43 @@ def check_transition(before: GameState, move: Move, after: GameState) -> None:
         _check_next_round(before, move, after)
         return
     seat = before.current_player
-    _check_tile_flow(before, move, after, seat)
+    ends = _turn_ends(before, move, seat)
+    hands, boneyard, trains, round_ends, why = _expected_table(before, move, seat, ends)
+    _check_tile_flow(before, move, after, hands, boneyard, trains)
     _check_markers(before, move, after, seat)
-    _check_turn(before, move, after, seat)
+    if round_ends:
+        if after.current_player is not None:
+            raise _fail("the round ends", why, "play goes on", before, move)
+        _check_round_scores(before, move, after)
+        return
+    _check_turn(before, move, after, seat, ends)
 
 
-def _check_tile_flow(before: GameState, move: Move, after: GameState, seat: int) -> None:
+def _turn_ends(before: GameState, move: Move, seat: int) -> bool:
+    """Return whether *move* ends the turn by itself (P4, P5a, D1)."""
+    if move is _PASS:
+        return True
+    if not isinstance(move, Play):
+        return False  # a draw, or the last-tile call
+    hand = [t for t in before.hands[seat] if t is not move.tile]
+    first_turn = before.rules.first_turn
+    if first_turn is not None and not before.had_first_turn[seat]:
+        # P4: the chain goes on while a tile of the hand fits the own train.
+        end = move.tile.other_end(before.trains[move.train].open_end)
+        return not (first_turn.chain and any(t.shows(end) for t in hand))
+    # P5a, D1: an ordinary tile ends the turn; a double must be followed.
+    return not move.tile.is_double
+
+
+_Table = tuple[list[tuple[Tile, ...]], tuple[Tile, ...], list["Train"], bool, str]
+
+
+def _expected_table(before: GameState, move: Move, seat: int, ends: bool) -> _Table:
+    """Return the hands, boneyard and trains *move* leaves, and whether the round ends."""
     hands = list(before.hands)
     boneyard = before.boneyard
     trains = list(before.trains)
+    played = isinstance(move, Play)
     if isinstance(move, Play):
         # P2: the tile leaves the hand and joins the train at its open end.
         hands[seat] = tuple(t for t in hands[seat] if t is not move.tile)
@@ -626,6 +674,32 @@ def _check_tile_flow(before: GameState, move: Move, after: GameState, seat: int)
         # P5: the first tile of the boneyard goes to the player's hand.
         hands[seat] = tuple(sorted((*hands[seat], boneyard[0])))
         boneyard = boneyard[1:]
+    tiles_this_turn = before.turn_tiles + played
+    idle = 0 if tiles_this_turn else before.idle_turns + 1
+    had = [*before.had_first_turn[:seat], True, *before.had_first_turn[seat + 1 :]]
+    if played and not hands[seat] and not _special_first_turn(before, seat):
+        return hands, boneyard, trains, True, "E1"  # E1, D5: going out ends the round at once
+    if ends and all(had) and not all(hands):
+        return hands, boneyard, trains, True, "P4"  # a first-turn winner: once all have played
+    if ends and not boneyard and idle >= before.players:
+        return hands, boneyard, trains, True, "E2"  # blocked: a cycle of turns without a tile
+    penalty = before.rules.last_tile_penalty
+    missed_call = penalty and not before.last_tile_called
+    if ends and missed_call and tiles_this_turn and len(hands[seat]) == 1:
+        # The last-tile call was missed: the penalty comes from the boneyard's front.
+        hands[seat] = tuple(sorted((*hands[seat], *boneyard[:penalty])))
+        boneyard = boneyard[penalty:]
+    return hands, boneyard, trains, False, "E2"
+
+
+def _check_tile_flow(
+    before: GameState,
+    move: Move,
+    after: GameState,
+    hands: list[tuple[Tile, ...]],
+    boneyard: tuple[Tile, ...],
+    trains: list[Train],
+) -> None:
     if tuple(hands) != after.hands:
         raise _fail(
             "tiles move from hand to train",
@@ -661,53 +735,16 @@ def _check_markers(before: GameState, move: Move, after: GameState, seat: int) -
         raise _fail("markers", "P6", f"marker wrong on trains {changed}: {got}", before, move)
 
 
-def _turn_ends(before: GameState, move: Move, seat: int) -> bool:
-    """Return whether *move* ends the turn by itself (P4, P5a, D1)."""
-    if move is _PASS:
-        return True
-    if not isinstance(move, Play):
-        return False
-    hand = [t for t in before.hands[seat] if t is not move.tile]
-    first_turn = before.rules.first_turn
-    if first_turn is not None and not before.had_first_turn[seat]:
-        # P4: the chain goes on while a tile of the hand fits the own train.
-        end = move.tile.other_end(before.trains[move.train].open_end)
-        return not (first_turn.chain and any(t.shows(end) for t in hand))
-    # P5a, D1: an ordinary tile ends the turn; a double must be followed.
-    return not move.tile.is_double
-
-
-def _check_turn(before: GameState, move: Move, after: GameState, seat: int) -> None:
-    players = before.players
+def _check_turn(before: GameState, move: Move, after: GameState, seat: int, ends: bool) -> None:
     special = _special_first_turn(before, seat)
     played = isinstance(move, Play)
-    went_out = played and not after.hands[seat]
-    tiles_this_turn = before.turn_tiles + played
-    ends = _turn_ends(before, move, seat)
-    idle = 0 if tiles_this_turn else before.idle_turns + 1
-    had = list(before.had_first_turn)
-    if ends:
-        had[seat] = True
-    if went_out and not special:
-        round_ends, why = True, "E1"  # E1, D5: going out ends the round at once
-    elif ends and all(had) and not all(after.hands):
-        round_ends, why = True, "P4"  # a first-turn winner ends it once all have played
-    elif ends and not after.boneyard and idle >= players:
-        round_ends, why = True, "E2"  # blocked: a cycle of turns without a tile
-    else:
-        round_ends, why = False, "E2"
-    if round_ends:
-        if after.current_player is not None:
-            raise _fail("the round ends", why, "play goes on", before, move)
-        _check_round_scores(before, move, after)
-        return
-    expected = (seat + 1) % players if ends else seat  # P1: clockwise
+    expected = (seat + 1) % before.players if ends else seat  # P1: clockwise
     if after.current_player != expected:
-        rule = "P1" if ends else ("D1" if played else "P5a")
         if after.current_player is None:
-            why = "E2" if not after.boneyard else "E1"
-            rule, detail = why, "the round ended, but nobody went out or is blocked"
+            rule = "E2" if not after.boneyard else "E1"
+            detail = "the round ended, but nobody went out or is blocked"
         else:
+            rule = "P1" if ends else ("D1" if played else "P5a")
             detail = f"player {after.current_player} moves next; expected {expected}"
         raise _fail("who moves next", rule, detail, before, move)
     # D2: doubles still ending their train when the turn ends are open; a tile on
@@ -715,8 +752,8 @@ def _check_turn(before: GameState, move: Move, after: GameState, seat: int) -> N
     covered = move.train if isinstance(move, Play) else None
     open_doubles = [t for t in before.open_doubles if t != covered]
     turn_doubles = [t for t in before.turn_doubles if t != covered]
-    if played and move.tile.is_double and not special:  # type: ignore[union-attr]
-        turn_doubles.append(covered)  # type: ignore[arg-type]
+    if isinstance(move, Play) and move.tile.is_double and not special:
+        turn_doubles.append(move.train)
     if ends:
         if not special:
             open_doubles += turn_doubles
@@ -730,16 +767,30 @@ def _check_turn(before: GameState, move: Move, after: GameState, seat: int) -> N
             before,
             move,
         )
-    bookkeeping = (after.turn_tiles, after.has_drawn, list(after.had_first_turn), after.idle_turns)
-    wanted = (
-        (0, False, had, idle) if ends else (tiles_this_turn, move is _DRAW, had, before.idle_turns)
+    tiles_this_turn = before.turn_tiles + played
+    had = list(before.had_first_turn)
+    if ends:
+        had[seat] = True
+        idle = 0 if tiles_this_turn else before.idle_turns + 1
+        wanted = (0, False, had, idle, False)
+    else:
+        # P5, D1: a draw is used up; a tile played (a double) gives a new one.
+        drawn = True if move is _DRAW else False if played else before.has_drawn
+        called = before.last_tile_called or move is _CALL
+        wanted = (tiles_this_turn, drawn, had, before.idle_turns, called)
+    bookkeeping = (
+        after.turn_tiles,
+        after.has_drawn,
+        list(after.had_first_turn),
+        after.idle_turns,
+        after.last_tile_called,
     )
     if bookkeeping != wanted:
         raise _fail(
             "turn bookkeeping",
             "E2" if bookkeeping[3] != wanted[3] else "P5a",
-            f"(turn_tiles, has_drawn, had_first_turn, idle_turns) = {bookkeeping}, "
-            f"expected {wanted}",
+            "(turn_tiles, has_drawn, had_first_turn, idle_turns, last_tile_called) = "
+            f"{bookkeeping}, expected {wanted}",
             before,
             move,
         )
@@ -931,7 +982,7 @@ def _candidates(state: GameState) -> list[Move]:
     moves += [Play(tile, own) for tile in strangers]
     if hand:
         moves.append(Play(hand[0], state.players))  # no such train
-    moves += [_DRAW, _PASS, _NEXT_ROUND]
+    moves += [_DRAW, _PASS, _NEXT_ROUND, _CALL]
     return moves
 
 
@@ -945,7 +996,8 @@ def round_move_bound(state: GameState) -> int:
     B = S - P x H tiles at most in the boneyard after the deal (H tiles each):
 
     - plays: each moves a tile out of a hand for good, so at most T;
-    - draws: each takes a tile of the boneyard, so at most B;
+    - draws: each takes a tile of the boneyard, so at most B (a missed last-tile
+      call's penalty takes from it too);
     - passes: at most one per turn, and a turn either plays a tile (at most T
       such turns) or ends idle.  An idle turn is a special first turn (P4: at
       most P), or drew (P5a: `Pass` needs a draw first while the boneyard has
@@ -955,7 +1007,9 @@ def round_move_bound(state: GameState) -> int:
       (T + 1)(P - 1) + 1, and turns <= T + P + B + (T + 1)(P - 1) + 1 = TP + B + 2P;
     - one `NextRound`.
 
-    In all: T + B + (TP + B + 2P) + 1 = T(P + 1) + 2B + 2P + 1.
+    In all: T + B + (TP + B + 2P) + 1 = T(P + 1) + 2B + 2P + 1.  When the rules
+    ask for the last-tile call (`CallLastTile`, at most once a turn), add the
+    turns once more: TP + B + 2P.
 
     Args:
         state: any state of the game (only its players, set and hand size count).
@@ -971,7 +1025,9 @@ def round_move_bound(state: GameState) -> int:
     size = set_size(state.max_pip)
     tiles, players = size - 1, state.players
     boneyard = max(size - players * state.hand_size, 0)
-    return tiles * (players + 1) + 2 * boneyard + 2 * players + 1
+    turns = tiles * players + boneyard + 2 * players
+    calls = turns if state.rules.last_tile_penalty else 0
+    return tiles + boneyard + turns + calls + 1
 
 
 @attrs.frozen
