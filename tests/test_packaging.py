@@ -1,0 +1,42 @@
+"""The installed package is complete: version, typing marker and every public name.
+
+`.ci/run` runs the whole suite against the installed wheel, so these tests catch a file
+left out of the package, or metadata that disagrees with the code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import importlib.resources
+import pkgutil
+
+import pytest
+
+import mexican_train
+
+PUBLIC_MODULES = ["mexican_train"] + [
+    f"mexican_train.{info.name}"
+    for info in pkgutil.iter_modules(mexican_train.__path__)
+    if not info.name.startswith("_")
+]
+
+
+def test_version_is_single_sourced() -> None:
+    """The distribution's version is the package's ``__version__``."""
+    assert importlib.metadata.version("mexican-train") == mexican_train.__version__
+
+
+def test_package_is_marked_as_typed() -> None:
+    """``py.typed`` ships with the package (PEP 561), so type checkers read its hints."""
+    assert importlib.resources.files("mexican_train").joinpath("py.typed").is_file()
+
+
+@pytest.mark.parametrize("module_name", PUBLIC_MODULES)
+def test_every_public_name_is_importable(module_name: str) -> None:
+    """Every name in a public module's ``__all__`` exists, and none is listed twice."""
+    module = importlib.import_module(module_name)
+    names = list(module.__all__)
+    missing = [name for name in names if not hasattr(module, name)]
+    assert not missing, f"{module_name}.__all__ names missing attributes: {missing}"
+    assert len(set(names)) == len(names), f"{module_name}.__all__ repeats a name"
