@@ -1,0 +1,49 @@
+"""``mexican-train play`` in a real terminal: a round against a bot, bad input, Ctrl-C."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pexpect
+
+
+def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "mexican_train", "play", "--variant", "hub", "--players", "2", "--seed", "3",
+         "--bots", "greedy"],
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 200),
+    )  # fmt: skip
+    child.expect(r"you are seat 0")
+    # HUB: seat 0 moves first in round 1 (S4), with a full boneyard, so Pass is illegal.
+    child.expect(r"Your move \[1-\d+, \? for help\]")
+    child.sendline("p")
+    child.expect(r"Not allowed: P(7|5a)")
+    child.expect(r"Your move \[1-")
+    child.sendline("zz")
+    child.expect(r"I did not understand 'zz'")
+    child.expect(r"Your move \[1-")
+    child.sendline("99")
+    child.expect(r"there is no move 99")
+    child.expect(r"Your move \[1-")
+    child.sendline("?")
+    child.expect(r"d to draw, p to pass")
+    # Then play the first legal move each turn until the round is over.
+    turns = 0
+    while True:
+        found = child.expect([r"Your move \[1-\d+", r"Press Enter to deal round 2"])
+        if found == 1:
+            break
+        turns += 1
+        child.sendline("1")
+    assert turns > 0
+    assert re.search(r"Round 1 over: .* (went out \(E1\)|blocked \(E2\))", child.before)
+    child.sendintr()  # Ctrl-C
+    child.expect(r"Game abandoned")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in (child.before or "")
