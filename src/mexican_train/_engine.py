@@ -409,6 +409,8 @@ def apply(state: GameState, move: Move) -> GameState:
     """
     if move not in legal_moves(state):
         raise IllegalMoveError(move, _why_illegal(state, move))
+    if type(move) is Play:
+        return _play(state, move)  # the commonest move, dispatched first
     if move is _DRAW:
         return _draw(state)
     if move is _PASS:
@@ -419,10 +421,8 @@ def apply(state: GameState, move: Move) -> GameState:
             state.round_number + 1, previous_first=state.first_player,
             scores=state.scores, round_scores=state.round_scores,
         )  # fmt: skip
-    if move is _CALL:
-        return _call(state)
-    assert isinstance(move, Play)
-    return _play(state, move)
+    assert move is _CALL
+    return _call(state)
 
 
 def _replace(items: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:
@@ -458,7 +458,9 @@ def _play(s: GameState, move: Play) -> GameState:
     seat = s.current_player
     assert seat is not None
     tile, train_id = move.tile, move.train
-    hand = tuple(t for t in s.hands[seat] if t is not tile)
+    hand = s.hands[seat]
+    index = hand.index(tile)
+    hand = hand[:index] + hand[index + 1 :]
     hands: tuple[tuple[Tile, ...], ...] = _replace(s.hands, seat, hand)  # type: ignore[assignment]
     train = s.trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker.
@@ -466,8 +468,12 @@ def _play(s: GameState, move: Play) -> GameState:
                    train.marked and train_id != seat)  # fmt: skip
     trains: tuple[Train, ...] = _replace(s.trains, train_id, joined)  # type: ignore[assignment]
     # D2: a tile played on an open double closes it.
-    open_doubles = tuple(t for t in s.open_doubles if t != train_id)
-    turn_doubles = tuple(t for t in s.turn_doubles if t != train_id)
+    open_doubles = s.open_doubles
+    if train_id in open_doubles:
+        open_doubles = tuple(t for t in open_doubles if t != train_id)
+    turn_doubles = s.turn_doubles
+    if train_id in turn_doubles:
+        turn_doubles = tuple(t for t in turn_doubles if t != train_id)
     turn_tiles = s.turn_tiles + 1
     first_turn = s.rules.first_turn
     if first_turn is not None and not s.had_first_turn[seat]:
