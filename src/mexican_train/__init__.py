@@ -16,9 +16,12 @@ from ._errors import (
     RulesError,
     UnknownVariantError,
 )
+from ._events import apply_with_events
 from ._longest import longest_train
 from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from ._notation import NotationError, format_move, format_state, parse_move, parse_state
 from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
+from ._record import GameRecord, ReplayError, record, replay, replay_states
 from ._rules import (
     HUB,
     STANDARD,
@@ -34,6 +37,7 @@ from ._rules import (
     Rules,
     Table,
 )
+from ._serialize import SchemaError
 from ._simulate import SimulationResult, simulate
 from ._state import Deal, GameState, Train
 from ._tables import TABLE_A, TABLE_B, DealTable
@@ -59,6 +63,7 @@ __all__ = [
     "Draw",
     "EnginePlacement",
     "FirstTurn",
+    "GameRecord",
     "GameState",
     "GreedyPlayer",
     "IllegalMoveError",
@@ -68,6 +73,7 @@ __all__ = [
     "MexicanTrainRule",
     "Move",
     "NextRound",
+    "NotationError",
     "OpenDouble",
     "OpenDoubleRule",
     "Pass",
@@ -76,8 +82,10 @@ __all__ = [
     "Player",
     "PlayerView",
     "RandomPlayer",
+    "ReplayError",
     "Rules",
     "RulesError",
+    "SchemaError",
     "SimulationResult",
     "Table",
     "Tile",
@@ -86,11 +94,19 @@ __all__ = [
     "UnknownVariantError",
     "__version__",
     "apply",
+    "apply_with_events",
+    "format_move",
+    "format_state",
     "full_set",
     "get_variant",
     "legal_moves",
     "longest_train",
     "new_game",
+    "parse_move",
+    "parse_state",
+    "record",
+    "replay",
+    "replay_states",
     "round_score",
     "set_size",
     "simulate",

@@ -1,0 +1,48 @@
+"""Names the readers may resolve: registered variants and the package's public pieces.
+
+Text and JSON name rules by variant (``standard``) and pluggable pieces by class
+(``CloseInOrder``).  Input is untrusted, so a name is only ever looked up here,
+among the public names of this package and of `mexican_train.variants`, never
+imported from wherever it points.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ._errors import MexicanTrainError
+from ._rules import HUB, STANDARD, Rules
+
+__all__ = ["get_rules", "public_names", "variant_names"]
+
+
+def _variants_module() -> Any:
+    return importlib.import_module("mexican_train.variants")
+
+
+def variant_names() -> dict[str, Rules]:
+    """Return every built-in variant by name, the two presets first."""
+    found = {"standard": STANDARD, "hub": HUB}
+    for name, rules in _variants_module().VARIANTS.items():
+        found.setdefault(name, rules)
+    return found
+
+
+def get_rules(name: str) -> Rules | None:
+    """Return the rules of the variant called *name* (or an alias), or None if there is none."""
+    try:
+        rules = _variants_module().get_variant(name)
+    except MexicanTrainError:
+        return None
+    return rules if isinstance(rules, Rules) else None
+
+
+def public_names() -> dict[str, object]:
+    """Return the public names of ``mexican_train`` and of ``mexican_train.variants``."""
+    package = importlib.import_module("mexican_train")
+    names = {name: getattr(package, name) for name in package.__all__}
+    module = _variants_module()
+    for name in module.__all__:
+        names.setdefault(name, getattr(module, name))
+    return names
