@@ -344,7 +344,9 @@ def _allowed(
     for cover in (obligation, follow_up):
         # D2: a binding double may be covered on any train, even an unmarked one.
         if cover is not None and cover.only:
-            candidates.extend(t for t in cover.trains if t not in candidates)
+            for train_id in cover.trains:
+                if train_id not in candidates:
+                    candidates.append(train_id)
     allowed = []
     for train_id in candidates:
         if obligation is not None:
@@ -360,7 +362,8 @@ def _allowed(
             elif follow_up.only:
                 continue
         allowed.append(train_id)
-    allowed.sort(key=_train_order)
+    if len(candidates) > len(access):
+        allowed.sort(key=_train_order)  # a cover's train joined *access*, already in order
     return allowed
 
 
@@ -369,12 +372,12 @@ def _train_order(train_id: int) -> int:
 
 
 def _cover(method: object, state: GameState | PlayerView, train_ids: tuple[int, ...]) -> Cover:
-    doubles = tuple(
-        OpenDouble(t, state.trains[t].open_end, _closable(state, state.trains[t].open_end))
-        for t in train_ids
-    )
-    cover = method(doubles)  # type: ignore[operator]
-    if not isinstance(cover, Cover) or not set(cover.trains) <= set(train_ids):
+    doubles = []
+    for train_id in train_ids:
+        pip = state.trains[train_id].open_end
+        doubles.append(OpenDouble(train_id, pip, _closable(state, pip)))
+    cover = method(tuple(doubles))  # type: ignore[operator]
+    if not isinstance(cover, Cover) or not set(cover.trains).issubset(train_ids):
         raise RulesError(
             f"{state.rules.open_doubles!r} returned {cover!r}; expected a Cover naming "
             f"only trains among {train_ids}"
@@ -384,11 +387,12 @@ def _cover(method: object, state: GameState | PlayerView, train_ids: tuple[int, 
 
 def _closable(state: GameState | PlayerView, pip: int) -> bool:
     # D4: a double is dead once every other tile of its suit is on the table.
-    on_table = sum(
-        1 for train in state.trains for t in train.tiles if t.high == pip or t.low == pip
-    )
-    if state.engine.high == pip:
-        on_table += 1
+    suit = 1 << pip  # the bit of the tiles that show pip (Tile._ends)
+    on_table = 1 if state.engine.high == pip else 0
+    for train in state.trains:
+        for tile in train.tiles:
+            if tile._ends & suit:
+                on_table += 1
     return on_table < state.max_pip + 1
 
 
