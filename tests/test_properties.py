@@ -177,6 +177,46 @@ def test_a_conformance_error_names_the_rule_and_the_position() -> None:
     assert "round 1 of 13" in str(error)
 
 
+def _broken_positions() -> dict[str, tuple[GameState, str]]:
+    """Positions no engine should reach, each with the rule id the kit must name."""
+    state = new_game(2, HUB, seed=1)
+    state = apply(state, legal_moves(state)[0])  # seat 0 has played one tile
+    hand, trains = state.hands[1], state.trains
+    mexican = trains[MEXICAN]
+    return {
+        "a tile twice": (attrs.evolve(state, hands=(state.hands[0], (*hand, hand[0]))), "S2"),
+        "a tile lost": (attrs.evolve(state, hands=(state.hands[0], hand[1:])), "S2"),
+        "a wrong open end": (
+            attrs.evolve(state, trains=(trains[0], trains[1], attrs.evolve(mexican, open_end=99))),
+            "P2",
+        ),
+        "a marked Mexican train": (
+            attrs.evolve(state, trains=(trains[0], trains[1], attrs.evolve(mexican, marked=True))),
+            "P6",
+        ),
+        "a listed double that is not there": (attrs.evolve(state, open_doubles=(0,)), "D2"),
+        "scores that do not add up": (attrs.evolve(state, scores=(5, 0)), "E3"),
+        "a blocked round still going": (
+            attrs.evolve(
+                state,
+                hands=(state.hands[0], tuple(sorted((*hand, *state.boneyard)))),
+                boneyard=(),
+                idle_turns=2,
+            ),
+            "E2",
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", list(_broken_positions()))
+def test_check_invariants_catches_a_broken_position(name: str) -> None:
+    """The kit is not vacuous: each broken position fails with the rule it breaks."""
+    state, rule = _broken_positions()[name]
+    with pytest.raises(ConformanceError) as caught:
+        check_invariants(state)
+    assert caught.value.rule == rule
+
+
 def test_a_refused_move_is_an_illegal_move_error() -> None:
     """check_refusals relies on IllegalMoveError: a move that is not offered raises it."""
     state = new_game(3, HUB, seed=2)

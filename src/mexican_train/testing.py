@@ -35,25 +35,29 @@ What is checked (each with its rule id):
   the hands, the trains, the boneyard and the engine; every train a chain from
   the engine with the right open end (P2); the engine of the round (S2, V9); no
   marker on the Mexican train (P6); open doubles on trains that end in that
-  double (D2); scores the sum of the round scores (E3); winners (E5); a round
-  still running only while every hand that should hold tiles does (E1, E2); and
-  `legal_moves`: empty only when the game is over, no repeats, the documented
-  order, and exactly the moves P2-P7 and D1-D4 allow, asking the rules' own
-  `MexicanTrainRule` and `OpenDoubleRule`.
+  double (D2); scores the sum of the round scores (E3); winners (E5, or shared
+  ties with ``Rules.tie_break`` False); a round still running only while every
+  hand that should hold tiles does (E1, E2); and `legal_moves`: empty only when
+  the game is over, no repeats, the documented order, and exactly the moves
+  P2-P7 and D1-D4 allow (with ``draw_until_playable``, the last-tile call and
+  ``Cover.doubles_exempt``), asking the rules' own `MexicanTrainRule` and
+  `OpenDoubleRule`.
 - `check_transition` (one move): what the move did to hands, trains, boneyard
   and markers (P2, P5, P6), that a cover clears its double (D2), who moves next
   (P1, P4, P5a, D1), that a round ends exactly when someone goes out or when
   the boneyard is empty and a whole cycle of turns passed without a tile (E1,
-  E2, P4), the round's scores (E3, V7), the next round's set-up (S2-S4, E4),
-  and that `apply` gives the same result twice.
+  E2, P4), a missed last-tile call's penalty, the round's scores (E3, V7), the
+  next round's set-up (`check_round_start`: S2-S4, E4), and that `apply`
+  gives the same result twice.
 - `check_refusals` (one position): every move not offered is refused with
   `IllegalMoveError` and leaves the position as it was.
 - `play_random_game`: all of the above at every step of a seeded random game,
   a bound on the length of every round (`round_move_bound`), and a replay that
   must reach the same final state (S6).
 
-The kit checks the rule points that `Rules` can express today; a variant that
-changes one of them (a new field) must teach the matching check about it.
+The kit checks every rule point a `Rules` value can express, through its
+fields and its pluggable rules; a new field that changes what is legal must
+teach the matching check about it.
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ from . import (
     EnginePlacement,
     GameState,
     IllegalMoveError,
+    MexicanTrainError,
     Move,
     NextRound,
     OpenDouble,
@@ -88,7 +93,6 @@ from . import (
     new_game,
     set_size,
 )
-from ._errors import MexicanTrainError
 
 if TYPE_CHECKING:
     import hypothesis
@@ -125,6 +129,8 @@ class ConformanceError(MexicanTrainError, AssertionError):
         detail: what was found, with the offending values.
         state: the position where it broke (for a move: the position before it).
         move: the move being checked, or None.
+        context: where in a game it happened and how to replay it (from
+            `play_random_game`), or ``""``.
 
     >>> error = ConformanceError("chain", "P2", "train 0 breaks at 5-3", move=Pass())
     >>> print(error)
@@ -156,6 +162,7 @@ class ConformanceError(MexicanTrainError, AssertionError):
         self.detail = detail
         self.state = state
         self.move = move
+        self.context = context
 
 
 def _fail(
@@ -181,7 +188,8 @@ def _describe(state: GameState, indent: str = "") -> str:
     else:
         turn = (
             f"player {state.current_player} to move (tiles this turn: {state.turn_tiles}, "
-            f"drawn: {'yes' if state.has_drawn else 'no'})"
+            f"drawn: {'yes' if state.has_drawn else 'no'}"
+            f"{', last tile called' if state.last_tile_called else ''})"
         )
     lines = [
         f"{state.players} players, round {state.round_number} of {state.rounds}, "
@@ -563,7 +571,7 @@ def _check_legal_moves(state: GameState) -> None:
             "legal_moves order",
             "API",
             f"{moves} is not in the documented order (plays by tile, then by train with "
-            "the Mexican train last; then Draw; then Pass)",
+            "the Mexican train last; then Draw; then Pass; then CallLastTile)",
             state,
         )
     expected = _expected_moves(state)
@@ -868,9 +876,10 @@ def check_round_start(state: GameState, previous_first: int | None = None) -> No
         state.turn_doubles,
         state.open_doubles,
         state.idle_turns,
+        state.last_tile_called,
         state.is_over,
     )
-    wanted = (state.first_player, (False,) * players, 0, False, (), (), 0, False)
+    wanted = (state.first_player, (False,) * players, 0, False, (), (), 0, False, False)
     if start != wanted:
         raise _fail("a round starts afresh", "E4", f"{start}, expected {wanted}", state)
     after_previous = 0 if previous_first is None else (previous_first + 1) % players
@@ -920,7 +929,7 @@ def check_refusals(state: GameState, moves: Sequence[Move] | None = None) -> Non
     By default it tries every `Play` of each tile of the hand to move (of
     seat 0 between rounds) on every train, a tile of another hand, of the
     boneyard and of no set on the player's own train, a train id past the
-    last seat, `Draw()`, `Pass()` and `NextRound()`.
+    last seat, `Draw()`, `Pass()`, `NextRound()` and `CallLastTile()`.
 
     Args:
         state: any position.
@@ -1106,6 +1115,8 @@ def play_random_game(
     try:
         check_round_start(state)
         while True:
+            if moves:
+                step = f"the position after move {len(moves) - 1} ({moves[-1]!r})"
             check_invariants(state)
             if refusals >= 1.0 or (refusals > 0.0 and sample.random() < refusals):
                 check_refusals(state)
@@ -1118,7 +1129,7 @@ def play_random_game(
             after = apply(state, move)
             if _value(state) != value or hash(state) != digest:
                 raise _fail("apply leaves its state untouched", "API", "it changed", state, move)
-            step = f"move {len(moves)} (round {state.round_number}, its move {length})"
+            step = f"move {len(moves)}, {move!r} (move {length} of round {state.round_number})"
             check_transition(state, move, after)
             moves.append(move)
             length += 1
