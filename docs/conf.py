@@ -87,3 +87,5 @@ mt_rule_code_modules = ["_engine", "_rules", "_tables", "_state", "_moves", "_ti
                         "_shuffle", "_view"]  # fmt: skip
 mt_rule_variant_modules = ["_variants", "variants"]
 mt_rule_check_modules = ["testing"]
+# Code that cites rule ids only to describe them (tables of the variant axes).
+mt_rule_ignore = ["_variants.rules_table", "_variants.describe_rules"]

@@ -347,7 +347,9 @@ def scan_code(source_dir: Path) -> dict[str, list[CodeCitation]]:
     return {rule: list(bucket.values()) for rule, bucket in found.items()}
 
 
-def select_citations(citations: list[CodeCitation], modules: list[str]) -> list[CodeCitation]:
+def select_citations(
+    citations: list[CodeCitation], modules: list[str], ignored: frozenset[str] = frozenset()
+) -> list[CodeCitation]:
     """Return the citations in *modules* (short names), in order.
 
     A ``# D2: ...`` comment marks code that implements a rule, and so does a function's
@@ -355,7 +357,7 @@ def select_citations(citations: list[CodeCitation], modules: list[str]) -> list[
     such as `Rules`'s, only describes (unless nothing else cites the rule).
     """
     wanted = {f"{PACKAGE}.{m}" if m else PACKAGE for m in modules}
-    mine = [c for c in citations if c.modname in wanted]
+    mine = [c for c in citations if c.modname in wanted and c.label not in ignored]
     chosen = [c for c in mine if c.in_comment or (c.tag and not c.catalogue)] or mine
     chosen = [c for c in chosen if c.tag or c.name] or chosen
     order = {m: i for i, m in enumerate(f"{PACKAGE}.{m}" for m in modules)}
@@ -443,14 +445,15 @@ class RuleLinks(SphinxDirective):
         box = nodes.container(classes=["rule-links"])
 
         if "no-code" not in self.options:
-            implementing = select_citations(code, env.config.mt_rule_code_modules)
+            ignored = frozenset(env.config.mt_rule_ignore)
+            implementing = select_citations(code, env.config.mt_rule_code_modules, ignored)
             if not implementing:
                 logger.warning("rule %s: no code cites it", rule, location=self.get_location())
             box += self._code_line("Implemented in: ", implementing)
-            variants = select_citations(code, env.config.mt_rule_variant_modules)
+            variants = select_citations(code, env.config.mt_rule_variant_modules, ignored)
             if variants:
                 box += self._code_line("Variants of it: ", variants)
-            checking = select_citations(code, env.config.mt_rule_check_modules)
+            checking = select_citations(code, env.config.mt_rule_check_modules, ignored)
             if checking:
                 box += self._code_line("Checked for any Rules by the conformance kit: ", checking)
 
@@ -559,6 +562,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("mt_rule_code_modules", [], "env")
     app.add_config_value("mt_rule_variant_modules", [], "env")
     app.add_config_value("mt_rule_check_modules", [], "env")
+    # Labels ("_variants.rules_table") of code that cites rules only to describe them.
+    app.add_config_value("mt_rule_ignore", [], "env")
     app.add_role("rule", rule_role)
     app.add_node(code_link)
     app.add_directive("rule-links", RuleLinks)
