@@ -345,9 +345,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     table = Table(args.players, STANDARD, args.seed)
     server = TableServer((args.host, args.port), table, verbose=True)
     port = server.server_address[1]
-    for seat, token in enumerate(table.tokens):
-        print(f"seat {seat}: http://{args.host}:{port}/play/{seat}?token={token}")
-    try:
+    try:  # Ctrl-C may come as soon as the URLs are out: stop cleanly from here on
+        for seat, token in enumerate(table.tokens):
+            print(f"seat {seat}: http://{args.host}:{port}/play/{seat}?token={token}")
         server.serve_forever()
     except KeyboardInterrupt:
         pass
