@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from bisect import insort
 from collections.abc import Sequence
+from operator import attrgetter
 
 from ._errors import DealError, IllegalMoveError, RulesError
 from ._moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
@@ -27,6 +28,8 @@ _DRAW = Draw()
 _PASS = Pass()
 _NEXT_ROUND = NextRound()
 _CALL = CallLastTile()
+# Hands are kept in ascending order: this key sorts tiles at C speed.
+_ORDER = attrgetter("high", "low")
 
 
 # -- setting up -----------------------------------------------------------------
@@ -107,11 +110,11 @@ def _start_round(
     if deal is None:
         order = shuffled(pool, seed, round_number)
         n = hand_size
-        hand_list = [sorted(order[i * n : (i + 1) * n]) for i in range(players)]
+        hand_list = [sorted(order[i * n : (i + 1) * n], key=_ORDER) for i in range(players)]
         boneyard = order[players * n :]
     else:
         _check_deal(deal, pool, players, hand_size, max_pip)
-        hand_list = [sorted(hand) for hand in deal.hands]
+        hand_list = [sorted(hand, key=_ORDER) for hand in deal.hands]
         boneyard = deal.boneyard
 
     if set_aside:
@@ -126,7 +129,7 @@ def _start_round(
             seat = 0 if previous_first is None else (previous_first + 1) % players
             while True:
                 tile, boneyard = boneyard[0], boneyard[1:]
-                insort(hand_list[seat], tile)  # drawn tiles stay in hand
+                insort(hand_list[seat], tile, key=_ORDER)  # drawn tiles stay in hand
                 if tile is engine:
                     holder = seat
                     break
@@ -439,7 +442,7 @@ def _draw(s: GameState) -> GameState:
     seat = s.current_player
     assert seat is not None
     hand = list(s.hands[seat])
-    insort(hand, s.boneyard[0])
+    insort(hand, s.boneyard[0], key=_ORDER)
     return GameState(
         s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
         s.first_player, _replace(s.hands, seat, tuple(hand)), s.boneyard[1:],  # type: ignore[arg-type]
