@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 import attrs
 from hypothesis import strategies as st
@@ -218,3 +220,122 @@ def hands_and_ends(draw: st.DrawFn, max_tiles: int = 9) -> tuple[tuple[Tile, ...
     tiles = full_set(max_pip)
     hand = draw(st.lists(st.sampled_from(tiles), unique=True, max_size=max_tiles))
     return tuple(hand), draw(st.integers(0, max_pip))
+
+
+# -- front-end support: histories, hidden shuffles, mutated documents and text (issue 4) -------
+
+
+@st.composite
+def histories(
+    draw: st.DrawFn,
+    tables: st.SearchStrategy[tuple[Rules, int]] | None = None,
+    max_moves: int = 300,
+) -> list[GameState]:
+    """Every state of a random game, from `new_game` on, up to *max_moves* moves (or the end)."""
+    rules, players = draw(preset_tables() if tables is None else tables)
+    seed = draw(seeds())
+    moves = draw(st.integers(min_value=0, max_value=max_moves))
+    rng = random.Random(seed)
+    states = [new_game(players, rules, seed=seed)]
+    for _ in range(moves):
+        if states[-1].is_over:
+            break
+        states.append(apply(states[-1], rng.choice(legal_moves(states[-1]))))
+    return states
+
+
+def hidden_shuffles() -> st.SearchStrategy[random.Random]:
+    """A seeded random generator, to deal hidden tiles differently (S5).
+
+    Seeded once (``use_true_random``): a game asks for thousands of shuffles, more
+    than Hypothesis's own choices should carry.
+    """
+    return st.randoms(use_true_random=True)
+
+
+_TRICKY_JSON: list[object] = [
+    None, True, False, 0, 1, -1, 2, 7, 12, 2**64, -(2**64), 10**30, 0.5, 1.0, float("inf"),
+    "", "0-0", "1-0", "12-12", "12-5", "5-12", "99-99", "12-05", "1_2-5", "-1", "x",
+    "mexican-train/1", "mexican-train/2", "state", "view", "record", "play", "draw",
+    "Table A", "holder", "CloseInOrder", "NoSuchRule",
+    [], [None], ["0-0"], ["0-0", "0-0"], [1, 2], [[1, 2, 3]], {}, {"type": "CloseInOrder"},
+    {"tiles": [], "open_end": 0}, {"type": "play", "tile": "0-0", "train": 0},
+]  # fmt: skip
+
+
+def json_values(max_leaves: int = 12) -> st.SearchStrategy[object]:
+    """Any JSON value (and a few near-misses), nested up to *max_leaves* leaves."""
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False)
+        | st.text(max_size=6)
+        | st.sampled_from(_TRICKY_JSON)
+    )
+    keys = st.text(max_size=6) | st.sampled_from(
+        ["schema", "type", "players", "rules", "tiles", "hands", "trains", "seat", "moves"]
+    )
+    return st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
+        max_leaves=max_leaves,
+    )
+
+
+def _paths(value: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+@st.composite
+def mutated_documents(draw: st.DrawFn, document: dict[str, object]) -> object:
+    """*document* (a JSON document) with one to three random changes anywhere in it.
+
+    A change replaces a value (with a random JSON value or a near-miss), drops a
+    key or an array item, duplicates an array item, or adds an unknown key.
+    """
+    mutated: object = json.loads(json.dumps(document))  # a deep copy
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        path = draw(st.sampled_from(_paths(mutated)))
+        if not path:
+            if draw(st.booleans()):
+                return draw(json_values())
+            continue
+        parent: Any = mutated
+        for step in path[:-1]:
+            parent = parent[step]
+        last: Any = path[-1]
+        action = draw(st.sampled_from(["replace", "replace", "drop", "duplicate", "add"]))
+        if action == "replace":
+            parent[last] = draw(json_values(max_leaves=4))
+        elif action == "drop":
+            del parent[last]
+        elif action == "duplicate" and isinstance(parent, list):
+            parent.insert(last, parent[last])
+        elif action == "add" and isinstance(parent, dict):
+            parent[draw(st.text(min_size=1, max_size=6))] = draw(json_values(max_leaves=2))
+    return mutated
+
+
+@st.composite
+def mutated_texts(draw: st.DrawFn, text: str) -> str:
+    """*text* with one to three characters replaced, inserted or deleted."""
+    alphabet = st.sampled_from("0123456789-,/ *@()=M.xm")
+    chars = list(text)
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        index = draw(st.integers(min_value=0, max_value=max(len(chars) - 1, 0)))
+        action = draw(st.sampled_from(["replace", "insert", "delete"]))
+        if action == "insert" or not chars:
+            chars.insert(index, draw(alphabet))
+        elif action == "replace":
+            chars[index] = draw(alphabet)
+        else:
+            del chars[index]
+    return "".join(chars)

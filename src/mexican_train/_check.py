@@ -66,6 +66,7 @@ def check_state(state: GameState) -> None:
         for i, tile in enumerate(hand)
     ]
     located += [(("boneyard", i), tile) for i, tile in enumerate(s.boneyard)]
+    _check_round(s)
     _check_tiles(s.max_pip, s.engine, s.trains, located, hidden=0, hidden_path=("boneyard",))
     _check_setup(s.rules, s.players, s.max_pip, s.hand_size)
     _check_table(s, [len(hand) for hand in s.hands])
@@ -137,6 +138,7 @@ def check_view(view: PlayerView) -> None:
             raise Problem(("open_hands",), "hands are private under these rules (S5): null")
         located = [(("hand", i), tile) for i, tile in enumerate(v.hand)]
         hidden = v.boneyard_size + sum(v.hand_sizes) - len(v.hand)
+    _check_round(v)
     _check_tiles(v.max_pip, v.engine, v.trains, located, hidden, ("boneyard_size",))
     _check_setup(v.rules, v.players, v.max_pip, v.hand_size)
     _check_table(v, list(v.hand_sizes))
@@ -183,8 +185,6 @@ def _check_tiles(
     hidden_path: Path,
 ) -> None:
     """Check every tile is in the set and shown once, and that the count adds up."""
-    if max_pip < 0:
-        raise Problem(("max_pip",), f"a set is double-N for N >= 0, not {max_pip}")
     if engine.high > max_pip:
         raise Problem(("engine",), f"{engine} is not in a double-{max_pip} set")
     located = [
@@ -238,17 +238,27 @@ def _check_setup(rules: Rules, players: int, max_pip: int, hand_size: int) -> No
         raise Problem(("rules",), str(error)) from None
 
 
-def _check_table(table: GameState | PlayerView, hand_sizes: Sequence[int]) -> None:
-    """Check what every player sees: round, trains, turn and scores."""
-    t = table
+def _check_round(t: GameState | PlayerView) -> None:
+    """Check the round and its engine (S2, V9): cheap, and clearer before the tiles."""
+    if t.max_pip < 0:
+        raise Problem(("max_pip",), f"a set is double-N for N >= 0, not {t.max_pip}")
     rounds = t.rounds
     if not 1 <= t.round_number <= rounds:
         raise Problem(("round_number",), f"a round is 1-{rounds}, not {t.round_number}")
+    if t.round_number > t.max_pip + 1:
+        raise Problem(("round_number",), f"a double-{t.max_pip} set has {t.max_pip + 1} engines")
     engine = engine_of(t.rules, t.max_pip, t.round_number)
     if t.engine is not engine:
         raise Problem(
             ("engine",), f"round {t.round_number}'s engine is {engine} (S2), not {t.engine}"
         )
+
+
+def _check_table(table: GameState | PlayerView, hand_sizes: Sequence[int]) -> None:
+    """Check what every player sees: trains, turn and scores."""
+    t = table
+    rounds = t.rounds
+    engine = t.engine
     if not 0 <= t.first_player < t.players:
         raise Problem(("first_player",), f"a seat is 0-{t.players - 1}, not {t.first_player}")
     if t.rules.engine_placement is EnginePlacement.SET_ASIDE:

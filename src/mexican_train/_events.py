@@ -13,7 +13,7 @@ from typing import TypeAlias, Union
 import attrs
 
 from ._engine import apply
-from ._moves import Draw, Move, NextRound, Pass, Play
+from ._moves import CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._state import GameState
 from ._tiles import Tile
 
@@ -22,6 +22,7 @@ __all__ = [
     "DoubleOpened",
     "Event",
     "GameOver",
+    "LastTileCalled",
     "MarkerPlaced",
     "MarkerRemoved",
     "Passed",
@@ -52,7 +53,7 @@ class TilePlayed:
 
 @attrs.frozen
 class TileDrawn:
-    """*seat* drew a tile from the boneyard (P5, D1, D2).
+    """*seat* drew a tile from the boneyard (P5, D1, D2, or a missed last-tile call).
 
     *tile* is the tile drawn, or None where the event is shown to someone who may
     not see it (`redact_events`, S5).
@@ -65,6 +66,13 @@ class TileDrawn:
 @attrs.frozen
 class Passed:
     """*seat* ended the turn with `Pass` (P5a)."""
+
+    seat: int
+
+
+@attrs.frozen
+class LastTileCalled:
+    """*seat* called their last tile (`CallLastTile`, ``Rules.last_tile_penalty``)."""
 
     seat: int
 
@@ -138,6 +146,7 @@ Event: TypeAlias = Union[  # noqa: UP007 (a runtime alias on 3.10)
     TilePlayed,
     TileDrawn,
     Passed,
+    LastTileCalled,
     MarkerPlaced,
     MarkerRemoved,
     DoubleOpened,
@@ -152,10 +161,12 @@ Event: TypeAlias = Union[  # noqa: UP007 (a runtime alias on 3.10)
 def derive_events(before: GameState, move: Move, after: GameState) -> tuple[Event, ...]:
     """Return what *move* did to *before* to give *after*, in the order a table shows it.
 
-    The order is: the move itself (`TilePlayed`, `TileDrawn` or `Passed`, or
-    `RoundStarted` for `NextRound`), markers, the open double it closed, the
-    doubles the turn left open, the end of the round and of the game, and the
-    next player's `TurnStarted`.
+    The order is: the move itself (`TilePlayed`, `TileDrawn`, `Passed` or
+    `LastTileCalled`, or `RoundStarted` for `NextRound`), markers, the open double
+    it closed, then either the end of the round (`RoundEnded`, and `GameOver`
+    after the last round) or, when the turn passes, the penalty tiles of a missed
+    last-tile call (`TileDrawn`), the doubles the turn left open (`DoubleOpened`)
+    and the next player's `TurnStarted`.
 
     Args:
         before: the state the move was applied to.
@@ -187,6 +198,8 @@ def derive_events(before: GameState, move: Move, after: GameState) -> tuple[Even
         events.append(TileDrawn(seat, before.boneyard[0]))
     elif type(move) is Pass:
         events.append(Passed(seat))
+    elif type(move) is CallLastTile:
+        events.append(LastTileCalled(seat))
     for train_id, (old, new) in enumerate(zip(before.trains, after.trains, strict=True)):
         if old.marked != new.marked:
             train = train_id if train_id < before.players else -1
@@ -200,6 +213,10 @@ def derive_events(before: GameState, move: Move, after: GameState) -> tuple[Even
             events.append(GameOver(after.scores, after.winners))
         return tuple(events)
     if after.current_player != seat:
+        if type(move) is not Draw and len(after.boneyard) < len(before.boneyard):
+            # A missed last-tile call: the penalty tiles are drawn as the turn ends.
+            drawn = before.boneyard[: len(before.boneyard) - len(after.boneyard)]
+            events.extend(TileDrawn(seat, tile) for tile in drawn)
         for train_id in after.open_doubles:
             if train_id not in before.open_doubles:
                 events.append(DoubleOpened(train_id, after.trains[train_id].tiles[-1]))

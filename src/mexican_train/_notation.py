@@ -254,9 +254,8 @@ class _RulesReader:
         self.pos = 0
 
     def fail(self, start: int, end: int, reason: str) -> NoReturn:
-        piece = _Part(
-            self.text[start:end] or self.text[start:] or self.text, self.part.start + start
-        )
+        # Past the end, the part is empty and the column points just after the field.
+        piece = _Part(self.text[start:end] or self.text[start : start + 1], self.part.start + start)
         _fail(self.source, piece, "rules", reason)
 
     def peek(self) -> str:
@@ -304,8 +303,6 @@ class _RulesReader:
         self.expect("(")
         found: dict[str, Any] = {}
         while self.peek() != ")":
-            if found:
-                self.expect(",")
             key, start = self.word(r"[A-Za-z_][A-Za-z0-9_]*", "a field name")
             if key not in allowed:
                 self.fail(start, self.pos, f"{owner} has no field {key!r}")
@@ -313,7 +310,12 @@ class _RulesReader:
                 self.fail(start, self.pos, f"{key!r} is given twice")
             self.expect("=")
             found[key] = self.value()
-        self.expect(")")
+            if self.peek() != ")":
+                if self.peek() != ",":
+                    found_text = repr(self.peek()) if self.peek() else "the end"
+                    self.fail(self.pos, self.pos + 1, f"expected ',' or ')', found {found_text}")
+                self.pos += 1
+        self.pos += 1
         return found
 
     def value(self) -> object:
@@ -572,6 +574,8 @@ class _PositionReader:
         if not re.fullmatch(r"[01]*", turn[1].text):
             self.fail(turn[1], "turn", "first turns are one 0 or 1 per seat, like '1100'")
         self.spans[("had_first_turn",)] = turn[1]
+        for seat, char in enumerate(turn[1].text):
+            self.spans[("had_first_turn", seat)] = _Part(char, turn[1].start + seat)
         flags = tuple(char == "1" for char in turn[1].text)
         turn_tiles = self.number(turn[2], "turn", "the tiles played this turn", ("turn_tiles",))
         if turn[3].text not in ("0", "1"):

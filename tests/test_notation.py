@@ -1,0 +1,352 @@
+"""The text notation: moves and positions round-trip exactly, and bad text is pointed at."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mexican_train import (
+    HUB,
+    MEXICAN,
+    STANDARD,
+    CallLastTile,
+    Deal,
+    Draw,
+    GameState,
+    MexicanTrainError,
+    NextRound,
+    NotationError,
+    Pass,
+    Play,
+    Rules,
+    Tile,
+    apply,
+    format_move,
+    format_state,
+    legal_moves,
+    new_game,
+    parse_move,
+    parse_state,
+)
+from mexican_train.notation import FIELDS
+from mexican_train.variants import VARIANTS, NeverBind
+from strategies import mutated_texts, positions, variant_tables
+
+SMALL = attrs.evolve(HUB, max_pip=3, hand_size=3)
+
+
+def small_state() -> GameState:
+    """A double-3 game of two players, seat 0 having played 3-1 (Rulebook B, S4)."""
+    return parse_state(
+        "hub(max_pip=3,hand_size=3) 2/3/3 5 1/3-3/0 0-0,2-2/2-1,3-0,3-2 2-0,1-0,1-1 "
+        "3-1/-/- 1/10/0/0/-/-/0/0 0,0"
+    )
+
+
+SMALL_TEXT = format_state(small_state())
+
+
+# -- moves ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("move", "text"),
+    [
+        (Play(Tile(12, 5), 3), "12-5@3"),
+        (Play(Tile(6, 6), MEXICAN), "6-6@M"),
+        (Play(Tile(0, 0), 0), "0-0@0"),
+        (Draw(), "draw"),
+        (Pass(), "pass"),
+        (NextRound(), "next"),
+        (CallLastTile(), "call-last-tile"),
+    ],
+)
+def test_format_move_writes_one_short_token(move: Play | Draw, text: str) -> None:
+    assert format_move(move) == text
+    assert parse_move(text) is move
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [("5-12@3", Play(Tile(12, 5), 3)), ("12-5@m", Play(Tile(12, 5), MEXICAN)),
+     (" DRAW ", Draw()), ("Pass", Pass()), ("007-3@01", Play(Tile(7, 3), 1))],
+)  # fmt: skip
+def test_parse_move_accepts_either_end_first_any_case_and_spaces(text: str, move: Play) -> None:
+    assert parse_move(text) is move
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "part"),
+    [
+        ("12-5@X", 6, "X"),
+        ("12-@3", 1, "12-"),
+        ("12-5@3@4", 8, "4"),
+        ("drw", 1, "drw"),
+        ("  hop", 3, "hop"),
+        ("", 1, ""),
+        ("12-5@", 6, ""),
+        ("1.5-2@0", 1, "1.5-2"),
+    ],
+)
+def test_parse_move_points_at_the_offending_part(text: str, column: int, part: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_move(text)
+    assert (caught.value.column, caught.value.part, caught.value.field) == (column, part, "move")
+    assert f"column {column}" in str(caught.value)
+
+
+def test_notation_error_is_a_value_error_of_the_library() -> None:
+    assert issubclass(NotationError, MexicanTrainError)
+    assert issubclass(NotationError, ValueError)
+
+
+def test_format_move_refuses_what_is_not_a_move() -> None:
+    with pytest.raises(TypeError):
+        format_move("draw")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        parse_move(None)  # type: ignore[arg-type]
+
+
+@given(positions(tables=variant_tables()))
+def test_every_legal_move_round_trips(state: GameState) -> None:
+    for move in legal_moves(state):
+        text = format_move(move)
+        assert " " not in text
+        assert parse_move(text) is move
+
+
+# -- positions: round trips -----------------------------------------------------------
+
+
+@given(positions())
+def test_position_round_trips_exactly_presets(state: GameState) -> None:
+    """Everything needed to continue the game: the parsed state equals the original."""
+    text = format_state(state)
+    back = parse_state(text)
+    assert back == state
+    assert format_state(back) == text
+    assert "\n" not in text
+    assert len(text.split(" ")) == len(FIELDS)
+
+
+@given(positions(tables=variant_tables()))
+def test_position_round_trips_exactly_variants(state: GameState) -> None:
+    """Rules are written as a variant plus the fields that differ (V1-V10)."""
+    text = format_state(state)
+    assert parse_state(text) == state
+    assert not text.startswith("custom")
+
+
+@given(positions(max_moves=60))
+def test_parsed_position_continues_the_game_identically(state: GameState) -> None:
+    back = parse_state(format_state(state))
+    assert legal_moves(back) == legal_moves(state)
+    if not state.is_over:
+        move = legal_moves(state)[-1]
+        assert apply(back, move) == apply(state, move)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_every_registered_variant_is_written_by_name(name: str) -> None:
+    state = new_game(4, VARIANTS[name], seed=3)
+    assert format_state(state).split(" ")[0] == name
+    assert parse_state(format_state(state)) == state
+
+
+def test_rules_that_differ_from_a_variant_are_written_as_changes() -> None:
+    rules = attrs.evolve(HUB, max_pip=6, hand_size=5, open_doubles=NeverBind(), ascending=True)
+    text = format_state(new_game(2, rules, seed=1))
+    assert text.split(" ")[0].startswith("hub(") or "NeverBind()" in text.split(" ")[0]
+    assert parse_state(text).rules == rules
+
+
+def test_a_position_after_moves_reads_field_by_field() -> None:
+    """A worked example: the fields hold what the reference page says."""
+    state = small_state()
+    assert state.rules == SMALL
+    assert (state.players, state.max_pip, state.hand_size, state.seed) == (2, 3, 3, 5)
+    assert (state.round_number, state.engine, state.first_player) == (1, Tile(3, 3), 0)
+    assert state.hands == ((Tile(0, 0), Tile(2, 2)), (Tile(2, 1), Tile(3, 0), Tile(3, 2)))
+    assert state.boneyard == (Tile(2, 0), Tile(1, 0), Tile(1, 1))
+    assert state.trains[0].tiles == (Tile(3, 1),)
+    assert state.trains[0].open_end == 1
+    assert state.current_player == 1
+    assert state.had_first_turn == (True, False)
+
+
+def test_train_tiles_are_written_as_they_lie_and_read_either_way() -> None:
+    state = small_state()
+    state = apply(state, Play(Tile(3, 2), 1))  # seat 1 starts its train: 3-2
+    text = format_state(state)
+    assert " 3-1/3-2/- " in text
+    assert parse_state(text.replace(" 3-1/3-2/- ", " 1-3/2-3/- ")) == state
+
+
+def test_markers_and_between_rounds_are_written() -> None:
+    state = new_game(2, SMALL, seed=5)
+    while state.current_player is not None:
+        state = apply(state, legal_moves(state)[-1])
+    text = format_state(state)
+    turn = text.split(" ")[7]
+    assert turn.startswith("-/")
+    assert parse_state(text) == state
+
+
+def test_custom_rules_need_rules_keyword() -> None:
+    @attrs.frozen
+    class MyRule:
+        def is_open(self, table: object, seat: int) -> bool:
+            return True
+
+    rules = attrs.evolve(STANDARD, mexican_train=MyRule())
+    state = new_game(3, rules, seed=2)
+    text = format_state(state)
+    assert text.startswith("custom ")
+    assert parse_state(text, rules=rules) == state
+    with pytest.raises(NotationError, match="pass them as rules="):
+        parse_state(text)
+
+
+def test_rules_keyword_must_agree_with_a_named_variant() -> None:
+    with pytest.raises(NotationError, match="differ from the rules= given"):
+        parse_state(SMALL_TEXT, rules=STANDARD)
+    assert parse_state(SMALL_TEXT, rules=SMALL) == small_state()
+
+
+def test_parse_state_refuses_what_is_not_text_or_rules() -> None:
+    with pytest.raises(TypeError):
+        parse_state(b"hub")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        parse_state(SMALL_TEXT, rules="hub")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        format_state(SMALL_TEXT)  # type: ignore[arg-type]
+
+
+def test_deals_from_an_explicit_deal_round_trip() -> None:
+    deal = Deal([["3-2", "1-0", "2-2"], ["3-0", "1-1", "2-1"]], ["0-0", "2-0", "3-1"])
+    state = new_game(2, SMALL, seed=9, deal=deal)
+    assert parse_state(format_state(state)) == state
+
+
+# -- positions: errors ----------------------------------------------------------------
+
+
+def replace_field(text: str, field: str, value: str) -> str:
+    parts = text.split(" ")
+    parts[FIELDS.index(field)] = value
+    return " ".join(parts)
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "part", "reason"),
+    [
+        ({"rules": "chickenfoot"}, "rules", "chickenfoot", "unknown variant"),
+        ({"rules": "hub(max_pip=3,hand_size=3"}, "rules", "", "expected ',' or ')'"),
+        ({"rules": "hub(max_pip=3,colour=3)"}, "rules", "colour", "no field 'colour'"),
+        ({"rules": "hub(max_pip=3,hand_size=1)"}, "rules", "hub(max_pip=3,hand_size=1)",
+         "not valid"),
+        ({"rules": "hub(max_pip=3,hand_size=3,open_doubles=Nope())"}, "rules", "Nope",
+         "not a public"),
+        ({"setup": "2/3"}, "setup", "2/3", "players/set/hand size"),
+        ({"setup": "2/x/3"}, "setup", "x", "whole number"),
+        ({"setup": "2/3/4"}, "setup", "4", "the rules deal 3 tiles"),
+        ({"seed": "five"}, "seed", "five", "seed"),
+        ({"round": "1/3-3"}, "round", "1/3-3", "round/engine/first player"),
+        ({"round": "1/2-2/0"}, "round", "2-2", "S2"),
+        ({"round": "5/3-3/0"}, "round", "5", "a round is 1-4"),
+        ({"round": "1/3-3/1"}, "round", "1", "S4"),
+        ({"hands": "0-0,2-2,1-1/2-1,3-0,3-2"}, "boneyard", "1-1", "appears twice"),
+        ({"hands": "0-0,2-2/2-1,3-0,3-2/-"}, "hands", "0-0,2-2/2-1,3-0,3-2/-", "3 hands"),
+        ({"hands": "0-0,2-9/2-1,3-0,3-2"}, "hands", "2-9", "not in a double-3 set"),
+        ({"hands": "0-0,2-2/2-1,3-0,3-2,9"}, "hands", "9", "a tile is two numbers"),
+        ({"boneyard": "2-0,1-0"}, "boneyard", "2-0,1-0", "missing 1-1"),
+        ({"trains": "3-1,2-0/-/-", "boneyard": "1-0,1-1"}, "trains", "2-0", "P2"),
+        ({"trains": "3-1/-/-*"}, "trains", "-*", "P6"),
+        ({"trains": "3-1/-"}, "trains", "3-1/-", "2 trains"),
+        ({"turn": "1/10/0/0/-/-/0"}, "turn", "1/10/0/0/-/-/0", "separated by '/'"),
+        ({"turn": "0/10/0/0/-/-/0/0"}, "turn", "1", "P1"),
+        ({"turn": "1/10/0/0/-/0/0/0"}, "turn", "0", "does not end in a double"),
+        ({"turn": "1/10/0/2/-/-/0/0"}, "turn", "2", "drawn"),
+        ({"turn": "1/10/0/0/-/-/0/1"}, "turn", "1", "last-tile call"),
+        ({"turn": "1/10/9/0/-/-/0/0"}, "turn", "9", "tiles played this turn"),
+        ({"turn": "-/10/0/0/-/-/0/0"}, "scores", "0,0", "rounds scored"),
+        ({"scores": "0,1"}, "scores", "0,1", "add up"),
+        ({"scores": "0,0,0"}, "scores", "0,0,0", "3 scores for 2 players"),
+    ],
+)  # fmt: skip
+def test_parse_state_points_at_the_offending_part(
+    changes: dict[str, str], field: str, part: str, reason: str
+) -> None:
+    text = SMALL_TEXT
+    for name, value in changes.items():
+        text = replace_field(text, name, value)
+    with pytest.raises(NotationError) as caught:
+        parse_state(text)
+    error = caught.value
+    assert reason in error.reason
+    assert error.field == field
+    assert error.part == part
+    start = error.column - 1
+    assert text[start : start + len(error.part)] == error.part
+
+
+def test_parse_state_counts_the_fields() -> None:
+    with pytest.raises(NotationError, match="missing: turn, scores"):
+        parse_state(" ".join(SMALL_TEXT.split(" ")[:7]))
+    with pytest.raises(NotationError, match="9 fields only") as caught:
+        parse_state(SMALL_TEXT + " extra")
+    assert caught.value.part == "extra"
+
+
+def test_e3_the_last_rounds_scores_are_the_hands_left() -> None:
+    state = new_game(2, SMALL, seed=5)
+    while state.current_player is not None:
+        state = apply(state, legal_moves(state)[-1])
+    text = format_state(state)
+    scores = text.split(" ")[8]
+    _, row = scores.split("/")
+    wrong = ",".join(str(int(x) + 1) for x in row.split(","))
+    with pytest.raises(NotationError, match="E3"):
+        parse_state(replace_field(text, "scores", f"{wrong}/{wrong}"))
+
+
+def test_a_huge_set_is_refused_without_building_it() -> None:
+    """An untrusted set size is tied to the tiles written before anything is built."""
+    text = replace_field(SMALL_TEXT, "setup", "2/999999999/3")
+    with pytest.raises(NotationError):
+        parse_state(text)
+
+
+@given(positions(max_moves=120), st.data())
+def test_mutated_positions_give_a_notation_error_or_a_consistent_state(
+    state: GameState, data: st.DataObject
+) -> None:
+    """Fuzz: a damaged position is refused with NotationError, or is itself consistent."""
+    text = data.draw(mutated_texts(format_state(state)))
+    refusal: NotationError | None = None
+    try:
+        back = parse_state(text)
+    except NotationError as error:
+        refusal = error
+    if refusal is not None:
+        assert 1 <= refusal.column <= len(text) + 1
+        assert text[refusal.column - 1 :].startswith(refusal.part)
+        return
+    assert isinstance(back, GameState)
+    assert parse_state(format_state(back)) == back
+    legal_moves(back)  # a consistent state has moves to offer (or is over)
+
+
+def test_rules_are_written_generically_from_their_fields() -> None:
+    """Every field of Rules can be changed and written (the notation walks attrs.fields)."""
+    for field in attrs.fields(Rules):
+        value = getattr(STANDARD, field.name)
+        if isinstance(value, bool):
+            changes: dict[str, Any] = {field.name: not value}
+            rules = attrs.evolve(STANDARD, **changes)
+            state = new_game(4, rules, seed=1)
+            assert parse_state(format_state(state)) == state
