@@ -7,6 +7,9 @@ pin the rules themselves.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import attrs
 import pytest
 from hypothesis import given, settings
@@ -14,6 +17,7 @@ from hypothesis import given, settings
 from mexican_train import (
     HUB,
     MEXICAN,
+    STANDARD,
     Deal,
     GameState,
     IllegalMoveError,
@@ -32,6 +36,7 @@ from mexican_train.testing import (
     check_transition,
     play_random_game,
     round_move_bound,
+    rules_conformance,
 )
 from strategies import positions, preset_tables, seeds, variant_tables
 
@@ -110,6 +115,12 @@ def test_same_seed_same_game(table: tuple[Rules, int], seed: int) -> None:
     assert first.moves == again.moves
     assert first.final == again.final
     assert hash(first.final) == hash(again.final)
+
+
+#: The kit's one-line entry point, as a user writes it: whole double-6 games of Rulebook A.
+test_the_one_line_conformance_test_passes = rules_conformance(
+    attrs.evolve(STANDARD, max_pip=6), players=[2, 3, 4]
+)
 
 
 # -- single positions ----------------------------------------------------------------------------
@@ -215,6 +226,22 @@ def test_check_invariants_catches_a_broken_position(name: str) -> None:
     with pytest.raises(ConformanceError) as caught:
         check_invariants(state)
     assert caught.value.rule == rule
+
+
+def test_rules_conformance_without_hypothesis_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hypothesis is optional: only rules_conformance needs it, and says so."""
+    monkeypatch.setitem(sys.modules, "hypothesis", None)  # as if not installed
+    with pytest.raises(ImportError, match="pip install hypothesis"):
+        rules_conformance(HUB)
+
+
+def test_the_kit_imports_without_hypothesis() -> None:
+    """Importing mexican_train.testing does not import Hypothesis."""
+    code = "import sys, mexican_train.testing; print('hypothesis' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "False", result.stderr
 
 
 def test_a_refused_move_is_an_illegal_move_error() -> None:
