@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -111,3 +113,16 @@ def test_python_dash_m_runs_the_same_command_line() -> None:
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert done.stdout.split()[0] == "standard"
+
+
+@pytest.mark.parametrize("command", ["", "demo", "play", "simulate", "rules"])
+def test_the_cli_reference_shows_the_current_help(command: str) -> None:
+    """docs/reference/cli.rst quotes each command's --help verbatim (at 88 columns)."""
+    args = [command] if command else []
+    result = CliRunner().invoke(
+        cli, [*args, "--help"], prog_name="mexican-train", terminal_width=88
+    )
+    shown = " ".join(["$ mexican-train", *args, "--help"])
+    expected = f"   {shown}\n" + textwrap.indent(result.stdout, "   ")
+    page = (Path(__file__).resolve().parent.parent / "docs/reference/cli.rst").read_text()
+    assert expected in page, f"update the help of {shown!r} in docs/reference/cli.rst"

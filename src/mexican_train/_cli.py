@@ -102,7 +102,7 @@ _VARIANT = click.option(
     default="standard",
     show_default=True,
     metavar="NAME",
-    help="The rules: a preset (standard, hub) or a variant (see 'mexican-train rules --list').",
+    help="The rules: standard, hub, or a variant listed by 'rules --list'.",
 )
 _SEED = click.option(
     "--seed", type=int, default=None, help="Fix the deals (and the random bots) to replay a game."

@@ -88,7 +88,7 @@ class Summary:
 
     @property
     def margin(self) -> float:
-        """Half the width of the confidence interval: the ``±`` figure."""
+        """The ``±`` figure, half the width of the confidence interval."""
         return (self.high - self.low) / 2
 
 
@@ -178,7 +178,7 @@ class SimulationResult:
     Players are listed in the order they were given to `simulate`, whatever
     seats they took.  Scores and wins count the games that finished; a game
     in which a player made an illegal move stops there, is listed in
-    `illegal_moves` and counts for nobody.
+    ``illegal_moves`` and counts for nobody.
 
     Attributes:
         players: the players' names.
