@@ -56,7 +56,7 @@ add_module_names = False
 
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
-napoleon_use_ivar = True  # "Attributes:" become fields, not duplicate attribute entries
+napoleon_use_ivar = False  # "Attributes:" sections become linkable attribute entries
 napoleon_use_rtype = False
 napoleon_attr_annotations = True
 

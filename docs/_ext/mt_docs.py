@@ -100,11 +100,24 @@ EXTERNAL: dict[str, str] = {
         f"{_PY}library/concurrent.futures.html#concurrent.futures.Executor"
     ),
     "concurrent.futures.Future": f"{_PY}library/concurrent.futures.html#concurrent.futures.Future",
+    "concurrent.futures.ProcessPoolExecutor": (
+        f"{_PY}library/concurrent.futures.html#concurrent.futures.ProcessPoolExecutor"
+    ),
+    "concurrent.futures.ThreadPoolExecutor": (
+        f"{_PY}library/concurrent.futures.html#concurrent.futures.ThreadPoolExecutor"
+    ),
+    "distributed.Client": "https://distributed.dask.org/en/stable/api.html#distributed.Client",
+    "distributed.LocalCluster": (
+        "https://distributed.dask.org/en/stable/api.html#distributed.LocalCluster"
+    ),
     "pathlib.Path": f"{_PY}library/pathlib.html#pathlib.Path",
     "os.PathLike": f"{_PY}library/os.html#os.PathLike",
     "importlib.metadata": f"{_PY}library/importlib.metadata.html",
     "doctest": f"{_PY}library/doctest.html",
     "attrs.evolve": "https://www.attrs.org/en/stable/api.html#attrs.evolve",
+    "hypothesis.settings": (
+        "https://hypothesis.readthedocs.io/en/latest/reference/api.html#hypothesis.settings"
+    ),
     "attrs.frozen": "https://www.attrs.org/en/stable/api.html#attrs.frozen",
     "attrs.Attribute": "https://www.attrs.org/en/stable/api.html#attrs.Attribute",
 }
@@ -120,6 +133,8 @@ EXTERNAL.update(
         "builtins.bool": EXTERNAL["bool"],
         "NoneType": EXTERNAL["None"],
         "attr.evolve": EXTERNAL["attrs.evolve"],
+        "concurrent.futures._base.Executor": EXTERNAL["concurrent.futures.Executor"],
+        "concurrent.futures._base.Future": EXTERNAL["concurrent.futures.Future"],
     }
 )
 
@@ -182,6 +197,9 @@ def resolve_missing(
                                                  if p.endswith("." + tail)]):  # fmt: skip
             public = candidate
             break
+    if target.endswith("()"):  # `Draw()` in a docstring: the class or function itself
+        target = target[:-2]
+        public = aliases.get(target)
     if public is None and "." not in target:
         # A bare name in a docstring ("Raises: NotationError") that is public in exactly
         # one public submodule.
