@@ -220,8 +220,9 @@ def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tup
     trains = state.trains
     if rules.first_turn is not None and not state.had_first_turn[seat]:
         # P4: a first turn plays only on the player's own train; doubles bind nobody.
-        end = trains[seat].open_end
-        plays: list[Move] = [Play(t, seat) for t in hand if t.high == end or t.low == end]
+        suit = 1 << trains[seat].open_end
+        own = PLAYS[seat]
+        plays: list[Move] = [own[tile] for tile in hand if tile._ends & suit]
         if state.turn_tiles:
             return (*plays, _PASS)  # P4: the chain may stop after the first tile
         may_draw = rules.first_turn.may_draw  # P4: never draw (unless the variant says so)
@@ -272,7 +273,7 @@ def _ordinary_plays(
     earlier = state.open_doubles
     this_turn = state.turn_doubles
     if earlier or this_turn:
-        access, double_access = _restrict(state, access, earlier, this_turn)
+        access, double_access = _restrict(state, access, earlier, this_turn, hand)
         if double_access is not None:
             return _plays_exempting_doubles(hand, trains, access, double_access)
 
@@ -313,6 +314,7 @@ def _restrict(
     access: list[int],
     earlier: tuple[int, ...],
     this_turn: tuple[int, ...],
+    hand: tuple[Tile, ...],
 ) -> tuple[list[int], list[int] | None]:
     """Apply the open-double rule to the trains a player may use (D1-D4).
 
@@ -320,8 +322,8 @@ def _restrict(
     cover exempts doubles (else None).
     """
     rule = state.rules.open_doubles
-    obligation = _cover(rule.obligation, state, earlier) if earlier else None
-    follow_up = _cover(rule.follow_up, state, this_turn) if this_turn else None
+    obligation = _cover(rule.obligation, state, earlier, hand) if earlier else None
+    follow_up = _cover(rule.follow_up, state, this_turn, hand) if this_turn else None
     allowed = _allowed(access, earlier, this_turn, obligation, follow_up)
     relaxed_obligation, relaxed_follow_up = _relax(obligation), _relax(follow_up)
     if relaxed_obligation is obligation and relaxed_follow_up is follow_up:
@@ -374,11 +376,16 @@ def _train_order(train_id: int) -> int:
     return 1 << 30 if train_id == MEXICAN else train_id
 
 
-def _cover(method: object, state: GameState | PlayerView, train_ids: tuple[int, ...]) -> Cover:
+def _cover(
+    method: object,
+    state: GameState | PlayerView,
+    train_ids: tuple[int, ...],
+    hand: tuple[Tile, ...] = (),
+) -> Cover:
     doubles = []
     for train_id in train_ids:
         pip = state.trains[train_id].open_end
-        doubles.append(OpenDouble(train_id, pip, _closable(state, pip)))
+        doubles.append(OpenDouble(train_id, pip, _closable(state, pip, hand)))
     cover = method(tuple(doubles))  # type: ignore[operator]
     if not isinstance(cover, Cover) or not set(cover.trains).issubset(train_ids):
         raise RulesError(
@@ -388,9 +395,12 @@ def _cover(method: object, state: GameState | PlayerView, train_ids: tuple[int, 
     return cover
 
 
-def _closable(state: GameState | PlayerView, pip: int) -> bool:
+def _closable(state: GameState | PlayerView, pip: int, hand: tuple[Tile, ...]) -> bool:
     # D4: a double is dead once every other tile of its suit is on the table.
     suit = 1 << pip  # the bit of the tiles that show pip (Tile._ends)
+    for tile in hand:
+        if tile._ends & suit:
+            return True  # a tile of the suit in the player's hand is not on the table
     on_table = 1 if state.engine.high == pip else 0
     for train in state.trains:
         for tile in train.tiles:
@@ -485,8 +495,8 @@ def _play(s: GameState, move: Play) -> GameState:
     first_turn = s.rules.first_turn
     if first_turn is not None and not s.had_first_turn[seat]:
         # P4: the chain goes on while the hand has a tile that fits the own train.
-        end = joined.open_end
-        if first_turn.chain and hand and any(t.high == end or t.low == end for t in hand):
+        suit = 1 << joined.open_end
+        if first_turn.chain and any(tile._ends & suit for tile in hand):
             return _same_turn(s, hands, trains, open_doubles, turn_doubles, turn_tiles)
         return _end_turn(s, hands, trains, open_doubles, turn_doubles, turn_tiles)
     if not hand:
