@@ -181,6 +181,19 @@ def _private_aliases() -> dict[str, str]:
     return aliases
 
 
+def _public_twins() -> dict[str, list[str]]:
+    """Map each public name to the other public names of the same object."""
+    by_object: dict[int, list[str]] = {}
+    names = public_names()
+    for name, obj in names.items():
+        if not isinstance(obj, (int, str, bool, float)):
+            by_object.setdefault(id(obj), []).append(name)
+    return {
+        name: [twin for twin in by_object.get(id(obj), []) if twin != name]
+        for name, obj in names.items()
+    }
+
+
 def resolve_missing(
     app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, contnode: nodes.Element
 ) -> nodes.Element | None:
@@ -206,11 +219,16 @@ def resolve_missing(
         matches = {p for p in aliases.values() if p.rsplit(".", 1)[-1] == target}
         if len(matches) == 1:
             public = matches.pop()
-    if public is not None:
-        domain = env.get_domain("py")
+    twins = app.env.mt_public_twins  # type: ignore[attr-defined]
+    candidates = [public] if public is not None else []
+    # The same object under another public name: mexican_train.simulate is documented
+    # as mexican_train.simulation.simulate, say.
+    candidates += twins.get(public or target, [])
+    domain = env.get_domain("py")
+    for candidate in candidates:
         for reftype in (node["reftype"], "class", "data", "obj"):
             resolved = domain.resolve_xref(
-                env, node["refdoc"], app.builder, reftype, public, node, contnode
+                env, node["refdoc"], app.builder, reftype, candidate, node, contnode
             )
             if resolved is not None:
                 return resolved
@@ -561,6 +579,7 @@ def _resolve_code_links(app: Sphinx, doctree: nodes.document, docname: str) -> N
 def _on_builder_inited(app: Sphinx) -> None:
     env = app.env
     env.mt_private_aliases = _private_aliases()  # type: ignore[attr-defined]
+    env.mt_public_twins = _public_twins()  # type: ignore[attr-defined]
     env.mt_code_citations = scan_code(Path(app.config.mt_source_dir))  # type: ignore[attr-defined]
     env.mt_test_citations = scan_tests(Path(app.config.mt_tests_dir))  # type: ignore[attr-defined]
 
