@@ -339,3 +339,24 @@ def mutated_texts(draw: st.DrawFn, text: str) -> str:
         else:
             del chars[index]
     return "".join(chars)
+
+
+@st.composite
+def recorded_games(
+    draw: st.DrawFn,
+    tables: st.SearchStrategy[tuple[Rules, int]] | None = None,
+    max_moves: int = 300,
+) -> tuple[GameState, list[Move]]:
+    """A new game and the random legal moves played from it (the game may end early)."""
+    rules, players = draw(preset_tables() if tables is None else tables)
+    seed = draw(seeds())
+    count = draw(st.integers(min_value=0, max_value=max_moves))
+    rng = random.Random(seed)
+    start = state = new_game(players, rules, seed=seed)
+    moves: list[Move] = []
+    for _ in range(count):
+        if state.is_over:
+            break
+        moves.append(rng.choice(legal_moves(state)))
+        state = apply(state, moves[-1])
+    return start, moves

@@ -66,9 +66,10 @@ def check_state(state: GameState) -> None:
         for i, tile in enumerate(hand)
     ]
     located += [(("boneyard", i), tile) for i, tile in enumerate(s.boneyard)]
+    _check_setup(s.rules, s.players, s.max_pip, s.hand_size)
     _check_round(s)
     _check_tiles(s.max_pip, s.engine, s.trains, located, hidden=0, hidden_path=("boneyard",))
-    _check_setup(s.rules, s.players, s.max_pip, s.hand_size)
+    _check_fit(s.rules, s.players)
     _check_table(s, [len(hand) for hand in s.hands])
     if s.current_player is None and s.round_scores:
         # E3: the round just scored is the pips left in every hand.
@@ -138,9 +139,10 @@ def check_view(view: PlayerView) -> None:
             raise Problem(("open_hands",), "hands are private under these rules (S5): null")
         located = [(("hand", i), tile) for i, tile in enumerate(v.hand)]
         hidden = v.boneyard_size + sum(v.hand_sizes) - len(v.hand)
+    _check_setup(v.rules, v.players, v.max_pip, v.hand_size)
     _check_round(v)
     _check_tiles(v.max_pip, v.engine, v.trains, located, hidden, ("boneyard_size",))
-    _check_setup(v.rules, v.players, v.max_pip, v.hand_size)
+    _check_fit(v.rules, v.players)
     _check_table(v, list(v.hand_sizes))
     if v.current_player is None and v.round_scores and v.seat is not None:
         expected = round_score(v.hand, v.rules)
@@ -215,7 +217,10 @@ def _check_tiles(
 
 
 def _check_setup(rules: Rules, players: int, max_pip: int, hand_size: int) -> None:
-    """Check the set and hand size are those the rules give for *players* (S1, V8)."""
+    """Check the set and hand size are those the rules give for *players* (S1, V8).
+
+    Cheap: run before anything is built from *max_pip*.
+    """
     # Compare with the rules' explicit choices before asking the deal table anything:
     # *max_pip* is tied to the input's size by now, an untrusted Rules.max_pip is not.
     if rules.max_pip is not None and rules.max_pip != max_pip:
@@ -224,7 +229,7 @@ def _check_setup(rules: Rules, players: int, max_pip: int, hand_size: int) -> No
         raise Problem(("hand_size",), f"the rules deal {rules.hand_size} tiles, not {hand_size}")
     try:
         table_pip, table_size = rules.deal_table.lookup(players, rules.max_pip, rules.hand_size)
-    except MexicanTrainError as error:
+    except (MexicanTrainError, LookupError, ValueError) as error:
         raise Problem(("players",), str(error)) from None
     if table_pip != max_pip:
         raise Problem(
@@ -232,10 +237,6 @@ def _check_setup(rules: Rules, players: int, max_pip: int, hand_size: int) -> No
         )
     if table_size != hand_size:
         raise Problem(("hand_size",), f"the deal table gives {players} players {table_size} tiles")
-    try:
-        new_game(players, rules, seed=0)  # S1, V9: the deal fits, the rounds exist
-    except MexicanTrainError as error:
-        raise Problem(("rules",), str(error)) from None
 
 
 def _check_round(t: GameState | PlayerView) -> None:
@@ -252,6 +253,14 @@ def _check_round(t: GameState | PlayerView) -> None:
         raise Problem(
             ("engine",), f"round {t.round_number}'s engine is {engine} (S2), not {t.engine}"
         )
+
+
+def _check_fit(rules: Rules, players: int) -> None:
+    """Check a game can be dealt with these rules (S1, V9); only once the set is known sane."""
+    try:
+        new_game(players, rules, seed=0)
+    except MexicanTrainError as error:
+        raise Problem(("rules",), str(error)) from None
 
 
 def _check_table(table: GameState | PlayerView, hand_sizes: Sequence[int]) -> None:
