@@ -8,12 +8,15 @@ sends its moves; the server checks the token, the turn and the rules.
 prints one URL per seat (open it in a browser to play) and serves:
 
 ``GET /seat/<n>``
-    ``{"view": ..., "legal_moves": [...], "moves_applied": k, "text": ...}``: seat *n*'s
-    view, the moves it may make now (empty when it is not its turn), a counter that
-    grows with every move (poll it), and the plain-text rendering.
+    ``{"seat": n, "view": ..., "legal_moves": [...], "legal_moves_notation": [...],
+    "moves_applied": k, "text": ...}``: seat *n*'s view and the moves it may make now
+    (empty when it is not its turn) as documents of the library's JSON schema
+    (`mexican_train.serialize`), the same moves in the notation (``"12-5@M"``), a counter
+    that grows with every move (poll it), and the plain-text rendering.
 ``POST /seat/<n>/move``
-    a JSON body ``{"move": <move>}``, one of the ``legal_moves`` as given; answers
-    like ``GET``, or a 4xx status with ``{"error": ..., "reason": ...}``.
+    a JSON body ``{"move": <move>}``: one of the ``legal_moves`` documents, or its
+    notation string; answers like ``GET``, or with a 4xx status and
+    ``{"error": ..., "reason": ...}``.
 ``GET /seat/<n>/table.svg``
     the SVG picture of seat *n*'s view.
 ``GET /play/<n>``
@@ -42,74 +45,19 @@ from urllib.parse import parse_qs, urlsplit
 
 from mexican_train import (
     STANDARD,
-    Draw,
     IllegalMoveError,
     Move,
-    NextRound,
-    Pass,
-    Play,
-    PlayerView,
     Rules,
-    Tile,
     apply,
     legal_moves,
     new_game,
     view,
 )
+from mexican_train.notation import NotationError, format_move, parse_move
 from mexican_train.render import render_svg, render_text
+from mexican_train.serialize import SchemaError, move_from_json, to_json
 
 MAX_BODY = 16 * 1024  # a move is a few dozen bytes
-
-# -- JSON ---------------------------------------------------------------------------------------
-# A minimal local encoding, until the library's JSON module lands.
-
-_SIMPLE: dict[str, Move] = {"draw": Draw(), "pass": Pass(), "next-round": NextRound()}
-
-
-def move_to_json(move: Move) -> dict[str, Any]:
-    if isinstance(move, Play):
-        return {"type": "play", "tile": str(move.tile), "train": move.train}
-    return {"type": next(k for k, v in _SIMPLE.items() if v is move)}
-
-
-def move_from_json(data: object) -> Move:
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ValueError('a move is an object with a "type"')
-    if data["type"] == "play":
-        train = data.get("train")
-        if set(data) != {"type", "tile", "train"} or not isinstance(data["tile"], str):
-            raise ValueError('a play is {"type": "play", "tile": "a-b", "train": id}')
-        if type(train) is not int:
-            raise ValueError("a train id is a whole number")
-        return Play(Tile.parse(data["tile"]), train)
-    if set(data) != {"type"} or data["type"] not in _SIMPLE:
-        raise ValueError(f"unknown move {data!r}")
-    return _SIMPLE[data["type"]]
-
-
-def view_to_json(mine: PlayerView) -> dict[str, Any]:
-    return {
-        "seat": mine.seat,
-        "players": mine.players,
-        "round_number": mine.round_number,
-        "engine": str(mine.engine),
-        "hand": [str(t) for t in mine.hand],
-        "hand_sizes": list(mine.hand_sizes),
-        "boneyard_size": mine.boneyard_size,
-        "trains": [
-            {
-                "tiles": [str(t) for t in train.tiles],
-                "open_end": train.open_end,
-                "marked": train.marked,
-            }
-            for train in mine.trains
-        ],
-        "current_player": mine.current_player,
-        "open_doubles": list(mine.open_doubles),
-        "scores": list(mine.scores),
-        "round_scores": [list(r) for r in mine.round_scores],
-        "is_over": mine.is_over,
-    }
 
 
 class HTTPError(Exception):
@@ -156,10 +104,12 @@ class Table:
         with self.lock:
             mine = view(self.state, seat)
             count = self.moves_applied
+        moves = legal_moves(mine)
         return {
             "seat": seat,
-            "view": view_to_json(mine),
-            "legal_moves": [move_to_json(m) for m in legal_moves(mine)],
+            "view": to_json(mine),  # the library's JSON schema, mexican-train/1
+            "legal_moves": [to_json(move) for move in moves],
+            "legal_moves_notation": [format_move(move) for move in moves],
             "moves_applied": count,
             "text": render_text(mine, names=self.names),
         }
@@ -173,10 +123,7 @@ class Table:
         """Apply seat *seat*'s move, given as the JSON request body, and return its new document."""
         if not isinstance(body, dict) or set(body) != {"move"}:
             raise HTTPError(HTTPStatus.BAD_REQUEST, "bad request", 'the body is {"move": <move>}')
-        try:
-            move: Move = move_from_json(body["move"])
-        except (ValueError, TypeError) as error:
-            raise HTTPError(HTTPStatus.BAD_REQUEST, "bad move", str(error)) from None
+        move = _read_move(body["move"])
         with self.lock:
             current = self.state.current_player
             # Between rounds (current_player is None) any seat may deal the next round (E4).
@@ -192,6 +139,16 @@ class Table:
                 ) from None
             self.moves_applied += 1
         return self.document(seat)
+
+
+def _read_move(data: object) -> Move:
+    """Read a move sent as a JSON move document or as a notation string (``"12-5@M"``)."""
+    try:
+        if isinstance(data, str):
+            return parse_move(data)
+        return move_from_json(data)  # untrusted: every field is checked
+    except (SchemaError, NotationError) as error:
+        raise HTTPError(HTTPStatus.BAD_REQUEST, "bad move", str(error)) from None
 
 
 _SEAT = re.compile(r"/seat/(\d{1,3})(/move|/table\.svg)?")
@@ -303,7 +260,6 @@ const seat = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.search).get("token");
 const headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"};
 let seen = -1;
-function label(move) { return JSON.stringify(move); }
 function show(doc) {
   seen = doc.moves_applied;
   const img = document.createElement("img");
@@ -311,9 +267,9 @@ function show(doc) {
   img.alt = doc.text;
   document.getElementById("table").replaceChildren(img);
   const moves = document.getElementById("moves");
-  moves.replaceChildren(...doc.legal_moves.map(move => {
+  moves.replaceChildren(...doc.legal_moves_notation.map(move => {
     const button = document.createElement("button");
-    button.textContent = label(move);
+    button.textContent = move;
     button.onclick = () => send(move);
     return button;
   }));

@@ -22,7 +22,8 @@ from typing import Any
 import attrs
 import pytest
 
-from mexican_train import STANDARD, Tile
+from mexican_train import STANDARD, NextRound, Tile, view
+from mexican_train.serialize import SCHEMA_VERSION, to_json, view_from_json
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "http_table.py"
 TIMEOUT = 10  # seconds per request: a hung server fails the test instead of blocking it
@@ -116,9 +117,11 @@ def test_two_seats_play_a_round_over_http(served: tuple[Client, Any]) -> None:
             assert (status, error["error"]) == (409, "not your turn")
             refused += 1
         moves = docs[current]["legal_moves"]
-        if refused == 1 and all(m != {"type": "draw"} for m in moves):
-            # A draw while a play exists: the engine's reason comes back (P7), nothing changes.
-            status, error = client.move(current, {"type": "draw"})
+        assert len(docs[current]["legal_moves_notation"]) == len(moves)
+        if refused == 1 and "draw" not in docs[current]["legal_moves_notation"]:
+            # A draw while a play exists, sent in the notation: the engine's reason comes
+            # back (P4 or P7) and nothing changes.
+            status, error = client.move(current, "draw")
             assert status == 422
             assert error["error"] == "illegal move"
             assert error["reason"].startswith(("P4:", "P7:"))
@@ -133,7 +136,10 @@ def test_two_seats_play_a_round_over_http(served: tuple[Client, Any]) -> None:
     assert table.state.is_round_over
     final = client.get(0)
     assert len(final["view"]["round_scores"]) == 1
-    assert final["legal_moves"] == [{"type": "next-round"}]
+    assert final["legal_moves"] == [to_json(NextRound())]
+    assert final["legal_moves_notation"] == ["next"]
+    # The view is a document of the library's schema, read back as the seat's view.
+    assert view_from_json(final["view"]) == view(table.state, 0)
 
 
 def test_a_seat_cannot_read_another_seats_view(served: tuple[Client, Any]) -> None:
@@ -154,11 +160,13 @@ def test_bad_requests_get_a_json_error(served: tuple[Client, Any]) -> None:
         ("GET", "/seat/7", None, 404),
         ("GET", "/nowhere", None, 404),
         ("GET", f"/seat/{seat}/move", None, 405),
-        ("POST", f"/seat/{seat}/move", {"move": {"type": "fly"}}, 400),
-        ("POST", f"/seat/{seat}/move", {"move": {"type": "play", "tile": "6-x", "train": 0}}, 400),
+        ("POST", f"/seat/{seat}/move", {"move": {"schema": SCHEMA_VERSION, "type": "fly"}}, 400),
+        ("POST", f"/seat/{seat}/move", {"move": {"type": "draw"}}, 400),  # no schema
+        ("POST", f"/seat/{seat}/move", {"move": "6-x@0"}, 400),
+        ("POST", f"/seat/{seat}/move", {"move": 7}, 400),
         ("POST", f"/seat/{seat}/move", {"tile": "6-5"}, 400),
         ("POST", f"/seat/{seat}/move", [1, 2], 400),
-        ("POST", f"/seat/{seat}/move", {"move": {"type": "play", "tile": "0-0", "train": 9}}, 422),
+        ("POST", f"/seat/{seat}/move", {"move": "0-0@1"}, 422),
     ]
     for method, path, body, expected in cases:
         status, error = client.request(method, path, body, token=token)
