@@ -17,6 +17,7 @@ from mexican_train import (
     Cover,
     Deal,
     Draw,
+    EnginePlacement,
     GameState,
     IllegalMoveError,
     Move,
@@ -48,7 +49,8 @@ def start(rules: Rules | str, hands: list[str], boneyard: str = "") -> GameState
     rules = attrs.evolve(rules, max_pip=6, hand_size=len(dealt[0]))
     front = [Tile.parse(t) for t in boneyard.split()]
     used = {Tile.parse(t) for hand in dealt for t in hand} | set(front)
-    rest = [t for t in full_set(6) if t not in used]
+    set_aside = rules.engine_placement is EnginePlacement.SET_ASIDE  # S4: 6-6 is not dealt
+    rest = [t for t in full_set(6) if t not in used and not (set_aside and t == Tile(6, 6))]
     return new_game(len(hands), rules, seed=1, deal=Deal(dealt, [*front, *rest]))
 
 
@@ -89,7 +91,16 @@ def test_v3_reverse_doubles_closes_the_most_recent_double_first() -> None:
 
 
 def test_hub_reverse_is_hub_with_reverse_order() -> None:
-    """V3: the "hub-reverse" preset is Rulebook B with its own reverse-order variation."""
+    """V3: "hub-reverse" is Rulebook B with its own variation: the later double binds first."""
+    hands = ["6-5 5-5 6-3 3-3 1-0", "6-4 4-2 5-2 3-1 2-0"]  # 6-6 is set aside (S4)
+    moves = (
+        on("6-5", 0), on("6-4", 1), on("6-3", M), on("4-2", 1),
+        on("5-5", 0), on("3-3", M), DRAW, PASS,
+    )  # fmt: skip
+    hub, reverse = (run(start(name, hands, "1-1"), *moves) for name in ("hub", "hub-reverse"))
+    assert hub.open_doubles == reverse.open_doubles == (0, M)
+    assert legal_moves(hub) == (on("5-2", 0),)
+    assert legal_moves(reverse) == (on("3-1", M),)
     assert get_variant("hub-reverse") == attrs.evolve(
         get_variant("hub"), open_doubles=get_variant("reverse-doubles").open_doubles
     )
