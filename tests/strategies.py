@@ -14,6 +14,7 @@ from mexican_train import (
     MEXICAN,
     STANDARD,
     CloseInOrder,
+    Deal,
     Draw,
     EnginePlacement,
     FirstTurn,
@@ -355,6 +356,28 @@ def recorded_games(
     start = state = new_game(players, rules, seed=seed)
     moves: list[Move] = []
     for _ in range(count):
+        if state.is_over:
+            break
+        moves.append(rng.choice(legal_moves(state)))
+        state = apply(state, moves[-1])
+    return start, moves
+
+
+@st.composite
+def dealt_games(draw: st.DrawFn, max_moves: int = 80) -> tuple[GameState, list[Move]]:
+    """A game from an explicit `Deal` (under S3 the engine may lie in the boneyard), and moves."""
+    rules = draw(st.sampled_from([attrs.evolve(STANDARD, max_pip=6), HUB]))
+    players = draw(st.integers(2, 4))
+    seed = draw(st.integers(0, 2**32))
+    rng = random.Random(seed)
+    probe = new_game(players, rules, seed=seed)
+    tiles = [t for t in full_set(probe.max_pip) if not (rules is HUB and t is probe.engine)]
+    rng.shuffle(tiles)
+    n = probe.hand_size
+    deal = Deal([tiles[i * n : (i + 1) * n] for i in range(players)], tiles[players * n :])
+    start = state = new_game(players, rules, seed=seed, deal=deal)
+    moves: list[Move] = []
+    for _ in range(draw(st.integers(0, max_moves))):
         if state.is_over:
             break
         moves.append(rng.choice(legal_moves(state)))

@@ -125,12 +125,17 @@ class RoundEnded:
 
 @attrs.frozen
 class RoundStarted:
-    """Round *round_number* was dealt around *engine*; *first_player* plays first (E4, S2-S4)."""
+    """Round *round_number* was dealt around *engine*; *first_player* plays first (E4, S2-S4).
+
+    *hand_sizes* and *boneyard_size* are counted once the engine is placed (under
+    S3 players may have drawn until someone found it).
+    """
 
     round_number: int
     engine: Tile
     first_player: int
     hand_sizes: tuple[int, ...]
+    boneyard_size: int
 
 
 @attrs.frozen
@@ -185,8 +190,9 @@ def derive_events(before: GameState, move: Move, after: GameState) -> tuple[Even
     """
     events: list[Event] = []
     if type(move) is NextRound:
-        events.append(RoundStarted(after.round_number, after.engine, after.first_player,
-                                   tuple(len(hand) for hand in after.hands)))  # fmt: skip
+        sizes = tuple(len(hand) for hand in after.hands)
+        events.append(RoundStarted(after.round_number, after.engine, after.first_player, sizes,
+                                   after.boneyard_size))  # fmt: skip
         if after.current_player is not None:
             events.append(TurnStarted(after.current_player))
         return tuple(events)
