@@ -73,7 +73,7 @@ def test_bots_are_values_that_pickle_and_copy(bot: Player) -> None:
 
 def test_random_player_makes_the_same_choice_for_the_same_seed_and_position() -> None:
     state = new_game(4, HUB, seed=5)
-    choices = {seed: [] for seed in range(5)}  # type: dict[int, list[Move]]
+    choices: dict[int, list[Move]] = {seed: [] for seed in range(5)}
     for _ in range(60):
         for seed in choices:
             choices[seed].append(choose(RandomPlayer(seed), state))

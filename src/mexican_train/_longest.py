@@ -25,8 +25,9 @@ from ._tiles import Tile
 __all__ = ["DEFAULT_MAX_NODES", "longest_train"]
 
 #: How many search nodes `longest_train` expands before it settles for the
-#: best train found so far.  Every hand of a real deal (up to about 25 tiles
-#: from any set) is solved exactly in far fewer.
+#: best train found so far.  Measured on 300 random hands each of 16, 20 and
+#: 25 tiles from double-9 to double-18 sets: at most 45,000 nodes, median under
+#: 1,000; at 30 tiles of a double-12 set, 15% of hands reach the budget.
 DEFAULT_MAX_NODES = 100_000
 
 
@@ -42,11 +43,12 @@ def longest_train(
     its number.
 
     The search is exact (no train is longer) whenever it finishes within
-    *max_nodes* expanded nodes, which every hand of a real deal does by a wide
-    margin; a larger or denser hand (say 40 tiles of a double-12 set after
-    many draws) gets the longest train found within the budget, which is
-    still a valid train.  The time spent is proportional to *max_nodes* at
-    worst (well under a second for the default).
+    *max_nodes* expanded nodes, which hands of a real deal (up to about 25
+    tiles, draws included) do (see `DEFAULT_MAX_NODES`); a larger or denser
+    hand (say 30 tiles of a double-12 set after many draws) may get the
+    longest train found within the budget, which is still a valid train.
+    The time spent is proportional to *max_nodes* at worst (about a second
+    for the default).
 
     Args:
         hand: the tiles to build from, as `Tile` values or ``"a-b"`` strings.
