@@ -459,7 +459,7 @@ def to_json(value: GameState | PlayerView | Move | GameRecord | Event) -> dict[s
         value: a state, a view, a move, a record or an event.
 
     Returns:
-        A dict of str, int, bool, None, lists and dicts, ready for `json.dumps`.
+        A dict of str, int, bool, None, lists and dicts, ready for ``json.dumps``.
 
     Raises:
         TypeError: if *value* is none of those, or its rules use a pluggable piece
@@ -488,7 +488,7 @@ def from_json(document: object) -> GameState | PlayerView | Move | GameRecord | 
     """Return the value a document holds, whatever its type, once fully checked.
 
     Args:
-        document: a JSON-compatible value, typically from `json.loads` (untrusted).
+        document: a JSON-compatible value, typically from ``json.loads`` (untrusted).
 
     Returns:
         A `GameState`, `PlayerView`, move, `GameRecord` or event, by ``"type"``.
