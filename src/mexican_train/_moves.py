@@ -83,16 +83,14 @@ class _PlaysOnTrain(dict[Tile, Play]):
         self.train = train
 
     def __missing__(self, tile: Tile) -> Play:
-        play = self[tile] = Play(tile, self.train)
-        return play
+        return self.setdefault(tile, Play(tile, self.train))  # setdefault: one winner
 
 
 class _PlayTable(dict[int, _PlaysOnTrain]):
     __slots__ = ()
 
     def __missing__(self, train: int) -> _PlaysOnTrain:
-        plays = self[train] = _PlaysOnTrain(train)
-        return plays
+        return self.setdefault(train, _PlaysOnTrain(train))
 
 
 #: ``PLAYS[train][tile] is Play(tile, train)``: the engine's way to the moves it
