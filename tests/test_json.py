@@ -51,6 +51,7 @@ from mexican_train.serialize import (
     to_json,
     view_from_json,
 )
+from mexican_train.testing import check_invariants
 from mexican_train.variants import VARIANTS
 from strategies import json_values, mutated_documents, positions, recorded_games, variant_tables
 
@@ -524,6 +525,8 @@ def test_fuzz_mutated_documents_give_only_schema_errors_or_a_checked_value(
     # Accepted: the schema accepts it too, and the value is sound all the way through.
     assert_valid(mutated)  # type: ignore[arg-type]
     assert from_json(through_json(to_json(result))) == result  # type: ignore[arg-type]
+    if isinstance(result, GameState):
+        check_invariants(result)  # the conformance kit agrees: a consistent position
     if isinstance(result, (GameState, PlayerView)):
         legal_moves(result)
 
