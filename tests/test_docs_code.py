@@ -1,0 +1,81 @@
+"""Every Python example in the docs and the README is run by the test suite.
+
+Examples written as doctests (``>>>``) in ``docs/**/*.rst`` and ``README.md`` are run by
+pytest's doctest collection (see ``testpaths`` in pyproject.toml), and programs in
+``examples/`` by ``test_examples.py``.  A plain ``.. code-block:: python`` is not run, so
+each one must be listed in `NOT_RUN` with the reason it cannot be, and what tests the same
+code instead.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+#: (page, a string the block contains) -> why it is not a doctest, and what covers it.
+NOT_RUN: dict[tuple[str, str], str] = {
+    ("howto/simulate.rst", 'Client("tcp://'): (
+        "needs a running Dask cluster; tests/test_simulate_dask.py makes the same call on a "
+        "LocalCluster"
+    ),
+    ("howto/render.rst", "cairosvg"): "needs the optional cairosvg package",
+}
+
+_BLOCK = re.compile(r"^\.\. code-block:: (?:python|python3|py)\s*$", re.MULTILINE)
+
+
+def _python_blocks(page: Path) -> list[str]:
+    """Return the text of every ``.. code-block:: python`` in an .rst page."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    blocks = []
+    for number, line in enumerate(lines):
+        if _BLOCK.match(line):
+            body = []
+            for following in lines[number + 1 :]:
+                if following.strip() and not following.startswith((" ", "\t")):
+                    break
+                body.append(following)
+            blocks.append("\n".join(body))
+    return blocks
+
+
+PAGES = sorted(p for p in DOCS.rglob("*.rst") if "_build" not in p.parts)
+
+
+def test_the_docs_are_found() -> None:
+    """The docs directory is where this test looks (so the checks below are not empty)."""
+    assert PAGES, f"no .rst pages under {DOCS}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(DOCS)) for p in PAGES])
+def test_python_code_blocks_are_doctests_or_listed(page: Path) -> None:
+    """A page's Python examples are doctests, unless listed in NOT_RUN with a reason."""
+    name = page.relative_to(DOCS).as_posix()
+    for block in _python_blocks(page):
+        listed = [key for key in NOT_RUN if key[0] == name and key[1] in block]
+        assert listed, (
+            f"{name} has a '.. code-block:: python' that no test runs; write it as a "
+            f"doctest (>>>), or list it in NOT_RUN in {Path(__file__).name} with the "
+            f"reason:\n{block}"
+        )
+
+
+def test_every_listed_exception_still_exists() -> None:
+    """NOT_RUN names no block that has gone (so the list cannot hide a new one)."""
+    for (name, needle), _reason in NOT_RUN.items():
+        blocks = _python_blocks(DOCS / name) if (DOCS / name).exists() else []
+        assert any(needle in block for block in blocks), f"stale NOT_RUN entry: {name}"
+
+
+def test_the_readme_python_examples_are_doctests() -> None:
+    """Every ```python block of the README is a doctest, which pytest runs."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
+    assert blocks, "the README has no Python example"
+    for block in blocks:
+        assert block.lstrip().startswith(">>>"), f"README example is not a doctest:\n{block}"
