@@ -17,7 +17,7 @@ from ._errors import DealError, IllegalMoveError, RulesError
 from ._moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, Rules
 from ._shuffle import shuffled
-from ._state import Deal, GameState, Train, _score_hand
+from ._state import Deal, GameState, Train, _score_hand, _state, _train
 from ._tables import check_fit
 from ._tiles import Tile, full_set
 from ._view import PlayerView
@@ -137,10 +137,10 @@ def _start_round(
         hand_list[holder].remove(engine)
         first = holder
 
-    return GameState(
+    return _state(
         rules, players, max_pip, hand_size, seed, round_number, engine, first,
         tuple(tuple(hand) for hand in hand_list), tuple(boneyard),
-        tuple(Train((), pip) for _ in range(players + 1)),  # P2: all trains start empty
+        tuple(_train((), pip) for _ in range(players + 1)),  # P2: all trains start empty
         first, (False,) * players, 0, False, (), (), 0, scores, round_scores, False,
     )  # fmt: skip
 
@@ -453,7 +453,7 @@ def _draw(s: GameState) -> GameState:
     assert seat is not None
     hand = list(s.hands[seat])
     insort(hand, s.boneyard[0], key=_ORDER)
-    return GameState(
+    return _state(
         s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
         s.first_player, _replace(s.hands, seat, tuple(hand)), s.boneyard[1:],  # type: ignore[arg-type]
         s.trains, seat, s.had_first_turn, s.turn_tiles, True, s.turn_doubles,
@@ -463,7 +463,7 @@ def _draw(s: GameState) -> GameState:
 
 def _call(s: GameState) -> GameState:
     # The last-tile call: only recorded; _end_turn reads it.
-    return GameState(
+    return _state(
         s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
         s.first_player, s.hands, s.boneyard, s.trains, s.current_player, s.had_first_turn,
         s.turn_tiles, s.has_drawn, s.turn_doubles, s.open_doubles, s.idle_turns, s.scores,
@@ -481,8 +481,8 @@ def _play(s: GameState, move: Play) -> GameState:
     hands: tuple[tuple[Tile, ...], ...] = _replace(s.hands, seat, hand)  # type: ignore[assignment]
     train = s.trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker.
-    joined = Train(train.tiles + (tile,), tile.other_end(train.open_end),
-                   train.marked and train_id != seat)  # fmt: skip
+    joined = _train(train.tiles + (tile,), tile.other_end(train.open_end),
+                    train.marked and train_id != seat)  # fmt: skip
     trains: tuple[Train, ...] = _replace(s.trains, train_id, joined)  # type: ignore[assignment]
     # D2: a tile played on an open double closes it.
     open_doubles = s.open_doubles
@@ -516,7 +516,7 @@ def _same_turn(
     turn_doubles: tuple[int, ...],
     turn_tiles: int,
 ) -> GameState:
-    return GameState(
+    return _state(
         s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
         s.first_player, hands, s.boneyard, trains, s.current_player, s.had_first_turn,
         turn_tiles, False, turn_doubles, open_doubles, s.idle_turns, s.scores,
@@ -535,7 +535,7 @@ def _pass(s: GameState) -> GameState:
         # P5, D1, D2: a turn ended without a (final) tile puts a marker on the own train.
         own = trains[seat]
         if not own.marked:
-            trains = _replace(trains, seat, Train(own.tiles, own.open_end, True))  # type: ignore[assignment]
+            trains = _replace(trains, seat, _train(own.tiles, own.open_end, True))  # type: ignore[assignment]
     return _end_turn(s, s.hands, trains, s.open_doubles, s.turn_doubles, s.turn_tiles)
 
 
@@ -569,7 +569,7 @@ def _end_turn(
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
         drawn, boneyard = boneyard[:penalty], boneyard[penalty:]
         hands = _replace(hands, seat, tuple(sorted(hands[seat] + drawn)))  # type: ignore[assignment]
-    return GameState(
+    return _state(
         s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
         s.first_player, hands, boneyard, trains, (seat + 1) % s.players,  # P1: clockwise
         had_first_turn, 0, False, (), open_doubles, idle, s.scores, s.round_scores, False,
@@ -594,7 +594,7 @@ def _end_round(
     points = tuple(_score_hand(hand, s.rules.double_blank_score) for hand in hands)
     scores = tuple(a + b for a, b in zip(s.scores, points, strict=True))
     is_over = s.round_number >= s.rounds
-    return GameState(
+    return _state(
         s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
         s.first_player, hands, s.boneyard, trains, None, s.had_first_turn, 0, False, (),
         (), s.idle_turns, scores, (*s.round_scores, points), is_over,

@@ -17,8 +17,14 @@ if TYPE_CHECKING:
 __all__ = ["Deal", "GameState", "Train"]
 
 
+class _Weakrefable:
+    # The weak-reference slot, in a base shared by each frozen class below and its
+    # builder, so that the two have the same memory layout (see `_built`).
+    __slots__ = ("__weakref__",)
+
+
 @attrs.frozen
-class Train:
+class Train(_Weakrefable):
     """A line of tiles from the engine (P2).
 
     Attributes:
@@ -102,7 +108,7 @@ def winners_of(
 
 
 @attrs.frozen(cache_hash=True)
-class GameState:
+class GameState(_Weakrefable):
     """Everything about a game at one moment: a frozen, hashable value.
 
     Build one with `new_game`; get the next with `apply`.  Never build one by
@@ -214,3 +220,111 @@ class GameState:
     def _check_seat(self, seat: Any) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"a seat is 0-{self.players - 1}, not {seat!r}")
+
+
+# -- building states on the engine's hot path ----------------------------------
+#
+# attrs' __init__ for a frozen class sets each field through object.__setattr__,
+# which for GameState's 22 fields is about a sixth of the time a whole move takes.
+# The engine builds its states and trains instead as instances of a writable twin
+# class with the same slots, filled in with plain attribute stores, and then
+# turned into the frozen class by __class__ assignment (CPython and PyPy allow it
+# between classes of the same layout).  The result is an ordinary GameState or
+# Train: same fields, equality, hash (the hash cache starts empty, as attrs'
+# __init__ leaves it), repr, pickling and attrs.evolve.  Should an interpreter
+# refuse the assignment, the builders fall back to the attrs constructors.
+
+
+class _TrainBuilder(_Weakrefable):
+    __slots__ = Train.__slots__
+
+
+class _StateBuilder(_Weakrefable):
+    __slots__ = GameState.__slots__
+
+
+def _train(
+    tiles: tuple[Tile, ...], open_end: int, marked: bool = False, _new: Any = object.__new__
+) -> Train:
+    """Return ``Train(tiles, open_end, marked)``, built without attrs' __init__."""
+    train = _new(_TrainBuilder)
+    train.tiles = tiles
+    train.open_end = open_end
+    train.marked = marked
+    train.__class__ = Train
+    return train  # type: ignore[no-any-return]
+
+
+def _state(
+    rules: Rules,
+    players: int,
+    max_pip: int,
+    hand_size: int,
+    seed: int,
+    round_number: int,
+    engine: Tile,
+    first_player: int,
+    hands: tuple[tuple[Tile, ...], ...],
+    boneyard: tuple[Tile, ...],
+    trains: tuple[Train, ...],
+    current_player: int | None,
+    had_first_turn: tuple[bool, ...],
+    turn_tiles: int,
+    has_drawn: bool,
+    turn_doubles: tuple[int, ...],
+    open_doubles: tuple[int, ...],
+    idle_turns: int,
+    scores: tuple[int, ...],
+    round_scores: tuple[tuple[int, ...], ...],
+    is_over: bool,
+    last_tile_called: bool = False,
+    _new: Any = object.__new__,
+) -> GameState:
+    """Return ``GameState(...)`` with the same arguments, built without attrs' __init__."""
+    state = _new(_StateBuilder)
+    state.rules = rules
+    state.players = players
+    state.max_pip = max_pip
+    state.hand_size = hand_size
+    state.seed = seed
+    state.round_number = round_number
+    state.engine = engine
+    state.first_player = first_player
+    state.hands = hands
+    state.boneyard = boneyard
+    state.trains = trains
+    state.current_player = current_player
+    state.had_first_turn = had_first_turn
+    state.turn_tiles = turn_tiles
+    state.has_drawn = has_drawn
+    state.turn_doubles = turn_doubles
+    state.open_doubles = open_doubles
+    state.idle_turns = idle_turns
+    state.scores = scores
+    state.round_scores = round_scores
+    state.is_over = is_over
+    state.last_tile_called = last_tile_called
+    state._legal = None  # no legal moves computed yet
+    state._attrs_cached_hash = None  # attrs' empty hash cache (cache_hash=True)
+    state.__class__ = GameState
+    return state  # type: ignore[no-any-return]
+
+
+def _built(builder: Any, cls: type) -> bool:
+    # Whether the builders work here: the same parameters as attrs' __init__, in
+    # the same order, and an interpreter that allows the __class__ assignment.
+    init = [field.name.lstrip("_") for field in attrs.fields(cls) if field.init]
+    names = builder.__code__.co_varnames[: builder.__code__.co_argcount - 1]
+    if list(names) != init:
+        raise AssertionError(f"{builder.__name__} is out of step with {cls.__name__}")
+    try:
+        probe = object.__new__(_StateBuilder if cls is GameState else _TrainBuilder)
+        probe.__class__ = cls
+    except TypeError:
+        return False
+    return True
+
+
+if not (_built(_state, GameState) and _built(_train, Train)):  # pragma: no cover
+    _state = GameState  # type: ignore[assignment]
+    _train = Train  # type: ignore[assignment]
