@@ -1,0 +1,42 @@
+"""Refusals name the rule that really forbids the move (found by an independent audit).
+
+`legal_moves` was right in each case; only `IllegalMoveError.reason` named the wrong rule.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from mexican_train import HUB, MEXICAN, legal_moves
+from mexican_train.variants import NeverBind
+from scenario_helpers import DRAW, PASS, assert_refused, on, run, start
+
+VOLUNTARY = attrs.evolve(HUB, must_play=False)  # V6 off: a player may hold back
+
+
+def test_v6_pass_before_drawing_is_refused_by_p5a_not_p7() -> None:
+    """V6 (voluntary draw): a player who holds back must still draw first (P5a), and P7
+    does not apply, so the refusal must not blame it."""
+    state = start(["6-5 1-0", "4-3 2-1"], rules=VOLUNTARY, boneyard="5-5 3-3")
+    assert PASS not in legal_moves(state)
+    assert DRAW in legal_moves(state)
+    assert_refused(state, PASS, "P5a")
+
+
+def test_v6_second_draw_is_refused_by_the_one_draw_rule_not_p7() -> None:
+    """V6: after the one draw (P5), a second one is refused for that reason, not by P7."""
+    state = run(start(["6-5 1-0", "4-3 2-1"], rules=VOLUNTARY, boneyard="5-5 3-3"), DRAW)
+    assert PASS in legal_moves(state)
+    assert_refused(state, DRAW, "P5")
+
+
+def test_never_bind_play_on_an_unmarked_train_is_refused_by_p3() -> None:
+    """With doubles that never bind, an open double on an opponent's unmarked train does
+    not open that train: the refusal names P3, not D2/D3."""
+    rules = attrs.evolve(HUB, open_doubles=NeverBind())
+    state = start(["6-5 5-5 6-4 0-0", "5-1 6-2 1-1 2-2"], rules=rules)
+    state = run(state, on("6-5", 0), on("6-2", 1), on("5-5", 0), on("6-4", MEXICAN))
+    assert state.open_doubles == (0,)
+    assert not state.train(0).marked
+    assert legal_moves(state) == (on("2-2", 1),)
+    assert_refused(state, on("5-1", 0), "P3")
