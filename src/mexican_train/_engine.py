@@ -630,15 +630,15 @@ def _why_illegal(state: GameState, move: object) -> str:
     if isinstance(move, Draw):
         if first and not state.rules.first_turn.may_draw:  # type: ignore[union-attr]
             return "P4: a player never draws on the first turn of a round"
-        if can_play:
+        if can_play and state.rules.must_play:
             return "P7: a player who has a legal play must make one; drawing is only for a player who has none"
         if state.has_drawn:
             return "P5/D1: only one draw is allowed here, and it has been taken"
         return "P5: the boneyard is empty"
     if isinstance(move, Pass):
-        if can_play:
+        if can_play and state.rules.must_play:
             return "P7/P5a: a player who has a legal play must make one"
-        return "P5a: a player who cannot play must draw first while the boneyard has tiles"
+        return "P5a: a player who does not play must draw first while the boneyard has tiles"
     tile, train_id = move.tile, move.train
     if tile not in state.hands[seat]:
         return f"player {seat} does not hold {tile}"
@@ -650,7 +650,7 @@ def _why_illegal(state: GameState, move: object) -> str:
     if first:
         return f"P4: on the first turn of a round a player plays only on their own train ({seat})"
     doubles = (*state.open_doubles, *state.turn_doubles)
-    open_to_seat = train_id == seat or train.marked or train_id in doubles
+    open_to_seat = train_id == seat or train.marked
     if train_id == MEXICAN:
         open_to_seat = open_to_seat or state.rules.mexican_train.is_open(state, seat)
     earlier = state.open_doubles
