@@ -270,3 +270,11 @@ def test_more_rounds_than_engines_is_refused_at_new_game() -> None:
     """S2: 11 rounds cannot be played with the double-9 set Table A picks for 2 players."""
     with pytest.raises(RulesError, match=r"Rules.rounds=11"):
         new_game(2, attrs.evolve(STANDARD, rounds=11))
+
+
+def test_rules_refuse_a_set_larger_than_double_30() -> None:
+    """A huge max_pip is refused when the Rules are built, naming the field and the
+    value, instead of `new_game` trying to shuffle millions of tiles."""
+    assert attrs.evolve(STANDARD, max_pip=30).max_pip == 30
+    with pytest.raises(RulesError, match=r"Rules.max_pip must be at most 30, not 1000000"):
+        attrs.evolve(STANDARD, max_pip=1_000_000)

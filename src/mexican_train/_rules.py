@@ -219,12 +219,21 @@ class FirstTurn:
 _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 
 
-def _optional_int(minimum: int) -> _Validator:
+#: The largest set a game may use: double-30 (496 tiles).  Sets sold stop at
+#: double-18 or double-21; the cap keeps a typo from building a set of millions.
+MAX_PIP = 30
+
+
+def _optional_int(minimum: int, maximum: int | None = None) -> _Validator:
     def check(instance: object, attribute: attrs.Attribute[int | None], value: int | None) -> None:
-        if value is not None and (type(value) is not int or value < minimum):
+        if value is None:
+            return
+        if type(value) is not int or value < minimum:
             raise RulesError(
                 f"Rules.{attribute.name} must be None or a whole number >= {minimum}, not {value!r}"
             )
+        if maximum is not None and value > maximum:
+            raise RulesError(f"Rules.{attribute.name} must be at most {maximum}, not {value!r}")
 
     return check
 
@@ -308,7 +317,7 @@ class Rules:
     )
     mexican_train: MexicanTrainRule = attrs.field(validator=_check_protocol(MexicanTrainRule))
     open_doubles: OpenDoubleRule = attrs.field(validator=_check_protocol(OpenDoubleRule))
-    max_pip: int | None = attrs.field(default=None, validator=_optional_int(1))
+    max_pip: int | None = attrs.field(default=None, validator=_optional_int(1, MAX_PIP))
     hand_size: int | None = attrs.field(default=None, validator=_optional_int(2))
     must_play: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
     double_blank_score: int = attrs.field(default=50, validator=_check_int)
