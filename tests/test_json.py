@@ -321,7 +321,7 @@ DELETE = object()
         ("seed", 2**64, "$.seed", "64 bits"),
         ("idle_turns", 10**9, "$.idle_turns", "a count of turns"),
         ("max_pip", 10**9, "$.max_pip", "the rules choose a double-3 set"),
-        ("rules.max_pip", 10**9, "$.max_pip", "the rules choose"),
+        ("rules.max_pip", 10**9, "$.rules", "Rules.max_pip must be at most 30"),
         ("rules.hand_size", True, "$.rules.hand_size", "whole number"),
         ("rules.engine_placement", "sideways", "$.rules.engine_placement", "EnginePlacement"),
         ("rules.open_doubles", {"type": "os.system"}, "$.rules.open_doubles.type", "one of"),
@@ -453,7 +453,7 @@ def test_a_record_asking_for_a_huge_set_is_refused_before_dealing() -> None:
     document = to_json(GameRecord(2, HUB, 5))
     document["rules"]["max_pip"] = 5000
     document["rules"]["hand_size"] = 2
-    with pytest.raises(SchemaError, match="larger than this reader accepts"):
+    with pytest.raises(SchemaError, match=r"Rules.max_pip must be at most 30, not 5000"):
         record_from_json(document)
 
 

@@ -17,6 +17,7 @@ from mexican_train import (
     MexicanTrainError,
     Rules,
     RulesError,
+    Tile,
     UnknownVariantError,
     new_game,
 )
@@ -274,7 +275,10 @@ def test_more_rounds_than_engines_is_refused_at_new_game() -> None:
 
 def test_rules_refuse_a_set_larger_than_double_30() -> None:
     """A huge max_pip is refused when the Rules are built, naming the field and the
-    value, instead of `new_game` trying to shuffle millions of tiles."""
+    value, instead of `new_game` trying to shuffle millions of tiles.  Tiles stop at
+    30 too, so a hostile notation string cannot make a huge number."""
+    with pytest.raises(ValueError, match="0-30"):
+        Tile.parse("1000000000-1")
     assert attrs.evolve(STANDARD, max_pip=30).max_pip == 30
     with pytest.raises(RulesError, match=r"Rules.max_pip must be at most 30, not 1000000"):
         attrs.evolve(STANDARD, max_pip=1_000_000)

@@ -42,7 +42,8 @@ class Play:
             object.__setattr__(move, "tile", tile)
             object.__setattr__(move, "train", train)
             object.__setattr__(move, "_hash", hash((tile, train)))
-            cls._cache[tile, train] = move
+            # setdefault: two threads building the same move still share one object.
+            move = cls._cache.setdefault((tile, train), move)
         return move
 
     def __repr__(self) -> str:

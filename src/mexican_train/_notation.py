@@ -180,7 +180,10 @@ def _parse_tile(source: str, part: _Part, field: str) -> Tile:
     match = _TILE.fullmatch(part.text)
     if match is None:
         _fail(source, part, field, "a tile is two numbers joined by '-', like '12-5'")
-    return Tile(int(match[1]), int(match[2]))
+    try:
+        return Tile(int(match[1]), int(match[2]))
+    except ValueError as error:  # an end above MAX_PIP
+        _fail(source, part, field, str(error))
 
 
 # -- rules ----------------------------------------------------------------------

@@ -16,7 +16,7 @@ import attrs
 
 from ._errors import RulesError
 from ._tables import TABLE_A, TABLE_B, DealTable
-from ._tiles import set_size
+from ._tiles import MAX_PIP, set_size
 
 if TYPE_CHECKING:
     from ._state import Train
@@ -217,11 +217,6 @@ class FirstTurn:
 
 
 _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
-
-
-#: The largest set a game may use: double-30 (496 tiles).  Sets sold stop at
-#: double-18 or double-21; the cap keeps a typo from building a set of millions.
-MAX_PIP = 30
 
 
 def _optional_int(minimum: int, maximum: int | None = None) -> _Validator:

@@ -9,6 +9,12 @@ from ._errors import MexicanTrainError
 __all__ = ["Tile", "full_set", "set_size"]
 
 
+#: The largest number a tile may show, so the largest set is double-30 (496 tiles).
+#: Sets sold stop at double-18 or double-21; the cap keeps a typo (or a hostile
+#: document) from building a set of millions.
+MAX_PIP: Final = 30
+
+
 class Tile:
     """A domino tile: an unordered pair of pip counts.
 
@@ -42,8 +48,8 @@ class Tile:
             if tile is not None:
                 return tile
         for end in (a, b):
-            if type(end) is not int or end < 0:
-                raise ValueError(f"a tile's ends are whole numbers >= 0, not {end!r}")
+            if type(end) is not int or not 0 <= end <= MAX_PIP:
+                raise ValueError(f"a tile's ends are whole numbers 0-{MAX_PIP}, not {end!r}")
         high, low = (a, b) if a >= b else (b, a)
         tile = cls._cache.get((high, low))
         if tile is None:
@@ -55,7 +61,8 @@ class Tile:
             # A deterministic hash: set iteration order must not vary between runs (S6).
             object.__setattr__(tile, "_hash", high * 1024 + low)
             object.__setattr__(tile, "_ends", 1 << high | 1 << low)
-            cls._cache[high, low] = tile
+            # setdefault: two threads building the same tile still share one object.
+            tile = cls._cache.setdefault((high, low), tile)
         cls._cache[a, b] = tile
         return tile
 
@@ -72,7 +79,10 @@ class Tile:
         parts = text.strip().split("-")
         if len(parts) != 2 or not all(p.isdigit() and p.isascii() for p in parts):
             raise TileNotationError(f"a tile is written like '12-5', not {text!r}")
-        return cls(int(parts[0]), int(parts[1]))
+        try:
+            return cls(int(parts[0]), int(parts[1]))
+        except ValueError as error:  # an end above MAX_PIP
+            raise TileNotationError(f"{text!r}: {error}") from None
 
     def shows(self, pip: int) -> bool:
         """Return whether one end of the tile shows *pip*.
