@@ -140,7 +140,7 @@ def test_state_without_a_seat_shows_every_hand_but_never_the_boneyard() -> None:
 def test_text_snapshot_with_markers_and_an_open_double() -> None:
     """P6, D2: the text rendering of a small fixed position, as Bob sees it."""
     expected = """\
-Round 1 of 7, engine 6-6: Bob to play, an open double binds (D2)
+Round 1 of 7, engine 6-6: Bob to play, an open double waits (D2)
 Trains:
   Ann            6-5 5-5 > 5 [marker] [open double]
 * Bob (you)      (empty) > 6 [marker]

@@ -152,6 +152,10 @@ def _row(table: PlayerView, train_id: int, labels: tuple[str, ...]) -> _Row:
     )
 
 
+def _tiles(count: int) -> str:
+    return f"{count} tile" if count == 1 else f"{count} tiles"
+
+
 def _status(table: PlayerView, labels: tuple[str, ...]) -> str:
     if table.is_over:
         won = " and ".join(labels[s] for s in table.winners)
@@ -165,7 +169,8 @@ def _status(table: PlayerView, labels: tuple[str, ...]) -> str:
     if table.turn_doubles:
         notes.append("must follow a double (D1)")
     elif table.open_doubles:
-        notes.append("an open double binds (D2)")
+        # Neutral on purpose: whether it binds is the open-double rule's call (D2, D4).
+        notes.append("an open double waits (D2)")
     if table.has_drawn:
         notes.append("has drawn")
     return ", ".join(notes)
@@ -241,7 +246,7 @@ def _text(scene: _Scene) -> str:
         "Hand sizes: "
         + ", ".join(f"{scene.labels[s]}: {n}" for s, n in enumerate(table.hand_sizes))
     )
-    lines.append(f"Boneyard: {table.boneyard_size} tiles")
+    lines.append(f"Boneyard: {_tiles(table.boneyard_size)}")
     lines.append(
         "Scores: " + ", ".join(f"{scene.labels[s]}: {n}" for s, n in enumerate(table.scores))
     )
@@ -617,7 +622,7 @@ def _hands(scene: _Scene, y: float, right: float, numbers: bool) -> tuple[list[s
     for hand in scene.hands:
         mine = hand.seat == scene.viewer
         title = f"Your hand ({hand.label})" if mine else f"{hand.label}'s hand"
-        title += f": {len(hand.tiles)} tiles"
+        title += f": {_tiles(len(hand.tiles))}"
         if hand.playable:
             title += ", playable tiles raised"
         elif hand.to_play and hand.tiles:
@@ -655,7 +660,7 @@ def _hands(scene: _Scene, y: float, right: float, numbers: bool) -> tuple[list[s
 
 def _svg_status(scene: _Scene) -> str:
     table = scene.table
-    parts = [scene.status, f"boneyard: {table.boneyard_size} tiles"]
+    parts = [scene.status, f"boneyard: {_tiles(table.boneyard_size)}"]
     if table.is_round_over and table.round_scores:
         last = table.round_scores[-1]
         parts.append(
@@ -682,7 +687,7 @@ def _label(row: _Row, x: float, mid: float) -> list[str]:
         )
     )
     detail = (
-        f"{row.hand_size} tiles \u00b7 {row.score} pts" if personal else "shared by all players"
+        f"{_tiles(row.hand_size)} \u00b7 {row.score} pts" if personal else "shared by all players"
     )
     out.append(_text_el(x + 10, mid + 14, detail, size=12, fill=_MUTED))
     return out
