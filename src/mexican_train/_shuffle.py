@@ -4,17 +4,32 @@ The core never calls :mod:`random`, whose algorithms are free to change between
 Python versions.  A seed and a round number are hashed with SHA-256 into the
 state of a SplitMix64 generator, which drives a Fisher-Yates shuffle with
 unbiased bounded draws.  Every step is fixed here, so deals never drift.
+
+SplitMix64's *k*-th output depends only on the seed state and *k*, so the draws
+a shuffle needs are computed all at once (`_draws`): packed side by side into one
+large integer, 128 bits apart, they go through the mixing steps together, a few
+big-integer operations instead of a dozen per draw.  The result is the very
+stream `_one_by_one` computes a value at a time; `shuffled` falls back on that
+one in the rare shuffle (odds below one in 10**13) where a draw lands in the
+biased top slice and must be rejected.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from typing import TypeVar
+import sys
+from array import array
+from collections.abc import Callable, Sequence
+from functools import cache
+from operator import mod
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
 
 
 def shuffled(items: Sequence[T], seed: int, stream: int) -> tuple[T, ...]:
@@ -28,15 +43,25 @@ def shuffled(items: Sequence[T], seed: int, stream: int) -> tuple[T, ...]:
     digest = hashlib.sha256(f"mexican-train:{seed}:{stream}".encode()).digest()
     state = int.from_bytes(digest[:8], "little")
     out = list(items)
+    n = len(out)
+    if n < 2:
+        return tuple(out)
+    draws = _draws(state, n - 1)
+    if max(draws) > _MASK - n:
+        # A draw may be in the biased top slice of its bound: take the exact,
+        # one-at-a-time path, which rejects it and draws again.
+        _one_by_one(out, _generator(state))
+        return tuple(out)
+    # No draw is rejected: item i swaps with item (i-th draw mod i + 1), i from the top.
+    i = n - 1
+    for j in map(mod, draws, range(n, 1, -1)):
+        out[i], out[j] = out[j], out[i]
+        i -= 1
+    return tuple(out)
 
-    def next64() -> int:
-        nonlocal state
-        state = (state + 0x9E3779B97F4A7C15) & _MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
 
+def _one_by_one(out: list[Any], next64: Callable[[], int]) -> None:
+    # Fisher-Yates with unbiased bounded draws: the definition of the shuffle.
     for i in range(len(out) - 1, 0, -1):
         bound = i + 1
         limit = (1 << 64) - (1 << 64) % bound  # reject the biased top slice
@@ -45,4 +70,43 @@ def shuffled(items: Sequence[T], seed: int, stream: int) -> tuple[T, ...]:
             r = next64()
         j = r % bound
         out[i], out[j] = out[j], out[i]
-    return tuple(out)
+
+
+def _generator(state: int) -> Callable[[], int]:
+    # SplitMix64, one output per call.
+    def next64() -> int:
+        nonlocal state
+        state = (state + _GAMMA) & _MASK
+        z = state
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        return z ^ (z >> 31)
+
+    return next64
+
+
+def _draws(state: int, count: int) -> Sequence[int]:
+    """Return the first *count* outputs of SplitMix64 from *state*, computed together.
+
+    Output k sits in bits 128k .. 128k + 63 of one integer.  A lane holds a 64-bit
+    value and room above it, so a product by a 64-bit constant stays in its lane,
+    and masking with `_lanes`' mask after each step keeps every lane to 64 bits
+    (the bits a right shift brings down from the lane above are masked away).
+    """
+    ones, steps, mask = _lanes(count)
+    z = (state * ones + steps) & mask  # lane k: state + (k + 1) * gamma, mod 2**64
+    z = ((z ^ ((z >> 30) & mask)) * _MIX1) & mask
+    z = ((z ^ ((z >> 27) & mask)) * _MIX2) & mask
+    z ^= (z >> 31) & mask
+    words = array("Q", z.to_bytes(16 * count, "little"))  # "Q": exactly 8 bytes
+    if sys.byteorder == "big":
+        words.byteswap()
+    return words[::2]  # the low half of each lane
+
+
+@cache
+def _lanes(count: int) -> tuple[int, int, int]:
+    # For *count* lanes: 1 in each lane, gamma * (k + 1) in lane k, 2**64 - 1 in each lane.
+    ones = sum(1 << 128 * k for k in range(count))
+    steps = sum(_GAMMA * (k + 1) << 128 * k for k in range(count))
+    return ones, steps, _MASK * ones
