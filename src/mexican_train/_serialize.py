@@ -27,7 +27,6 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn
 
-from . import _state
 from ._check import Path, Problem, check_state, check_view
 from ._errors import MexicanTrainError
 from ._events import Event
@@ -313,8 +312,9 @@ def _structure_move(value: object) -> Move:
     return Play(tile, train)
 
 
-# GameState names Move only for type checkers; resolve its annotations for cattrs once.
-attrs.resolve_types(GameState, globalns=vars(_state), localns={"Move": Move})
+# GameState names Move only for type checkers; resolve its annotations for cattrs once
+# (the other names come from GameState's own module, as typing.get_type_hints finds them).
+attrs.resolve_types(GameState, localns={"Move": Move})
 _CONVERTER = _make_converter()
 
 
