@@ -27,7 +27,7 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn
 
-from ._check import Path, Problem, check_state, check_view
+from ._check import SEED_LIMIT, Path, Problem, check_state, check_view
 from ._errors import MexicanTrainError
 from ._events import Event
 from ._moves import Move, Play
@@ -408,7 +408,7 @@ def _read_record(fields: dict[str, Any]) -> GameRecord:
         dealt = sum(map(len, game.deal.hands)) + len(game.deal.boneyard)
         if dealt + 1 < set_size(max_pip):
             raise SchemaError("$.deal", f"{dealt} tiles dealt from a double-{max_pip} set")
-    if not -(1 << 64) < game.seed < 1 << 64:
+    if not -SEED_LIMIT < game.seed < SEED_LIMIT:
         raise SchemaError("$.seed", "a seed is a whole number of at most 64 bits")
     try:
         replay(game)
