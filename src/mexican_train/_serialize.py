@@ -506,10 +506,6 @@ def from_json(document: object) -> GameState | PlayerView | Move | GameRecord | 
     return readers[kind](kind, fields)  # type: ignore[no-any-return]
 
 
-def _typed(kinds: Mapping[str, object], document: object) -> tuple[str, dict[str, Any]]:
-    return _body(document, kinds)
-
-
 def state_from_json(document: object) -> GameState:
     """Return the state a ``"state"`` document holds, once fully checked.
 
@@ -534,7 +530,7 @@ def state_from_json(document: object) -> GameState:
     ...
     mexican_train._serialize.SchemaError: $.trains[0].tiles[0]: 9-9 appears twice (also at engine)
     """
-    _, fields = _typed({"state": None}, document)
+    _, fields = _body(document, {"state": None})
     return _read_state(fields)
 
 
@@ -555,7 +551,7 @@ def view_from_json(document: object) -> PlayerView:
     >>> view_from_json(to_json(mine)) == mine
     True
     """
-    _, fields = _typed({"view": None}, document)
+    _, fields = _body(document, {"view": None})
     return _read_view(fields)
 
 
@@ -574,7 +570,7 @@ def move_from_json(document: object) -> Move:
     >>> move_from_json({"schema": "mexican-train/1", "type": "draw"})
     Draw()
     """
-    kind, fields = _typed(_move_types(), document)
+    kind, fields = _body(document, _move_types())
     return _read_move(kind, fields)
 
 
@@ -600,7 +596,7 @@ def record_from_json(document: object) -> GameRecord:
     ...
     mexican_train._serialize.SchemaError: $.moves[0]: move 1 is illegal: P7/P5a: a player who has a legal play must make one
     """
-    _, fields = _typed({"record": None}, document)
+    _, fields = _body(document, {"record": None})
     return _read_record(fields)
 
 
@@ -619,7 +615,7 @@ def event_from_json(document: object) -> Event:
     >>> event_from_json({"schema": "mexican-train/1", "type": "turn-started", "seat": 2})
     TurnStarted(seat=2)
     """
-    kind, fields = _typed(_event_types(), document)
+    kind, fields = _body(document, _event_types())
     return _read_event(kind, fields)
 
 
