@@ -9,40 +9,31 @@ imported from wherever it points.
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
+from . import variants
 from ._errors import MexicanTrainError
-from ._rules import HUB, STANDARD, Rules
+from ._rules import Rules
 
 __all__ = ["get_rules", "public_names", "variant_names"]
 
 
-def _variants_module() -> Any:
-    return importlib.import_module("mexican_train.variants")
-
-
 def variant_names() -> dict[str, Rules]:
     """Return every built-in variant by name, the two presets first."""
-    found = {"standard": STANDARD, "hub": HUB}
-    for name, rules in _variants_module().VARIANTS.items():
-        found.setdefault(name, rules)
-    return found
+    return dict(variants.VARIANTS)
 
 
 def get_rules(name: str) -> Rules | None:
     """Return the rules of the variant called *name* (or an alias), or None if there is none."""
     try:
-        rules = _variants_module().get_variant(name)
+        return variants.get_variant(name)  # always Rules: a bad plugin raises RulesError
     except MexicanTrainError:
         return None
-    return rules if isinstance(rules, Rules) else None
 
 
 def public_names() -> dict[str, object]:
     """Return the public names of ``mexican_train`` and of ``mexican_train.variants``."""
     package = importlib.import_module("mexican_train")
     names = {name: getattr(package, name) for name in package.__all__}
-    module = _variants_module()
-    for name in module.__all__:
-        names.setdefault(name, getattr(module, name))
+    for name in variants.__all__:
+        names.setdefault(name, getattr(variants, name))
     return names
