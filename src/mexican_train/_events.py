@@ -13,7 +13,7 @@ from typing import TypeAlias, Union
 import attrs
 
 from ._engine import apply
-from ._moves import CallLastTile, Draw, Move, NextRound, Pass, Play
+from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._state import GameState
 from ._tiles import Tile
 
@@ -208,7 +208,7 @@ def derive_events(before: GameState, move: Move, after: GameState) -> tuple[Even
         events.append(LastTileCalled(seat))
     for train_id, (old, new) in enumerate(zip(before.trains, after.trains, strict=True)):
         if old.marked != new.marked:
-            train = train_id if train_id < before.players else -1
+            train = train_id if train_id < before.players else MEXICAN
             events.append(MarkerPlaced(train) if new.marked else MarkerRemoved(train))
     if isinstance(move, Play) and move.train in before.open_doubles:
         events.append(DoubleClosed(move.train, before.trains[move.train].tiles[-1]))
