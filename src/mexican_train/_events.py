@@ -57,6 +57,9 @@ class TileDrawn:
 
     *tile* is the tile drawn, or None where the event is shown to someone who may
     not see it (`redact_events`, S5).
+
+    >>> TileDrawn(1, Tile(6, 2)), TileDrawn(1, None)
+    (TileDrawn(seat=1, tile=Tile(6, 2)), TileDrawn(seat=1, tile=None))
     """
 
     seat: int
@@ -65,35 +68,55 @@ class TileDrawn:
 
 @attrs.frozen
 class Passed:
-    """*seat* ended the turn with `Pass` (P5a)."""
+    """*seat* ended the turn with `Pass` (P5a).
+
+    >>> Passed(2)
+    Passed(seat=2)
+    """
 
     seat: int
 
 
 @attrs.frozen
 class LastTileCalled:
-    """*seat* called their last tile (`CallLastTile`, ``Rules.last_tile_penalty``)."""
+    """*seat* called their last tile (`CallLastTile`, ``Rules.last_tile_penalty``).
+
+    >>> LastTileCalled(0)
+    LastTileCalled(seat=0)
+    """
 
     seat: int
 
 
 @attrs.frozen
 class MarkerPlaced:
-    """A marker was placed on the train of seat *train* (P5, P6)."""
+    """A marker was placed on the train of seat *train* (P5, P6).
+
+    >>> MarkerPlaced(3)
+    MarkerPlaced(train=3)
+    """
 
     train: int
 
 
 @attrs.frozen
 class MarkerRemoved:
-    """The marker on the train of seat *train* was lifted by its owner's tile (P6)."""
+    """The marker on the train of seat *train* was lifted by its owner's tile (P6).
+
+    >>> MarkerRemoved(3)
+    MarkerRemoved(train=3)
+    """
 
     train: int
 
 
 @attrs.frozen
 class DoubleOpened:
-    """The double *tile* ending train *train* was left uncovered by a turn: it is open (D2)."""
+    """The double *tile* ending train *train* was left uncovered by a turn: it is open (D2).
+
+    >>> DoubleOpened(MEXICAN, Tile(5, 5))
+    DoubleOpened(train=-1, tile=Tile(5, 5))
+    """
 
     train: int
     tile: Tile
@@ -101,7 +124,11 @@ class DoubleOpened:
 
 @attrs.frozen
 class DoubleClosed:
-    """A tile covered the open double *tile* on train *train* (D2)."""
+    """A tile covered the open double *tile* on train *train* (D2).
+
+    >>> DoubleClosed(0, Tile(5, 5))
+    DoubleClosed(train=0, tile=Tile(5, 5))
+    """
 
     train: int
     tile: Tile
@@ -109,14 +136,22 @@ class DoubleClosed:
 
 @attrs.frozen
 class TurnStarted:
-    """It is now *seat*'s turn (P1)."""
+    """It is now *seat*'s turn (P1).
+
+    >>> TurnStarted(1)
+    TurnStarted(seat=1)
+    """
 
     seat: int
 
 
 @attrs.frozen
 class RoundEnded:
-    """Round *round_number* ended: what each seat scored in it, and the totals (E1-E3)."""
+    """Round *round_number* ended: what each seat scored in it, and the totals (E1-E3).
+
+    >>> RoundEnded(2, (0, 17), (12, 40))
+    RoundEnded(round_number=2, round_scores=(0, 17), scores=(12, 40))
+    """
 
     round_number: int
     round_scores: tuple[int, ...]
@@ -129,6 +164,9 @@ class RoundStarted:
 
     *hand_sizes* and *boneyard_size* are counted once the engine is placed (under
     S3 players may have drawn until someone found it).
+
+    >>> RoundStarted(1, Tile(12, 12), 0, (16, 16), 58)
+    RoundStarted(round_number=1, engine=Tile(12, 12), first_player=0, hand_sizes=(16, 16), boneyard_size=58)
     """
 
     round_number: int
@@ -140,7 +178,11 @@ class RoundStarted:
 
 @attrs.frozen
 class GameOver:
-    """The last round ended: the final totals and the winning seats (E5)."""
+    """The last round ended: the final totals and the winning seats (E5).
+
+    >>> GameOver((120, 95), (1,))
+    GameOver(scores=(120, 95), winners=(1,))
+    """
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]
