@@ -102,6 +102,11 @@ class PlayerStats:
         shared_wins: of those, the wins shared with another player.
         score: the player's final game score (E3: lower is better).
         illegal_moves: illegal moves the player made; each ended its game.
+
+    >>> from mexican_train.players import GreedyPlayer, RandomPlayer
+    >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
+    >>> [(stats.name, stats.wins) for stats in result.player_stats]
+    [('GreedyPlayer()', 4), ('RandomPlayer(seed=1)', 0)]
     """
 
     name: str
@@ -127,6 +132,12 @@ class RuleCounters:
         doubles_closed: open doubles covered in a later turn (D2).
         rounds_gone_out: rounds ended by a player going out (E1, D5).
         rounds_blocked: rounds that ended blocked (E2).
+
+    Counters add up, field by field:
+
+    >>> total = RuleCounters(draws=2) + RuleCounters(draws=3, passes=1)
+    >>> total.draws, total.passes, total.tiles_played
+    (5, 1, 0)
     """
 
     tiles_played: int = 0
@@ -159,6 +170,16 @@ class IllegalMove:
         player: the player's name.
         move: the ``repr`` of what the player returned.
         reason: why it is illegal, as `IllegalMoveError` says.
+
+    >>> from mexican_train import Pass
+    >>> class Stubborn:
+    ...     name = "stubborn"
+    ...     def choose(self, view, moves):
+    ...         return Pass()
+    >>> result = simulate([Stubborn(), Stubborn()], STANDARD, games=1, seed=1)
+    >>> illegal = result.illegal_moves[0]
+    >>> illegal.player, illegal.move, illegal.reason.startswith("P7")
+    ('stubborn', 'Pass()', True)
     """
 
     game: int
@@ -193,6 +214,11 @@ class SimulationResult:
         round_tiles: tiles played per round.
         counters: how often each rule situation came up.
         illegal_moves: every illegal move, in game order.
+
+    >>> from mexican_train.players import GreedyPlayer, RandomPlayer
+    >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
+    >>> result.completed_games, result.wins, result.rounds
+    (4, (4, 0), 40)
     """
 
     players: tuple[str, ...]
