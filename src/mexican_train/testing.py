@@ -1051,6 +1051,14 @@ class RandomGame:
         final: the last state (over, unless *max_rounds* stopped it).
         round_lengths: the number of moves of each round, `NextRound` included.
         bound: `round_move_bound` for this game.
+
+    >>> import attrs
+    >>> from mexican_train import STANDARD
+    >>> game = play_random_game(attrs.evolve(STANDARD, max_pip=6), players=3, seed=1)
+    >>> game
+    RandomGame(players=3, seed=1, round_lengths=(23, 38, 28, 34, 39, 44, 24), bound=129)
+    >>> game.final.is_over, len(game.moves) == sum(game.round_lengths)
+    (True, True)
     """
 
     rules: Rules = attrs.field(repr=False)
