@@ -28,6 +28,13 @@ class ReplayError(MexicanTrainError, ValueError):
         move_number: the offending move, counting from 1; 0 when the start itself fails.
         move: the offending move (None when the start fails).
         reason: why, naming the rule.
+
+    >>> from mexican_train import HUB, Pass
+    >>> try:
+    ...     replay(GameRecord(2, HUB, seed=5, moves=(Pass(),)))
+    ... except ReplayError as error:
+    ...     error.move_number, error.move, error.reason
+    (1, Pass(), 'P7/P5a: a player who has a legal play must make one')
     """
 
     def __init__(self, move_number: int, move: Move | None, reason: str) -> None:
