@@ -42,6 +42,11 @@ class Table(Protocol):
     """What every player can see on the table: the argument of the pluggable rules.
 
     Both `GameState` and a player's view satisfy it.
+
+    >>> from mexican_train import new_game, view
+    >>> state = new_game(2, seed=1)
+    >>> state.train(0) == view(state, 1).train(0), view(state, 1).has_had_first_turn(0)
+    (True, False)
     """
 
     @property
@@ -62,6 +67,13 @@ class MexicanTrainRule(Protocol):
     The engine asks only outside open-double obligations: an open double that
     binds a player (D2) may be covered on the Mexican train whatever this says.
     Implementations must be immutable and hashable (an ``@attrs.frozen`` class).
+
+    >>> @attrs.frozen
+    ... class AfterFirstTurn:
+    ...     def is_open(self, table, seat):
+    ...         return table.has_had_first_turn(seat)
+    >>> isinstance(AfterFirstTurn(), MexicanTrainRule), isinstance(object(), MexicanTrainRule)
+    (True, False)
     """
 
     def is_open(self, table: Table, seat: int) -> bool:
@@ -70,7 +82,12 @@ class MexicanTrainRule(Protocol):
 
 @attrs.frozen
 class MexicanFromFirstTurn:
-    """The Mexican train is open to everybody from the first turn (V2, Rulebook B)."""
+    """The Mexican train is open to everybody from the first turn (V2, Rulebook B).
+
+    >>> from mexican_train import new_game
+    >>> MexicanFromFirstTurn().is_open(new_game(2, seed=1), 0)
+    True
+    """
 
     def is_open(self, table: Table, seat: int) -> bool:
         return True
@@ -78,7 +95,12 @@ class MexicanFromFirstTurn:
 
 @attrs.frozen
 class MexicanFromSecondTurn:
-    """The Mexican train opens on each player's second turn of a round (V2, Rulebook A)."""
+    """The Mexican train opens on each player's second turn of a round (V2, Rulebook A).
+
+    >>> from mexican_train import new_game
+    >>> MexicanFromSecondTurn().is_open(new_game(2, seed=1), 0)
+    False
+    """
 
     def is_open(self, table: Table, seat: int) -> bool:
         return table.has_had_first_turn(seat)
@@ -93,6 +115,9 @@ class OpenDouble:
         pip: the number on both of its ends.
         closable: False when every other tile of its suit is on the table, so
             nothing can ever cover it (a dead double, D4).
+
+    >>> OpenDouble(2, 5, closable=True)
+    OpenDouble(train=2, pip=5, closable=True)
     """
 
     train: int
@@ -141,6 +166,9 @@ class OpenDoubleRule(Protocol):
     never with an empty tuple.  It checks what comes back: a `Cover` whose
     trains are all among the doubles it was given.  Implementations must be
     immutable and hashable (an ``@attrs.frozen`` class).
+
+    >>> isinstance(CloseInOrder(), OpenDoubleRule), isinstance(object(), OpenDoubleRule)
+    (True, False)
     """
 
     def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
@@ -188,7 +216,11 @@ class CloseInOrder:
 
 
 class EnginePlacement(enum.Enum):
-    """How a round's engine reaches the table and who plays first (V5)."""
+    """How a round's engine reaches the table and who plays first (V5).
+
+    >>> STANDARD.engine_placement, HUB.engine_placement
+    (<EnginePlacement.HOLDER: 'holder'>, <EnginePlacement.SET_ASIDE: 'set-aside'>)
+    """
 
     #: S3: the holder of the engine places it and plays first; if nobody holds
     #: it, players draw in turn until someone does (Rulebook A).
@@ -210,6 +242,9 @@ class FirstTurn:
             False allows a single tile.
         may_draw: a player who cannot start their train draws one tile first
             (P4 says never).
+
+    >>> STANDARD.first_turn, HUB.first_turn
+    (FirstTurn(chain=True, may_draw=False), None)
     """
 
     chain: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
