@@ -149,6 +149,9 @@ class Pass(_Singleton):
 
     Legal to stop a first-turn chain after at least one tile (P4), or when the
     player can neither play nor draw; it then places the marker P5/D1/D2 call for.
+
+    >>> Pass() is Pass(), Pass()
+    (True, Pass())
     """
 
     __slots__ = ()
@@ -159,7 +162,11 @@ class Pass(_Singleton):
 
 
 class NextRound(_Singleton):
-    """Deal the next round (E4): the only legal move between two rounds."""
+    """Deal the next round (E4): the only legal move between two rounds.
+
+    >>> NextRound() is NextRound(), NextRound()
+    (True, NextRound())
+    """
 
     __slots__ = ()
     _code = 3
