@@ -7,13 +7,14 @@ was written: ``parse_move(format_move(m)) == m`` and
 
 Moves:
 
-==============  =======================================================
-``12-5@3``      play the tile 12-5 on seat 3's train
-``12-5@M``      play the tile 12-5 on the Mexican train
-``draw``        draw a tile from the boneyard
-``pass``        end the turn without a further tile
-``next``        deal the next round
-==============  =======================================================
+==================  =======================================================
+``12-5@3``          play the tile 12-5 on seat 3's train
+``12-5@M``          play the tile 12-5 on the Mexican train
+``draw``            draw a tile from the boneyard
+``pass``            end the turn without a further tile
+``next``            deal the next round
+``call-last-tile``  call the last tile (``Rules.last_tile_penalty``)
+==================  =======================================================
 
 A position has nine fields separated by spaces::
 
