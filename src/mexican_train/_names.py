@@ -1,7 +1,8 @@
 """Names the readers may resolve: registered variants and the package's public pieces.
 
 Text and JSON name rules by variant (``standard``) and pluggable pieces by class
-(``CloseInOrder``).  Input is untrusted, so a name is only ever looked up here,
+(``CloseInOrder``), and both name a move or event type by its class in kebab case
+(``call-last-tile``).  Input is untrusted, so a name is only ever looked up here,
 among the public names of this package and of `mexican_train.variants`, never
 imported from wherever it points.
 """
@@ -9,12 +10,23 @@ imported from wherever it points.
 from __future__ import annotations
 
 import importlib
+import re
 
 from . import variants
 from ._errors import MexicanTrainError
 from ._rules import Rules
 
-__all__ = ["get_rules", "public_names", "variant_names"]
+__all__ = ["get_rules", "kebab_name", "public_names", "variant_names"]
+
+
+def kebab_name(cls: type) -> str:
+    """Return the name of *cls* in kebab case, as the notation and JSON write types.
+
+    >>> from mexican_train import CallLastTile
+    >>> kebab_name(CallLastTile)
+    'call-last-tile'
+    """
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", cls.__name__).lower()
 
 
 def variant_names() -> dict[str, Rules]:

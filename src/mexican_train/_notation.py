@@ -18,7 +18,7 @@ import attrs
 from ._check import Path, Problem, check_state
 from ._errors import MexicanTrainError
 from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
-from ._names import get_rules, public_names, variant_names
+from ._names import get_rules, kebab_name, public_names, variant_names
 from ._rules import Rules
 from ._state import GameState, Train
 from ._tiles import Tile
@@ -83,7 +83,7 @@ _TILE = re.compile(r"([0-9]{1,4})-([0-9]{1,4})")
 
 
 def _word_of(cls: type) -> str:
-    return _WORDS.get(cls) or re.sub(r"(?<!^)(?=[A-Z])", "-", cls.__name__).lower()
+    return _WORDS.get(cls) or kebab_name(cls)
 
 
 def _move_words() -> dict[str, Move]:

@@ -31,7 +31,7 @@ from ._check import SEED_LIMIT, Path, Problem, check_state, check_view
 from ._errors import MexicanTrainError
 from ._events import Event
 from ._moves import Move, Play
-from ._names import public_names
+from ._names import kebab_name, public_names
 from ._record import GameRecord, ReplayError, replay
 from ._state import GameState
 from ._tables import DealTable
@@ -88,10 +88,6 @@ class _Invalid(Exception):
         super().__init__(message)
         self.message = message
         self.subpath = subpath
-
-
-def _kebab(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
 
 
 def _join(path: str, name: object) -> str:
@@ -275,7 +271,7 @@ _MOVE_FIELDS: Final = {"type", "tile", "train"}
 
 
 def _move_types() -> dict[str, type]:
-    return {_kebab(cls.__name__): cls for cls in typing.get_args(Move)}
+    return {kebab_name(cls): cls for cls in typing.get_args(Move)}
 
 
 def _unstructure_move(move: Move) -> dict[str, Any]:
@@ -283,7 +279,7 @@ def _unstructure_move(move: Move) -> dict[str, Any]:
         return {"type": "play", "tile": str(move.tile), "train": move.train}
     if type(move) not in typing.get_args(Move):
         raise TypeError(f"not a move: {move!r}")
-    return {"type": _kebab(type(move).__name__)}
+    return {"type": kebab_name(type(move))}
 
 
 def _structure_move(value: object) -> Move:
@@ -421,7 +417,7 @@ def _read_record(fields: dict[str, Any]) -> GameRecord:
 
 
 def _event_types() -> dict[str, type]:
-    return {_kebab(cls.__name__): cls for cls in typing.get_args(Event)}
+    return {kebab_name(cls): cls for cls in typing.get_args(Event)}
 
 
 def _read_event(kind: str, fields: dict[str, Any]) -> Event:
@@ -479,7 +475,7 @@ def to_json(value: GameState | PlayerView | Move | GameRecord | Event) -> dict[s
     if isinstance(value, typing.get_args(Move)):
         return {**header, **_unstructure_move(value)}
     if isinstance(value, typing.get_args(Event)):
-        kind = _kebab(type(value).__name__)
+        kind = kebab_name(type(value))
         return {**header, "type": kind, **_CONVERTER.unstructure(value, type(value))}
     raise TypeError(f"to_json() needs a state, view, move, record or event, not {value!r}")
 
