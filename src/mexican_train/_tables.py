@@ -59,6 +59,13 @@ class DealTable:
     ) -> tuple[int, int]:
         """Return ``(max_pip, hand_size)`` for *players*, filling what is None from the table.
 
+        >>> TABLE_A.lookup(4), TABLE_A.lookup(4, max_pip=12, hand_size=10)
+        ((12, 15), (12, 10))
+        >>> TABLE_A.lookup(15)
+        Traceback (most recent call last):
+        ...
+        mexican_train._errors.DealError: Table A covers 2-14 players, not 15
+
         Raises:
             DealError: if the table does not cover *players*, or gives no hand size for
                 that set and none was chosen, or the deal does not fit in the set.
