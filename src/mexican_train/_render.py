@@ -687,7 +687,9 @@ def _label(row: _Row, x: float, mid: float) -> list[str]:
         )
     )
     detail = (
-        f"{_tiles(row.hand_size)} \u00b7 {row.score} pts" if personal else "shared by all players"
+        "shared by all players"
+        if row.hand_size is None  # the Mexican train: nobody's hand
+        else f"{_tiles(row.hand_size)} \u00b7 {row.score} pts"
     )
     out.append(_text_el(x + 10, mid + 14, detail, size=12, fill=_MUTED))
     return out
