@@ -12,6 +12,7 @@ from ._engine import apply, legal_moves, new_game, round_score
 from ._errors import (
     DealError,
     IllegalMoveError,
+    InvalidArgumentError,
     MexicanTrainError,
     RulesError,
     UnknownVariantError,
@@ -67,6 +68,7 @@ __all__ = [
     "GameState",
     "GreedyPlayer",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "MexicanFromFirstTurn",
     "MexicanFromSecondTurn",
     "MexicanTrainError",

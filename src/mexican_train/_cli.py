@@ -203,15 +203,26 @@ _HELP = (
 )
 
 
+def _is_number(word: str) -> bool:
+    # ASCII digits only: str.isdigit() also takes superscripts, which int() refuses, and
+    # Arabic-Indic digits, which it reads; and few of them, so int() never meets 5000 digits.
+    return word.isascii() and word.isdigit() and len(word) <= 6
+
+
+def _shown(text: str) -> str:
+    """Return *text* quoted for an error message, cut short when it is long."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+
+
 def _parse_train(word: str, seat: int) -> int:
     word = word.lower()
     if word in {"m", "mex", "mexican"}:
         return MEXICAN
     if word in {"me", "mine", "own"}:
         return seat
-    if word.isdigit():
+    if _is_number(word):
         return int(word)
-    raise ValueError(f"{word!r} is not a train: use m, or a seat number")
+    raise ValueError(f"{_shown(word)} is not a train: use m, or a seat number")
 
 
 def _read_move(text: str, moves: tuple[Move, ...], seat: int) -> Move:
@@ -220,10 +231,11 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int) -> Move:
     if not words:
         raise ValueError(_HELP)
     first = words[0].lower()
-    if len(words) == 1 and first.isdigit():
-        number = int(first)
+    if len(words) == 1 and first.isascii() and first.isdigit():
+        number = int(first) if _is_number(first) else 0
         if not 1 <= number <= len(moves):
-            raise ValueError(f"there is no move {number}: choose 1-{len(moves)}")
+            shown = first if len(first) <= 20 else first[:20] + "..."
+            raise ValueError(f"there is no move {shown}: choose 1-{len(moves)}")
         return moves[number - 1]
     simple: dict[str, Move] = {
         "d": Draw(), "draw": Draw(), "p": Pass(), "pass": Pass(),
@@ -232,11 +244,11 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int) -> Move:
     if len(words) == 1 and first in simple:
         return simple[first]
     if len(words) > 2:
-        raise ValueError(f"I did not understand {text!r}. {_HELP}")
+        raise ValueError(f"I did not understand {_shown(text)}. {_HELP}")
     try:
         tile = Tile.parse(words[0])
     except TileNotationError:
-        raise ValueError(f"I did not understand {text!r}. {_HELP}") from None
+        raise ValueError(f"I did not understand {_shown(text)}. {_HELP}") from None
     if len(words) == 2:
         return Play(tile, _parse_train(words[1], seat))
     fitting = [m for m in moves if isinstance(m, Play) and m.tile is tile]

@@ -13,7 +13,7 @@ from bisect import insort
 from collections.abc import Sequence
 from operator import attrgetter
 
-from ._errors import DealError, IllegalMoveError, RulesError
+from ._errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError
 from ._moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, Rules
 from ._shuffle import shuffled
@@ -51,6 +51,8 @@ def new_game(
         DealError: if the deal table does not cover *players*, the hands do not
             fit in the set, or *deal* is inconsistent.
         RulesError: if *rules* asks for more rounds than the set has engines.
+        InvalidArgumentError: if *seed* has more than 64 bits.
+        TypeError: if *rules*, *seed* or *deal* is of the wrong type.
 
     >>> state = new_game(4, seed=7)
     >>> state.max_pip, state.hand_size, state.engine, state.round_number
@@ -77,6 +79,9 @@ def new_game(
         seed = secrets.randbits(64)  # the one random choice, made here at the edge (S6)
     elif type(seed) is not int:
         raise TypeError(f"a seed is a whole number, not {seed!r}")
+    elif not -(1 << 64) < seed < 1 << 64:
+        # S6: a seed of more than 64 bits could not be written to JSON or notation.
+        raise InvalidArgumentError(f"a seed is a whole number of at most 64 bits, not {seed}")
     if deal is not None and not isinstance(deal, Deal):
         raise TypeError(f"deal must be a Deal, not {deal!r}")
     return _start_round(

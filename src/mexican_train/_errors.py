@@ -17,6 +17,15 @@ class RulesError(MexicanTrainError, ValueError):
     """A `Rules` value that is contradictory, or a pluggable rule that broke its protocol."""
 
 
+class InvalidArgumentError(MexicanTrainError, ValueError):
+    """An argument no call could accept: a seat the table does not have, a tile end
+    above 30, ``games=0``; the message names the argument and the value refused.
+
+    A value of the wrong kind altogether (a str where a `GameState` belongs) raises
+    TypeError instead.
+    """
+
+
 class IllegalMoveError(MexicanTrainError, ValueError):
     """A move that the rules do not allow in this state.
 

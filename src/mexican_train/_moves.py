@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final, TypeAlias, Union
 
+from ._errors import InvalidArgumentError
 from ._tiles import Tile
 
 __all__ = ["MEXICAN", "CallLastTile", "Draw", "Move", "NextRound", "Pass", "Play"]
@@ -37,7 +38,9 @@ class Play:
             if not isinstance(tile, Tile):
                 raise TypeError(f"Play needs a Tile, not {tile!r}")
             if type(train) is not int or train < MEXICAN:
-                raise ValueError(f"a train id is a seat >= 0 or MEXICAN, not {train!r}")
+                raise InvalidArgumentError(
+                    f"a train id is a seat >= 0 or MEXICAN ({MEXICAN}), not {train!r}"
+                )
             move = object.__new__(cls)
             object.__setattr__(move, "tile", tile)
             object.__setattr__(move, "train", train)

@@ -8,12 +8,13 @@ through `apply`, so a record cannot smuggle in a position the rules do not reach
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import attrs
 
 from ._engine import apply, new_game
-from ._errors import IllegalMoveError, MexicanTrainError
+from ._errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from ._moves import Move
 from ._rules import EnginePlacement, Rules
 from ._state import Deal, GameState
@@ -50,7 +51,19 @@ def _check_int(instance: object, attribute: attrs.Attribute[int], value: int) ->
         raise TypeError(f"GameRecord.{attribute.name} must be a whole number, not {value!r}")
 
 
+def _check_kind(kind: type, optional: bool = False) -> Callable[[Any, Any, Any], None]:
+    # attrs' instance_of puts a 4-tuple in its TypeError; this says it in one sentence.
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if not (isinstance(value, kind) or (optional and value is None)):
+            wanted = f"a {kind.__name__}" + (" or None" if optional else "")
+            raise TypeError(f"GameRecord.{attribute.name} must be {wanted}, not {value!r}")
+
+    return check
+
+
 def _moves(values: Iterable[Move]) -> tuple[Move, ...]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"GameRecord.moves is a list of moves, not {values!r}")
     moves = tuple(values)
     kinds = typing.get_args(Move)
     for number, move in enumerate(moves, 1):
@@ -76,11 +89,9 @@ class GameRecord:
     """
 
     players: int = attrs.field(validator=_check_int)
-    rules: Rules = attrs.field(validator=attrs.validators.instance_of(Rules))
+    rules: Rules = attrs.field(validator=_check_kind(Rules))
     seed: int = attrs.field(validator=_check_int)
-    deal: Deal | None = attrs.field(
-        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(Deal))
-    )
+    deal: Deal | None = attrs.field(default=None, validator=_check_kind(Deal, optional=True))
     moves: tuple[Move, ...] = attrs.field(default=(), converter=_moves)
 
     def start(self) -> GameState:
@@ -109,7 +120,7 @@ def _deal_of(start: GameState) -> Deal | None:
             order[-1] != start.first_player
             or any(order.count(seat) != n for seat, n in enumerate(draws))
         ):
-            raise ValueError("record() needs a first state, as new_game() returned it")
+            raise InvalidArgumentError("record() needs a first state, as new_game() returned it")
         if total:
             drawn = [hands[seat].pop() for seat in order[:-1]]
             boneyard = [*drawn, start.engine, *boneyard]
@@ -130,7 +141,8 @@ def record(start: GameState, moves: Iterable[Move] = ()) -> GameRecord:
         A record that `replay` turns back into the game.
 
     Raises:
-        ValueError: if *start* is not a first state of `new_game`.
+        InvalidArgumentError: if *start* is not a first state of `new_game`.
+        TypeError: if *start* is not a `GameState` or *moves* not a list of moves.
         ReplayError: if a move is illegal where it was played.
 
     >>> from mexican_train import HUB, new_game, apply, legal_moves
@@ -145,14 +157,24 @@ def record(start: GameState, moves: Iterable[Move] = ()) -> GameRecord:
     """
     if not isinstance(start, GameState):
         raise TypeError(f"record() needs a GameState, not {type(start).__name__}")
-    not_a_start = "record() needs a first state, as new_game() returned it"
-    made = GameRecord(start.players, start.rules, start.seed, _deal_of(start), tuple(moves))
+    not_a_start = (
+        "record() needs a first state, as new_game() returned it, not a later one "
+        f"(this is round {start.round_number}; record the first state and the moves since)"
+    )
+    if start.round_number != 1 or start.is_round_over:
+        raise InvalidArgumentError(not_a_start)
+    try:
+        # A later state of round 1 can make the undoing of S3's draws fail any which way.
+        deal = _deal_of(start)
+    except (IndexError, ValueError):
+        raise InvalidArgumentError(not_a_start) from None
+    made = GameRecord(start.players, start.rules, start.seed, deal, moves)
     try:
         dealt = made.start()
     except MexicanTrainError:
-        raise ValueError(not_a_start) from None
+        raise InvalidArgumentError(not_a_start) from None
     if dealt != start:
-        raise ValueError(not_a_start)
+        raise InvalidArgumentError(not_a_start)
     replay(made)
     return made
 

@@ -16,6 +16,7 @@ from typing import Final
 import attrs
 
 from ._engine import legal_moves
+from ._errors import InvalidArgumentError
 from ._moves import MEXICAN, Play
 from ._state import GameState
 from ._tiles import Tile
@@ -81,7 +82,7 @@ def _scene(
         moves = legal_moves(subject)
     elif isinstance(subject, PlayerView):
         if seat is not None and seat != subject.seat:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"seat={seat!r} does not match the view, which is seat {subject.seat!r}'s; "
                 "a view can only be rendered for its own seat"
             )
@@ -113,8 +114,10 @@ def _scene(
 def _labels(names: Sequence[str] | None, players: int) -> tuple[str, ...]:
     if names is None:
         return tuple(f"Seat {s}" for s in range(players))
+    if not isinstance(names, Sequence):
+        raise TypeError(f"names is a list of {players} strings, one per seat, not {names!r}")
     if isinstance(names, str) or len(names) != players:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"names must be a sequence of {players} strings, one per seat, not {names!r}"
         )
     for name in names:
@@ -202,9 +205,9 @@ def render_text(
         Lines of ASCII text (names aside), ending without a newline.
 
     Raises:
-        TypeError: if *subject* is neither a state nor a view.
-        ValueError: if *seat* is not a seat of the game, or not the view's seat,
-            or *names* does not name every seat once.
+        TypeError: if *subject* is neither a state nor a view, or *names* not a list of str.
+        InvalidArgumentError: if *seat* is not a seat of the game, or not the
+            view's seat, or *names* does not name every seat once.
 
     >>> import attrs
     >>> from mexican_train import HUB, Play, Tile, apply, new_game, view
@@ -455,9 +458,9 @@ def render_svg(
         A standalone SVG document (no XML declaration), UTF-8 text.
 
     Raises:
-        TypeError: if *subject* is neither a state nor a view.
-        ValueError: if *seat* is not a seat of the game, or not the view's seat,
-            or *names* does not name every seat once.
+        TypeError: if *subject* is neither a state nor a view, or *names* not a list of str.
+        InvalidArgumentError: if *seat* is not a seat of the game, or not the
+            view's seat, or *names* does not name every seat once.
 
     >>> from mexican_train import HUB, new_game, view
     >>> svg = render_svg(view(new_game(4, HUB, seed=1), 0), names=["Ann", "Bo", "Cy", "Di"])

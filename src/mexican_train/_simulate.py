@@ -14,14 +14,14 @@ import copy
 import hashlib
 import math
 import statistics
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
 import attrs
 
 from ._engine import apply, legal_moves, new_game
-from ._errors import IllegalMoveError
+from ._errors import IllegalMoveError, InvalidArgumentError
 from ._moves import Draw, Move, NextRound, Pass, Play
 from ._players import Player, player_name
 from ._rules import STANDARD, Rules
@@ -462,8 +462,8 @@ def simulate(
 
     Raises:
         DealError: if the rules cannot deal for ``len(players)`` players.
-        ValueError: if *games* or *batch_size* is not a whole number >= 1.
-        TypeError: if a player has no ``choose`` method.
+        InvalidArgumentError: if *games* or *batch_size* is not a whole number >= 1.
+        TypeError: if a player has no ``choose`` method, or *executor* no ``map``.
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
     >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=10, seed=1)
@@ -472,19 +472,27 @@ def simulate(
     >>> result.player_stats[0].score.mean < result.player_stats[1].score.mean
     True
     """
+    if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
+        raise TypeError(f"players is a list of Player objects, one per seat, not {players!r}")
     players = tuple(players)
     for player in players:
         if not callable(getattr(player, "choose", None)):
             raise TypeError(f"a player needs a choose(view, moves) method; {player!r} has none")
     if type(games) is not int or games < 1:
-        raise ValueError(f"games is a whole number >= 1, not {games!r}")
+        raise InvalidArgumentError(f"games is a whole number >= 1, not {games!r}")
     if type(seed) is not int:
         raise TypeError(f"a seed is a whole number, not {seed!r}")
     new_game(len(players), rules, seed=0)  # DealError now, not in a worker
     if batch_size is None:
         batch_size = 1 if executor is None else max(1, min(50, games // 40))
     elif type(batch_size) is not int or batch_size < 1:
-        raise ValueError(f"batch_size is a whole number >= 1, not {batch_size!r}")
+        raise InvalidArgumentError(f"batch_size is a whole number >= 1, not {batch_size!r}")
+    if executor is not None and not callable(getattr(executor, "map", None)):
+        raise TypeError(
+            f"executor needs a map(fn, items) method, like an Executor; not {executor!r}"
+        )
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress is a function of the games just finished, not {progress!r}")
     # A list, not a generator: Dask's executor refuses to map over iterators.
     batches = list(_batches(players, rules, games, seed, rotate_seats, batch_size))
     run = map if executor is None else executor.map

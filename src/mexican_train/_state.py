@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ._errors import InvalidArgumentError
 from ._moves import MEXICAN
 from ._rules import Rules
 from ._tiles import Tile
@@ -55,12 +56,28 @@ class Train(_Weakrefable):
         return bool(self.tiles) and self.tiles[-1].is_double
 
 
-def _tiles(values: Iterable[Tile | str]) -> tuple[Tile, ...]:
-    return tuple(Tile.parse(v) if isinstance(v, str) else v for v in values)
+def _sequence(values: object, what: str) -> tuple[Any, ...]:
+    # A str is iterable, but "6-5" is one tile, not a list of them.
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"{what} is a list, not {values!r}")
+    return tuple(values)
+
+
+def _tiles(values: Iterable[Tile | str], what: str = "Deal.boneyard") -> tuple[Tile, ...]:
+    tiles = []
+    for index, value in enumerate(_sequence(values, f"{what} (a list of tiles)")):
+        if isinstance(value, Tile):
+            tiles.append(value)
+        elif isinstance(value, str):
+            tiles.append(Tile.parse(value))
+        else:
+            raise TypeError(f"{what}[{index}] is a Tile or an 'a-b' str, not {value!r}")
+    return tuple(tiles)
 
 
 def _hands(values: Iterable[Iterable[Tile | str]]) -> tuple[tuple[Tile, ...], ...]:
-    return tuple(_tiles(hand) for hand in values)
+    hands = _sequence(values, "Deal.hands (a list of hands, one per seat)")
+    return tuple(_tiles(hand, f"Deal.hands[{seat}]") for seat, hand in enumerate(hands))
 
 
 @attrs.frozen
@@ -72,6 +89,10 @@ class Deal:
     is in a hand or the boneyard; under S4 (`HUB`) it is not in the deal at all.
     `new_game` refuses a deal with missing, repeated or foreign tiles, or hands
     of the wrong size.
+
+    Raises:
+        TileNotationError: if a tile is written wrong (``"6-x"``).
+        TypeError: if *hands* is not a list of lists of tiles, or *boneyard* a list of tiles.
 
     >>> Deal([["6-5", "4-4"], ["3-2", "1-0"]], ["6-6"]).hands[0]
     (Tile(6, 5), Tile(4, 4))
@@ -173,7 +194,7 @@ class GameState(_Weakrefable):
     def train(self, train_id: int) -> Train:
         """Return the train with id *train_id*: a seat, or `MEXICAN`."""
         if type(train_id) is not int or not MEXICAN <= train_id < self.players:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"a train id is a seat 0-{self.players - 1} or MEXICAN ({MEXICAN}), "
                 f"not {train_id!r}"
             )
@@ -219,7 +240,7 @@ class GameState(_Weakrefable):
 
     def _check_seat(self, seat: Any) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
-            raise ValueError(f"a seat is 0-{self.players - 1}, not {seat!r}")
+            raise InvalidArgumentError(f"a seat is 0-{self.players - 1}, not {seat!r}")
 
 
 # -- building states on the engine's hot path ----------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from ._errors import MexicanTrainError
+from ._errors import InvalidArgumentError, MexicanTrainError
 
 __all__ = ["Tile", "full_set", "set_size"]
 
@@ -49,7 +49,9 @@ class Tile:
                 return tile
         for end in (a, b):
             if type(end) is not int or not 0 <= end <= MAX_PIP:
-                raise ValueError(f"a tile's ends are whole numbers 0-{MAX_PIP}, not {end!r}")
+                raise InvalidArgumentError(
+                    f"a tile's ends are whole numbers 0-{MAX_PIP}, not {end!r}"
+                )
         high, low = (a, b) if a >= b else (b, a)
         tile = cls._cache.get((high, low))
         if tile is None:
@@ -74,8 +76,11 @@ class Tile:
         Tile(12, 5)
 
         Raises:
-            NotationError: if *text* is not two whole numbers joined by ``-``.
+            TileNotationError: if *text* is not two whole numbers joined by ``-``.
+            TypeError: if *text* is not a str.
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Tile.parse() needs a str like '12-5', not {text!r}")
         parts = text.strip().split("-")
         if len(parts) != 2 or not all(p.isdigit() and p.isascii() for p in parts):
             raise TileNotationError(f"a tile is written like '12-5', not {text!r}")
@@ -162,7 +167,7 @@ def set_size(max_pip: int) -> int:
     [28, 55, 91, 136, 190]
     """
     if type(max_pip) is not int or max_pip < 0:
-        raise ValueError(f"a set is double-N for a whole number N >= 0, not {max_pip!r}")
+        raise InvalidArgumentError(f"a set is double-N for a whole number N >= 0, not {max_pip!r}")
     return (max_pip + 1) * (max_pip + 2) // 2
 
 
@@ -172,9 +177,12 @@ def full_set(max_pip: int) -> tuple[Tile, ...]:
     >>> full_set(1)
     (Tile(0, 0), Tile(1, 0), Tile(1, 1))
     """
-    tiles = _SETS.get(max_pip)
+    tiles = _SETS.get(max_pip) if type(max_pip) is int else None
     if tiles is None:
-        set_size(max_pip)  # validates max_pip
+        if type(max_pip) is not int or not 0 <= max_pip <= MAX_PIP:
+            raise InvalidArgumentError(
+                f"a set is double-N for a whole number N from 0 to {MAX_PIP}, not {max_pip!r}"
+            )
         tiles = tuple(Tile(a, b) for a in range(max_pip + 1) for b in range(a + 1))
         _SETS[max_pip] = tiles
     return tiles

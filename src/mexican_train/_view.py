@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import attrs
 
+from ._errors import InvalidArgumentError
 from ._moves import MEXICAN
 from ._rules import Rules
 from ._state import GameState, Train, winners_of
@@ -65,7 +66,7 @@ class PlayerView:
     def train(self, train_id: int) -> Train:
         """Return the train with id *train_id*: a seat, or `MEXICAN`."""
         if type(train_id) is not int or not MEXICAN <= train_id < self.players:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"a train id is a seat 0-{self.players - 1} or MEXICAN, not {train_id!r}"
             )
         return self.trains[train_id]
@@ -73,7 +74,7 @@ class PlayerView:
     def has_had_first_turn(self, seat: int) -> bool:
         """Return whether *seat* has finished its first turn of this round."""
         if type(seat) is not int or not 0 <= seat < self.players:
-            raise ValueError(f"a seat is 0-{self.players - 1}, not {seat!r}")
+            raise InvalidArgumentError(f"a seat is 0-{self.players - 1}, not {seat!r}")
         return self.had_first_turn[seat]
 
     def _repr_svg_(self) -> str:
@@ -117,8 +118,10 @@ def view(state: GameState, seat: int) -> PlayerView:
     (False, False)
 
     Raises:
-        ValueError: if *seat* is not a seat of the game.
+        InvalidArgumentError: if *seat* is not a seat of the game.
+        TypeError: if *state* is not a `GameState`.
     """
+    _check_state(state)
     return _view(state, state.hand(seat), seat)
 
 
@@ -132,9 +135,14 @@ def spectator_view(state: GameState) -> PlayerView:
     return _view(state, (), None)
 
 
-def _view(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> PlayerView:
+def _check_state(state: object) -> None:
     if not isinstance(state, GameState):
-        raise TypeError(f"view() needs a GameState, not {type(state).__name__}")
+        hint = " (it is already a view)" if isinstance(state, PlayerView) else ""
+        raise TypeError(f"view() needs a GameState, not {type(state).__name__}{hint}")
+
+
+def _view(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> PlayerView:
+    _check_state(state)
     return PlayerView(
         state.rules, state.players, state.max_pip, state.hand_size, state.round_number,
         state.engine, state.first_player, seat, hand, tuple(len(h) for h in state.hands),

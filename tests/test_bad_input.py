@@ -1,0 +1,296 @@
+"""Bad input gets a clear, typed error and changes nothing.
+
+Regression tests for what a hostile but realistic user found: each one is a call
+that used to raise a bare builtin (IndexError, AttributeError, a plain ValueError),
+accept garbage silently, or print the wrong thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from mexican_train import (
+    STANDARD,
+    Deal,
+    GameRecord,
+    GameState,
+    InvalidArgumentError,
+    MexicanTrainError,
+    Play,
+    Tile,
+    apply,
+    full_set,
+    legal_moves,
+    new_game,
+    record,
+    set_size,
+    view,
+)
+from mexican_train._cli import _read_move, cli
+from mexican_train.players import GreedyPlayer
+from mexican_train.render import render_svg, render_text
+from mexican_train.serialize import state_from_json, to_json
+from mexican_train.simulation import simulate
+
+
+def refused(call: Callable[[], object], error: type[BaseException], *shown: str) -> str:
+    """Return the message of the *error* that *call* raises; it must show every *shown*."""
+    with pytest.raises(error) as caught:
+        call()
+    message = str(caught.value)
+    for text in shown:
+        assert text in message, message
+    return message
+
+
+def a_state() -> GameState:
+    return new_game(4, seed=1)
+
+
+# -- InvalidArgumentError --------------------------------------------------------------
+
+
+def test_invalid_argument_error_is_a_library_error_and_a_value_error() -> None:
+    assert issubclass(InvalidArgumentError, MexicanTrainError)
+    assert issubclass(InvalidArgumentError, ValueError)
+
+
+# -- tiles and sets --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ends", [(31, 0), (-1, 2), (True, 1), (1.0, 2), ("1", 2)])
+def test_tile_with_an_impossible_end_raises_invalid_argument_naming_it(
+    ends: tuple[Any, Any],
+) -> None:
+    refused(lambda: Tile(*ends), InvalidArgumentError, "0-30", repr(ends[0]))
+
+
+@pytest.mark.parametrize("text", [None, 5, b"1-2"])
+def test_tile_parse_of_a_non_str_raises_type_error_not_attribute_error(text: Any) -> None:
+    refused(lambda: Tile.parse(text), TypeError, "Tile.parse() needs a str", repr(text))
+
+
+@pytest.mark.parametrize("max_pip", [-1, 31, 10**6, True, 1.0])
+def test_full_set_beyond_double_30_raises_invalid_argument_naming_the_set(max_pip: Any) -> None:
+    refused(lambda: full_set(max_pip), InvalidArgumentError, "double-N", repr(max_pip))
+
+
+def test_full_set_of_true_is_not_the_double_1_set() -> None:
+    refused(lambda: full_set(True), InvalidArgumentError, "True")
+
+
+def test_set_size_of_a_bool_raises_invalid_argument() -> None:
+    refused(lambda: set_size(True), InvalidArgumentError, "True")
+
+
+# -- Deal ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hands", "shown"),
+    [
+        ([[["6-5"]]], "Deal.hands[0][0]"),  # one level too deep
+        ([[5]], "Deal.hands[0][0]"),
+        ([[(6, 5)]], "(6, 5)"),
+        ([[None]], "None"),
+    ],
+)
+def test_deal_refuses_a_hand_holding_something_not_a_tile(hands: Any, shown: str) -> None:
+    refused(lambda: Deal(hands, []), TypeError, shown)
+
+
+@pytest.mark.parametrize("hands", [None, 5, "6-5"])
+def test_deal_refuses_hands_that_are_not_a_list_of_hands(hands: Any) -> None:
+    refused(lambda: Deal(hands, []), TypeError, "Deal.hands", repr(hands))
+
+
+def test_deal_refuses_a_flat_list_of_tiles_as_hands() -> None:
+    refused(lambda: Deal(["6-5", "4-4"], []), TypeError, "Deal.hands[0]", "'6-5'")
+
+
+@pytest.mark.parametrize("boneyard", [None, 5, "6-6"])
+def test_deal_refuses_a_boneyard_that_is_not_a_list_of_tiles(boneyard: Any) -> None:
+    refused(lambda: Deal([["6-5"]], boneyard), TypeError, "Deal.boneyard", repr(boneyard))
+
+
+# -- new_game --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [2**64, -(2**64), 10**100])
+def test_new_game_refuses_a_seed_of_more_than_64_bits(seed: int) -> None:
+    # S6: such a state could be neither saved to JSON nor written in notation.
+    refused(lambda: new_game(4, seed=seed), InvalidArgumentError, "64 bits", str(seed))
+
+
+def test_new_game_accepts_the_largest_64_bit_seeds() -> None:
+    assert new_game(2, seed=2**64 - 1).seed == 2**64 - 1
+    assert new_game(2, seed=-(2**64) + 1).seed == -(2**64) + 1
+
+
+# -- moves -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("train", [-2, -100])
+def test_play_on_a_train_below_mexican_raises_invalid_argument(train: int) -> None:
+    refused(lambda: Play(Tile(1, 1), train), InvalidArgumentError, "MEXICAN", str(train))
+
+
+@pytest.mark.parametrize("train", [True, 1.0, "0"])
+def test_play_on_a_train_id_of_the_wrong_type_raises_invalid_argument(train: Any) -> None:
+    refused(lambda: Play(Tile(1, 1), train), InvalidArgumentError, repr(train))
+
+
+# -- seats: states, views, rendering ---------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 99, True, 1.0, "0", None])
+def test_view_of_a_seat_the_table_lacks_raises_invalid_argument(seat: Any) -> None:
+    refused(lambda: view(a_state(), seat), InvalidArgumentError, "a seat is 0-3", repr(seat))
+
+
+def test_view_of_a_view_says_it_needs_a_state() -> None:
+    mine = view(a_state(), 0)
+    refused(lambda: view(mine, 0), TypeError, "needs a GameState", "PlayerView")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("state", [None, "state", 5])
+def test_view_of_a_non_state_raises_type_error_not_attribute_error(state: Any) -> None:
+    refused(lambda: view(state, 0), TypeError, "needs a GameState")
+
+
+def test_state_hand_of_a_missing_seat_raises_invalid_argument() -> None:
+    refused(lambda: a_state().hand(9), InvalidArgumentError, "a seat is 0-3, not 9")
+
+
+def test_state_train_of_a_missing_train_raises_invalid_argument() -> None:
+    refused(lambda: a_state().train(9), InvalidArgumentError, "not 9")
+
+
+def test_view_train_of_a_missing_train_raises_invalid_argument() -> None:
+    refused(lambda: view(a_state(), 0).train(9), InvalidArgumentError, "not 9")
+
+
+@pytest.mark.parametrize("render", [render_text, render_svg])
+def test_render_for_a_missing_seat_raises_invalid_argument(render: Callable[..., str]) -> None:
+    refused(lambda: render(a_state(), seat=4), InvalidArgumentError, "not 4")
+
+
+@pytest.mark.parametrize("render", [render_text, render_svg])
+def test_render_a_view_for_another_seat_raises_invalid_argument(
+    render: Callable[..., str],
+) -> None:
+    refused(lambda: render(view(a_state(), 0), seat=1), InvalidArgumentError, "seat=1")
+
+
+@pytest.mark.parametrize("render", [render_text, render_svg])
+def test_render_with_too_few_names_raises_invalid_argument(render: Callable[..., str]) -> None:
+    refused(lambda: render(a_state(), names=["Ann"]), InvalidArgumentError, "4 strings")
+
+
+@pytest.mark.parametrize("render", [render_text, render_svg])
+def test_render_with_names_not_a_list_raises_type_error(render: Callable[..., str]) -> None:
+    refused(lambda: render(a_state(), names=5), TypeError, "names", "not 5")
+
+
+# -- records ---------------------------------------------------------------------------
+
+
+def test_record_of_a_later_state_raises_invalid_argument_not_index_error() -> None:
+    state = new_game(3, seed=2)
+    for _ in range(30):
+        state = apply(state, legal_moves(state)[-1])
+    refused(lambda: record(state), InvalidArgumentError, "needs a first state")
+
+
+def test_record_of_a_state_of_a_later_round_raises_invalid_argument() -> None:
+    state = new_game(2, seed=5)
+    while state.round_number == 1:
+        state = apply(state, legal_moves(state)[0])
+    refused(lambda: record(state), InvalidArgumentError, "round 2")
+
+
+@pytest.mark.parametrize("moves", [None, 5, "draw"])
+def test_record_with_moves_not_a_list_raises_type_error(moves: Any) -> None:
+    refused(lambda: record(new_game(2, seed=5), moves), TypeError, "GameRecord.moves", repr(moves))
+
+
+def test_game_record_with_rules_not_a_rules_says_so_in_one_sentence() -> None:
+    message = refused(lambda: GameRecord(4, "hub", 1), TypeError)  # type: ignore[arg-type]
+    assert message == "GameRecord.rules must be a Rules, not 'hub'"
+
+
+def test_game_record_with_deal_not_a_deal_says_so_in_one_sentence() -> None:
+    message = refused(lambda: GameRecord(4, STANDARD, 1, "x"), TypeError)  # type: ignore[arg-type]
+    assert message == "GameRecord.deal must be a Deal or None, not 'x'"
+
+
+# -- simulate --------------------------------------------------------------------------
+
+TWO = [GreedyPlayer(), GreedyPlayer()]
+
+
+@pytest.mark.parametrize("games", [0, -1, 1.5, True, "3"])
+def test_simulate_with_games_not_a_whole_number_from_1_raises_invalid_argument(
+    games: Any,
+) -> None:
+    refused(lambda: simulate(TWO, games=games), InvalidArgumentError, "games", repr(games))
+
+
+def test_simulate_with_batch_size_0_raises_invalid_argument() -> None:
+    refused(lambda: simulate(TWO, games=1, batch_size=0), InvalidArgumentError, "batch_size")
+
+
+@pytest.mark.parametrize("executor", ["x", 5])
+def test_simulate_with_an_executor_without_map_raises_type_error(executor: Any) -> None:
+    refused(lambda: simulate(TWO, games=1, executor=executor), TypeError, "map", repr(executor))
+
+
+@pytest.mark.parametrize("players", [None, "ab", GreedyPlayer()])
+def test_simulate_with_players_not_a_list_raises_type_error(players: Any) -> None:
+    refused(lambda: simulate(players, games=1), TypeError, "players is a list")
+
+
+def test_simulate_with_progress_not_callable_raises_type_error() -> None:
+    refused(lambda: simulate(TWO, games=1, progress=5), TypeError, "progress")  # type: ignore[arg-type]
+
+
+# -- JSON ------------------------------------------------------------------------------
+
+
+def test_a_state_from_the_largest_seed_new_game_accepts_reads_back_from_json() -> None:
+    state = new_game(2, seed=2**64 - 1)
+    assert state_from_json(to_json(state)) == state
+
+
+# -- the play prompt -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["\u00b3", "\u0661", "12-5 \u00b3"])
+def test_prompt_reads_non_ascii_digits_as_not_understood(text: str) -> None:
+    moves = legal_moves(a_state())
+    message = refused(lambda: _read_move(text, moves, 0), ValueError)
+    assert "invalid literal" not in message
+
+
+def test_prompt_refuses_a_huge_move_number_without_int_conversion_error() -> None:
+    moves = legal_moves(a_state())
+    message = refused(lambda: _read_move("9" * 5000, moves, 0), ValueError, "there is no move")
+    assert len(message) < 100
+
+
+def test_prompt_cuts_long_garbage_short_in_its_message() -> None:
+    moves = legal_moves(a_state())
+    message = refused(lambda: _read_move("x" * 100_000, moves, 0), ValueError, "did not understand")
+    assert len(message) < 400
+
+
+def test_cli_demo_with_a_seed_of_more_than_64_bits_prints_one_line() -> None:
+    result = CliRunner().invoke(cli, ["demo", "--seed", str(2**64)], prog_name="mexican-train")
+    assert result.exit_code == 1
+    assert result.stderr.strip().splitlines() == [
+        f"Error: a seed is a whole number of at most 64 bits, not {2**64}"
+    ]
