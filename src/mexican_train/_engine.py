@@ -227,7 +227,7 @@ def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tup
         # P4: a first turn plays only on the player's own train; doubles bind nobody.
         suit = 1 << trains[seat].open_end
         own = PLAYS[seat]
-        plays: list[Move] = [own[tile] for tile in hand if tile._ends & suit]
+        plays: list[Move] = [own[tile._ends] for tile in hand if tile._ends & suit]
         if state.turn_tiles:
             return (*plays, _PASS)  # P4: the chain may stop after the first tile
         may_draw = rules.first_turn.may_draw  # P4: never draw (unless the variant says so)
@@ -297,7 +297,7 @@ def _ordinary_plays(
         if ends & wanted:
             for end, plays_on in targets:
                 if ends >> end & 1:
-                    plays.append(plays_on[tile])
+                    plays.append(plays_on[ends])
     return plays
 
 
