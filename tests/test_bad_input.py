@@ -33,7 +33,7 @@ from mexican_train import (
 from mexican_train._cli import _read_move, cli
 from mexican_train.players import GreedyPlayer
 from mexican_train.render import render_svg, render_text
-from mexican_train.serialize import state_from_json, to_json
+from mexican_train.serialize import SchemaError, move_from_json, state_from_json, to_json
 from mexican_train.simulation import simulate
 
 
@@ -294,3 +294,26 @@ def test_cli_demo_with_a_seed_of_more_than_64_bits_prints_one_line() -> None:
     assert result.stderr.strip().splitlines() == [
         f"Error: a seed is a whole number of at most 64 bits, not {2**64}"
     ]
+
+
+@pytest.mark.parametrize("field", ["seed", "players", "round_number"])
+def test_state_from_json_refuses_a_number_too_long_to_show(field: str) -> None:
+    # Python cannot even write an int of 5000 digits into a message (ValueError before).
+    document = to_json(a_state())
+    document[field] = 10**5000
+    refused(lambda: state_from_json(document), SchemaError, f"$.{field}", "bits")
+
+
+def test_move_from_json_refuses_a_train_number_too_long_to_show() -> None:
+    document = to_json(Play(Tile(1, 1), 0))
+    document["train"] = -(10**5000)
+    refused(lambda: move_from_json(document), SchemaError, "$.train", "bits")
+
+
+def test_a_deeply_nested_document_is_refused_without_recursion_error() -> None:
+    document = to_json(a_state())
+    nested: list[Any] = []
+    for _ in range(100_000):
+        nested = [nested]
+    document["hands"] = nested
+    refused(lambda: state_from_json(document), SchemaError, "$.hands")

@@ -358,7 +358,28 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
     kind = document.get("type")
     if type(kind) is not str or kind not in kinds:
         raise SchemaError("$.type", f"the type is one of {', '.join(kinds)}, not {_shown(kind)}")
+    _check_numbers(document)
     return kind, {key: value for key, value in document.items() if key not in ("schema", "type")}
+
+
+#: No field needs a number this long (seeds have 64 bits); a longer one could not even be
+#: shown in a message (Python refuses to write ints of more than 4300 digits).
+_MAX_BITS: Final = 1000
+
+
+def _check_numbers(document: dict[str, Any]) -> None:
+    """Refuse any absurdly long whole number, wherever it is, before reading the fields."""
+    stack: list[tuple[str, object]] = [("$", document)]
+    while stack:  # a loop, not recursion: the nesting is untrusted too
+        path, value = stack.pop()
+        if type(value) is int and value.bit_length() > _MAX_BITS:
+            raise SchemaError(
+                path, f"a number of {value.bit_length()} bits; none needs more than 64"
+            )
+        if type(value) is dict:
+            stack.extend((_join(path, key), item) for key, item in value.items())
+        elif type(value) is list:
+            stack.extend((f"{path}[{index}]", item) for index, item in enumerate(value))
 
 
 def _fail(problem: Problem) -> NoReturn:
