@@ -20,12 +20,15 @@ from mexican_train import (
     GameState,
     InvalidArgumentError,
     MexicanTrainError,
+    NotationError,
     Play,
     Tile,
     apply,
+    format_state,
     full_set,
     legal_moves,
     new_game,
+    parse_state,
     record,
     set_size,
     view,
@@ -317,3 +320,18 @@ def test_a_deeply_nested_document_is_refused_without_recursion_error() -> None:
         nested = [nested]
     document["hands"] = nested
     refused(lambda: state_from_json(document), SchemaError, "$.hands")
+
+
+# -- notation --------------------------------------------------------------------------
+
+
+def test_parse_state_says_a_too_long_player_count_is_too_long() -> None:
+    # It said "a whole number >= 0" of a 21-digit whole number.
+    text = format_state(a_state()).replace("standard 4/", "standard " + "9" * 21 + "/", 1)
+    refused(lambda: parse_state(text), NotationError, "at most 9 digits")
+
+
+def test_parse_state_says_a_too_long_seed_is_too_long() -> None:
+    state = a_state()
+    text = format_state(state).replace(f" {state.seed} ", " " + "9" * 25 + " ", 1)
+    refused(lambda: parse_state(text), NotationError, "at most 20 digits")

@@ -482,7 +482,7 @@ class _PositionReader:
 
     def number(self, part: _Part, field: str, what: str, path: Path) -> int:
         if not _NUMBER.fullmatch(part.text):
-            self.fail(part, field, f"{what} is a whole number >= 0")
+            self.fail(part, field, f"{what} is a whole number from 0, of at most 9 digits")
         self.spans[path] = part
         return int(part.text)
 
@@ -533,7 +533,7 @@ class _PositionReader:
 
         seed_part = part["seed"]
         if not re.fullmatch(r"-?[0-9]{1,20}", seed_part.text):
-            self.fail(seed_part, "seed", "the seed is a whole number")
+            self.fail(seed_part, "seed", "the seed is a whole number of at most 20 digits")
         seed = int(seed_part.text)
 
         round_items = self.items(part["round"], "round", 3, "round/engine/first player")
