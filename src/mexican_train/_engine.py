@@ -261,11 +261,10 @@ def _with_call(
 def _ordinary_plays(
     state: GameState | PlayerView, seat: int, hand: tuple[Tile, ...], trains: tuple[Train, ...]
 ) -> list[Move]:
-    players = state.players
     # P3: own train; the Mexican train once open (V2); others' trains while marked.
     access = []
-    for train_id in range(players):
-        if train_id == seat or trains[train_id].marked:
+    for train_id, train in enumerate(trains[:-1]):  # the Mexican train is the last
+        if train.marked or train_id == seat:
             access.append(train_id)
     opened = state.rules.mexican_train.is_open(state, seat)
     if opened is True:
@@ -288,15 +287,15 @@ def _ordinary_plays(
     targets = []
     wanted = 0  # bit n set when a train needs n
     for train_id in access:
-        end = trains[train_id].open_end
-        targets.append((end, PLAYS[train_id]))
-        wanted |= 1 << end
+        suit = 1 << trains[train_id].open_end
+        targets.append((suit, PLAYS[train_id]))
+        wanted |= suit
     plays: list[Move] = []
     for tile in hand:
         ends = tile._ends
         if ends & wanted:
-            for end, plays_on in targets:
-                if ends >> end & 1:
+            for suit, plays_on in targets:
+                if ends & suit:
                     plays.append(plays_on[ends])
     return plays
 
