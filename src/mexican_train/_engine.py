@@ -428,7 +428,8 @@ def apply(state: GameState, move: Move) -> GameState:
     >>> after is not state and after != state
     True
     """
-    if move not in legal_moves(state):
+    moves = state._legal if type(state) is GameState else None  # as play leaves it: cached
+    if move not in (legal_moves(state) if moves is None else moves):
         raise IllegalMoveError(move, _why_illegal(state, move))
     if type(move) is Play:
         return _play(state, move)  # the commonest move, dispatched first
