@@ -10,23 +10,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
 from mexican_train import (
     STANDARD,
     Deal,
+    DealError,
     GameRecord,
     GameState,
     InvalidArgumentError,
     MexicanTrainError,
     NotationError,
     Play,
+    Rules,
+    RulesError,
     Tile,
     apply,
     format_state,
     full_set,
     legal_moves,
+    longest_train,
     new_game,
     parse_state,
     record,
@@ -52,6 +57,10 @@ def refused(call: Callable[[], object], error: type[BaseException], *shown: str)
 
 def a_state() -> GameState:
     return new_game(4, seed=1)
+
+
+def evolved(field: str, value: Any) -> Rules:
+    return attrs.evolve(STANDARD, **{field: value})
 
 
 # -- InvalidArgumentError --------------------------------------------------------------
@@ -335,3 +344,68 @@ def test_parse_state_says_a_too_long_seed_is_too_long() -> None:
     state = a_state()
     text = format_state(state).replace(f" {state.seed} ", " " + "9" * 25 + " ", 1)
     refused(lambda: parse_state(text), NotationError, "at most 20 digits")
+
+
+# -- whole numbers too long to write ---------------------------------------------------
+#
+# Python refuses to write an int of more than 4300 digits, so a message showing one
+# used to fail with a bare ValueError about string conversion instead.
+
+HUGE = 10**5000
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: Tile(HUGE, 1),
+        lambda: Play(Tile(1, 1), HUGE),
+        lambda: Play(Tile(1, 1), -HUGE),
+        lambda: view(a_state(), HUGE),
+        lambda: a_state().hand(HUGE),
+        lambda: a_state().train(HUGE),
+        lambda: render_text(a_state(), seat=HUGE),
+        lambda: new_game(4, seed=HUGE),
+        lambda: simulate(TWO, games=1, seed=HUGE),
+        lambda: longest_train([Tile(1, 1)], HUGE),
+    ],
+)
+def test_a_huge_whole_number_gets_an_invalid_argument_error_describing_it(
+    call: Callable[[], object],
+) -> None:
+    refused(call, InvalidArgumentError, "a whole number of 16610 bits")
+
+
+def test_new_game_for_a_huge_player_count_raises_deal_error_describing_it() -> None:
+    refused(lambda: new_game(HUGE), DealError, "a whole number of 16610 bits")
+
+
+@pytest.mark.parametrize("field", ["max_pip", "hand_size", "rounds", "last_tile_penalty"])
+def test_rules_with_a_huge_negative_count_raise_rules_error_describing_it(field: str) -> None:
+    refused(lambda: evolved(field, -HUGE), RulesError, "16610 bits")
+
+
+@pytest.mark.parametrize(("field", "limit"), [("hand_size", 496), ("rounds", 31)])
+def test_rules_refuse_a_hand_or_game_longer_than_the_largest_set_allows(
+    field: str, limit: int
+) -> None:
+    evolved(field, limit)
+    refused(lambda: evolved(field, limit + 1), RulesError, f"at most {limit}")
+
+
+def test_play_refuses_a_train_id_of_a_billion() -> None:
+    Play(Tile(1, 1), 999_999_999)
+    refused(lambda: Play(Tile(1, 1), 10**9), InvalidArgumentError, "1000000000")
+
+
+def test_move_from_json_refuses_a_train_id_of_a_billion_as_a_schema_error() -> None:
+    document = to_json(Play(Tile(1, 1), 0))
+    document["train"] = 10**19
+    refused(lambda: move_from_json(document), SchemaError, "$.train")
+
+
+def test_simulate_refuses_a_seed_of_more_than_64_bits() -> None:
+    refused(lambda: simulate(TWO, games=1, seed=2**64), InvalidArgumentError, "64 bits")
+
+
+def test_longest_train_refuses_an_open_end_above_30() -> None:
+    refused(lambda: longest_train([Tile(1, 1)], 31), InvalidArgumentError, "0-30", "31")

@@ -13,7 +13,7 @@ from bisect import insort
 from collections.abc import Sequence
 from operator import attrgetter
 
-from ._errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError
+from ._errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError, shown
 from ._moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, Rules
 from ._shuffle import shuffled
@@ -81,7 +81,9 @@ def new_game(
         raise TypeError(f"a seed is a whole number, not {seed!r}")
     elif not -(1 << 64) < seed < 1 << 64:
         # S6: a seed of more than 64 bits could not be written to JSON or notation.
-        raise InvalidArgumentError(f"a seed is a whole number of at most 64 bits, not {seed}")
+        raise InvalidArgumentError(
+            f"a seed is a whole number of at most 64 bits, not {shown(seed)}"
+        )
     if deal is not None and not isinstance(deal, Deal):
         raise TypeError(f"deal must be a Deal, not {deal!r}")
     return _start_round(

@@ -5,6 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 
+def shown(value: object) -> str:
+    """Return ``repr(value)`` for an error message; a whole number too long to write, described.
+
+    Python refuses to write an int of more than 4300 digits, which would turn the
+    intended error into a bare ValueError about string conversion.
+
+    >>> shown(-3), shown("x"), shown(10**5000)
+    ('-3', "'x'", 'a whole number of 16610 bits')
+    """
+    if type(value) is int and value.bit_length() > 1000:
+        return f"a whole number of {value.bit_length()} bits"
+    return repr(value)
+
+
 class MexicanTrainError(Exception):
     """Base class of every error this library raises on purpose."""
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._tiles import Tile
+from ._errors import InvalidArgumentError, shown
+from ._tiles import MAX_PIP, Tile
 
 __all__ = ["DEFAULT_MAX_NODES", "longest_train"]
 
@@ -75,8 +76,10 @@ def longest_train(
     if len(set(tiles)) != len(tiles):
         twice = sorted({t for t in tiles if tiles.count(t) > 1})
         raise ValueError(f"a hand holds each tile once; {', '.join(map(str, twice))} repeated")
-    if type(open_end) is not int or open_end < 0:
-        raise ValueError(f"an open end is a whole number >= 0, not {open_end!r}")
+    if type(open_end) is not int or not 0 <= open_end <= MAX_PIP:
+        raise InvalidArgumentError(
+            f"an open end is a whole number 0-{MAX_PIP}, not {shown(open_end)}"
+        )
     if type(max_nodes) is not int or max_nodes < 1:
         raise ValueError(f"max_nodes is a whole number >= 1, not {max_nodes!r}")
     return _Search(sorted(tiles, reverse=True), max_nodes).run(open_end)

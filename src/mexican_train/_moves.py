@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final, TypeAlias, Union
 
-from ._errors import InvalidArgumentError
+from ._errors import InvalidArgumentError, shown
 from ._tiles import Tile
 
 __all__ = ["MEXICAN", "CallLastTile", "Draw", "Move", "NextRound", "Pass", "Play"]
@@ -12,6 +12,11 @@ __all__ = ["MEXICAN", "CallLastTile", "Draw", "Move", "NextRound", "Pass", "Play
 #: The Mexican train's id (P2).  A personal train's id is its owner's seat,
 #: ``0 .. players - 1``; ``-1`` also indexes the last of a state's trains.
 MEXICAN: Final = -1
+
+
+#: Train ids stop below this: no table seats a billion players, and the bound keeps
+#: absurd ids out of every message (the notation writes at most 9 digits).
+MAX_TRAIN: Final = 1_000_000_000
 
 
 class Play:
@@ -37,9 +42,9 @@ class Play:
         if move is None:
             if not isinstance(tile, Tile):
                 raise TypeError(f"Play needs a Tile, not {tile!r}")
-            if type(train) is not int or train < MEXICAN:
+            if type(train) is not int or not MEXICAN <= train < MAX_TRAIN:
                 raise InvalidArgumentError(
-                    f"a train id is a seat >= 0 or MEXICAN ({MEXICAN}), not {train!r}"
+                    f"a train id is a seat >= 0 or MEXICAN ({MEXICAN}), not {shown(train)}"
                 )
             move = object.__new__(cls)
             object.__setattr__(move, "tile", tile)

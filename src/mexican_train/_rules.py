@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
 
-from ._errors import RulesError
+from ._errors import RulesError, shown
 from ._tables import TABLE_A, TABLE_B, DealTable
 from ._tiles import MAX_PIP, set_size
 
@@ -260,10 +260,13 @@ def _optional_int(minimum: int, maximum: int | None = None) -> _Validator:
             return
         if type(value) is not int or value < minimum:
             raise RulesError(
-                f"Rules.{attribute.name} must be None or a whole number >= {minimum}, not {value!r}"
+                f"Rules.{attribute.name} must be None or a whole number >= {minimum}, "
+                f"not {shown(value)}"
             )
         if maximum is not None and value > maximum:
-            raise RulesError(f"Rules.{attribute.name} must be at most {maximum}, not {value!r}")
+            raise RulesError(
+                f"Rules.{attribute.name} must be at most {maximum}, not {shown(value)}"
+            )
 
     return check
 
@@ -272,7 +275,7 @@ def _count(minimum: int) -> _Validator:
     def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
         if type(value) is not int or value < minimum:
             raise RulesError(
-                f"Rules.{attribute.name} must be a whole number >= {minimum}, not {value!r}"
+                f"Rules.{attribute.name} must be a whole number >= {minimum}, not {shown(value)}"
             )
 
     return check
@@ -348,10 +351,12 @@ class Rules:
     mexican_train: MexicanTrainRule = attrs.field(validator=_check_protocol(MexicanTrainRule))
     open_doubles: OpenDoubleRule = attrs.field(validator=_check_protocol(OpenDoubleRule))
     max_pip: int | None = attrs.field(default=None, validator=_optional_int(1, MAX_PIP))
-    hand_size: int | None = attrs.field(default=None, validator=_optional_int(2))
+    # No hand holds more tiles than the largest set has, nor a game more rounds than
+    # engines: the bounds keep absurd numbers out of every later message.
+    hand_size: int | None = attrs.field(default=None, validator=_optional_int(2, set_size(MAX_PIP)))
     must_play: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
     double_blank_score: int = attrs.field(default=50, validator=_check_int)
-    rounds: int | None = attrs.field(default=None, validator=_optional_int(1))
+    rounds: int | None = attrs.field(default=None, validator=_optional_int(1, MAX_PIP + 1))
     ascending: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
     open_hands: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
     draw_until_playable: bool = attrs.field(

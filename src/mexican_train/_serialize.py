@@ -30,7 +30,7 @@ from cattrs.gen import make_dict_structure_fn
 from ._check import SEED_LIMIT, Path, Problem, check_state, check_view
 from ._errors import MexicanTrainError
 from ._events import Event
-from ._moves import Move, Play
+from ._moves import MAX_TRAIN, Move, Play
 from ._names import kebab_name, public_names
 from ._record import GameRecord, ReplayError, replay
 from ._state import GameState
@@ -303,7 +303,7 @@ def _structure_move(value: object) -> Move:
     except _Invalid as invalid:
         raise _Invalid(invalid.message, ".tile") from None
     train = value["train"]
-    if type(train) is not int or train < -1:
+    if type(train) is not int or not -1 <= train < MAX_TRAIN:
         raise _Invalid(f"a train is a seat >= 0 or -1 (Mexican), not {_shown(train)}", ".train")
     return Play(tile, train)
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ._errors import InvalidArgumentError
+from ._errors import InvalidArgumentError, shown
 from ._moves import MEXICAN
 from ._rules import Rules
 from ._tiles import Tile
@@ -196,7 +196,7 @@ class GameState(_Weakrefable):
         if type(train_id) is not int or not MEXICAN <= train_id < self.players:
             raise InvalidArgumentError(
                 f"a train id is a seat 0-{self.players - 1} or MEXICAN ({MEXICAN}), "
-                f"not {train_id!r}"
+                f"not {shown(train_id)}"
             )
         return self.trains[train_id]
 
@@ -240,7 +240,7 @@ class GameState(_Weakrefable):
 
     def _check_seat(self, seat: Any) -> None:
         if type(seat) is not int or not 0 <= seat < self.players:
-            raise InvalidArgumentError(f"a seat is 0-{self.players - 1}, not {seat!r}")
+            raise InvalidArgumentError(f"a seat is 0-{self.players - 1}, not {shown(seat)}")
 
 
 # -- building states on the engine's hot path ----------------------------------

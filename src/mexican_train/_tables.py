@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from ._errors import DealError
+from ._errors import DealError, shown
 from ._tiles import set_size
 
 __all__ = ["TABLE_A", "TABLE_B", "DealTable"]
@@ -73,7 +73,7 @@ class DealTable:
         if players not in self.player_counts:
             raise DealError(
                 f"{self.name} covers {self.player_counts.start}-{self.player_counts.stop - 1} "
-                f"players, not {players}"
+                f"players, not {shown(players)}"
             )
         if max_pip is None:
             max_pip = self.default_sets[players]

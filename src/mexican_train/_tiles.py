@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from ._errors import InvalidArgumentError, MexicanTrainError
+from ._errors import InvalidArgumentError, MexicanTrainError, shown
 
 __all__ = ["Tile", "full_set", "set_size"]
 
@@ -50,7 +50,7 @@ class Tile:
         for end in (a, b):
             if type(end) is not int or not 0 <= end <= MAX_PIP:
                 raise InvalidArgumentError(
-                    f"a tile's ends are whole numbers 0-{MAX_PIP}, not {end!r}"
+                    f"a tile's ends are whole numbers 0-{MAX_PIP}, not {shown(end)}"
                 )
         high, low = (a, b) if a >= b else (b, a)
         tile = cls._cache.get((high, low))
@@ -167,7 +167,9 @@ def set_size(max_pip: int) -> int:
     [28, 55, 91, 136, 190]
     """
     if type(max_pip) is not int or max_pip < 0:
-        raise InvalidArgumentError(f"a set is double-N for a whole number N >= 0, not {max_pip!r}")
+        raise InvalidArgumentError(
+            f"a set is double-N for a whole number N >= 0, not {shown(max_pip)}"
+        )
     return (max_pip + 1) * (max_pip + 2) // 2
 
 
@@ -181,7 +183,7 @@ def full_set(max_pip: int) -> tuple[Tile, ...]:
     if tiles is None:
         if type(max_pip) is not int or not 0 <= max_pip <= MAX_PIP:
             raise InvalidArgumentError(
-                f"a set is double-N for a whole number N from 0 to {MAX_PIP}, not {max_pip!r}"
+                f"a set is double-N for a whole number N from 0 to {MAX_PIP}, not {shown(max_pip)}"
             )
         tiles = tuple(Tile(a, b) for a in range(max_pip + 1) for b in range(a + 1))
         _SETS[max_pip] = tiles
