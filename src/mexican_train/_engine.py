@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from bisect import insort
 from collections.abc import Sequence
+from functools import cache
 from operator import attrgetter
 
 from ._errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError, shown
@@ -28,8 +29,9 @@ _DRAW = Draw()
 _PASS = Pass()
 _NEXT_ROUND = NextRound()
 _CALL = CallLastTile()
-# Hands are kept in ascending order: this key sorts tiles at C speed.
-_ORDER = attrgetter("high", "low")
+# Hands are kept in ascending order: this key sorts tiles at C speed.  A tile's
+# hash is high * 1024 + low (ends stop at MAX_PIP = 30): the order of (high, low).
+_ORDER = attrgetter("_hash")
 
 
 # -- setting up -----------------------------------------------------------------
@@ -113,7 +115,7 @@ def _start_round(
     pip = _engine_pip(rules, max_pip, round_number)
     engine = Tile(pip, pip)
     set_aside = rules.engine_placement is EnginePlacement.SET_ASIDE
-    pool = tuple(t for t in full_set(max_pip) if not (set_aside and t is engine))
+    pool = _pool(max_pip, engine if set_aside else None)
     if deal is None:
         order = shuffled(pool, seed, round_number)
         n = hand_size
@@ -150,6 +152,12 @@ def _start_round(
         tuple(_train((), pip) for _ in range(players + 1)),  # P2: all trains start empty
         first, (False,) * players, 0, False, (), (), 0, scores, round_scores, False,
     )  # fmt: skip
+
+
+@cache
+def _pool(max_pip: int, set_aside: Tile | None) -> tuple[Tile, ...]:
+    # The tiles dealt: the whole set, less the engine when it is set aside (S4).
+    return tuple(tile for tile in full_set(max_pip) if tile is not set_aside)
 
 
 def _check_deal(
