@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -409,3 +410,21 @@ def test_simulate_refuses_a_seed_of_more_than_64_bits() -> None:
 
 def test_longest_train_refuses_an_open_end_above_30() -> None:
     refused(lambda: longest_train([Tile(1, 1)], 31), InvalidArgumentError, "0-30", "31")
+
+
+def test_cli_output_it_cannot_write_gives_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As when stdout is a full disk: the first write to stdout fails.
+    real_echo = click.echo
+
+    def echo(message: object = None, file: Any = None, nl: bool = True, err: bool = False) -> None:
+        if not err:
+            raise OSError(28, "No space left on device")
+        real_echo(message, file, nl, err)
+
+    monkeypatch.setattr(click, "echo", echo)
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["rules"], prog_name="mexican-train")
+    assert exited.value.code == 1
+    assert capsys.readouterr().err == "Error: cannot write the output: No space left on device\n"

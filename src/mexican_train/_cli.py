@@ -88,6 +88,8 @@ class _Group(click.Group):
             _fail("interrupted", _EXIT_INTERRUPTED)
         except MexicanTrainError as error:
             _fail(str(error), 1)
+        except OSError as error:  # stdout on a full disk, a closed file... (click handles EPIPE)
+            _fail(f"cannot write the output: {error.strerror or error}", 1)
         sys.exit(code if isinstance(code, int) else 0)
 
 
