@@ -19,6 +19,7 @@ from mexican_train import (
     STANDARD,
     Deal,
     DealError,
+    FirstTurn,
     GameRecord,
     GameState,
     InvalidArgumentError,
@@ -428,3 +429,29 @@ def test_cli_output_it_cannot_write_gives_one_line_not_a_traceback(
         cli.main(["rules"], prog_name="mexican-train")
     assert exited.value.code == 1
     assert capsys.readouterr().err == "Error: cannot write the output: No space left on device\n"
+
+
+# -- Rules fields ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "wanted"),
+    [
+        ("deal_table", "DealTable"),
+        ("engine_placement", "EnginePlacement"),
+        ("first_turn", "FirstTurn or None"),
+        ("must_play", "bool"),
+        ("ascending", "bool"),
+        ("open_hands", "bool"),
+        ("draw_until_playable", "bool"),
+        ("tie_break", "bool"),
+    ],
+)
+def test_rules_field_of_the_wrong_type_says_so_in_one_sentence(field: str, wanted: str) -> None:
+    # attrs' own validator put a 4-tuple (message, Attribute, type, value) in the error.
+    message = refused(lambda: evolved(field, "x"), TypeError)
+    assert message == f"Rules.{field} must be {wanted}, not 'x'"
+
+
+def test_first_turn_field_of_the_wrong_type_says_so_in_one_sentence() -> None:
+    refused(lambda: FirstTurn(chain="yes"), TypeError, "FirstTurn.chain must be bool, not 'yes'")  # type: ignore[arg-type]

@@ -21,6 +21,19 @@ from ._tiles import MAX_PIP, set_size
 if TYPE_CHECKING:
     from ._state import Train
 
+
+def _instance_of(kind: type, optional: bool = False) -> Callable[[Any, Any, Any], None]:
+    # attrs' own instance_of puts a 4-tuple in its TypeError; this says it in one sentence.
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if not (isinstance(value, kind) or (optional and value is None)):
+            wanted = kind.__name__ + (" or None" if optional else "")
+            raise TypeError(
+                f"{type(instance).__name__}.{attribute.name} must be {wanted}, not {value!r}"
+            )
+
+    return check
+
+
 __all__ = [
     "HUB",
     "STANDARD",
@@ -195,8 +208,8 @@ class CloseInOrder:
     Cover(trains=(0,), only=True)
     """
 
-    reverse: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
-    release_dead: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    reverse: bool = attrs.field(default=False, validator=_instance_of(bool))
+    release_dead: bool = attrs.field(default=True, validator=_instance_of(bool))
 
     def _first(self, doubles: tuple[OpenDouble, ...]) -> tuple[int, ...]:
         ordered = reversed(doubles) if self.reverse else iter(doubles)
@@ -247,8 +260,8 @@ class FirstTurn:
     (FirstTurn(chain=True, may_draw=False), None)
     """
 
-    chain: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
-    may_draw: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    chain: bool = attrs.field(default=True, validator=_instance_of(bool))
+    may_draw: bool = attrs.field(default=False, validator=_instance_of(bool))
 
 
 _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
@@ -341,29 +354,23 @@ class Rules:
         TypeError: if a value has the wrong type (a protocol not implemented).
     """
 
-    deal_table: DealTable = attrs.field(validator=attrs.validators.instance_of(DealTable))
-    engine_placement: EnginePlacement = attrs.field(
-        validator=attrs.validators.instance_of(EnginePlacement)
-    )
-    first_turn: FirstTurn | None = attrs.field(
-        validator=attrs.validators.optional(attrs.validators.instance_of(FirstTurn))
-    )
+    deal_table: DealTable = attrs.field(validator=_instance_of(DealTable))
+    engine_placement: EnginePlacement = attrs.field(validator=_instance_of(EnginePlacement))
+    first_turn: FirstTurn | None = attrs.field(validator=_instance_of(FirstTurn, optional=True))
     mexican_train: MexicanTrainRule = attrs.field(validator=_check_protocol(MexicanTrainRule))
     open_doubles: OpenDoubleRule = attrs.field(validator=_check_protocol(OpenDoubleRule))
     max_pip: int | None = attrs.field(default=None, validator=_optional_int(1, MAX_PIP))
     # No hand holds more tiles than the largest set has, nor a game more rounds than
     # engines: the bounds keep absurd numbers out of every later message.
     hand_size: int | None = attrs.field(default=None, validator=_optional_int(2, set_size(MAX_PIP)))
-    must_play: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    must_play: bool = attrs.field(default=True, validator=_instance_of(bool))
     double_blank_score: int = attrs.field(default=50, validator=_check_int)
     rounds: int | None = attrs.field(default=None, validator=_optional_int(1, MAX_PIP + 1))
-    ascending: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
-    open_hands: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
-    draw_until_playable: bool = attrs.field(
-        default=False, validator=attrs.validators.instance_of(bool)
-    )
+    ascending: bool = attrs.field(default=False, validator=_instance_of(bool))
+    open_hands: bool = attrs.field(default=False, validator=_instance_of(bool))
+    draw_until_playable: bool = attrs.field(default=False, validator=_instance_of(bool))
     last_tile_penalty: int = attrs.field(default=0, validator=_count(0))
-    tie_break: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    tie_break: bool = attrs.field(default=True, validator=_instance_of(bool))
 
     def __attrs_post_init__(self) -> None:
         # Contradictions visible without a player count; new_game checks the rest (S1, S2).

@@ -27,6 +27,7 @@ from ._rules import (
     OpenDouble,
     Rules,
     Table,
+    _instance_of,
 )
 
 __all__ = [
@@ -75,7 +76,7 @@ class CloseAnyOrder:
     Cover(trains=(2, 0), only=True)
     """
 
-    release_dead: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    release_dead: bool = attrs.field(default=True, validator=_instance_of(bool))
 
     def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
         live = _live(doubles, self.release_dead)
@@ -121,8 +122,8 @@ class CoverOwnDouble:
     Cover(trains=(1,), only=True)
     """
 
-    reverse: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
-    release_dead: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    reverse: bool = attrs.field(default=False, validator=_instance_of(bool))
+    release_dead: bool = attrs.field(default=True, validator=_instance_of(bool))
 
     def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
         return CloseInOrder(self.reverse, self.release_dead).obligation(doubles)
@@ -149,8 +150,8 @@ class StrictCloseInOrder:
     Cover(trains=(1,), only=True, doubles_exempt=True)
     """
 
-    reverse: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
-    release_dead: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    reverse: bool = attrs.field(default=False, validator=_instance_of(bool))
+    release_dead: bool = attrs.field(default=True, validator=_instance_of(bool))
 
     def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
         return CloseInOrder(self.reverse, self.release_dead).obligation(doubles)
