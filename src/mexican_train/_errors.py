@@ -20,15 +20,38 @@ def shown(value: object) -> str:
 
 
 class MexicanTrainError(Exception):
-    """Base class of every error this library raises on purpose."""
+    """Base class of every error this library raises on purpose.
+
+    >>> from mexican_train import new_game
+    >>> try:
+    ...     new_game(15)
+    ... except MexicanTrainError as error:
+    ...     type(error).__name__, isinstance(error, ValueError)
+    ('DealError', True)
+    """
 
 
 class DealError(MexicanTrainError, ValueError):
-    """A set, a hand size or a player count that no deal can satisfy (S1), or a bad `Deal`."""
+    """A set, a hand size or a player count that no deal can satisfy (S1), or a bad `Deal`.
+
+    >>> from mexican_train import new_game
+    >>> new_game(15)
+    Traceback (most recent call last):
+    ...
+    mexican_train._errors.DealError: Table A covers 2-14 players, not 15
+    """
 
 
 class RulesError(MexicanTrainError, ValueError):
-    """A `Rules` value that is contradictory, or a pluggable rule that broke its protocol."""
+    """A `Rules` value that is contradictory, or a pluggable rule that broke its protocol.
+
+    >>> import attrs
+    >>> from mexican_train import STANDARD
+    >>> attrs.evolve(STANDARD, max_pip=6, rounds=9)
+    Traceback (most recent call last):
+    ...
+    mexican_train._errors.RulesError: Rules.rounds=9, but a double-6 set has only 7 engines (S2)
+    """
 
 
 class InvalidArgumentError(MexicanTrainError, ValueError):
@@ -37,6 +60,12 @@ class InvalidArgumentError(MexicanTrainError, ValueError):
 
     A value of the wrong kind altogether (a str where a `GameState` belongs) raises
     TypeError instead.
+
+    >>> from mexican_train import new_game, view
+    >>> view(new_game(2, seed=1), 5)
+    Traceback (most recent call last):
+    ...
+    mexican_train._errors.InvalidArgumentError: a seat is 0-1, not 5
     """
 
 
@@ -46,6 +75,13 @@ class IllegalMoveError(MexicanTrainError, ValueError):
     Attributes:
         move: the refused move.
         reason: why it was refused, naming the rule (for example ``"D2: ..."``).
+
+    >>> from mexican_train import Pass, apply, new_game
+    >>> try:
+    ...     apply(new_game(2, seed=1), Pass())
+    ... except IllegalMoveError as error:
+    ...     error.move, error.reason
+    (Pass(), 'P7/P5a: a player who has a legal play must make one')
     """
 
     def __init__(self, move: Any, reason: str) -> None:
@@ -59,7 +95,15 @@ class UnknownVariantError(MexicanTrainError, LookupError):
 
     Attributes:
         name: the name asked for.
-        known: every valid name, sorted.
+        known: every valid name: the built-in ones in catalogue order, then those
+            installed packages register, sorted.
+
+    >>> from mexican_train import get_variant
+    >>> try:
+    ...     get_variant("chickenfoot")
+    ... except UnknownVariantError as error:
+    ...     error.name, error.known[:2], isinstance(error, LookupError)
+    ('chickenfoot', ('standard', 'hub'), True)
     """
 
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
