@@ -154,7 +154,13 @@ class Tile:
 
 
 class TileNotationError(MexicanTrainError, ValueError):
-    """A tile written in a form :meth:`Tile.parse` does not read."""
+    """A tile written in a form :meth:`Tile.parse` does not read.
+
+    >>> Tile.parse("12/5")
+    Traceback (most recent call last):
+    ...
+    mexican_train._tiles.TileNotationError: a tile is written like '12-5', not '12/5'
+    """
 
 
 _SETS: Final[dict[int, tuple[Tile, ...]]] = {}
