@@ -159,6 +159,13 @@ class GameState(_Weakrefable):
         is_over: whether the last round has ended.
         last_tile_called: whether the player to move has called their last tile
             this turn (`CallLastTile`, ``Rules.last_tile_penalty``).
+
+    >>> from mexican_train import HUB, new_game
+    >>> state = new_game(4, HUB, seed=1)
+    >>> state.round_number, state.engine, state.current_player, state.boneyard_size
+    (1, Tile(12, 12), 0, 30)
+    >>> state == new_game(4, HUB, seed=1), hash(state) == hash(new_game(4, HUB, seed=1))
+    (True, True)
     """
 
     rules: Rules
