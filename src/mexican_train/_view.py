@@ -36,6 +36,11 @@ class PlayerView:
         open_hands: every hand, when the rules play with open hands (V10); else None.
 
     The other attributes are those of `GameState`.
+
+    >>> from mexican_train import HUB, new_game
+    >>> mine = view(new_game(4, HUB, seed=1), 2)
+    >>> mine.seat, len(mine.hand), mine.hand_sizes, mine.boneyard_size, mine.is_my_turn
+    (2, 15, (15, 15, 15, 15), 30, False)
     """
 
     rules: Rules
