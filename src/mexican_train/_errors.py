@@ -55,8 +55,9 @@ class RulesError(MexicanTrainError, ValueError):
 
 
 class InvalidArgumentError(MexicanTrainError, ValueError):
-    """An argument no call could accept: a seat the table does not have, a tile end
-    above 30, ``games=0``; the message names the argument and the value refused.
+    """An argument no call could accept; the message names it and the value refused.
+
+    For example a seat the table does not have, a tile end above 30, ``games=0``.
 
     A value of the wrong kind altogether (a str where a `GameState` belongs) raises
     TypeError instead.
