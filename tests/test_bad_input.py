@@ -37,11 +37,12 @@ from mexican_train import (
     new_game,
     parse_state,
     record,
+    round_score,
     set_size,
     view,
 )
 from mexican_train._cli import _read_move, cli
-from mexican_train.players import GreedyPlayer
+from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.render import render_svg, render_text
 from mexican_train.serialize import SchemaError, move_from_json, state_from_json, to_json
 from mexican_train.simulation import simulate
@@ -455,3 +456,43 @@ def test_rules_field_of_the_wrong_type_says_so_in_one_sentence(field: str, wante
 
 def test_first_turn_field_of_the_wrong_type_says_so_in_one_sentence() -> None:
     refused(lambda: FirstTurn(chain="yes"), TypeError, "FirstTurn.chain must be bool, not 'yes'")  # type: ignore[arg-type]
+
+
+# -- players, longest_train, round_score -----------------------------------------------
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, None, True, 2**64])
+def test_random_player_refuses_a_seed_that_is_not_a_64_bit_whole_number(seed: Any) -> None:
+    refused(lambda: RandomPlayer(seed=seed), InvalidArgumentError, "RandomPlayer.seed", "64 bits")
+
+
+@pytest.mark.parametrize(("field", "value"), [("endgame", -1), ("endgame", "x"), ("max_nodes", 0)])
+def test_planner_player_refuses_impossible_settings(field: str, value: Any) -> None:
+    refused(lambda: PlannerPlayer(**{field: value}), InvalidArgumentError, f"PlannerPlayer.{field}")
+
+
+@pytest.mark.parametrize("player", [RandomPlayer(1), GreedyPlayer(), PlannerPlayer()])
+def test_a_player_asked_to_choose_from_no_moves_raises_invalid_argument(player: Any) -> None:
+    # It used to fail with an IndexError, or a ZeroDivisionError for RandomPlayer.
+    mine = view(a_state(), 0)
+    refused(lambda: player.choose(mine, ()), InvalidArgumentError, "moves is empty")
+
+
+@pytest.mark.parametrize("hand", ["6-5", None, 5])
+def test_longest_train_of_a_hand_not_a_list_raises_type_error(hand: Any) -> None:
+    refused(lambda: longest_train(hand, 5), TypeError, "a hand is a list")
+
+
+def test_longest_train_of_a_hand_holding_a_tile_twice_raises_invalid_argument() -> None:
+    refused(lambda: longest_train(["1-1", "1-1"], 1), InvalidArgumentError, "1-1 repeated")
+
+
+def test_longest_train_with_max_nodes_0_raises_invalid_argument() -> None:
+    refused(lambda: longest_train(["1-1"], 1, max_nodes=0), InvalidArgumentError, "max_nodes")
+
+
+@pytest.mark.parametrize(("hand", "shown"), [(["x"], "'x'"), ([5], "5"), (None, "NoneType")])
+def test_round_score_of_something_not_a_hand_of_tiles_raises_type_error(
+    hand: Any, shown: str
+) -> None:
+    refused(lambda: round_score(hand), TypeError, "round_score() needs a hand", shown)

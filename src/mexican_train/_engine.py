@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from bisect import insort
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from operator import attrgetter
 
@@ -599,7 +599,15 @@ def round_score(hand: Sequence[Tile], rules: Rules = STANDARD) -> int:
     >>> round_score([])
     0
     """
-    return _score_hand(tuple(hand), rules.double_blank_score)
+    if isinstance(hand, str) or not isinstance(hand, Iterable):
+        raise TypeError(f"round_score() needs a hand, a list of Tiles, not {type(hand).__name__}")
+    tiles = tuple(hand)
+    for tile in tiles:
+        if not isinstance(tile, Tile):
+            raise TypeError(f"round_score() needs a hand of Tiles, not one holding {tile!r}")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules value, not {rules!r}")
+    return _score_hand(tiles, rules.double_blank_score)
 
 
 def _end_round(

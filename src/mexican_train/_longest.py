@@ -61,27 +61,32 @@ def longest_train(
         The tiles in the order to play them; empty if none fits *open_end*.
 
     Raises:
-        ValueError: if *hand* holds a tile twice, or *open_end* or
-            *max_nodes* is not a whole number >= 0 (>= 1 for *max_nodes*).
+        InvalidArgumentError: if *hand* holds a tile twice, *open_end* is not a
+            whole number 0-30, or *max_nodes* not a whole number >= 1.
+        TypeError: if *hand* is not a list of tiles.
 
     >>> longest_train(["12-5", "5-3", "5-5", "3-9", "12-1", "9-9"], 12)
     (Tile(12, 5), Tile(5, 5), Tile(5, 3), Tile(9, 3), Tile(9, 9))
     >>> longest_train(["4-1", "6-6"], 12)
     ()
     """
+    if isinstance(hand, (str, bytes)) or not isinstance(hand, Iterable):
+        raise TypeError(f"a hand is a list of Tiles or 'a-b' strings, not {hand!r}")
     tiles = tuple(Tile.parse(t) if isinstance(t, str) else t for t in hand)
     for tile in tiles:
         if not isinstance(tile, Tile):
             raise TypeError(f"a hand holds Tiles or 'a-b' strings, not {tile!r}")
     if len(set(tiles)) != len(tiles):
         twice = sorted({t for t in tiles if tiles.count(t) > 1})
-        raise ValueError(f"a hand holds each tile once; {', '.join(map(str, twice))} repeated")
+        raise InvalidArgumentError(
+            f"a hand holds each tile once; {', '.join(map(str, twice))} repeated"
+        )
     if type(open_end) is not int or not 0 <= open_end <= MAX_PIP:
         raise InvalidArgumentError(
             f"an open end is a whole number 0-{MAX_PIP}, not {shown(open_end)}"
         )
     if type(max_nodes) is not int or max_nodes < 1:
-        raise ValueError(f"max_nodes is a whole number >= 1, not {max_nodes!r}")
+        raise InvalidArgumentError(f"max_nodes is a whole number >= 1, not {shown(max_nodes)}")
     return _Search(sorted(tiles, reverse=True), max_nodes).run(open_end)
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
+from ._errors import InvalidArgumentError, shown
 from ._longest import longest_train
 from ._moves import CallLastTile, Move, Play
 from ._tiles import Tile
@@ -58,6 +59,23 @@ def player_name(player: object) -> str:
     return name if isinstance(name, str) else repr(player)
 
 
+def _whole(minimum: int, maximum: int | None = None, what: str = "") -> Any:
+    # what: how the message words the range; by default ">= minimum".
+    def check(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+        if type(value) is not int or value < minimum or (maximum is not None and value >= maximum):
+            raise InvalidArgumentError(
+                f"{type(instance).__name__}.{attribute.name} is a whole number "
+                f"{what or f'>= {minimum}'}, not {shown(value)}"
+            )
+
+    return check
+
+
+def _some(moves: tuple[Move, ...]) -> None:
+    if not moves:
+        raise InvalidArgumentError("choose() needs the legal moves, at least one; moves is empty")
+
+
 @attrs.frozen
 class RandomPlayer:
     """Pick a legal move at random, the same way every time for the same seed.
@@ -75,10 +93,11 @@ class RandomPlayer:
     True
     """
 
-    seed: int = 0
+    seed: int = attrs.field(default=0, validator=_whole(-(1 << 64), 1 << 64, "of at most 64 bits"))
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return one of *moves*, chosen by hashing the seed and the position."""
+        _some(moves)
         if len(moves) == 1:
             return moves[0]
         position = "|".join(
@@ -157,6 +176,7 @@ class GreedyPlayer:
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return the legal play that sheds the most pips, else draw or pass."""
+        _some(moves)
         if len(moves) == 1:
             return moves[0]
         call = CallLastTile()
@@ -198,11 +218,12 @@ class PlannerPlayer:
     Play(Tile(12, 9), 3)
     """
 
-    endgame: int = 2
-    max_nodes: int = 20_000
+    endgame: int = attrs.field(default=2, validator=_whole(0))
+    max_nodes: int = attrs.field(default=20_000, validator=_whole(1))
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return the next tile of the plan, a leftover tile, or draw or pass."""
+        _some(moves)
         if len(moves) == 1:
             return moves[0]
         call = CallLastTile()
