@@ -16,7 +16,7 @@ from . import variants
 from ._errors import MexicanTrainError
 from ._rules import Rules
 
-__all__ = ["get_rules", "kebab_name", "public_names", "variant_names"]
+__all__ = ["get_rules", "kebab_name", "public_names"]
 
 
 def kebab_name(cls: type) -> str:
@@ -27,11 +27,6 @@ def kebab_name(cls: type) -> str:
     'call-last-tile'
     """
     return re.sub(r"(?<!^)(?=[A-Z])", "-", cls.__name__).lower()
-
-
-def variant_names() -> dict[str, Rules]:
-    """Return every built-in variant by name, the two presets first."""
-    return dict(variants.VARIANTS)
 
 
 def get_rules(name: str) -> Rules | None:

@@ -18,10 +18,11 @@ import attrs
 from ._check import Path, Problem, check_state
 from ._errors import MexicanTrainError
 from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
-from ._names import get_rules, kebab_name, public_names, variant_names
+from ._names import get_rules, kebab_name, public_names
 from ._rules import Rules
 from ._state import GameState, Train
 from ._tiles import Tile
+from ._variants import VARIANTS
 
 __all__ = ["NotationError", "format_move", "format_state", "parse_move", "parse_state"]
 
@@ -191,12 +192,11 @@ def _parse_tile(source: str, part: _Part, field: str) -> Tile:
 
 def _format_rules(rules: Rules) -> str:
     """Return the rules as a variant name, with the fields that differ from it."""
-    variants = variant_names()
-    for name, base in variants.items():
+    for name, base in VARIANTS.items():
         if base == rules:
             return name
     best: tuple[str, list[str]] | None = None
-    for name, base in variants.items():
+    for name, base in VARIANTS.items():
         changes = []
         for field in attrs.fields(Rules):
             value = getattr(rules, field.name)
@@ -287,7 +287,7 @@ class _RulesReader:
             return given
         base = get_rules(name)
         if base is None:
-            known = ", ".join(variant_names())
+            known = ", ".join(VARIANTS)
             self.fail(start, self.pos, f"unknown variant {name!r} (known: {known}, custom)")
         changes: dict[str, Any] = {}
         if self.peek() == "(":
