@@ -19,6 +19,7 @@ from mexican_train import (
     STANDARD,
     Deal,
     DealError,
+    DealTable,
     FirstTurn,
     GameRecord,
     GameState,
@@ -496,3 +497,39 @@ def test_round_score_of_something_not_a_hand_of_tiles_raises_type_error(
     hand: Any, shown: str
 ) -> None:
     refused(lambda: round_score(hand), TypeError, "round_score() needs a hand", shown)
+
+
+# -- deal tables -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand_sizes", "default_sets", "shown"),
+    [
+        ({(0, 6): 7}, {0: 6}, "(0, 6)"),  # new_game(0) failed with an IndexError
+        ({(2, 99): 7}, {2: 99}, "(2, 99)"),
+        ({(2, 6): -1}, {2: 6}, "not -1"),
+        ({(2, 6): 7.0}, {2: 6}, "not 7.0"),
+        ({}, {}, "not []"),  # min() of an empty sequence
+        ({(2, 6): 7}, {2: 6, 4: 6}, "without gaps"),
+    ],
+)
+def test_deal_table_with_impossible_rows_raises_deal_error(
+    hand_sizes: Any, default_sets: Any, shown: str
+) -> None:
+    refused(lambda: DealTable("x", hand_sizes, default_sets), DealError, shown)
+
+
+@pytest.mark.parametrize(
+    ("name", "hand_sizes", "default_sets"),
+    [
+        (5, {(2, 6): 7}, {2: 6}),
+        ("x", "rows", {2: 6}),  # used to be an AttributeError
+        ("x", {("a", 6): 7}, {2: 6}),
+        ("x", {(2, 6, 1): 7}, {2: 6}),
+        ("x", {(2, 6): 7}, {(2,): 6}),
+    ],
+)
+def test_deal_table_of_the_wrong_shape_raises_type_error(
+    name: Any, hand_sizes: Any, default_sets: Any
+) -> None:
+    refused(lambda: DealTable(name, hand_sizes, default_sets), TypeError)

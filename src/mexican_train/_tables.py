@@ -9,13 +9,57 @@ from typing import Any
 import attrs
 
 from ._errors import DealError, shown
-from ._tiles import set_size
+from ._tiles import MAX_PIP, set_size
 
 __all__ = ["TABLE_A", "TABLE_B", "DealTable"]
 
 
 def _read_only(rows: Mapping[Any, int]) -> Mapping[Any, int]:
+    if not isinstance(rows, Mapping):
+        raise TypeError(f"a deal table's rows are a dict, not {rows!r}")
+    for key in rows:
+        # Keys are compared to sort them, and read as numbers in every lookup.
+        parts = key if isinstance(key, tuple) else (key,)
+        if not parts or any(type(part) is not int for part in parts):
+            raise TypeError(f"a deal table's keys are whole numbers or pairs of them, not {key!r}")
     return MappingProxyType(dict(sorted(rows.items())))
+
+
+def _check_rows(table: DealTable) -> None:
+    # S1: players >= 1, a set from double-0 to double-30, hands of at least 2 tiles,
+    # and a default set for each player count of one range without gaps.
+    if not isinstance(table.name, str):
+        raise TypeError(f"DealTable.name is a str, not {table.name!r}")
+    rows: Mapping[Any, Any] = table.hand_sizes  # untrusted until checked
+    for key, size in rows.items():
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise TypeError(f"DealTable.hand_sizes has (players, max_pip) keys, not {key!r}")
+        players, max_pip = key
+        if players < 1 or not 0 <= max_pip <= MAX_PIP:
+            raise DealError(
+                f"{table.name}: a row is (players >= 1, set 0-{MAX_PIP}), not "
+                f"({shown(players)}, {shown(max_pip)})"
+            )
+        if type(size) is not int or size < 2:
+            raise DealError(
+                f"{table.name}: a hand is at least 2 tiles, not {shown(size)} "
+                f"(for {players} players with double-{max_pip})"
+            )
+    sets = table.default_sets
+    for count in sets:
+        if type(count) is not int:
+            raise TypeError(f"DealTable.default_sets has player counts for keys, not {count!r}")
+    if not sets or len(sets) != max(sets) - min(sets) + 1 or min(sets) < 1:
+        raise DealError(
+            f"{table.name}: the default sets cover one range of player counts from 1 up, "
+            f"without gaps, not {sorted(sets)[:20]}"
+        )
+    for players, max_pip in sets.items():
+        if type(max_pip) is not int or not 0 <= max_pip <= MAX_PIP:
+            raise DealError(
+                f"{table.name}: the default set for {players} players is double-0 to "
+                f"double-{MAX_PIP}, not {shown(max_pip)}"
+            )
 
 
 @attrs.frozen
@@ -40,6 +84,9 @@ class DealTable:
     default_sets: Mapping[int, int] = attrs.field(converter=_read_only, eq=False)
     # Mappings are not hashable: compare and hash a sorted snapshot instead.
     _key: tuple[object, ...] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        _check_rows(self)
 
     @_key.default
     def _make_key(self) -> tuple[object, ...]:
