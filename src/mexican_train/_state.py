@@ -256,8 +256,8 @@ class GameState(_Weakrefable):
 # which for GameState's 22 fields is about a sixth of the time a whole move takes.
 # The engine builds its states and trains instead as instances of a writable twin
 # class with the same slots, filled in with plain attribute stores, and then
-# turned into the frozen class by __class__ assignment (CPython and PyPy allow it
-# between classes of the same layout).  The result is an ordinary GameState or
+# turned into the frozen class by __class__ assignment (CPython allows it between
+# classes of the same layout).  The result is an ordinary GameState or
 # Train: same fields, equality, hash (the hash cache starts empty, as attrs'
 # __init__ leaves it), repr, pickling and attrs.evolve.  Should an interpreter
 # refuse the assignment, the builders fall back to the attrs constructors.
