@@ -45,7 +45,13 @@ from mexican_train import (
 from mexican_train._cli import _read_move, cli
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.render import render_svg, render_text
-from mexican_train.serialize import SchemaError, move_from_json, state_from_json, to_json
+from mexican_train.serialize import (
+    SchemaError,
+    json_schema,
+    move_from_json,
+    state_from_json,
+    to_json,
+)
 from mexican_train.simulation import simulate
 
 
@@ -533,3 +539,21 @@ def test_deal_table_of_the_wrong_shape_raises_type_error(
     name: Any, hand_sizes: Any, default_sets: Any
 ) -> None:
     refused(lambda: DealTable(name, hand_sizes, default_sets), TypeError)
+
+
+@pytest.mark.parametrize(
+    ("pointer", "maximum"),
+    [
+        (("$defs", "trainId"), 999_999_999),
+        (("$defs", "rules", "properties", "max_pip", "oneOf", 1), 30),
+        (("$defs", "rules", "properties", "hand_size", "oneOf", 1), 496),
+        (("$defs", "rules", "properties", "rounds", "oneOf", 1), 31),
+    ],
+)
+def test_json_schema_publishes_the_bounds_the_readers_enforce(
+    pointer: tuple[Any, ...], maximum: int
+) -> None:
+    node: Any = json_schema()
+    for step in pointer:
+        node = node[step]
+    assert node["maximum"] == maximum
