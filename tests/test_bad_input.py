@@ -557,3 +557,23 @@ def test_json_schema_publishes_the_bounds_the_readers_enforce(
     for step in pointer:
         node = node[step]
     assert node["maximum"] == maximum
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "shown"),
+    [
+        ("--workers", "99999999999999999", "1<=x<=256"),  # was an OverflowError traceback
+        ("--games", "99999999999999999999999999", "1<=x<=10000000"),  # queued forever
+    ],
+)
+def test_cli_simulate_refuses_absurd_counts_in_one_line(
+    option: str, value: str, shown: str
+) -> None:
+    result = CliRunner().invoke(
+        cli, ["simulate", "-p", "random,random", option, value], prog_name="mexican-train"
+    )
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error: ")
+    assert shown in lines[0]

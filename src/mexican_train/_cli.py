@@ -368,7 +368,8 @@ def play(variant: str, players: int, seat: int, bots: str, seed: int | None) -> 
 @click.option(
     "--games",
     "-n",
-    type=click.IntRange(min=1),
+    # A bound, so that a typo cannot queue more batches than memory holds.
+    type=click.IntRange(min=1, max=10_000_000),
     default=100,
     show_default=True,
     help="How many games.",
@@ -377,7 +378,7 @@ def play(variant: str, players: int, seat: int, bots: str, seed: int | None) -> 
 @click.option(
     "--workers",
     "-j",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=256),
     default=1,
     show_default=True,
     help="Processes to run games in.",

@@ -498,10 +498,13 @@ def simulate(
         )
     if progress is not None and not callable(progress):
         raise TypeError(f"progress is a function of the games just finished, not {progress!r}")
-    # A list, not a generator: Dask's executor refuses to map over iterators.
-    batches = list(_batches(players, rules, games, seed, rotate_seats, batch_size))
-    run = map if executor is None else executor.map
-    results: Iterator[list[_Game]] = run(_play_batch, batches)
+    batches = _batches(players, rules, games, seed, rotate_seats, batch_size)
+    results: Iterator[list[_Game]]
+    if executor is None:
+        results = map(_play_batch, batches)  # lazily: a batch is made when it is played
+    else:
+        # A list, not a generator: Dask's executor refuses to map over iterators.
+        results = executor.map(_play_batch, list(batches))
     played: list[_Game] = []
     for batch in results:
         played.extend(batch)
