@@ -577,3 +577,15 @@ def test_cli_simulate_refuses_absurd_counts_in_one_line(
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("Error: ")
     assert shown in lines[0]
+
+
+@pytest.mark.parametrize("other", [5, "6-5", None, (6, 5)])
+def test_comparing_a_tile_with_a_non_tile_raises_type_error_not_attribute_error(
+    other: Any,
+) -> None:
+    refused(lambda: Tile(6, 5) < other, TypeError, "not supported")
+    refused(lambda: sorted([Tile(6, 5), other]), TypeError, "not supported")
+
+
+def test_other_end_of_a_number_the_tile_lacks_raises_invalid_argument() -> None:
+    refused(lambda: Tile(1, 1).other_end(5), InvalidArgumentError, "1-1 does not show 5")

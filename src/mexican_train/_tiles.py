@@ -107,7 +107,7 @@ class Tile:
             return self.low
         if self.low == pip:
             return self.high
-        raise ValueError(f"{self} does not show {pip}")
+        raise InvalidArgumentError(f"{self} does not show {shown(pip)}")
 
     def __repr__(self) -> str:
         return f"Tile({self.high}, {self.low})"
@@ -125,16 +125,28 @@ class Tile:
         return self is not other
 
     def __lt__(self, other: Tile) -> bool:
-        return (self.high, self.low) < (other.high, other.low)
+        try:  # try, not isinstance: free when other is a Tile, as in every sort of a hand
+            return (self.high, self.low) < (other.high, other.low)
+        except AttributeError:
+            return NotImplemented
 
     def __le__(self, other: Tile) -> bool:
-        return (self.high, self.low) <= (other.high, other.low)
+        try:  # try, not isinstance: free when other is a Tile, as in every sort of a hand
+            return (self.high, self.low) <= (other.high, other.low)
+        except AttributeError:
+            return NotImplemented
 
     def __gt__(self, other: Tile) -> bool:
-        return (self.high, self.low) > (other.high, other.low)
+        try:  # try, not isinstance: free when other is a Tile, as in every sort of a hand
+            return (self.high, self.low) > (other.high, other.low)
+        except AttributeError:
+            return NotImplemented
 
     def __ge__(self, other: Tile) -> bool:
-        return (self.high, self.low) >= (other.high, other.low)
+        try:  # try, not isinstance: free when other is a Tile, as in every sort of a hand
+            return (self.high, self.low) >= (other.high, other.low)
+        except AttributeError:
+            return NotImplemented
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Tile is immutable")
