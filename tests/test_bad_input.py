@@ -40,6 +40,7 @@ from mexican_train import (
     record,
     round_score,
     set_size,
+    testing,
     view,
 )
 from mexican_train._cli import _read_move, cli
@@ -589,3 +590,25 @@ def test_comparing_a_tile_with_a_non_tile_raises_type_error_not_attribute_error(
 
 def test_other_end_of_a_number_the_tile_lacks_raises_invalid_argument() -> None:
     refused(lambda: Tile(1, 1).other_end(5), InvalidArgumentError, "1-1 does not show 5")
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        testing.check_invariants,
+        testing.check_refusals,
+        testing.check_round_start,
+        testing.round_move_bound,
+    ],
+)
+@pytest.mark.parametrize("value", [None, "state"])
+def test_the_conformance_kit_given_a_non_state_raises_type_error(
+    check: Callable[[Any], object], value: Any
+) -> None:
+    refused(lambda: check(value), TypeError, "needs a GameState")
+
+
+def test_check_transition_given_a_non_state_raises_type_error() -> None:
+    state = a_state()
+    move = legal_moves(state)[0]
+    refused(lambda: testing.check_transition(state, move, None), TypeError, "needs a GameState")  # type: ignore[arg-type]

@@ -216,6 +216,12 @@ def _describe(state: GameState, indent: str = "") -> str:
 # -- one position ---------------------------------------------------------------
 
 
+def _need_state(value: object, caller: str) -> None:
+    # The kit reads a state's fields directly: say what is wrong before an AttributeError.
+    if not isinstance(value, GameState):
+        raise TypeError(f"{caller}() needs a GameState, not {type(value).__name__}")
+
+
 def check_invariants(state: GameState) -> None:
     """Check everything that must hold in any position, whatever the rules.
 
@@ -231,6 +237,7 @@ def check_invariants(state: GameState) -> None:
     >>> from mexican_train import HUB, new_game
     >>> check_invariants(new_game(4, HUB, seed=2))
     """
+    _need_state(state, "check_invariants")
     _check_shape(state)
     _check_tiles(state)
     _check_trains(state)
@@ -627,6 +634,8 @@ def check_transition(before: GameState, move: Move, after: GameState) -> None:
     >>> move = legal_moves(state)[-1]
     >>> check_transition(state, move, apply(state, move))
     """
+    _need_state(before, "check_transition")
+    _need_state(after, "check_transition")
     again = apply(before, move)
     if again != after:
         raise _fail("apply is deterministic", "API", "a second apply differs", before, move)
@@ -861,6 +870,7 @@ def check_round_start(state: GameState, previous_first: int | None = None) -> No
     >>> from mexican_train import STANDARD, new_game
     >>> check_round_start(new_game(5, STANDARD, seed=8))
     """
+    _need_state(state, "check_round_start")
     players = state.players
     pip = state.engine.high
     fresh = all(
@@ -942,6 +952,7 @@ def check_refusals(state: GameState, moves: Sequence[Move] | None = None) -> Non
     >>> from mexican_train import STANDARD, new_game
     >>> check_refusals(new_game(4, STANDARD, seed=5))
     """
+    _need_state(state, "check_refusals")
     offered = set(legal_moves(state))
     value, digest = _value(state), hash(state)
     for move in _candidates(state) if moves is None else moves:
@@ -1031,6 +1042,7 @@ def round_move_bound(state: GameState) -> int:
     >>> round_move_bound(new_game(4, attrs.evolve(STANDARD, max_pip=6), seed=1))
     144
     """
+    _need_state(state, "round_move_bound")
     size = set_size(state.max_pip)
     tiles, players = size - 1, state.players
     boneyard = max(size - players * state.hand_size, 0)
