@@ -47,3 +47,26 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     child.close()
     assert child.exitstatus == 130
     assert "Traceback" not in (child.before or "")
+
+
+def test_play_offers_stop_without_marker_during_a_first_turn_chain() -> None:
+    """P4: after the first tile of a first-turn train, Pass only stops the chain and places
+    no marker, and the prompt must say so (it used to promise a marker)."""
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "mexican_train", "play", "--variant", "standard", "--players", "3", "--seed", "5",
+         "--bots", "planner"],
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 200),
+    )  # fmt: skip
+    # Seed 5: seat 0 starts its train with 9-4 and may then go on or stop.
+    child.expect(r"2\) play 9-4 on your train")
+    child.expect(r"Your move \[1-2")
+    child.sendline("2")
+    child.expect(r"\d\) stop here \(your first turn ends; no marker, P4\)")
+    child.expect(r"Your move \[1-")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "a marker goes on your train" not in (child.before or "")

@@ -23,7 +23,7 @@ from ._rules import Rules
 from ._simulate import simulate as run_simulation
 from ._state import GameState
 from ._tiles import Tile, TileNotationError
-from ._view import view
+from ._view import PlayerView, view
 from .render import render_text
 from .variants import describe_rules, get_variant, variant_names
 
@@ -126,12 +126,26 @@ def _train_name(train: int, seat: int | None) -> str:
     return "your train" if train == seat else f"seat {train}'s train"
 
 
-def _describe(move: Move, seat: int | None) -> str:
+def _stops_first_turn(table: PlayerView) -> bool:
+    """Whether a Pass now only stops a first-turn chain (P4), which places no marker."""
+    seat = table.seat
+    return (
+        seat is not None
+        and table.rules.first_turn is not None
+        and not table.had_first_turn[seat]
+        and table.turn_tiles > 0
+    )
+
+
+def _describe(move: Move, table: PlayerView) -> str:
+    seat = table.seat
     if isinstance(move, Play):
         return f"play {move.tile} on {_train_name(move.train, seat)}"
     if isinstance(move, Draw):
         return "draw a tile"
     if isinstance(move, Pass):
+        if _stops_first_turn(table):
+            return "stop here (your first turn ends; no marker, P4)"
         return "pass (end the turn; a marker goes on your train)"
     if isinstance(move, CallLastTile):
         return "call 'last tile'"
@@ -269,7 +283,7 @@ def _human_turn(state: GameState, seat: int, names: Sequence[str]) -> GameState:
     click.echo(render_text(mine, names=names))
     click.echo("Your moves:")
     for number, move in enumerate(moves, start=1):
-        click.echo(f"  {number}) {_describe(move, seat)}")
+        click.echo(f"  {number}) {_describe(move, mine)}")
     while True:
         text = click.prompt(
             f"Your move [1-{len(moves)}, ? for help]", default="", show_default=False
@@ -340,7 +354,7 @@ def play(variant: str, players: int, seat: int, bots: str, seed: int | None) -> 
             else:
                 mine = view(state, current)
                 move = table[current].choose(mine, legal_moves(mine))
-                click.echo(f"{names[current]}: {_describe(move, current).replace('your', 'own')}")
+                click.echo(f"{names[current]}: {_describe(move, mine).replace('your', 'own')}")
                 state = apply(state, move)
             if state.is_round_over:
                 click.echo("")
