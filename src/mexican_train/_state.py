@@ -345,6 +345,8 @@ def _built(builder: Any, cls: type) -> bool:
     names = builder.__code__.co_varnames[: builder.__code__.co_argcount - 1]
     if list(names) != init:
         raise AssertionError(f"{builder.__name__} is out of step with {cls.__name__}")
+    if cls is GameState and "_attrs_cached_hash" not in GameState.__slots__:
+        return False  # attrs keeps its hash cache elsewhere: use its __init__
     try:
         probe = object.__new__(_StateBuilder if cls is GameState else _TrainBuilder)
         probe.__class__ = cls
