@@ -16,7 +16,7 @@ from operator import attrgetter
 
 from ._errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError, shown
 from ._moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
-from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, Rules
+from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, OpenDoubleRule, Rules
 from ._shuffle import shuffled
 from ._state import Deal, GameState, Train, _score_hand, _state, _train
 from ._tables import check_fit
@@ -284,19 +284,20 @@ def _ordinary_plays(
             f"{state.rules.mexican_train!r}.is_open() returned {opened!r}; "
             f"Rules.mexican_train must return True or False"
         )
+    usable: Sequence[int] = access
     earlier = state.open_doubles
     this_turn = state.turn_doubles
     if earlier or this_turn:
-        access, double_access = _restrict(state, access, earlier, this_turn, hand)
+        usable, double_access = _restrict(state, access, earlier, this_turn, hand)
         if double_access is not None:
-            return _plays_exempting_doubles(hand, trains, access, double_access)
+            return _plays_exempting_doubles(hand, trains, usable, double_access)
 
     # The hot path: plain loops, bit masks and interned plays (benchmarks/run.py).
     # For each train the player may use, in the documented order (by id, the
     # Mexican train last): the number it needs, and the plays onto it.
     targets = []
     wanted = 0  # bit n set when a train needs n
-    for train_id in access:
+    for train_id in usable:
         suit = 1 << trains[train_id].open_end
         targets.append((suit, PLAYS[train_id]))
         wanted |= suit
@@ -311,7 +312,10 @@ def _ordinary_plays(
 
 
 def _plays_exempting_doubles(
-    hand: tuple[Tile, ...], trains: tuple[Train, ...], access: list[int], double_access: list[int]
+    hand: tuple[Tile, ...],
+    trains: tuple[Train, ...],
+    access: Sequence[int],
+    double_access: Sequence[int],
 ) -> list[Move]:
     # D3's stronger reading (Cover.doubles_exempt): doubles may go where the player
     # may play anyway; the other tiles only where the cover allows.  Both lists are
@@ -323,26 +327,80 @@ def _plays_exempting_doubles(
     return plays
 
 
+# What the open-double rule leaves a player (a _Plan per open-double position),
+# by all it depends on: the rule, and each open double's train, number and
+# liveness (D4).  The rule is keyed by its id, because its hash is a Python
+# method; an entry keeps its rule alive, so the id stays the rule's own.  Rules
+# are immutable and their answers a function of the doubles (OpenDoubleRule), so
+# each answer is asked for and checked once.  Bounded: emptied when full.
+_Plan = tuple[tuple[int, ...] | None, int]
+_PLANS: dict[tuple[int | None, ...], tuple[OpenDoubleRule, _Plan, _Plan | None]] = {}
+_PLANS_SIZE = 4096
+
+
 def _restrict(
     state: GameState | PlayerView,
     access: list[int],
     earlier: tuple[int, ...],
     this_turn: tuple[int, ...],
     hand: tuple[Tile, ...],
-) -> tuple[list[int], list[int] | None]:
+) -> tuple[Sequence[int], Sequence[int] | None]:
     """Apply the open-double rule to the trains a player may use (D1-D4).
 
     Return the trains for the player's tiles, and the trains for a double when a
     cover exempts doubles (else None).
     """
     rule = state.rules.open_doubles
-    obligation = _cover(rule.obligation, state, earlier, hand) if earlier else None
-    follow_up = _cover(rule.follow_up, state, this_turn, hand) if this_turn else None
-    allowed = _allowed(access, earlier, this_turn, obligation, follow_up)
+    trains = state.trains
+    doubles = []  # per open double: its number, or -1 - its number when dead (D4)
+    for train_id in earlier:
+        pip = trains[train_id].open_end
+        doubles.append(pip if _closable(state, pip, hand) else -1 - pip)
+    for train_id in this_turn:
+        pip = trains[train_id].open_end
+        doubles.append(pip if _closable(state, pip, hand) else -1 - pip)
+    key = (id(rule), *earlier, None, *this_turn, None, *doubles)  # no train id is None
+    known = _PLANS.get(key)
+    if known is None or known[0] is not rule:
+        known = _ask(state, rule, earlier, this_turn, [pip >= 0 for pip in doubles])
+        if len(_PLANS) >= _PLANS_SIZE:
+            _PLANS.clear()
+        _PLANS[key] = known
+    _, plan, double_plan = known
+    allowed = _follow(plan, access)
+    return allowed, None if double_plan is None else _follow(double_plan, access)
+
+
+def _follow(plan: _Plan, access: list[int]) -> Sequence[int]:
+    # The trains a plan leaves, of those in *access*, in the documented order.
+    fixed, excluded = plan
+    if fixed is not None:
+        return fixed
+    if not excluded:
+        return access
+    allowed = []
+    for train_id in access:
+        if not excluded >> (train_id + 1) & 1:
+            allowed.append(train_id)
+    return allowed
+
+
+def _ask(
+    state: GameState | PlayerView,
+    rule: OpenDoubleRule,
+    earlier: tuple[int, ...],
+    this_turn: tuple[int, ...],
+    live: list[bool],
+) -> tuple[OpenDoubleRule, _Plan, _Plan | None]:
+    # Ask the open-double rule, check its answers, and plan from them.
+    split = len(earlier)
+    obligation = _cover(rule.obligation, state, earlier, live[:split]) if earlier else None
+    follow_up = _cover(rule.follow_up, state, this_turn, live[split:]) if this_turn else None
+    plan = _plan(earlier, this_turn, obligation, follow_up)
     relaxed_obligation, relaxed_follow_up = _relax(obligation), _relax(follow_up)
     if relaxed_obligation is obligation and relaxed_follow_up is follow_up:
-        return allowed, None
-    return allowed, _allowed(access, earlier, this_turn, relaxed_obligation, relaxed_follow_up)
+        return rule, plan, None
+    return rule, plan, _plan(earlier, this_turn, relaxed_obligation, relaxed_follow_up)
 
 
 def _relax(cover: Cover | None) -> Cover | None:
@@ -352,38 +410,40 @@ def _relax(cover: Cover | None) -> Cover | None:
     return cover
 
 
-def _allowed(
-    access: list[int],
+def _plan(
     earlier: tuple[int, ...],
     this_turn: tuple[int, ...],
     obligation: Cover | None,
     follow_up: Cover | None,
-) -> list[int]:
-    candidates = list(access)
-    for cover in (obligation, follow_up):
-        # D2: a binding double may be covered on any train, even an unmarked one.
-        if cover is not None and cover.only:
-            for train_id in cover.trains:
-                if train_id not in candidates:
-                    candidates.append(train_id)
-    allowed = []
-    for train_id in candidates:
-        if obligation is not None:
-            if train_id in earlier:
-                if train_id not in obligation.trains:
-                    continue
-            elif obligation.only:
-                continue
-        if follow_up is not None:
-            if train_id in this_turn:
-                if train_id not in follow_up.trains:
-                    continue
-            elif follow_up.only:
-                continue
-        allowed.append(train_id)
-    if len(candidates) > len(access):
-        allowed.sort(key=_train_order)  # a cover's train joined *access*, already in order
-    return allowed
+) -> _Plan:
+    """Return what two covers leave a player, whatever trains are open to them.
+
+    Either ``(trains, 0)``: exactly these trains, in the documented order, when a
+    cover binds; or ``(None, excluded)``: the trains open to the player but those
+    whose bit ``1 << (train + 1)`` is set in *excluded*.
+    """
+    covers = [(pending, cover) for pending, cover in ((earlier, obligation), (this_turn, follow_up))
+              if cover is not None]  # fmt: skip
+
+    def may_use(train_id: int) -> bool:
+        for pending, cover in covers:
+            if train_id in pending:
+                if train_id not in cover.trains:
+                    return False  # D3: a pending double is covered only when named
+            elif cover.only:
+                return False  # D2: a binding double must be covered first
+        return True
+
+    if any(cover.only for _, cover in covers):
+        # D2: a binding double may be covered on any train, even an unmarked one,
+        # and a binding cover allows only its own trains.
+        binding = {train_id for _, cover in covers if cover.only for train_id in cover.trains}
+        return tuple(sorted(filter(may_use, binding), key=_train_order)), 0
+    excluded = 0
+    for train_id in (*earlier, *this_turn):
+        if not may_use(train_id):
+            excluded |= 1 << (train_id + 1)  # the Mexican train (-1) is bit 0
+    return None, excluded
 
 
 def _train_order(train_id: int) -> int:
@@ -394,12 +454,15 @@ def _cover(
     method: object,
     state: GameState | PlayerView,
     train_ids: tuple[int, ...],
-    hand: tuple[Tile, ...] = (),
+    live: Sequence[bool] | None = None,
 ) -> Cover:
+    # Ask the open-double rule about the doubles on *train_ids*, live or dead (D4)
+    # as *live* says (None: as the table says), and check its answer.
     doubles = []
-    for train_id in train_ids:
+    for index, train_id in enumerate(train_ids):
         pip = state.trains[train_id].open_end
-        doubles.append(OpenDouble(train_id, pip, _closable(state, pip, hand)))
+        closable = _closable(state, pip, ()) if live is None else live[index]
+        doubles.append(OpenDouble(train_id, pip, closable))
     cover = method(tuple(doubles))  # type: ignore[operator]
     if not isinstance(cover, Cover) or not set(cover.trains).issubset(train_ids):
         raise RulesError(

@@ -178,7 +178,9 @@ class OpenDoubleRule(Protocol):
     The engine calls it with the doubles in the order they were played, and
     never with an empty tuple.  It checks what comes back: a `Cover` whose
     trains are all among the doubles it was given.  Implementations must be
-    immutable and hashable (an ``@attrs.frozen`` class).
+    immutable and hashable (an ``@attrs.frozen`` class), and each answer a
+    function of the rule and the doubles alone: the engine may keep an answer
+    and reuse it for the same doubles instead of asking again.
 
     >>> isinstance(CloseInOrder(), OpenDoubleRule), isinstance(object(), OpenDoubleRule)
     (True, False)

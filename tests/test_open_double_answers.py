@@ -1,0 +1,131 @@
+"""The engine's use of an open-double rule's answers (D1-D4, OpenDoubleRule).
+
+The engine may keep a rule's answer for a set of open doubles and reuse it
+(rules are immutable, their answers a function of the doubles): these tests
+check that what it offers is still exactly what each answer says, for answers
+the built-in rules never give, and that a bad answer is refused every time.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+from mexican_train import (
+    HUB,
+    CloseInOrder,
+    Cover,
+    GameState,
+    OpenDouble,
+    OpenDoubleRule,
+    RulesError,
+    _engine,
+    apply,
+    legal_moves,
+    new_game,
+)
+from mexican_train.testing import check_invariants
+from scenario_helpers import DRAW, HUB6, on, run, start
+
+_FOLLOW = ["6-5 5-5 5-2 6-4 4-3", "6-3 5-1 3-2 1-1 0-0"]
+
+
+@attrs.frozen
+class BindToNothing:
+    """An obligation that binds the player yet names no double to cover (D2)."""
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover((), only=True)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return CloseInOrder().follow_up(doubles)
+
+
+@attrs.frozen
+class Counted:
+    """CloseInOrder, counting the questions it is asked in a list outside itself."""
+
+    asked: list[tuple[OpenDouble, ...]] = attrs.field(eq=False, hash=False)
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        self.asked.append(doubles)
+        return CloseInOrder().obligation(doubles)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        self.asked.append(doubles)
+        return CloseInOrder().follow_up(doubles)
+
+
+@attrs.frozen
+class NamesAStranger:
+    """A broken rule: its cover names a train with no open double."""
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover((doubles[0].train + 1,), only=True)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return CloseInOrder().follow_up(doubles)
+
+
+def _double_open_on_train_0(rules: OpenDoubleRule) -> GameState:
+    # Seat 0 plays 5-5 on its own train and follows it on the Mexican train: the
+    # double is open when seat 1 moves (D2), and seat 1 holds 5-1, which covers it.
+    state = start(_FOLLOW, rules=attrs.evolve(HUB6, open_doubles=rules))
+    return run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0), on("6-4", -1))
+
+
+def test_d2_a_binding_cover_that_names_no_double_leaves_no_play() -> None:
+    """D2: a binding obligation allows only the doubles it names; naming none, no tile.
+
+    Regression test: a first cut of the reused answers took a binding cover that
+    names no train for a free one, and offered seat 1 its ordinary plays.
+    """
+    free = _double_open_on_train_0(CloseInOrder())
+    assert legal_moves(free) == (on("5-1", 0),)
+    state = _double_open_on_train_0(BindToNothing())
+    assert legal_moves(state) == (DRAW,)
+    check_invariants(state)  # the conformance kit asks the rule itself
+
+
+def test_the_same_doubles_ask_the_rule_once() -> None:
+    """OpenDoubleRule: the engine may reuse an answer; equal positions get equal moves."""
+    asked: list[tuple[OpenDouble, ...]] = []
+    state = _double_open_on_train_0(Counted(asked))
+    moves = legal_moves(state)
+    assert moves == (on("5-1", 0),)
+    assert asked[-1] == (OpenDouble(0, 5, True),)
+    count = len(asked)
+    again = attrs.evolve(state)  # equal, with no legal moves computed yet
+    assert legal_moves(again) == moves
+    assert len(asked) == count
+
+
+def test_a_cover_naming_a_train_without_an_open_double_is_refused_every_time() -> None:
+    """OpenDoubleRule: a Cover naming other trains is a RulesError, and is never kept."""
+    state = _double_open_on_train_0(NamesAStranger())
+    for position in (state, attrs.evolve(state)):
+        with pytest.raises(RulesError, match="expected a Cover naming only trains among"):
+            legal_moves(position)
+
+
+def test_the_kept_answers_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many positions are played, few answers are kept, and the moves do not change."""
+
+    def moves_of_rounds() -> list[tuple[object, ...]]:
+        seen: list[tuple[object, ...]] = []
+        for seed in range(6):
+            rng = random.Random(seed)
+            state = new_game(4, HUB, seed=seed)
+            while state.current_player is not None:
+                moves = legal_moves(state)
+                seen.append(moves)
+                assert len(_engine._PLANS) <= _engine._PLANS_SIZE
+                state = apply(state, rng.choice(moves))
+        return seen
+
+    usual = moves_of_rounds()
+    monkeypatch.setattr(_engine, "_PLANS_SIZE", 3)
+    monkeypatch.setattr(_engine, "_PLANS", {})
+    assert moves_of_rounds() == usual
