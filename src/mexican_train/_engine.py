@@ -273,8 +273,8 @@ def _ordinary_plays(
 ) -> list[Move]:
     # P3: own train; the Mexican train once open (V2); others' trains while marked.
     access = []
-    for train_id, train in enumerate(trains[:-1]):  # the Mexican train is the last
-        if train.marked or train_id == seat:
+    for train_id in range(state.players):  # the Mexican train is the last
+        if train_id == seat or trains[train_id].marked:
             access.append(train_id)
     opened = state.rules.mexican_train.is_open(state, seat)
     if opened is True:
@@ -650,7 +650,7 @@ def _end_turn(
         had_first_turn = _replace(had_first_turn, seat, True)  # type: ignore[assignment]
     idle = 0 if turn_tiles else s.idle_turns + 1
     # P4: a player who went out on a first turn ends the round once all have had theirs.
-    if all(had_first_turn) and not all(hands):
+    if not all(hands) and all(had_first_turn):  # rare first: nobody is out, mostly
         return _end_round(s, hands, trains)
     # E2: an empty boneyard and a full cycle of turns without a tile: blocked.
     if not s.boneyard and idle >= s.players:
