@@ -107,6 +107,20 @@ def _score_hand(hand: tuple[Tile, ...], double_blank: int) -> int:
     return sum(double_blank if t.pips == 0 else t.pips for t in hand)
 
 
+def check_seat(seat: Any, players: int) -> None:
+    """Raise `InvalidArgumentError` unless *seat* is a seat of a *players*-player game."""
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidArgumentError(f"a seat is 0-{players - 1}, not {shown(seat)}")
+
+
+def check_train_id(train_id: Any, players: int) -> None:
+    """Raise `InvalidArgumentError` unless *train_id* names a train of the game."""
+    if type(train_id) is not int or not MEXICAN <= train_id < players:
+        raise InvalidArgumentError(
+            f"a train id is a seat 0-{players - 1} or MEXICAN ({MEXICAN}), not {shown(train_id)}"
+        )
+
+
 def winners_of(
     scores: tuple[int, ...], round_scores: tuple[tuple[int, ...], ...], tie_break: bool = True
 ) -> tuple[int, ...]:
@@ -195,21 +209,17 @@ class GameState(_Weakrefable):
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
         """Return the tiles *seat* holds, in ascending order."""
-        self._check_seat(seat)
+        check_seat(seat, self.players)
         return self.hands[seat]
 
     def train(self, train_id: int) -> Train:
         """Return the train with id *train_id*: a seat, or `MEXICAN`."""
-        if type(train_id) is not int or not MEXICAN <= train_id < self.players:
-            raise InvalidArgumentError(
-                f"a train id is a seat 0-{self.players - 1} or MEXICAN ({MEXICAN}), "
-                f"not {shown(train_id)}"
-            )
+        check_train_id(train_id, self.players)
         return self.trains[train_id]
 
     def has_had_first_turn(self, seat: int) -> bool:
         """Return whether *seat* has finished its first turn of this round."""
-        self._check_seat(seat)
+        check_seat(seat, self.players)
         return self.had_first_turn[seat]
 
     def _repr_svg_(self) -> str:
@@ -244,10 +254,6 @@ class GameState(_Weakrefable):
         if not self.is_over:
             return ()
         return winners_of(self.scores, self.round_scores, self.rules.tie_break)
-
-    def _check_seat(self, seat: Any) -> None:
-        if type(seat) is not int or not 0 <= seat < self.players:
-            raise InvalidArgumentError(f"a seat is 0-{self.players - 1}, not {shown(seat)}")
 
 
 # -- building states on the engine's hot path ----------------------------------

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import attrs
 
-from ._errors import InvalidArgumentError, shown
-from ._moves import MEXICAN
 from ._rules import Rules
-from ._state import GameState, Train, winners_of
+from ._state import GameState, Train, check_seat, check_train_id, winners_of
 from ._tiles import Tile
 
 __all__ = ["PlayerView", "spectator_view", "view"]
@@ -70,16 +68,12 @@ class PlayerView:
 
     def train(self, train_id: int) -> Train:
         """Return the train with id *train_id*: a seat, or `MEXICAN`."""
-        if type(train_id) is not int or not MEXICAN <= train_id < self.players:
-            raise InvalidArgumentError(
-                f"a train id is a seat 0-{self.players - 1} or MEXICAN, not {shown(train_id)}"
-            )
+        check_train_id(train_id, self.players)
         return self.trains[train_id]
 
     def has_had_first_turn(self, seat: int) -> bool:
         """Return whether *seat* has finished its first turn of this round."""
-        if type(seat) is not int or not 0 <= seat < self.players:
-            raise InvalidArgumentError(f"a seat is 0-{self.players - 1}, not {shown(seat)}")
+        check_seat(seat, self.players)
         return self.had_first_turn[seat]
 
     def _repr_svg_(self) -> str:
