@@ -257,7 +257,7 @@ def hidden_shuffles() -> st.SearchStrategy[random.Random]:
 _TRICKY_JSON: list[object] = [
     None, True, False, 0, 1, -1, 2, 7, 12, 2**64, -(2**64), 10**30, 0.5, 1.0, float("inf"),
     "", "0-0", "1-0", "12-12", "12-5", "5-12", "99-99", "12-05", "1_2-5", "-1", "x",
-    "mexican-train/1", "mexican-train/2", "state", "view", "record", "play", "draw",
+    "mexican-train/1", "mexican-train/2", "mexican-train/3", "state", "view", "record", "play", "draw",
     "Table A", "holder", "CloseInOrder", "NoSuchRule",
     [], [None], ["0-0"], ["0-0", "0-0"], [1, 2], [[1, 2, 3]], {}, {"type": "CloseInOrder"},
     {"tiles": [], "open_end": 0}, {"type": "play", "tile": "0-0", "train": 0},
