@@ -20,6 +20,7 @@ from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, OpenDoubleRule
 from ._shuffle import shuffled
 from ._state import (
     SUITS,
+    TILES,
     Deal,
     GameState,
     Train,
@@ -227,13 +228,117 @@ def legal_moves(state: GameState | PlayerView) -> tuple[Move, ...]:
         raise TypeError(f"legal_moves() needs a GameState or PlayerView, not {state!r}")
     moves = state._legal
     if moves is None:
-        seat = state._current
-        hand = () if seat is None else tiles_of(state._hands[seat])
-        moves = _compute_legal(state, hand)
-        if state._round.rules.last_tile_penalty:
-            moves = _with_call(state, hand, moves)
+        moves = _state_moves(state)
         state._legal = moves  # a cache, invisible to eq and hash
     return moves
+
+
+def _state_moves(state: GameState) -> tuple[Move, ...]:
+    # The legal moves of a state, from its masks; _compute_legal says the same of a
+    # view, from tuples (the behaviour digest holds the two to the same answers).
+    if state._is_over:
+        return ()
+    seat = state._current
+    if seat is None:
+        return (_NEXT_ROUND,)  # E4: between rounds only the next deal is legal
+    rules = state._round.rules
+    hand = state._hands[seat]
+    trains = state._trains
+    first_turn = rules.first_turn
+    plays: list[Move]
+    if first_turn is not None and not state._firsts >> seat & 1:
+        # P4: a first turn plays only on the player's own train; doubles bind nobody.
+        plays = _plays_of(hand & SUITS[trains[seat]._open_end], [(-1, PLAYS[seat])])
+        if state._turn_tiles:
+            moves: tuple[Move, ...] = (*plays, _PASS)  # P4: the chain may stop after a tile
+            return _with_call_mask(state, rules, hand, moves)
+        may_draw = first_turn.may_draw  # P4: never draw (unless the variant says so)
+    else:
+        plays = _ordinary_plays_mask(state, seat, hand, trains)
+        may_draw = True
+    # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
+    free = not plays or not rules.must_play
+    if (
+        free
+        and may_draw
+        and (not state._has_drawn or (rules.draw_until_playable and not plays))
+        and len(state._deck.boneyard) > state._drawn
+    ):
+        # P5/D1/D2: one draw per turn, or per double played (or until playable).
+        moves = (*plays, _DRAW)
+    elif free:
+        moves = (*plays, _PASS)  # P5a: can neither play nor draw: pass (the marker follows)
+    else:
+        moves = tuple(plays)
+    return _with_call_mask(state, rules, hand, moves)
+
+
+def _with_call_mask(
+    state: GameState, rules: Rules, hand: int, moves: tuple[Move, ...]
+) -> tuple[Move, ...]:
+    # The last-tile call: offered, last, to a player holding two tiles who has not called.
+    if rules.last_tile_penalty and not state._called and _count(hand) == 2:
+        return (*moves, _CALL)
+    return moves
+
+
+def _plays_of(candidates: int, targets: Sequence[tuple[int, dict[int, Play]]]) -> list[Move]:
+    # The plays of the tiles in *candidates* (ascending) onto *targets*, each a pair
+    # (the bit of the number the train needs, or -1 for any, and the plays onto it).
+    plays: list[Move] = []
+    while candidates:
+        low = candidates & -candidates
+        candidates ^= low
+        ends = TILES[low.bit_length() - 1]._ends
+        for suit, plays_on in targets:
+            if ends & suit:
+                plays.append(plays_on[ends])
+    return plays
+
+
+def _ordinary_plays_mask(
+    state: GameState, seat: int, hand: int, trains: tuple[Train, ...]
+) -> list[Move]:
+    # P3: own train; the Mexican train once open (V2); others' trains while marked.
+    rules = state._round.rules
+    opened = rules.mexican_train.is_open(state, seat)
+    if opened is not True and opened is not False:
+        raise RulesError(
+            f"{rules.mexican_train!r}.is_open() returned {opened!r}; "
+            f"Rules.mexican_train must return True or False"
+        )
+    mexican = len(trains) - 1
+    earlier = state._open_doubles
+    this_turn = state._turn_doubles
+    if not earlier and not this_turn:
+        # The hot path: for each train the player may use, in the documented order
+        # (by id, the Mexican train last), the number it needs and the plays onto
+        # it; then the tiles of the hand that show one of those numbers, ascending.
+        targets = []
+        wanted = 0
+        for train_id in range(mexican + 1 if opened else mexican):
+            train = trains[train_id]
+            if train_id in (seat, mexican) or train._marked:
+                pip = train._open_end
+                targets.append((1 << pip, PLAYS[MEXICAN if train_id == mexican else train_id]))
+                wanted |= SUITS[pip]
+        return _plays_of(hand & wanted, targets)
+    access = []
+    for train_id in range(mexican):
+        if train_id == seat or trains[train_id]._marked:
+            access.append(train_id)
+    if opened:
+        access.append(MEXICAN)
+    usable, double_access = _restrict(state, access, earlier, this_turn, ())
+    if double_access is not None:
+        return _plays_exempting_doubles(tiles_of(hand), trains, usable, double_access)
+    targets = []
+    wanted = 0
+    for train_id in usable:
+        pip = trains[train_id]._open_end
+        targets.append((1 << pip, PLAYS[train_id]))
+        wanted |= SUITS[pip]
+    return _plays_of(hand & wanted, targets)
 
 
 def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:
@@ -523,19 +628,27 @@ def apply(state: GameState, move: Move) -> GameState:
     if move not in (legal_moves(state) if moves is None else moves):
         raise IllegalMoveError(move, _why_illegal(state, move))
     if type(move) is Play:
-        return _play(state, move)  # the commonest move, dispatched first
-    if move is _DRAW:
-        return _draw(state)
-    if move is _PASS:
-        return _pass(state)
-    if move is _NEXT_ROUND:
-        return _start_round(
+        after = _play(state, move)  # the commonest move, dispatched first
+    elif move is _DRAW:
+        after = _draw(state)
+    elif move is _PASS:
+        after = _pass(state)
+    elif move is _NEXT_ROUND:
+        after = _start_round(
             state.rules, state.players, state.max_pip, state.hand_size, state.seed,
             state.round_number + 1, previous_first=state.first_player,
             scores=state.scores, round_scores=state.round_scores,
         )  # fmt: skip
-    assert move is _CALL
-    return _call(state)
+    else:
+        assert move is _CALL
+        after = _call(state)
+    # The next position's legal moves, computed now: the caller asks for them next.
+    # A user's rule that answers wrongly is reported by legal_moves, as always.
+    try:  # noqa: SIM105 (contextlib.suppress costs a context manager per move)
+        after._legal = _state_moves(after)
+    except RulesError:
+        pass
+    return after
 
 
 def _replace(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
@@ -579,7 +692,8 @@ def _play(s: GameState, move: Play) -> GameState:
     hands = _replace(s._hands, seat, hand)
     train = s._trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker.
-    joined = Train(train._tiles + (tile,), tile.other_end(train._open_end),
+    end = train._open_end
+    joined = Train(train._tiles + (tile,), tile.low if tile.high == end else tile.high,
                    train._marked and train_id != seat)  # fmt: skip
     trains = _replace_train(s._trains, train_id, joined)
     table = s._table | bit
