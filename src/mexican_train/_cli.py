@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 import click
 
+from . import COMPILED
 from ._engine import apply, legal_moves, new_game
 from ._errors import IllegalMoveError, MexicanTrainError
 from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
@@ -112,7 +113,12 @@ _SEED = click.option(
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="mexican-train", prog_name="mexican-train")
+@click.version_option(
+    package_name="mexican-train",
+    prog_name="mexican-train",
+    # mexican_train.COMPILED: which build of the core is imported.
+    message=f"%(prog)s, version %(version)s ({'compiled' if COMPILED else 'pure Python'})",
+)
 def cli() -> None:
     """Mexican Train dominoes: bots, games and simulations in the terminal."""
 

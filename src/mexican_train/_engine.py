@@ -13,15 +13,19 @@ from bisect import insort
 from collections.abc import Iterable, Sequence
 from functools import cache
 from operator import attrgetter
+from typing import Any, Final
 
+from ._deal import Deal
 from ._errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError, shown
 from ._moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, OpenDoubleRule, Rules
 from ._shuffle import shuffled
 from ._state import (
+    ENDS,
+    HIGH,
+    LOW,
     SUITS,
     TILES,
-    Deal,
     GameState,
     Train,
     _Deck,
@@ -48,8 +52,13 @@ _ORDER = attrgetter("_hash")
 # -- setting up -----------------------------------------------------------------
 
 
+# The public functions take their arguments as Any: the library checks them itself,
+# so that both builds refuse a wrong argument alike (a compiled build would refuse a
+# mistyped one with its own TypeError before the library's check could name it).
+
+
 def new_game(
-    players: int, rules: Rules = STANDARD, seed: int | None = None, *, deal: Deal | None = None
+    players: Any, rules: Any = STANDARD, seed: Any = None, *, deal: Any = None
 ) -> GameState:
     """Return a new game with its first round set up (S1-S4).
 
@@ -202,7 +211,7 @@ def _check_deal(
 # -- legal moves ----------------------------------------------------------------
 
 
-def legal_moves(state: GameState | PlayerView) -> tuple[Move, ...]:
+def legal_moves(state: Any) -> tuple[Move, ...]:
     """Return every legal move, in a fixed order: plays, then `Draw`, then `Pass`.
 
     Guarantees: the order is deterministic (tiles ascending, then trains by id
@@ -241,27 +250,26 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
     seat = state._current
     if seat is None:
         return (_NEXT_ROUND,)  # E4: between rounds only the next deal is legal
-    rules = state._round.rules
+    r = state._round
     hand = state._hands[seat]
     trains = state._trains
-    first_turn = rules.first_turn
     plays: list[Move]
-    if first_turn is not None and not state._firsts >> seat & 1:
+    if r.first_turn and not state._firsts >> seat & 1:
         # P4: a first turn plays only on the player's own train; doubles bind nobody.
-        plays = _plays_of(hand & SUITS[trains[seat]._open_end], [(-1, PLAYS[seat])])
+        plays = _plays_of(hand & SUITS[trains[seat]._open_end], [(-1, _plays_onto(seat))])
         if state._turn_tiles:
             moves: tuple[Move, ...] = (*plays, _PASS)  # P4: the chain may stop after a tile
-            return _with_call_mask(state, rules, hand, moves)
-        may_draw = first_turn.may_draw  # P4: never draw (unless the variant says so)
+            return _with_call_mask(state, r, hand, moves)
+        may_draw = r.first_draw  # P4: never draw (unless the variant says so)
     else:
         plays = _ordinary_plays_mask(state, seat, hand, trains)
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
-    free = not plays or not rules.must_play
+    free = not plays or not r.must_play
     if (
         free
         and may_draw
-        and (not state._has_drawn or (rules.draw_until_playable and not plays))
+        and (not state._has_drawn or (r.draw_until_playable and not plays))
         and len(state._deck.boneyard) > state._drawn
     ):
         # P5/D1/D2: one draw per turn, or per double played (or until playable).
@@ -270,29 +278,47 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         moves = (*plays, _PASS)  # P5a: can neither play nor draw: pass (the marker follows)
     else:
         moves = tuple(plays)
-    return _with_call_mask(state, rules, hand, moves)
+    return _with_call_mask(state, r, hand, moves)
 
 
 def _with_call_mask(
-    state: GameState, rules: Rules, hand: int, moves: tuple[Move, ...]
+    state: GameState, r: _Round, hand: int, moves: tuple[Move, ...]
 ) -> tuple[Move, ...]:
     # The last-tile call: offered, last, to a player holding two tiles who has not called.
-    if rules.last_tile_penalty and not state._called and _count(hand) == 2:
+    if r.penalty and not state._called and _count(hand) == 2:
         return (*moves, _CALL)
     return moves
 
 
-def _plays_of(candidates: int, targets: Sequence[tuple[int, dict[int, Play]]]) -> list[Move]:
+# The interned plays onto each train, by tile index, filled on first demand from
+# PLAYS: a list lookup (native speed in the compiled build) instead of two dict ones.
+_PLAY_LISTS: Final[dict[int, list[Play | None]]] = {}
+
+
+def _plays_onto(train_id: int) -> tuple[int, list[Play | None]]:
+    plays = _PLAY_LISTS.get(train_id)
+    if plays is None:
+        plays = _PLAY_LISTS.setdefault(train_id, [None] * len(TILES))
+    return train_id, plays
+
+
+def _plays_of(
+    candidates: int, targets: Sequence[tuple[int, tuple[int, list[Play | None]]]]
+) -> list[Move]:
     # The plays of the tiles in *candidates* (ascending) onto *targets*, each a pair
-    # (the bit of the number the train needs, or -1 for any, and the plays onto it).
+    # (the bit of the number the train needs, or -1 for any; the train and its plays).
     plays: list[Move] = []
     while candidates:
         low = candidates & -candidates
         candidates ^= low
-        ends = TILES[low.bit_length() - 1]._ends
-        for suit, plays_on in targets:
+        index = low.bit_length() - 1
+        ends = ENDS[index]
+        for suit, (train_id, plays_on) in targets:
             if ends & suit:
-                plays.append(plays_on[ends])
+                move = plays_on[index]
+                if move is None:
+                    move = plays_on[index] = PLAYS[train_id][ends]
+                plays.append(move)
     return plays
 
 
@@ -300,12 +326,11 @@ def _ordinary_plays_mask(
     state: GameState, seat: int, hand: int, trains: tuple[Train, ...]
 ) -> list[Move]:
     # P3: own train; the Mexican train once open (V2); others' trains while marked.
-    rules = state._round.rules
-    opened = rules.mexican_train.is_open(state, seat)
+    rule = state._round.mexican_train
+    opened = rule.is_open(state, seat)
     if opened is not True and opened is not False:
         raise RulesError(
-            f"{rules.mexican_train!r}.is_open() returned {opened!r}; "
-            f"Rules.mexican_train must return True or False"
+            f"{rule!r}.is_open() returned {opened!r}; Rules.mexican_train must return True or False"
         )
     mexican = len(trains) - 1
     earlier = state._open_doubles
@@ -320,7 +345,9 @@ def _ordinary_plays_mask(
             train = trains[train_id]
             if train_id in (seat, mexican) or train._marked:
                 pip = train._open_end
-                targets.append((1 << pip, PLAYS[MEXICAN if train_id == mexican else train_id]))
+                targets.append(
+                    (1 << pip, _plays_onto(MEXICAN if train_id == mexican else train_id))
+                )
                 wanted |= SUITS[pip]
         return _plays_of(hand & wanted, targets)
     access = []
@@ -336,7 +363,7 @@ def _ordinary_plays_mask(
     wanted = 0
     for train_id in usable:
         pip = trains[train_id]._open_end
-        targets.append((1 << pip, PLAYS[train_id]))
+        targets.append((1 << pip, _plays_onto(train_id)))
         wanted |= SUITS[pip]
     return _plays_of(hand & wanted, targets)
 
@@ -612,7 +639,7 @@ def _closable(state: GameState | PlayerView, pip: int, hand: tuple[Tile, ...]) -
 # -- applying moves -------------------------------------------------------------
 
 
-def apply(state: GameState, move: Move) -> GameState:
+def apply(state: Any, move: Any) -> GameState:
     """Return the state after *move*; *state* itself is left as it was.
 
     Raises:
@@ -624,7 +651,14 @@ def apply(state: GameState, move: Move) -> GameState:
     >>> after is not state and after != state
     True
     """
-    moves = state._legal if type(state) is GameState else None  # as apply leaves it: cached
+    if type(state) is not GameState:
+        hint = (
+            " (a view cannot be played on: apply the move to the state)"
+            if isinstance(state, PlayerView)
+            else ""
+        )
+        raise TypeError(f"apply() needs a GameState, not {type(state).__name__}{hint}")
+    moves = state._legal
     if move not in (legal_moves(state) if moves is None else moves):
         raise IllegalMoveError(move, _why_illegal(state, move))
     if type(move) is Play:
@@ -687,33 +721,36 @@ def _play(s: GameState, move: Play) -> GameState:
     seat = s._current
     assert seat is not None
     tile, train_id = move.tile, move.train
-    bit = 1 << tile._index
+    index = tile._index
+    bit = 1 << index
     hand = s._hands[seat] ^ bit
     hands = _replace(s._hands, seat, hand)
     train = s._trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker.
     end = train._open_end
-    joined = Train(train._tiles + (tile,), tile.low if tile.high == end else tile.high,
+    high = HIGH[index]
+    low = LOW[index]
+    joined = Train(train._tiles + (tile,), low if high == end else high,
                    train._marked and train_id != seat)  # fmt: skip
     trains = _replace_train(s._trains, train_id, joined)
     table = s._table | bit
     # D2: a tile played on an open double closes it.
     open_doubles = s._open_doubles
     if train_id in open_doubles:
-        open_doubles = tuple(t for t in open_doubles if t != train_id)
+        open_doubles = tuple([t for t in open_doubles if t != train_id])
     turn_doubles = s._turn_doubles
     if train_id in turn_doubles:
-        turn_doubles = tuple(t for t in turn_doubles if t != train_id)
+        turn_doubles = tuple([t for t in turn_doubles if t != train_id])
     turn_tiles = s._turn_tiles + 1
-    first_turn = s._round.rules.first_turn
-    if first_turn is not None and not s._firsts >> seat & 1:
+    r = s._round
+    if r.first_turn and not s._firsts >> seat & 1:
         # P4: the chain goes on while the hand has a tile that fits the own train.
-        if first_turn.chain and hand & SUITS[joined._open_end]:
+        if r.chain and hand & SUITS[joined._open_end]:
             return _same_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
         return _end_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
     if not hand:
         return _end_round(s, hands, trains, table)  # E1, D5: going out ends the round at once
-    if tile.is_double:
+    if high == low:
         # D1: a double must be followed at once; it brings one draw of its own.
         turn_doubles = (*turn_doubles, train_id)
         return _same_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
@@ -739,9 +776,7 @@ def _pass(s: GameState) -> GameState:
     seat = s._current
     assert seat is not None
     trains = s._trains
-    stops_first_chain = (
-        s._round.rules.first_turn is not None and not s._firsts >> seat & 1 and s._turn_tiles
-    )
+    stops_first_chain = s._round.first_turn and not s._firsts >> seat & 1 and s._turn_tiles
     if not stops_first_chain:
         # P5, D1, D2: a turn ended without a (final) tile puts a marker on the own train.
         own = trains[seat]
@@ -762,8 +797,7 @@ def _end_turn(
     seat = s._current
     assert seat is not None
     r = s._round
-    rules = r.rules
-    first_turn = rules.first_turn is not None and not s._firsts >> seat & 1
+    first_turn = r.first_turn and not s._firsts >> seat & 1
     if not first_turn:
         # D2: a double still ending its train when the turn ends is open.
         open_doubles = open_doubles + turn_doubles
@@ -782,7 +816,7 @@ def _end_turn(
     # E2: an empty boneyard and a full cycle of turns that left the table unchanged: blocked.
     if not left and idle >= r.players:
         return _end_round(s, hands, trains, table)
-    penalty = rules.last_tile_penalty
+    penalty = r.penalty
     if penalty and turn_tiles and not s._called and _count(hands[seat]) == 1:
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
         taken = min(penalty, left)
@@ -799,7 +833,7 @@ def _count(mask: int) -> int:
     return bin(mask).count("1")
 
 
-def round_score(hand: Sequence[Tile], rules: Rules = STANDARD) -> int:
+def round_score(hand: Any, rules: Any = STANDARD) -> int:
     """Return what *hand* scores at the end of a round (E3, V7).
 
     >>> round_score([Tile(12, 5), Tile(0, 0)])
