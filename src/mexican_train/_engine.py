@@ -31,6 +31,7 @@ from ._state import (
     _Deck,
     _Round,
     _score_hand,
+    count_tiles,
     mask_of,
     tiles_of,
 )
@@ -285,7 +286,7 @@ def _with_call_mask(
     state: GameState, r: _Round, hand: int, moves: tuple[Move, ...]
 ) -> tuple[Move, ...]:
     # The last-tile call: offered, last, to a player holding two tiles who has not called.
-    if r.penalty and not state._called and _count(hand) == 2:
+    if r.penalty and not state._called and count_tiles(hand) == 2:
         return (*moves, _CALL)
     return moves
 
@@ -817,7 +818,7 @@ def _end_turn(
     if not left and idle >= r.players:
         return _end_round(s, hands, trains, table)
     penalty = r.penalty
-    if penalty and turn_tiles and not s._called and _count(hands[seat]) == 1:
+    if penalty and turn_tiles and not s._called and count_tiles(hands[seat]) == 1:
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
         taken = min(penalty, left)
         hands = _replace(hands, seat, hands[seat] | mask_of(deck.boneyard[drawn : drawn + taken]))
@@ -826,11 +827,6 @@ def _end_turn(
         r, deck, drawn, hands, trains, table, (seat + 1) % r.players,  # P1: clockwise
         firsts, 0, False, (), open_doubles, idle, False, False,
     )  # fmt: skip
-
-
-def _count(mask: int) -> int:
-    # The number of tiles in a mask (int.bit_count is 3.10+, but mypyc knows bin()).
-    return bin(mask).count("1")
 
 
 def round_score(hand: Any, rules: Any = STANDARD) -> int:

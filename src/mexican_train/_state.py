@@ -185,6 +185,11 @@ def tiles_of(mask: int) -> tuple[Tile, ...]:
     return found
 
 
+def count_tiles(mask: int) -> int:
+    """Return the number of tiles in a mask."""
+    return mask.bit_count()
+
+
 def mask_of(tiles: Iterable[Tile]) -> int:
     """Return the mask of some tiles (a tile held twice counts once: `_check` finds that)."""
     mask = 0
