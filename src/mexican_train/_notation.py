@@ -22,7 +22,7 @@ from ._names import get_rules, kebab_name, public_names
 from ._rules import Rules
 from ._state import GameState, Train
 from ._tiles import Tile
-from ._variants import VARIANTS
+from ._variants import VARIANTS, _combination_name
 
 __all__ = ["NotationError", "format_move", "format_state", "parse_move", "parse_state"]
 
@@ -195,6 +195,9 @@ def _format_rules(rules: Rules) -> str:
     for name, base in VARIANTS.items():
         if base == rules:
             return name
+    combined = _combination_name(rules, VARIANTS)  # "hub+shared-ties" (issue 14)
+    if combined is not None:
+        return combined
     best: tuple[str, list[str]] | None = None
     for name, base in VARIANTS.items():
         changes = []
