@@ -509,13 +509,20 @@ def apply(state: GameState, move: Move) -> GameState:
     Raises:
         IllegalMoveError: if *move* is not among ``legal_moves(state)``; its
             ``reason`` names the rule that forbids it.
+        TypeError: if *state* is not a `GameState` (a `PlayerView` included: a
+            view holds one seat's knowledge, not the hidden tiles a move may need).
 
     >>> state = new_game(4, seed=7)
     >>> after = apply(state, legal_moves(state)[0])
     >>> after is not state and after != state
     True
     """
-    moves = state._legal if type(state) is GameState else None  # as play leaves it: cached
+    if type(state) is GameState:
+        moves = state._legal  # as play leaves it: cached
+    elif isinstance(state, GameState):
+        moves = None
+    else:
+        raise _not_a_state("apply", state)
     if move not in (legal_moves(state) if moves is None else moves):
         raise IllegalMoveError(move, _why_illegal(state, move))
     if type(move) is Play:
@@ -532,6 +539,16 @@ def apply(state: GameState, move: Move) -> GameState:
         )  # fmt: skip
     assert move is _CALL
     return _call(state)
+
+
+def _not_a_state(function: str, value: object) -> TypeError:
+    if isinstance(value, PlayerView):
+        return TypeError(
+            f"{function}() needs a GameState, not a PlayerView: a view shows what one seat "
+            "knows, not the boneyard a move may draw from; apply moves to the state and "
+            "send each player view(state, seat)"
+        )
+    return TypeError(f"{function}() needs a GameState, not {type(value).__name__}")
 
 
 def _replace(items: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 import attrs
 
-from ._check import Path, Problem, check_state
+from ._check import MAX_DEPTH, Path, Problem, check_state
 from ._errors import MexicanTrainError
 from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
 from ._names import get_rules, kebab_name, public_names
@@ -258,6 +258,7 @@ class _RulesReader:
         self.part = part
         self.text = part.text
         self.pos = 0
+        self.depth = 0  # brackets open: bounded, so that no text can exhaust the stack
 
     def fail(self, start: int, end: int, reason: str) -> NoReturn:
         # Past the end, the part is empty and the column points just after the field.
@@ -306,6 +307,9 @@ class _RulesReader:
         return built
 
     def arguments(self, allowed: set[str], owner: str) -> dict[str, Any]:
+        if self.depth == MAX_DEPTH:
+            self.fail(self.pos, self.pos + 1, f"brackets nested deeper than {MAX_DEPTH} levels")
+        self.depth += 1
         self.expect("(")
         found: dict[str, Any] = {}
         while self.peek() != ")":
@@ -322,6 +326,7 @@ class _RulesReader:
                     self.fail(self.pos, self.pos + 1, f"expected ',' or ')', found {found_text}")
                 self.pos += 1
         self.pos += 1
+        self.depth -= 1
         return found
 
     def value(self) -> object:
