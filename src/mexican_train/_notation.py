@@ -17,6 +17,7 @@ import attrs
 
 from ._check import MAX_DEPTH, Path, Problem, check_state
 from ._errors import MexicanTrainError
+from ._fields import StateFields
 from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
 from ._names import get_rules, kebab_name, public_names
 from ._rules import Rules
@@ -519,7 +520,7 @@ class _PositionReader:
             self.spans[path + (i,)] = piece
         return tuple(ids)
 
-    def read(self, rules: Rules | None) -> GameState:
+    def read(self, rules: Rules | None) -> StateFields:
         source = self.source
         fields = [_Part(m[0], m.start()) for m in re.finditer(r"\S+", source)]
         if len(fields) < len(FIELDS):
@@ -613,7 +614,7 @@ class _PositionReader:
         self.spans[("round_scores",)] = part["scores"]
 
         rounds = the_rules.rounds or max_pip + 1
-        return GameState(
+        return StateFields(
             the_rules, players, max_pip, hand_size, seed, round_number, engine, first,
             tuple(hands), boneyard, tuple(trains), current, flags, turn_tiles,
             turn[3].text == "1", turn_doubles, open_doubles, idle, rows[0], tuple(rows[1:]),
@@ -666,10 +667,10 @@ def parse_state(text: str, *, rules: Rules | None = None) -> GameState:
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {rules!r}")
     reader = _PositionReader(text)
-    state = reader.read(rules)
+    fields = reader.read(rules)
     try:
-        check_state(state)
+        check_state(fields)
     except Problem as problem:
         part, field = reader.locate(problem.path)
         reader.fail(part, field, problem.message)
-    return state
+    return fields.build()
