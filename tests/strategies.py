@@ -37,7 +37,6 @@ from mexican_train import (
     set_size,
 )
 from mexican_train.variants import (
-    VARIANTS,
     CloseAnyOrder,
     CoverOwnDouble,
     MexicanAfterAllTrains,
