@@ -64,6 +64,30 @@ def played_positions(draw: st.DrawFn, max_players: int = 8, max_moves: int = 250
     return state
 
 
+@st.composite
+def rendered_positions(draw: st.DrawFn) -> tuple[GameState, Move | None, list[str] | None]:
+    """A position to draw: a state from random play on a set of pips or of numbers (up to
+    double-18), the move that led to it, and display names of any length, or None."""
+    rules = draw(st.sampled_from([STANDARD, HUB]))
+    max_pip = draw(st.sampled_from([None, 6, 9, 15, 18]))
+    players = draw(st.integers(2, 6 if max_pip in (6, 9) else 8))
+    if max_pip is not None:  # a hand size that leaves a boneyard, whatever the deal table says
+        hand_size = max(2, min(12, (set_size(max_pip) - 1) // players - 2))
+        rules = attrs.evolve(rules, max_pip=max_pip, hand_size=hand_size)
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = random.Random(seed)
+    state = new_game(players, rules, seed=seed)
+    last: Move | None = None
+    for _ in range(draw(st.integers(0, 300))):
+        if state.is_over:
+            break
+        last = rng.choice(legal_moves(state))
+        state = apply(state, last)
+    names = draw(st.none() | st.lists(st.text(min_size=0, max_size=30), min_size=players,
+                                      max_size=players))  # fmt: skip
+    return state, last, names
+
+
 # -- rules, player counts and positions (the property suite, the state machine) ----------------
 
 #: The two presets, with their names for readable test ids.
