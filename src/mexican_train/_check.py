@@ -1,7 +1,8 @@
 """Consistency checks for positions read from outside (notation, JSON).
 
-`GameState`'s constructor trusts its caller; the readers of text and JSON must not.
-`check_state` and `check_view` look at a freshly built value, before it escapes, and
+`GameState.replace` trusts its caller; the readers of text and JSON must not.
+`check_state` looks at the fields read (a `StateFields`) before a state is built
+from them, `check_view` at a freshly built view before it escapes; both
 raise `Problem` naming the path of the first field that is wrong (``("trains", 2,
 "tiles", 3)``).  Each reader turns that path into its own error (a column in the
 notation, ``$.trains[2].tiles[3]`` in JSON).
@@ -18,9 +19,10 @@ from collections.abc import Iterable, Sequence
 from ._bounds import BOUNDS, first_out_of_bounds
 from ._engine import new_game, round_score
 from ._errors import MexicanTrainError
+from ._fields import StateFields
 from ._moves import MEXICAN
 from ._rules import EnginePlacement, Rules
-from ._state import GameState, Train
+from ._state import Train
 from ._tiles import Tile, full_set, set_size
 from ._view import PlayerView
 
@@ -55,8 +57,8 @@ def engine_of(rules: Rules, max_pip: int, round_number: int) -> Tile:
     return Tile(pip, pip)
 
 
-def check_state(state: GameState) -> None:
-    """Raise `Problem` unless *state* is a consistent position.
+def check_state(state: StateFields) -> None:
+    """Raise `Problem` unless *state* holds the fields of a consistent position.
 
     Hands must already be sorted (the readers sort them).
     """
@@ -250,7 +252,7 @@ def _check_setup(rules: Rules, players: int, max_pip: int, hand_size: int) -> No
         raise Problem(("hand_size",), f"the deal table gives {players} players {table_size} tiles")
 
 
-def _check_round(t: GameState | PlayerView) -> None:
+def _check_round(t: StateFields | PlayerView) -> None:
     """Check the round and its engine (S2, V9): cheap, and clearer before the tiles."""
     if t.max_pip < 0:
         raise Problem(("max_pip",), f"a set is double-N for N >= 0, not {t.max_pip}")
@@ -274,7 +276,7 @@ def _check_fit(rules: Rules, players: int) -> None:
         raise Problem(("rules",), str(error)) from None
 
 
-def _check_table(table: GameState | PlayerView, hand_sizes: Sequence[int]) -> None:
+def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> None:
     """Check what every player sees: trains, turn and scores."""
     t = table
     rounds = t.rounds
@@ -332,7 +334,7 @@ def _check_table(table: GameState | PlayerView, hand_sizes: Sequence[int]) -> No
                 t.rules.first_turn is None or not t.had_first_turn[other] or all(t.had_first_turn)
             ):
                 raise Problem(
-                    ("hands", other) if isinstance(t, GameState) else ("hand_sizes", other),
+                    ("hands", other) if isinstance(t, StateFields) else ("hand_sizes", other),
                     f"seat {other} has gone out, which ends the round (E1)",
                 )
     if t.last_tile_called and not t.rules.last_tile_penalty:
@@ -392,7 +394,7 @@ def _check_train(index: int, train: Train, pip: int, *, is_mexican: bool) -> Non
 
 
 def _check_doubles(
-    t: GameState | PlayerView, name: str, train_ids: tuple[int, ...], taken: Iterable[int]
+    t: StateFields | PlayerView, name: str, train_ids: tuple[int, ...], taken: Iterable[int]
 ) -> None:
     seen = set(taken)
     for i, train_id in enumerate(train_ids):

@@ -17,12 +17,13 @@ import attrs
 
 from ._check import MAX_DEPTH, Path, Problem, check_state
 from ._errors import MexicanTrainError
+from ._fields import StateFields
 from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
 from ._names import get_rules, kebab_name, public_names
 from ._rules import Rules
 from ._state import GameState, Train
 from ._tiles import Tile
-from ._variants import VARIANTS
+from ._variants import VARIANTS, _combination_name
 
 __all__ = ["NotationError", "format_move", "format_state", "parse_move", "parse_state"]
 
@@ -195,6 +196,9 @@ def _format_rules(rules: Rules) -> str:
     for name, base in VARIANTS.items():
         if base == rules:
             return name
+    combined = _combination_name(rules, VARIANTS)  # "hub+shared-ties" (issue 14)
+    if combined is not None:
+        return combined
     best: tuple[str, list[str]] | None = None
     for name, base in VARIANTS.items():
         changes = []
@@ -516,7 +520,7 @@ class _PositionReader:
             self.spans[path + (i,)] = piece
         return tuple(ids)
 
-    def read(self, rules: Rules | None) -> GameState:
+    def read(self, rules: Rules | None) -> StateFields:
         source = self.source
         fields = [_Part(m[0], m.start()) for m in re.finditer(r"\S+", source)]
         if len(fields) < len(FIELDS):
@@ -610,7 +614,7 @@ class _PositionReader:
         self.spans[("round_scores",)] = part["scores"]
 
         rounds = the_rules.rounds or max_pip + 1
-        return GameState(
+        return StateFields(
             the_rules, players, max_pip, hand_size, seed, round_number, engine, first,
             tuple(hands), boneyard, tuple(trains), current, flags, turn_tiles,
             turn[3].text == "1", turn_doubles, open_doubles, idle, rows[0], tuple(rows[1:]),
@@ -663,10 +667,10 @@ def parse_state(text: str, *, rules: Rules | None = None) -> GameState:
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {rules!r}")
     reader = _PositionReader(text)
-    state = reader.read(rules)
+    fields = reader.read(rules)
     try:
-        check_state(state)
+        check_state(fields)
     except Problem as problem:
         part, field = reader.locate(problem.path)
         reader.fail(part, field, problem.message)
-    return state
+    return fields.build()

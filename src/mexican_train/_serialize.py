@@ -30,10 +30,11 @@ from ._bounds import BOUNDS, first_out_of_bounds
 from ._check import MAX_DEPTH, SEED_LIMIT, Path, Problem, check_state, check_view
 from ._errors import InvalidArgumentError, MexicanTrainError, shown
 from ._events import Event
+from ._fields import StateFields, TrainFields, fields_of
 from ._moves import MAX_TRAIN, Move, Play
 from ._names import kebab_name, public_names
 from ._record import GameRecord, ReplayError, replay
-from ._state import GameState
+from ._state import GameState, Train
 from ._tables import DealTable
 from ._tiles import Tile, set_size
 from ._view import PlayerView
@@ -341,10 +342,17 @@ def _structure_move(value: object) -> Move:
     return Play(tile, train)
 
 
-# GameState names Move only for type checkers; resolve its annotations for cattrs once
-# (the other names come from GameState's own module, as typing.get_type_hints finds them).
-attrs.resolve_types(GameState, localns={"Move": Move})
 _CONVERTER = _make_converter()
+# A state and a train are read and written through the records of their public fields.
+_CONVERTER.register_structure_hook(
+    Train, lambda value, _: _CONVERTER.structure(value, TrainFields).build()
+)
+_CONVERTER.register_unstructure_hook(
+    Train,
+    lambda train: _CONVERTER.unstructure(
+        TrainFields(train.tiles, train.open_end, train.marked), TrainFields
+    ),
+)
 
 
 #: What structuring raises for bad input: our hooks, cattrs, and the values' own validators.
@@ -453,13 +461,13 @@ def _sorted(hands: tuple[tuple[Tile, ...], ...]) -> tuple[tuple[Tile, ...], ...]
 
 
 def _read_state(fields: dict[str, Any]) -> GameState:
-    state = _structure(fields, GameState)
-    state = attrs.evolve(state, hands=_sorted(state.hands))  # hands are sets, kept sorted
+    read = _structure(fields, StateFields)
+    read = attrs.evolve(read, hands=_sorted(read.hands))  # hands are sets, kept sorted
     try:
-        check_state(state)
+        check_state(read)
     except Problem as problem:
         _fail(problem)
-    return state
+    return read.build()
 
 
 def _read_view(fields: dict[str, Any]) -> PlayerView:
@@ -562,7 +570,8 @@ def to_json(value: GameState | PlayerView | Move | GameRecord | Event) -> dict[s
     """
     header = {"schema": SCHEMA_VERSION}
     if isinstance(value, GameState):
-        return {**header, "type": "state", **_CONVERTER.unstructure(value, GameState)}
+        fields = _CONVERTER.unstructure(fields_of(value), StateFields)
+        return {**header, "type": "state", **fields}
     if isinstance(value, PlayerView):
         return {**header, "type": "view", **_CONVERTER.unstructure(value, PlayerView)}
     if isinstance(value, GameRecord):
