@@ -109,11 +109,11 @@ ROUND_TWO = _round_two()
 def with_score(value: int) -> GameState:
     # E3: the totals add up the rounds; in round 2 seat 0's total is its round-1 score.
     other = ROUND_TWO.round_scores[0][1]
-    return attrs.evolve(ROUND_TWO, scores=(value, other), round_scores=((value, other),))
+    return ROUND_TWO.replace(scores=(value, other), round_scores=((value, other),))
 
 
 def with_seed(value: int) -> GameState:
-    return attrs.evolve(ROUND_TWO, seed=value)
+    return ROUND_TWO.replace(seed=value)
 
 
 #: A field whose only limit is its bound, and a state holding any value in it.
@@ -170,11 +170,11 @@ def test_a_rules_number_inside_its_bound_round_trips_and_outside_is_refused(
     if value in bound:
         changes: dict[str, Any] = {field: value}
         rules = attrs.evolve(ROUND_TWO.rules, **changes)
-        round_trips_or_refused(attrs.evolve(ROUND_TWO, rules=rules), bound, value)
+        round_trips_or_refused(ROUND_TWO.replace(rules=rules), bound, value)
         return
     # Rules refuses to hold the value: write it into the documents of a valid state.
     written: dict[str, Any] = {field: base}
-    state = attrs.evolve(ROUND_TWO, rules=attrs.evolve(ROUND_TWO.rules, **written))
+    state = ROUND_TWO.replace(rules=attrs.evolve(ROUND_TWO.rules, **written))
     document = to_json(state)
     document["rules"][field] = value
     with pytest.raises(SchemaError) as caught:

@@ -158,7 +158,7 @@ def check_view(view: PlayerView) -> None:
     _check_bounds(v)
 
 
-def _check_bounds(value: GameState | PlayerView) -> None:
+def _check_bounds(value: StateFields | PlayerView) -> None:
     """Check every number is one every format can write back (the table of _bounds.py)."""
     found = first_out_of_bounds(value)
     if found is not None:
