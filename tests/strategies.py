@@ -28,6 +28,7 @@ from mexican_train import (
     Pass,
     Play,
     Rules,
+    RulesError,
     Tile,
     apply,
     full_set,
@@ -36,6 +37,7 @@ from mexican_train import (
     set_size,
 )
 from mexican_train.variants import (
+    VARIANTS,
     CloseAnyOrder,
     CoverOwnDouble,
     MexicanAfterAllTrains,
@@ -44,6 +46,7 @@ from mexican_train.variants import (
     NoMexicanTrain,
     OpenDoubleRule,
     StrictCloseInOrder,
+    combine,
 )
 
 # -- positions from random play (rendering, front ends) ----------------------------------------
@@ -113,6 +116,30 @@ def open_double_rules() -> st.SearchStrategy[OpenDoubleRule]:
         st.builds(CloseAnyOrder, release_dead=st.booleans()),
         st.just(NeverBind()),
     )
+
+
+#: The catalogue's house rules: every variant but the two presets.
+HOUSE_RULES = [name for name in VARIANTS if name not in ("standard", "hub")]
+
+
+@st.composite
+def combinations(draw: st.DrawFn, bases: tuple[str, ...] = ("standard", "hub")) -> tuple[str, ...]:
+    """A base and house rules from the catalogue that `combine` accepts together (issue 14).
+
+    The house rules are drawn in a random order, and each one that would conflict
+    with those kept so far (the same rule point set to another value) is left
+    out, so every draw combines.
+    """
+    base = draw(st.sampled_from(bases))
+    wanted = draw(st.lists(st.sampled_from(HOUSE_RULES), max_size=5, unique=True))
+    kept: list[str] = []
+    for name in wanted:
+        try:
+            combine(base, *kept, name)
+        except RulesError:
+            continue
+        kept.append(name)
+    return (base, *kept)
 
 
 def _smallest_set(players: int, set_aside: int) -> int:
