@@ -14,7 +14,6 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
-    VARIANTS,
     CloseInOrder,
     Deal,
     Draw,
