@@ -107,7 +107,7 @@ class Table:
         moves = legal_moves(mine)
         return {
             "seat": seat,
-            "view": to_json(mine),  # the library's JSON schema, mexican-train/1
+            "view": to_json(mine),  # the library's JSON schema, mexican-train/2
             "legal_moves": [to_json(move) for move in moves],
             "legal_moves_notation": [format_move(move) for move in moves],
             "moves_applied": count,

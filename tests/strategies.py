@@ -257,7 +257,7 @@ def hidden_shuffles() -> st.SearchStrategy[random.Random]:
 _TRICKY_JSON: list[object] = [
     None, True, False, 0, 1, -1, 2, 7, 12, 2**64, -(2**64), 10**30, 0.5, 1.0, float("inf"),
     "", "0-0", "1-0", "12-12", "12-5", "5-12", "99-99", "12-05", "1_2-5", "-1", "x",
-    "mexican-train/1", "mexican-train/2", "state", "view", "record", "play", "draw",
+    "mexican-train/1", "mexican-train/2", "mexican-train/3", "state", "view", "record", "play", "draw",
     "Table A", "holder", "CloseInOrder", "NoSuchRule",
     [], [None], ["0-0"], ["0-0", "0-0"], [1, 2], [[1, 2, 3]], {}, {"type": "CloseInOrder"},
     {"tiles": [], "open_end": 0}, {"type": "play", "tile": "0-0", "train": 0},
@@ -383,3 +383,45 @@ def dealt_games(draw: st.DrawFn, max_moves: int = 80) -> tuple[GameState, list[M
         moves.append(rng.choice(legal_moves(state)))
         state = apply(state, moves[-1])
     return start, moves
+
+
+# -- chance made explicit: positions with a draw or a deal to come (issue 10) -----------------
+
+
+def _first_state_where(
+    rules: Rules, players: int, seed: int, wanted: Move, skip: int
+) -> GameState | None:
+    # Random legal moves from a new game; the (skip+1)-th state where *wanted* is
+    # legal, or the last such state seen if the game ends first.
+    rng = random.Random(seed)
+    state = new_game(players, rules, seed=seed)
+    found = None
+    while not state.is_over:
+        moves = legal_moves(state)
+        if wanted in moves:
+            found = state
+            if skip == 0:
+                break
+            skip -= 1
+        state = apply(state, rng.choice(moves))
+    return found
+
+
+@st.composite
+def chance_positions(
+    draw: st.DrawFn,
+    wanted: Move,
+    tables: st.SearchStrategy[tuple[Rules, int]] | None = None,
+) -> GameState:
+    """A state of a random game in which *wanted* (`Draw()` or `NextRound()`) is legal.
+
+    Games whose random play never offers *wanted* are skipped for the next seed.
+    """
+    rules, players = draw(preset_tables() if tables is None else tables)
+    seed = draw(seeds())
+    skip = draw(st.integers(min_value=0, max_value=20))
+    while True:
+        found = _first_state_where(rules, players, seed, wanted, skip)
+        if found is not None:
+            return found
+        seed = (seed + 1) % 2**64

@@ -8,11 +8,13 @@
 (13, True)
 """
 
+from ._chance import build_state, draw_tile, next_round, reorder_boneyard
 from ._engine import apply, legal_moves, new_game, round_score
 from ._errors import (
     DealError,
     IllegalMoveError,
     InvalidArgumentError,
+    InvalidStateError,
     MexicanTrainError,
     RulesError,
     UnknownVariantError,
@@ -69,6 +71,7 @@ __all__ = [
     "GreedyPlayer",
     "IllegalMoveError",
     "InvalidArgumentError",
+    "InvalidStateError",
     "MexicanFromFirstTurn",
     "MexicanFromSecondTurn",
     "MexicanTrainError",
@@ -97,6 +100,8 @@ __all__ = [
     "__version__",
     "apply",
     "apply_with_events",
+    "build_state",
+    "draw_tile",
     "format_move",
     "format_state",
     "full_set",
@@ -104,9 +109,11 @@ __all__ = [
     "legal_moves",
     "longest_train",
     "new_game",
+    "next_round",
     "parse_move",
     "parse_state",
     "record",
+    "reorder_boneyard",
     "replay",
     "replay_states",
     "round_score",

@@ -88,7 +88,7 @@ def check_state(state: GameState) -> None:
     ):
         raise Problem(
             ("idle_turns",),
-            f"{s.idle_turns} turns without a tile and an empty boneyard end the round (E2)",
+            f"{s.idle_turns} turns that changed nothing and an empty boneyard end the round (E2)",
         )
 
 
@@ -333,7 +333,7 @@ def _check_table(table: GameState | PlayerView, hand_sizes: Sequence[int]) -> No
         raise Problem(
             ("turn_tiles",), f"{t.turn_tiles} tiles played this turn, {on_table} on the table"
         )
-    # E2: a turn without a tile draws one while the boneyard lasts; past that, a cycle ends it.
+    # E2: an unchanged turn draws a tile while the boneyard lasts; past that, a cycle ends it.
     idle_limit = set_size(t.max_pip) + 2 * t.players
     if not 0 <= t.idle_turns <= idle_limit:
         raise Problem(("idle_turns",), f"a count of turns is 0-{idle_limit}, not {t.idle_turns}")

@@ -648,11 +648,16 @@ def _end_turn(
     had_first_turn = s.had_first_turn
     if not had_first_turn[seat]:
         had_first_turn = _replace(had_first_turn, seat, True)  # type: ignore[assignment]
-    idle = 0 if turn_tiles else s.idle_turns + 1
+    # E2: a turn changed the table if it played a tile or newly marked the own train
+    # (a marker may open a play to a player who passed earlier); else it was idle.
+    if turn_tiles or (trains[seat].marked and not s.trains[seat].marked):
+        idle = 0
+    else:
+        idle = s.idle_turns + 1
     # P4: a player who went out on a first turn ends the round once all have had theirs.
     if not all(hands) and all(had_first_turn):  # rare first: nobody is out, mostly
         return _end_round(s, hands, trains)
-    # E2: an empty boneyard and a full cycle of turns without a tile: blocked.
+    # E2: an empty boneyard and a full cycle of turns that left the table unchanged: blocked.
     if not s.boneyard and idle >= s.players:
         return _end_round(s, hands, trains)
     boneyard = s.boneyard

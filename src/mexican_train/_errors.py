@@ -70,6 +70,31 @@ class InvalidArgumentError(MexicanTrainError, ValueError):
     """
 
 
+class InvalidStateError(MexicanTrainError, ValueError):
+    """Parts of a position that no game could reach, given to `build_state`.
+
+    The state is not built.  A JSON document or a notation string with the same
+    fault raises `SchemaError` or `NotationError` instead, which locate it in the text.
+
+    Attributes:
+        field: the offending part, written as a path such as ``"trains[2].tiles[3]"``.
+        reason: what is wrong with it, and why, naming the rule where there is one.
+
+    >>> from mexican_train import HUB, Train, Tile, build_state
+    >>> try:
+    ...     build_state(rules=HUB, players=2, seed=1, round_number=1, hands=[["12-12"], []],
+    ...                 boneyard=[], trains=[Train((), 12)] * 3, current_player=0)
+    ... except InvalidStateError as error:
+    ...     error.field, error.reason
+    ('hands[0][0]', '12-12 appears twice (also at engine)')
+    """
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
 class IllegalMoveError(MexicanTrainError, ValueError):
     """A move that the rules do not allow in this state.
 

@@ -586,7 +586,7 @@ class _PositionReader:
         self.spans[("has_drawn",)] = turn[3]
         turn_doubles = self.train_ids(turn[4], "turn", ("turn_doubles",))
         open_doubles = self.train_ids(turn[5], "turn", ("open_doubles",))
-        idle = self.number(turn[6], "turn", "the turns without a tile", ("idle_turns",))
+        idle = self.number(turn[6], "turn", "the turns that changed nothing", ("idle_turns",))
         if turn[7].text not in ("0", "1"):
             self.fail(turn[7], "turn", "'called' is 1 once the last tile is called, else 0")
         self.spans[("last_tile_called",)] = turn[7]

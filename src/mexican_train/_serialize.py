@@ -52,7 +52,17 @@ __all__ = [
 ]
 
 #: The schema every document names in its ``"schema"`` field.
-SCHEMA_VERSION: Final = "mexican-train/1"
+SCHEMA_VERSION: Final = "mexican-train/2"
+#: The schema before E2 was revised (2026-12-01): a round was blocked after a cycle of turns
+#: without a tile, even when a marker placed in the cycle had opened a play.  Its moves and
+#: events mean what they did; its states and views count the blocked-round turns (E2's
+#: ``idle_turns``) the old way, which cannot be converted, so they are refused; its records
+#: are replayed under the revised rule.
+_SCHEMA_BEFORE_E2: Final = "mexican-train/1"
+_BEFORE_E2 = (
+    f"{_SCHEMA_BEFORE_E2!r} documents were written before E2 was revised on 2026-12-01 "
+    "(a marker newly placed on an unmarked train now starts the blocked-round count again)"
+)
 
 # Without a deal to count, a record's set is bounded here, so that an untrusted
 # record cannot ask for a set of a billion tiles.
@@ -352,12 +362,19 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
         raise SchemaError("$", f"a document is a JSON object, not {_shown(document)}")
     if "schema" not in document:
         raise SchemaError("$.schema", "required field missing")
-    if document["schema"] != SCHEMA_VERSION or type(document["schema"]) is not str:
+    schema = document["schema"]
+    if type(schema) is not str or schema not in (SCHEMA_VERSION, _SCHEMA_BEFORE_E2):
         raise SchemaError("$.schema", f"this library reads {SCHEMA_VERSION!r} documents, "
-                                      f"not {_shown(document['schema'])}")  # fmt: skip
+                                      f"not {_shown(schema)}")  # fmt: skip
     kind = document.get("type")
     if type(kind) is not str or kind not in kinds:
         raise SchemaError("$.type", f"the type is one of {', '.join(kinds)}, not {_shown(kind)}")
+    if schema == _SCHEMA_BEFORE_E2 and kind in ("state", "view"):
+        raise SchemaError(
+            "$.schema",
+            f"{_BEFORE_E2}, so a {kind}'s idle_turns may count turns differently; "
+            f"this library reads {kind}s of {SCHEMA_VERSION!r} only (replay the game's record)",
+        )
     _check_numbers(document)
     return kind, {key: value for key, value in document.items() if key not in ("schema", "type")}
 
@@ -411,7 +428,7 @@ def _read_view(fields: dict[str, Any]) -> PlayerView:
     return view
 
 
-def _read_record(fields: dict[str, Any]) -> GameRecord:
+def _read_record(fields: dict[str, Any], *, before_e2: bool = False) -> GameRecord:
     game = _structure(fields, GameRecord)
     try:
         max_pip, _ = game.rules.deal_table.lookup(
@@ -432,8 +449,10 @@ def _read_record(fields: dict[str, Any]) -> GameRecord:
     except ReplayError as error:
         if error.move_number == 0:
             raise SchemaError("$.deal" if game.deal else "$", error.reason) from None
-        raise SchemaError(f"$.moves[{error.move_number - 1}]",
-                          f"move {error.move_number} is illegal: {error.reason}") from None  # fmt: skip
+        why = f"move {error.move_number} is illegal: {error.reason}"
+        if before_e2:
+            why += f" ({_BEFORE_E2}; this record does not replay under the revised rule)"
+        raise SchemaError(f"$.moves[{error.move_number - 1}]", why) from None
     return game
 
 
@@ -443,6 +462,11 @@ def _event_types() -> dict[str, type]:
 
 def _read_event(kind: str, fields: dict[str, Any]) -> Event:
     return _structure(fields, _event_types()[kind])
+
+
+def _before_e2(document: object) -> bool:
+    # Only called once _body has accepted the document (a dict with a known schema).
+    return document["schema"] == _SCHEMA_BEFORE_E2  # type: ignore[index, no-any-return]
 
 
 def _readers() -> dict[str, Callable[[str, dict[str, Any]], Any]]:
@@ -466,7 +490,7 @@ def _read_move(kind: str, fields: dict[str, Any]) -> Move:
 
 
 def to_json(value: GameState | PlayerView | Move | GameRecord | Event) -> dict[str, Any]:
-    """Return *value* as a JSON-compatible dict: a document of schema ``mexican-train/1``.
+    """Return *value* as a JSON-compatible dict: a document of schema ``mexican-train/2``.
 
     Every document has ``"schema"`` and ``"type"`` (``"state"``, ``"view"``,
     ``"record"``, a move's type such as ``"play"``, or an event's such as
@@ -484,7 +508,7 @@ def to_json(value: GameState | PlayerView | Move | GameRecord | Event) -> dict[s
 
     >>> from mexican_train import MEXICAN, Play, Tile
     >>> to_json(Play(Tile(12, 5), MEXICAN))
-    {'schema': 'mexican-train/1', 'type': 'play', 'tile': '12-5', 'train': -1}
+    {'schema': 'mexican-train/2', 'type': 'play', 'tile': '12-5', 'train': -1}
     """
     header = {"schema": SCHEMA_VERSION}
     if isinstance(value, GameState):
@@ -520,6 +544,8 @@ def from_json(document: object) -> GameState | PlayerView | Move | GameRecord | 
     """
     readers = _readers()
     kind, fields = _body(document, readers)
+    if kind == "record":
+        return _read_record(fields, before_e2=_before_e2(document))
     return readers[kind](kind, fields)  # type: ignore[no-any-return]
 
 
@@ -584,7 +610,7 @@ def move_from_json(document: object) -> Move:
     Raises:
         SchemaError: if anything is wrong; ``error.path`` says where.
 
-    >>> move_from_json({"schema": "mexican-train/1", "type": "draw"})
+    >>> move_from_json({"schema": "mexican-train/2", "type": "draw"})
     Draw()
     """
     kind, fields = _body(document, _move_types())
@@ -614,7 +640,7 @@ def record_from_json(document: object) -> GameRecord:
     mexican_train._serialize.SchemaError: $.moves[0]: move 1 is illegal: P7/P5a: a player who has a legal play must make one
     """
     _, fields = _body(document, {"record": None})
-    return _read_record(fields)
+    return _read_record(fields, before_e2=_before_e2(document))
 
 
 def event_from_json(document: object) -> Event:
@@ -629,7 +655,7 @@ def event_from_json(document: object) -> Event:
     Raises:
         SchemaError: if anything is wrong; ``error.path`` says where.
 
-    >>> event_from_json({"schema": "mexican-train/1", "type": "turn-started", "seat": 2})
+    >>> event_from_json({"schema": "mexican-train/2", "type": "turn-started", "seat": 2})
     TurnStarted(seat=2)
     """
     kind, fields = _body(document, _event_types())
@@ -637,13 +663,13 @@ def event_from_json(document: object) -> Event:
 
 
 def json_schema() -> dict[str, Any]:
-    """Return the JSON Schema of documents (``schema/mexican-train-1.schema.json``).
+    """Return the JSON Schema of documents (``schema/mexican-train-2.schema.json``).
 
     Returns:
         The schema, as a dict (JSON Schema draft 2020-12).
 
     >>> json_schema()["$id"]
-    'https://mexican-train.readthedocs.io/schema/mexican-train-1.schema.json'
+    'https://mexican-train.readthedocs.io/schema/mexican-train-2.schema.json'
     """
-    text = resources.files("mexican_train") / "schema" / "mexican-train-1.schema.json"
+    text = resources.files("mexican_train") / "schema" / "mexican-train-2.schema.json"
     return json.loads(text.read_text(encoding="utf-8"))  # type: ignore[no-any-return]

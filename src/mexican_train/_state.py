@@ -167,7 +167,8 @@ class GameState(_Weakrefable):
         has_drawn: whether the player to move has drawn since their last tile.
         turn_doubles: trains ending in a double played this turn, uncovered, in order.
         open_doubles: trains ending in an open double from an earlier turn, in order (D2).
-        idle_turns: consecutive turns ended without a tile (E2).
+        idle_turns: consecutive turns that left the table unchanged: no tile
+            played, no marker newly placed (E2).
         scores: the running total per seat (E3).
         round_scores: one tuple of scores per finished round.
         is_over: whether the last round has ended.

@@ -1,0 +1,318 @@
+"""The checked chance API: `build_state`, `draw_tile`, `next_round`, `reorder_boneyard` (issue 10).
+
+Each one fixes an outcome the engine otherwise takes from the seed or the boneyard's
+order, and each is checked like `apply`: these tests pin the round trips with the
+engine's own choices, and that every refusal is typed and changes nothing.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mexican_train import (
+    HUB,
+    STANDARD,
+    Deal,
+    DealError,
+    Draw,
+    GameState,
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidStateError,
+    NextRound,
+    Tile,
+    Train,
+    apply,
+    build_state,
+    draw_tile,
+    legal_moves,
+    new_game,
+    next_round,
+    reorder_boneyard,
+)
+from mexican_train._engine import _pool
+from mexican_train._rules import EnginePlacement
+from mexican_train._shuffle import shuffled
+from strategies import chance_positions, histories, positions, variant_tables
+
+
+def parts(state: GameState) -> dict[str, Any]:
+    """Every part `build_state` takes, read from *state*."""
+    return {
+        "rules": state.rules,
+        "players": state.players,
+        "seed": state.seed,
+        "round_number": state.round_number,
+        "hands": state.hands,
+        "boneyard": state.boneyard,
+        "trains": state.trains,
+        "current_player": state.current_player,
+        "first_player": state.first_player,
+        "had_first_turn": state.had_first_turn,
+        "turn_tiles": state.turn_tiles,
+        "has_drawn": state.has_drawn,
+        "turn_doubles": state.turn_doubles,
+        "open_doubles": state.open_doubles,
+        "idle_turns": state.idle_turns,
+        "scores": state.scores,
+        "round_scores": state.round_scores,
+        "last_tile_called": state.last_tile_called,
+    }
+
+
+def _start() -> GameState:
+    return new_game(4, HUB, seed=11)
+
+
+# -- build_state ---------------------------------------------------------------------------
+
+
+@given(histories(max_moves=200))
+def test_every_state_of_a_random_game_rebuilt_from_its_parts_is_equal(
+    states: list[GameState],
+) -> None:
+    for state in states:
+        rebuilt = build_state(**parts(state))
+        assert rebuilt == state
+        assert hash(rebuilt) == hash(state)
+        assert legal_moves(rebuilt) == legal_moves(state)
+
+
+@given(positions(variant_tables(max_pip=9, max_rounds=2), max_moves=150))
+def test_a_variant_state_rebuilt_from_its_parts_is_equal(state: GameState) -> None:
+    """Open hands, first turns (P4), last-tile calls and the other switches round-trip too."""
+    assert build_state(**parts(state)) == state
+
+
+def test_build_state_sorts_the_hands_and_reads_tiles_written_as_text() -> None:
+    state = _start()
+    given_parts = parts(state)
+    given_parts["hands"] = [[str(t) for t in reversed(hand)] for hand in state.hands]
+    given_parts["boneyard"] = [str(t) for t in state.boneyard]
+    assert build_state(**given_parts) == state
+
+
+def test_s4_build_state_defaults_the_first_player_to_the_rotation() -> None:
+    state = _start()
+    given_parts = parts(state)
+    del given_parts["first_player"]
+    assert build_state(**given_parts).first_player == 0
+
+
+def test_build_state_defaults_the_turn_facts_to_the_start_of_a_turn() -> None:
+    state = _start()
+    built = build_state(
+        rules=HUB, players=4, seed=11, round_number=1, hands=state.hands,
+        boneyard=state.boneyard, trains=state.trains, current_player=0,
+    )  # fmt: skip
+    assert built.had_first_turn == (True,) * 4
+    assert (built.turn_tiles, built.has_drawn, built.idle_turns) == (0, False, 0)
+    assert (built.turn_doubles, built.open_doubles, built.last_tile_called) == ((), (), False)
+    assert built.scores == (0, 0, 0, 0)
+    assert built.round_scores == ()
+
+
+def test_e3_build_state_defaults_the_scores_to_the_sums_of_the_rounds() -> None:
+    state = _start()
+    while state.round_number == 1:
+        state = apply(state, legal_moves(state)[0])
+    given_parts = parts(state)
+    del given_parts["scores"]
+    assert build_state(**given_parts).scores == state.scores
+
+
+def test_s3_build_state_needs_the_first_player() -> None:
+    state = new_game(4, STANDARD, seed=11)
+    given_parts = parts(state)
+    del given_parts["first_player"]
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**given_parts)
+    assert error.value.field == "first_player"
+    assert "S3" in error.value.reason
+
+
+def test_build_state_refuses_a_missing_tile_and_names_it() -> None:
+    state = _start()
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "boneyard": state.boneyard[1:]})
+    assert error.value.field == "boneyard"
+    assert str(state.boneyard[0]) in error.value.reason
+
+
+def test_build_state_refuses_a_tile_shown_twice() -> None:
+    state = _start()
+    hands = (state.hands[0] + (state.boneyard[0],), *state.hands[1:])
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "hands": hands})
+    assert error.value.field.startswith("boneyard[")
+    assert "appears twice" in error.value.reason
+
+
+def test_p2_build_state_refuses_a_train_that_does_not_join_the_engine() -> None:
+    state = _start()
+    tile = next(t for t in state.hands[0] if not t.shows(12))
+    hands = (tuple(t for t in state.hands[0] if t is not tile), *state.hands[1:])
+    trains = (Train((tile,), tile.high), *state.trains[1:])
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "hands": hands, "trains": trains})
+    assert error.value.field == "trains[0].tiles[0]"
+    assert "P2" in error.value.reason
+
+
+def test_e3_build_state_refuses_totals_that_do_not_add_up() -> None:
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(_start()), "scores": (0, 0, 0, 5)})
+    assert error.value.field == "scores"
+
+
+def test_s1_build_state_refuses_a_player_count_the_deal_table_lacks() -> None:
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(_start()), "players": 13})
+    assert error.value.field == "players"
+    assert "13" in error.value.reason
+
+
+def test_s2_build_state_refuses_a_round_the_set_does_not_have() -> None:
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(_start()), "round_number": 14})
+    assert error.value.field == "round_number"
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("seed", "11"), ("players", 4.0), ("current_player", "0"), ("has_drawn", 0),
+     ("hands", "12-5"), ("trains", [(Tile(12, 5),)] * 5), ("turn_doubles", [None])],
+)  # fmt: skip
+def test_build_state_refuses_a_part_of_the_wrong_kind_with_type_error(
+    name: str, value: object
+) -> None:
+    with pytest.raises(TypeError, match=name.split("_")[0]):
+        build_state(**{**parts(_start()), name: value})
+
+
+def test_an_invalid_state_error_is_a_value_error() -> None:
+    assert issubclass(InvalidStateError, ValueError)
+
+
+# -- reorder_boneyard ----------------------------------------------------------------------
+
+
+@given(st.data())
+def test_reorder_boneyard_puts_the_front_first_and_keeps_the_rest_in_order(
+    data: st.DataObject,
+) -> None:
+    state = _start()
+    front = data.draw(st.lists(st.sampled_from(state.boneyard), unique=True, max_size=5))
+    after = reorder_boneyard(state, front)
+    assert after.boneyard[: len(front)] == tuple(front)
+    assert after.boneyard[len(front) :] == tuple(t for t in state.boneyard if t not in front)
+    assert attrs.evolve(after, boneyard=state.boneyard) == state
+
+
+def test_reorder_boneyard_refuses_a_tile_outside_the_boneyard() -> None:
+    state = _start()
+    before = pickle.dumps(state)
+    with pytest.raises(InvalidArgumentError, match="not in the boneyard"):
+        reorder_boneyard(state, [state.hands[1][0]])
+    assert pickle.loads(before) == state
+
+
+def test_reorder_boneyard_refuses_a_tile_named_twice() -> None:
+    state = _start()
+    with pytest.raises(InvalidArgumentError, match="twice"):
+        reorder_boneyard(state, [state.boneyard[3], state.boneyard[3]])
+
+
+# -- draw_tile -----------------------------------------------------------------------------
+
+
+@given(chance_positions(Draw()))
+def test_p5_draw_tile_with_the_top_tile_is_the_engines_draw(state: GameState) -> None:
+    assert draw_tile(state, state.boneyard[0]) == apply(state, Draw())
+
+
+@given(chance_positions(Draw()), st.data())
+def test_p5_draw_tile_takes_the_chosen_tile_and_changes_nothing_else(
+    state: GameState, data: st.DataObject
+) -> None:
+    tile = data.draw(st.sampled_from(state.boneyard))
+    seat = state.current_player
+    assert seat is not None
+    after = draw_tile(state, tile)
+    assert after.hand(seat) == tuple(sorted((*state.hand(seat), tile)))
+    assert after.boneyard == tuple(t for t in state.boneyard if t is not tile)
+    engines = apply(state, Draw())
+    assert attrs.evolve(after, hands=engines.hands, boneyard=engines.boneyard) == engines
+
+
+def test_p7_draw_tile_is_refused_when_a_draw_is_not_legal() -> None:
+    state = _start()  # seat 0 holds playable tiles: P7 forbids drawing
+    with pytest.raises(IllegalMoveError) as error:
+        draw_tile(state, state.boneyard[0])
+    with pytest.raises(IllegalMoveError) as engines:
+        apply(state, Draw())
+    assert error.value.reason == engines.value.reason
+    assert state == _start()
+
+
+@given(chance_positions(Draw()))
+def test_draw_tile_refuses_a_tile_not_in_the_boneyard(state: GameState) -> None:
+    tile = state.trains[-1].tiles[0] if state.trains[-1].tiles else state.engine
+    with pytest.raises(InvalidArgumentError, match="not in the boneyard"):
+        draw_tile(state, tile)
+
+
+def test_draw_tile_refuses_something_that_is_not_a_tile() -> None:
+    with pytest.raises(TypeError, match="tile"):
+        draw_tile(_start(), 12)  # type: ignore[arg-type]
+
+
+# -- next_round ----------------------------------------------------------------------------
+
+
+def _seeded_deal(state: GameState) -> Deal:
+    # S6: the deal NextRound takes from the seed, written out.
+    set_aside = state.rules.engine_placement is EnginePlacement.SET_ASIDE
+    pip = state.max_pip - state.round_number if not state.rules.ascending else state.round_number
+    pool = _pool(state.max_pip, Tile(pip, pip) if set_aside else None)
+    order = shuffled(pool, state.seed, state.round_number + 1)
+    n = state.hand_size
+    return Deal(
+        [order[i * n : (i + 1) * n] for i in range(state.players)], order[state.players * n :]
+    )
+
+
+@given(chance_positions(NextRound()))
+def test_e4_next_round_with_the_seeded_deal_is_the_engines_next_round(state: GameState) -> None:
+    assert next_round(state, _seeded_deal(state)) == apply(state, NextRound())
+
+
+def test_e4_next_round_is_refused_during_a_round() -> None:
+    state = _start()
+    with pytest.raises(IllegalMoveError) as error:
+        next_round(state, _seeded_deal(state))
+    assert error.value.reason.startswith("E4")
+
+
+def test_e4_next_round_is_refused_once_the_game_is_over() -> None:
+    state = new_game(2, attrs.evolve(HUB, rounds=1), seed=2)
+    while not state.is_over:
+        state = apply(state, legal_moves(state)[0])
+    with pytest.raises(IllegalMoveError):
+        next_round(state, Deal([[], []], []))
+
+
+def test_s4_next_round_refuses_a_deal_holding_the_engine() -> None:
+    state = new_game(2, attrs.evolve(HUB, rounds=2), seed=2)
+    while legal_moves(state) != (NextRound(),):
+        state = apply(state, legal_moves(state)[0])
+    deal = _seeded_deal(state)
+    boneyard = (*deal.boneyard, Tile(11, 11))
+    with pytest.raises(DealError, match="11-11"):
+        next_round(state, Deal(deal.hands, boneyard))
