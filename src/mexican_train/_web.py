@@ -314,7 +314,14 @@ class WebTable:
         return True
 
     def start(self) -> None:
-        """Run the bots in a thread, where each waits ``bot_delay`` seconds, then moves."""
+        """Run the bots in a thread, where each waits ``bot_delay`` seconds, then moves.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=2)  # the bot moves first
+        >>> table.start()
+        >>> table.wait(0, since=0)["log"][0].startswith("Seat 1 (greedy) ")
+        True
+        >>> table.close()
+        """
         if self._thread is None:
             self._thread = threading.Thread(target=self._run_bots, name="bots", daemon=True)
             self._thread.start()
@@ -331,7 +338,13 @@ class WebTable:
             self._play_one_bot()
 
     def close(self) -> None:
-        """Stop the bots' thread and wake every waiting request."""
+        """Stop the bots' thread and wake every waiting request.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()})
+        >>> table.start(); table.close()
+        >>> table.wait(0, since=table.version, timeout=60)["seat"]  # answers at once
+        0
+        """
         with self._changed:
             self._closed = True
             self._changed.notify_all()
