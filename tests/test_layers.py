@@ -20,7 +20,7 @@ import mexican_train
 PACKAGE = Path(mexican_train.__file__).parent
 CORE = {
     "_errors", "_tiles", "_moves", "_tables", "_rules", "_deal", "_state", "_hooks",
-    "_shuffle", "_engine", "_view", "_fields", "_check", "_chance",
+    "_shuffle", "_engine", "_view", "_bounds", "_fields", "_check", "_chance",
 }  # fmt: skip
 
 

@@ -76,7 +76,7 @@ def build_state(
         has_drawn: whether the player to move has drawn since their last tile.
         turn_doubles: trains ending in a double played this turn, uncovered.
         open_doubles: trains ending in an open double from an earlier turn (D2).
-        idle_turns: consecutive turns ended without a tile (E2).
+        idle_turns: consecutive turns that left the table unchanged (E2).
         last_tile_called: whether the player to move has called their last tile.
         scores: the running totals; by default the sums of *round_scores* (E3).
         round_scores: one row of scores per finished round.

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from ._bounds import BOUNDS, first_out_of_bounds
 from ._engine import new_game, round_score
 from ._errors import MexicanTrainError
 from ._fields import StateFields
@@ -25,12 +26,17 @@ from ._state import Train
 from ._tiles import Tile, full_set, set_size
 from ._view import PlayerView
 
-__all__ = ["SEED_LIMIT", "Path", "Problem", "check_state", "check_view", "engine_of"]
+__all__ = ["MAX_DEPTH", "SEED_LIMIT", "Path", "Problem", "check_state", "check_view", "engine_of"]
 
 Path = tuple[str | int, ...]
 
+#: Every reader refuses input nested deeper than this, before reading it, so that none can
+#: recurse without end: a JSON document's objects and arrays (a record's deal table is the
+#: deepest field, 5 levels down), a notation's brackets in the rules field (2 levels today).
+MAX_DEPTH = 32
+
 #: Seeds are whole numbers of at most 64 bits, either sign (S6).
-SEED_LIMIT = 1 << 64
+SEED_LIMIT = BOUNDS["seed"].high + 1
 
 # Listing the missing tiles needs the whole set: only for sets of a sane size.
 _LISTABLE = 5000
@@ -81,17 +87,8 @@ def check_state(state: StateFields) -> None:
                 ("round_scores", len(s.round_scores) - 1),
                 f"the hands left score {list(expected)} (E3), not {list(s.round_scores[-1])}",
             )
-    if (
-        s.current_player is not None
-        and not s.boneyard
-        and not s.turn_tiles
-        and not s.has_drawn
-        and s.idle_turns >= s.players
-    ):
-        raise Problem(
-            ("idle_turns",),
-            f"{s.idle_turns} turns that changed nothing and an empty boneyard end the round (E2)",
-        )
+    # Last: the checks above say more about a number the position contradicts.
+    _check_bounds(s)
 
 
 def check_view(view: PlayerView) -> None:
@@ -146,13 +143,27 @@ def check_view(view: PlayerView) -> None:
     _check_tiles(v.max_pip, v.engine, v.trains, located, hidden, ("boneyard_size",))
     _check_fit(v.rules, v.players)
     _check_table(v, list(v.hand_sizes))
-    if v.current_player is None and v.round_scores and v.seat is not None:
-        expected = round_score(v.hand, v.rules)
-        if v.round_scores[-1][v.seat] != expected:
-            raise Problem(
-                ("round_scores", len(v.round_scores) - 1, v.seat),
-                f"the hand left scores {expected} (E3), not {v.round_scores[-1][v.seat]}",
-            )
+    if v.current_player is None and v.round_scores:
+        # E3, as far as the view shows the hands left: its own, or every one (V10).
+        shown_hands = dict(enumerate(v.open_hands or ()))
+        if v.seat is not None:
+            shown_hands[v.seat] = v.hand
+        for seat, hand in sorted(shown_hands.items()):
+            expected = round_score(hand, v.rules)
+            if v.round_scores[-1][seat] != expected:
+                raise Problem(
+                    ("round_scores", len(v.round_scores) - 1, seat),
+                    f"the hand left scores {expected} (E3), not {v.round_scores[-1][seat]}",
+                )
+    _check_bounds(v)
+
+
+def _check_bounds(value: StateFields | PlayerView) -> None:
+    """Check every number is one every format can write back (the table of _bounds.py)."""
+    found = first_out_of_bounds(value)
+    if found is not None:
+        path, bound, number = found
+        raise Problem(path, bound.refusal(number))
 
 
 def _check_counts(
@@ -339,6 +350,18 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
     idle_limit = set_size(t.max_pip) + 2 * t.players
     if not 0 <= t.idle_turns <= idle_limit:
         raise Problem(("idle_turns",), f"a count of turns is 0-{idle_limit}, not {t.idle_turns}")
+    if (
+        seat is not None
+        and not t.boneyard_size
+        and not t.turn_tiles
+        and not t.has_drawn
+        and t.idle_turns >= t.players
+    ):
+        # E2: the round would have ended before this turn began.
+        raise Problem(
+            ("idle_turns",),
+            f"{t.idle_turns} turns that changed nothing and an empty boneyard end the round (E2)",
+        )
     _check_doubles(t, "open_doubles", t.open_doubles, ())
     _check_doubles(t, "turn_doubles", t.turn_doubles, t.open_doubles)
     if len(t.turn_doubles) > t.turn_tiles:

@@ -646,20 +646,20 @@ def apply(state: Any, move: Any) -> GameState:
     Raises:
         IllegalMoveError: if *move* is not among ``legal_moves(state)``; its
             ``reason`` names the rule that forbids it.
+        TypeError: if *state* is not a `GameState` (a `PlayerView` included: a
+            view holds one seat's knowledge, not the hidden tiles a move may need).
 
     >>> state = new_game(4, seed=7)
     >>> after = apply(state, legal_moves(state)[0])
     >>> after is not state and after != state
     True
     """
-    if type(state) is not GameState:
-        hint = (
-            " (a view cannot be played on: apply the move to the state)"
-            if isinstance(state, PlayerView)
-            else ""
-        )
-        raise TypeError(f"apply() needs a GameState, not {type(state).__name__}{hint}")
-    moves = state._legal
+    if type(state) is GameState:
+        moves = state._legal  # as apply leaves it: cached
+    elif isinstance(state, GameState):
+        moves = None
+    else:
+        raise _not_a_state("apply", state)
     if move not in (legal_moves(state) if moves is None else moves):
         raise IllegalMoveError(move, _why_illegal(state, move))
     if type(move) is Play:
@@ -684,6 +684,16 @@ def apply(state: Any, move: Any) -> GameState:
     except RulesError:
         pass
     return after
+
+
+def _not_a_state(function: str, value: object) -> TypeError:
+    if isinstance(value, PlayerView):
+        return TypeError(
+            f"{function}() needs a GameState, not a PlayerView: a view shows what one seat "
+            "knows, not the boneyard a move may draw from; apply moves to the state and "
+            "send each player view(state, seat)"
+        )
+    return TypeError(f"{function}() needs a GameState, not {type(value).__name__}")
 
 
 def _replace(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:

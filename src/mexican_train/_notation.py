@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 import attrs
 
-from ._check import Path, Problem, check_state
+from ._check import MAX_DEPTH, Path, Problem, check_state
 from ._errors import MexicanTrainError
 from ._fields import StateFields
 from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
@@ -23,7 +23,7 @@ from ._names import get_rules, kebab_name, public_names
 from ._rules import Rules
 from ._state import GameState, Train
 from ._tiles import Tile
-from ._variants import VARIANTS
+from ._variants import VARIANTS, _combination_name
 
 __all__ = ["NotationError", "format_move", "format_state", "parse_move", "parse_state"]
 
@@ -196,6 +196,9 @@ def _format_rules(rules: Rules) -> str:
     for name, base in VARIANTS.items():
         if base == rules:
             return name
+    combined = _combination_name(rules, VARIANTS)  # "hub+shared-ties" (issue 14)
+    if combined is not None:
+        return combined
     best: tuple[str, list[str]] | None = None
     for name, base in VARIANTS.items():
         changes = []
@@ -256,6 +259,7 @@ class _RulesReader:
         self.part = part
         self.text = part.text
         self.pos = 0
+        self.depth = 0  # brackets open: bounded, so that no text can exhaust the stack
 
     def fail(self, start: int, end: int, reason: str) -> NoReturn:
         # Past the end, the part is empty and the column points just after the field.
@@ -304,6 +308,9 @@ class _RulesReader:
         return built
 
     def arguments(self, allowed: set[str], owner: str) -> dict[str, Any]:
+        if self.depth == MAX_DEPTH:
+            self.fail(self.pos, self.pos + 1, f"brackets nested deeper than {MAX_DEPTH} levels")
+        self.depth += 1
         self.expect("(")
         found: dict[str, Any] = {}
         while self.peek() != ")":
@@ -320,6 +327,7 @@ class _RulesReader:
                     self.fail(self.pos, self.pos + 1, f"expected ',' or ')', found {found_text}")
                 self.pos += 1
         self.pos += 1
+        self.depth -= 1
         return found
 
     def value(self) -> object:
