@@ -40,3 +40,19 @@ def test_every_public_name_is_importable(module_name: str) -> None:
     missing = [name for name in names if not hasattr(module, name)]
     assert not missing, f"{module_name}.__all__ names missing attributes: {missing}"
     assert len(set(names)) == len(names), f"{module_name}.__all__ repeats a name"
+
+
+def test_read_the_docs_builds_the_sphinx_site_with_the_docs_extra() -> None:
+    """Issue 13: the Documentation URL of the metadata is served by Read the Docs."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    config = (root / ".readthedocs.yaml").read_text(encoding="utf-8")
+    assert "version: 2" in config
+    assert "configuration: docs/conf.py" in config
+    assert (root / "docs" / "conf.py").is_file()
+    assert "- docs" in config
+    metadata = importlib.metadata.metadata("mexican-train")
+    assert "docs" in (metadata.get_all("Provides-Extra") or [])
+    urls = metadata.get_all("Project-URL") or []
+    assert any(url.startswith("Documentation, https://mexican-train.readthedocs.io") for url in urls)
