@@ -31,6 +31,8 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     child.expect(r"Your move \[1-")
     child.sendline("?")
     child.expect(r"d to draw, p to pass")
+    child.sendline("h")  # issue 12: a hint from the search bot, as a numbered move
+    child.expect(r"Hint: \d+\) ")
     # Then play the first legal move each turn until the round is over.
     turns = 0
     while True:

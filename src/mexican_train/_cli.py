@@ -20,6 +20,7 @@ from ._errors import IllegalMoveError, MexicanTrainError
 from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
 from ._rules import Rules
+from ._search import SearchPlayer
 from ._simulate import simulate as run_simulation
 from ._state import GameState
 from ._tiles import Tile, TileNotationError
@@ -30,7 +31,7 @@ from .variants import describe_rules, get_variant, variant_names
 __all__ = ["cli", "main"]
 
 #: The bots the command line knows, by name.
-BOTS = ("planner", "greedy", "random")
+BOTS = ("planner", "greedy", "random", "search")
 
 _EXIT_INTERRUPTED = 130  # the shell's code for a program stopped by Ctrl-C
 
@@ -40,6 +41,8 @@ def _make_bot(name: str, index: int) -> Player:
         return PlannerPlayer()
     if name == "greedy":
         return GreedyPlayer()
+    if name == "search":
+        return SearchPlayer(seed=index)
     return RandomPlayer(seed=index)
 
 
@@ -179,7 +182,7 @@ def _round_summary(state: GameState, names: Sequence[str]) -> str:
     "--bots",
     default="planner,greedy,random",
     show_default=True,
-    help="Bots to seat, comma-separated, repeated round the table: planner, greedy, random.",
+    help="Bots to seat, comma-separated, repeated round the table: planner, greedy, random, search.",
 )
 @_SEED
 def demo(variant: str, players: int, bots: str, seed: int | None) -> None:
@@ -215,7 +218,8 @@ def demo(variant: str, players: int, bots: str, seed: int | None) -> None:
 
 _HELP = (
     "Enter a move's number, or a tile such as 6-5 (add m for the Mexican train or a seat "
-    "number, e.g. '6-5 m'), d to draw, p to pass, c to call 'last tile', q to quit."
+    "number, e.g. '6-5 m'), d to draw, p to pass, c to call 'last tile', h for a hint "
+    "(what the search bot would play), q to quit."
 )
 
 
@@ -290,8 +294,13 @@ def _human_turn(state: GameState, seat: int, names: Sequence[str]) -> GameState:
         )
         if text.strip().lower() in {"q", "quit", "exit"}:
             raise KeyboardInterrupt
-        if text.strip() in {"?", "h", "help"}:
+        if text.strip() in {"?", "help"}:
             click.echo(_HELP)
+            continue
+        if text.strip().lower() in {"h", "hint"}:
+            # Issue 12: the search bot's choice, from this seat's view only (S5).
+            hint = SearchPlayer(seed=state.round_number).choose(mine, moves)
+            click.echo(f"Hint: {moves.index(hint) + 1}) {_describe(hint, mine)}")
             continue
         try:
             move = _read_move(text, moves, seat)
@@ -312,7 +321,7 @@ def _human_turn(state: GameState, seat: int, names: Sequence[str]) -> GameState:
     "--bots",
     default="planner",
     show_default=True,
-    help="Your opponents, comma-separated, repeated round the table: planner, greedy, random.",
+    help="Your opponents, comma-separated, repeated round the table: planner, greedy, random, search.",
 )
 @_SEED
 def play(variant: str, players: int, seat: int, bots: str, seed: int | None) -> None:
@@ -320,7 +329,8 @@ def play(variant: str, players: int, seat: int, bots: str, seed: int | None) -> 
 
     On your turn the table and your legal moves are shown; type a move's
     number, or a tile such as 6-5 (with m for the Mexican train, or a seat
-    number), d to draw, p to pass.  q or Ctrl-C leaves the game.
+    number), d to draw, p to pass, h for a hint (the search bot's move).
+    q or Ctrl-C leaves the game.
     """
     rules = _rules(variant)
     kinds = _bot_names(bots, "--bots")
@@ -377,7 +387,7 @@ def play(variant: str, players: int, seat: int, bots: str, seed: int | None) -> 
     "-p",
     default="random,greedy,planner,greedy",
     show_default=True,
-    help="One bot per seat, comma-separated: planner, greedy, random.",
+    help="One bot per seat, comma-separated: planner, greedy, random, search.",
 )
 @click.option(
     "--games",
