@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from typing import Any
@@ -37,6 +38,7 @@ from mexican_train import (
     set_size,
 )
 from mexican_train.variants import (
+    VARIANTS,
     CloseAnyOrder,
     CoverOwnDouble,
     MexicanAfterAllTrains,

@@ -23,7 +23,7 @@ from typing import IO, Any, Final
 import attrs
 
 from ._engine import apply, legal_moves, new_game
-from ._errors import IllegalMoveError, InvalidArgumentError, RulesError
+from ._errors import IllegalMoveError, InvalidArgumentError
 from ._http import JSONRequestHandler, JSONServer, RequestError, Response
 from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._notation import NotationError, format_move, parse_move
@@ -33,6 +33,7 @@ from ._serialize import SchemaError, move_from_json, to_json
 from ._state import GameState
 from ._view import PlayerView, view
 from .render import render_svg
+from .variants import combine, get_variant
 
 __all__ = ["WebServer", "WebTable", "make_server", "parse_bots", "rules_for", "serve"]
 
@@ -515,32 +516,22 @@ def parse_bots(text: str, seats: int) -> list[Player]:
 
 
 def rules_for(name: str = "standard", houses: Sequence[str] = ()) -> Rules:
-    """Return the rules called *name*, with the house rules *houses* added.
-
-    With ``mexican_train.variants.combine`` available the house rules are combined
-    with the base; without it a single house rule is read as the variant of that name.
+    """Return the rules called *name*, with the house rules *houses* added (`combine`).
 
     Raises:
         UnknownVariantError: for a name that is no variant.
-        RulesError: for house rules that cannot be combined.
+        RulesError: for house rules that set the same thing two ways.
 
     >>> from mexican_train import HUB
     >>> rules_for("hub") is HUB
     True
+    >>> from mexican_train.variants import variant_name
+    >>> variant_name(rules_for("hub", ["strict-double-order", "shared-ties"]))
+    'hub+shared-ties+strict-double-order'
     """
-    from . import variants  # the public namespace: combine is looked up when present
-
-    combine: Callable[..., Rules] | None = getattr(variants, "combine", None)
     if not houses:
-        return variants.get_variant(name)
-    if combine is not None:
-        return combine(name, *houses)
-    if len(houses) > 1:
-        raise RulesError(
-            "this version cannot combine several house rules: give one --house, a variant "
-            f"with its own base (got {', '.join(houses)})"
-        )
-    return variants.get_variant(houses[0])
+        return get_variant(name)
+    return combine(name, *houses)
 
 
 # -- the server ----------------------------------------------------------------------------------
