@@ -13,6 +13,7 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
+    VARIANTS,
     CloseInOrder,
     Deal,
     Draw,
@@ -36,7 +37,6 @@ from mexican_train import (
     set_size,
 )
 from mexican_train.variants import (
-    VARIANTS,
     CloseAnyOrder,
     CoverOwnDouble,
     MexicanAfterAllTrains,
