@@ -53,7 +53,7 @@ def player_name(player: object) -> str:
     """Return the name reports and the command line use for *player*.
 
     Its ``name`` attribute if it has one; the built-in bots are ``planner``,
-    ``greedy`` and ``random``, with any setting that is not the default in
+    ``greedy``, ``random`` and ``search``, with any setting that is not the default in
     brackets; any other player goes by its class's name.
 
     >>> player_name(PlannerPlayer()), player_name(RandomPlayer(seed=3))
@@ -280,7 +280,8 @@ class PlannerPlayer:
         return _best_shed(view, plays)
 
 
-#: The names the built-in bots go by (`player_name`, the command line's --bots).
+#: The names the built-in bots go by (`player_name`, the command line's --bots);
+#: `SearchPlayer` adds its own (_search.py, a layer above).
 _SHORT_NAMES: dict[type, str] = {
     PlannerPlayer: "planner",
     GreedyPlayer: "greedy",
