@@ -13,6 +13,7 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
+    VARIANTS,
     CloseInOrder,
     Deal,
     Draw,
@@ -36,7 +37,6 @@ from mexican_train import (
     set_size,
 )
 from mexican_train.variants import (
-    VARIANTS,
     CloseAnyOrder,
     CoverOwnDouble,
     MexicanAfterAllTrains,
@@ -452,3 +452,15 @@ def chance_positions(
         if found is not None:
             return found
         seed = (seed + 1) % 2**64
+
+
+# -- reinforcement learning: positions of every catalogue variant (issue 11) -------------------
+
+
+@st.composite
+def catalogue_tables(draw: st.DrawFn, max_players: int = 6) -> tuple[Rules, int]:
+    """A variant of the catalogue (`VARIANTS`) and a player count its table covers, up to
+    *max_players*."""
+    rules = draw(st.sampled_from(list(VARIANTS.values())))
+    counts = rules.deal_table.player_counts
+    return rules, draw(st.integers(counts.start, min(max_players, counts.stop - 1)))

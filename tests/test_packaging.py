@@ -70,4 +70,6 @@ def test_read_the_docs_builds_the_sphinx_site_with_the_docs_extra() -> None:
     metadata = importlib.metadata.metadata("mexican-train")
     assert "docs" in (metadata.get_all("Provides-Extra") or [])
     urls = metadata.get_all("Project-URL") or []
-    assert any(url.startswith("Documentation, https://mexican-train.readthedocs.io") for url in urls)
+    assert any(
+        url.startswith("Documentation, https://mexican-train.readthedocs.io") for url in urls
+    )

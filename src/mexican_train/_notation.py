@@ -15,8 +15,9 @@ from typing import Any, NoReturn
 
 import attrs
 
-from ._check import Path, Problem, check_state
+from ._check import MAX_DEPTH, Path, Problem, check_state
 from ._errors import MexicanTrainError
+from ._fields import StateFields
 from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
 from ._names import get_rules, kebab_name, public_names
 from ._rules import Rules
@@ -258,6 +259,7 @@ class _RulesReader:
         self.part = part
         self.text = part.text
         self.pos = 0
+        self.depth = 0  # brackets open: bounded, so that no text can exhaust the stack
 
     def fail(self, start: int, end: int, reason: str) -> NoReturn:
         # Past the end, the part is empty and the column points just after the field.
@@ -306,6 +308,9 @@ class _RulesReader:
         return built
 
     def arguments(self, allowed: set[str], owner: str) -> dict[str, Any]:
+        if self.depth == MAX_DEPTH:
+            self.fail(self.pos, self.pos + 1, f"brackets nested deeper than {MAX_DEPTH} levels")
+        self.depth += 1
         self.expect("(")
         found: dict[str, Any] = {}
         while self.peek() != ")":
@@ -322,6 +327,7 @@ class _RulesReader:
                     self.fail(self.pos, self.pos + 1, f"expected ',' or ')', found {found_text}")
                 self.pos += 1
         self.pos += 1
+        self.depth -= 1
         return found
 
     def value(self) -> object:
@@ -514,7 +520,7 @@ class _PositionReader:
             self.spans[path + (i,)] = piece
         return tuple(ids)
 
-    def read(self, rules: Rules | None) -> GameState:
+    def read(self, rules: Rules | None) -> StateFields:
         source = self.source
         fields = [_Part(m[0], m.start()) for m in re.finditer(r"\S+", source)]
         if len(fields) < len(FIELDS):
@@ -608,7 +614,7 @@ class _PositionReader:
         self.spans[("round_scores",)] = part["scores"]
 
         rounds = the_rules.rounds or max_pip + 1
-        return GameState(
+        return StateFields(
             the_rules, players, max_pip, hand_size, seed, round_number, engine, first,
             tuple(hands), boneyard, tuple(trains), current, flags, turn_tiles,
             turn[3].text == "1", turn_doubles, open_doubles, idle, rows[0], tuple(rows[1:]),
@@ -661,10 +667,10 @@ def parse_state(text: str, *, rules: Rules | None = None) -> GameState:
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {rules!r}")
     reader = _PositionReader(text)
-    state = reader.read(rules)
+    fields = reader.read(rules)
     try:
-        check_state(state)
+        check_state(fields)
     except Problem as problem:
         part, field = reader.locate(problem.path)
         reader.fail(part, field, problem.message)
-    return state
+    return fields.build()

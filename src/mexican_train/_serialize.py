@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from typing import Any, Final, NoReturn, TypeVar
 
 import attrs
 import cattrs
-from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.errors import (
     ClassValidationError,
     ForbiddenExtraKeysError,
@@ -27,13 +26,14 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn
 
-from ._check import SEED_LIMIT, Path, Problem, check_state, check_view
-from ._errors import MexicanTrainError
+from ._check import MAX_DEPTH, SEED_LIMIT, Path, Problem, check_state, check_view
+from ._errors import InvalidArgumentError, MexicanTrainError, shown
 from ._events import Event
+from ._fields import StateFields, TrainFields, fields_of
 from ._moves import MAX_TRAIN, Move, Play
 from ._names import kebab_name, public_names
 from ._record import GameRecord, ReplayError, replay
-from ._state import GameState
+from ._state import GameState, Train
 from ._tables import DealTable
 from ._tiles import Tile, set_size
 from ._view import PlayerView
@@ -127,6 +127,8 @@ def _strict(kind: type, what: str) -> Callable[[object, type], Any]:
 
 
 def _shown(value: object) -> str:
+    if type(value) is int and value.bit_length() > _MAX_BITS:
+        return shown(value)  # json.dumps refuses ints of more than 4300 digits
     text = json.dumps(value) if isinstance(value, (str, int, float, bool, type(None))) else None
     if text is None:
         names: dict[type, str] = {dict: "an object", list: "an array"}
@@ -138,7 +140,10 @@ def _structure_tile(value: object, _: type) -> Tile:
     if type(value) is not str or not _TILE.fullmatch(value):
         raise _Invalid(f'a tile is a string like "12-5", not {_shown(value)}')
     high, low = value.split("-")
-    return Tile(int(high), int(low))
+    try:
+        return Tile(int(high), int(low))
+    except InvalidArgumentError as error:  # an end above MAX_PIP
+        raise _Invalid(f"{value} is not a tile: {error}") from None
 
 
 def _is_protocol(kind: object) -> bool:
@@ -167,12 +172,22 @@ def _make_converter() -> cattrs.Converter:
     converter.register_unstructure_hook(Tile, str)
 
     def tuple_factory(kind: Any) -> Callable[[object, Any], Any]:
-        base = homogenous_tuple_structure_factory(kind, converter)
+        item_kind = typing.get_args(kind)[0]
+        item_hook = converter.get_structure_hook(item_kind)
 
-        def structure(value: object, kind: Any) -> Any:
+        def structure(value: object, _: Any) -> Any:
             if type(value) not in (list, tuple):
                 raise _Invalid(f"expected an array, not {_shown(value)}")
-            return base(value, kind)
+            items: list[object] = []
+            # Stop at the first bad item, rather than check them all as cattrs' detailed
+            # validation does: refusing a huge document costs no more than its first fault.
+            for index, item in enumerate(typing.cast("list[object]", value)):
+                try:
+                    items.append(item_hook(item, item_kind))
+                except _STRUCTURE_ERRORS as error:
+                    where, reason = _locate(error, "")
+                    raise _Invalid(reason, f"[{index}]{where}") from None
+            return tuple(items)
 
         return structure
 
@@ -318,10 +333,23 @@ def _structure_move(value: object) -> Move:
     return Play(tile, train)
 
 
-# GameState names Move only for type checkers; resolve its annotations for cattrs once
-# (the other names come from GameState's own module, as typing.get_type_hints finds them).
-attrs.resolve_types(GameState, localns={"Move": Move})
 _CONVERTER = _make_converter()
+# A state and a train are read and written through the records of their public fields.
+_CONVERTER.register_structure_hook(
+    Train, lambda value, _: _CONVERTER.structure(value, TrainFields).build()
+)
+_CONVERTER.register_unstructure_hook(
+    Train,
+    lambda train: _CONVERTER.unstructure(
+        TrainFields(train.tiles, train.open_end, train.marked), TrainFields
+    ),
+)
+
+
+#: What structuring raises for bad input: our hooks, cattrs, and the values' own validators.
+_STRUCTURE_ERRORS: Final = (
+    _Invalid, cattrs.BaseValidationError, ForbiddenExtraKeysError, KeyError, TypeError, ValueError,
+)  # fmt: skip
 
 
 def _locate(error: BaseException, path: str) -> tuple[str, str]:
@@ -347,8 +375,7 @@ def _locate(error: BaseException, path: str) -> tuple[str, str]:
 def _structure(value: object, kind: type[_T], path: str = "$") -> _T:
     try:
         return _CONVERTER.structure(value, kind)
-    except (_Invalid, cattrs.BaseValidationError, ForbiddenExtraKeysError,
-            KeyError, TypeError, ValueError) as error:  # fmt: skip
+    except _STRUCTURE_ERRORS as error:
         where, reason = _locate(error, path)
         raise SchemaError(where, reason) from None
 
@@ -360,6 +387,7 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
     """Check the header of *document*; return its type and the remaining fields."""
     if type(document) is not dict:
         raise SchemaError("$", f"a document is a JSON object, not {_shown(document)}")
+    _check_shape(document)  # first: even the header may be hostile
     if "schema" not in document:
         raise SchemaError("$.schema", "required field missing")
     schema = document["schema"]
@@ -375,7 +403,6 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
             f"{_BEFORE_E2}, so a {kind}'s idle_turns may count turns differently; "
             f"this library reads {kind}s of {SCHEMA_VERSION!r} only (replay the game's record)",
         )
-    _check_numbers(document)
     return kind, {key: value for key, value in document.items() if key not in ("schema", "type")}
 
 
@@ -384,19 +411,36 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
 _MAX_BITS: Final = 1000
 
 
-def _check_numbers(document: dict[str, Any]) -> None:
-    """Refuse any absurdly long whole number, wherever it is, before reading the fields."""
-    stack: list[tuple[str, object]] = [("$", document)]
-    while stack:  # a loop, not recursion: the nesting is untrusted too
-        path, value = stack.pop()
+def _check_shape(document: dict[str, Any]) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and absurdly long numbers, before reading fields.
+
+    A loop, not recursion: the nesting is untrusted too.  Paths are built only for the
+    value refused, so a large document costs one visit per value.
+    """
+    stack: list[tuple[tuple[object, ...], object]] = [((), document)]
+    while stack:
+        steps, value = stack.pop()
         if type(value) is int and value.bit_length() > _MAX_BITS:
             raise SchemaError(
-                path, f"a number of {value.bit_length()} bits; none needs more than 64"
+                _steps_path(steps),
+                f"a number of {value.bit_length()} bits; none needs more than 64",
             )
-        if type(value) is dict:
-            stack.extend((_join(path, key), item) for key, item in value.items())
-        elif type(value) is list:
-            stack.extend((f"{path}[{index}]", item) for index, item in enumerate(value))
+        if type(value) is dict or type(value) is list:
+            if len(steps) >= MAX_DEPTH:
+                raise SchemaError(
+                    _steps_path(steps),
+                    f"nested deeper than {MAX_DEPTH} levels; no document of this schema is",
+                )
+            items: Iterable[tuple[object, object]]
+            items = value.items() if type(value) is dict else enumerate(value)
+            stack.extend(((*steps, key), item) for key, item in items)
+
+
+def _steps_path(steps: tuple[object, ...]) -> str:
+    path = "$"
+    for step in steps:
+        path = f"{path}[{step}]" if type(step) is int else _join(path, step)
+    return path
 
 
 def _fail(problem: Problem) -> NoReturn:
@@ -408,13 +452,13 @@ def _sorted(hands: tuple[tuple[Tile, ...], ...]) -> tuple[tuple[Tile, ...], ...]
 
 
 def _read_state(fields: dict[str, Any]) -> GameState:
-    state = _structure(fields, GameState)
-    state = attrs.evolve(state, hands=_sorted(state.hands))  # hands are sets, kept sorted
+    read = _structure(fields, StateFields)
+    read = attrs.evolve(read, hands=_sorted(read.hands))  # hands are sets, kept sorted
     try:
-        check_state(state)
+        check_state(read)
     except Problem as problem:
         _fail(problem)
-    return state
+    return read.build()
 
 
 def _read_view(fields: dict[str, Any]) -> PlayerView:
@@ -512,7 +556,8 @@ def to_json(value: GameState | PlayerView | Move | GameRecord | Event) -> dict[s
     """
     header = {"schema": SCHEMA_VERSION}
     if isinstance(value, GameState):
-        return {**header, "type": "state", **_CONVERTER.unstructure(value, GameState)}
+        fields = _CONVERTER.unstructure(fields_of(value), StateFields)
+        return {**header, "type": "state", **fields}
     if isinstance(value, PlayerView):
         return {**header, "type": "view", **_CONVERTER.unstructure(value, PlayerView)}
     if isinstance(value, GameRecord):

@@ -87,6 +87,7 @@ from . import (
     Rules,
     RulesError,
     Tile,
+    Train,
     apply,
     full_set,
     legal_moves,
@@ -97,7 +98,7 @@ from . import (
 if TYPE_CHECKING:
     import hypothesis
 
-    from . import Cover, Train
+    from . import Cover
 
 __all__ = [
     "ConformanceError",
@@ -565,7 +566,7 @@ def _check_legal_moves(state: GameState) -> None:
     if len(set(moves)) != len(moves):
         raise _fail("legal_moves has no repeats", "API", f"{moves}", state)
     # Compute again on an equal copy: the answer must not depend on a cache.
-    fresh = legal_moves(attrs.evolve(state))
+    fresh = legal_moves(state.replace())
     if fresh != moves:
         raise _fail(
             "legal_moves is deterministic",
@@ -698,8 +699,8 @@ def _expected_table(before: GameState, move: Move, seat: int, ends: bool) -> _Ta
         # P2: the tile leaves the hand and joins the train at its open end.
         hands[seat] = tuple(t for t in hands[seat] if t is not move.tile)
         train = trains[move.train]
-        trains[move.train] = attrs.evolve(
-            train, tiles=(*train.tiles, move.tile), open_end=move.tile.other_end(train.open_end)
+        trains[move.train] = Train(
+            (*train.tiles, move.tile), move.tile.other_end(train.open_end), train.marked
         )
     elif move is _DRAW:
         # P5: the first tile of the boneyard goes to the player's hand.
@@ -942,9 +943,7 @@ def check_round_start(state: GameState, previous_first: int | None = None) -> No
 
 
 # The fields that make up a state's value (a cache of legal moves is not one).
-_value: Callable[[GameState], tuple[object, ...]] = operator.attrgetter(
-    *(a.name for a in attrs.fields(GameState) if a.eq)
-)
+_value: Callable[[GameState], tuple[object, ...]] = operator.attrgetter(*GameState.FIELDS)
 
 
 def check_refusals(state: GameState, moves: Sequence[Move] | None = None) -> None:
