@@ -32,14 +32,11 @@ from mexican_train import (
     NextRound,
     Pass,
     PlayerView,
-    RulesError,
     Tile,
-    UnknownVariantError,
     legal_moves,
     view,
 )
 from mexican_train._cli import cli
-from mexican_train._web import parse_bots, rules_for
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.serialize import view_from_json
 from mexican_train.web import RequestError, WebServer, WebTable, make_server
@@ -210,21 +207,24 @@ def test_a_table_that_cannot_be_is_refused(
         WebTable(players, STANDARD, bots=bots, bot_delay=delay)
 
 
-def test_parse_bots_repeats_round_the_table_and_refuses_unknown_names() -> None:
-    bots = parse_bots("greedy, random", 3)
-    assert [type(b) for b in bots] == [GreedyPlayer, RandomPlayer, GreedyPlayer]
-    assert parse_bots("mexican_train.players:PlannerPlayer", 1) == [PlannerPlayer()]
-    for text in ("", "chess", "os:path", "no.such.module:Bot", "mexican_train:Nothing"):
-        with pytest.raises(InvalidArgumentError):
-            parse_bots(text, 2)
-
-
-def test_rules_for_reads_a_base_and_house_rules() -> None:
-    assert rules_for("standard") is STANDARD
-    with pytest.raises(UnknownVariantError):
-        rules_for("chess")
-    with pytest.raises((UnknownVariantError, RulesError)):
-        rules_for("standard", ["no-such-house-rule"])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "chess"], "no bot named 'chess'"),
+        (["--bots", "no.such.module:Bot"], "cannot import"),
+        (["--rules", "chess"], "chess"),
+        (["--house", "no-such-house-rule"], "no-such-house-rule"),
+        (["--players", "4", "--people", "5"], "--people is at most --players (4)"),
+        (["--players", "40"], "40"),
+    ],
+)
+def test_serve_refuses_bad_options_before_it_listens(args: list[str], message: str) -> None:
+    """serve reads --rules, --house and --bots as every game command does, and refuses what
+    cannot be played before it starts a server."""
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", *args])
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
 
 
 # -- over HTTP, with the table's own server ----------------------------------------------------

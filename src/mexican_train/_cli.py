@@ -757,9 +757,14 @@ def serve(
     """
     from ._web import serve as serve_table  # the server is loaded only for this command
 
+    chosen = rules_from_options(rules, house)
+    _check_game(players, chosen)
+    if people > players:
+        raise click.UsageError(f"--people is at most --players ({players}), not {people}")
+    seated = bots_from_option(bots, players - people) if people < players else []
     try:
         serve_table(
-            players=players, people=people, bots=bots, rules=rules, houses=house, seed=seed,
+            players=players, people=people, bots=seated, rules=chosen, seed=seed,
             host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
         )  # fmt: skip
     except KeyboardInterrupt:
