@@ -293,3 +293,14 @@ def test_demo_under_hub_says_the_engine_was_set_aside() -> None:
     """S4: the engine is set aside before the deal and the first player rotates."""
     text = run("demo", "-p", "3", "-r", "hub", "--seed", "0").stdout
     assert "It was set aside before the deal, and seat 0 (planner) plays first (S4)." in text
+
+
+def test_play_names_your_seat_once() -> None:
+    """The table marks your own seat "(you)" once, not twice."""
+    result = CliRunner().invoke(
+        cli, ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"],
+        input="q\n", prog_name="mexican-train",
+    )  # fmt: skip
+    assert "* seat 0 (you) " in result.stdout
+    assert "(you) (you)" not in result.stdout
+    assert "Game abandoned" in result.stdout
