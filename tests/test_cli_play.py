@@ -30,9 +30,13 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     child.expect(r"there is no move 99")
     child.expect(r"Your move \[1-")
     child.sendline("?")
-    child.expect(r"d to draw, p to pass, \? for help")  # no 'c': hub has no last-tile call
+    child.expect(
+        r"d to draw, p to pass, h for a hint \(the search bot.s move\), \? for help"
+    )  # no c: hub has no last-tile call
     child.expect(r"Play one tile on your train, on the Mexican train once it is open to you")
     child.expect(r"A marker \(shown on a train\) opens that train to everyone")
+    child.sendline("h")  # issue 12: a hint from the search bot, as a numbered move
+    child.expect(r"Hint: \d+\) ")
     # Then play the first legal move each turn until the round is over; Enter alone
     # takes the only move.
     turns = only = 0

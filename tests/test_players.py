@@ -26,11 +26,11 @@ from mexican_train import (
     new_game,
     view,
 )
-from mexican_train.players import player_name
+from mexican_train.players import SearchPlayer, player_name
 from scenario_helpers import HUB6, on, run, start
 from strategies import played_positions
 
-BOTS = [RandomPlayer(seed=1), GreedyPlayer(), PlannerPlayer()]
+BOTS = [RandomPlayer(seed=1), GreedyPlayer(), PlannerPlayer(), SearchPlayer(iterations=4, seed=1)]
 
 
 def choose(player: Player, state: GameState) -> Move:

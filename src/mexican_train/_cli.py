@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 import click
 
+from . import COMPILED
 from ._engine import apply, legal_moves, new_game
 from ._errors import IllegalMoveError, MexicanTrainError
 from ._explain import explain_rules
@@ -26,6 +27,7 @@ from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._narrate import Narrator
 from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer, player_name
 from ._rules import Rules
+from ._search import SearchPlayer
 from ._simulate import simulate as run_simulation
 from ._state import GameState
 from ._tiles import Tile, TileNotationError
@@ -53,7 +55,7 @@ __all__ = [
 ]
 
 #: The bots the command line knows, by name.
-BOTS = ("planner", "greedy", "random")
+BOTS = ("planner", "greedy", "random", "search")
 
 _EXIT_INTERRUPTED = 130  # the shell's code for a program stopped by Ctrl-C
 
@@ -61,6 +63,7 @@ _BUILT_IN: dict[str, Callable[[], Player]] = {
     "planner": PlannerPlayer,
     "greedy": GreedyPlayer,
     "random": RandomPlayer,
+    "search": SearchPlayer,
 }
 
 
@@ -115,7 +118,7 @@ seed_option = click.option(
 
 _BOTS_HELP = (
     "The bots, comma-separated and repeated round the table: planner, greedy, random, "
-    "or your own as module:Class (a class with choose(view, moves))."
+    "search, or your own as module:Class (a class with choose(view, moves))."
 )
 
 
@@ -240,7 +243,12 @@ def _fail(message: str, code: int) -> NoReturn:
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-@click.version_option(package_name="mexican-train", prog_name="mexican-train")
+@click.version_option(
+    package_name="mexican-train",
+    prog_name="mexican-train",
+    # mexican_train.COMPILED: which build of the core is imported.
+    message=f"%(prog)s, version %(version)s ({'compiled' if COMPILED else 'pure Python'})",
+)
 @click.pass_context
 def cli(context: click.Context) -> None:
     """Mexican Train dominoes: bots, games and simulations in the terminal.
@@ -374,7 +382,7 @@ def _help(rules: Rules) -> str:
     return (
         "Enter a move's number (Enter alone takes the only move), or a tile such as 6-5 "
         f"(add m for the Mexican train or a seat number, e.g. '6-5 m'), d to draw, "
-        f"p to pass{call}, ? for help, q to quit."
+        f"p to pass{call}, h for a hint (the search bot's move), ? for help, q to quit."
     )
 
 
@@ -503,8 +511,13 @@ def _human_turn(state: GameState, seat: int, names: Sequence[str], narrator: Nar
         text = click.prompt(f"Your move [{choices}, ? for help]", default="", show_default=False)
         if text.strip().lower() in {"q", "quit", "exit"}:
             raise KeyboardInterrupt
-        if text.strip() in {"?", "h", "help"}:
+        if text.strip() in {"?", "help"}:
             click.echo(_full_help(state, seat))
+            continue
+        if text.strip().lower() in {"h", "hint"}:
+            # Issue 12: the search bot's choice, from this seat's view only (S5).
+            hint = SearchPlayer(seed=state.round_number).choose(mine, moves)
+            click.echo(f"Hint: {moves.index(hint) + 1}) {_describe(hint, mine)}")
             continue
         try:
             move = _read_move(text, moves, seat, state.rules)
@@ -535,8 +548,8 @@ def play(
 
     On your turn the table and your legal moves are shown; type a move's
     number (Enter alone when there is only one), or a tile such as 6-5 (with m
-    for the Mexican train, or a seat number), d to draw, p to pass, ? for
-    help.  q or Ctrl-C leaves the game.
+    for the Mexican train, or a seat number), d to draw, p to pass, h for a
+    hint (the search bot's move), ? for help.  q or Ctrl-C leaves the game.
     """
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
