@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from ._errors import InvalidArgumentError, shown
 from ._hooks import svg
 from ._moves import MEXICAN
-from ._rules import Rules
+from ._rules import Rules, rules_repr
 from ._tiles import MAX_PIP, Tile, full_set
 
 if TYPE_CHECKING:
@@ -660,7 +660,7 @@ class GameState:
 
     def __repr__(self) -> str:
         return (
-            f"GameState(rules={self.rules!r}, players={self.players!r}, "
+            f"GameState(rules={rules_repr(self.rules)}, players={self.players!r}, "
             f"max_pip={self.max_pip!r}, hand_size={self.hand_size!r}, "
             f"round_number={self.round_number!r}, engine={self.engine!r}, "
             f"first_player={self.first_player!r}, current_player={self._current!r}, "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import attrs
 
 from ._hooks import svg
-from ._rules import Rules
+from ._rules import Rules, rules_repr
 from ._state import GameState, Train, check_seat, check_train_id, winners_of
 from ._tiles import Tile
 
@@ -42,7 +42,7 @@ class PlayerView:
     (2, 15, (15, 15, 15, 15), 30, False)
     """
 
-    rules: Rules
+    rules: Rules = attrs.field(repr=lambda rules: rules_repr(rules))
     players: int
     max_pip: int
     hand_size: int
