@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from typing import Any
@@ -14,7 +15,6 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
-    VARIANTS,
     CloseInOrder,
     Deal,
     Draw,
@@ -38,6 +38,7 @@ from mexican_train import (
     set_size,
 )
 from mexican_train.variants import (
+    VARIANTS,
     CloseAnyOrder,
     CoverOwnDouble,
     MexicanAfterAllTrains,
@@ -624,3 +625,20 @@ def catalogue_tables(draw: st.DrawFn, max_players: int = 6) -> tuple[Rules, int]
     rules = draw(st.sampled_from(list(VARIANTS.values())))
     counts = rules.deal_table.player_counts
     return rules, draw(st.integers(counts.start, min(max_players, counts.stop - 1)))
+
+
+@st.composite
+def request_bodies(draw: st.DrawFn) -> bytes:
+    """What a hostile client may send as an HTTP body: JSON, broken JSON, deep JSON, or bytes."""
+    kind = draw(st.sampled_from(["json", "mutated", "deep", "bytes"]))
+    if kind == "bytes":
+        return draw(st.binary(max_size=200))
+    if kind == "deep":
+        depth = draw(st.integers(min_value=1, max_value=5000))
+        opener = draw(st.sampled_from(["[", '{"a":', '["\\"[",']))
+        closer = {"[": "]", '{"a":': "}", '["\\"[",': "]"}[opener]
+        return (opener * depth + "0" + closer * draw(st.integers(0, depth))).encode()
+    text = json.dumps(draw(json_values()))
+    if kind == "mutated":
+        text = draw(mutated_texts(text)) if text else text
+    return text.encode("utf-8", "surrogatepass")

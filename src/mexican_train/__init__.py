@@ -10,6 +10,7 @@
 
 from . import _hooks
 from ._chance import build_state, draw_tile, next_round, reorder_boneyard
+from ._determinize import determinize
 from ._engine import apply, legal_moves, new_game, round_score
 from ._errors import (
     DealError,
@@ -113,6 +114,7 @@ __all__ = [
     "apply",
     "apply_with_events",
     "build_state",
+    "determinize",
     "draw_tile",
     "format_move",
     "format_state",

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._check import Problem, _dotted, check_state, engine_of
-from ._engine import _start_round, _why_illegal, apply, legal_moves
+from ._engine import _ORDER, _start_round, _why_illegal, apply, legal_moves
 from ._errors import DealError, IllegalMoveError, InvalidArgumentError, InvalidStateError
 from ._fields import StateFields
 from ._moves import Draw, NextRound
@@ -149,7 +149,8 @@ def build_state(
         engine_of(rules, max_pip, round_number),
         first_player,
         tuple(
-            tuple(sorted(_tiles(hand, f"hands[{seat}]"))) for seat, hand in _items(hands, "hands")
+            tuple(sorted(_tiles(hand, f"hands[{seat}]"), key=_ORDER))
+            for seat, hand in _items(hands, "hands")
         ),
         _tiles(boneyard, "boneyard"),
         tuple(_train(train, f"trains[{i}]") for i, train in _items(trains, "trains")),
@@ -303,6 +304,8 @@ def _bool(value: object, what: str) -> bool:
 
 
 def _tiles(values: object, what: str) -> tuple[Tile, ...]:
+    if type(values) is tuple and all(type(value) is Tile for value in values):
+        return values  # already tiles: the common case, kept cheap
     tiles = []
     for i, value in _items(values, what):
         if isinstance(value, Tile):

@@ -14,6 +14,7 @@ build a billion tiles.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Sequence
 
 from ._bounds import BOUNDS, first_out_of_bounds
@@ -272,9 +273,23 @@ def _check_round(t: StateFields | PlayerView) -> None:
 def _check_fit(rules: Rules, players: int) -> None:
     """Check a game can be dealt with these rules (S1, V9); only once the set is known sane."""
     try:
+        known = (rules, players) in _FITTING
+    except TypeError:  # a user's pluggable rule that is not hashable: no memo
+        known = False
+    if known:
+        return
+    try:
         new_game(players, rules, seed=0)
     except MexicanTrainError as error:
         raise Problem(("rules",), str(error)) from None
+    if len(_FITTING) < 256:
+        with contextlib.suppress(TypeError):
+            _FITTING.add((rules, players))
+
+
+# Rules and player counts already dealt by _check_fit: build_state checks many states
+# of one game (determinization), and a trial deal costs as much as the other checks.
+_FITTING: set[tuple[Rules, int]] = set()
 
 
 def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> None:

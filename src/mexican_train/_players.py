@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import attrs
 
@@ -50,13 +50,32 @@ class Player(Protocol):
 
 
 def player_name(player: object) -> str:
-    """Return the name a report uses for *player*: its ``name`` attribute, else its ``repr``.
+    """Return the name reports and the command line use for *player*.
 
-    >>> player_name(RandomPlayer(seed=3))
-    'RandomPlayer(seed=3)'
+    Its ``name`` attribute if it has one; the built-in bots are ``planner``,
+    ``greedy``, ``random`` and ``search``, with any setting that is not the default in
+    brackets; any other player goes by its class's name.
+
+    >>> player_name(PlannerPlayer()), player_name(RandomPlayer(seed=3))
+    ('planner', 'random(seed=3)')
+    >>> class HeavyFirst:
+    ...     def choose(self, view, moves):
+    ...         return moves[0]
+    >>> player_name(HeavyFirst())
+    'HeavyFirst'
     """
     name = getattr(player, "name", None)
-    return name if isinstance(name, str) else repr(player)
+    if isinstance(name, str):
+        return name
+    short = _SHORT_NAMES.get(type(player))
+    if short is None:
+        return type(player).__name__
+    changed = [
+        f"{field.name}={getattr(player, field.name)!r}"
+        for field in attrs.fields(cast(Any, type(player)))
+        if getattr(player, field.name) != field.default
+    ]
+    return f"{short}({', '.join(changed)})" if changed else short
 
 
 def _whole(minimum: int, maximum: int | None = None, what: str = "") -> Any:
@@ -259,3 +278,12 @@ class PlannerPlayer:
             if nxt in plays:
                 return nxt
         return _best_shed(view, plays)
+
+
+#: The names the built-in bots go by (`player_name`, the command line's --bots);
+#: `SearchPlayer` adds its own (_search.py, a layer above).
+_SHORT_NAMES: dict[type, str] = {
+    PlannerPlayer: "planner",
+    GreedyPlayer: "greedy",
+    RandomPlayer: "random",
+}

@@ -166,7 +166,7 @@ def _status(table: PlayerView, labels: tuple[str, ...]) -> str:
         return f"game over, won by {won}"
     current = table.current_player
     if current is None:
-        return f"round over: NextRound() deals round {table.round_number + 1}"
+        return f"round over; round {table.round_number + 1} comes next"
     notes = [f"{labels[current]} to play"]
     if table.rules.first_turn is not None and not table.had_first_turn[current]:
         notes.append("first turn (P4)")

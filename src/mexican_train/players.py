@@ -1,4 +1,4 @@
-"""Players and bots: the `Player` protocol, three ready bots, and `longest_train`.
+"""Players and bots: the `Player` protocol, four ready bots, and `longest_train`.
 
 A player is anything with a ``choose(view, moves)`` method: it is shown a
 `~mexican_train.PlayerView` (never the full `~mexican_train.GameState`) and
@@ -23,6 +23,7 @@ the legal moves, and returns one of them.
 
 from ._longest import DEFAULT_MAX_NODES, longest_train
 from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer, player_name
+from ._search import SearchPlayer
 
 __all__ = [
     "DEFAULT_MAX_NODES",
@@ -30,6 +31,7 @@ __all__ = [
     "PlannerPlayer",
     "Player",
     "RandomPlayer",
+    "SearchPlayer",
     "longest_train",
     "player_name",
 ]

@@ -1,0 +1,161 @@
+"""Measure `SearchPlayer`'s strength: one searcher against three bots, single rounds.
+
+Run from the repository root::
+
+    python benchmarks/tournament.py --rounds 300 --iterations 30 100
+    python benchmarks/tournament.py --smoke          # a few rounds, a tiny budget (CI)
+
+Each cell is one preset (`STANDARD` or `HUB`, 4 players, cut to a single round with
+``rounds=1``), one kind of opponent (three `PlannerPlayer`\\ s or three `GreedyPlayer`\\ s)
+and one iteration budget.  Round *i* is dealt from seed *i* and the searcher sits in seat
+``i % 4``, so the seats rotate and every cell plays the same deals.  For each round the
+figure is the **paired difference**: the searcher's points less the mean of its three
+opponents' points (E3; below 0 is better than the table).  A control row puts the
+opponent bot itself in the searcher's seat on the same deals, and each searcher row is
+also compared with it round by round ("vs control"): the same deal and seat, the bot
+replaced by the searcher, which removes the luck of the deal from the comparison.
+
+Printed per cell: the mean difference with its 95% confidence interval (normal, mean ±
+1.96 standard errors), the win rate (rounds where the seat scored lowest, ties shared),
+and the median and 90th-percentile CPU time of a searched decision (a decision with more
+than one legal move and no last-tile call to make): CPU time, because the machine may be
+shared, and wall time then measures the other programs as much as this one.  Only the public API is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from typing import Any
+
+import attrs
+
+from mexican_train import HUB, STANDARD, Player, apply, legal_moves, new_game, view
+from mexican_train.players import GreedyPlayer, PlannerPlayer, SearchPlayer
+
+PRESETS = {"STANDARD": STANDARD, "HUB": HUB}
+OPPONENTS: dict[str, type[Any]] = {"planner": PlannerPlayer, "greedy": GreedyPlayer}
+
+
+def play_round(
+    preset: str, seed: int, players: list[Player], timed: int
+) -> tuple[list[int], list[float]]:
+    """Play one single-round game; return the points and the times of *timed*'s searched decisions."""
+    state = new_game(len(players), attrs.evolve(PRESETS[preset], rounds=1), seed=seed)
+    times: list[float] = []
+    while state.current_player is not None:
+        seat = state.current_player
+        mine = view(state, seat)
+        moves = legal_moves(mine)
+        start = time.process_time()
+        move = players[seat].choose(mine, moves)
+        elapsed = time.process_time() - start
+        if (
+            seat == timed
+            and len(moves) > 1
+            and not any(type(m).__name__ == "CallLastTile" for m in moves)
+        ):
+            times.append(elapsed)
+        state = apply(state, move)
+    return list(state.round_scores[-1]), times
+
+
+def run_cell(
+    preset: str, opponent: str, iterations: int | None, rounds: int, seed: int
+) -> dict[str, Any]:
+    """Play *rounds* rounds of one cell; *iterations* None is the control (the bot itself)."""
+    diffs: list[float] = []
+    wins = 0.0
+    times: list[float] = []
+    for i in range(rounds):
+        seat = i % 4
+        bot = OPPONENTS[opponent]()
+        players: list[Player] = [bot, bot, bot, bot]
+        if iterations is not None:
+            players[seat] = SearchPlayer(iterations=iterations, seed=seed)
+        points, taken = play_round(preset, i, players, seat)
+        times += taken
+        others = [p for s, p in enumerate(points) if s != seat]
+        diffs.append(points[seat] - statistics.fmean(others))
+        low = min(points)
+        if points[seat] == low:
+            wins += 1 / points.count(low)
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    ordered = sorted(times)
+    return {
+        "preset": preset,
+        "opponent": opponent,
+        "iterations": iterations,
+        "rounds": rounds,
+        "mean_diff": mean,
+        "ci_low": mean - half,
+        "ci_high": mean + half,
+        "win_rate": wins / rounds,
+        "decisions": len(times),
+        "median_s": statistics.median(ordered) if ordered else None,
+        "p90_s": ordered[int(0.9 * (len(ordered) - 1))] if ordered else None,
+        "diffs": diffs,
+    }
+
+
+def _row(cell: dict[str, Any]) -> str:
+    who = "control" if cell["iterations"] is None else f"search@{cell['iterations']}"
+    timing = (
+        f"{cell['median_s'] * 1000:7.1f} ms {cell['p90_s'] * 1000:7.1f} ms"
+        if cell["median_s"] is not None
+        else f"{'-':>10} {'-':>10}"
+    )
+    return (
+        f"{cell['preset']:9} {cell['opponent']:8} {who:12} {cell['rounds']:5} "
+        f"{cell['mean_diff']:+8.2f} [{cell['ci_low']:+7.2f}, {cell['ci_high']:+7.2f}] "
+        f"{cell['win_rate']:6.1%} {timing}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=300, help="rounds per cell (default 300)")
+    parser.add_argument("--iterations", type=int, nargs="+", default=[30, 100])
+    parser.add_argument("--presets", nargs="+", default=list(PRESETS), choices=list(PRESETS))
+    parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=list(OPPONENTS))
+    parser.add_argument("--seed", type=int, default=0, help="the searcher's seed")
+    parser.add_argument("--no-control", action="store_true", help="skip the control rows")
+    parser.add_argument("--json", help="also append every cell to this file, one JSON per line")
+    parser.add_argument("--smoke", action="store_true", help="4 rounds a cell, 8 iterations")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.rounds, args.iterations = 4, [8]
+    print(f"{'preset':9} {'vs':8} {'player':12} {'rounds':>5} {'diff':>8} {'95% CI':^18} "
+          f"{'wins':>6} {'median':>10} {'p90':>10}")  # fmt: skip
+    budgets: list[int | None] = [*([] if args.no_control else [None]), *args.iterations]
+    for preset in args.presets:
+        for opponent in args.opponents:
+            control: list[float] | None = None
+            for iterations in budgets:
+                cell = run_cell(preset, opponent, iterations, args.rounds, args.seed)
+                print(_row(cell), flush=True)
+                if iterations is None:
+                    control = cell["diffs"]
+                elif control is not None:
+                    # Paired by deal and seat: the searcher against the bot it replaced.
+                    paired = [a - b for a, b in zip(cell["diffs"], control, strict=True)]
+                    mean = statistics.fmean(paired)
+                    half = 1.96 * statistics.stdev(paired) / math.sqrt(len(paired))
+                    cell["vs_control"] = [mean, mean - half, mean + half]
+                    changed = sum(1 for d in paired if d)
+                    print(f"{'':31} vs control on the same deals: {mean:+8.2f} "
+                          f"[{mean - half:+7.2f}, {mean + half:+7.2f}], "
+                          f"{changed} rounds of {len(paired)} changed", flush=True)  # fmt: skip
+                if args.json:
+                    with open(args.json, "a", encoding="utf-8") as out:
+                        out.write(json.dumps(cell) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

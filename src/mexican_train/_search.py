@@ -1,0 +1,277 @@
+"""`SearchPlayer`: determinized Monte Carlo search over the rest of the round (issue 12).
+
+For each decision the player samples complete states consistent with its view
+(`determinize`), plays every candidate move in each sampled state, and plays the
+round out with a fast planning policy for every seat.  `PlannerPlayer`'s move is
+kept unless another move's playouts end the round clearly better -- its own points
+against the other seats' mean (E3).  All candidates are played out in the same
+sampled states (common random numbers), so that the comparison between them is not
+drowned by the luck of the sample.  Only the public API is used: views,
+`determinize`, `legal_moves`, `apply` (and `PlannerPlayer`, `longest_train`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+
+import attrs
+
+from ._determinize import determinize
+from ._engine import apply, legal_moves
+from ._errors import InvalidArgumentError, shown
+from ._longest import longest_train
+from ._moves import CallLastTile, Move, Play
+from ._players import _SHORT_NAMES, PlannerPlayer
+from ._state import GameState
+from ._tiles import Tile
+from ._view import PlayerView
+
+__all__ = ["SearchPlayer"]
+
+_CALL = CallLastTile()
+# The heuristic a search must clearly beat to overrule, and how clearly (standard errors).
+_PLANNER = PlannerPlayer()
+_Z = 2.0
+_MIN_SAMPLES = 4
+# The search budget of each playout's plan (longest_train's max_nodes).
+_PLAN_NODES = 2000
+
+
+def _iterations(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int or value < 1:
+        raise InvalidArgumentError(
+            f"SearchPlayer.iterations is a whole number >= 1, not {shown(value)}"
+        )
+
+
+def _seed(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int or not -(1 << 64) < value < 1 << 64:
+        raise InvalidArgumentError(
+            f"SearchPlayer.seed is a whole number of at most 64 bits, not {shown(value)}"
+        )
+
+
+def _seconds(instance: object, attribute: attrs.Attribute[float | None], value: object) -> None:
+    if value is None:
+        return
+    if type(value) not in (int, float) or not 0 < value < float("inf"):  # type: ignore[operator]
+        raise InvalidArgumentError(
+            f"SearchPlayer.seconds is None or a number of seconds > 0, not {shown(value)}"
+        )
+
+
+@attrs.frozen
+class SearchPlayer:
+    """Choose by playing the round out in sampled worlds: determinized Monte Carlo search.
+
+    Each decision with more than one legal move samples states consistent with the
+    view (`determinize`), plays each candidate move in every sample, and finishes the
+    round with a planning policy for all seats (each keeps the longest train its hand
+    can build for its own train, planned once per playout, and sheds the rest, the
+    most pips first, as `PlannerPlayer`).  The outcome of a playout is the player's
+    round points minus the mean of the other seats' (E3), lower being better.  It
+    plays `PlannerPlayer`'s move unless another move's outcome, paired sample by
+    sample with it, is lower by more than two standard errors: playouts are noisy,
+    and taking the best mean of a few of them was measured to play worse than the
+    planner.  It always makes the last-tile call when it may.
+
+    A choice depends only on the view, the legal moves, *iterations* and *seed*:
+    the same arguments give the same move in any process, whatever the hidden tiles.
+
+    Attributes:
+        iterations: playouts per decision, spread evenly over the candidate moves
+            (rounded up to a whole number of samples, at least one each).
+        seed: any whole number of at most 64 bits; different seeds sample differently.
+        seconds: an optional time limit per decision, checked between samples; a
+            choice made under it depends on the machine's speed and is not
+            reproducible.  None (the default) plays by *iterations* alone.
+
+    >>> from mexican_train import HUB, legal_moves, new_game, view
+    >>> state = new_game(4, HUB, seed=1)
+    >>> mine = view(state, state.current_player)
+    >>> move = SearchPlayer(iterations=24, seed=1).choose(mine, legal_moves(mine))
+    >>> move in legal_moves(mine), move == SearchPlayer(iterations=24, seed=1).choose(
+    ...     mine, legal_moves(mine))
+    (True, True)
+    """
+
+    iterations: int = attrs.field(default=200, validator=_iterations)
+    seed: int = attrs.field(default=0, validator=_seed)
+    seconds: float | None = attrs.field(default=None, validator=_seconds)
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """Return the move whose playouts end the round best for the seat on average.
+
+        Raises:
+            InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
+        """
+        if not moves:
+            raise InvalidArgumentError(
+                "choose() needs the legal moves, at least one; moves is empty"
+            )
+        if len(moves) == 1:
+            return moves[0]
+        if _CALL in moves:
+            return _CALL  # the call costs nothing and spares the penalty
+        seat = view.seat
+        if seat is None:
+            raise InvalidArgumentError("SearchPlayer plays a seat: a spectator view has none")
+        rng = random.Random(_key(self.seed, view))
+        default = moves.index(_PLANNER.choose(view, moves))
+        samples: list[list[float]] = [[] for _ in moves]
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        played = 0
+        while played < self.iterations:
+            world = determinize(view, rng)
+            for index, move in enumerate(moves):
+                samples[index].append(_playout(apply(world, move), seat))
+            played += len(moves)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return moves[_pick(samples, default)]
+
+
+# The command line and reports call it 'search', as the other built-in bots by their names.
+_SHORT_NAMES[SearchPlayer] = "search"
+
+
+def _pick(samples: list[list[float]], default: int) -> int:
+    """Return the index of the best move: the heuristic's *default* unless clearly beaten.
+
+    Every move was played out in the same sampled states, so each sample gives a
+    paired difference with the default; a move replaces it only when there are at
+    least ``_MIN_SAMPLES`` samples and the mean difference is below 0 by more than
+    ``_Z`` standard errors.  This keeps the
+    playouts' noise from overruling a good heuristic on a handful of samples.
+    """
+    means = [statistics.fmean(values) for values in samples]
+    best = min(range(len(samples)), key=means.__getitem__)  # ties: legal_moves' order
+    if best == default or means[best] >= means[default]:
+        return default
+    diffs = [a - b for a, b in zip(samples[best], samples[default], strict=True)]
+    if len(diffs) < _MIN_SAMPLES:
+        return default  # too few samples to tell noise from a better move
+    error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+    return best if statistics.fmean(diffs) < -_Z * error else default
+
+
+def _key(seed: int, view: PlayerView) -> str:
+    # A stable text of the position as the seat sees it: random.Random hashes a str
+    # with SHA-512, the same in every process (no PYTHONHASHSEED).
+    return "|".join(
+        (
+            str(seed),
+            str(view.round_number),
+            str(view.seat),
+            " ".join(map(str, view.hand)),
+            " ".join(f"{len(t.tiles)}:{t.open_end}:{int(t.marked)}" for t in view.trains),
+            ",".join(map(str, view.hand_sizes)),
+            str(view.boneyard_size),
+            str(view.turn_tiles),
+            str(int(view.has_drawn)),
+            ",".join(map(str, view.open_doubles + (-99,) + view.turn_doubles)),
+            ",".join(map(str, view.scores)),
+        )
+    )
+
+
+def _playout(state: GameState, seat: int) -> float:
+    """Play the round out; return *seat*'s points less the others' mean (E3).
+
+    Every seat keeps the longest train its hand can build for its own train, as
+    `PlannerPlayer` does, planned once per playout (a plan costs as much as dozens
+    of moves) and followed while its tiles last.
+    """
+    plans: dict[int, list[Tile]] = {}
+    while state.current_player is not None:
+        moves = legal_moves(state)
+        if len(moves) == 1:
+            move = moves[0]
+        else:
+            mover = state.current_player
+            plan = plans.get(mover)
+            if plan is None:
+                own = state.trains[mover].open_end
+                plan = plans[mover] = list(
+                    longest_train(state.hand(mover), own, max_nodes=_PLAN_NODES)
+                )
+            move = _planned(state, moves, mover, plan)
+        state = apply(state, move)
+    points = state.round_scores[-1]
+    others = (sum(points) - points[seat]) / (len(points) - 1) if len(points) > 1 else 0.0
+    return points[seat] - others
+
+
+def _planned(state: GameState, moves: tuple[Move, ...], seat: int, plan: list[Tile]) -> Move:
+    # PlannerPlayer's rule on the sampled state, with a plan kept through the playout.
+    if _CALL in moves:
+        return _CALL
+    plays = [m for m in moves if isinstance(m, Play)]
+    if not plays:
+        return moves[0]
+    hand = state.hand(seat)
+    while plan and plan[0] not in hand:
+        plan.pop(0)
+    if state.rules.first_turn is not None and not state.had_first_turn[seat]:
+        # P4: lay the whole planned train now, while only the own train is open.
+        nxt = Play(plan[0], seat) if plan else None
+        if nxt in plays:
+            plan.pop(0)
+            return nxt
+        return _greedy(state, moves)
+    near_out = min(n for s, n in enumerate(map(len, state.hands)) if s != seat) <= 2
+    if (state.open_doubles and not state.turn_doubles) or near_out:
+        return _greedy(state, moves)  # D2 binds, or E3: someone is about to go out
+    keep = set(plan)
+    elsewhere = [m for m in plays if m.train != seat and m.tile not in keep]
+    if elsewhere:
+        move = _best_play(state, elsewhere, hand)
+        if not (move.tile.is_double and _value(state, move, hand, plays) < 0):
+            return move
+    if plan:
+        nxt = Play(plan[0], seat)
+        if nxt in plays:
+            plan.pop(0)
+            return nxt
+    return _greedy(state, moves)
+
+
+def _greedy(state: GameState, moves: tuple[Move, ...]) -> Move:
+    # The playout policy: GreedyPlayer's rule, read from the sampled state's hand.
+    if _CALL in moves:
+        return _CALL
+    plays = [m for m in moves if isinstance(m, Play)]
+    if not plays:
+        return moves[0]  # Draw comes before Pass in legal_moves
+    seat = state.current_player
+    assert seat is not None
+    return _best_play(state, plays, state.hand(seat))
+
+
+def _best_play(state: GameState, plays: list[Play], hand: tuple[Tile, ...]) -> Play:
+    # The most pips first; the first such play in legal_moves' order on a tie.
+    best = plays[0]
+    best_value = -(1 << 30)
+    for move in plays:
+        value = _value(state, move, hand, plays)
+        if value > best_value:
+            best, best_value = move, value
+    return best
+
+
+def _value(state: GameState, move: Play, hand: tuple[Tile, ...], plays: list[Play]) -> int:
+    tile = move.tile
+    value = tile.pips
+    if tile.is_double:
+        # D1: a double that can be followed sheds two tiles; one that cannot leaves a marker.
+        ends = {state.trains[m.train].open_end for m in plays}
+        value += 100 if _can_follow(tile, hand, ends) else -100
+    return value
+
+
+def _can_follow(double: Tile, hand: tuple[Tile, ...], ends: set[int]) -> bool:
+    targets = ends | {double.high}
+    return any(t is not double and (t.high in targets or t.low in targets) for t in hand)

@@ -1,0 +1,97 @@
+"""`SearchPlayer`: determinized Monte Carlo search that knows only its seat's view (issue 12)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mexican_train import (
+    HUB,
+    CallLastTile,
+    GameState,
+    InvalidArgumentError,
+    Play,
+    apply,
+    determinize,
+    legal_moves,
+    new_game,
+    spectator_view,
+    view,
+)
+from mexican_train.players import SearchPlayer
+from strategies import played_positions
+
+
+def _searched_position(seed: int) -> GameState:
+    # A position where the player to move has a real choice.
+    rng = random.Random(seed)
+    state = new_game(4, HUB, seed=seed)
+    while len(legal_moves(state)) < 3:
+        state = apply(state, rng.choice(legal_moves(state)))
+    return state
+
+
+@given(played_positions(max_players=4, max_moves=120), st.integers(0, 2**32))
+def test_s5_the_choice_depends_only_on_what_the_seat_may_know(state: GameState, seed: int) -> None:
+    """The same view and seed give the same move, whatever the hidden tiles are."""
+    seat = state.current_player
+    if seat is None:
+        seat = 0
+    mine = view(state, seat)
+    moves = legal_moves(mine)
+    player = SearchPlayer(iterations=6, seed=seed)
+    if moves:
+        other = determinize(mine, random.Random(seed))  # other hands, other boneyard
+        theirs = view(other, seat)
+        assert player.choose(theirs, legal_moves(theirs)) == player.choose(mine, moves)
+
+
+def test_the_same_seed_makes_the_same_choice_and_it_is_legal() -> None:
+    state = _searched_position(4)
+    mine = view(state, state.current_player)  # type: ignore[arg-type]
+    moves = legal_moves(mine)
+    first = SearchPlayer(iterations=30, seed=9).choose(mine, moves)
+    assert first in moves
+    assert SearchPlayer(iterations=30, seed=9).choose(mine, moves) == first
+
+
+def test_a_seconds_budget_still_chooses_a_legal_move() -> None:
+    state = _searched_position(5)
+    mine = view(state, state.current_player)  # type: ignore[arg-type]
+    moves = legal_moves(mine)
+    assert SearchPlayer(iterations=10_000, seconds=0.01).choose(mine, moves) in moves
+
+
+def test_a_single_legal_move_is_returned_without_search() -> None:
+    state = _searched_position(6)
+    mine = view(state, state.current_player)  # type: ignore[arg-type]
+    only = legal_moves(mine)[:1]
+    assert SearchPlayer().choose(mine, only) == only[0]
+
+
+def test_search_always_makes_the_last_tile_call() -> None:
+    state = _searched_position(7)
+    mine = view(state, state.current_player)  # type: ignore[arg-type]
+    play = next(m for m in legal_moves(mine) if isinstance(m, Play))
+    assert SearchPlayer().choose(mine, (play, CallLastTile())) == CallLastTile()
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("iterations", 0), ("iterations", 2.5), ("seed", 2**64), ("seconds", 0), ("seconds", "1")],
+)
+def test_search_player_refuses_a_bad_budget_or_seed(field: str, value: object) -> None:
+    with pytest.raises(InvalidArgumentError, match=f"SearchPlayer.{field}"):
+        SearchPlayer(**{field: value})  # type: ignore[arg-type]
+
+
+def test_search_player_refuses_empty_moves_and_a_spectator() -> None:
+    state = _searched_position(8)
+    with pytest.raises(InvalidArgumentError, match="at least one"):
+        SearchPlayer().choose(view(state, 0), ())
+    watcher = spectator_view(state)
+    with pytest.raises(InvalidArgumentError, match="spectator"):
+        SearchPlayer().choose(watcher, legal_moves(state))
