@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from mexican_train import HUB, CallLastTile, Draw, Pass, __version__
+from mexican_train import COMPILED, HUB, CallLastTile, Draw, Pass, __version__
 from mexican_train._cli import _help, _in_player_words, _read_move, cli
 from mexican_train.variants import get_variant, variant_names
 
@@ -224,6 +224,12 @@ def test_bad_input_gives_one_clear_line_and_a_failure_status(args: list[str], te
 
 def test_version() -> None:
     assert __version__ in run("--version").output
+
+
+def test_version_says_which_build_is_imported() -> None:
+    """mexican_train.COMPILED: the compiled (mypyc) core, or pure Python."""
+    build = "compiled" if COMPILED else "pure Python"
+    assert f"({build})" in run("--version").output
 
 
 def test_python_dash_m_runs_the_same_command_line() -> None:

@@ -175,8 +175,24 @@ def test_the_log_says_what_happened_in_public_words() -> None:
     mine, theirs = table.document(0)["log"], table.document(1)["log"]
     assert mine[0].startswith("You ")
     assert theirs[0].startswith("Seat 0 ")
-    drawn = [line for line in mine + theirs if "drew" in line]
-    assert all(not re.search(r"\d-\d", line) for line in drawn)  # a drawn tile is never named
+    drawn = [line for line in theirs if "drew" in line]
+    assert all(not re.search(r"\d-\d", line) for line in drawn)  # never named to the others
+
+
+def test_s5_only_the_drawer_is_told_which_tile_was_drawn() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    for _ in range(200):
+        table.play_bots()
+        if Draw() in legal_moves(table.state):
+            break
+        table.play(0, _person_move(table, 0))
+    else:
+        pytest.fail("seat 0 never had to draw")
+    before = set(table.state.hand(0))
+    table.play(0, Draw())
+    (tile,) = set(table.state.hand(0)) - before
+    assert table.document(0)["log"][-1] == f"You drew {tile}."
+    assert table.document(1)["log"][-1] == "Seat 0 drew a tile."
 
 
 def test_seat_for_checks_the_token() -> None:

@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 import click
 
+from . import COMPILED
 from ._engine import apply, legal_moves, new_game
 from ._errors import IllegalMoveError, MexicanTrainError
 from ._explain import explain_rules
@@ -242,7 +243,12 @@ def _fail(message: str, code: int) -> NoReturn:
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-@click.version_option(package_name="mexican-train", prog_name="mexican-train")
+@click.version_option(
+    package_name="mexican-train",
+    prog_name="mexican-train",
+    # mexican_train.COMPILED: which build of the core is imported.
+    message=f"%(prog)s, version %(version)s ({'compiled' if COMPILED else 'pure Python'})",
+)
 @click.pass_context
 def cli(context: click.Context) -> None:
     """Mexican Train dominoes: bots, games and simulations in the terminal.

@@ -16,13 +16,14 @@ import pyspiel
 
 from ._chance import draw_tile, next_round, reorder_boneyard
 from ._codecs import ActionCodec, ObservationCodec, tile_index
+from ._deal import Deal
 from ._engine import apply, legal_moves, new_game
 from ._envs import round_rewards
 from ._errors import IllegalMoveError, InvalidArgumentError
 from ._moves import Draw, Move, NextRound
 from ._notation import format_move, format_state
 from ._rules import EnginePlacement, Rules
-from ._state import Deal, GameState
+from ._state import GameState
 from ._tiles import Tile, full_set
 from ._variants import get_variant
 from ._view import view

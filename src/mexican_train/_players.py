@@ -9,7 +9,6 @@ the bot is shown, which keeps simulations reproducible on any executor.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Sequence
 from typing import Any, Protocol, cast, runtime_checkable
 
@@ -101,7 +100,8 @@ class RandomPlayer:
 
     The choice is a hash of *seed* and the position as the seat sees it, so
     the player keeps no state: the same seed in the same position always makes
-    the same choice, in any process and on any platform.
+    the same choice, in any process, on any platform and on both builds (an
+    integer hash, whatever ``PYTHONHASHSEED``).
 
     Attributes:
         seed: any whole number; different seeds play differently.
@@ -119,21 +119,30 @@ class RandomPlayer:
         _some(moves)
         if len(moves) == 1:
             return moves[0]
-        position = "|".join(
-            (
-                str(self.seed),
-                str(view.round_number),
-                str(view.seat),
-                " ".join(map(str, view.hand)),
-                " ".join(str(len(train.tiles)) for train in view.trains),
-                str(view.boneyard_size),
-                str(view.turn_tiles),
-                str(view.has_drawn),
-                " ".join(map(str, view.scores)),
-            )
-        )
-        digest = hashlib.blake2b(position.encode(), digest_size=8).digest()
-        return moves[int.from_bytes(digest, "big") % len(moves)]
+        # The position as the seat sees it, folded into 64 bits with integer
+        # arithmetic only: the same in every process and on every platform (no
+        # hash() of a str), and a few times cheaper than hashing its text.
+        x = (self.seed & _MASK) ^ 0x9E3779B97F4A7C15
+        for value in (
+            view.round_number, -1 if view.seat is None else view.seat, view.boneyard_size,
+            view.turn_tiles, view.has_drawn, *view.scores,
+        ):  # fmt: skip
+            x = (x ^ value) * 0x100000001B3 & _MASK
+        for tile in view.hand:
+            x = (x ^ (tile.high << 5 | tile.low)) * 0x100000001B3 & _MASK
+        for train in view.trains:
+            x = (x ^ len(train.tiles)) * 0x100000001B3 & _MASK
+        return moves[_mixed(x) % len(moves)]
+
+
+_MASK = (1 << 64) - 1
+
+
+def _mixed(x: int) -> int:
+    # splitmix64's finaliser: every bit of x reaches every bit of the result.
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EB & _MASK
+    return x ^ (x >> 31)
 
 
 def _reachable_ends(view: PlayerView, plays: Sequence[Play]) -> set[int]:

@@ -428,7 +428,10 @@ def _describe(
             (f"{who} played {move.tile} on {theirs}.", f"You played {move.tile} on {yours}.")
         )
     elif isinstance(move, Draw):
-        lines.append((f"{who} drew a tile.", "You drew a tile."))
+        # Only the drawer is told which tile (S5): the others learn that a tile was drawn.
+        drawn = sorted(set(after.hand(seat)) - set(before.hand(seat)))
+        own = f"You drew {', '.join(map(str, drawn))}." if drawn else "You drew a tile."
+        lines.append((f"{who} drew a tile.", own))
     elif isinstance(move, Pass):
         marked = after.trains[seat].marked and not before.trains[seat].marked
         if marked:
