@@ -466,12 +466,14 @@ def hostile_documents(draw: st.DrawFn, document: dict[str, object]) -> object:
         elif action == "delete":
             del parent[last]
         elif action == "duplicate":
+            # A copy, never the same object twice: a value put inside itself would make
+            # the document a cycle, which no JSON text can be (and _paths would not end).
             if isinstance(parent, list):
-                parent.insert(last, parent[last])
+                parent.insert(last, copy.deepcopy(parent[last]))
             else:
                 objects = [p for p in paths if isinstance(_get(mutated, p), dict)]
                 target = _get(mutated, draw(st.sampled_from(objects)))
-                target[last] = parent[last]
+                target[last] = copy.deepcopy(parent[last])
         else:
             return draw(mutated_documents(mutated))
     return mutated
