@@ -378,7 +378,7 @@ def mutated_documents(draw: st.DrawFn, document: dict[str, object]) -> object:
         elif action == "drop":
             del parent[last]
         elif action == "duplicate" and isinstance(parent, list):
-            parent.insert(last, parent[last])
+            parent.insert(last, copy.deepcopy(parent[last]))  # a copy: later changes hit one
         elif action == "add" and isinstance(parent, dict):
             parent[draw(st.text(min_size=1, max_size=6))] = draw(json_values(max_leaves=2))
     return mutated
