@@ -140,7 +140,7 @@ def mid_round_positions(rules: Rules, count: int) -> list[GameState]:
 
 def uncached(state: GameState) -> GameState:
     """Return an equal state whose legal moves have not been computed yet."""
-    return attrs.evolve(state)  # init=False fields, the legal-moves cache among them, reset
+    return state.replace()  # a new value: no legal moves computed yet
 
 
 # -- timing --------------------------------------------------------------------

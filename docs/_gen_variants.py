@@ -31,16 +31,19 @@ Variants
 Every variant is a :class:`~mexican_train.Rules` value: the two rulebooks as the presets
 ``standard`` (Rulebook A) and ``hub`` (Rulebook B), and a catalogue of house rules, each
 the ``standard`` preset (or ``hub``) with one rule point changed (:rule:`V1` to
-:rule:`V10`).  Pick one by name, or combine switches with :func:`attrs.evolve`; the
-engine never asks which variant is being played.
+:rule:`V10`).  Pick one by name, add several house rules to a base with
+:func:`combine` (below), or change any field with :func:`attrs.evolve`; the engine
+never asks which variant is being played.
 
 >>> import attrs
 >>> from mexican_train import get_variant, new_game
->>> from mexican_train.variants import variant_name
+>>> from mexican_train.variants import combine, variant_name
 >>> state = new_game(4, get_variant("train-dominoes"), seed=1)
->>> mine = attrs.evolve(get_variant("b"), double_blank_score=25, open_hands=True)
->>> variant_name(mine) is None, variant_name(get_variant("Rulebook-B"))
-(True, 'hub')
+>>> ours = combine("hub", "double-blank-25", "open-hands")
+>>> variant_name(ours), variant_name(get_variant("Rulebook-B"))
+('hub+double-blank-25+open-hands', 'hub')
+>>> variant_name(attrs.evolve(ours, double_blank_score=10)) is None
+True
 
 Names are matched without regard to case, spaces or underscores (``"Train Dominoes"`` is
 ``train-dominoes``).  Writing a rule of your own is the subject of
@@ -49,6 +52,32 @@ Names are matched without regard to case, spaces or underscores (``"Train Domino
 """
 
 REGISTRY = """\
+Combining house rules
+---------------------
+
+Real tables play several house rules at once.  :func:`combine` adds them to a base:
+each house rule brings what it changes on its own preset, so ``strict-double-order``
+and ``shared-ties`` -- Rulebook B's own optional readings of :rule:`D3` and :rule:`E5`
+-- apply to ``hub`` as they do to ``standard``.  The order does not matter; two house
+rules that set the same rule point (a field of :class:`~mexican_train.Rules`; a
+pluggable rule counts as one) to different values conflict, and the
+:class:`~mexican_train.RulesError` names both.
+
+>>> rules = combine("hub", "strict-double-order", "shared-ties")
+>>> variant_name(rules)
+'hub+shared-ties+strict-double-order'
+>>> get_variant("hub+strict-double-order+shared-ties") == rules
+True
+
+The result's name -- the base, then the house rules sorted, joined by ``+`` -- is read
+back by :func:`get_variant`, by the notation (it is the rules field of a position) and
+by the command line (``--rules hub --house strict-double-order --house shared-ties``);
+JSON documents write every field of the rules, so combined rules round-trip there too.
+A combination equal to a catalogue entry goes by that entry's name
+(``hub+reverse-doubles`` is ``hub-reverse``).
+
+.. autofunction:: combine
+
 The registry
 ------------
 

@@ -5,7 +5,8 @@ sends its moves; the server checks the token, the turn and the rules.
 
     python examples/http_table.py --players 2 --port 8000
 
-prints one URL per seat (open it in a browser to play) and serves:
+prints one URL per seat (open it in a browser to play; the token after ``#`` is never
+sent in a URL) and serves:
 
 ``GET /seat/<n>``
     ``{"seat": n, "view": ..., "legal_moves": [...], "legal_moves_notation": [...],
@@ -22,26 +23,31 @@ prints one URL per seat (open it in a browser to play) and serves:
 ``GET /play/<n>``
     a tiny HTML page that shows the table and offers the legal moves as buttons.
 
-Every ``/seat`` and ``/play`` request needs the seat's token, as
-``Authorization: Bearer <token>`` or as ``?token=<token>`` (the browser page).
+Every ``/seat`` request needs the seat's token as ``Authorization: Bearer <token>``;
+a token in the URL is refused, since URLs end up in logs.  The page reads its token
+from the URL's fragment (``/play/0#token=...``), which browsers never send.
 Status codes: 400 malformed request, 401 no token, 403 wrong token, 404 no such
-seat or path, 405 wrong method, 409 not this seat's turn, 413 body too large,
-422 a move the rules refuse (the reason comes from `IllegalMoveError`).
+seat or path, 405 wrong method, 409 not this seat's turn, 411 no ``Content-Length``,
+413 body too large, 422 a move the rules refuse (the reason comes from
+`IllegalMoveError`).
+
+The server is built on `mexican_train.web.JSONRequestHandler` and
+`~mexican_train.web.JSONServer`, the library's hardened request layer: stalled
+connections time out, bodies need a plain ``Content-Length``, deeply nested JSON is
+refused before it is parsed, every error is JSON, and tokens are never logged.
 """
 
 from __future__ import annotations
 
 import argparse
 import hmac
-import json
 import re
 import secrets
+import sys
 import threading
 from collections.abc import Sequence
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 from mexican_train import (
     STANDARD,
@@ -56,17 +62,9 @@ from mexican_train import (
 from mexican_train.notation import NotationError, format_move, parse_move
 from mexican_train.render import render_svg, render_text
 from mexican_train.serialize import SchemaError, move_from_json, to_json
+from mexican_train.web import JSONRequestHandler, JSONServer, RequestError, Response
 
 MAX_BODY = 16 * 1024  # a move is a few dozen bytes
-
-
-class HTTPError(Exception):
-    """A request the table refuses: an HTTP status and a JSON body saying why."""
-
-    def __init__(self, status: HTTPStatus, error: str, reason: str) -> None:
-        super().__init__(f"{status.value} {error}: {reason}")
-        self.status = status
-        self.body = {"error": error, "reason": reason}
 
 
 class Table:
@@ -88,16 +86,18 @@ class Table:
     def check_token(self, seat: int, token: str | None) -> None:
         """Refuse a request without the seat's own token."""
         if not 0 <= seat < len(self.tokens):
-            raise HTTPError(
+            raise RequestError(
                 HTTPStatus.NOT_FOUND, "no such seat", f"seats are 0-{len(self.tokens) - 1}"
             )
         if token is None:
-            raise HTTPError(
+            raise RequestError(
                 HTTPStatus.UNAUTHORIZED, "no token", "send 'Authorization: Bearer <token>'"
             )
         # A constant-time comparison: a token must not leak through response times.
         if not hmac.compare_digest(token.encode(), self.tokens[seat].encode()):
-            raise HTTPError(HTTPStatus.FORBIDDEN, "wrong token", f"that is not seat {seat}'s token")
+            raise RequestError(
+                HTTPStatus.FORBIDDEN, "wrong token", f"that is not seat {seat}'s token"
+            )
 
     def document(self, seat: int) -> dict[str, Any]:
         """Return what seat *seat* may know now, as JSON-ready data (S5)."""
@@ -107,7 +107,7 @@ class Table:
         moves = legal_moves(mine)
         return {
             "seat": seat,
-            "view": to_json(mine),  # the library's JSON schema, mexican-train/1
+            "view": to_json(mine),  # the library's JSON schema, mexican-train/2
             "legal_moves": [to_json(move) for move in moves],
             "legal_moves_notation": [format_move(move) for move in moves],
             "moves_applied": count,
@@ -122,19 +122,21 @@ class Table:
     def play(self, seat: int, body: object) -> dict[str, Any]:
         """Apply seat *seat*'s move, given as the JSON request body, and return its new document."""
         if not isinstance(body, dict) or set(body) != {"move"}:
-            raise HTTPError(HTTPStatus.BAD_REQUEST, "bad request", 'the body is {"move": <move>}')
+            raise RequestError(
+                HTTPStatus.BAD_REQUEST, "bad request", 'the body is {"move": <move>}'
+            )
         move = _read_move(body["move"])
         with self.lock:
             current = self.state.current_player
             # Between rounds (current_player is None) any seat may deal the next round (E4).
             if current is not None and current != seat:
-                raise HTTPError(
+                raise RequestError(
                     HTTPStatus.CONFLICT, "not your turn", f"it is seat {current}'s turn"
                 )
             try:
                 self.state = apply(self.state, move)
             except IllegalMoveError as error:
-                raise HTTPError(
+                raise RequestError(
                     HTTPStatus.UNPROCESSABLE_ENTITY, "illegal move", error.reason
                 ) from None
             self.moves_applied += 1
@@ -148,106 +150,58 @@ def _read_move(data: object) -> Move:
             return parse_move(data)
         return move_from_json(data)  # untrusted: every field is checked
     except (SchemaError, NotationError) as error:
-        raise HTTPError(HTTPStatus.BAD_REQUEST, "bad move", str(error)) from None
+        raise RequestError(HTTPStatus.BAD_REQUEST, "bad move", str(error)) from None
 
 
 _SEAT = re.compile(r"/seat/(\d{1,3})(/move|/table\.svg)?")
 _PLAY = re.compile(r"/play/(\d{1,3})")
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(JSONRequestHandler):
     """Route requests to the `Table` in ``self.server.table``."""
 
     server: TableServer
-    protocol_version = "HTTP/1.1"
+    max_body = MAX_BODY
 
-    def do_GET(self) -> None:
-        self._handle("GET")
-
-    def do_POST(self) -> None:
-        self._handle("POST")
-
-    def _handle(self, method: str) -> None:
-        try:
-            self._route(method)
-        except HTTPError as error:
-            self._send_json(error.status, error.body)
-
-    def _route(self, method: str) -> None:
-        url = urlsplit(self.path)
+    def respond(self, method: str, path: str) -> Response:
         table = self.server.table
-        if url.path == "/" and method == "GET":
-            self._send(HTTPStatus.OK, "text/plain; charset=utf-8", __doc__.encode())
-            return
-        page = _PLAY.fullmatch(url.path)
-        match = _SEAT.fullmatch(url.path)
-        if page is None and match is None:
-            raise HTTPError(HTTPStatus.NOT_FOUND, "not found", f"no resource at {url.path}")
-        seat = int((page or match).group(1))  # type: ignore[union-attr]
-        table.check_token(seat, self._token(url.query))
-        action = match.group(2) if match else "page"
+        if path == "/" and method == "GET":
+            return Response(HTTPStatus.OK, __doc__.encode(), "text/plain; charset=utf-8")
+        page = _PLAY.fullmatch(path)
+        if page is not None:  # the page holds no secret: its script reads the token
+            if method != "GET":
+                raise RequestError(HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed", "use GET")
+            return Response(HTTPStatus.OK, _PAGE.encode(), "text/html; charset=utf-8")
+        match = _SEAT.fullmatch(path)
+        if match is None:
+            raise RequestError(HTTPStatus.NOT_FOUND, "not found", f"no resource at {path[:80]}")
+        if "token" in self.query:
+            raise RequestError(
+                HTTPStatus.BAD_REQUEST,
+                "token in the URL",
+                "send the token as 'Authorization: Bearer <token>', never in the URL",
+            )
+        seat = int(match.group(1))
+        table.check_token(seat, self.bearer_token())
+        action = match.group(2)
         allowed = "POST" if action == "/move" else "GET"
         if method != allowed:
-            raise HTTPError(HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed", f"use {allowed}")
-        if action == "/move":
-            self._send_json(HTTPStatus.OK, table.play(seat, self._json_body()))
-        elif action == "/table.svg":
-            self._send(HTTPStatus.OK, "image/svg+xml", table.svg(seat).encode())
-        elif action == "page":
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8", _PAGE.encode())
-        else:
-            self._send_json(HTTPStatus.OK, table.document(seat))
-
-    def _token(self, query: str) -> str | None:
-        header = self.headers.get("Authorization", "")
-        if header.startswith("Bearer "):
-            return header[len("Bearer ") :].strip()
-        tokens = parse_qs(query).get("token")
-        return tokens[0] if tokens else None
-
-    def _json_body(self) -> object:
-        try:
-            length = int(self.headers.get("Content-Length", ""))
-        except ValueError:
-            raise HTTPError(
-                HTTPStatus.BAD_REQUEST, "bad request", "Content-Length is required"
-            ) from None
-        if length > MAX_BODY:
-            self.close_connection = True  # the unread body must not be taken for a request
-            raise HTTPError(
-                HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large", f"at most {MAX_BODY} bytes"
+            raise RequestError(
+                HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed", f"use {allowed}"
             )
-        raw = self.rfile.read(length)
-        try:
-            return json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise HTTPError(HTTPStatus.BAD_REQUEST, "bad JSON", str(error)) from None
-
-    def _send_json(self, status: HTTPStatus, body: object) -> None:
-        self._send(status, "application/json", json.dumps(body).encode())
-
-    def _send(self, status: HTTPStatus, content_type: str, data: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        if self.server.verbose:
-            super().log_message(format, *args)
+        if action == "/move":
+            return Response.json(table.play(seat, self.json_body()))
+        if action == "/table.svg":
+            return Response(HTTPStatus.OK, table.svg(seat).encode(), "image/svg+xml")
+        return Response.json(table.document(seat))
 
 
-class TableServer(ThreadingHTTPServer):
-    """A threading HTTP server that serves one `Table`."""
-
-    daemon_threads = True
+class TableServer(JSONServer):
+    """A hardened threading HTTP server that serves one `Table`."""
 
     def __init__(self, address: tuple[str, int], table: Table, *, verbose: bool = False) -> None:
-        super().__init__(address, Handler)
+        super().__init__(address, Handler, log=sys.stderr if verbose else None)
         self.table = table
-        self.verbose = verbose
 
 
 _PAGE = """<!doctype html>
@@ -257,13 +211,15 @@ button{margin:.2em;font-size:1em}#table img{max-width:100%}#error{color:#ff8a80}
 <div id="table"></div><p id="error"></p><div id="moves"></div>
 <script>
 const seat = location.pathname.split("/").pop();
-const token = new URLSearchParams(location.search).get("token");
+// The token is in the fragment (#token=...), which is never sent in a URL.
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"};
 let seen = -1;
-function show(doc) {
+async function show(doc) {
   seen = doc.moves_applied;
+  const picture = await fetch(`/seat/${seat}/table.svg`, {headers});
   const img = document.createElement("img");
-  img.src = `/seat/${seat}/table.svg?token=${encodeURIComponent(token)}&n=${seen}`;
+  img.src = URL.createObjectURL(await picture.blob());
   img.alt = doc.text;
   document.getElementById("table").replaceChildren(img);
   const moves = document.getElementById("moves");
@@ -303,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     port = server.server_address[1]
     try:  # Ctrl-C may come as soon as the URLs are out: stop cleanly from here on
         for seat, token in enumerate(table.tokens):
-            print(f"seat {seat}: http://{args.host}:{port}/play/{seat}?token={token}")
+            print(f"seat {seat}: http://{args.host}:{port}/play/{seat}#token={token}")
         server.serve_forever()
     except KeyboardInterrupt:
         pass

@@ -130,7 +130,7 @@ def assert_refused(state: GameState, move: Move, rule: str) -> IllegalMoveError:
     The error's reason must start with the rule id: ``"P4: ..."``, or a list of ids
     such as ``"D2/D3: ..."`` that names *rule*.
     """
-    before = attrs.evolve(state)
+    before = state.replace()
     before_hash = hash(state)
     moves = legal_moves(state)
     with pytest.raises(IllegalMoveError) as info:

@@ -13,6 +13,7 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
+    VARIANTS,
     CloseInOrder,
     Deal,
     Draw,
@@ -27,6 +28,7 @@ from mexican_train import (
     Pass,
     Play,
     Rules,
+    RulesError,
     Tile,
     apply,
     full_set,
@@ -43,6 +45,7 @@ from mexican_train.variants import (
     NoMexicanTrain,
     OpenDoubleRule,
     StrictCloseInOrder,
+    combine,
 )
 
 # -- positions from random play (rendering, front ends) ----------------------------------------
@@ -112,6 +115,30 @@ def open_double_rules() -> st.SearchStrategy[OpenDoubleRule]:
         st.builds(CloseAnyOrder, release_dead=st.booleans()),
         st.just(NeverBind()),
     )
+
+
+#: The catalogue's house rules: every variant but the two presets.
+HOUSE_RULES = [name for name in VARIANTS if name not in ("standard", "hub")]
+
+
+@st.composite
+def combinations(draw: st.DrawFn, bases: tuple[str, ...] = ("standard", "hub")) -> tuple[str, ...]:
+    """A base and house rules from the catalogue that `combine` accepts together (issue 14).
+
+    The house rules are drawn in a random order, and each one that would conflict
+    with those kept so far (the same rule point set to another value) is left
+    out, so every draw combines.
+    """
+    base = draw(st.sampled_from(bases))
+    wanted = draw(st.lists(st.sampled_from(HOUSE_RULES), max_size=5, unique=True))
+    kept: list[str] = []
+    for name in wanted:
+        try:
+            combine(base, *kept, name)
+        except RulesError:
+            continue
+        kept.append(name)
+    return (base, *kept)
 
 
 def _smallest_set(players: int, set_aside: int) -> int:
@@ -257,7 +284,7 @@ def hidden_shuffles() -> st.SearchStrategy[random.Random]:
 _TRICKY_JSON: list[object] = [
     None, True, False, 0, 1, -1, 2, 7, 12, 2**64, -(2**64), 10**30, 0.5, 1.0, float("inf"),
     "", "0-0", "1-0", "12-12", "12-5", "5-12", "99-99", "12-05", "1_2-5", "-1", "x",
-    "mexican-train/1", "mexican-train/2", "state", "view", "record", "play", "draw",
+    "mexican-train/1", "mexican-train/2", "mexican-train/3", "state", "view", "record", "play", "draw",
     "Table A", "holder", "CloseInOrder", "NoSuchRule",
     [], [None], ["0-0"], ["0-0", "0-0"], [1, 2], [[1, 2, 3]], {}, {"type": "CloseInOrder"},
     {"tiles": [], "open_end": 0}, {"type": "play", "tile": "0-0", "train": 0},
@@ -425,3 +452,15 @@ def chance_positions(
         if found is not None:
             return found
         seed = (seed + 1) % 2**64
+
+
+# -- reinforcement learning: positions of every catalogue variant (issue 11) -------------------
+
+
+@st.composite
+def catalogue_tables(draw: st.DrawFn, max_players: int = 6) -> tuple[Rules, int]:
+    """A variant of the catalogue (`VARIANTS`) and a player count its table covers, up to
+    *max_players*."""
+    rules = draw(st.sampled_from(list(VARIANTS.values())))
+    counts = rules.deal_table.player_counts
+    return rules, draw(st.integers(counts.start, min(max_players, counts.stop - 1)))

@@ -212,7 +212,7 @@ def test_reorder_boneyard_puts_the_front_first_and_keeps_the_rest_in_order(
     after = reorder_boneyard(state, front)
     assert after.boneyard[: len(front)] == tuple(front)
     assert after.boneyard[len(front) :] == tuple(t for t in state.boneyard if t not in front)
-    assert attrs.evolve(after, boneyard=state.boneyard) == state
+    assert after.replace(boneyard=state.boneyard) == state
 
 
 def test_reorder_boneyard_refuses_a_tile_outside_the_boneyard() -> None:
@@ -248,7 +248,7 @@ def test_p5_draw_tile_takes_the_chosen_tile_and_changes_nothing_else(
     assert after.hand(seat) == tuple(sorted((*state.hand(seat), tile)))
     assert after.boneyard == tuple(t for t in state.boneyard if t is not tile)
     engines = apply(state, Draw())
-    assert attrs.evolve(after, hands=engines.hands, boneyard=engines.boneyard) == engines
+    assert after.replace(hands=engines.hands, boneyard=engines.boneyard) == engines
 
 
 def test_p7_draw_tile_is_refused_when_a_draw_is_not_legal() -> None:

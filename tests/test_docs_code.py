@@ -24,6 +24,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "LocalCluster"
     ),
     ("howto/render.rst", "cairosvg"): "needs the optional cairosvg package",
+    ("howto/train-an-agent.rst", "MaskablePPO"): (
+        "needs sb3-contrib, which brings in PyTorch; the environment calls it makes "
+        "(reset, step, action_masks) run in the page's numpy learner and in tests/test_rl_envs.py"
+    ),
 }
 
 _BLOCK = re.compile(r"^\.\. code-block:: (?:python|python3|py)\s*$", re.MULTILINE)

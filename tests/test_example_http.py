@@ -148,8 +148,13 @@ def test_a_seat_cannot_read_another_seats_view(served: tuple[Client, Any]) -> No
     assert (status, error["error"]) == (403, "wrong token")
     status, error = client.request("GET", "/seat/1")
     assert (status, error["error"]) == (401, "no token")
-    status, _ = client.request("GET", f"/seat/1?token={client.tokens[1]}")
-    assert status == 200
+
+
+def test_a_token_in_the_url_is_refused(served: tuple[Client, Any]) -> None:
+    """A token in a URL would be logged: it is refused, even the right one (issue 14.5)."""
+    client, _ = served
+    status, error = client.request("GET", f"/seat/1?token={client.tokens[1]}")
+    assert (status, error["error"]) == (400, "token in the URL")
 
 
 def test_bad_requests_get_a_json_error(served: tuple[Client, Any]) -> None:

@@ -97,7 +97,7 @@ def test_the_same_doubles_ask_the_rule_once() -> None:
     assert moves == (on("5-1", 0),)
     assert asked[-1] == (OpenDouble(0, 5, True),)
     count = len(asked)
-    again = attrs.evolve(state)  # equal, with no legal moves computed yet
+    again = state.replace()  # equal, with no legal moves computed yet
     assert legal_moves(again) == moves
     assert len(asked) == count
 
@@ -105,7 +105,7 @@ def test_the_same_doubles_ask_the_rule_once() -> None:
 def test_a_cover_naming_a_train_without_an_open_double_is_refused_every_time() -> None:
     """OpenDoubleRule: a Cover naming other trains is a RulesError, and is never kept."""
     state = _double_open_on_train_0(NamesAStranger())
-    for position in (state, attrs.evolve(state)):
+    for position in (state, state.replace()):
         with pytest.raises(RulesError, match="expected a Cover naming only trains among"):
             legal_moves(position)
 

@@ -10,7 +10,9 @@ first (the premise) and then ranked.
 Rule id -> tests:
 
 - E1: test_e1_going_out_ends_the_round_at_once
-- E2: test_e2_round_is_blocked_after_a_full_cycle_without_a_tile_and_an_empty_boneyard,
+- E2: test_e2_round_is_blocked_after_a_full_cycle_that_leaves_the_table_unchanged,
+  test_e2_a_pass_on_an_already_marked_train_does_not_start_the_count_again,
+  test_e2_a_marker_placed_in_the_cycle_starts_the_count_again,
   test_e2_a_tile_played_starts_the_count_again,
   test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles
 - E3: test_e3_pips_left_in_hand_score_and_the_double_blank_counts_50,
@@ -36,6 +38,7 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
+    Deal,
     GameState,
     Rules,
     Tile,
@@ -105,29 +108,93 @@ def _stuck(rules: Rules = STANDARD6) -> GameState:
     return state
 
 
-def test_e2_round_is_blocked_after_a_full_cycle_without_a_tile_and_an_empty_boneyard() -> None:
+def _blocked(rules: Rules = STANDARD6) -> GameState:
+    """Return the blocked-round scenario once the round has ended (E2).
+
+    The first cycle of passes marks every train; the second changes nothing.
+    """
+    return run(_stuck(rules), *(PASS,) * 8)
+
+
+def test_e2_round_is_blocked_after_a_full_cycle_that_leaves_the_table_unchanged() -> None:
     """E2: "when the boneyard is empty and the last *players* turns (this one included) all
-    ended without a tile played, the round is blocked and ends"."""
+    ended with the table unchanged — no tile played and no marker placed — the round is
+    blocked and ends"."""
     state = _stuck()
-    for seat in range(3):
+    for seat in range(4):  # each pass marks an unmarked train: the table changes
         assert legal_moves(state) == (PASS,)
         state = run(state, PASS)
-        assert not state.is_round_over, f"blocked after only {seat + 1} passes"
+        assert state.train(seat).marked
+        assert not state.is_round_over, f"blocked although seat {seat} placed a marker"
+    for seat in range(3):  # every train is marked and nobody can play: nothing changes
+        assert legal_moves(state) == (PASS,)
+        state = run(state, PASS)
+        assert not state.is_round_over, f"blocked after only {seat + 1} unchanged turns"
     state = run(state, PASS)
     assert state.is_round_over
+
+
+def test_e2_a_pass_on_an_already_marked_train_does_not_start_the_count_again() -> None:
+    """E2 (revised 2026-12-01): only a marker "newly placed on an unmarked train" changes the
+    table; the pass of a player whose train already carries one leaves it unchanged."""
+    state = run(_stuck(), *(PASS,) * 4)
     assert all(state.train(seat).marked for seat in range(4))
+    for count in (1, 2, 3):
+        state = run(state, PASS)
+        assert state.idle_turns == count
+
+
+# HUB on a double-3 set, 2 players x 4 tiles (the engine 3-3 set aside, S4), one tile in
+# the boneyard: the rulebooks' "when no player can play" against a count of turns without
+# a tile.
+_HUB3 = attrs.evolve(HUB, max_pip=3, hand_size=4)
+_MARKER_OPENS_HANDS = (tiles("2-2 3-0 3-1 3-2"), tiles("0-0 1-0 1-1 2-0"))
+
+
+def _marker_opens_a_play() -> GameState:
+    """Return the position in which seat 0 is about to pass with an empty boneyard.
+
+    Seat 1 drew, passed (marker) and passed again on its marked train; seat 0 then
+    played 3-1, so its train ends in 1 — which seat 1 could play on, were it marked.
+    """
+    state = new_game(2, _HUB3, seed=0, deal=Deal(_MARKER_OPENS_HANDS, tiles("2-1")))
+    state = run(state, on("3-0", MEXICAN), on("2-0", MEXICAN), on("3-2", MEXICAN))
+    state = run(state, DRAW, PASS)  # seat 1 draws 2-1, cannot play it: marker (P5)
+    state = run(state, on("3-1", 0), PASS)  # seat 1's pass changes nothing: count 1
+    assert state.boneyard_size == 0
+    assert state.idle_turns == 1
+    assert state.current_player == 0
+    assert legal_moves(state) == (PASS,)
+    return state
+
+
+def test_e2_a_marker_placed_in_the_cycle_starts_the_count_again() -> None:
+    """E2: "A turn that places a marker changes the table (it may open a play to a player who
+    passed earlier), so the count starts again after it" — the round is not blocked while a
+    player can play."""
+    state = run(_marker_opens_a_play(), PASS)  # seat 0 marks its train, ending in 1
+    assert not state.is_round_over
+    assert state.idle_turns == 0
+    assert state.current_player == 1
+    assert legal_moves(state) == (on("1-0", 0), on("1-1", 0), on("2-1", 0))
 
 
 def test_e2_a_tile_played_starts_the_count_again() -> None:
     """E2: only "the last *players* turns" count: a tile played in between starts the cycle
-    of idle turns again."""
+    of unchanged turns again."""
     state = start(_BLOCKED_HANDS, rules=STANDARD6, seed=6)
     for seat, chain in enumerate(_FIRST_TURNS[:3]):
         state = run(state, *(on(t, seat) for t in chain.split()))
     # Seat 3 stops its chain before 6-3 (P4), keeping one playable tile.
     state = run(state, *(on(t, 3) for t in ("6-4", "4-2", "5-2", "5-5", "6-5")), PASS)
-    state = run(state, PASS, PASS, PASS, on("6-3", 3), PASS, PASS, PASS)
-    assert not state.is_round_over  # six of the last seven turns were idle, not the last four
+    state = run(state, PASS, PASS, PASS)  # seats 0-2 mark their trains
+    state = run(state, on("6-3", 3), PASS, PASS, PASS)  # already marked: unchanged
+    assert state.idle_turns == 3
+    assert not state.is_round_over  # three unchanged turns after the tile, not four
+    state = run(state, PASS)  # seat 3 marks its train: the count starts again
+    assert state.idle_turns == 0
+    state = run(state, PASS, PASS, PASS)
+    assert not state.is_round_over
     state = run(state, PASS)
     assert state.is_round_over
     assert state.round_scores == ((50, 5, 4, 3),)
@@ -147,7 +214,7 @@ def test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles()
 def test_e3_pips_left_in_hand_score_and_the_double_blank_counts_50() -> None:
     """E3: "every other player scores the pips left in their hand, with the double-blank
     {0, 0} counting 50"."""
-    state = run(_stuck(), PASS, PASS, PASS, PASS)
+    state = _blocked()
     assert [state.hand(s) for s in range(4)] == [
         tiles("0-0"),
         tiles("1-0 2-2"),
@@ -177,7 +244,7 @@ def test_v7_the_double_blank_score_is_a_variant(double_blank: int) -> None:
     """V7: the double-blank scores 50 in both presets, or "any integer (0, 25 are common)"."""
     assert STANDARD.double_blank_score == HUB.double_blank_score == 50
     rules = attrs.evolve(STANDARD6, double_blank_score=double_blank)
-    state = run(_stuck(rules), PASS, PASS, PASS, PASS)
+    state = _blocked(rules)
     assert state.round_scores == ((double_blank, 5, 4, 3),)
 
 
@@ -201,7 +268,7 @@ def test_e4_next_round_is_refused_while_a_round_is_played() -> None:
 def test_e4_next_round_deals_afresh_with_the_next_engine_and_no_markers() -> None:
     """E4: "The next round uses the next engine (S2), a fresh shuffle and deal, empty trains
     and no markers"."""
-    state = run(_stuck(), PASS, PASS, PASS, PASS)
+    state = _blocked()
     assert all(state.train(seat).marked for seat in range(4))
     state = apply(state, NEXT)
     assert state.round_number == 2

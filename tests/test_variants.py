@@ -287,7 +287,7 @@ def test_e5_shared_ties_share_the_win() -> None:
         while not state.is_over:
             state = apply(state, legal_moves(state)[0])
         # The same finished game, with seat 0 out in round 1 and both on 10 points.
-        tied = attrs.evolve(state, scores=(10, 10), round_scores=((0, 5), (10, 5)))
+        tied = state.replace(scores=(10, 10), round_scores=((0, 5), (10, 5)))
         results.append((tied.winners, view(tied, 1).winners))
     assert results == [((0,), (0,)), ((0, 1), (0, 1))]
 

@@ -36,7 +36,8 @@ from mexican_train.variants import (
     variant_names,
 )
 
-CHICKEN = attrs.evolve(HUB, open_doubles=NeverBind(), double_blank_score=0)
+# No catalogue entry and no combination of them (double_blank_score=7 is no house rule).
+CHICKEN = attrs.evolve(HUB, open_doubles=NeverBind(), double_blank_score=7)
 
 
 class FakeEntryPoint:

@@ -44,7 +44,7 @@ def hidden_twin(state: GameState, seat: int | None, rng: random.Random) -> GameS
     for s in others:
         size = len(state.hands[s])
         hands[s], pool = tuple(sorted(pool[:size])), pool[size:]
-    return attrs.evolve(state, hands=tuple(hands), boneyard=tuple(pool))
+    return state.replace(hands=tuple(hands), boneyard=tuple(pool))
 
 
 def tiles_in(value: object) -> Iterator[Tile]:
@@ -159,6 +159,6 @@ def test_v10_open_hands_view_changes_when_other_hands_do() -> None:
     state = new_game(3, rules, seed=11)
     swapped = list(state.hands)
     swapped[1], swapped[2] = swapped[2], swapped[1]
-    twin = attrs.evolve(state, hands=tuple(swapped))
+    twin = state.replace(hands=tuple(swapped))
     assert view(twin, 0) != view(state, 0)
     assert view(twin, 0).hand == view(state, 0).hand

@@ -120,6 +120,18 @@ EXTERNAL: dict[str, str] = {
     ),
     "attrs.frozen": "https://www.attrs.org/en/stable/api.html#attrs.frozen",
     "attrs.Attribute": "https://www.attrs.org/en/stable/api.html#attrs.Attribute",
+    # mexican_train.rl: numpy, Gymnasium and PettingZoo in the signatures.
+    **{
+        f"numpy.{name}": f"https://numpy.org/doc/stable/reference/arrays.scalars.html#numpy.{name}"
+        for name in ("int8", "int64", "float32", "bool", "bool_")
+    },
+    "numpy.ndarray": "https://numpy.org/doc/stable/reference/generated/numpy.ndarray.html",
+    "numpy.dtype": "https://numpy.org/doc/stable/reference/generated/numpy.dtype.html",
+    "gymnasium.Env": "https://gymnasium.farama.org/api/env/",
+    "gymnasium.spaces.Box": "https://gymnasium.farama.org/api/spaces/fundamental/#box",
+    "gymnasium.spaces.box.Box": "https://gymnasium.farama.org/api/spaces/fundamental/#box",
+    "gymnasium.spaces.space.Space": "https://gymnasium.farama.org/api/spaces/",
+    "pettingzoo.utils.env.AECEnv": "https://pettingzoo.farama.org/api/aec/",
 }
 # The same names as they appear in evaluated annotations.
 EXTERNAL.update(

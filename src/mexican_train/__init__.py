@@ -8,6 +8,7 @@
 (13, True)
 """
 
+from . import _hooks
 from ._chance import build_state, draw_tile, next_round, reorder_boneyard
 from ._determinize import determinize
 from ._engine import apply, legal_moves, new_game, round_score
@@ -50,6 +51,17 @@ from ._variants import VARIANTS, get_variant
 from ._view import PlayerView, spectator_view, view
 
 __version__ = "0.1.0"
+
+
+def _render_svg(value: object) -> str:
+    # Jupyter's picture of a state or a view (`_repr_svg_`): the core calls this hook,
+    # and rendering is imported only when a picture is asked for.
+    from ._render import render_svg
+
+    return render_svg(value)  # type: ignore[arg-type]
+
+
+_hooks.SVG.append(_render_svg)
 
 __all__ = [
     "HUB",

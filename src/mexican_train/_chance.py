@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-import attrs
-
 from ._check import Problem, _dotted, check_state, engine_of
 from ._engine import _ORDER, _start_round, _why_illegal, apply, legal_moves
 from ._errors import DealError, IllegalMoveError, InvalidArgumentError, InvalidStateError
+from ._fields import StateFields
 from ._moves import Draw, NextRound
 from ._rules import EnginePlacement, Rules
 from ._state import Deal, GameState, Train
@@ -76,7 +75,7 @@ def build_state(
         has_drawn: whether the player to move has drawn since their last tile.
         turn_doubles: trains ending in a double played this turn, uncovered.
         open_doubles: trains ending in an open double from an earlier turn (D2).
-        idle_turns: consecutive turns ended without a tile (E2).
+        idle_turns: consecutive turns that left the table unchanged (E2).
         last_tile_called: whether the player to move has called their last tile.
         scores: the running totals; by default the sums of *round_scores* (E3).
         round_scores: one row of scores per finished round.
@@ -140,7 +139,7 @@ def build_state(
         totals = tuple(sum(column) for column in zip(*rows, strict=False)) or (0,) * players
     else:
         totals = tuple(_int(x, f"scores[{i}]") for i, x in _items(scores, "scores"))
-    state = GameState(
+    fields = StateFields(
         rules,
         players,
         max_pip,
@@ -168,10 +167,10 @@ def build_state(
         _bool(last_tile_called, "last_tile_called"),
     )
     try:
-        check_state(state)
+        check_state(fields)
     except Problem as problem:
         raise InvalidStateError(_dotted(problem.path), problem.message) from None
-    return state
+    return fields.build()
 
 
 def reorder_boneyard(state: GameState, front: Iterable[Tile | str]) -> GameState:
@@ -209,7 +208,7 @@ def reorder_boneyard(state: GameState, front: Iterable[Tile | str]) -> GameState
     if state.boneyard[: len(tiles)] == tiles:
         return state
     rest = tuple(tile for tile in state.boneyard if tile not in seen)
-    return attrs.evolve(state, boneyard=tiles + rest)
+    return state.replace(boneyard=tiles + rest)
 
 
 def draw_tile(state: GameState, tile: Tile | str) -> GameState:

@@ -1,7 +1,8 @@
 """Consistency checks for positions read from outside (notation, JSON).
 
-`GameState`'s constructor trusts its caller; the readers of text and JSON must not.
-`check_state` and `check_view` look at a freshly built value, before it escapes, and
+`GameState.replace` trusts its caller; the readers of text and JSON must not.
+`check_state` looks at the fields read (a `StateFields`) before a state is built
+from them, `check_view` at a freshly built view before it escapes; both
 raise `Problem` naming the path of the first field that is wrong (``("trains", 2,
 "tiles", 3)``).  Each reader turns that path into its own error (a column in the
 notation, ``$.trains[2].tiles[3]`` in JSON).
@@ -18,15 +19,21 @@ from collections.abc import Iterable, Sequence
 
 from ._engine import new_game, round_score
 from ._errors import MexicanTrainError
+from ._fields import StateFields
 from ._moves import MEXICAN
 from ._rules import EnginePlacement, Rules
-from ._state import GameState, Train
+from ._state import Train
 from ._tiles import Tile, full_set, set_size
 from ._view import PlayerView
 
-__all__ = ["SEED_LIMIT", "Path", "Problem", "check_state", "check_view", "engine_of"]
+__all__ = ["MAX_DEPTH", "SEED_LIMIT", "Path", "Problem", "check_state", "check_view", "engine_of"]
 
 Path = tuple[str | int, ...]
+
+#: Every reader refuses input nested deeper than this, before reading it, so that none can
+#: recurse without end: a JSON document's objects and arrays (a record's deal table is the
+#: deepest field, 5 levels down), a notation's brackets in the rules field (2 levels today).
+MAX_DEPTH = 32
 
 #: Seeds are whole numbers of at most 64 bits, either sign (S6).
 SEED_LIMIT = 1 << 64
@@ -50,8 +57,8 @@ def engine_of(rules: Rules, max_pip: int, round_number: int) -> Tile:
     return Tile(pip, pip)
 
 
-def check_state(state: GameState) -> None:
-    """Raise `Problem` unless *state* is a consistent position.
+def check_state(state: StateFields) -> None:
+    """Raise `Problem` unless *state* holds the fields of a consistent position.
 
     Hands must already be sorted (the readers sort them).
     """
@@ -80,17 +87,6 @@ def check_state(state: GameState) -> None:
                 ("round_scores", len(s.round_scores) - 1),
                 f"the hands left score {list(expected)} (E3), not {list(s.round_scores[-1])}",
             )
-    if (
-        s.current_player is not None
-        and not s.boneyard
-        and not s.turn_tiles
-        and not s.has_drawn
-        and s.idle_turns >= s.players
-    ):
-        raise Problem(
-            ("idle_turns",),
-            f"{s.idle_turns} turns without a tile and an empty boneyard end the round (E2)",
-        )
 
 
 def check_view(view: PlayerView) -> None:
@@ -145,13 +141,18 @@ def check_view(view: PlayerView) -> None:
     _check_tiles(v.max_pip, v.engine, v.trains, located, hidden, ("boneyard_size",))
     _check_fit(v.rules, v.players)
     _check_table(v, list(v.hand_sizes))
-    if v.current_player is None and v.round_scores and v.seat is not None:
-        expected = round_score(v.hand, v.rules)
-        if v.round_scores[-1][v.seat] != expected:
-            raise Problem(
-                ("round_scores", len(v.round_scores) - 1, v.seat),
-                f"the hand left scores {expected} (E3), not {v.round_scores[-1][v.seat]}",
-            )
+    if v.current_player is None and v.round_scores:
+        # E3, as far as the view shows the hands left: its own, or every one (V10).
+        shown_hands = dict(enumerate(v.open_hands or ()))
+        if v.seat is not None:
+            shown_hands[v.seat] = v.hand
+        for seat, hand in sorted(shown_hands.items()):
+            expected = round_score(hand, v.rules)
+            if v.round_scores[-1][seat] != expected:
+                raise Problem(
+                    ("round_scores", len(v.round_scores) - 1, seat),
+                    f"the hand left scores {expected} (E3), not {v.round_scores[-1][seat]}",
+                )
 
 
 def _check_counts(
@@ -240,7 +241,7 @@ def _check_setup(rules: Rules, players: int, max_pip: int, hand_size: int) -> No
         raise Problem(("hand_size",), f"the deal table gives {players} players {table_size} tiles")
 
 
-def _check_round(t: GameState | PlayerView) -> None:
+def _check_round(t: StateFields | PlayerView) -> None:
     """Check the round and its engine (S2, V9): cheap, and clearer before the tiles."""
     if t.max_pip < 0:
         raise Problem(("max_pip",), f"a set is double-N for N >= 0, not {t.max_pip}")
@@ -278,7 +279,7 @@ def _check_fit(rules: Rules, players: int) -> None:
 _FITTING: set[tuple[Rules, int]] = set()
 
 
-def _check_table(table: GameState | PlayerView, hand_sizes: Sequence[int]) -> None:
+def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> None:
     """Check what every player sees: trains, turn and scores."""
     t = table
     rounds = t.rounds
@@ -336,7 +337,7 @@ def _check_table(table: GameState | PlayerView, hand_sizes: Sequence[int]) -> No
                 t.rules.first_turn is None or not t.had_first_turn[other] or all(t.had_first_turn)
             ):
                 raise Problem(
-                    ("hands", other) if isinstance(t, GameState) else ("hand_sizes", other),
+                    ("hands", other) if isinstance(t, StateFields) else ("hand_sizes", other),
                     f"seat {other} has gone out, which ends the round (E1)",
                 )
     if t.last_tile_called and not t.rules.last_tile_penalty:
@@ -348,10 +349,22 @@ def _check_table(table: GameState | PlayerView, hand_sizes: Sequence[int]) -> No
         raise Problem(
             ("turn_tiles",), f"{t.turn_tiles} tiles played this turn, {on_table} on the table"
         )
-    # E2: a turn without a tile draws one while the boneyard lasts; past that, a cycle ends it.
+    # E2: an unchanged turn draws a tile while the boneyard lasts; past that, a cycle ends it.
     idle_limit = set_size(t.max_pip) + 2 * t.players
     if not 0 <= t.idle_turns <= idle_limit:
         raise Problem(("idle_turns",), f"a count of turns is 0-{idle_limit}, not {t.idle_turns}")
+    if (
+        seat is not None
+        and not t.boneyard_size
+        and not t.turn_tiles
+        and not t.has_drawn
+        and t.idle_turns >= t.players
+    ):
+        # E2: the round would have ended before this turn began.
+        raise Problem(
+            ("idle_turns",),
+            f"{t.idle_turns} turns that changed nothing and an empty boneyard end the round (E2)",
+        )
     _check_doubles(t, "open_doubles", t.open_doubles, ())
     _check_doubles(t, "turn_doubles", t.turn_doubles, t.open_doubles)
     if len(t.turn_doubles) > t.turn_tiles:
@@ -384,7 +397,7 @@ def _check_train(index: int, train: Train, pip: int, *, is_mexican: bool) -> Non
 
 
 def _check_doubles(
-    t: GameState | PlayerView, name: str, train_ids: tuple[int, ...], taken: Iterable[int]
+    t: StateFields | PlayerView, name: str, train_ids: tuple[int, ...], taken: Iterable[int]
 ) -> None:
     seen = set(taken)
     for i, train_id in enumerate(train_ids):

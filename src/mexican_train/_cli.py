@@ -1,4 +1,4 @@
-"""The command line, ``mexican-train``: demo, play, simulate and rules.
+"""The command line, ``mexican-train``: demo, play, simulate, rules and serve.
 
 Built on click, and only on the public API.  Bad input (an unknown variant,
 an impossible player count, a malformed option) gives one ``Error:`` line on
@@ -477,6 +477,80 @@ def rules(name: str, list_only: bool) -> None:
             click.echo(f"  {players:>2}: {error}")
             continue
         click.echo(f"  {players:>2}: double-{max_pip}, {hand} tiles")
+
+
+# -- serve ---------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="The port to listen on (0: any free port).",
+)
+@click.option(
+    "--players", "-p", type=click.IntRange(min=1), default=4, show_default=True,
+    help="Seats at the table, people and bots.",
+)  # fmt: skip
+@click.option(
+    "--people",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Seats for people (the first ones); bots take the others.",
+)
+@click.option("--rules", default="standard", show_default=True, metavar="NAME", help="The rules.")
+@click.option("--house", multiple=True, metavar="NAME", help="A house rule to add (repeatable).")
+@click.option(
+    "--bots",
+    default="planner",
+    show_default=True,
+    help="The bots, comma-separated, repeated round the table: planner, greedy, random, "
+    "or package.module:Class.",
+)
+@_SEED
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 60),
+    default=0.6,
+    show_default=True,
+    help="Seconds a bot waits before it moves.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Do not print the access log.")
+def serve(
+    host: str,
+    port: int,
+    players: int,
+    people: int,
+    rules: str,
+    house: tuple[str, ...],
+    bots: str,
+    seed: int | None,
+    bot_delay: float,
+    quiet: bool,
+) -> None:
+    """Play in the browser: serve a table and print each person's link.
+
+    Open the link printed for your seat; bots play the seats nobody takes.
+    Several people share a table with --people: each gets a link of their
+    own (the part after # is the seat's secret key).  Ctrl-C stops it.
+    """
+    from ._web import serve as serve_table  # the server is loaded only for this command
+
+    try:
+        serve_table(
+            players=players, people=people, bots=bots, rules=rules, houses=house, seed=seed,
+            host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        click.echo("Stopped.")
+    except OSError as error:
+        raise click.ClickException(
+            f"cannot serve on {host}:{port}: {error.strerror or error}"
+        ) from None
 
 
 def main() -> None:

@@ -18,7 +18,17 @@ from ._errors import DealError, IllegalMoveError, InvalidArgumentError, RulesErr
 from ._moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, OpenDoubleRule, Rules
 from ._shuffle import shuffled
-from ._state import Deal, GameState, Train, _score_hand, _state, _train
+from ._state import (
+    SUITS,
+    Deal,
+    GameState,
+    Train,
+    _Deck,
+    _Round,
+    _score_hand,
+    mask_of,
+    tiles_of,
+)
 from ._tables import check_fit
 from ._tiles import Tile, full_set
 from ._view import PlayerView
@@ -146,11 +156,13 @@ def _start_round(
         hand_list[holder].remove(engine)
         first = holder
 
-    return _state(
-        rules, players, max_pip, hand_size, seed, round_number, engine, first,
-        tuple(tuple(hand) for hand in hand_list), tuple(boneyard),
-        tuple(_train((), pip) for _ in range(players + 1)),  # P2: all trains start empty
-        first, (False,) * players, 0, False, (), (), 0, scores, round_scores, False,
+    round_ = _Round(
+        rules, players, max_pip, hand_size, round_number, engine, first, scores, round_scores
+    )
+    return GameState(
+        round_, _Deck(seed, tuple(boneyard)), 0, tuple(mask_of(hand) for hand in hand_list),
+        (Train((), pip),) * (players + 1),  # P2: all trains start empty (shared: immutable)
+        1 << engine._index, first, 0, 0, False, (), (), 0, False, False,
     )  # fmt: skip
 
 
@@ -215,12 +227,12 @@ def legal_moves(state: GameState | PlayerView) -> tuple[Move, ...]:
         raise TypeError(f"legal_moves() needs a GameState or PlayerView, not {state!r}")
     moves = state._legal
     if moves is None:
-        seat = state.current_player
-        hand = () if seat is None else state.hands[seat]
+        seat = state._current
+        hand = () if seat is None else tiles_of(state._hands[seat])
         moves = _compute_legal(state, hand)
-        if state.rules.last_tile_penalty:
+        if state._round.rules.last_tile_penalty:
             moves = _with_call(state, hand, moves)
-        object.__setattr__(state, "_legal", moves)  # a cache, invisible to eq and hash
+        state._legal = moves  # a cache, invisible to eq and hash
     return moves
 
 
@@ -233,7 +245,7 @@ def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tup
         return (_NEXT_ROUND,)  # E4: between rounds only the next deal is legal
     rules = state.rules
     trains = state.trains
-    if rules.first_turn is not None and not state.had_first_turn[seat]:
+    if rules.first_turn is not None and not state.has_had_first_turn(seat):
         # P4: a first turn plays only on the player's own train; doubles bind nobody.
         suit = 1 << trains[seat].open_end
         own = PLAYS[seat]
@@ -480,17 +492,9 @@ def _closable(state: GameState | PlayerView, pip: int, hand: tuple[Tile, ...]) -
             return True  # a tile of the suit in the player's hand is not on the table
     if type(state) is GameState:
         # Each tile of the set is on the table, in a hand or in the boneyard (S1-S4),
-        # so the suit is all on the table unless one of them holds a tile of it.  Most
-        # doubles are live, and the search stops at the first such tile: a few tiles
-        # read, where counting the table reads every tile on it (benchmarks/run.py).
-        for tile in state.boneyard:
-            if tile._ends & suit:
-                return True
-        for other in state.hands:
-            for tile in other:
-                if tile._ends & suit:
-                    return True
-        return False
+        # so the suit is all on the table unless a tile of it is off the table: one
+        # mask operation on the state's mask of the table.
+        return bool(SUITS[pip] & state._round.set_mask & ~state._table)
     # A player's view holds no other hand and no boneyard: count the table.
     on_table = 1 if state.engine.high == pip else 0
     for train in state.trains:
@@ -509,13 +513,20 @@ def apply(state: GameState, move: Move) -> GameState:
     Raises:
         IllegalMoveError: if *move* is not among ``legal_moves(state)``; its
             ``reason`` names the rule that forbids it.
+        TypeError: if *state* is not a `GameState` (a `PlayerView` included: a
+            view holds one seat's knowledge, not the hidden tiles a move may need).
 
     >>> state = new_game(4, seed=7)
     >>> after = apply(state, legal_moves(state)[0])
     >>> after is not state and after != state
     True
     """
-    moves = state._legal if type(state) is GameState else None  # as play leaves it: cached
+    if type(state) is GameState:
+        moves = state._legal  # as apply leaves it: cached
+    elif isinstance(state, GameState):
+        moves = None
+    else:
+        raise _not_a_state("apply", state)
     if move not in (legal_moves(state) if moves is None else moves):
         raise IllegalMoveError(move, _why_illegal(state, move))
     if type(move) is Play:
@@ -534,138 +545,161 @@ def apply(state: GameState, move: Move) -> GameState:
     return _call(state)
 
 
-def _replace(items: tuple[object, ...], index: int, value: object) -> tuple[object, ...]:
+def _not_a_state(function: str, value: object) -> TypeError:
+    if isinstance(value, PlayerView):
+        return TypeError(
+            f"{function}() needs a GameState, not a PlayerView: a view shows what one seat "
+            "knows, not the boneyard a move may draw from; apply moves to the state and "
+            "send each player view(state, seat)"
+        )
+    return TypeError(f"{function}() needs a GameState, not {type(value).__name__}")
+
+
+def _replace(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    changed = list(items)
+    changed[index] = value
+    return tuple(changed)
+
+
+def _replace_train(items: tuple[Train, ...], index: int, value: Train) -> tuple[Train, ...]:
     changed = list(items)
     changed[index] = value
     return tuple(changed)
 
 
 def _draw(s: GameState) -> GameState:
-    seat = s.current_player
+    seat = s._current
     assert seat is not None
-    hand = list(s.hands[seat])
-    insort(hand, s.boneyard[0], key=_ORDER)
-    return _state(
-        s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
-        s.first_player, _replace(s.hands, seat, tuple(hand)), s.boneyard[1:],  # type: ignore[arg-type]
-        s.trains, seat, s.had_first_turn, s.turn_tiles, True, s.turn_doubles,
-        s.open_doubles, s.idle_turns, s.scores, s.round_scores, False, s.last_tile_called,
+    deck = s._deck
+    drawn = s._drawn
+    hands = _replace(s._hands, seat, s._hands[seat] | 1 << deck.boneyard[drawn]._index)
+    return GameState(
+        s._round, deck, drawn + 1, hands, s._trains, s._table, seat, s._firsts,
+        s._turn_tiles, True, s._turn_doubles, s._open_doubles, s._idle, False, s._called,
     )  # fmt: skip
 
 
 def _call(s: GameState) -> GameState:
     # The last-tile call: only recorded; _end_turn reads it.
-    return _state(
-        s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
-        s.first_player, s.hands, s.boneyard, s.trains, s.current_player, s.had_first_turn,
-        s.turn_tiles, s.has_drawn, s.turn_doubles, s.open_doubles, s.idle_turns, s.scores,
-        s.round_scores, False, True,
+    return GameState(
+        s._round, s._deck, s._drawn, s._hands, s._trains, s._table, s._current, s._firsts,
+        s._turn_tiles, s._has_drawn, s._turn_doubles, s._open_doubles, s._idle, False, True,
     )  # fmt: skip
 
 
 def _play(s: GameState, move: Play) -> GameState:
-    seat = s.current_player
+    seat = s._current
     assert seat is not None
     tile, train_id = move.tile, move.train
-    hand = s.hands[seat]
-    index = hand.index(tile)
-    hand = hand[:index] + hand[index + 1 :]
-    hands: tuple[tuple[Tile, ...], ...] = _replace(s.hands, seat, hand)  # type: ignore[assignment]
-    train = s.trains[train_id]
+    bit = 1 << tile._index
+    hand = s._hands[seat] ^ bit
+    hands = _replace(s._hands, seat, hand)
+    train = s._trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker.
-    joined = _train(train.tiles + (tile,), tile.other_end(train.open_end),
-                    train.marked and train_id != seat)  # fmt: skip
-    trains: tuple[Train, ...] = _replace(s.trains, train_id, joined)  # type: ignore[assignment]
+    joined = Train(train._tiles + (tile,), tile.other_end(train._open_end),
+                   train._marked and train_id != seat)  # fmt: skip
+    trains = _replace_train(s._trains, train_id, joined)
+    table = s._table | bit
     # D2: a tile played on an open double closes it.
-    open_doubles = s.open_doubles
+    open_doubles = s._open_doubles
     if train_id in open_doubles:
         open_doubles = tuple(t for t in open_doubles if t != train_id)
-    turn_doubles = s.turn_doubles
+    turn_doubles = s._turn_doubles
     if train_id in turn_doubles:
         turn_doubles = tuple(t for t in turn_doubles if t != train_id)
-    turn_tiles = s.turn_tiles + 1
-    first_turn = s.rules.first_turn
-    if first_turn is not None and not s.had_first_turn[seat]:
+    turn_tiles = s._turn_tiles + 1
+    first_turn = s._round.rules.first_turn
+    if first_turn is not None and not s._firsts >> seat & 1:
         # P4: the chain goes on while the hand has a tile that fits the own train.
-        suit = 1 << joined.open_end
-        if first_turn.chain and any(tile._ends & suit for tile in hand):
-            return _same_turn(s, hands, trains, open_doubles, turn_doubles, turn_tiles)
-        return _end_turn(s, hands, trains, open_doubles, turn_doubles, turn_tiles)
+        if first_turn.chain and hand & SUITS[joined._open_end]:
+            return _same_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
+        return _end_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
     if not hand:
-        return _end_round(s, hands, trains)  # E1, D5: going out ends the round at once
+        return _end_round(s, hands, trains, table)  # E1, D5: going out ends the round at once
     if tile.is_double:
         # D1: a double must be followed at once; it brings one draw of its own.
         turn_doubles = (*turn_doubles, train_id)
-        return _same_turn(s, hands, trains, open_doubles, turn_doubles, turn_tiles)
-    return _end_turn(s, hands, trains, open_doubles, turn_doubles, turn_tiles)  # P5a
+        return _same_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
+    return _end_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)  # P5a
 
 
 def _same_turn(
     s: GameState,
-    hands: tuple[tuple[Tile, ...], ...],
+    hands: tuple[int, ...],
     trains: tuple[Train, ...],
+    table: int,
     open_doubles: tuple[int, ...],
     turn_doubles: tuple[int, ...],
     turn_tiles: int,
 ) -> GameState:
-    return _state(
-        s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
-        s.first_player, hands, s.boneyard, trains, s.current_player, s.had_first_turn,
-        turn_tiles, False, turn_doubles, open_doubles, s.idle_turns, s.scores,
-        s.round_scores, False, s.last_tile_called,
+    return GameState(
+        s._round, s._deck, s._drawn, hands, trains, table, s._current, s._firsts, turn_tiles,
+        False, turn_doubles, open_doubles, s._idle, False, s._called,
     )  # fmt: skip
 
 
 def _pass(s: GameState) -> GameState:
-    seat = s.current_player
+    seat = s._current
     assert seat is not None
-    trains = s.trains
+    trains = s._trains
     stops_first_chain = (
-        s.rules.first_turn is not None and not s.had_first_turn[seat] and s.turn_tiles
+        s._round.rules.first_turn is not None and not s._firsts >> seat & 1 and s._turn_tiles
     )
     if not stops_first_chain:
         # P5, D1, D2: a turn ended without a (final) tile puts a marker on the own train.
         own = trains[seat]
-        if not own.marked:
-            trains = _replace(trains, seat, _train(own.tiles, own.open_end, True))  # type: ignore[assignment]
-    return _end_turn(s, s.hands, trains, s.open_doubles, s.turn_doubles, s.turn_tiles)
+        if not own._marked:
+            trains = _replace_train(trains, seat, Train(own._tiles, own._open_end, True))
+    return _end_turn(s, s._hands, trains, s._table, s._open_doubles, s._turn_doubles, s._turn_tiles)
 
 
 def _end_turn(
     s: GameState,
-    hands: tuple[tuple[Tile, ...], ...],
+    hands: tuple[int, ...],
     trains: tuple[Train, ...],
+    table: int,
     open_doubles: tuple[int, ...],
     turn_doubles: tuple[int, ...],
     turn_tiles: int,
 ) -> GameState:
-    seat = s.current_player
+    seat = s._current
     assert seat is not None
-    first_turn = s.rules.first_turn is not None and not s.had_first_turn[seat]
+    r = s._round
+    rules = r.rules
+    first_turn = rules.first_turn is not None and not s._firsts >> seat & 1
     if not first_turn:
         # D2: a double still ending its train when the turn ends is open.
         open_doubles = open_doubles + turn_doubles
-    had_first_turn = s.had_first_turn
-    if not had_first_turn[seat]:
-        had_first_turn = _replace(had_first_turn, seat, True)  # type: ignore[assignment]
-    idle = 0 if turn_tiles else s.idle_turns + 1
+    firsts = s._firsts | 1 << seat
+    # E2: a turn changed the table if it played a tile or newly marked the own train
+    # (a marker may open a play to a player who passed earlier); else it was idle.
+    idle = (
+        0 if turn_tiles or (trains[seat]._marked and not s._trains[seat]._marked) else s._idle + 1
+    )
     # P4: a player who went out on a first turn ends the round once all have had theirs.
-    if not all(hands) and all(had_first_turn):  # rare first: nobody is out, mostly
-        return _end_round(s, hands, trains)
-    # E2: an empty boneyard and a full cycle of turns without a tile: blocked.
-    if not s.boneyard and idle >= s.players:
-        return _end_round(s, hands, trains)
-    boneyard = s.boneyard
-    penalty = s.rules.last_tile_penalty
-    if penalty and turn_tiles and len(hands[seat]) == 1 and not s.last_tile_called:
+    if not all(hands) and firsts == (1 << r.players) - 1:  # rare first: nobody is out, mostly
+        return _end_round(s, hands, trains, table)
+    deck = s._deck
+    drawn = s._drawn
+    left = len(deck.boneyard) - drawn
+    # E2: an empty boneyard and a full cycle of turns that left the table unchanged: blocked.
+    if not left and idle >= r.players:
+        return _end_round(s, hands, trains, table)
+    penalty = rules.last_tile_penalty
+    if penalty and turn_tiles and not s._called and _count(hands[seat]) == 1:
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
-        drawn, boneyard = boneyard[:penalty], boneyard[penalty:]
-        hands = _replace(hands, seat, tuple(sorted(hands[seat] + drawn)))  # type: ignore[assignment]
-    return _state(
-        s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
-        s.first_player, hands, boneyard, trains, (seat + 1) % s.players,  # P1: clockwise
-        had_first_turn, 0, False, (), open_doubles, idle, s.scores, s.round_scores, False,
+        taken = min(penalty, left)
+        hands = _replace(hands, seat, hands[seat] | mask_of(deck.boneyard[drawn : drawn + taken]))
+        drawn += taken
+    return GameState(
+        r, deck, drawn, hands, trains, table, (seat + 1) % r.players,  # P1: clockwise
+        firsts, 0, False, (), open_doubles, idle, False, False,
     )  # fmt: skip
+
+
+def _count(mask: int) -> int:
+    # The number of tiles in a mask (int.bit_count is 3.10+, but mypyc knows bin()).
+    return bin(mask).count("1")
 
 
 def round_score(hand: Sequence[Tile], rules: Rules = STANDARD) -> int:
@@ -688,16 +722,20 @@ def round_score(hand: Sequence[Tile], rules: Rules = STANDARD) -> int:
 
 
 def _end_round(
-    s: GameState, hands: tuple[tuple[Tile, ...], ...], trains: tuple[Train, ...]
+    s: GameState, hands: tuple[int, ...], trains: tuple[Train, ...], table: int
 ) -> GameState:
     # E3: every player scores the pips left in hand; E4/E5: next round or game over.
-    points = tuple(_score_hand(hand, s.rules.double_blank_score) for hand in hands)
-    scores = tuple(a + b for a, b in zip(s.scores, points, strict=True))
-    is_over = s.round_number >= s.rounds
-    return _state(
-        s.rules, s.players, s.max_pip, s.hand_size, s.seed, s.round_number, s.engine,
-        s.first_player, hands, s.boneyard, trains, None, s.had_first_turn, 0, False, (),
-        (), s.idle_turns, scores, (*s.round_scores, points), is_over,
+    r = s._round
+    double_blank = r.rules.double_blank_score
+    points = tuple([_score_hand(tiles_of(hand), double_blank) for hand in hands])
+    scores = tuple([a + b for a, b in zip(r.scores, points, strict=True)])
+    ended = _Round(
+        r.rules, r.players, r.max_pip, r.hand_size, r.round_number, r.engine, r.first_player,
+        scores, (*r.round_scores, points),
+    )  # fmt: skip
+    return GameState(
+        ended, s._deck, s._drawn, hands, trains, table, None, s._firsts, 0, False, (), (),
+        s._idle, r.round_number >= r.rounds, False,
     )  # fmt: skip
 
 
@@ -722,11 +760,11 @@ def _why_illegal(state: GameState, move: object) -> str:
             return "last tile: these rules have no last-tile call (Rules.last_tile_penalty is 0)"
         if state.last_tile_called:
             return f"last tile: player {seat} has already called this turn"
-        held = len(state.hands[seat])
+        held = len(state.hand(seat))
         return f"last tile: a player calls holding exactly 2 tiles; player {seat} holds {held}"
     moves = legal_moves(state)
     can_play = any(isinstance(m, Play) for m in moves)
-    first = state.rules.first_turn is not None and not state.had_first_turn[seat]
+    first = state.rules.first_turn is not None and not state.has_had_first_turn(seat)
     if isinstance(move, Draw):
         if first and not state.rules.first_turn.may_draw:  # type: ignore[union-attr]
             return "P4: a player never draws on the first turn of a round"
@@ -740,7 +778,7 @@ def _why_illegal(state: GameState, move: object) -> str:
             return "P7/P5a: a player who has a legal play must make one"
         return "P5a: a player who does not play must draw first while the boneyard has tiles"
     tile, train_id = move.tile, move.train
-    if tile not in state.hands[seat]:
+    if tile not in state.hand(seat):
         return f"player {seat} does not hold {tile}"
     if not MEXICAN <= train_id < state.players:
         return f"there is no train {train_id} with {state.players} players"

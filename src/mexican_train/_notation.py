@@ -15,14 +15,15 @@ from typing import Any, NoReturn
 
 import attrs
 
-from ._check import Path, Problem, check_state
+from ._check import MAX_DEPTH, Path, Problem, check_state
 from ._errors import MexicanTrainError
+from ._fields import StateFields
 from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
 from ._names import get_rules, kebab_name, public_names
 from ._rules import Rules
 from ._state import GameState, Train
 from ._tiles import Tile
-from ._variants import VARIANTS
+from ._variants import VARIANTS, _combination_name
 
 __all__ = ["NotationError", "format_move", "format_state", "parse_move", "parse_state"]
 
@@ -195,6 +196,9 @@ def _format_rules(rules: Rules) -> str:
     for name, base in VARIANTS.items():
         if base == rules:
             return name
+    combined = _combination_name(rules, VARIANTS)  # "hub+shared-ties" (issue 14)
+    if combined is not None:
+        return combined
     best: tuple[str, list[str]] | None = None
     for name, base in VARIANTS.items():
         changes = []
@@ -255,6 +259,7 @@ class _RulesReader:
         self.part = part
         self.text = part.text
         self.pos = 0
+        self.depth = 0  # brackets open: bounded, so that no text can exhaust the stack
 
     def fail(self, start: int, end: int, reason: str) -> NoReturn:
         # Past the end, the part is empty and the column points just after the field.
@@ -303,6 +308,9 @@ class _RulesReader:
         return built
 
     def arguments(self, allowed: set[str], owner: str) -> dict[str, Any]:
+        if self.depth == MAX_DEPTH:
+            self.fail(self.pos, self.pos + 1, f"brackets nested deeper than {MAX_DEPTH} levels")
+        self.depth += 1
         self.expect("(")
         found: dict[str, Any] = {}
         while self.peek() != ")":
@@ -319,6 +327,7 @@ class _RulesReader:
                     self.fail(self.pos, self.pos + 1, f"expected ',' or ')', found {found_text}")
                 self.pos += 1
         self.pos += 1
+        self.depth -= 1
         return found
 
     def value(self) -> object:
@@ -511,7 +520,7 @@ class _PositionReader:
             self.spans[path + (i,)] = piece
         return tuple(ids)
 
-    def read(self, rules: Rules | None) -> GameState:
+    def read(self, rules: Rules | None) -> StateFields:
         source = self.source
         fields = [_Part(m[0], m.start()) for m in re.finditer(r"\S+", source)]
         if len(fields) < len(FIELDS):
@@ -586,7 +595,7 @@ class _PositionReader:
         self.spans[("has_drawn",)] = turn[3]
         turn_doubles = self.train_ids(turn[4], "turn", ("turn_doubles",))
         open_doubles = self.train_ids(turn[5], "turn", ("open_doubles",))
-        idle = self.number(turn[6], "turn", "the turns without a tile", ("idle_turns",))
+        idle = self.number(turn[6], "turn", "the turns that changed nothing", ("idle_turns",))
         if turn[7].text not in ("0", "1"):
             self.fail(turn[7], "turn", "'called' is 1 once the last tile is called, else 0")
         self.spans[("last_tile_called",)] = turn[7]
@@ -605,7 +614,7 @@ class _PositionReader:
         self.spans[("round_scores",)] = part["scores"]
 
         rounds = the_rules.rounds or max_pip + 1
-        return GameState(
+        return StateFields(
             the_rules, players, max_pip, hand_size, seed, round_number, engine, first,
             tuple(hands), boneyard, tuple(trains), current, flags, turn_tiles,
             turn[3].text == "1", turn_doubles, open_doubles, idle, rows[0], tuple(rows[1:]),
@@ -658,10 +667,10 @@ def parse_state(text: str, *, rules: Rules | None = None) -> GameState:
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {rules!r}")
     reader = _PositionReader(text)
-    state = reader.read(rules)
+    fields = reader.read(rules)
     try:
-        check_state(state)
+        check_state(fields)
     except Problem as problem:
         part, field = reader.locate(problem.path)
         reader.fail(part, field, problem.message)
-    return state
+    return fields.build()

@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
 from typing import Any, Final, NoReturn, TypeVar
 
 import attrs
 import cattrs
-from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.errors import (
     ClassValidationError,
     ForbiddenExtraKeysError,
@@ -27,13 +26,14 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn
 
-from ._check import SEED_LIMIT, Path, Problem, check_state, check_view
-from ._errors import MexicanTrainError
+from ._check import MAX_DEPTH, SEED_LIMIT, Path, Problem, check_state, check_view
+from ._errors import InvalidArgumentError, MexicanTrainError, shown
 from ._events import Event
+from ._fields import StateFields, TrainFields, fields_of
 from ._moves import MAX_TRAIN, Move, Play
 from ._names import kebab_name, public_names
 from ._record import GameRecord, ReplayError, replay
-from ._state import GameState
+from ._state import GameState, Train
 from ._tables import DealTable
 from ._tiles import Tile, set_size
 from ._view import PlayerView
@@ -52,7 +52,17 @@ __all__ = [
 ]
 
 #: The schema every document names in its ``"schema"`` field.
-SCHEMA_VERSION: Final = "mexican-train/1"
+SCHEMA_VERSION: Final = "mexican-train/2"
+#: The schema before E2 was revised (2026-12-01): a round was blocked after a cycle of turns
+#: without a tile, even when a marker placed in the cycle had opened a play.  Its moves and
+#: events mean what they did; its states and views count the blocked-round turns (E2's
+#: ``idle_turns``) the old way, which cannot be converted, so they are refused; its records
+#: are replayed under the revised rule.
+_SCHEMA_BEFORE_E2: Final = "mexican-train/1"
+_BEFORE_E2 = (
+    f"{_SCHEMA_BEFORE_E2!r} documents were written before E2 was revised on 2026-12-01 "
+    "(a marker newly placed on an unmarked train now starts the blocked-round count again)"
+)
 
 # Without a deal to count, a record's set is bounded here, so that an untrusted
 # record cannot ask for a set of a billion tiles.
@@ -117,6 +127,8 @@ def _strict(kind: type, what: str) -> Callable[[object, type], Any]:
 
 
 def _shown(value: object) -> str:
+    if type(value) is int and value.bit_length() > _MAX_BITS:
+        return shown(value)  # json.dumps refuses ints of more than 4300 digits
     text = json.dumps(value) if isinstance(value, (str, int, float, bool, type(None))) else None
     if text is None:
         names: dict[type, str] = {dict: "an object", list: "an array"}
@@ -128,7 +140,10 @@ def _structure_tile(value: object, _: type) -> Tile:
     if type(value) is not str or not _TILE.fullmatch(value):
         raise _Invalid(f'a tile is a string like "12-5", not {_shown(value)}')
     high, low = value.split("-")
-    return Tile(int(high), int(low))
+    try:
+        return Tile(int(high), int(low))
+    except InvalidArgumentError as error:  # an end above MAX_PIP
+        raise _Invalid(f"{value} is not a tile: {error}") from None
 
 
 def _is_protocol(kind: object) -> bool:
@@ -157,12 +172,22 @@ def _make_converter() -> cattrs.Converter:
     converter.register_unstructure_hook(Tile, str)
 
     def tuple_factory(kind: Any) -> Callable[[object, Any], Any]:
-        base = homogenous_tuple_structure_factory(kind, converter)
+        item_kind = typing.get_args(kind)[0]
+        item_hook = converter.get_structure_hook(item_kind)
 
-        def structure(value: object, kind: Any) -> Any:
+        def structure(value: object, _: Any) -> Any:
             if type(value) not in (list, tuple):
                 raise _Invalid(f"expected an array, not {_shown(value)}")
-            return base(value, kind)
+            items: list[object] = []
+            # Stop at the first bad item, rather than check them all as cattrs' detailed
+            # validation does: refusing a huge document costs no more than its first fault.
+            for index, item in enumerate(typing.cast("list[object]", value)):
+                try:
+                    items.append(item_hook(item, item_kind))
+                except _STRUCTURE_ERRORS as error:
+                    where, reason = _locate(error, "")
+                    raise _Invalid(reason, f"[{index}]{where}") from None
+            return tuple(items)
 
         return structure
 
@@ -308,10 +333,23 @@ def _structure_move(value: object) -> Move:
     return Play(tile, train)
 
 
-# GameState names Move only for type checkers; resolve its annotations for cattrs once
-# (the other names come from GameState's own module, as typing.get_type_hints finds them).
-attrs.resolve_types(GameState, localns={"Move": Move})
 _CONVERTER = _make_converter()
+# A state and a train are read and written through the records of their public fields.
+_CONVERTER.register_structure_hook(
+    Train, lambda value, _: _CONVERTER.structure(value, TrainFields).build()
+)
+_CONVERTER.register_unstructure_hook(
+    Train,
+    lambda train: _CONVERTER.unstructure(
+        TrainFields(train.tiles, train.open_end, train.marked), TrainFields
+    ),
+)
+
+
+#: What structuring raises for bad input: our hooks, cattrs, and the values' own validators.
+_STRUCTURE_ERRORS: Final = (
+    _Invalid, cattrs.BaseValidationError, ForbiddenExtraKeysError, KeyError, TypeError, ValueError,
+)  # fmt: skip
 
 
 def _locate(error: BaseException, path: str) -> tuple[str, str]:
@@ -337,8 +375,7 @@ def _locate(error: BaseException, path: str) -> tuple[str, str]:
 def _structure(value: object, kind: type[_T], path: str = "$") -> _T:
     try:
         return _CONVERTER.structure(value, kind)
-    except (_Invalid, cattrs.BaseValidationError, ForbiddenExtraKeysError,
-            KeyError, TypeError, ValueError) as error:  # fmt: skip
+    except _STRUCTURE_ERRORS as error:
         where, reason = _locate(error, path)
         raise SchemaError(where, reason) from None
 
@@ -350,15 +387,22 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
     """Check the header of *document*; return its type and the remaining fields."""
     if type(document) is not dict:
         raise SchemaError("$", f"a document is a JSON object, not {_shown(document)}")
+    _check_shape(document)  # first: even the header may be hostile
     if "schema" not in document:
         raise SchemaError("$.schema", "required field missing")
-    if document["schema"] != SCHEMA_VERSION or type(document["schema"]) is not str:
+    schema = document["schema"]
+    if type(schema) is not str or schema not in (SCHEMA_VERSION, _SCHEMA_BEFORE_E2):
         raise SchemaError("$.schema", f"this library reads {SCHEMA_VERSION!r} documents, "
-                                      f"not {_shown(document['schema'])}")  # fmt: skip
+                                      f"not {_shown(schema)}")  # fmt: skip
     kind = document.get("type")
     if type(kind) is not str or kind not in kinds:
         raise SchemaError("$.type", f"the type is one of {', '.join(kinds)}, not {_shown(kind)}")
-    _check_numbers(document)
+    if schema == _SCHEMA_BEFORE_E2 and kind in ("state", "view"):
+        raise SchemaError(
+            "$.schema",
+            f"{_BEFORE_E2}, so a {kind}'s idle_turns may count turns differently; "
+            f"this library reads {kind}s of {SCHEMA_VERSION!r} only (replay the game's record)",
+        )
     return kind, {key: value for key, value in document.items() if key not in ("schema", "type")}
 
 
@@ -367,19 +411,36 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
 _MAX_BITS: Final = 1000
 
 
-def _check_numbers(document: dict[str, Any]) -> None:
-    """Refuse any absurdly long whole number, wherever it is, before reading the fields."""
-    stack: list[tuple[str, object]] = [("$", document)]
-    while stack:  # a loop, not recursion: the nesting is untrusted too
-        path, value = stack.pop()
+def _check_shape(document: dict[str, Any]) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and absurdly long numbers, before reading fields.
+
+    A loop, not recursion: the nesting is untrusted too.  Paths are built only for the
+    value refused, so a large document costs one visit per value.
+    """
+    stack: list[tuple[tuple[object, ...], object]] = [((), document)]
+    while stack:
+        steps, value = stack.pop()
         if type(value) is int and value.bit_length() > _MAX_BITS:
             raise SchemaError(
-                path, f"a number of {value.bit_length()} bits; none needs more than 64"
+                _steps_path(steps),
+                f"a number of {value.bit_length()} bits; none needs more than 64",
             )
-        if type(value) is dict:
-            stack.extend((_join(path, key), item) for key, item in value.items())
-        elif type(value) is list:
-            stack.extend((f"{path}[{index}]", item) for index, item in enumerate(value))
+        if type(value) is dict or type(value) is list:
+            if len(steps) >= MAX_DEPTH:
+                raise SchemaError(
+                    _steps_path(steps),
+                    f"nested deeper than {MAX_DEPTH} levels; no document of this schema is",
+                )
+            items: Iterable[tuple[object, object]]
+            items = value.items() if type(value) is dict else enumerate(value)
+            stack.extend(((*steps, key), item) for key, item in items)
+
+
+def _steps_path(steps: tuple[object, ...]) -> str:
+    path = "$"
+    for step in steps:
+        path = f"{path}[{step}]" if type(step) is int else _join(path, step)
+    return path
 
 
 def _fail(problem: Problem) -> NoReturn:
@@ -391,13 +452,13 @@ def _sorted(hands: tuple[tuple[Tile, ...], ...]) -> tuple[tuple[Tile, ...], ...]
 
 
 def _read_state(fields: dict[str, Any]) -> GameState:
-    state = _structure(fields, GameState)
-    state = attrs.evolve(state, hands=_sorted(state.hands))  # hands are sets, kept sorted
+    read = _structure(fields, StateFields)
+    read = attrs.evolve(read, hands=_sorted(read.hands))  # hands are sets, kept sorted
     try:
-        check_state(state)
+        check_state(read)
     except Problem as problem:
         _fail(problem)
-    return state
+    return read.build()
 
 
 def _read_view(fields: dict[str, Any]) -> PlayerView:
@@ -411,7 +472,7 @@ def _read_view(fields: dict[str, Any]) -> PlayerView:
     return view
 
 
-def _read_record(fields: dict[str, Any]) -> GameRecord:
+def _read_record(fields: dict[str, Any], *, before_e2: bool = False) -> GameRecord:
     game = _structure(fields, GameRecord)
     try:
         max_pip, _ = game.rules.deal_table.lookup(
@@ -432,8 +493,10 @@ def _read_record(fields: dict[str, Any]) -> GameRecord:
     except ReplayError as error:
         if error.move_number == 0:
             raise SchemaError("$.deal" if game.deal else "$", error.reason) from None
-        raise SchemaError(f"$.moves[{error.move_number - 1}]",
-                          f"move {error.move_number} is illegal: {error.reason}") from None  # fmt: skip
+        why = f"move {error.move_number} is illegal: {error.reason}"
+        if before_e2:
+            why += f" ({_BEFORE_E2}; this record does not replay under the revised rule)"
+        raise SchemaError(f"$.moves[{error.move_number - 1}]", why) from None
     return game
 
 
@@ -443,6 +506,11 @@ def _event_types() -> dict[str, type]:
 
 def _read_event(kind: str, fields: dict[str, Any]) -> Event:
     return _structure(fields, _event_types()[kind])
+
+
+def _before_e2(document: object) -> bool:
+    # Only called once _body has accepted the document (a dict with a known schema).
+    return document["schema"] == _SCHEMA_BEFORE_E2  # type: ignore[index, no-any-return]
 
 
 def _readers() -> dict[str, Callable[[str, dict[str, Any]], Any]]:
@@ -466,7 +534,7 @@ def _read_move(kind: str, fields: dict[str, Any]) -> Move:
 
 
 def to_json(value: GameState | PlayerView | Move | GameRecord | Event) -> dict[str, Any]:
-    """Return *value* as a JSON-compatible dict: a document of schema ``mexican-train/1``.
+    """Return *value* as a JSON-compatible dict: a document of schema ``mexican-train/2``.
 
     Every document has ``"schema"`` and ``"type"`` (``"state"``, ``"view"``,
     ``"record"``, a move's type such as ``"play"``, or an event's such as
@@ -484,11 +552,12 @@ def to_json(value: GameState | PlayerView | Move | GameRecord | Event) -> dict[s
 
     >>> from mexican_train import MEXICAN, Play, Tile
     >>> to_json(Play(Tile(12, 5), MEXICAN))
-    {'schema': 'mexican-train/1', 'type': 'play', 'tile': '12-5', 'train': -1}
+    {'schema': 'mexican-train/2', 'type': 'play', 'tile': '12-5', 'train': -1}
     """
     header = {"schema": SCHEMA_VERSION}
     if isinstance(value, GameState):
-        return {**header, "type": "state", **_CONVERTER.unstructure(value, GameState)}
+        fields = _CONVERTER.unstructure(fields_of(value), StateFields)
+        return {**header, "type": "state", **fields}
     if isinstance(value, PlayerView):
         return {**header, "type": "view", **_CONVERTER.unstructure(value, PlayerView)}
     if isinstance(value, GameRecord):
@@ -520,6 +589,8 @@ def from_json(document: object) -> GameState | PlayerView | Move | GameRecord | 
     """
     readers = _readers()
     kind, fields = _body(document, readers)
+    if kind == "record":
+        return _read_record(fields, before_e2=_before_e2(document))
     return readers[kind](kind, fields)  # type: ignore[no-any-return]
 
 
@@ -584,7 +655,7 @@ def move_from_json(document: object) -> Move:
     Raises:
         SchemaError: if anything is wrong; ``error.path`` says where.
 
-    >>> move_from_json({"schema": "mexican-train/1", "type": "draw"})
+    >>> move_from_json({"schema": "mexican-train/2", "type": "draw"})
     Draw()
     """
     kind, fields = _body(document, _move_types())
@@ -614,7 +685,7 @@ def record_from_json(document: object) -> GameRecord:
     mexican_train._serialize.SchemaError: $.moves[0]: move 1 is illegal: P7/P5a: a player who has a legal play must make one
     """
     _, fields = _body(document, {"record": None})
-    return _read_record(fields)
+    return _read_record(fields, before_e2=_before_e2(document))
 
 
 def event_from_json(document: object) -> Event:
@@ -629,7 +700,7 @@ def event_from_json(document: object) -> Event:
     Raises:
         SchemaError: if anything is wrong; ``error.path`` says where.
 
-    >>> event_from_json({"schema": "mexican-train/1", "type": "turn-started", "seat": 2})
+    >>> event_from_json({"schema": "mexican-train/2", "type": "turn-started", "seat": 2})
     TurnStarted(seat=2)
     """
     kind, fields = _body(document, _event_types())
@@ -637,13 +708,13 @@ def event_from_json(document: object) -> Event:
 
 
 def json_schema() -> dict[str, Any]:
-    """Return the JSON Schema of documents (``schema/mexican-train-1.schema.json``).
+    """Return the JSON Schema of documents (``schema/mexican-train-2.schema.json``).
 
     Returns:
         The schema, as a dict (JSON Schema draft 2020-12).
 
     >>> json_schema()["$id"]
-    'https://mexican-train.readthedocs.io/schema/mexican-train-1.schema.json'
+    'https://mexican-train.readthedocs.io/schema/mexican-train-2.schema.json'
     """
-    text = resources.files("mexican_train") / "schema" / "mexican-train-1.schema.json"
+    text = resources.files("mexican_train") / "schema" / "mexican-train-2.schema.json"
     return json.loads(text.read_text(encoding="utf-8"))  # type: ignore[no-any-return]

@@ -268,7 +268,7 @@ class SimulationResult:
         >>> from mexican_train.players import GreedyPlayer, RandomPlayer
         >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
         >>> print(result.report().splitlines()[0])
-        4 games, 2 players, seats rotated: 40 rounds, 16 blocked (40.0%)
+        4 games, 2 players, seats rotated: 40 rounds, 14 blocked (35.0%)
         """
         seats = "seats rotated" if self.rotate_seats else "fixed seats"
         lines = [

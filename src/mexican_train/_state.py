@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import attrs
 
 from ._errors import InvalidArgumentError, shown
+from ._hooks import svg
 from ._moves import MEXICAN
 from ._rules import Rules
-from ._tiles import Tile
+from ._tiles import MAX_PIP, Tile, full_set
 
 if TYPE_CHECKING:
     from ._moves import Move
@@ -18,33 +19,45 @@ if TYPE_CHECKING:
 __all__ = ["Deal", "GameState", "Train"]
 
 
-class _Weakrefable:
-    # The weak-reference slot, in a base shared by each frozen class below and its
-    # builder, so that the two have the same memory layout (see `_built`).
-    __slots__ = ("__weakref__",)
+class Train:
+    """A line of tiles from the engine (P2): an immutable, hashable value.
 
-
-@attrs.frozen
-class Train(_Weakrefable):
-    """A line of tiles from the engine (P2).
-
-    Attributes:
-        tiles: the tiles in the order played, the first one joined to the engine.
-        open_end: the number a tile must show to join it (the engine's while empty).
-        marked: whether a marker is on it, opening it to everybody (P6).
+    It has the tiles in the order played (the first one joined to the engine),
+    the open end a tile must show to join it (the engine's number while it is
+    empty) and whether a marker is on it (P6).
 
     >>> Train((Tile(12, 5), Tile(5, 5)), open_end=5).is_started
     True
+    >>> Train((), 12, marked=True)
+    Train(tiles=(), open_end=12, marked=True)
     """
 
-    tiles: tuple[Tile, ...]
-    open_end: int
-    marked: bool = False
+    __slots__ = ("_marked", "_open_end", "_tiles")
+
+    def __init__(self, tiles: tuple[Tile, ...], open_end: int, marked: bool = False) -> None:
+        self._tiles: Final = tiles
+        self._open_end: Final = open_end
+        self._marked: Final = marked
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The tiles in the order played, the first one joined to the engine."""
+        return self._tiles
+
+    @property
+    def open_end(self) -> int:
+        """The number a tile must show to join the train (the engine's while empty)."""
+        return self._open_end
+
+    @property
+    def marked(self) -> bool:
+        """Whether a marker is on the train, opening it to everybody (P6)."""
+        return self._marked
 
     @property
     def is_started(self) -> bool:
         """Whether any tile has been played on it."""
-        return bool(self.tiles)
+        return bool(self._tiles)
 
     @property
     def ends_in_double(self) -> bool:
@@ -53,7 +66,29 @@ class Train(_Weakrefable):
         >>> Train((Tile(12, 5), Tile(5, 5)), open_end=5).ends_in_double
         True
         """
-        return bool(self.tiles) and self.tiles[-1].is_double
+        return bool(self._tiles) and self._tiles[-1].is_double
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Train):
+            return NotImplemented
+        return self is other or (
+            self._open_end == other._open_end
+            and self._marked == other._marked
+            and self._tiles == other._tiles
+        )
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash((self._tiles, self._open_end, self._marked))
+
+    def __repr__(self) -> str:
+        return f"Train(tiles={self._tiles!r}, open_end={self._open_end!r}, marked={self._marked!r})"
+
+    def __reduce__(self) -> tuple[type[Train], tuple[tuple[Tile, ...], int, bool]]:
+        return (Train, (self._tiles, self._open_end, self._marked))
 
 
 def _sequence(values: object, what: str) -> tuple[Any, ...]:
@@ -142,37 +177,163 @@ def winners_of(
     return tuple(seat for seat, key in enumerate(keys) if key == best)
 
 
-@attrs.frozen(cache_hash=True)
-class GameState(_Weakrefable):
+# -- the layout ------------------------------------------------------------------
+#
+# A state is a few words over values it shares with its neighbours (issue 10):
+#
+# - `_Round`: what stays put for a whole round and everybody may see: the rules,
+#   the players, the set, the round's number, engine and first player, and the
+#   scores so far.  Every state of a round points at one `_Round` (a view too).
+# - `_Deck`: the secrets that stay put for a round: the seed and the boneyard in
+#   draw order, as dealt.  A state keeps how many tiles have been drawn from it.
+# - hands as int bit masks: bit ``tile._index`` is set when the hand holds the
+#   tile, so bit order is the ascending order of tiles, and matching a hand to
+#   a train is an ``&`` with the suit's mask (`SUITS`).
+# - trains as shared `Train` values: a move rebuilds only the train it touches.
+# - the legal moves of the next state, computed by `apply` itself.
+
+#: Every tile a state can hold, by its index (``TILES[tile._index] is tile``).
+TILES: Final = full_set(MAX_PIP)
+#: ``SUITS[n]``: the mask of every tile that shows *n*.
+SUITS: Final = tuple(
+    sum(1 << tile._index for tile in TILES if tile.high == pip or tile.low == pip)
+    for pip in range(MAX_PIP + 1)
+)
+# Hand masks already turned into tuples (a view or a reader asks for the same
+# hand many times); bounded, emptied when full.
+_HANDS: Final[dict[int, tuple[Tile, ...]]] = {}
+
+
+def tiles_of(mask: int) -> tuple[Tile, ...]:
+    """Return the tiles of a mask, in ascending order."""
+    known = _HANDS.get(mask)
+    if known is not None:
+        return known
+    tiles = []
+    rest = mask
+    while rest:
+        low = rest & -rest
+        tiles.append(TILES[low.bit_length() - 1])
+        rest ^= low
+    if len(_HANDS) >= 65536:
+        _HANDS.clear()
+    found = tuple(tiles)
+    _HANDS[mask] = found
+    return found
+
+
+def mask_of(tiles: Iterable[Tile]) -> int:
+    """Return the mask of some tiles (a tile held twice counts once: `_check` finds that)."""
+    mask = 0
+    for tile in tiles:
+        mask |= 1 << tile._index
+    return mask
+
+
+class _Round:
+    """What stays put for a whole round and everybody may see (shared by its states)."""
+
+    __slots__ = (
+        "engine",
+        "first_player",
+        "hand_size",
+        "max_pip",
+        "players",
+        "round_number",
+        "round_scores",
+        "rounds",
+        "rules",
+        "scores",
+        "set_mask",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        max_pip: int,
+        hand_size: int,
+        round_number: int,
+        engine: Tile,
+        first_player: int,
+        scores: tuple[int, ...],
+        round_scores: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.rules: Final = rules
+        self.players: Final = players
+        self.max_pip: Final = max_pip
+        self.hand_size: Final = hand_size
+        self.round_number: Final = round_number
+        self.engine: Final = engine
+        self.first_player: Final = first_player
+        self.scores: Final = scores
+        self.round_scores: Final = round_scores
+        # S2, V9: the number of rounds in the game.
+        self.rounds: Final = rules.rounds or max_pip + 1
+        # The mask of every tile of the set: the first tiles in ascending order.
+        self.set_mask: Final = (1 << (max_pip + 1) * (max_pip + 2) // 2) - 1
+
+    def same(self, other: _Round) -> bool:
+        """Return whether two rounds hold equal values."""
+        return self is other or (
+            self.players == other.players
+            and self.round_number == other.round_number
+            and self.engine is other.engine
+            and self.first_player == other.first_player
+            and self.max_pip == other.max_pip
+            and self.hand_size == other.hand_size
+            and self.scores == other.scores
+            and self.round_scores == other.round_scores
+            and self.rules == other.rules
+        )
+
+
+class _Deck:
+    """The secrets that stay put for a round: the seed, and the boneyard as dealt."""
+
+    __slots__ = ("boneyard", "seed")
+
+    def __init__(self, seed: int, boneyard: tuple[Tile, ...]) -> None:
+        self.seed: Final = seed
+        self.boneyard: Final = boneyard
+
+
+#: The public fields of `GameState`, in the order of `state_from_fields`.
+_FIELDS: Final = (
+    "rules",
+    "players",
+    "max_pip",
+    "hand_size",
+    "seed",
+    "round_number",
+    "engine",
+    "first_player",
+    "hands",
+    "boneyard",
+    "trains",
+    "current_player",
+    "had_first_turn",
+    "turn_tiles",
+    "has_drawn",
+    "turn_doubles",
+    "open_doubles",
+    "idle_turns",
+    "scores",
+    "round_scores",
+    "is_over",
+    "last_tile_called",
+)
+
+
+class GameState:
     """Everything about a game at one moment: a frozen, hashable value.
 
     Build one with `new_game`; get the next with `apply`.  Never build one by
-    hand: the constructor does not check consistency.
+    hand: `GameState.replace` changes fields without checking them.
 
-    Attributes:
-        rules: the rules in force.
-        players: the number of players; seats are ``0 .. players - 1``.
-        max_pip: the set in use is double-*max_pip*.
-        hand_size: tiles dealt to each player.
-        seed: the seed from which every round's deal comes (S6).
-        round_number: the round being played, from 1.
-        engine: this round's engine (S2).
-        first_player: the seat that played first this round (S3, S4).
-        hands: every seat's hand, each sorted (secret: see `hand`).
-        boneyard: the undrawn tiles in draw order (secret).
-        trains: the personal trains by seat, then the Mexican train.
-        current_player: the seat to move; None between rounds and once over.
-        had_first_turn: per seat, whether its first turn of the round is over.
-        turn_tiles: tiles the player to move has played this turn.
-        has_drawn: whether the player to move has drawn since their last tile.
-        turn_doubles: trains ending in a double played this turn, uncovered, in order.
-        open_doubles: trains ending in an open double from an earlier turn, in order (D2).
-        idle_turns: consecutive turns ended without a tile (E2).
-        scores: the running total per seat (E3).
-        round_scores: one tuple of scores per finished round.
-        is_over: whether the last round has ended.
-        last_tile_called: whether the player to move has called their last tile
-            this turn (`CallLastTile`, ``Rules.last_tile_penalty``).
+    Its attributes, all read-only, are listed below: the rules and the deal
+    (`rules` to `first_player`), the secrets (`hands`, `boneyard`), the table
+    (`trains`), the turn (`current_player` to `last_tile_called`) and the scores.
 
     >>> from mexican_train import HUB, new_game
     >>> state = new_game(4, HUB, seed=1)
@@ -180,116 +341,366 @@ class GameState(_Weakrefable):
     (1, Tile(12, 12), 0, 30)
     >>> state == new_game(4, HUB, seed=1), hash(state) == hash(new_game(4, HUB, seed=1))
     (True, True)
+
+    ``GameState.FIELDS`` names the attributes above, in this order: those that
+    make up the value (equality, hashing, pickling, JSON) and that
+    `GameState.replace` takes.
     """
 
-    rules: Rules
-    players: int
-    max_pip: int
-    hand_size: int
-    seed: int = attrs.field(repr=False)
-    round_number: int
-    engine: Tile
-    first_player: int
-    hands: tuple[tuple[Tile, ...], ...] = attrs.field(repr=False)
-    boneyard: tuple[Tile, ...] = attrs.field(repr=False)
-    trains: tuple[Train, ...] = attrs.field(repr=False)
-    current_player: int | None
-    had_first_turn: tuple[bool, ...] = attrs.field(repr=False)
-    turn_tiles: int = attrs.field(repr=False)
-    has_drawn: bool = attrs.field(repr=False)
-    turn_doubles: tuple[int, ...] = attrs.field(repr=False)
-    open_doubles: tuple[int, ...] = attrs.field(repr=False)
-    idle_turns: int = attrs.field(repr=False)
-    scores: tuple[int, ...]
-    round_scores: tuple[tuple[int, ...], ...] = attrs.field(repr=False)
-    is_over: bool
-    last_tile_called: bool = attrs.field(default=False, repr=False)
-    # The legal moves, computed once on first demand (legal_moves); not part of the value.
-    _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    FIELDS: ClassVar[tuple[str, ...]] = _FIELDS
+
+    __slots__ = (
+        "__weakref__",
+        "_called",
+        "_current",
+        "_deck",
+        "_drawn",
+        "_firsts",
+        "_hands",
+        "_has_drawn",
+        "_hash",
+        "_idle",
+        "_is_over",
+        "_legal",
+        "_open_doubles",
+        "_round",
+        "_table",
+        "_trains",
+        "_turn_doubles",
+        "_turn_tiles",
+    )
+
+    def __init__(
+        self,
+        round_: _Round,
+        deck: _Deck,
+        drawn: int,
+        hands: tuple[int, ...],
+        trains: tuple[Train, ...],
+        table: int,
+        current: int | None,
+        firsts: int,
+        turn_tiles: int,
+        has_drawn: bool,
+        turn_doubles: tuple[int, ...],
+        open_doubles: tuple[int, ...],
+        idle: int,
+        is_over: bool,
+        called: bool,
+    ) -> None:
+        # The layout (see above); only the engine and `replace` call this.
+        self._round: Final = round_
+        self._deck: Final = deck
+        self._drawn: Final = drawn  # tiles drawn from deck.boneyard so far
+        self._hands: Final = hands  # one mask per seat
+        self._trains: Final = trains
+        self._table: Final = table  # the mask of the tiles on the table, the engine's too
+        self._current: Final = current
+        self._firsts: Final = firsts  # bit *seat* set once the seat's first turn is over
+        self._turn_tiles: Final = turn_tiles
+        self._has_drawn: Final = has_drawn
+        self._turn_doubles: Final = turn_doubles
+        self._open_doubles: Final = open_doubles
+        self._idle: Final = idle
+        self._is_over: Final = is_over
+        self._called: Final = called
+        # Caches, not part of the value: the legal moves (set by apply or on first
+        # demand) and the hash (on first demand; -1 is never a hash).
+        self._legal: tuple[Move, ...] | None = None
+        self._hash: int = -1
+
+    # -- the public fields ------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rules in force."""
+        return self._round.rules
+
+    @property
+    def players(self) -> int:
+        """The number of players; seats are ``0 .. players - 1``."""
+        return self._round.players
+
+    @property
+    def max_pip(self) -> int:
+        """The set in use is double-*max_pip*."""
+        return self._round.max_pip
+
+    @property
+    def hand_size(self) -> int:
+        """Tiles dealt to each player."""
+        return self._round.hand_size
+
+    @property
+    def seed(self) -> int:
+        """The seed from which every round's deal comes (S6)."""
+        return self._deck.seed
+
+    @property
+    def round_number(self) -> int:
+        """The round being played, from 1."""
+        return self._round.round_number
+
+    @property
+    def engine(self) -> Tile:
+        """This round's engine (S2)."""
+        return self._round.engine
+
+    @property
+    def first_player(self) -> int:
+        """The seat that played first this round (S3, S4)."""
+        return self._round.first_player
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Every seat's hand, each in ascending order (secret, see `hand`)."""
+        return tuple([tiles_of(mask) for mask in self._hands])
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        """The undrawn tiles in draw order (secret)."""
+        drawn = self._drawn
+        return self._deck.boneyard[drawn:] if drawn else self._deck.boneyard
+
+    @property
+    def trains(self) -> tuple[Train, ...]:
+        """The personal trains by seat, then the Mexican train."""
+        return self._trains
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to move; None between rounds and once the game is over."""
+        return self._current
+
+    @property
+    def had_first_turn(self) -> tuple[bool, ...]:
+        """Per seat, whether its first turn of the round is over."""
+        firsts = self._firsts
+        return tuple([bool(firsts >> seat & 1) for seat in range(self._round.players)])
+
+    @property
+    def turn_tiles(self) -> int:
+        """Tiles the player to move has played this turn."""
+        return self._turn_tiles
+
+    @property
+    def has_drawn(self) -> bool:
+        """Whether the player to move has drawn since their last tile."""
+        return self._has_drawn
+
+    @property
+    def turn_doubles(self) -> tuple[int, ...]:
+        """Trains ending in a double played this turn, uncovered, in order."""
+        return self._turn_doubles
+
+    @property
+    def open_doubles(self) -> tuple[int, ...]:
+        """Trains ending in an open double from an earlier turn, in order (D2)."""
+        return self._open_doubles
+
+    @property
+    def idle_turns(self) -> int:
+        """Consecutive turns that left the table unchanged, with no tile played and no marker newly placed (E2)."""
+        return self._idle
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The running total per seat (E3)."""
+        return self._round.scores
+
+    @property
+    def round_scores(self) -> tuple[tuple[int, ...], ...]:
+        """One tuple of scores per finished round."""
+        return self._round.round_scores
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the last round has ended."""
+        return self._is_over
+
+    @property
+    def last_tile_called(self) -> bool:
+        """Whether the player to move has called their last tile this turn."""
+        return self._called
+
+    # -- derived ----------------------------------------------------------------
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
-        """Return the tiles *seat* holds, in ascending order."""
-        check_seat(seat, self.players)
-        return self.hands[seat]
+        """Return the tiles *seat* holds, in ascending order.
+
+        >>> from mexican_train import HUB, new_game
+        >>> len(new_game(4, HUB, seed=1).hand(2))
+        15
+        """
+        check_seat(seat, self._round.players)
+        return tiles_of(self._hands[seat])
 
     def train(self, train_id: int) -> Train:
-        """Return the train with id *train_id*: a seat, or `MEXICAN`."""
-        check_train_id(train_id, self.players)
-        return self.trains[train_id]
+        """Return the train with id *train_id*: a seat, or `MEXICAN`.
+
+        >>> from mexican_train import MEXICAN, new_game
+        >>> new_game(4, seed=1).train(MEXICAN)
+        Train(tiles=(), open_end=12, marked=False)
+        """
+        check_train_id(train_id, self._round.players)
+        return self._trains[train_id]
 
     def has_had_first_turn(self, seat: int) -> bool:
-        """Return whether *seat* has finished its first turn of this round."""
-        check_seat(seat, self.players)
-        return self.had_first_turn[seat]
+        """Return whether *seat* has finished its first turn of this round.
 
-    def _repr_svg_(self) -> str:
-        """Return an SVG picture of the table (every hand shown), for Jupyter."""
-        from .render import render_svg  # lazy: rendering sits on top of the core
-
-        return render_svg(self)
+        >>> from mexican_train import new_game
+        >>> new_game(4, seed=1).has_had_first_turn(0)
+        False
+        """
+        check_seat(seat, self._round.players)
+        return bool(self._firsts >> seat & 1)
 
     @property
     def boneyard_size(self) -> int:
         """The number of tiles left to draw."""
-        return len(self.boneyard)
+        return len(self._deck.boneyard) - self._drawn
 
     @property
     def rounds(self) -> int:
         """The number of rounds in the game (S2, V9)."""
-        return self.rules.rounds or self.max_pip + 1
+        return self._round.rounds
 
     @property
     def is_round_over(self) -> bool:
         """Whether the round has ended (the finished table stays visible until `NextRound`)."""
-        return self.current_player is None
+        return self._current is None
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """The seats that won (E5); empty until the game is over.
+        """The seats that won (E5), empty until the game is over.
 
         Lowest total wins; ties go to the most rounds scored at 0, then to the
         lowest single round score other than 0; players still level share
         (with ``Rules.tie_break`` False, everyone on the lowest total shares).
         """
-        if not self.is_over:
+        if not self._is_over:
             return ()
-        return winners_of(self.scores, self.round_scores, self.rules.tie_break)
+        r = self._round
+        return winners_of(r.scores, r.round_scores, r.rules.tie_break)
+
+    def replace(self, **changes: Any) -> GameState:
+        """Return a copy of the state with some public fields changed, unchecked.
+
+        It takes the names of `GameState`'s attributes (``hands=...``,
+        ``scores=...``), as ``attrs.evolve`` did when `GameState` was an attrs
+        class, and checks nothing: the result may break the rules.  Use it to
+        build odd positions for tests; `mexican_train.serialize.state_from_json`
+        and `mexican_train.notation.parse_state` check what they build.
+        (On Python 3.13, ``copy.replace(state, ...)`` calls it.)
+
+        Raises:
+            TypeError: if a name is not a field of `GameState`.
+            InvalidArgumentError: if a hand lists a tile twice (a hand is a set).
+
+        >>> from mexican_train import new_game
+        >>> state = new_game(2, seed=1)
+        >>> state.replace(scores=(5, 0)).scores, state.scores
+        ((5, 0), (0, 0))
+        """
+        unknown = sorted(set(changes) - set(_FIELDS))
+        if unknown:
+            raise TypeError(f"GameState has no field {', '.join(map(repr, unknown))}")
+        values = {name: getattr(self, name) for name in _FIELDS}
+        values.update(changes)
+        for seat, hand in enumerate(values["hands"]):
+            if len(set(hand)) != len(hand):
+                # A hand is a set of tiles (kept as bits): it cannot list one twice.
+                raise InvalidArgumentError(f"hands[{seat}] lists a tile twice: {hand!r}")
+        return state_from_fields(**values)
+
+    def __replace__(self, **changes: Any) -> GameState:
+        return self.replace(**changes)
+
+    def _repr_svg_(self) -> str | None:
+        """Return an SVG picture of the table (every hand shown), for Jupyter."""
+        return svg(self)  # the renderer sits above the core: it registers itself
+
+    # -- value semantics --------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        if self is other:
+            return True
+        return (
+            self._hands == other._hands
+            and self._current == other._current
+            and self._turn_tiles == other._turn_tiles
+            and self._firsts == other._firsts
+            and self._has_drawn == other._has_drawn
+            and self._idle == other._idle
+            and self._is_over == other._is_over
+            and self._called == other._called
+            and self._turn_doubles == other._turn_doubles
+            and self._open_doubles == other._open_doubles
+            and self._trains == other._trains
+            and self._round.same(other._round)
+            and self._deck.seed == other._deck.seed
+            and (
+                (self._deck is other._deck and self._drawn == other._drawn)
+                or self.boneyard == other.boneyard
+            )
+        )
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        # Ints only, so the hash is the same in every process and on both builds
+        # (the rules' hash is not: an enum hashes its name, a str).  The masks of
+        # the hands and of the table tell where every tile is.
+        known = self._hash
+        if known == -1:
+            r = self._round
+            known = hash(
+                (
+                    self._hands,
+                    self._table,
+                    len(self._deck.boneyard) - self._drawn,
+                    self._current,
+                    self._firsts,
+                    self._turn_tiles,
+                    self._has_drawn,
+                    self._turn_doubles,
+                    self._open_doubles,
+                    self._idle,
+                    self._is_over,
+                    self._called,
+                    r.round_number,
+                    r.scores,
+                    self._deck.seed,
+                )
+            )
+            self._hash = known
+        return known
+
+    def __repr__(self) -> str:
+        return (
+            f"GameState(rules={self.rules!r}, players={self.players!r}, "
+            f"max_pip={self.max_pip!r}, hand_size={self.hand_size!r}, "
+            f"round_number={self.round_number!r}, engine={self.engine!r}, "
+            f"first_player={self.first_player!r}, current_player={self._current!r}, "
+            f"scores={self.scores!r}, is_over={self._is_over!r})"
+        )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its public fields, the same on both builds and in every process.
+        return (state_from_fields, tuple(getattr(self, name) for name in _FIELDS))
+
+    def __copy__(self) -> GameState:
+        return self
+
+    def __deepcopy__(self, memo: object) -> GameState:
+        return self
 
 
-# -- building states on the engine's hot path ----------------------------------
-#
-# attrs' __init__ for a frozen class sets each field through object.__setattr__,
-# which for GameState's 22 fields is about a sixth of the time a whole move takes.
-# The engine builds its states and trains instead as instances of a writable twin
-# class with the same slots, filled in with plain attribute stores, and then
-# turned into the frozen class by __class__ assignment (CPython allows it between
-# classes of the same layout).  The result is an ordinary GameState or
-# Train: same fields, equality, hash (the hash cache starts empty, as attrs'
-# __init__ leaves it), repr, pickling and attrs.evolve.  Should an interpreter
-# refuse the assignment, the builders fall back to the attrs constructors.
-
-
-class _TrainBuilder(_Weakrefable):
-    __slots__ = Train.__slots__
-
-
-class _StateBuilder(_Weakrefable):
-    __slots__ = GameState.__slots__
-
-
-def _train(
-    tiles: tuple[Tile, ...], open_end: int, marked: bool = False, _new: Any = object.__new__
-) -> Train:
-    """Return ``Train(tiles, open_end, marked)``, built without attrs' __init__."""
-    train = _new(_TrainBuilder)
-    train.tiles = tiles
-    train.open_end = open_end
-    train.marked = marked
-    train.__class__ = Train
-    return train  # type: ignore[no-any-return]
-
-
-def _state(
+def state_from_fields(
     rules: Rules,
     players: int,
     max_pip: int,
@@ -312,55 +723,21 @@ def _state(
     round_scores: tuple[tuple[int, ...], ...],
     is_over: bool,
     last_tile_called: bool = False,
-    _new: Any = object.__new__,
 ) -> GameState:
-    """Return ``GameState(...)`` with the same arguments, built without attrs' __init__."""
-    state = _new(_StateBuilder)
-    state.rules = rules
-    state.players = players
-    state.max_pip = max_pip
-    state.hand_size = hand_size
-    state.seed = seed
-    state.round_number = round_number
-    state.engine = engine
-    state.first_player = first_player
-    state.hands = hands
-    state.boneyard = boneyard
-    state.trains = trains
-    state.current_player = current_player
-    state.had_first_turn = had_first_turn
-    state.turn_tiles = turn_tiles
-    state.has_drawn = has_drawn
-    state.turn_doubles = turn_doubles
-    state.open_doubles = open_doubles
-    state.idle_turns = idle_turns
-    state.scores = scores
-    state.round_scores = round_scores
-    state.is_over = is_over
-    state.last_tile_called = last_tile_called
-    state._legal = None  # no legal moves computed yet
-    state._attrs_cached_hash = None  # attrs' empty hash cache (cache_hash=True)
-    state.__class__ = GameState
-    return state  # type: ignore[no-any-return]
-
-
-def _built(builder: Any, cls: type) -> bool:
-    # Whether the builders work here: the same parameters as attrs' __init__, in
-    # the same order, and an interpreter that allows the __class__ assignment.
-    init = [field.name.lstrip("_") for field in attrs.fields(cls) if field.init]
-    names = builder.__code__.co_varnames[: builder.__code__.co_argcount - 1]
-    if list(names) != init:
-        raise AssertionError(f"{builder.__name__} is out of step with {cls.__name__}")
-    if cls is GameState and "_attrs_cached_hash" not in GameState.__slots__:
-        return False  # attrs keeps its hash cache elsewhere: use its __init__
-    try:
-        probe = object.__new__(_StateBuilder if cls is GameState else _TrainBuilder)
-        probe.__class__ = cls
-    except TypeError:
-        return False
-    return True
-
-
-if not (_built(_state, GameState) and _built(_train, Train)):  # pragma: no cover
-    _state = GameState  # type: ignore[assignment]
-    _train = Train  # type: ignore[assignment]
+    """Return the state with these public fields, unchecked (the readers check first)."""
+    round_ = _Round(
+        rules, players, max_pip, hand_size, round_number, engine, first_player,
+        tuple(scores), tuple(tuple(points) for points in round_scores),
+    )  # fmt: skip
+    table = 1 << engine._index
+    for train in trains:
+        table |= mask_of(train.tiles)
+    firsts = 0
+    for seat, done in enumerate(had_first_turn):
+        if done:
+            firsts |= 1 << seat
+    return GameState(
+        round_, _Deck(seed, tuple(boneyard)), 0, tuple(mask_of(hand) for hand in hands),
+        tuple(trains), table, current_player, firsts, turn_tiles, has_drawn,
+        tuple(turn_doubles), tuple(open_doubles), idle_turns, is_over, last_tile_called,
+    )  # fmt: skip

@@ -31,7 +31,7 @@ class Tile:
     """
 
     # Interning keeps tiles cheap to compare (identity) and to keep in states.
-    __slots__ = ("_ends", "_hash", "high", "is_double", "low", "pips")
+    __slots__ = ("_ends", "_hash", "_index", "high", "is_double", "low", "pips")
     _cache: ClassVar[dict[tuple[int, int], Tile]] = {}
 
     high: int
@@ -40,6 +40,7 @@ class Tile:
     is_double: bool
     _hash: int
     _ends: int  # bit n set when an end shows n: the engine matches tiles to trains by it
+    _index: int  # the tile's place in ascending order: a state keeps a hand as bits by it
 
     def __new__(cls, a: int, b: int) -> Tile:
         # type() and not isinstance(): True and 1.0 would otherwise pass for 1.
@@ -63,6 +64,7 @@ class Tile:
             # A deterministic hash: set iteration order must not vary between runs (S6).
             object.__setattr__(tile, "_hash", high * 1024 + low)
             object.__setattr__(tile, "_ends", 1 << high | 1 << low)
+            object.__setattr__(tile, "_index", high * (high + 1) // 2 + low)
             # setdefault: two threads building the same tile still share one object.
             tile = cls._cache.setdefault((high, low), tile)
         cls._cache[a, b] = tile

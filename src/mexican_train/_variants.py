@@ -7,6 +7,7 @@ here from the public protocols.  The engine never asks which variant is played.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
@@ -41,6 +42,7 @@ __all__ = [
     "NeverBind",
     "NoMexicanTrain",
     "StrictCloseInOrder",
+    "combine",
     "describe_rules",
     "get_variant",
     "rules_table",
@@ -384,6 +386,8 @@ def get_variant(name: str) -> Rules:
     ("a" and "rulebook-a" are "standard"; "b" and "rulebook-b" are "hub").
     Variants that installed packages register in the entry-point group
     ``mexican_train.variants`` are found too; a built-in name always wins.
+    A combination's name, the base and its house rules joined by ``+``
+    (``"hub+shared-ties"``), gives `combine` of those names.
 
     Args:
         name: a variant's name or alias.
@@ -393,9 +397,12 @@ def get_variant(name: str) -> Rules:
 
     Raises:
         UnknownVariantError: if no variant has that name; the message lists them all.
-        RulesError: if a registered variant fails to load or is not a `Rules` value.
+        RulesError: if a registered variant fails to load or is not a `Rules` value,
+            or if the house rules of a combination conflict (see `combine`).
 
     >>> get_variant("Rulebook-B") is HUB
+    True
+    >>> get_variant("hub+shared-ties") == combine("hub", "shared-ties")
     True
     >>> get_variant("Train Dominoes").mexican_train
     NoMexicanTrain()
@@ -407,6 +414,9 @@ def get_variant(name: str) -> Rules:
     """
     if not isinstance(name, str):
         raise TypeError(f"a variant name is a str, not {name!r}")
+    if "+" in name:
+        # A combination's name: the base, then each variant, joined by "+".
+        return combine(*name.split("+"))
     key = _key(name)
     key = ALIASES.get(key, key)
     rules = VARIANTS.get(key)
@@ -422,24 +432,182 @@ def variant_name(rules: Rules) -> str | None:
     """Return the name of the variant whose rules are exactly *rules*, or None.
 
     Built-in variants are looked up first, then those installed packages
-    register (one that fails to load cannot match and is skipped).
+    register (one that fails to load cannot match and is skipped).  Rules that
+    no catalogue entry matches but that `combine` can build from named
+    variants get the combination's canonical name: the base, then the house
+    rules sorted, joined by ``+``.  Of several ways to build them, a preset
+    (``standard``, ``hub``) is preferred as the base, then the fewest house rules.
 
     >>> variant_name(STANDARD), variant_name(get_variant("b"))
     ('standard', 'hub')
+    >>> variant_name(attrs.evolve(HUB, tie_break=False, double_blank_score=0))
+    'hub+double-blank-0+shared-ties'
     >>> variant_name(attrs.evolve(STANDARD, max_pip=6)) is None
     True
     """
     for name, value in VARIANTS.items():
         if value == rules:
             return name
+    plugins: dict[str, Rules] = {}
     for entry_point in _entry_points():
         try:
             value = _load(entry_point)
         except RulesError:
             continue
-        if value == rules and _key(entry_point.name) not in VARIANTS:
-            return _key(entry_point.name)
-    return None
+        key = _key(entry_point.name)
+        if key not in VARIANTS and "+" not in key:
+            if value == rules:
+                return key
+            plugins.setdefault(key, value)
+    return _combination_name(rules, {**VARIANTS, **plugins})
+
+
+# -- combinations of house rules (issue 14) ---------------------------------------
+
+_PRESETS = (STANDARD, HUB)
+
+
+@functools.lru_cache(maxsize=1024)
+def _preset_of(rules: Rules) -> Rules:
+    # A variant's own base: the preset it differs from on the fewest fields
+    # (STANDARD on a tie).  Every catalogue entry is one preset with a change.
+    def distance(preset: Rules) -> int:
+        return sum(getattr(rules, f.name) != getattr(preset, f.name) for f in _FIELDS)
+
+    return min(_PRESETS, key=distance)
+
+
+@functools.lru_cache(maxsize=1024)
+def _changes(rules: Rules) -> tuple[tuple[str, object], ...]:
+    # What a variant changes on its own preset: (field, value) pairs in field order.
+    # A pluggable rule (open_doubles, mexican_train) is one field, whatever its options.
+    preset = _preset_of(rules)
+    return tuple(
+        (f.name, getattr(rules, f.name))
+        for f in _FIELDS
+        if getattr(rules, f.name) != getattr(preset, f.name)
+    )
+
+
+_FIELDS = attrs.fields(Rules)
+
+
+def _shown_value(value: object) -> str:
+    return repr(value.value) if isinstance(value, EnginePlacement) else repr(value)
+
+
+def _resolve(part: str | Rules, position: int) -> tuple[str, Rules]:
+    if isinstance(part, Rules):
+        return variant_name(part) or f"the unnamed rules given as argument {position}", part
+    if not isinstance(part, str):
+        raise TypeError(f"combine() takes variant names or Rules values, not {part!r}")
+    key = _key(part)
+    if "+" not in part and not key:
+        raise UnknownVariantError(part, variant_names())
+    return (ALIASES.get(key, key) if "+" not in part else part), get_variant(part)
+
+
+def combine(base: str | Rules, *variants: str | Rules) -> Rules:
+    """Return the rules of *base* with the house rules *variants* added.
+
+    Each variant, a name or a `Rules` value, contributes what it changes on
+    its own preset (``standard`` or ``hub``, whichever it differs from least):
+    ``strict-double-order`` changes only the open-double rule, so on ``hub`` it
+    gives Rulebook B with D3's stronger reading.  The order of *variants* does
+    not matter, and a variant named twice counts once.  The result's canonical
+    name (see `variant_name`) is the base, then the variants sorted, joined by
+    ``+``: ``hub+shared-ties+strict-double-order``, which `get_variant`, the
+    notation, JSON records and the command line (``--rules hub --house
+    shared-ties``) read back.
+
+    Args:
+        base: the variant to start from, by name or value.
+        variants: house rules to add, by name or value.
+
+    Returns:
+        The combined `Rules`.
+
+    Raises:
+        RulesError: if two of them set the same rule point (a field of `Rules`;
+            a pluggable rule counts as one field) to different values, naming
+            both; if a variant changes nothing on its preset (``hub`` given as
+            a house rule); or if the result is contradictory.
+        UnknownVariantError: if a name is not a variant.
+        TypeError: if an argument is neither a name nor a `Rules` value.
+
+    >>> rules = combine("hub", "strict-double-order", "shared-ties")
+    >>> rules == combine("hub", "shared-ties", "strict-double-order")
+    True
+    >>> rules.open_doubles, rules.tie_break, rules.engine_placement is HUB.engine_placement
+    (StrictCloseInOrder(reverse=False, release_dead=True), False, True)
+    >>> variant_name(rules)
+    'hub+shared-ties+strict-double-order'
+    >>> try:
+    ...     combine("standard", "double-blank-0", "double-blank-25")
+    ... except RulesError as error:
+    ...     print(error)
+    'double-blank-0' and 'double-blank-25' conflict: both set Rules.double_blank_score (to 0 and to 25)
+    """
+    base_name, base_rules = _resolve(base, 1)
+    parts = [_resolve(variant, i) for i, variant in enumerate(variants, start=2)]
+    chosen: dict[str, tuple[str, object]] = {
+        field: (base_name, value) for field, value in _changes(base_rules)
+    }
+    for name, rules in parts:
+        changes = _changes(rules)
+        if not changes:
+            raise RulesError(
+                f"{name!r} changes nothing on its own preset, so it is no house rule: "
+                f"name it as the base instead (the base here is {base_name!r})"
+            )
+        for field, value in changes:
+            earlier = chosen.setdefault(field, (name, value))
+            if earlier[1] != value:
+                first, second = sorted([(earlier[0], earlier[1]), (name, value)], key=str)
+                raise RulesError(
+                    f"{first[0]!r} and {second[0]!r} conflict: both set Rules.{field} "
+                    f"(to {_shown_value(first[1])} and to {_shown_value(second[1])})"
+                )
+    values: dict[str, Any] = {field: value for field, (_, value) in chosen.items()}
+    try:
+        return attrs.evolve(_preset_of(base_rules), **values)
+    except RulesError as error:
+        names = "+".join([base_name, *sorted({name for name, _ in parts})])
+        raise RulesError(f"{names} cannot be played: {error}") from error
+
+
+def _combination_name(rules: Rules, named: Mapping[str, Rules]) -> str | None:
+    # The name of a base and house rules that combine() builds into exactly *rules*.
+    # Preferred: a preset as the base, then the fewest house rules, then catalogue
+    # order; house rules built on standard are tried before those built on hub, so
+    # that Rulebook B's variation on hub reads "hub+reverse-doubles", not "hub+hub-reverse".
+    candidates = sorted(named.items(), key=lambda item: _preset_of(item[1]) is not STANDARD)
+    best: tuple[bool, int, str] | None = None
+    for base_name, base in named.items():
+        preset = _preset_of(base)
+        if any(getattr(rules, field) != value for field, value in _changes(base)):
+            continue
+        covered = {field for field, _ in _changes(base)}
+        picks: set[str] = set()
+        for f in _FIELDS:
+            field = f.name
+            if field in covered or getattr(rules, field) == getattr(preset, field):
+                continue
+            for name, candidate in candidates:
+                changes = _changes(candidate)
+                if field in dict(changes) and all(
+                    getattr(rules, key) == value for key, value in changes
+                ):
+                    picks.add(name)
+                    covered.update(key for key, _ in changes)
+                    break
+            else:
+                break  # no variant sets this field to this value
+        else:
+            rank = (base not in _PRESETS, len(picks), "+".join([base_name, *sorted(picks)]))
+            if picks and (best is None or rank[:2] < best[:2]):
+                best = rank
+    return None if best is None else best[2]
 
 
 # -- rules as documentation -------------------------------------------------------

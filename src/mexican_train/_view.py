@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import attrs
 
+from ._hooks import svg
 from ._rules import Rules
 from ._state import GameState, Train, check_seat, check_train_id, winners_of
 from ._tiles import Tile
@@ -76,11 +77,9 @@ class PlayerView:
         check_seat(seat, self.players)
         return self.had_first_turn[seat]
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         """Return an SVG picture of the table (only what the viewer may see), for Jupyter."""
-        from .render import render_svg  # lazy: rendering sits on top of the core
-
-        return render_svg(self)
+        return svg(self)  # the renderer sits above the core: it registers itself
 
     @property
     def rounds(self) -> int:

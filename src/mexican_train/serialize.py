@@ -1,6 +1,6 @@
 """JSON documents for states, views, moves, records and events (public API).
 
-Every document is a JSON object with ``"schema": "mexican-train/1"`` and a
+Every document is a JSON object with ``"schema": "mexican-train/2"`` and a
 ``"type"``; its other fields mirror the Python value.  `to_json` writes one;
 `from_json` (or the typed readers) reads one back, checking every field, since
 documents usually come from outside.  The JSON Schema is published with the

@@ -45,8 +45,8 @@ What is checked (each with its rule id):
 - `check_transition` (one move): what the move did to hands, trains, boneyard
   and markers (P2, P5, P6), that a cover clears its double (D2), who moves next
   (P1, P4, P5a, D1), that a round ends exactly when someone goes out or when
-  the boneyard is empty and a whole cycle of turns passed without a tile (E1,
-  E2, P4), a missed last-tile call's penalty, the round's scores (E3, V7), the
+  the boneyard is empty and a whole cycle of turns left the table unchanged
+  (E1, E2, P4), a missed last-tile call's penalty, the round's scores (E3, V7), the
   next round's set-up (`check_round_start`: S2-S4, E4), and that `apply`
   gives the same result twice.
 - `check_refusals` (one position): every move not offered is refused with
@@ -87,6 +87,7 @@ from . import (
     Rules,
     RulesError,
     Tile,
+    Train,
     apply,
     full_set,
     legal_moves,
@@ -97,7 +98,7 @@ from . import (
 if TYPE_CHECKING:
     import hypothesis
 
-    from . import Cover, Train
+    from . import Cover
 
 __all__ = [
     "ConformanceError",
@@ -438,7 +439,7 @@ def _check_round(state: GameState) -> None:
         raise _fail(
             "a blocked round ends",
             "E2",
-            f"{state.idle_turns} turns in a row without a tile and the boneyard is empty",
+            f"{state.idle_turns} turns in a row changed nothing and the boneyard is empty",
             state,
         )
 
@@ -565,7 +566,7 @@ def _check_legal_moves(state: GameState) -> None:
     if len(set(moves)) != len(moves):
         raise _fail("legal_moves has no repeats", "API", f"{moves}", state)
     # Compute again on an equal copy: the answer must not depend on a cache.
-    fresh = legal_moves(attrs.evolve(state))
+    fresh = legal_moves(state.replace())
     if fresh != moves:
         raise _fail(
             "legal_moves is deterministic",
@@ -671,6 +672,20 @@ def _turn_ends(before: GameState, move: Move, seat: int) -> bool:
     return not move.tile.is_double
 
 
+def _idle_turns_after(before: GameState, move: Move, seat: int, tiles_this_turn: int) -> int:
+    """Return the turns in a row that left the table unchanged, once this turn ends (E2).
+
+    A turn changes the table when it plays a tile or places a marker on an unmarked
+    train (a pass that only stops a P4 first-turn chain places none).
+    """
+    newly_marked = (
+        move is _PASS
+        and not before.trains[seat].marked
+        and not (_special_first_turn(before, seat) and before.turn_tiles)
+    )
+    return 0 if tiles_this_turn or newly_marked else before.idle_turns + 1
+
+
 _Table = tuple[list[tuple[Tile, ...]], tuple[Tile, ...], list["Train"], bool, str]
 
 
@@ -684,22 +699,22 @@ def _expected_table(before: GameState, move: Move, seat: int, ends: bool) -> _Ta
         # P2: the tile leaves the hand and joins the train at its open end.
         hands[seat] = tuple(t for t in hands[seat] if t is not move.tile)
         train = trains[move.train]
-        trains[move.train] = attrs.evolve(
-            train, tiles=(*train.tiles, move.tile), open_end=move.tile.other_end(train.open_end)
+        trains[move.train] = Train(
+            (*train.tiles, move.tile), move.tile.other_end(train.open_end), train.marked
         )
     elif move is _DRAW:
         # P5: the first tile of the boneyard goes to the player's hand.
         hands[seat] = tuple(sorted((*hands[seat], boneyard[0])))
         boneyard = boneyard[1:]
     tiles_this_turn = before.turn_tiles + played
-    idle = 0 if tiles_this_turn else before.idle_turns + 1
+    idle = _idle_turns_after(before, move, seat, tiles_this_turn)
     had = [*before.had_first_turn[:seat], True, *before.had_first_turn[seat + 1 :]]
     if played and not hands[seat] and not _special_first_turn(before, seat):
         return hands, boneyard, trains, True, "E1"  # E1, D5: going out ends the round at once
     if ends and all(had) and not all(hands):
         return hands, boneyard, trains, True, "P4"  # a first-turn winner: once all have played
     if ends and not boneyard and idle >= before.players:
-        return hands, boneyard, trains, True, "E2"  # blocked: a cycle of turns without a tile
+        return hands, boneyard, trains, True, "E2"  # blocked: a cycle that changed nothing
     penalty = before.rules.last_tile_penalty
     missed_call = penalty and not before.last_tile_called
     if ends and missed_call and tiles_this_turn and len(hands[seat]) == 1:
@@ -788,7 +803,7 @@ def _check_turn(before: GameState, move: Move, after: GameState, seat: int, ends
     had = list(before.had_first_turn)
     if ends:
         had[seat] = True
-        idle = 0 if tiles_this_turn else before.idle_turns + 1
+        idle = _idle_turns_after(before, move, seat, tiles_this_turn)
         wanted = (0, False, had, idle, False)
     else:
         # P5, D1: a draw is used up; a tile played (a double) gives a new one.
@@ -928,9 +943,7 @@ def check_round_start(state: GameState, previous_first: int | None = None) -> No
 
 
 # The fields that make up a state's value (a cache of legal moves is not one).
-_value: Callable[[GameState], tuple[object, ...]] = operator.attrgetter(
-    *(a.name for a in attrs.fields(GameState) if a.eq)
-)
+_value: Callable[[GameState], tuple[object, ...]] = operator.attrgetter(*GameState.FIELDS)
 
 
 def check_refusals(state: GameState, moves: Sequence[Move] | None = None) -> None:
@@ -1022,14 +1035,16 @@ def round_move_bound(state: GameState) -> int:
       such turns) or ends idle.  An idle turn is a special first turn (P4: at
       most P), or drew (P5a: `Pass` needs a draw first while the boneyard has
       tiles: at most B), or began with the boneyard empty.  Those last ones
-      count towards E2: between two turns with a tile at most P - 1 of them
-      follow each other, and P of them end the round.  So at most
-      (T + 1)(P - 1) + 1, and turns <= T + P + B + (T + 1)(P - 1) + 1 = TP + B + 2P;
+      count towards E2.  Between two turns with a tile, a marker is newly placed
+      at most once per seat (only its owner's tile lifts it, P6): at most P such
+      turns, which split the turns that change nothing into at most P + 1 runs of
+      at most P - 1 each (the P-th ends the round).  So at most
+      (T + 1)(P + (P + 1)(P - 1)) + 1 = (T + 1)(P² + P - 1) + 1, and
+      turns <= T + P + B + 1 + (T + 1)(P² + P - 1);
     - one `NextRound`.
 
-    In all: T + B + (TP + B + 2P) + 1 = T(P + 1) + 2B + 2P + 1.  When the rules
-    ask for the last-tile call (`CallLastTile`, at most once a turn), add the
-    turns once more: TP + B + 2P.
+    In all: T + B + turns + 1.  When the rules ask for the last-tile call
+    (`CallLastTile`, at most once a turn), add the turns once more.
 
     Args:
         state: any state of the game (only its players, set and hand size count).
@@ -1040,13 +1055,14 @@ def round_move_bound(state: GameState) -> int:
     >>> import attrs
     >>> from mexican_train import STANDARD, new_game
     >>> round_move_bound(new_game(4, attrs.evolve(STANDARD, max_pip=6), seed=1))
-    144
+    592
     """
     _need_state(state, "round_move_bound")
     size = set_size(state.max_pip)
     tiles, players = size - 1, state.players
     boneyard = max(size - players * state.hand_size, 0)
-    turns = tiles * players + boneyard + 2 * players
+    # E2 (revised 2026-12-01): a newly placed marker starts the count again.
+    turns = tiles + players + boneyard + 1 + (tiles + 1) * (players * players + players - 1)
     calls = turns if state.rules.last_tile_penalty else 0
     return tiles + boneyard + turns + calls + 1
 
@@ -1068,7 +1084,7 @@ class RandomGame:
     >>> from mexican_train import STANDARD
     >>> game = play_random_game(attrs.evolve(STANDARD, max_pip=6), players=3, seed=1)
     >>> game
-    RandomGame(players=3, seed=1, round_lengths=(23, 38, 28, 34, 39, 44, 24), bound=129)
+    RandomGame(players=3, seed=1, round_lengths=(23, 38, 28, 37, 32, 27, 25), bound=381)
     >>> game.final.is_over, len(game.moves) == sum(game.round_lengths)
     (True, True)
     """

@@ -1,17 +1,19 @@
 """House rules: the catalogue of named variants, their registry, and the pluggable pieces.
 
-Pick a variant by name, combine switches with :func:`attrs.evolve`, or write
-your own `OpenDoubleRule` / `MexicanTrainRule` (see the how-to "Write your own
-house rule").  Every variant is a `Rules` value; the engine never asks which
-one is played.
+Pick a variant by name, add house rules to a base with `combine`, change any
+field with :func:`attrs.evolve`, or write your own `OpenDoubleRule` /
+`MexicanTrainRule` (see the how-to "Write your own house rule").  Every variant
+is a `Rules` value; the engine never asks which one is played.
 
 >>> import attrs
 >>> from mexican_train import new_game
->>> from mexican_train.variants import VARIANTS, NeverBind, get_variant, variant_name
+>>> from mexican_train.variants import NeverBind, combine, get_variant, variant_name
 >>> rules = get_variant("train-dominoes")
 >>> variant_name(rules), new_game(4, rules, seed=1).rules.mexican_train
 ('train-dominoes', NoMexicanTrain())
->>> mine = attrs.evolve(get_variant("b"), open_doubles=NeverBind(), double_blank_score=0)
+>>> variant_name(combine("b", "doubles-never-bind", "double-blank-0"))
+'hub+double-blank-0+doubles-never-bind'
+>>> mine = attrs.evolve(get_variant("b"), open_doubles=NeverBind(), double_blank_score=10)
 >>> variant_name(mine) is None
 True
 
@@ -48,6 +50,7 @@ from ._variants import (
     NeverBind,
     NoMexicanTrain,
     StrictCloseInOrder,
+    combine,
     describe_rules,
     get_variant,
     rules_table,
@@ -80,6 +83,7 @@ __all__ = [
     "StrictCloseInOrder",
     "Table",
     "UnknownVariantError",
+    "combine",
     "describe_rules",
     "get_variant",
     "rules_table",

@@ -1,0 +1,255 @@
+// The web table of `mexican-train serve`: plain JavaScript, no build step.
+//
+// The seat's token comes from the URL's fragment (#token=...), which browsers never
+// send to the server, and travels in the Authorization header only.  The page asks
+// GET /api/view?since=N, which answers as soon as the table changes (a long poll),
+// and sends moves with POST /api/move; the server checks every move with apply().
+"use strict";
+
+const MEXICAN = -1;
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+let doc = null;       // the seat's latest document
+let selected = null;  // the tile chosen in the hand, as "a-b"
+let sending = false;
+
+const $ = (id) => document.getElementById(id);
+
+function element(tag, text, attributes = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  return node;
+}
+
+async function api(path, body) {
+  const headers = {"Authorization": "Bearer " + token};
+  const options = {headers, cache: "no-store"};
+  if (body !== undefined) {
+    options.method = "POST";
+    options.body = JSON.stringify(body);
+    headers["Content-Type"] = "application/json";
+  }
+  const answer = await fetch(path, options);
+  let data;
+  try {
+    data = await answer.json();
+  } catch (error) {
+    data = {error: "bad answer", reason: "the server's answer was not JSON"};
+  }
+  return {ok: answer.ok, status: answer.status, data};
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+// -- what is shown -----------------------------------------------------------------------
+
+function trainName(train) {
+  if (train === MEXICAN) return "Mexican train";
+  if (train === doc.seat) return "Your train";
+  return doc.names[train] + "'s train";
+}
+
+function shortName(name) {
+  return name.replace(/ \(.*\)$/, "");  // "Seat 2 (planner)" heads a column as "Seat 2"
+}
+
+function playsOf(tile) {
+  return doc.moves.filter((move) => move.kind === "play" && move.tile === tile);
+}
+
+function showBoard() {
+  const parsed = new DOMParser().parseFromString(doc.svg, "image/svg+xml");
+  const svg = document.importNode(parsed.documentElement, true);
+  for (const group of svg.querySelectorAll("g.hand-tile")) {
+    const tile = group.dataset.tile;
+    if (playsOf(tile).length > 0) {
+      group.classList.add("playable");
+      group.setAttribute("role", "button");
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("aria-label", "tile " + tile);
+    }
+    if (tile === selected) group.classList.add("selected");
+    group.addEventListener("click", () => choose(tile));
+    group.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") choose(tile);
+    });
+  }
+  const targets = selected ? playsOf(selected).map((move) => move.train) : [];
+  for (const group of svg.querySelectorAll("g.train")) {
+    const train = Number(group.dataset.train);
+    if (targets.includes(train)) {
+      group.classList.add("target");
+      group.addEventListener("click", () => playOn(train));
+    }
+  }
+  $("board").replaceChildren(svg);
+}
+
+function showControls() {
+  const mine = doc.moves.length > 0;
+  const plays = selected ? playsOf(selected) : [];
+  let hint = "";
+  if (doc.view.is_over) hint = "";
+  else if (!mine) hint = "Waiting for the others\u2026";
+  else if (selected) hint = `Now click where ${selected} goes.`;
+  else if (doc.moves.some((move) => move.kind === "play")) hint = "Click a tile in your hand, then a train.";
+  else hint = "No tile of yours fits: choose a move below.";
+  $("hint").textContent = hint;
+
+  const trains = [];
+  if (doc.moves.some((move) => move.kind === "play")) {
+    const ids = [...doc.names.keys(), MEXICAN];
+    for (const train of ids) {
+      const button = element("button", trainName(train), {"data-train": String(train)});
+      const legal = plays.some((move) => move.train === train);
+      button.disabled = !legal;
+      if (legal) button.classList.add("target");
+      button.addEventListener("click", () => playOn(train));
+      trains.push(button);
+    }
+  }
+  $("trains").replaceChildren(...trains);
+
+  const actions = doc.moves
+    .filter((move) => move.kind !== "play")
+    .map((move) => {
+      const button = element("button", move.words, {"data-kind": move.kind});
+      button.addEventListener("click", () => send(move.notation));
+      return button;
+    });
+  $("actions").replaceChildren(...actions);
+}
+
+function showScores() {
+  const head = element("tr");
+  head.append(
+    element("th", "Round"),
+    ...doc.names.map((name) => element("th", shortName(name), {title: name})),
+  );
+  const rows = doc.scores.rounds.map((points, index) => {
+    const row = element("tr");
+    row.append(element("td", String(index + 1)), ...points.map((p) => element("td", String(p))));
+    return row;
+  });
+  const total = element("tr", null, {class: "total"});
+  total.append(element("td", "Total"));
+  doc.scores.totals.forEach((points, seat) => {
+    const cell = element("td", String(points));
+    if (doc.winners.includes(seat)) cell.classList.add("winner");
+    total.append(cell);
+  });
+  $("scores").replaceChildren(head, ...rows, total);
+}
+
+function show(next) {
+  doc = next;
+  if (selected && (!doc.view.hand.includes(selected) || playsOf(selected).length === 0)) {
+    selected = null;
+  }
+  $("nolink").hidden = true;
+  $("game").hidden = false;
+  // For tests and style sheets: which move the page shows, and what it waits for.
+  document.body.dataset.version = String(doc.version);
+  document.body.dataset.phase = doc.view.is_over ? "game-over"
+    : doc.view.current_player === null ? "round-over"
+    : doc.moves.length > 0 ? "my-turn" : "waiting";
+  $("status").textContent = doc.status;
+  $("status").classList.toggle("your-turn", doc.moves.length > 0);
+  document.title = (doc.moves.length > 0 ? "\u25B6 " : "") + "Mexican Train";
+  showBoard();
+  showControls();
+  showScores();
+  $("log").replaceChildren(...doc.log.map((line) => element("li", line)));
+}
+
+// -- what the player does ----------------------------------------------------------------
+
+function choose(tile) {
+  if (!doc || playsOf(tile).length === 0) {
+    if (doc && doc.moves.length > 0) $("error").textContent = `${tile} cannot be played now.`;
+    return;
+  }
+  $("error").textContent = "";
+  selected = selected === tile ? null : tile;
+  showBoard();
+  showControls();
+}
+
+function playOn(train) {
+  const move = selected && playsOf(selected).find((m) => m.train === train);
+  if (move) send(move.notation);
+}
+
+async function send(notation) {
+  if (sending || !doc) return;
+  sending = true;
+  try {
+    const answer = await api("/api/move", {move: notation, version: doc.version});
+    if (answer.ok) {
+      $("error").textContent = "";
+      selected = null;
+      show(answer.data);
+    } else {
+      $("error").textContent = answer.data.reason || answer.data.error;
+      if (answer.status === 409) await refresh();
+    }
+  } catch (error) {
+    $("error").textContent = "The server did not answer; trying again.";
+    await refresh();
+  } finally {
+    sending = false;
+  }
+}
+
+// -- keeping up with the table ------------------------------------------------------------
+
+function refused(answer) {
+  $("game").hidden = true;
+  $("nolink").hidden = false;
+  $("nolink-reason").textContent = answer.data.reason || answer.data.error;
+  $("status").textContent = "Not seated.";
+}
+
+async function refresh() {
+  const answer = await api("/api/view");
+  if (answer.ok) show(answer.data);
+  return answer;
+}
+
+async function follow() {
+  for (;;) {
+    try {
+      const answer = await api("/api/view?since=" + doc.version);
+      if (answer.status === 401 || answer.status === 403) return refused(answer);
+      if (answer.ok && answer.data.version !== doc.version) show(answer.data);
+      if (!answer.ok) await sleep(1000);
+    } catch (error) {
+      $("status").textContent = "Lost the table; reconnecting\u2026";
+      await sleep(1000);
+    }
+  }
+}
+
+async function start() {
+  if (!token) {
+    $("nolink").hidden = false;
+    $("status").textContent = "Not seated.";
+    return;
+  }
+  for (;;) {
+    try {
+      const answer = await refresh();
+      if (answer.status === 401 || answer.status === 403) return refused(answer);
+      if (answer.ok) break;
+    } catch (error) {
+      $("status").textContent = "Cannot reach the table; retrying\u2026";
+    }
+    await sleep(1000);
+  }
+  follow();
+}
+
+window.addEventListener("hashchange", () => location.reload());
+start();

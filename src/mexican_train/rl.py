@@ -1,0 +1,45 @@
+"""Reinforcement learning: encodings, a PettingZoo environment and a Gymnasium one.
+
+Needs the ``rl`` extra (``pip install 'mexican-train[rl]'``: numpy, pettingzoo,
+gymnasium).  Everything here is built on the public API (`legal_moves`,
+`apply`, `view`), and observes only what a seat may know (S5).
+
+- `ActionCodec` and `ObservationCodec`: fixed-size numpy encodings of moves and
+  views, with a documented, versioned layout (`ENCODING_VERSION`).
+- `env` and `raw_env`: the PettingZoo AEC environment, one agent per seat.
+- `SingleSeatEnv`: one seat as a Gymnasium environment, library players at the
+  other seats, with `~SingleSeatEnv.action_masks` for MaskablePPO.  Importing
+  this module also registers it with Gymnasium as ``mexican_train/SingleSeat-v0``.
+
+>>> from mexican_train import HUB
+>>> from mexican_train.rl import SingleSeatEnv
+>>> game = SingleSeatEnv(players=4, rules=HUB)
+>>> observation, info = game.reset(seed=1)
+>>> total, done = 0.0, False
+>>> while not done:
+...     action = int(game.action_masks().nonzero()[0][0])  # the first legal move
+...     observation, reward, done, truncated, info = game.step(action)
+...     total += reward
+>>> game.state.is_over
+True
+"""
+
+import gymnasium
+
+from ._codecs import ENCODING_VERSION, ActionCodec, ObservationCodec, tile_index
+from ._envs import RENDER_MODES, SingleSeatEnv, env, raw_env, round_rewards
+
+__all__ = [
+    "ENCODING_VERSION",
+    "RENDER_MODES",
+    "ActionCodec",
+    "ObservationCodec",
+    "SingleSeatEnv",
+    "env",
+    "raw_env",
+    "round_rewards",
+    "tile_index",
+]
+
+if "mexican_train/SingleSeat-v0" not in gymnasium.registry:
+    gymnasium.register("mexican_train/SingleSeat-v0", entry_point="mexican_train.rl:SingleSeatEnv")

@@ -1,0 +1,48 @@
+"""The web table, and the hardened HTTP request layer it is built on (public API).
+
+`WebTable` holds a game with people in some seats and bots in the others, one
+secret token per person; `make_server` serves it to browsers (``mexican-train
+serve`` does both).  Each seat only ever receives its own view (S5); every move is
+checked by `~mexican_train.apply` on the server.
+
+`JSONRequestHandler` and `JSONServer` are the standard library's HTTP server made
+to withstand hostile input (stalled connections, bad ``Content-Length``, deep JSON,
+unknown methods, chunked bodies; tokens never logged).  Build your own JSON
+service on them, as ``examples/http_table.py`` does.  Only the standard library is
+used: the ``web`` extra adds nothing yet.
+
+>>> from mexican_train import STANDARD
+>>> from mexican_train.players import GreedyPlayer
+>>> from mexican_train.web import WebTable, make_server
+>>> table = WebTable(3, STANDARD, bots={1: GreedyPlayer(), 2: GreedyPlayer()}, seed=5)
+>>> server = make_server(table, "127.0.0.1", 0, log=None)  # port 0: any free port
+>>> list(server.links())
+[0]
+>>> server.server_close()
+"""
+
+from ._http import (
+    MAX_JSON_DEPTH,
+    REQUEST_TIMEOUT,
+    JSONRequestHandler,
+    JSONServer,
+    RequestError,
+    Response,
+    json_depth,
+    read_json,
+)
+from ._web import WebServer, WebTable, make_server
+
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "REQUEST_TIMEOUT",
+    "JSONRequestHandler",
+    "JSONServer",
+    "RequestError",
+    "Response",
+    "WebServer",
+    "WebTable",
+    "json_depth",
+    "make_server",
+    "read_json",
+]

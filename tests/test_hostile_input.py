@@ -1,0 +1,276 @@
+"""Hostile input: every reader refuses it with its own typed error and changes nothing.
+
+Regression tests for what a hostile-input audit found (issue 14), each closing the
+class of bug and not only the instance: nesting is bounded in every reader, numbers
+too long to print are refused wherever they are, a tile out of the set is a schema
+error wherever a tile is read, a view is checked as a state is, and a refused
+document costs its first fault only.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+import attrs
+import pytest
+
+from mexican_train import (
+    HUB,
+    MEXICAN,
+    GameRecord,
+    GameState,
+    NotationError,
+    Play,
+    PlayerView,
+    Tile,
+    _serialize,
+    apply,
+    format_state,
+    legal_moves,
+    new_game,
+    parse_state,
+    spectator_view,
+    view,
+)
+from mexican_train._check import MAX_DEPTH
+from mexican_train.events import TilePlayed
+from mexican_train.serialize import (
+    SCHEMA_VERSION,
+    SchemaError,
+    event_from_json,
+    from_json,
+    move_from_json,
+    record_from_json,
+    state_from_json,
+    to_json,
+    view_from_json,
+)
+
+Reader = Callable[[object], object]
+
+
+def a_state() -> GameState:
+    return new_game(4, HUB, seed=1)
+
+
+def documents() -> dict[str, tuple[Reader, dict[str, Any]]]:
+    """A valid document of each type, with its own reader."""
+    state = a_state()
+    return {
+        "state": (state_from_json, to_json(state)),
+        "view": (view_from_json, to_json(view(state, 0))),
+        "move": (move_from_json, to_json(Play(Tile(12, 5), MEXICAN))),
+        "record": (record_from_json, to_json(GameRecord(4, HUB, 1))),
+        "event": (event_from_json, to_json(TilePlayed(0, Tile(12, 5), 0, 5))),
+        "any": (from_json, to_json(state)),
+    }
+
+
+READERS = sorted(documents())
+
+
+def nested(depth: int, leaf: object = 0) -> object:
+    value = leaf
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# -- nesting: bounded in every reader -------------------------------------------------------
+
+
+def test_rules_text_nested_500_deep_is_a_notation_error_not_a_recursion_error() -> None:
+    fields = format_state(a_state()).split(" ")
+    deep = "hub(open_doubles=" + "CloseInOrder(reverse=" * 500
+    with pytest.raises(NotationError) as caught:
+        parse_state(" ".join([deep, *fields[1:]]))
+    assert caught.value.field == "rules"
+    assert f"deeper than {MAX_DEPTH}" in caught.value.reason
+
+
+def test_rules_text_nested_to_the_limit_is_read_as_far_as_the_brackets_go() -> None:
+    """At MAX_DEPTH brackets the text is read on (and refused for what it says, not its depth)."""
+    fields = format_state(a_state()).split(" ")
+    text = "hub(open_doubles=" + "CloseInOrder(reverse=" * (MAX_DEPTH - 1) + "true"
+    text += ")" * MAX_DEPTH
+    with pytest.raises(NotationError) as caught:
+        parse_state(" ".join([text, *fields[1:]]))
+    assert "deeper" not in caught.value.reason
+    assert "must be bool" in caught.value.reason
+
+
+@pytest.mark.parametrize("kind", READERS)
+@pytest.mark.parametrize("depth", [MAX_DEPTH, 5000])
+def test_json_nested_too_deep_is_a_schema_error_in_every_reader(kind: str, depth: int) -> None:
+    reader, document = documents()[kind]
+    document["deep"] = nested(depth)  # the document itself is the first level
+    with pytest.raises(SchemaError) as caught:
+        reader(document)
+    assert f"nested deeper than {MAX_DEPTH} levels" in caught.value.reason
+    assert caught.value.path.startswith("$.deep[0][0]")
+
+
+@pytest.mark.parametrize("kind", READERS)
+def test_json_nested_to_the_limit_is_read_on(kind: str) -> None:
+    """A value MAX_DEPTH levels down passes the shape check; the unknown field is refused."""
+    reader, document = documents()[kind]
+    document["deep"] = nested(MAX_DEPTH - 1)  # 32 levels with the document
+    with pytest.raises(SchemaError) as caught:
+        reader(document)
+    assert caught.value.reason == "unknown field" or "has no field" in caught.value.reason
+
+
+# -- numbers too long to print ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", READERS)
+@pytest.mark.parametrize("field", ["schema", "type", "players", "deep"])
+def test_a_number_of_more_than_4300_digits_is_a_schema_error_anywhere(
+    kind: str, field: str
+) -> None:
+    assert sys.get_int_max_str_digits() in (0, 4300)  # the default: such ints cannot be printed
+    reader, document = documents()[kind]
+    document[field] = [10**5000] if field == "deep" else 10**5000
+    with pytest.raises(SchemaError) as caught:
+        reader(document)
+    assert "bits" in caught.value.reason
+    assert caught.value.path.startswith(f"$.{field}")
+
+
+# -- tiles out of the set ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reader", [move_from_json, from_json])
+def test_a_play_of_tile_99_1_is_a_schema_error(reader: Reader) -> None:
+    document = {"schema": SCHEMA_VERSION, "type": "play", "tile": "99-1", "train": 0}
+    with pytest.raises(SchemaError) as caught:
+        reader(document)
+    assert caught.value.path == "$.tile"
+    assert "99-1" in caught.value.reason
+    assert "0-30" in caught.value.reason
+
+
+@pytest.mark.parametrize(
+    ("kind", "where"),
+    [("state", ("boneyard", 0)), ("view", ("hand", 0)), ("event", ("tile",))],
+)
+def test_a_tile_out_of_every_set_is_a_schema_error_wherever_a_tile_is_read(
+    kind: str, where: tuple[str | int, ...]
+) -> None:
+    reader, document = documents()[kind]
+    parent: Any = document
+    for step in where[:-1]:
+        parent = parent[step]
+    parent[where[-1]] = "31-0"
+    with pytest.raises(SchemaError) as caught:
+        reader(document)
+    assert caught.value.path == "$." + ".".join(map(str, where)).replace(".0", "[0]")
+    assert "0-30" in caught.value.reason
+
+
+# -- apply and views --------------------------------------------------------------------------
+
+
+def test_apply_to_a_view_says_to_apply_moves_to_the_state() -> None:
+    state = a_state()
+    mine = view(state, state.current_player or 0)
+    with pytest.raises(TypeError, match="apply moves to the state"):
+        apply(mine, legal_moves(mine)[0])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [None, "state", 5])
+def test_apply_to_something_not_a_state_is_a_type_error(value: object) -> None:
+    with pytest.raises(TypeError, match="apply\\(\\) needs a GameState"):
+        apply(value, Play(Tile(12, 5), 0))  # type: ignore[arg-type]
+
+
+def a_stalled_state() -> GameState:
+    """A state whose boneyard is empty, at the start of a turn (nothing played or drawn)."""
+    rng = random.Random(4)
+    state = new_game(2, HUB, seed=4)
+    while not (
+        state.boneyard_size == 0
+        and state.current_player is not None
+        and not state.turn_tiles
+        and not state.has_drawn
+    ):
+        moves = legal_moves(state)
+        state = apply(state, rng.choice(moves))
+        assert not state.is_over
+    return state
+
+
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_e2_a_view_of_a_round_that_should_have_ended_is_refused_like_the_state(
+    seat: int | None,
+) -> None:
+    """E2: an empty boneyard and a cycle of unchanged turns end the round, so no state has
+    a player to move then; the view reader refuses such a view as the state reader does."""
+    state = a_stalled_state()
+    document = to_json(state)
+    document["idle_turns"] = state.players
+    with pytest.raises(SchemaError, match="E2"):
+        state_from_json(document)
+    shown: PlayerView = view(state, seat) if seat is not None else spectator_view(state)
+    document = to_json(shown)
+    document["idle_turns"] = state.players
+    with pytest.raises(SchemaError) as caught:
+        view_from_json(document)
+    assert caught.value.path == "$.idle_turns"
+    assert "E2" in caught.value.reason
+
+
+def test_e3_a_view_with_open_hands_checks_every_seats_round_score() -> None:
+    """E3 and V10: with open hands a view shows every hand left, so every round score is checked."""
+    rules = attrs.evolve(HUB, open_hands=True)
+    state = new_game(2, rules, seed=3)
+    while state.current_player is not None:
+        state = apply(state, legal_moves(state)[0])
+    document = to_json(view(state, 0))
+    document["round_scores"][-1][1] += 1
+    document["scores"][1] += 1
+    with pytest.raises(SchemaError) as caught:
+        view_from_json(document)
+    assert caught.value.path == "$.round_scores[0][1]"
+    assert "E3" in caught.value.reason
+
+
+# -- refusing a document costs its first fault -------------------------------------------------
+
+
+@contextmanager
+def counting_calls(function: Callable[..., object]) -> Iterator[list[int]]:
+    """Count the calls of the Python *function* made inside the block."""
+    code = function.__code__
+    count = [0]
+
+    def profile(frame: FrameType, event: str, _: object) -> None:
+        if event == "call" and frame.f_code is code:
+            count[0] += 1
+
+    sys.setprofile(profile)
+    try:
+        yield count
+    finally:
+        sys.setprofile(None)
+
+
+@pytest.mark.parametrize("field", ["boneyard", "hands"])
+def test_a_document_is_refused_at_its_first_bad_array_element(field: str) -> None:
+    """Elements after the first bad one are not examined (a 1.6 MB document took 7 s)."""
+    document = to_json(a_state())
+    bad = ["99-1"] * 10_000
+    document[field] = bad if field == "boneyard" else [bad] * 4
+    with (
+        counting_calls(_serialize._structure_tile) as examined,
+        pytest.raises(SchemaError) as caught,
+    ):
+        state_from_json(document)
+    assert caught.value.path == f"$.{field}[0]" + ("[0]" if field == "hands" else "")
+    # The first bad tile of the field, and of the other fields read (the trains, the engine).
+    assert examined[0] < 100

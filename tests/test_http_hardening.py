@@ -1,0 +1,371 @@
+"""Every HTTP server the project ships withstands hostile requests (issue 14.5).
+
+The web table (`mexican_train.web`) and the example server (examples/http_table.py)
+share one request layer; each test runs against both, over real sockets on
+localhost.  A refused request gets a JSON error and changes nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from mexican_train import STANDARD
+from mexican_train.players import GreedyPlayer
+from mexican_train.web import (
+    MAX_JSON_DEPTH,
+    REQUEST_TIMEOUT,
+    JSONRequestHandler,
+    JSONServer,
+    RequestError,
+    WebTable,
+    json_depth,
+    make_server,
+    read_json,
+)
+from test_example_http import _load_example
+
+SOCKET_TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
+SHORT_TIMEOUT = 0.5  # the servers' request timeout in these tests, to keep them quick
+RULES = attrs.evolve(STANDARD, max_pip=6)
+
+
+@attrs.frozen
+class Target:
+    """A running server: where it is, a move request it serves, and how to read its state."""
+
+    name: str
+    port: int
+    move_path: str
+    token: str
+    other_token: str
+    log: io.StringIO
+    server: JSONServer
+    moves: Any  # () -> int: how many moves the table has applied
+
+    def connect(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=SOCKET_TIMEOUT)
+        return sock
+
+
+def _web_target() -> tuple[Target, JSONServer]:
+    table = WebTable(2, RULES, bots={1: GreedyPlayer()}, seed=11)
+    log = io.StringIO()
+    server = make_server(table, "127.0.0.1", 0, log=log)
+    server.request_timeout = SHORT_TIMEOUT
+    token = table.tokens[0]
+    target = Target(
+        "web", server.server_address[1], "/api/move", token, "x" * len(token), log, server,
+        lambda: table.version,
+    )  # fmt: skip
+    return target, server
+
+
+def _example_target() -> tuple[Target, JSONServer]:
+    example = _load_example()
+    table = example.Table(2, RULES, seed=11)
+    log = io.StringIO()
+    server = example.TableServer(("127.0.0.1", 0), table, verbose=True)
+    server.log = log
+    server.request_timeout = SHORT_TIMEOUT
+    seat = table.state.current_player
+    target = Target(
+        "example", server.server_address[1], f"/seat/{seat}/move", table.tokens[seat],
+        table.tokens[1 - seat], log, server, lambda: table.moves_applied,
+    )  # fmt: skip
+    return target, server
+
+
+@pytest.fixture(params=["web", "example"])
+def target(request: pytest.FixtureRequest) -> Iterator[Target]:
+    made, server = _web_target() if request.param == "web" else _example_target()
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    try:
+        yield made
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(SOCKET_TIMEOUT)
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    """Read until the server closes the connection."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+def _responses(data: bytes) -> list[tuple[int, dict[str, str], bytes]]:
+    """Split what a server sent into (status, headers, body) answers."""
+    answers = []
+    while data:
+        head, _, rest = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = {k.lower(): v.strip() for k, _, v in (ln.partition(":") for ln in lines[1:])}
+        length = int(headers.get("content-length", "0"))
+        answers.append((status, headers, rest[:length]))
+        data = rest[length:]
+    return answers
+
+
+def _exchange(target: Target, raw: bytes) -> list[tuple[int, dict[str, str], bytes]]:
+    """Send *raw* bytes, read every answer until the server closes, and return them."""
+    with target.connect() as sock:
+        sock.sendall(raw)
+        return _responses(_read_all(sock))
+
+
+def _post(target: Target, headers: str, body: bytes = b"") -> bytes:
+    return (
+        f"POST {target.move_path} HTTP/1.1\r\nHost: localhost\r\n"
+        f"Authorization: Bearer {target.token}\r\n{headers}\r\n"
+    ).encode() + body
+
+
+def _json_error(answer: tuple[int, dict[str, str], bytes]) -> dict[str, Any]:
+    status, headers, body = answer
+    assert headers["content-type"] == "application/json", (status, body)
+    data = json.loads(body)
+    assert set(data) == {"error", "reason"}
+    return dict(data)
+
+
+def test_a_body_without_content_length_is_refused(target: Target) -> None:
+    """A POST with no Content-Length: 411 in JSON, the connection closed, nothing played."""
+    answers = _exchange(target, _post(target, "") + b'{"move": "draw"}')
+    assert [a[0] for a in answers] == [411]
+    assert _json_error(answers[0])["error"] == "length required"
+    assert target.moves() == 0
+
+
+@pytest.mark.parametrize("length", ["-1", "-100", "+5", "0x10", "1e3", "", "99999999999999999"])
+def test_a_bad_content_length_is_refused(target: Target, length: str) -> None:
+    """A negative, signed, hexadecimal or absurd Content-Length is a 4xx in JSON, once."""
+    answers = _exchange(target, _post(target, f"Content-Length: {length}\r\n") + b"{}")
+    assert len(answers) == 1
+    assert answers[0][0] in {400, 411, 413}
+    _json_error(answers[0])
+    assert target.moves() == 0
+
+
+def test_two_content_lengths_are_refused(target: Target) -> None:
+    raw = _post(target, "Content-Length: 2\r\nContent-Length: 5\r\n") + b"{}"
+    answers = _exchange(target, raw)
+    assert [a[0] for a in answers] == [400]
+
+
+def test_a_chunked_body_is_refused_and_not_read_as_a_request(target: Target) -> None:
+    """Transfer-Encoding: chunked is refused; the chunk never reaches the router."""
+    smuggled = f"GET /api/view HTTP/1.1\r\nAuthorization: Bearer {target.token}\r\n\r\n"
+    body = f"{len(smuggled):x}\r\n{smuggled}\r\n0\r\n\r\n".encode()
+    answers = _exchange(target, _post(target, "Transfer-Encoding: chunked\r\n") + body)
+    assert [a[0] for a in answers] == [411]
+    assert answers[0][1]["connection"] == "close"
+
+
+def test_an_early_error_closes_the_connection_before_the_body(target: Target) -> None:
+    """A refused request's unread body is never parsed as the next request."""
+    smuggled = f"GET /api/view HTTP/1.1\r\nAuthorization: Bearer {target.token}\r\n\r\n".encode()
+    raw = (
+        f"POST {target.move_path} HTTP/1.1\r\nAuthorization: Bearer {target.other_token}\r\n"
+        f"Content-Length: {len(smuggled)}\r\n\r\n"
+    ).encode() + smuggled
+    answers = _exchange(target, raw)
+    assert [a[0] for a in answers] == [403]
+    assert answers[0][1]["connection"] == "close"
+
+
+def test_an_oversized_body_is_refused_unread(target: Target) -> None:
+    raw = _post(target, "Content-Length: 200000000\r\n") + b"[" * 1000
+    answers = _exchange(target, raw)
+    assert [a[0] for a in answers] == [413]
+    assert target.moves() == 0
+
+
+def test_json_nested_thousands_deep_is_a_400(target: Target) -> None:
+    """Deep JSON is refused before it is parsed: no RecursionError (issue 14.5)."""
+    body = b'{"move": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"
+    raw = _post(target, f"Content-Length: {len(body)}\r\nConnection: close\r\n")
+    answers = _exchange(target, raw[:0] + raw + body)
+    assert answers[0][0] in {400, 413}  # the example reads at most 16 KiB
+    _json_error(answers[0])
+    deep = b'{"move": ' + b"[" * 2000 + b"]" * 2000 + b"}"
+    answers = _exchange(
+        target, _post(target, f"Content-Length: {len(deep)}\r\nConnection: close\r\n") + deep
+    )
+    assert answers[0][0] == 400
+    assert "nests" in _json_error(answers[0])["reason"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"\xff\xfe{}", b'{"move": NaN}', b'{"move": ' + b"9" * 5000 + b"}", b"{", b""],
+    ids=["not-utf8", "nan", "huge-int", "truncated", "empty"],
+)
+def test_malformed_json_is_a_400(target: Target, body: bytes) -> None:
+    raw = _post(target, f"Content-Length: {len(body)}\r\nConnection: close\r\n") + body
+    answers = _exchange(target, raw)
+    assert answers[0][0] == 400
+    _json_error(answers[0])
+    assert target.moves() == 0
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH", "OPTIONS", "BREW", "HEAD"])
+def test_other_methods_are_a_json_405(target: Target, method: str) -> None:
+    """PUT, DELETE and the rest: 405 with an Allow header and a JSON body, not HTML 501."""
+    raw = f"{method} {target.move_path} HTTP/1.1\r\nConnection: close\r\n\r\n".encode()
+    answers = _exchange(target, raw)
+    assert answers[0][0] == 405
+    assert answers[0][1]["allow"] == "GET, POST"
+    if method != "HEAD":
+        _json_error(answers[0])
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"GARBAGE\r\n\r\n",
+        b"GET / HTTP/9.9\r\n\r\n",
+        b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n",
+        b"GET / HTTP/1.1\r\n" + b"X-A: b\r\n" * 200 + b"\r\n",
+        b"GET / HTTP/1.1\r\nX-Long: " + b"a" * 70_000 + b"\r\n\r\n",
+    ],
+    ids=["garbage", "version", "long-line", "many-headers", "long-header"],
+)
+def test_a_malformed_request_gets_a_json_error(target: Target, raw: bytes) -> None:
+    answers = _exchange(target, raw)
+    assert len(answers) == 1
+    assert 400 <= answers[0][0] < 600
+    _json_error(answers[0])
+
+
+def test_stalled_headers_time_out(target: Target) -> None:
+    """A client that never finishes its headers is disconnected (REQUEST_TIMEOUT)."""
+    with target.connect() as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+        assert _read_all(sock) == b""  # closed by the server, not by our SOCKET_TIMEOUT
+
+
+def test_a_slow_drip_of_headers_times_out(target: Target) -> None:
+    """One byte at a time does not keep a connection alive: the deadline is per request."""
+    closed = False
+    with target.connect() as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for _ in range(200):  # 200 bytes, 0.05 s apart: 10 s, far beyond the 0.5 s deadline
+            try:
+                sock.sendall(b"X")
+            except OSError:  # the server closed the connection: a reset
+                closed = True
+                break
+            time.sleep(0.05)
+            sock.setblocking(False)
+            try:
+                if sock.recv(1) == b"":
+                    closed = True
+                    break
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed = True
+                break
+            finally:
+                sock.setblocking(True)
+    assert closed
+
+
+def test_a_stalled_body_times_out_with_a_408(target: Target) -> None:
+    with target.connect() as sock:
+        sock.sendall(_post(target, "Content-Length: 50\r\n") + b'{"move"')
+        answers = _responses(_read_all(sock))
+    assert [a[0] for a in answers] == [408]
+    assert target.moves() == 0
+
+
+def test_tokens_are_never_logged(target: Target) -> None:
+    """Neither a header's token nor one put in the URL appears in the access log."""
+    get = target.move_path.replace("/move", "") if target.name == "example" else "/api/view"
+    raw = (
+        f"GET {get}?token={target.token} HTTP/1.1\r\nAuthorization: Bearer {target.token}\r\n\r\n"
+        f"GET {get} HTTP/1.1\r\nAuthorization: Bearer {target.token}\r\n\r\n"
+        f"GET /{target.token} HTTP/1.1\r\nConnection: close\r\n\r\n"
+        f"GET {get}?token={target.token} HTTP/1.1\r\n\r\n"
+    ).encode()
+    answers = _exchange(target, raw)
+    assert [a[0] for a in answers] == [400, 200, 404]
+    log = target.log.getvalue()
+    assert log.count("\n") >= 3
+    assert target.token not in log
+
+
+def test_the_timeout_is_five_seconds_by_default() -> None:
+    assert REQUEST_TIMEOUT == 5.0
+    server = JSONServer(("127.0.0.1", 0), JSONRequestHandler, log=None)
+    try:
+        assert server.request_timeout == REQUEST_TIMEOUT
+    finally:
+        server.server_close()
+
+
+def test_connections_past_the_bound_are_answered_503() -> None:
+    """Over max_connections, a new connection gets a JSON 503 at once and is closed."""
+
+    class Small(JSONServer):
+        max_connections = 2
+
+    server = Small(("127.0.0.1", 0), JSONRequestHandler, log=None)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    port = server.server_address[1]
+    held = [socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) for _ in range(2)]
+    try:
+        for sock in held:  # both are being served: each waits for its request line
+            sock.sendall(b"GET / HTTP/1.1\r\n")
+        with socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) as extra:
+            answers = _responses(_read_all(extra))
+        assert [a[0] for a in answers] == [503]
+        assert json.loads(answers[0][2])["error"] == "busy"
+    finally:
+        for sock in held:
+            sock.close()
+        server.shutdown()
+        server.server_close()
+        thread.join(SOCKET_TIMEOUT)
+
+
+# -- the JSON reader alone ---------------------------------------------------------------------
+
+
+def test_json_depth_ignores_brackets_in_strings() -> None:
+    assert json_depth('["[[[[", "\\"[[["]') == 1
+    assert json_depth("[" * 40) == 40
+
+
+def test_read_json_refuses_depth_beyond_the_bound() -> None:
+    nested = "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1)
+    with pytest.raises(RequestError, match="nests 33 deep") as caught:
+        read_json(nested.encode())
+    assert caught.value.status == 400
+    ok = "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH
+    assert read_json(ok.encode()) is not None
+
+
+def test_the_example_uses_the_shared_layer() -> None:
+    """One hardened layer for every server: the example builds on mexican_train.web."""
+    example = _load_example()
+    assert issubclass(example.Handler, JSONRequestHandler)
+    assert issubclass(example.TableServer, JSONServer)
+    assert "from mexican_train.web import" in Path(str(example.__file__)).read_text()

@@ -1,0 +1,302 @@
+"""The PettingZoo and Gymnasium environments of `mexican_train.rl` (issue 11).
+
+The official conformance tests run here with warnings turned into errors; the
+only warnings let through are the two that PettingZoo's ``api_test`` gives
+every environment with dict observations whose name is not on its own list of
+classic games (``env_obs_dicts``, ``env_obs_space`` in ``pettingzoo/test/api_test.py``):
+the ``{"observation", "action_mask"}`` dict is the classic games' own convention.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Iterator
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, render_test, seed_test
+
+from mexican_train import (
+    HUB,
+    STANDARD,
+    IllegalMoveError,
+    InvalidArgumentError,
+    NextRound,
+    RandomPlayer,
+    Rules,
+    UnknownVariantError,
+    apply,
+    legal_moves,
+    new_game,
+)
+from mexican_train.rl import SingleSeatEnv, env, raw_env, round_rewards
+
+PRESETS = [pytest.param(STANDARD, id="STANDARD"), pytest.param(HUB, id="HUB")]
+
+#: The warnings api_test gives any dict-observation environment not named in its lists.
+DICT_OBSERVATION_WARNINGS = (
+    "Observation space for each agent probably should be gymnasium.spaces.box",
+    "Observation is not a NumPy array",
+)
+
+
+@pytest.fixture
+def strict_warnings() -> Iterator[None]:
+    """Turn every warning into an error, except the two dict-observation notices."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for message in DICT_OBSERVATION_WARNINGS:
+            warnings.filterwarnings("ignore", message=message)
+        yield
+
+
+def first_legal(game: raw_env) -> int:
+    observation = game.observe(game.agent_selection)
+    return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+# -- PettingZoo: the official tests ------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("strict_warnings")
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("rules", PRESETS)
+def test_pettingzoo_api_test(rules: Rules, players: int) -> None:
+    """PettingZoo's api_test passes for 1000 cycles (several whole games)."""
+    api_test(env(players=players, rules=rules), num_cycles=1000)
+
+
+@pytest.mark.usefixtures("strict_warnings")
+@pytest.mark.parametrize("rules", PRESETS)
+def test_pettingzoo_seed_test(rules: Rules) -> None:
+    """S6: two environments reset with the same seed play the same game."""
+    seed_test(functools.partial(env, players=4, rules=rules), num_cycles=1000)
+
+
+@pytest.mark.usefixtures("strict_warnings")
+@pytest.mark.parametrize("rules", PRESETS)
+def test_pettingzoo_render_test(rules: Rules, capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's render_test passes for every declared mode (human, ansi, svg)."""
+    render_test(
+        functools.partial(env, players=3, rules=rules),
+        custom_tests={"svg": lambda result: result.startswith("<svg")},
+    )
+    assert "Trains:" in capsys.readouterr().out  # "human" printed the table
+
+
+# -- PettingZoo: the game's own conventions ----------------------------------------------------
+
+
+def test_an_action_outside_the_mask_raises_and_changes_nothing() -> None:
+    """An illegal action is an IllegalMoveError naming the action; the game is untouched."""
+    game = raw_env(players=4, rules=HUB)
+    game.reset(seed=5)
+    before, agent = game.state, game.agent_selection
+    illegal = int(np.flatnonzero(game.observe(agent)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalMoveError, match=f"action {illegal} is not in {agent}'s action mask"):
+        game.step(illegal)
+    assert game.state is before
+    assert game.agent_selection == agent
+
+
+@pytest.mark.parametrize("action", [-1, 459, 3.5])
+def test_an_action_outside_the_space_raises_and_changes_nothing(action: object) -> None:
+    """An action that is no index of the space is an InvalidArgumentError naming it."""
+    game = raw_env(players=4, rules=HUB)
+    game.reset(seed=5)
+    before = game.state
+    with pytest.raises(InvalidArgumentError, match="an action is a whole number 0-458"):
+        game.step(action)  # type: ignore[arg-type]
+    assert game.state is before
+
+
+def play_out(game: raw_env) -> dict[str, float]:
+    """Play the first legal action to the end of the game; return the rewards collected."""
+    totals = dict.fromkeys(game.possible_agents, 0.0)
+    for agent in game.agent_iter():
+        _, reward, terminated, truncated, _ = game.last()
+        totals[agent] += reward
+        game.step(None if terminated or truncated else first_legal(game))
+    return totals
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_e3_rewards_are_mean_minus_own_points_summed_over_rounds(rules: Rules) -> None:
+    """E3: each agent's return is the sum over rounds of mean(points) - own points."""
+    game = raw_env(players=3, rules=rules)
+    game.reset(seed=2)
+    totals = play_out(game)
+    assert game.state is not None
+    assert game.state.is_over
+    expected = [0.0] * 3
+    for points in game.state.round_scores:
+        for seat, reward in enumerate(round_rewards(points)):
+            expected[seat] += reward
+    assert [totals[agent] for agent in game.possible_agents] == pytest.approx(expected)
+    assert sum(totals.values()) == pytest.approx(0.0)
+
+
+def test_e4_next_round_is_never_asked_of_an_agent() -> None:
+    """E4: the environment deals the next round; no mask ever offers NextRound."""
+    game = raw_env(players=2, rules=HUB)
+    game.reset(seed=9)
+    next_round = game.actions.encode(NextRound(), 0)
+    rounds = set()
+    for _agent in game.agent_iter():
+        observation, _, terminated, truncated, _ = game.last()
+        assert observation["action_mask"][next_round] == 0
+        assert game.state is not None
+        rounds.add(game.state.round_number)
+        game.step(None if terminated or truncated else first_legal(game))
+    assert len(rounds) == 13
+
+
+def test_s6_reset_with_a_seed_repeats_the_game() -> None:
+    """S6: the same seed deals the same game; later unseeded resets follow from it."""
+    first, second = raw_env(players=4), raw_env(players=4)
+    first.reset(seed=3)
+    second.reset(seed=3)
+    assert first.state == second.state
+    first.reset()
+    second.reset()
+    assert first.state == second.state
+
+
+def test_only_the_agent_to_move_has_a_mask() -> None:
+    """S5: each agent's observation is its own view; only the mover's mask is non-zero."""
+    game = raw_env(players=4, rules=HUB)
+    game.reset(seed=1)
+    for agent in game.agents:
+        mask = game.observe(agent)["action_mask"]
+        assert mask.any() == (agent == game.agent_selection)
+
+
+def test_rules_may_be_named_and_bad_arguments_are_refused() -> None:
+    """A variant's name works as rules; an unknown name or render mode is refused."""
+    game = raw_env(players=2, rules="standard")
+    assert game.rules == STANDARD
+    with pytest.raises(UnknownVariantError):
+        raw_env(players=2, rules="chickenfoot")
+    with pytest.raises(InvalidArgumentError, match="render_mode is one of human, ansi, svg"):
+        raw_env(players=2, render_mode="rgb_array")
+    with pytest.raises(InvalidArgumentError, match="call reset"):
+        raw_env(players=2).observe("player_0")
+
+
+def test_render_modes_return_text_and_svg(capsys: pytest.CaptureFixture[str]) -> None:
+    """'ansi' returns the text picture, 'svg' the SVG, 'human' prints and returns None."""
+    for mode, kind in (("ansi", str), ("svg", str), ("human", type(None))):
+        game = raw_env(players=2, rules=HUB, render_mode=mode)
+        game.reset(seed=1)
+        assert isinstance(game.render(), kind)
+    assert capsys.readouterr().out.startswith("Round 1 of 13")
+
+
+# -- Gymnasium: one seat -----------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("strict_warnings")
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("rules", PRESETS)
+def test_gymnasium_check_env(rules: Rules, players: int) -> None:
+    """Gymnasium's env checker passes (made through gymnasium.make, so it checks every mode)."""
+    made = gymnasium.make("mexican_train/SingleSeat-v0", players=players, rules=rules)
+    check_env(made.unwrapped)
+
+
+def test_action_masks_are_the_legal_moves_of_the_seat() -> None:
+    """action_masks() is the codec's mask as bools: exactly the seat's legal moves."""
+    game = SingleSeatEnv(players=4, rules=HUB, seat=2)
+    game.reset(seed=4)
+    assert game.state is not None
+    assert game.state.current_player == 2
+    masks = game.action_masks()
+    assert masks.dtype == np.bool_
+    chosen = {game.actions.decode(int(i), 2) for i in np.flatnonzero(masks)}
+    assert chosen == set(legal_moves(game.state))
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_single_seat_return_is_the_sum_of_its_round_rewards(rules: Rules) -> None:
+    """E3: the agent's return over a game is the sum of mean - own over the rounds."""
+    game = SingleSeatEnv(players=3, rules=rules, seat=1)
+    game.reset(seed=8)
+    total, done = 0.0, False
+    while not done:
+        action = int(np.flatnonzero(game.action_masks())[0])
+        _, reward, done, truncated, _ = game.step(action)
+        assert not truncated
+        total += reward
+    assert game.state is not None
+    assert game.state.is_over
+    expected = sum(round_rewards(points)[1] for points in game.state.round_scores)
+    assert total == pytest.approx(expected)
+
+
+def test_single_seat_opponents_play_the_other_seats() -> None:
+    """The library players given move for the other seats, in seat order."""
+    game = SingleSeatEnv(players=3, rules=HUB, opponents=[RandomPlayer(seed=1)] * 2, seat=0)
+    _observation, _ = game.reset(seed=1)
+    assert game.state is not None
+    assert game.state.current_player == 0
+    start = game.state
+    game.step(int(np.flatnonzero(game.action_masks())[0]))
+    assert game.state is not None
+    assert game.state != start
+
+
+def test_single_seat_an_illegal_action_terminates_with_the_penalty() -> None:
+    """Gymnasium accepts any action: one outside the mask ends the episode, game untouched."""
+    game = SingleSeatEnv(players=2, rules=HUB, illegal_reward=-7.0)
+    game.reset(seed=1)
+    before = game.state
+    illegal = int(np.flatnonzero(~game.action_masks())[0])
+    _, reward, terminated, truncated, info = game.step(illegal)
+    assert (reward, terminated, truncated, info) == (-7.0, True, False, {"illegal_action": illegal})
+    assert game.state is before
+
+
+def test_single_seat_an_illegal_action_raises_on_request() -> None:
+    """illegal='raise' turns an action outside the mask into an IllegalMoveError."""
+    game = SingleSeatEnv(players=2, rules=HUB, illegal="raise")
+    game.reset(seed=1)
+    illegal = int(np.flatnonzero(~game.action_masks())[0])
+    with pytest.raises(IllegalMoveError, match=f"action {illegal} is not in the action mask"):
+        game.step(illegal)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        ({"seat": 4}, "a seat is 0-3"),
+        ({"opponents": [RandomPlayer()]}, "needs 3 opponents, not 1"),
+        ({"illegal": "ignore"}, "illegal is 'terminate' or 'raise'"),
+        ({"render_mode": "rgb_array"}, "render_mode is one of"),
+    ],
+)
+def test_single_seat_refuses_bad_arguments(arguments: dict[str, object], words: str) -> None:
+    """Each bad argument is refused with a message naming it."""
+    with pytest.raises(InvalidArgumentError, match=words):
+        SingleSeatEnv(players=4, rules=HUB, **arguments)  # type: ignore[arg-type]
+
+
+def test_single_seat_reset_with_a_seed_repeats_the_game() -> None:
+    """S6: the same seed gives the same game and the same first observation."""
+    first, second = SingleSeatEnv(players=4), SingleSeatEnv(players=4)
+    a, _ = first.reset(seed=11)
+    b, _ = second.reset(seed=11)
+    assert np.array_equal(a, b)
+    assert first.state == second.state
+
+
+def test_round_rewards_are_zero_sum() -> None:
+    """The reward convention: mean(points) - own points, summing to zero."""
+    state = new_game(4, HUB, seed=1)
+    while not state.is_round_over:
+        state = apply(state, legal_moves(state)[0])
+    rewards = round_rewards(state.round_scores[-1])
+    assert sum(rewards) == pytest.approx(0.0)
+    assert rewards.index(max(rewards)) == state.round_scores[-1].index(min(state.round_scores[-1]))

@@ -1,0 +1,189 @@
+"""House rules that combine: `mexican_train.variants.combine` (issue 14 item 2)."""
+
+from __future__ import annotations
+
+import os
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mexican_train import HUB, STANDARD, Rules, RulesError, UnknownVariantError, new_game
+from mexican_train.notation import format_state, parse_state
+from mexican_train.serialize import state_from_json, to_json
+from mexican_train.testing import play_random_game
+from mexican_train.variants import (
+    VARIANTS,
+    CloseInOrder,
+    FirstTurn,
+    NeverBind,
+    StrictCloseInOrder,
+    combine,
+    get_variant,
+    variant_name,
+)
+from strategies import combinations, seeds
+
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
+
+
+def test_combine_applies_each_house_rule_to_the_base() -> None:
+    """Rulebook B's optional readings (D3's stronger reading, shared ties) on hub."""
+    rules = combine("hub", "strict-double-order", "shared-ties")
+    assert rules == attrs.evolve(HUB, open_doubles=StrictCloseInOrder(), tie_break=False)
+
+
+def test_combine_takes_names_and_values_alike() -> None:
+    by_value = combine(HUB, VARIANTS["strict-double-order"], VARIANTS["shared-ties"])
+    assert by_value == combine("Rulebook-B", "strict double order", "Shared_Ties")
+
+
+def test_combine_applies_a_variants_difference_from_its_own_preset() -> None:
+    """single-tile-first-turn is standard with a one-tile first turn: on hub, that change only."""
+    rules = combine("hub", "single-tile-first-turn")
+    assert rules == attrs.evolve(HUB, first_turn=FirstTurn(chain=False))
+    assert rules.engine_placement is HUB.engine_placement  # S4 stays
+    assert rules.deal_table is HUB.deal_table
+
+
+def test_combine_order_does_not_matter() -> None:
+    names = ["doubles-never-bind", "double-blank-25", "open-hands", "ascending"]
+    assert combine("standard", *names) == combine("standard", *reversed(names))
+
+
+def test_combine_a_house_rule_named_twice_counts_once() -> None:
+    assert combine("hub", "shared-ties", "shared-ties") == combine("hub", "shared-ties")
+
+
+def test_combine_with_no_house_rule_is_the_base() -> None:
+    assert combine("hub") == HUB
+
+
+def test_combine_refuses_two_values_of_one_field_naming_both() -> None:
+    with pytest.raises(RulesError, match="'double-blank-0' and 'double-blank-25' conflict"):
+        combine("standard", "double-blank-25", "double-blank-0")
+
+
+def test_combine_counts_a_pluggable_rule_as_one_field() -> None:
+    """reverse-doubles and dead-doubles-bind both replace the open-double rule (V3, V4)."""
+    with pytest.raises(RulesError, match=r"both set Rules\.open_doubles"):
+        combine("standard", "reverse-doubles", "dead-doubles-bind")
+
+
+def test_combine_refuses_a_house_rule_that_overrides_the_base() -> None:
+    """hub-reverse's own change (V3) and strict-double-order's are two open-double rules."""
+    with pytest.raises(RulesError, match="'hub-reverse' and 'strict-double-order' conflict"):
+        combine("hub-reverse", "strict-double-order")
+
+
+def test_combine_refuses_a_preset_as_a_house_rule() -> None:
+    with pytest.raises(RulesError, match="'hub' changes nothing on its own preset"):
+        combine("standard", "hub")
+
+
+def test_combine_refuses_an_unknown_name() -> None:
+    with pytest.raises(UnknownVariantError) as caught:
+        combine("hub", "chickenfoot")
+    assert caught.value.name == "chickenfoot"
+
+
+def test_combine_refuses_an_argument_that_is_no_variant() -> None:
+    with pytest.raises(TypeError, match="combine\\(\\) takes variant names or Rules values"):
+        combine("hub", 3)  # type: ignore[arg-type]
+
+
+def test_combine_says_which_combination_cannot_be_played() -> None:
+    """Each alone is sound; together, nine rounds from a double-6 set's seven engines (S2)."""
+    with pytest.raises(RulesError, match=r"cannot be played: Rules\.rounds=9"):
+        combine(attrs.evolve(STANDARD, max_pip=6), attrs.evolve(STANDARD, rounds=9))
+
+
+def test_combination_has_a_canonical_name_base_then_sorted_house_rules() -> None:
+    rules = combine("hub", "strict-double-order", "shared-ties")
+    assert variant_name(rules) == "hub+shared-ties+strict-double-order"
+
+
+def test_get_variant_reads_a_combination_name_in_any_order() -> None:
+    rules = combine("hub", "strict-double-order", "shared-ties")
+    assert get_variant("hub+shared-ties+strict-double-order") == rules
+    assert get_variant("b + Strict Double Order + shared_ties") == rules
+
+
+def test_get_variant_refuses_an_empty_part_of_a_combination() -> None:
+    with pytest.raises(UnknownVariantError):
+        get_variant("hub+")
+
+
+def test_a_combination_equal_to_a_catalogue_entry_goes_by_the_entrys_name() -> None:
+    assert variant_name(combine("hub", "reverse-doubles")) == "hub-reverse"
+
+
+def test_rules_that_no_combination_builds_have_no_name() -> None:
+    assert variant_name(attrs.evolve(HUB, open_doubles=NeverBind(), max_pip=9)) is None
+
+
+def test_notation_writes_and_reads_a_combination_by_name() -> None:
+    state = new_game(3, combine("hub", "strict-double-order", "shared-ties"), seed=1)
+    text = format_state(state)
+    assert text.startswith("hub+shared-ties+strict-double-order ")
+    assert parse_state(text) == state
+
+
+def test_json_round_trips_combined_rules() -> None:
+    state = new_game(3, combine("standard", "any-double", "last-tile-call"), seed=2)
+    again = state_from_json(to_json(state))
+    assert again == state
+    assert variant_name(again.rules) == "standard+any-double+last-tile-call"
+
+
+@given(combinations())
+def test_every_combination_reads_back_from_its_canonical_name(names: tuple[str, ...]) -> None:
+    rules = combine(*names)
+    name = variant_name(rules)
+    assert name is not None
+    assert get_variant(name) == rules
+
+
+@given(combinations(), st.permutations(range(5)))
+def test_combine_is_order_independent(names: tuple[str, ...], order: list[int]) -> None:
+    house = list(names[1:])
+    shuffled = [house[i] for i in order if i < len(house)]
+    assert combine(names[0], *shuffled) == combine(*names)
+
+
+@given(combinations(bases=tuple(VARIANTS)))
+def test_combine_keeps_every_house_rules_change(names: tuple[str, ...]) -> None:
+    """Each house rule's fields hold its values in the result; the rest are the base's."""
+    rules = combine(*names)
+    base = get_variant(names[0])
+    changed: set[str] = set()
+    for name in names[1:]:
+        house = get_variant(name)
+        preset = STANDARD if _distance(house, STANDARD) <= _distance(house, HUB) else HUB
+        for field in attrs.fields_dict(type(rules)):
+            if getattr(house, field) != getattr(preset, field):
+                assert getattr(rules, field) == getattr(house, field), (name, field)
+                changed.add(field)
+    for field in set(attrs.fields_dict(type(rules))) - changed:
+        assert getattr(rules, field) == getattr(base, field), field
+
+
+def _distance(rules: Rules, preset: Rules) -> int:
+    return sum(getattr(rules, f) != getattr(preset, f) for f in attrs.fields_dict(Rules))
+
+
+@settings(
+    max_examples=12 if THOROUGH else 4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(combinations(), st.sampled_from([2, 3, 4]), seeds())
+def test_random_combinations_conform(names: tuple[str, ...], players: int, seed: int) -> None:
+    """The conformance kit (mexican_train.testing) over random combinations of house rules."""
+    play_random_game(combine(*names), players, seed, max_rounds=1, refusals=0.2)
+
+
+def test_close_in_order_is_the_default_of_both_presets() -> None:
+    """The premise of the conflict tests: both presets close open doubles in order (D3)."""
+    assert STANDARD.open_doubles == HUB.open_doubles == CloseInOrder()

@@ -1,0 +1,368 @@
+"""The web table's game logic (`mexican_train.web.WebTable`) and ``mexican-train serve``.
+
+The HTTP layer's abuse tests are in test_http_hardening.py; a real browser plays in
+tests_browser/ (run by .ci/run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+import pytest
+from click.testing import CliRunner
+
+from mexican_train import (
+    STANDARD,
+    DealError,
+    Draw,
+    InvalidArgumentError,
+    Move,
+    NextRound,
+    Pass,
+    PlayerView,
+    RulesError,
+    Tile,
+    UnknownVariantError,
+    legal_moves,
+    view,
+)
+from mexican_train._cli import cli
+from mexican_train._web import parse_bots, rules_for
+from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
+from mexican_train.serialize import view_from_json
+from mexican_train.web import RequestError, WebServer, WebTable, make_server
+
+SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
+TIMEOUT = 20  # seconds: a hung server fails the test instead of blocking it
+
+
+def _tiles_named(document: dict[str, Any]) -> set[Tile]:
+    """Every tile written anywhere in *document* (JSON, picture and log included)."""
+    text = json.dumps(document)
+    return {Tile.parse(t) for t in re.findall(r"\b\d+-\d+\b", text)}
+
+
+def _hidden(table: WebTable, seat: int) -> set[Tile]:
+    """The tiles *seat* may not see: the other hands' (the boneyard's never appear as tiles)."""
+    state = table.state
+    return {tile for s in range(state.players) if s != seat for tile in state.hand(s)}
+
+
+def _person_move(table: WebTable, seat: int) -> Move:
+    return legal_moves(view(table.state, seat))[0]
+
+
+def test_s5_a_document_holds_the_seats_view_and_nothing_hidden() -> None:
+    """S5: the document's view is the seat's own; no other hand's tile appears anywhere."""
+    table = WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=5)
+    for _ in range(30):
+        for seat in table.tokens:
+            document = table.document(seat)
+            assert view_from_json(document["view"]) == view(table.state, seat)
+            # Tiles on the table are public; the other hands' never are.
+            on_table = {t for train in table.state.trains for t in train.tiles}
+            assert (_tiles_named(document) - on_table) & _hidden(table, seat) == set()
+        current = table.state.current_player
+        if current is None:
+            break
+        if current in table.tokens:
+            table.play(current, _person_move(table, current))
+        else:
+            table.play_bots()
+
+
+def test_a_person_and_bots_play_a_whole_game() -> None:
+    """People move through play(), bots through play_bots(); the game ends with winners (E5)."""
+    table = WebTable(3, SHORT, bots={1: PlannerPlayer(), 2: RandomPlayer(seed=1)}, seed=2)
+    for _ in range(2000):
+        table.play_bots()
+        if table.state.is_over:
+            break
+        table.play(0, _person_move(table, 0))  # NextRound() between rounds (E4)
+    else:
+        pytest.fail("the game did not end")
+    final = table.document(0)
+    assert final["winners"] == list(table.state.winners)
+    assert final["scores"]["totals"] == list(table.state.scores)
+    assert len(final["scores"]["rounds"]) == 2
+    assert final["status"].startswith("The game is over")
+    assert final["moves"] == []
+
+
+def test_a_move_out_of_turn_is_refused_and_changes_nothing() -> None:
+    table = WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=5)
+    current = table.state.current_player
+    assert current in (0, 1)
+    waiting = 1 - current
+    before = table.state
+    with pytest.raises(RequestError) as caught:
+        table.play(waiting, Draw())
+    assert (caught.value.status, caught.value.error) == (409, "not your turn")
+    assert table.state is before
+    assert table.version == 0
+
+
+def test_an_illegal_move_gets_the_rules_reason() -> None:
+    """apply() decides: a move the rules refuse is a 422 naming the rule."""
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    assert Draw() not in legal_moves(table.state)  # seat 0 has a tile to play
+    with pytest.raises(RequestError) as caught:
+        table.play(0, Draw())
+    assert caught.value.status == 422
+    assert re.match(r"[SPDEV]\d", caught.value.reason), caught.value.reason
+    assert table.version == 0
+
+
+def test_a_stale_version_is_refused() -> None:
+    """A move sent for a table that has moved on (a double click) is not played twice."""
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    table.play(0, _person_move(table, 0), version=0)
+    before = table.state
+    with pytest.raises(RequestError, match="moved on") as caught:
+        table.play(0, Pass(), version=0)  # refused for its version, whatever the move
+    assert table.state is before
+    assert caught.value.status == 409
+
+
+def test_e4_only_a_person_deals_the_next_round() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    while not table.state.is_round_over:
+        table.play_bots()
+        if table.state.current_player == 0:
+            table.play(0, _person_move(table, 0))
+    assert table.play_bots() == 0  # bots do not deal
+    with pytest.raises(RequestError, match="a person deals"):
+        table.play(1, NextRound())
+    assert table.document(0)["moves"][0]["kind"] == "next-round"
+    table.play(0, NextRound())
+    assert table.state.round_number == 2
+
+
+def test_a_failing_bot_does_not_stop_the_table() -> None:
+    """A bot that raises, or returns an illegal move, plays its first legal move instead."""
+
+    class Broken:
+        def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+            raise RuntimeError("bug")
+
+    class Cheat:
+        def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+            return Pass() if Pass() not in moves else Draw()
+
+    table = WebTable(3, SHORT, bots={1: Broken(), 2: Cheat()}, seed=4)
+    for _ in range(200):
+        table.play_bots()
+        if table.state.is_round_over:
+            break
+        table.play(0, _person_move(table, 0))
+    assert table.state.is_round_over
+
+
+def test_the_log_says_what_happened_in_public_words() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    move = _person_move(table, 0)
+    table.play(0, move)
+    table.play_bots()
+    mine, theirs = table.document(0)["log"], table.document(1)["log"]
+    assert mine[0].startswith("You ")
+    assert theirs[0].startswith("Seat 0 ")
+    drawn = [line for line in mine + theirs if "drew" in line]
+    assert all(not re.search(r"\d-\d", line) for line in drawn)  # a drawn tile is never named
+
+
+def test_seat_for_checks_the_token() -> None:
+    table = WebTable(3, SHORT, bots={1: GreedyPlayer()})
+    assert [table.seat_for(table.tokens[s]) for s in (0, 2)] == [0, 2]
+    with pytest.raises(RequestError) as no_token:
+        table.seat_for(None)
+    with pytest.raises(RequestError) as wrong:
+        table.seat_for("not-a-token")
+    assert (no_token.value.status, wrong.value.status) == (401, 403)
+
+
+@pytest.mark.parametrize(
+    ("players", "bots", "delay", "error"),
+    [
+        (2, {0: GreedyPlayer(), 1: GreedyPlayer()}, 0.0, InvalidArgumentError),
+        (2, {5: GreedyPlayer()}, 0.0, InvalidArgumentError),
+        (2, {}, -1.0, InvalidArgumentError),
+        (2, {}, float("nan"), InvalidArgumentError),
+        (99, {}, 0.0, DealError),
+    ],
+    ids=["all-bots", "no-such-seat", "negative-delay", "nan-delay", "too-many-players"],
+)
+def test_a_table_that_cannot_be_is_refused(
+    players: int, bots: dict[int, Any], delay: float, error: type[Exception]
+) -> None:
+    with pytest.raises(error):
+        WebTable(players, STANDARD, bots=bots, bot_delay=delay)
+
+
+def test_parse_bots_repeats_round_the_table_and_refuses_unknown_names() -> None:
+    bots = parse_bots("greedy, random", 3)
+    assert [type(b) for b in bots] == [GreedyPlayer, RandomPlayer, GreedyPlayer]
+    assert parse_bots("mexican_train.players:PlannerPlayer", 1) == [PlannerPlayer()]
+    for text in ("", "chess", "os:path", "no.such.module:Bot", "mexican_train:Nothing"):
+        with pytest.raises(InvalidArgumentError):
+            parse_bots(text, 2)
+
+
+def test_rules_for_reads_a_base_and_house_rules() -> None:
+    assert rules_for("standard") is STANDARD
+    with pytest.raises(UnknownVariantError):
+        rules_for("chess")
+    with pytest.raises((UnknownVariantError, RulesError)):
+        rules_for("standard", ["no-such-house-rule"])
+
+
+# -- over HTTP, with the table's own server ----------------------------------------------------
+
+
+@pytest.fixture
+def served() -> Iterator[WebServer]:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    server = make_server(table, "127.0.0.1", 0, log=None)
+    server.long_poll = 0.2
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(TIMEOUT)
+
+
+def _request(server: WebServer, path: str, body: object = None, token: str | None = None) -> Any:
+    url = f"http://127.0.0.1:{server.server_address[1]}{path}"
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method="POST" if data else "GET")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            return answer.status, answer.headers, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def test_the_page_and_its_files_are_served_without_a_token(served: WebServer) -> None:
+    for path, kind in [
+        ("/", "text/html"),
+        ("/table.js", "text/javascript"),
+        ("/table.css", "text/css"),
+    ]:
+        status, headers, body = _request(served, path)
+        assert status == 200
+        assert headers["Content-Type"].startswith(kind)
+        assert "script-src 'self'" in headers["Content-Security-Policy"]
+        assert body
+
+
+def test_a_move_over_http_is_checked_and_answered(served: WebServer) -> None:
+    token = served.table.tokens[0]
+    status, _, body = _request(served, "/api/view", token=token)
+    document = json.loads(body)
+    assert status == 200
+    assert document["seat"] == 0
+    notation = document["moves"][0]["notation"]
+    status, _, body = _request(served, "/api/move", {"move": notation, "version": 0}, token)
+    assert status == 200, body
+    assert json.loads(body)["version"] >= 1
+    for bad, expected in [
+        ({"move": "6-6@5"}, 422),  # no train 5: the rules refuse it
+        ({"move": "zz"}, 400),
+        ({"move": "draw", "extra": 1}, 400),
+        ({"move": "draw", "version": "1"}, 400),
+        ([], 400),
+    ]:
+        status, _, body = _request(served, "/api/move", bad, token)
+        assert status == expected, (bad, body)
+        assert set(json.loads(body)) == {"error", "reason"}
+
+
+def test_a_long_poll_answers_when_the_table_changes(served: WebServer) -> None:
+    token = served.table.tokens[0]
+    status, _, body = _request(served, "/api/view?since=0", token=token)
+    assert (status, json.loads(body)["version"]) == (200, 0)  # nothing changed: the same
+    status, _, body = _request(served, "/api/view?since=x", token=token)
+    assert status == 400
+
+
+def test_links_carry_the_token_in_the_fragment(served: WebServer) -> None:
+    (link,) = served.links().values()
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/#token=[\w-]+", link)
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "chess"], "no variant named 'chess'"),
+        (["--players", "2", "--people", "3"], "--people"),
+        (["--bots", "chess"], "no bot named 'chess'"),
+        (["--players", "99"], ""),
+        (["--port", "70000"], "--port"),
+    ],
+)
+def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, ["serve", *args], standalone_mode=True)
+    assert result.exit_code != 0
+    assert message in result.output
+
+
+def test_serve_reports_a_port_in_use() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "mexican_train", "serve", "--port", str(port), "-q"],
+            capture_output=True, text=True, timeout=TIMEOUT, check=False,
+        )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"Error: cannot serve on 127.0.0.1:{port}")
+    assert "Traceback" not in result.stderr
+
+
+def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
+    """``mexican-train serve`` serves the page; the links carry the tokens after '#'."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with subprocess.Popen(
+        [sys.executable, "-m", "mexican_train", "serve", "--port", "0", "--people", "2",
+         "--bots", "greedy", "--bot-delay", "0", "-q"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    ) as process:  # fmt: skip
+        try:
+            assert process.stdout is not None
+            lines = [process.stdout.readline() for _ in range(4)]
+            links = re.findall(r"seat (\d): (http://\S+)", "".join(lines))
+            assert [seat for seat, _ in links] == ["0", "1"]
+            base, token = links[0][1].split("#token=")
+            with urllib.request.urlopen(base, timeout=TIMEOUT) as answer:
+                assert b"<title>Mexican Train</title>" in answer.read()
+            request = urllib.request.Request(
+                base + "api/view", headers={"Authorization": f"Bearer {token}"}
+            )
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+                assert json.loads(answer.read())["seat"] == 0
+        finally:
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=TIMEOUT)
+    assert process.returncode == 0, err
+    assert "Stopped." in out

@@ -1,0 +1,182 @@
+"""The web table in a real browser: Playwright drives Debian's chromium and plays by clicking.
+
+Not part of the default test run (it needs chromium and the ``playwright`` package,
+never a browser download): ``.ci/run`` installs both and runs
+``python -m pytest tests_browser``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import attrs
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from mexican_train import STANDARD, view
+from mexican_train.players import GreedyPlayer
+from mexican_train.web import WebServer, WebTable, make_server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+WAIT = 20_000  # ms: a page that never updates fails the test instead of hanging it
+MAX_CLICKS = 600  # two rounds of a double-6 game take far fewer
+# Two short rounds on a double-6 set: a whole game, by clicking, in a few seconds.
+SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def _page(browser: Browser) -> Page:
+    """A page in a fresh context (cookies and storage of its own, like another person's browser).
+
+    The page's Content-Security-Policy forbids evaluating strings, which is how
+    ``wait_for_function`` works: the test's own context bypasses it.
+    """
+    return browser.new_context(bypass_csp=True).new_page()
+
+
+def _serve(table: WebTable) -> Iterator[WebServer]:
+    server = make_server(table, "127.0.0.1", 0, log=None)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+@pytest.fixture
+def one_person() -> Iterator[WebServer]:
+    """A person in seat 0 against a greedy bot, two double-6 rounds."""
+    yield from _serve(WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4))
+
+
+@pytest.fixture
+def two_people() -> Iterator[WebServer]:
+    """People in seats 0 and 1, a bot in seat 2."""
+    yield from _serve(WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=8))
+
+
+def _phase(page: Page) -> str:
+    page.wait_for_function(
+        "['my-turn', 'round-over', 'game-over'].includes(document.body.dataset.phase)",
+        timeout=WAIT,
+    )
+    return str(page.evaluate("document.body.dataset.phase"))
+
+
+def _take_turn(page: Page) -> None:
+    """Make one move by clicking: a playable tile then a train, else Draw/Pass/Next round."""
+    version = page.evaluate("document.body.dataset.version")
+    tiles = page.locator("#board g.hand-tile.playable")
+    if tiles.count() > 0:
+        tiles.first.click()
+        page.locator("#trains button:not([disabled])").first.click()
+    else:
+        page.locator("#actions button").first.click()
+    page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
+    assert page.locator("#error").text_content() == ""
+
+
+def _hand_on_page(page: Page) -> list[str]:
+    return sorted(
+        page.locator("#board g.hand-tile").evaluate_all("gs => gs.map(g => g.dataset.tile)")
+    )
+
+
+def test_a_person_plays_a_whole_game_by_clicking(
+    browser: Browser, one_person: WebServer, tmp_path: Path
+) -> None:
+    """Two rounds by clicking: tiles and trains, Draw/Pass, the next round, the final scores."""
+    table = one_person.table
+    page = _page(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(one_person.links()[0])
+    page.wait_for_selector("#board svg", timeout=WAIT)
+    reloaded = dealt = False
+    for _ in range(MAX_CLICKS):
+        phase = _phase(page)
+        if phase == "game-over":
+            break
+        if phase == "round-over":
+            dealt = True
+        # S5: the page shows this seat's hand, and no other.
+        if phase == "my-turn":
+            assert _hand_on_page(page) == sorted(map(str, view(table.state, 0).hand))
+        if not reloaded and table.version > 6 and phase == "my-turn":
+            # A reload resumes the game where it was.
+            before = page.evaluate("document.body.dataset.version")
+            page.reload()
+            page.wait_for_function(f"document.body.dataset.version === {before!r}", timeout=WAIT)
+            reloaded = True
+            continue
+        _take_turn(page)
+    else:
+        pytest.fail(f"the game did not end within {MAX_CLICKS} clicks")
+    assert reloaded
+    assert dealt
+    assert table.state.is_over
+    status = page.locator("#status").text_content() or ""
+    assert status.startswith("The game is over")
+    totals = page.locator("#scores tr.total td").all_text_contents()
+    assert totals == ["Total", *map(str, table.state.scores)]
+    assert page.locator("#scores td.winner").count() == len(table.state.winners)
+    page.screenshot(path=str(tmp_path / "game-over.png"), full_page=True)
+    assert errors == []
+
+
+def test_two_people_share_a_table_and_see_each_others_moves(
+    browser: Browser, two_people: WebServer
+) -> None:
+    """Each person's link seats them; a move by one reaches the other's page as it happens."""
+    table = two_people.table
+    links = two_people.links()
+    pages = [_page(browser) for _ in links]
+    for page, link in zip(pages, links.values(), strict=True):
+        page.goto(link)
+        page.wait_for_selector("#board svg", timeout=WAIT)
+    for _ in range(12):
+        current = table.state.current_player
+        assert current in (0, 1)  # the bot in seat 2 has already moved
+        mover, watcher = pages[current], pages[1 - current]
+        _phase(mover)
+        _take_turn(mover)
+        version = table.version
+        # The other page catches up without a reload (long polling).
+        watcher.wait_for_function(
+            f"Number(document.body.dataset.version) >= {version}", timeout=WAIT
+        )
+        assert watcher.locator("#log li").count() > 0
+        if table.state.is_round_over:
+            break
+    # Each page holds its own hand only.
+    for seat, page in enumerate(pages):
+        assert _hand_on_page(page) == sorted(map(str, view(table.state, seat).hand))
+
+
+def test_a_page_without_a_token_says_how_to_sit_down(
+    browser: Browser, one_person: WebServer
+) -> None:
+    page = _page(browser)
+    base = one_person.links()[0].split("#")[0]
+    page.goto(base)
+    page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
+    assert "#token=" in (page.locator("#nolink").text_content() or "")
+    page.goto(base + "#token=not-a-token")
+    page.wait_for_function(
+        "document.getElementById('nolink-reason').textContent.includes('no seat')",
+        timeout=WAIT,
+    )
