@@ -509,7 +509,7 @@ def rules(name: str, list_only: bool) -> None:
     default="planner",
     show_default=True,
     help="The bots, comma-separated, repeated round the table: planner, greedy, random, "
-    "or package.module:Class.",
+    "search, or package.module:Class.",
 )
 @_SEED
 @click.option(

@@ -29,6 +29,7 @@ from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._notation import NotationError, format_move, parse_move
 from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
 from ._rules import STANDARD, Rules
+from ._search import SearchPlayer
 from ._serialize import SchemaError, move_from_json, to_json
 from ._state import GameState
 from ._view import PlayerView, view
@@ -453,6 +454,7 @@ _BUILT_IN_BOTS: Final[Mapping[str, Callable[[int], Player]]] = {
     "planner": lambda index: PlannerPlayer(),
     "greedy": lambda index: GreedyPlayer(),
     "random": lambda index: RandomPlayer(seed=index),
+    "search": lambda index: SearchPlayer(seed=index),
 }
 
 
@@ -464,7 +466,7 @@ def _load_bot(name: str, index: int) -> Player:
     module_name, colon, attribute = name.partition(":")
     if not colon or not module_name or not attribute.isidentifier():
         raise InvalidArgumentError(
-            f"no bot named {name!r}: use planner, greedy, random, or package.module:Class"
+            f"no bot named {name!r}: use planner, greedy, random, search, or package.module:Class"
         )
     try:
         found = getattr(importlib.import_module(module_name), attribute)
@@ -481,7 +483,7 @@ def _load_bot(name: str, index: int) -> Player:
 def parse_bots(text: str, seats: int) -> list[Player]:
     """Return *seats* bots from a comma-separated list of names, repeated round the table.
 
-    A name is ``planner``, ``greedy``, ``random``, or ``package.module:Class`` for a
+    A name is ``planner``, ``greedy``, ``random``, ``search``, or ``package.module:Class`` for a
     bot of your own (a class is called with no arguments).
 
     Raises:
@@ -493,7 +495,7 @@ def parse_bots(text: str, seats: int) -> list[Player]:
     names = [part.strip() for part in text.split(",") if part.strip()]
     if not names:
         raise InvalidArgumentError(
-            "name at least one bot: planner, greedy, random, or module:Class"
+            "name at least one bot: planner, greedy, random, search, or module:Class"
         )
     for index, name in enumerate(names):
         _load_bot(name, index)  # every name is checked, even one no seat needs
