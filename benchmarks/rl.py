@@ -12,7 +12,9 @@ Figures (medians over repeated runs, CPU time):
   ``step``), whole games;
 - the Gymnasium single-seat environment against `GreedyPlayer` opponents: agent steps
   per second (each includes the opponents' moves until the agent's next turn);
-- the codecs alone: microseconds per ``ObservationCodec.encode`` and ``ActionCodec.mask``.
+- the codecs alone: microseconds per ``ObservationCodec.encode`` and ``ActionCodec.mask``;
+- with open_spiel installed, the OpenSpiel game: steps per second of random play
+  through ``pyspiel`` (chance nodes included).
 """
 
 from __future__ import annotations
@@ -93,6 +95,32 @@ def codec_us(players: int, rules: Rules) -> dict[str, float]:
     return result
 
 
+def openspiel_steps(players: int, variant: str, games: int) -> Callable[[], int] | None:
+    try:
+        import pyspiel
+
+        import mexican_train.openspiel  # noqa: F401 (registers the game)
+    except ImportError:
+        return None
+    game = pyspiel.load_game("python_mexican_train", {"players": players, "rules": variant})
+
+    def work() -> int:
+        rng = np.random.default_rng(0)
+        steps = 0
+        for _ in range(games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+                else:
+                    state.apply_action(int(rng.choice(state.legal_actions())))
+                steps += 1
+        return steps
+
+    return work
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: little work, noisy")
@@ -108,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
                 "single seat steps/s": timed(single_seat_steps(players, rules, games), repeats),
                 **{f"{k} us": v for k, v in codec_us(players, rules).items()},
             }
+            spiel = openspiel_steps(players, name.lower(), games)
+            if spiel is not None:
+                results[key]["openspiel steps/s"] = timed(spiel, repeats)
     columns = sorted({column for row in results.values() for column in row})
     print(f"{'':22}" + "".join(f"{column:>22}" for column in columns))
     for key, row in results.items():

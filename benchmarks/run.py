@@ -28,6 +28,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -44,10 +45,12 @@ from mexican_train import (
     HUB,
     STANDARD,
     GameState,
+    RandomPlayer,
     Rules,
     apply,
     legal_moves,
     new_game,
+    simulate,
     view,
 )
 
@@ -62,10 +65,11 @@ class Plan:
     rounds: int  # rounds per timed run of the round benchmarks
     positions: int  # mid-round positions for the per-call figures
     games: int  # complete games per timed run
+    simulated: int  # games per simulate() run
 
 
-FULL = Plan(repeats=11, rounds=200, positions=400, games=3)
-QUICK = Plan(repeats=3, rounds=20, positions=40, games=1)
+FULL = Plan(repeats=11, rounds=200, positions=400, games=3, simulated=24)
+QUICK = Plan(repeats=3, rounds=20, positions=40, games=1, simulated=2)
 
 
 # -- playing -------------------------------------------------------------------
@@ -139,8 +143,10 @@ def mid_round_positions(rules: Rules, count: int) -> list[GameState]:
 
 
 def uncached(state: GameState) -> GameState:
-    """Return an equal state whose legal moves have not been computed yet."""
-    return state.replace()  # a new value: no legal moves computed yet
+    """Return an equal state, new: no legal moves computed, no hash kept (as read from JSON)."""
+    if hasattr(state, "replace"):
+        return state.replace()
+    return attrs.evolve(state)  # type: ignore[misc]  # before GameState.replace existed
 
 
 # -- timing --------------------------------------------------------------------
@@ -247,6 +253,8 @@ def bench_calls(plan: Plan) -> dict[str, Any]:
             "view_us": per_call_us(
                 [same(s) for s in positions], lambda s: view(s, s.current_player)
             ),
+            # hash() of a new state, as a transposition table meets it.
+            "hash_us": per_call_us([fresh(s) for s in positions], hash),
             "new_game_us": per_call_us(
                 [same(seed) for seed in range(max(5, plan.positions // 20))],
                 partial(deal_round, rules),
@@ -307,15 +315,42 @@ def bench_games(plan: Plan) -> dict[str, Any]:
     return results
 
 
+def bench_simulate(plan: Plan) -> dict[str, Any]:
+    """simulate() games per second, 4 RandomPlayers under HUB, on one core and on all."""
+    players = [RandomPlayer(seed=seat) for seat in range(4)]
+    cores = os.cpu_count() or 1
+    simulate(players, HUB, games=1, seed=0)  # warm up
+    results: dict[str, Any] = {}
+    for label, workers in (("1 core", 1), (f"{cores} cores", cores)):
+        rates = []
+        for repeat in range(max(1, plan.repeats // 4)):
+            if workers == 1:
+                start = time.process_time()  # CPU time: waiting for a CPU is not ours
+                simulate(players, HUB, games=plan.simulated, seed=repeat)
+                elapsed = time.process_time() - start
+            else:
+                with ProcessPoolExecutor(workers) as executor:
+                    start = time.perf_counter()  # wall time: the point is the parallelism
+                    simulate(players, HUB, games=plan.simulated, seed=repeat, executor=executor)
+                    elapsed = time.perf_counter() - start
+            rates.append(plan.simulated / elapsed)
+        results[label] = {"games_per_s": statistics.median(rates)}
+    return results
+
+
+MEMORY_CASES = {"4 players, HUB": (4, HUB), "4 players, STANDARD": (4, STANDARD),
+                "14 players, STANDARD": (14, STANDARD)}  # fmt: skip
+
+
 def bench_memory(plan: Plan) -> dict[str, Any]:
     """Bytes retained per extra state when every state of a round is kept."""
     results: dict[str, Any] = {}
-    for name, rules in PRESETS.items():
-        round_history(rules, 0)  # warm the interned tiles and moves
+    for name, (players, rules) in MEMORY_CASES.items():
+        round_history(rules, 0, players)  # warm the interned tiles and moves
         per_state = []
         for seed in range(max(3, plan.repeats)):
             rng = random.Random(seed)
-            state = new_game(4, rules, seed=seed)
+            state = new_game(players, rules, seed=seed)
             history = [state]
             gc.collect()
             tracemalloc.start()
@@ -348,6 +383,7 @@ def machine() -> dict[str, Any]:
         pass
     return {
         "python": platform.python_version(),
+        "compiled": bool(getattr(mexican_train, "COMPILED", False)),
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),
         "cpu": cpu,
@@ -369,8 +405,9 @@ def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 def report(results: dict[str, Any]) -> None:
     m = results["machine"]
-    print(f"mexican-train {m['mexican_train']} on {m['implementation']} {m['python']}, "
-          f"{m['cpu']} ({m['cpus']} CPUs), {results['plan']}")  # fmt: skip
+    build = "compiled" if m["compiled"] else "pure Python"
+    print(f"mexican-train {m['mexican_train']} ({build}) on {m['implementation']} "
+          f"{m['python']}, {m['cpu']} ({m['cpus']} CPUs), {results['plan']}")  # fmt: skip
     rounds = results["rounds"]
     print_table(
         "Random 4-player double-12 rounds (deal + legal_moves + choice + apply)",
@@ -391,8 +428,9 @@ def report(results: dict[str, Any]) -> None:
     labels = {
         "legal_moves_us": "legal_moves, first call (µs)",
         "legal_moves_cached_us": "legal_moves, cached (µs)",
-        "apply_us": "apply (µs)",
+        "apply_us": "one move: apply (+ next legal_moves) (µs)",
         "view_us": "view (µs)",
+        "hash_us": "hash() of a new state (µs)",
         "json_round_trip_us": "JSON round trip (µs)",
         "new_game_us": "new_game, 4 players (µs)",
     }
@@ -422,7 +460,12 @@ def report(results: dict[str, Any]) -> None:
         ],
     )
     print_table(
-        "Memory: bytes retained per extra state, every state of a 4-player round kept",
+        "simulate(): 4 RandomPlayers under HUB",
+        ["", "games/s"],
+        [[label, f"{r['games_per_s']:.1f}"] for label, r in results["simulate"].items()],
+    )
+    print_table(
+        "Memory: bytes retained per extra state, every state of a round kept",
         ["", "bytes/state"],
         [[name, f"{r['bytes_per_state']:.0f}"] for name, r in results["memory"].items()],
     )
@@ -440,6 +483,7 @@ def main(argv: list[str] | None = None) -> int:
         "rounds": bench_rounds(plan),
         "calls": bench_calls(plan),
         "games": bench_games(plan),
+        "simulate": bench_simulate(plan),
         "memory": bench_memory(plan),
     }
     report(results)

@@ -144,12 +144,15 @@ catalogue's own, written against the same public protocols
 Rules as documentation
 ----------------------
 
-The table above is built by these two functions, which work for any
-:class:`~mexican_train.Rules` (a user-defined pluggable rule is shown by its ``repr``).
+The table above is built by the first two functions, which work for any
+:class:`~mexican_train.Rules` (a user-defined pluggable rule is shown by its ``repr``);
+the third gives a variant's own text, as ``mexican-train rules --list`` shows it.
 
 .. autofunction:: describe_rules
 
 .. autofunction:: rules_table
+
+.. autofunction:: describe_variant
 """
 
 

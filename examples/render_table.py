@@ -5,7 +5,8 @@
     rsvg-convert table.svg -o table.png                   # a PNG, if librsvg is installed
 
 Random legal moves are played from a seeded game until the table shows a marker and an
-open double (P6, D2); the player to move's view is drawn, as that player sees it (S5).
+open double (P6, D2); the player to move's view is drawn, as that player sees it (S5),
+with the last move outlined.
 The pictures in ``docs/_static/`` were made this way.
 """
 
@@ -15,20 +16,21 @@ import argparse
 import random
 from collections.abc import Sequence
 
-from mexican_train import STANDARD, GameState, apply, legal_moves, new_game, view
+from mexican_train import STANDARD, GameState, Move, apply, legal_moves, new_game, view
 from mexican_train.render import render_svg, render_text
 
 NAMES = ("Ana", "Bruno", "Chidi", "Dana", "Emil", "Fatima", "Goran", "Hana")
 
 
-def mid_round(players: int, seed: int = 0, min_tiles: int = 30) -> GameState:
+def mid_round(players: int, seed: int = 0, min_tiles: int = 30) -> tuple[GameState, Move]:
     """Return the first position of a random round with a marker, an open double and
-    at least *min_tiles* tiles on the table, with a player to move."""
+    at least *min_tiles* tiles on the table, with a player to move; and the move before it."""
     for attempt in range(seed, seed + 1000):
         rng = random.Random(attempt)
         state = new_game(players, STANDARD, seed=attempt)
         while not state.is_round_over:
-            state = apply(state, rng.choice(legal_moves(state)))
+            move = rng.choice(legal_moves(state))
+            state = apply(state, move)
             on_table = sum(len(train.tiles) for train in state.trains)
             if (
                 state.current_player is not None
@@ -37,7 +39,7 @@ def mid_round(players: int, seed: int = 0, min_tiles: int = 30) -> GameState:
                 and any(train.marked for train in state.trains)
                 and on_table >= min_tiles
             ):
-                return state
+                return state, move
     raise LookupError("no such position in 1000 games")
 
 
@@ -47,13 +49,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("-o", "--output", default="table.svg")
     args = parser.parse_args(argv)
-    state = mid_round(args.players, args.seed, min_tiles=30 if args.players <= 4 else 45)
+    state, move = mid_round(args.players, args.seed, min_tiles=30 if args.players <= 4 else 45)
     seat = state.current_player
     assert seat is not None
     names = NAMES[: args.players]
     print(render_text(view(state, seat), names=names))
     with open(args.output, "w", encoding="utf-8") as out:
-        out.write(render_svg(view(state, seat), names=names))
+        out.write(render_svg(view(state, seat), names=names, last_move=move))
     print(f"wrote {args.output}")
 
 

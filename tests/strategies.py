@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
+import re
 from typing import Any
 
 import attrs
@@ -13,7 +15,6 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
-    VARIANTS,
     CloseInOrder,
     Deal,
     Draw,
@@ -37,6 +38,7 @@ from mexican_train import (
     set_size,
 )
 from mexican_train.variants import (
+    VARIANTS,
     CloseAnyOrder,
     CoverOwnDouble,
     MexicanAfterAllTrains,
@@ -65,6 +67,30 @@ def played_positions(draw: st.DrawFn, max_players: int = 8, max_moves: int = 250
             break
         state = apply(state, rng.choice(legal_moves(state)))
     return state
+
+
+@st.composite
+def rendered_positions(draw: st.DrawFn) -> tuple[GameState, Move | None, list[str] | None]:
+    """A position to draw: a state from random play on a set of pips or of numbers (up to
+    double-18), the move that led to it, and display names of any length, or None."""
+    rules = draw(st.sampled_from([STANDARD, HUB]))
+    max_pip = draw(st.sampled_from([None, 6, 9, 15, 18]))
+    players = draw(st.integers(2, 6 if max_pip in (6, 9) else 8))
+    if max_pip is not None:  # a hand size that leaves a boneyard, whatever the deal table says
+        hand_size = max(2, min(12, (set_size(max_pip) - 1) // players - 2))
+        rules = attrs.evolve(rules, max_pip=max_pip, hand_size=hand_size)
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = random.Random(seed)
+    state = new_game(players, rules, seed=seed)
+    last: Move | None = None
+    for _ in range(draw(st.integers(0, 300))):
+        if state.is_over:
+            break
+        last = rng.choice(legal_moves(state))
+        state = apply(state, last)
+    names = draw(st.none() | st.lists(st.text(min_size=0, max_size=30), min_size=players,
+                                      max_size=players))  # fmt: skip
+    return state, last, names
 
 
 # -- rules, player counts and positions (the property suite, the state machine) ----------------
@@ -329,7 +355,7 @@ def mutated_documents(draw: st.DrawFn, document: dict[str, object]) -> object:
     A change replaces a value (with a random JSON value or a near-miss), drops a
     key or an array item, duplicates an array item, or adds an unknown key.
     """
-    mutated: object = json.loads(json.dumps(document))  # a deep copy
+    mutated: object = copy.deepcopy(document)
     for _ in range(draw(st.integers(min_value=1, max_value=3))):
         path = draw(st.sampled_from(_paths(mutated)))
         if not path:
@@ -367,6 +393,133 @@ def mutated_texts(draw: st.DrawFn, text: str) -> str:
         else:
             del chars[index]
     return "".join(chars)
+
+
+#: Numbers a hostile document tries: the edges of 32 and 64 bits, and far beyond.
+_HOSTILE_NUMBERS: list[int] = [
+    -1, -(2**31), 2**31, 2**63, -(2**63), 2**64, 2**64 - 1, -(2**64), 10**18, 10**19, 10**30,
+    10**4300, -(10**5000),
+]  # fmt: skip
+_TILE_TEXT = re.compile(r"[0-9]{1,2}-[0-9]{1,2}")
+
+
+def _retyped(value: object) -> object:
+    """*value* as the nearest value of another JSON type (the number 3 as "3", and so on)."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return str(value) if value.bit_length() < 1000 else "1e4300"
+    if isinstance(value, str):
+        return int(value) if value.lstrip("-").isdigit() and len(value) < 20 else [value]
+    if isinstance(value, list):
+        return {str(i): item for i, item in enumerate(value)}
+    if isinstance(value, dict):
+        return list(value.values())
+    return 0
+
+
+@st.composite
+def hostile_documents(draw: st.DrawFn, document: dict[str, object]) -> object:
+    """*document* (a JSON document) mutated one to four times, as an attacker would.
+
+    Besides `mutated_documents`' changes: a value retyped (``3`` as ``"3"``, an array as
+    an object), a huge or negative number, a value buried under 40 levels of arrays, two
+    tiles swapped, a field deleted or duplicated into another object.
+    """
+    mutated: Any = copy.deepcopy(document)
+    for _ in range(draw(st.integers(min_value=1, max_value=4))):
+        paths = _paths(mutated)
+        path = draw(st.sampled_from(paths))
+        if not path:
+            continue
+        parent: Any = mutated
+        for step in path[:-1]:
+            parent = parent[step]
+        last: Any = path[-1]
+        action = draw(
+            st.sampled_from(["retype", "number", "deep", "swap", "delete", "duplicate", "other"])
+        )
+        if action == "retype":
+            parent[last] = _retyped(parent[last])
+        elif action == "number":
+            parent[last] = draw(st.sampled_from(_HOSTILE_NUMBERS) | st.integers())
+        elif action == "deep":
+            value = parent[last]
+            for _ in range(draw(st.integers(min_value=1, max_value=40))):
+                value = [value]
+            parent[last] = value
+        elif action == "swap":
+            tiles = [p for p in paths if p and _is_tile_at(mutated, p)]
+            if len(tiles) >= 2:
+                first, second = draw(st.permutations(tiles))[:2]
+                a, b = _get(mutated, first), _get(mutated, second)
+                _set(mutated, first, b)
+                _set(mutated, second, a)
+        elif action == "delete":
+            del parent[last]
+        elif action == "duplicate":
+            if isinstance(parent, list):
+                parent.insert(last, parent[last])
+            else:
+                objects = [p for p in paths if isinstance(_get(mutated, p), dict)]
+                target = _get(mutated, draw(st.sampled_from(objects)))
+                target[last] = parent[last]
+        else:
+            return draw(mutated_documents(mutated))
+    return mutated
+
+
+def _get(value: Any, path: tuple[object, ...]) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+def _set(value: Any, path: tuple[object, ...], item: object) -> None:
+    _get(value, path[:-1])[path[-1]] = item
+
+
+def _is_tile_at(document: object, path: tuple[object, ...]) -> bool:
+    value = _get(document, path)
+    return isinstance(value, str) and _TILE_TEXT.fullmatch(value) is not None
+
+
+@st.composite
+def hostile_texts(draw: st.DrawFn, text: str) -> str:
+    """*text* (a notation) mutated one to three times, as an attacker would.
+
+    Besides `mutated_texts`' changes: truncated, two tiles swapped, a number made huge or
+    negative, a field repeated, brackets nested hundreds deep.
+    """
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        action = draw(st.sampled_from(["truncate", "swap", "number", "repeat", "deep", "other"]))
+        numbers = list(re.finditer(r"[0-9]+", text))
+        tiles = list(re.finditer(r"[0-9]+-[0-9]+", text))
+        if action == "truncate":
+            text = text[: draw(st.integers(min_value=0, max_value=len(text)))]
+        elif action == "swap" and len(tiles) >= 2:
+            first, second = sorted(draw(st.permutations(tiles))[:2], key=lambda m: m.start())
+            text = (
+                text[: first.start()] + second[0] + text[first.end() : second.start()]
+                + first[0] + text[second.end() :]
+            )  # fmt: skip
+        elif action == "number" and numbers:
+            match = draw(st.sampled_from(numbers))
+            number = draw(st.sampled_from(_HOSTILE_NUMBERS[:-2]) | st.integers())
+            text = text[: match.start()] + str(number) + text[match.end() :]
+        elif action == "repeat":
+            fields = text.split(" ")
+            index = draw(st.integers(min_value=0, max_value=len(fields) - 1))
+            text = " ".join([*fields[: index + 1], fields[index], *fields[index + 1 :]])
+        elif action == "deep":
+            depth = draw(st.integers(min_value=1, max_value=500))
+            rest = text.partition(" ")[2]
+            text = (
+                f"standard(open_doubles={'CloseInOrder(reverse=' * depth}true{')' * depth}) {rest}"
+            )
+        else:
+            text = draw(mutated_texts(text))
+    return text
 
 
 @st.composite
@@ -464,3 +617,20 @@ def catalogue_tables(draw: st.DrawFn, max_players: int = 6) -> tuple[Rules, int]
     rules = draw(st.sampled_from(list(VARIANTS.values())))
     counts = rules.deal_table.player_counts
     return rules, draw(st.integers(counts.start, min(max_players, counts.stop - 1)))
+
+
+@st.composite
+def request_bodies(draw: st.DrawFn) -> bytes:
+    """What a hostile client may send as an HTTP body: JSON, broken JSON, deep JSON, or bytes."""
+    kind = draw(st.sampled_from(["json", "mutated", "deep", "bytes"]))
+    if kind == "bytes":
+        return draw(st.binary(max_size=200))
+    if kind == "deep":
+        depth = draw(st.integers(min_value=1, max_value=5000))
+        opener = draw(st.sampled_from(["[", '{"a":', '["\\"[",']))
+        closer = {"[": "]", '{"a":': "}", '["\\"[",': "]"}[opener]
+        return (opener * depth + "0" + closer * draw(st.integers(0, depth))).encode()
+    text = json.dumps(draw(json_values()))
+    if kind == "mutated":
+        text = draw(mutated_texts(text)) if text else text
+    return text.encode("utf-8", "surrogatepass")

@@ -295,19 +295,23 @@ def test_a_state_from_the_largest_seed_new_game_accepts_reads_back_from_json() -
 @pytest.mark.parametrize("text", ["\u00b3", "\u0661", "12-5 \u00b3"])
 def test_prompt_reads_non_ascii_digits_as_not_understood(text: str) -> None:
     moves = legal_moves(a_state())
-    message = refused(lambda: _read_move(text, moves, 0), ValueError)
+    message = refused(lambda: _read_move(text, moves, 0, STANDARD), ValueError)
     assert "invalid literal" not in message
 
 
 def test_prompt_refuses_a_huge_move_number_without_int_conversion_error() -> None:
     moves = legal_moves(a_state())
-    message = refused(lambda: _read_move("9" * 5000, moves, 0), ValueError, "there is no move")
+    message = refused(
+        lambda: _read_move("9" * 5000, moves, 0, STANDARD), ValueError, "there is no move"
+    )
     assert len(message) < 100
 
 
 def test_prompt_cuts_long_garbage_short_in_its_message() -> None:
     moves = legal_moves(a_state())
-    message = refused(lambda: _read_move("x" * 100_000, moves, 0), ValueError, "did not understand")
+    message = refused(
+        lambda: _read_move("x" * 100_000, moves, 0, STANDARD), ValueError, "did not understand"
+    )
     assert len(message) < 400
 
 
@@ -571,7 +575,7 @@ def test_cli_simulate_refuses_absurd_counts_in_one_line(
     option: str, value: str, shown: str
 ) -> None:
     result = CliRunner().invoke(
-        cli, ["simulate", "-p", "random,random", option, value], prog_name="mexican-train"
+        cli, ["simulate", "-p", "2", "--bots", "random", option, value], prog_name="mexican-train"
     )
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -11,8 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from mexican_train import __version__
-from mexican_train._cli import cli
+from mexican_train import COMPILED, HUB, CallLastTile, Draw, Pass, __version__
+from mexican_train._cli import _help, _in_player_words, _read_move, cli
+from mexican_train.variants import get_variant, variant_names
 
 
 def run(*args: str) -> Result:
@@ -30,71 +32,188 @@ def assert_one_line_error(result: Result, text: str) -> None:
     assert "Traceback" not in result.output
 
 
+def test_no_command_prints_the_usage_and_succeeds() -> None:
+    result = run()
+    assert result.exit_code == 0
+    assert result.stdout.startswith("Usage: mexican-train")
+    assert "demo" in result.stdout
+    assert "Error" not in result.output
+
+
 def test_demo_plays_a_whole_game_and_shows_every_round() -> None:
-    result = run("demo", "--players", "2", "--variant", "short-game", "--seed", "4")
+    result = run("demo", "--players", "2", "--rules", "short-game", "--seed", "4")
     assert result.exit_code == 0, result.output
     assert "Round 1 over:" in result.output
+    assert "Round 3 over:" in result.output
     assert "Trains:" in result.output
     assert "Final standings (lowest total wins, E5):" in result.output
     assert "<- winner" in result.output
 
 
+def test_demo_narrates_the_first_round_move_by_move() -> None:
+    result = run("demo", "--players", "3", "--rules", "short-game", "--seed", "4")
+    first_round = result.stdout.split("Round 1 over:")[0]
+    assert "Round 1 of 3: the engine is 9-9 (S2)." in first_round
+    assert "Seat 0 (planner) plays 9-5 on its own train." in first_round
+    assert "Seat 0 (planner) draws 8-5 from the boneyard" in first_round
+    assert "Round 2 over:" in result.stdout.split("Final standings")[0]
+
+
+def test_demo_explains_markers_and_rule_ids_the_first_time_only() -> None:
+    result = run("demo", "--players", "3", "--rules", "short-game", "--seed", "4")
+    assert "Rule ids in brackets, such as (S3) or (D1), name the rule" in result.stdout
+    explanation = "A marker opens a train to every player until its owner plays on it again (P6)."
+    assert result.stdout.count(explanation) == 1
+    assert result.stdout.count("a marker goes on its train (P5)") > 1
+
+
+def test_demo_never_prints_python_reprs() -> None:
+    for seed in range(3):
+        result = run("demo", "-p", "4", "-r", "last-tile-call", "--house", "short-game",
+                     "--seed", str(seed))  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert not re.search(r"\b[A-Z]\w+\(", result.stdout), result.stdout
+
+
+def test_demo_quiet_prints_only_the_summary() -> None:
+    loud = run("demo", "-p", "3", "-r", "short-game", "--seed", "4")
+    quiet = run("demo", "-p", "3", "-r", "short-game", "--seed", "4", "--quiet")
+    assert quiet.exit_code == 0
+    assert "plays 9-5" not in quiet.stdout
+    assert "Trains:" not in quiet.stdout
+    summary = [line for line in loud.stdout.splitlines() if re.match(r"Round \d+ over:", line)]
+    assert [line for line in quiet.stdout.splitlines() if line.startswith("Round ")] == summary
+    assert len(summary) == 3
+    assert quiet.stdout.endswith(loud.stdout.split("Final standings")[1])
+
+
 def test_demo_is_reproducible_with_a_seed() -> None:
-    first = run("demo", "-p", "3", "-v", "short-game", "--seed", "9", "--bots", "random,greedy")
+    args = ["demo", "-p", "3", "-r", "short-game", "--seed", "9", "--bots", "random,greedy"]
+    first = run(*args)
     assert first.exit_code == 0
-    assert first.output == run("demo", "-p", "3", "-v", "short-game", "--seed", "9",
-                               "--bots", "random,greedy").output  # fmt: skip
+    assert first.output == run(*args).output
+
+
+def test_house_rules_combine_on_every_command() -> None:
+    result = run("demo", "-p", "2", "--rules", "hub", "--house", "short-game",
+                 "--house", "shared-ties", "--seed", "1", "-q")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "under the hub+shared-ties+short-game rules" in result.stdout
+    simulated = run("simulate", "-r", "hub", "--house", "short-game", "-n", "2", "-p", "2")
+    assert "Rules: hub+short-game" in simulated.stdout, simulated.output
 
 
 def test_simulate_prints_a_results_table() -> None:
-    result = run("simulate", "-v", "short-game", "-n", "4", "--players", "greedy,random")
+    result = run("simulate", "-r", "short-game", "-n", "4", "--players", "2",
+                 "--bots", "greedy,random")  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "Variant: short-game" in result.stdout
+    assert "Rules: short-game" in result.stdout
     assert "mean score" in result.stdout
-    assert "1. GreedyPlayer()" in result.stdout
+    assert "1. greedy" in result.stdout
+
+
+def test_simulate_players_is_a_count_and_bots_repeat_round_the_table() -> None:
+    result = run("simulate", "-r", "short-game", "-n", "2", "-p", "3", "--bots", "greedy",
+                 "--json")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert [p["name"] for p in json.loads(result.stdout)["player_stats"]] == ["greedy"] * 3
 
 
 def test_simulate_json_is_the_same_with_worker_processes() -> None:
-    args = ["simulate", "-v", "short-game", "-n", "4", "--players", "planner,random", "--json"]
+    args = ["simulate", "-r", "short-game", "-n", "4", "-p", "2", "--bots", "planner,random",
+            "--json"]  # fmt: skip
     alone = run(*args)
     assert alone.exit_code == 0, alone.output
     data = json.loads(alone.stdout)
-    assert data["variant"] == "short-game"
+    assert data["rules"] == "short-game"
     assert data["completed_games"] == 4
-    assert [p["name"] for p in data["player_stats"]] == [
-        "PlannerPlayer(endgame=2, max_nodes=20000)",
-        "RandomPlayer(seed=1)",
-    ]
+    assert [p["name"] for p in data["player_stats"]] == ["planner", "random"]
     assert json.loads(run(*args, "--workers", "2").stdout) == data
 
 
-def test_rules_prints_every_rule_axis_of_a_variant() -> None:
+BOT_MODULE = """
+from mexican_train import Play
+
+
+class HeavyFirst:
+    def choose(self, view, moves):
+        plays = [move for move in moves if isinstance(move, Play)]
+        return max(plays, key=lambda move: move.tile.pips) if plays else moves[0]
+
+
+not_a_bot = 3
+"""
+
+
+def test_your_own_bot_plays_by_module_and_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "my_bots.py").write_text(BOT_MODULE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "my_bots", raising=False)
+    result = run("simulate", "-r", "short-game", "-n", "2", "-p", "2",
+                 "--bots", "my_bots:HeavyFirst,greedy")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "HeavyFirst" in result.stdout
+    bad = run("demo", "-p", "2", "--bots", "my_bots:not_a_bot")
+    assert_one_line_error(bad, "is not a player: a player has a method choose(view, moves)")
+    missing = run("demo", "-p", "2", "--bots", "my_bots:Nobody")
+    assert_one_line_error(missing, "has no 'Nobody'")
+
+
+def test_rules_explains_the_rules_in_prose() -> None:
     result = run("rules", "hub")
     assert result.exit_code == 0
+    text = " ".join(result.stdout.split())
+    assert "The round's engine is set aside before the deal" in text
+    assert "The Mexican train is open to everybody from the first turn (V2)." in text
+    assert "Rules." not in text
+    assert "_" not in text
+
+
+def test_rules_follows_the_chosen_variant() -> None:
+    standard = " ".join(run("rules").stdout.split())
+    dominoes = " ".join(run("rules", "train-dominoes").stdout.split())
+    assert "There is no Mexican train" in dominoes
+    assert "There is no Mexican train" not in standard
+    combined = " ".join(run("rules", "hub", "--house", "last-tile-call").stdout.split())
+    assert "The hub+last-tile-call rules" in combined
+    assert "Call 'last tile' while holding two tiles" in combined
+
+
+def test_rules_table_prints_every_rule_axis() -> None:
+    result = run("rules", "hub", "--table")
     assert "first turn (V1)" in result.output
     assert "an ordinary turn" in result.output
-    assert "4: double-12, 15 tiles" in result.output
 
 
-def test_rules_lists_the_variants() -> None:
+def test_rules_lists_the_variants_one_line_each() -> None:
     result = run("rules", "--list")
-    assert result.stdout.split()[:2] == ["standard", "hub"]
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines[:2]] == ["standard", "hub"]
+    assert len(lines) == len(variant_names())
+    assert lines[-1].split()[0] == "shared-ties"
+    assert "share the win" in lines[-1]
 
 
 @pytest.mark.parametrize(
     ("args", "text"),
     [
-        (["demo", "--variant", "chickenfoot"], "no variant named 'chickenfoot'"),
+        (["demo", "--rules", "chickenfoot"], "no variant named 'chickenfoot'"),
         (["rules", "chickenfoot"], "no variant named 'chickenfoot'"),
+        (["demo", "--house", "chickenfoot"], "no variant named 'chickenfoot'"),
+        (["demo", "--house", "double-blank-0", "--house", "double-blank-25"], "conflict"),
         (["demo", "--players", "20"], "covers 2-14 players, not 20"),
         (["demo", "--players", "1"], "not 1"),
-        (["simulate", "--players", "greedy"], "players, not 1"),
+        (["simulate", "--players", "1"], "players, not 1"),
         (["demo", "--players", "four"], "'four' is not a valid integer"),
         (["simulate", "--games", "0"], "0 is not in the range"),
-        (["simulate", "--players", "greedy,robot"], "no bot named 'robot'"),
+        (["simulate", "--bots", "greedy,robot"], "no bot named 'robot'"),
+        (["demo", "--bots", "no_such_module:Bot"], "cannot import 'no_such_module'"),
         (["demo", "--bots", ","], "name at least one bot"),
         (["play", "--seat", "4"], "there is no seat 4 with 4 players"),
-        (["play", "--variant", "nope"], "no variant named 'nope'"),
+        (["play", "--rules", "nope"], "no variant named 'nope'"),
         (["demo", "--colour", "red"], "No such option"),
         (["dance"], "No such command"),
     ],
@@ -105,6 +224,12 @@ def test_bad_input_gives_one_clear_line_and_a_failure_status(args: list[str], te
 
 def test_version() -> None:
     assert __version__ in run("--version").output
+
+
+def test_version_says_which_build_is_imported() -> None:
+    """mexican_train.COMPILED: the compiled (mypyc) core, or pure Python."""
+    build = "compiled" if COMPILED else "pure Python"
+    assert f"({build})" in run("--version").output
 
 
 def test_python_dash_m_runs_the_same_command_line() -> None:
@@ -126,3 +251,38 @@ def test_the_cli_reference_shows_the_current_help(command: str) -> None:
     expected = f"   {shown}\n" + textwrap.indent(result.stdout, "   ")
     page = (Path(__file__).resolve().parent.parent / "docs/reference/cli.rst").read_text()
     assert expected in page, f"update the help of {shown!r} in docs/reference/cli.rst"
+
+
+def test_play_offers_the_last_tile_call_only_where_the_rules_have_it() -> None:
+    moves = (Draw(),)
+    with pytest.raises(ValueError, match="I did not understand 'c'"):
+        _read_move("c", moves, 0, HUB)
+    assert _read_move("c", moves, 0, get_variant("last-tile-call")) == CallLastTile()
+    assert "c to call" not in _help(HUB)
+    assert "c to call 'last tile'" in _help(get_variant("last-tile-call"))
+
+
+def test_play_enter_alone_takes_the_only_move() -> None:
+    assert _read_move("", (Draw(),), 0, HUB) == Draw()
+    with pytest.raises(ValueError, match="Enter a move's number"):
+        _read_move("", (Draw(), Pass()), 0, HUB)
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [
+        ("P3: train 2 belongs to another player and carries no marker",
+         "P3: seat 2's train belongs to another player and carries no marker"),
+        ("V2: the Mexican train is not open to player 0 yet",
+         "V2: the Mexican train is not open to you yet"),
+        ("player 0 does not hold 6-5", "you do not hold 6-5"),
+        ("P2: 6-5 does not fit train MEXICAN, whose open end is 3",
+         "P2: 6-5 does not fit the Mexican train, whose open end is 3"),
+        ("P2: 6-5 does not fit train 0, whose open end is 3",
+         "P2: 6-5 does not fit your train, whose open end is 3"),
+        ("last tile: these rules have no last-tile call (Rules.last_tile_penalty is 0)",
+         "last tile: these rules have no last-tile call"),
+    ],
+)  # fmt: skip
+def test_play_says_refusals_in_the_players_words(reason: str, words: str) -> None:
+    assert _in_player_words(reason, 0) == words

@@ -11,7 +11,7 @@ import pexpect
 def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "mexican_train", "play", "--variant", "hub", "--players", "2", "--seed", "3",
+        ["-m", "mexican_train", "play", "--rules", "hub", "--players", "2", "--seed", "3",
          "--bots", "greedy"],
         encoding="utf-8",
         timeout=30,
@@ -30,18 +30,27 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     child.expect(r"there is no move 99")
     child.expect(r"Your move \[1-")
     child.sendline("?")
-    child.expect(r"d to draw, p to pass")
+    child.expect(
+        r"d to draw, p to pass, h for a hint \(the search bot.s move\), \? for help"
+    )  # no c: hub has no last-tile call
+    child.expect(r"Play one tile on your train, on the Mexican train once it is open to you")
+    child.expect(r"A marker \(shown on a train\) opens that train to everyone")
     child.sendline("h")  # issue 12: a hint from the search bot, as a numbered move
     child.expect(r"Hint: \d+\) ")
-    # Then play the first legal move each turn until the round is over.
-    turns = 0
+    # Then play the first legal move each turn until the round is over; Enter alone
+    # takes the only move.
+    turns = only = 0
     while True:
-        found = child.expect([r"Your move \[1-\d+", r"Press Enter to deal round 2"])
-        if found == 1:
+        found = child.expect(
+            [r"Your move \[1-\d+", r"Your move \[Enter", r"Press Enter to deal round 2"]
+        )
+        if found == 2:
             break
         turns += 1
-        child.sendline("1")
+        only += found
+        child.sendline("1" if found == 0 else "")
     assert turns > 0
+    assert only > 0
     assert re.search(r"Round 1 over: .* (went out \(E1\)|blocked \(E2\))", child.before)
     child.sendintr()  # Ctrl-C
     child.expect(r"Game abandoned")
@@ -56,7 +65,7 @@ def test_play_offers_stop_without_marker_during_a_first_turn_chain() -> None:
     no marker, and the prompt must say so (it used to promise a marker)."""
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "mexican_train", "play", "--variant", "standard", "--players", "3", "--seed", "5",
+        ["-m", "mexican_train", "play", "--rules", "standard", "--players", "3", "--seed", "5",
          "--bots", "planner"],
         encoding="utf-8",
         timeout=30,
@@ -72,3 +81,37 @@ def test_play_offers_stop_without_marker_during_a_first_turn_chain() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert "a marker goes on your train" not in (child.before or "")
+
+
+def test_play_says_which_tile_you_drew_and_where_the_bot_played() -> None:
+    """P5: the drawn tile is named to its drawer; a bot's move is told in words."""
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "mexican_train", "play", "--rules", "hub", "--players", "2", "--seed", "3",
+         "--bots", "greedy"],
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, 200),
+    )  # fmt: skip
+    child.expect(r"It was set aside before the deal, and you play first \(S4\)")
+    drew = bot_played = False
+    for _ in range(60):
+        found = child.expect(
+            [r"Your move \[1-\d+", r"Your move \[Enter", r"You draw (\d+-\d+) from the boneyard",
+             r"Seat 1 \(greedy\) plays \d+-\d+ on"]
+        )  # fmt: skip
+        if found == 2:
+            drew = True
+        elif found == 3:
+            bot_played = True
+        elif found == 1:
+            child.sendline("")
+        else:
+            child.sendline("d" if "draw a tile" in child.before else "1")
+        if drew and bot_played:
+            break
+    assert drew
+    assert bot_played
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()

@@ -180,13 +180,13 @@ def test_apply_to_a_view_says_to_apply_moves_to_the_state() -> None:
     state = a_state()
     mine = view(state, state.current_player or 0)
     with pytest.raises(TypeError, match="apply moves to the state"):
-        apply(mine, legal_moves(mine)[0])  # type: ignore[arg-type]
+        apply(mine, legal_moves(mine)[0])
 
 
 @pytest.mark.parametrize("value", [None, "state", 5])
 def test_apply_to_something_not_a_state_is_a_type_error(value: object) -> None:
     with pytest.raises(TypeError, match="apply\\(\\) needs a GameState"):
-        apply(value, Play(Tile(12, 5), 0))  # type: ignore[arg-type]
+        apply(value, Play(Tile(12, 5), 0))
 
 
 def a_stalled_state() -> GameState:

@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 import pytest
+from hypothesis import given
 
 from mexican_train import STANDARD
 from mexican_train.players import GreedyPlayer
@@ -32,6 +33,7 @@ from mexican_train.web import (
     make_server,
     read_json,
 )
+from strategies import json_values, request_bodies
 from test_example_http import _load_example
 
 SOCKET_TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
@@ -252,6 +254,15 @@ def test_a_malformed_request_gets_a_json_error(target: Target, raw: bytes) -> No
     _json_error(answers[0])
 
 
+def test_a_query_of_many_fields_is_a_400(target: Target) -> None:
+    get = target.move_path.replace("/move", "") if target.name == "example" else "/api/view"
+    query = "&".join(f"f{i}=1" for i in range(40))
+    raw = f"GET {get}?{query} HTTP/1.1\r\nAuthorization: Bearer {target.token}\r\n\r\n"
+    answers = _exchange(target, raw.encode() + b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+    assert [a[0] for a in answers] == [400, 200]
+    assert "16 fields" in _json_error(answers[0])["reason"]
+
+
 def test_stalled_headers_time_out(target: Target) -> None:
     """A client that never finishes its headers is disconnected (REQUEST_TIMEOUT)."""
     with target.connect() as sock:
@@ -352,6 +363,34 @@ def test_connections_past_the_bound_are_answered_503() -> None:
 def test_json_depth_ignores_brackets_in_strings() -> None:
     assert json_depth('["[[[[", "\\"[[["]') == 1
     assert json_depth("[" * 40) == 40
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    return 0
+
+
+@given(json_values())
+def test_json_depth_is_the_nesting_of_any_json_value(value: object) -> None:
+    assert json_depth(json.dumps(value)) == _depth(value)
+
+
+@given(request_bodies())
+def test_read_json_lets_only_a_request_error_out(body: bytes) -> None:
+    """Whatever the body, read_json returns a value or raises RequestError (400), nothing else."""
+    refused: RequestError | None = None
+    try:
+        value = read_json(body)
+    except RequestError as error:
+        refused = error
+    if refused is None:
+        assert _depth(value) <= MAX_JSON_DEPTH
+    else:
+        assert refused.status == 400
+        assert refused.reason
 
 
 def test_read_json_refuses_depth_beyond_the_bound() -> None:

@@ -40,3 +40,36 @@ def test_every_public_name_is_importable(module_name: str) -> None:
     missing = [name for name in names if not hasattr(module, name)]
     assert not missing, f"{module_name}.__all__ names missing attributes: {missing}"
     assert len(set(names)) == len(names), f"{module_name}.__all__ repeats a name"
+
+
+def test_typescript_types_ship_beside_each_json_schema() -> None:
+    """Issue 13: the generated ``.d.ts`` is in the package, for the schema's current version."""
+    from mexican_train.serialize import SCHEMA_VERSION
+
+    folder = importlib.resources.files("mexican_train").joinpath("schema")
+    schemas = [p.name for p in folder.iterdir() if p.name.endswith(".schema.json")]
+    assert schemas
+    for name in schemas:
+        types = folder.joinpath(name.removesuffix(".schema.json") + ".d.ts")
+        assert types.is_file(), f"{types} is missing: run 'npm run generate' in types/"
+        text = types.read_text(encoding="utf-8")
+        assert f'schema: "{SCHEMA_VERSION}";' in text
+        assert "export type MexicanTrainDocument" in text
+
+
+def test_read_the_docs_builds_the_sphinx_site_with_the_docs_extra() -> None:
+    """Issue 13: the Documentation URL of the metadata is served by Read the Docs."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    config = (root / ".readthedocs.yaml").read_text(encoding="utf-8")
+    assert "version: 2" in config
+    assert "configuration: docs/conf.py" in config
+    assert (root / "docs" / "conf.py").is_file()
+    assert "- docs" in config
+    metadata = importlib.metadata.metadata("mexican-train")
+    assert "docs" in (metadata.get_all("Provides-Extra") or [])
+    urls = metadata.get_all("Project-URL") or []
+    assert any(
+        url.startswith("Documentation, https://mexican-train.readthedocs.io") for url in urls
+    )

@@ -128,4 +128,20 @@ def test_player_name_prefers_a_name_attribute() -> None:
             return moves[0]
 
     assert player_name(Named()) == "Ann"
-    assert player_name(GreedyPlayer()) == "GreedyPlayer()"
+
+
+def test_player_name_is_short_for_the_built_in_bots() -> None:
+    assert [player_name(bot) for bot in (PlannerPlayer(), GreedyPlayer(), RandomPlayer())] == [
+        "planner",
+        "greedy",
+        "random",
+    ]
+    assert player_name(PlannerPlayer(endgame=4)) == "planner(endgame=4)"
+
+
+def test_player_name_of_a_bot_without_a_name_is_its_class_name() -> None:
+    class HeavyFirst:
+        def choose(self, view: object, moves: tuple[Move, ...]) -> Move:
+            return moves[0]
+
+    assert player_name(HeavyFirst()) == "HeavyFirst"

@@ -11,6 +11,9 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+import random
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -21,10 +24,13 @@ from hypothesis import given
 
 from mexican_train import (
     HUB,
+    MEXICAN,
     STANDARD,
     Deal,
     Draw,
     GameState,
+    InvalidArgumentError,
+    Move,
     Pass,
     Play,
     PlayerView,
@@ -37,7 +43,7 @@ from mexican_train import (
     view,
 )
 from mexican_train.render import render_svg, render_text
-from strategies import played_positions
+from strategies import played_positions, rendered_positions
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -239,3 +245,250 @@ def test_names_must_name_every_seat() -> None:
 def test_only_states_and_views_render() -> None:
     with pytest.raises(TypeError, match="GameState or PlayerView"):
         render_svg("6-6")  # type: ignore[arg-type]
+
+
+# -- the picture's geometry, legibility and palette (issue 13 item 3) ---------------------------
+
+_NUMBER = re.compile(r"-?[0-9.]+")
+
+
+def _num(element: ET.Element, name: str, default: float = 0.0) -> float:
+    value = element.attrib.get(name)
+    return default if value is None else float(value)
+
+
+def _text_box(text: ET.Element) -> tuple[float, float, float, float]:
+    """Return (left, top, right, bottom) of a text element, on the wide side where estimated.
+
+    Numbers on tiles carry their width (textLength); other text is estimated at the
+    renderer's own wide average advance (0.58 em, 0.64 em in bold)."""
+    size = _num(text, "font-size")
+    x, y = _num(text, "x"), _num(text, "y")
+    if "textLength" in text.attrib:
+        width = _num(text, "textLength")
+    else:
+        em = 0.64 if text.attrib.get("font-weight") == "bold" else 0.58
+        width = len(text.text or "") * size * em
+    anchor = text.attrib.get("text-anchor", "start")
+    left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+    return left, y - 0.76 * size, left + width, y + 0.24 * size  # ascent, descent
+
+
+def _boxes(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Return every drawn element's tag and bounding box (strokes included)."""
+    found = []
+    for element in ET.fromstring(svg).iter():
+        tag = element.tag.removeprefix(SVG)
+        half = _num(element, "stroke-width") / 2
+        if tag == "rect" and element.attrib.get("width") != "100%":
+            x, y = _num(element, "x"), _num(element, "y")
+            box = (x, y, x + _num(element, "width"), y + _num(element, "height"))
+        elif tag == "circle":
+            cx, cy, r = _num(element, "cx"), _num(element, "cy"), _num(element, "r")
+            box = (cx - r, cy - r, cx + r, cy + r)
+        elif tag == "line":
+            x1, x2 = _num(element, "x1"), _num(element, "x2")
+            y1, y2 = _num(element, "y1"), _num(element, "y2")
+            box = (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+        elif tag == "path":
+            points = [float(v) for v in _NUMBER.findall(element.attrib["d"])]
+            xs, ys = points[0::2], points[1::2]  # a Bezier stays inside its control points
+            box = (min(xs), min(ys), max(xs), max(ys))
+        elif tag == "text":
+            found.append((tag, _text_box(element)))
+            continue
+        else:
+            continue
+        found.append((tag, (box[0] - half, box[1] - half, box[2] + half, box[3] + half)))
+    return found
+
+
+def _assert_inside(svg: str) -> None:
+    root = ET.fromstring(svg)
+    width, height = float(root.attrib["width"]), float(root.attrib["height"])
+    assert root.attrib["viewBox"] == f"0 0 {root.attrib['width']} {root.attrib['height']}"
+    outside = [
+        (tag, box)
+        for tag, box in _boxes(svg)
+        if box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height
+    ]
+    assert not outside, f"{len(outside)} elements outside {width} x {height}: {outside[:5]}"
+
+
+def _wrapped_position() -> GameState:
+    """The position that showed the bug: a Mexican train wrapped onto two lines."""
+    state = new_game(4, seed=3)
+    rng = random.Random(0)
+    for _ in range(61):
+        state = apply(state, rng.choice(legal_moves(state)))
+    return state
+
+
+def test_svg_of_a_wrapped_train_is_wide_enough_for_its_longest_line() -> None:
+    """The width came from a wrapped train's last line only: six tiles were cut off."""
+    state = _wrapped_position()
+    assert len(state.train(MEXICAN).tiles) > 16  # wrapped, with the longer line first
+    _assert_inside(render_svg(state))
+
+
+@given(rendered_positions())
+def test_svg_draws_everything_inside_the_picture(
+    position: tuple[GameState, Move | None, list[str] | None],
+) -> None:
+    state, last, names = position
+    _assert_inside(render_svg(state, names=names, last_move=last))
+    _assert_inside(render_svg(view(state, 0), names=names))
+    _assert_inside(render_svg(spectator_view(state), names=names))
+
+
+def _numbers(svg: str) -> list[tuple[ET.Element, ET.Element]]:
+    """Return every number drawn on a tile, with the tile's outline (its rect)."""
+    found = []
+    for group in ET.fromstring(svg).iter(f"{SVG}g"):
+        if "data-tile" in group.attrib:
+            rect = group.find(f"{SVG}rect")
+            assert rect is not None
+            found += [(text, rect) for text in group.iter(f"{SVG}text")]
+    return found
+
+
+@pytest.mark.parametrize("max_pip", [12, 18])
+def test_svg_numbers_are_legible_each_inside_its_half_tile(max_pip: int) -> None:
+    """Each number, two digits too, lies inside its half of the tile, at 9 px or more."""
+    state = new_game(4, attrs.evolve(STANDARD, max_pip=max_pip, hand_size=12), seed=3)
+    rng = random.Random(0)
+    for _ in range(61):
+        state = apply(state, rng.choice(legal_moves(state)))
+    numbers = _numbers(render_svg(state))
+    assert {text.text for text, _ in numbers} >= {"10", "11", "12"}
+    for text, rect in numbers:
+        assert _num(text, "font-size") >= 9
+        left, top, right, bottom = _text_box(text)
+        x, y = _num(rect, "x"), _num(rect, "y")
+        w, h = _num(rect, "width"), _num(rect, "height")
+        u = min(w, h)  # a half-tile is a square; which half is the text's?
+        hx = x if w == u or left < x + u else x + u
+        hy = y if h == u or top < y + u else y + u
+        assert hx < left, (text.text, left, hx)
+        assert right < hx + u, (text.text, right, hx + u)
+        assert hy < top, (text.text, top, hy)
+        assert bottom < hy + u, (text.text, bottom, hy + u)
+
+
+def _lab(colour: str) -> tuple[float, float, float]:
+    """Return the CIELAB (D65) coordinates of an sRGB colour such as ``#12ab34``."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(int(colour[i : i + 2], 16) / 255) for i in (1, 3, 5))
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def ciede2000(lab1: tuple[float, float, float], lab2: tuple[float, float, float]) -> float:
+    """Return the CIEDE2000 colour difference (Sharma, Wu and Dalal, 2005)."""
+    (l1, a1, b1), (l2, a2, b2) = lab1, lab2
+    c_mean = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(c_mean**7 / (c_mean**7 + 25**7)))
+    a1p, a2p = (1 + g) * a1, (1 + g) * a2
+    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
+    h1p = math.degrees(math.atan2(b1, a1p)) % 360
+    h2p = math.degrees(math.atan2(b2, a2p)) % 360
+    dh = h2p - h1p
+    if c1p * c2p == 0:
+        dh = 0.0
+    elif dh > 180:
+        dh -= 360
+    elif dh < -180:
+        dh += 360
+    d_l, d_c = l2 - l1, c2p - c1p
+    d_h = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(dh / 2))
+    l_mean, cp_mean = (l1 + l2) / 2, (c1p + c2p) / 2
+    if c1p * c2p == 0:
+        h_mean = h1p + h2p
+    elif abs(h1p - h2p) <= 180:
+        h_mean = (h1p + h2p) / 2
+    else:
+        h_mean = (h1p + h2p + (360 if h1p + h2p < 360 else -360)) / 2
+    t = (
+        1
+        - 0.17 * math.cos(math.radians(h_mean - 30))
+        + 0.24 * math.cos(math.radians(2 * h_mean))
+        + 0.32 * math.cos(math.radians(3 * h_mean + 6))
+        - 0.20 * math.cos(math.radians(4 * h_mean - 63))
+    )
+    theta = 30 * math.exp(-(((h_mean - 275) / 25) ** 2))
+    r_c = 2 * math.sqrt(cp_mean**7 / (cp_mean**7 + 25**7))
+    s_l = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
+    s_c = 1 + 0.045 * cp_mean
+    s_h = 1 + 0.015 * cp_mean * t
+    r_t = -math.sin(math.radians(2 * theta)) * r_c
+    return math.sqrt(
+        (d_l / s_l) ** 2 + (d_c / s_c) ** 2 + (d_h / s_h) ** 2 + r_t * (d_c / s_c) * (d_h / s_h)
+    )
+
+
+@pytest.mark.parametrize(
+    ("lab1", "lab2", "expected"),
+    [  # pairs 1, 7, 17 and 25 of Sharma, Wu and Dalal's test data
+        ((50, 2.6772, -79.7751), (50, 0, -82.7485), 2.0425),
+        ((50, 0, 0), (50, -1, 2), 2.3669),
+        ((50, 2.5, 0), (73, 25, -18), 27.1492),
+        ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+    ],
+)
+def test_ciede2000_agrees_with_the_published_test_data(
+    lab1: tuple[float, float, float], lab2: tuple[float, float, float], expected: float
+) -> None:
+    assert round(ciede2000(lab1, lab2), 4) == expected
+
+
+def test_svg_no_two_numbers_0_to_18_share_a_colour() -> None:
+    """Matching ends are spotted by colour: any two numbers differ by CIEDE2000 >= 8."""
+    state = new_game(2, attrs.evolve(HUB, max_pip=18, hand_size=40), seed=1)  # all 0-18 shown
+    colours: dict[str, set[str]] = {}
+    for text, _ in _numbers(render_svg(state)):
+        colours.setdefault(text.text or "", set()).add(text.attrib["fill"])
+    assert sorted(colours, key=int) == [str(n) for n in range(19)]
+    assert all(len(fills) == 1 for fills in colours.values())  # one colour per number
+    labs = {number: _lab(fills.pop()) for number, fills in colours.items()}
+    for first, second in itertools.combinations(labs, 2):
+        distance = ciede2000(labs[first], labs[second])
+        assert distance >= 8, (first, second, distance)
+
+
+def test_svg_outlines_the_tile_of_the_last_move() -> None:
+    state = _wrapped_position()
+    move = next(m for m in legal_moves(state) if isinstance(m, Play))
+    svg = render_svg(apply(state, move), last_move=move)
+    assert _tiles_drawn(svg, "last-move") == Counter([str(move.tile)])
+    assert "last move" in svg  # named in the legend
+
+
+@pytest.mark.parametrize(("move", "words"), [(Draw(), "a draw"), (Pass(), "a pass")])
+def test_svg_names_a_last_move_that_laid_no_tile(move: Draw | Pass, words: str) -> None:
+    svg = render_svg(new_game(2, seed=1), last_move=move)
+    assert f"last move: {words}" in svg
+    assert _tiles_drawn(svg, "last-move") == Counter()
+
+
+def test_svg_refuses_a_last_move_that_did_not_lead_here() -> None:
+    with pytest.raises(InvalidArgumentError, match="12-5 is not on train 0"):
+        render_svg(new_game(2, seed=1), last_move=Play(Tile(12, 5), 0))
+    with pytest.raises(TypeError, match="last_move must be a move"):
+        render_svg(new_game(2, seed=1), last_move="12-5@0")  # type: ignore[arg-type]
+
+
+def test_svg_has_a_legend_for_the_marker_and_the_open_end() -> None:
+    legend = ET.fromstring(render_svg(new_game(2, seed=1))).find(f"{SVG}g[@class='legend']")
+    assert legend is not None
+    words = " ".join(text.text or "" for text in legend.iter(f"{SVG}text"))
+    assert "marker" in words
+    assert "open end" in words

@@ -32,14 +32,11 @@ from mexican_train import (
     NextRound,
     Pass,
     PlayerView,
-    RulesError,
     Tile,
-    UnknownVariantError,
     legal_moves,
     view,
 )
 from mexican_train._cli import cli
-from mexican_train._web import parse_bots, rules_for
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.serialize import view_from_json
 from mexican_train.web import RequestError, WebServer, WebTable, make_server
@@ -178,8 +175,24 @@ def test_the_log_says_what_happened_in_public_words() -> None:
     mine, theirs = table.document(0)["log"], table.document(1)["log"]
     assert mine[0].startswith("You ")
     assert theirs[0].startswith("Seat 0 ")
-    drawn = [line for line in mine + theirs if "drew" in line]
-    assert all(not re.search(r"\d-\d", line) for line in drawn)  # a drawn tile is never named
+    drawn = [line for line in theirs if "drew" in line]
+    assert all(not re.search(r"\d-\d", line) for line in drawn)  # never named to the others
+
+
+def test_s5_only_the_drawer_is_told_which_tile_was_drawn() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    for _ in range(200):
+        table.play_bots()
+        if Draw() in legal_moves(table.state):
+            break
+        table.play(0, _person_move(table, 0))
+    else:
+        pytest.fail("seat 0 never had to draw")
+    before = set(table.state.hand(0))
+    table.play(0, Draw())
+    (tile,) = set(table.state.hand(0)) - before
+    assert table.document(0)["log"][-1] == f"You drew {tile}."
+    assert table.document(1)["log"][-1] == "Seat 0 drew a tile."
 
 
 def test_seat_for_checks_the_token() -> None:
@@ -210,21 +223,24 @@ def test_a_table_that_cannot_be_is_refused(
         WebTable(players, STANDARD, bots=bots, bot_delay=delay)
 
 
-def test_parse_bots_repeats_round_the_table_and_refuses_unknown_names() -> None:
-    bots = parse_bots("greedy, random", 3)
-    assert [type(b) for b in bots] == [GreedyPlayer, RandomPlayer, GreedyPlayer]
-    assert parse_bots("mexican_train.players:PlannerPlayer", 1) == [PlannerPlayer()]
-    for text in ("", "chess", "os:path", "no.such.module:Bot", "mexican_train:Nothing"):
-        with pytest.raises(InvalidArgumentError):
-            parse_bots(text, 2)
-
-
-def test_rules_for_reads_a_base_and_house_rules() -> None:
-    assert rules_for("standard") is STANDARD
-    with pytest.raises(UnknownVariantError):
-        rules_for("chess")
-    with pytest.raises((UnknownVariantError, RulesError)):
-        rules_for("standard", ["no-such-house-rule"])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "chess"], "no bot named 'chess'"),
+        (["--bots", "no.such.module:Bot"], "cannot import"),
+        (["--rules", "chess"], "chess"),
+        (["--house", "no-such-house-rule"], "no-such-house-rule"),
+        (["--players", "4", "--people", "5"], "--people is at most --players (4)"),
+        (["--players", "40"], "40"),
+    ],
+)
+def test_serve_refuses_bad_options_before_it_listens(args: list[str], message: str) -> None:
+    """serve reads --rules, --house and --bots as every game command does, and refuses what
+    cannot be played before it starts a server."""
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", *args])
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
 
 
 # -- over HTTP, with the table's own server ----------------------------------------------------

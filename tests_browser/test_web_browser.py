@@ -7,6 +7,7 @@ never a browser download): ``.ci/run`` installs both and runs
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ import attrs
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from mexican_train import STANDARD, view
+from mexican_train import HUB, STANDARD, view
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable, make_server
 
@@ -25,6 +26,7 @@ WAIT = 20_000  # ms: a page that never updates fails the test instead of hanging
 MAX_CLICKS = 600  # two rounds of a double-6 game take far fewer
 # Two short rounds on a double-6 set: a whole game, by clicking, in a few seconds.
 SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
+SHORT_HUB = attrs.evolve(HUB, max_pip=6, hand_size=7, rounds=2)
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +59,11 @@ def _serve(table: WebTable) -> Iterator[WebServer]:
         thread.join(10)
 
 
-@pytest.fixture
-def one_person() -> Iterator[WebServer]:
-    """A person in seat 0 against a greedy bot, two double-6 rounds."""
-    yield from _serve(WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4))
+@pytest.fixture(params=["standard", "hub"])
+def one_person(request: pytest.FixtureRequest) -> Iterator[WebServer]:
+    """A person in seat 0 against a greedy bot, two double-6 rounds of either rulebook."""
+    rules = SHORT if request.param == "standard" else SHORT_HUB
+    yield from _serve(WebTable(2, rules, bots={1: GreedyPlayer()}, seed=4))
 
 
 @pytest.fixture
@@ -77,17 +80,30 @@ def _phase(page: Page) -> str:
     return str(page.evaluate("document.body.dataset.phase"))
 
 
-def _take_turn(page: Page) -> None:
-    """Make one move by clicking: a playable tile then a train, else Draw/Pass/Next round."""
+def _take_turn(page: Page) -> str:
+    """Make one move by clicking: a playable tile then a train, else Draw/Pass/Next round.
+
+    Return what was clicked last: ``"picture"`` (a train in the picture), ``"button"``
+    (a train's button) or ``"action"``.
+    """
     version = page.evaluate("document.body.dataset.version")
     tiles = page.locator("#board g.hand-tile.playable")
     if tiles.count() > 0:
         tiles.first.click()
-        page.locator("#trains button:not([disabled])").first.click()
+        # The train in the picture takes the click as well as its button; use both.
+        pictured = page.locator("#board g.train.target:has(g.tile)")  # a train with tiles
+        if int(version) % 2 and pictured.count() > 0:
+            pictured.first.locator("g.tile").last.click()  # its open end's tile
+            clicked = "picture"
+        else:
+            page.locator("#trains button:not([disabled])").first.click()
+            clicked = "button"
     else:
         page.locator("#actions button").first.click()
+        clicked = "action"
     page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
     assert page.locator("#error").text_content() == ""
+    return clicked
 
 
 def _hand_on_page(page: Page) -> list[str]:
@@ -107,6 +123,7 @@ def test_a_person_plays_a_whole_game_by_clicking(
     page.goto(one_person.links()[0])
     page.wait_for_selector("#board svg", timeout=WAIT)
     reloaded = dealt = False
+    clicked: set[str] = set()
     for _ in range(MAX_CLICKS):
         phase = _phase(page)
         if phase == "game-over":
@@ -123,11 +140,12 @@ def test_a_person_plays_a_whole_game_by_clicking(
             page.wait_for_function(f"document.body.dataset.version === {before!r}", timeout=WAIT)
             reloaded = True
             continue
-        _take_turn(page)
+        clicked.add(_take_turn(page))
     else:
         pytest.fail(f"the game did not end within {MAX_CLICKS} clicks")
     assert reloaded
     assert dealt
+    assert clicked == {"picture", "button", "action"}
     assert table.state.is_over
     status = page.locator("#status").text_content() or ""
     assert status.startswith("The game is over")
@@ -135,6 +153,8 @@ def test_a_person_plays_a_whole_game_by_clicking(
     assert totals == ["Total", *map(str, table.state.scores)]
     assert page.locator("#scores td.winner").count() == len(table.state.winners)
     page.screenshot(path=str(tmp_path / "game-over.png"), full_page=True)
+    if os.environ.get("MT_SCREENSHOTS"):  # to look at the end of a game by eye
+        page.screenshot(path=os.environ["MT_SCREENSHOTS"], full_page=True)
     assert errors == []
 
 
@@ -175,6 +195,7 @@ def test_a_page_without_a_token_says_how_to_sit_down(
     page.goto(base)
     page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
     assert "#token=" in (page.locator("#nolink").text_content() or "")
+    assert page.locator("#game").is_hidden()
     page.goto(base + "#token=not-a-token")
     page.wait_for_function(
         "document.getElementById('nolink-reason').textContent.includes('no seat')",

@@ -8,8 +8,9 @@
 (13, True)
 """
 
-from . import _hooks
+from . import _engine, _hooks
 from ._chance import build_state, draw_tile, next_round, reorder_boneyard
+from ._deal import Deal
 from ._determinize import determinize
 from ._engine import apply, legal_moves, new_game, round_score
 from ._errors import (
@@ -44,13 +45,17 @@ from ._rules import (
 )
 from ._serialize import SchemaError
 from ._simulate import SimulationResult, simulate
-from ._state import Deal, GameState, Train
+from ._state import GameState, Train
 from ._tables import TABLE_A, TABLE_B, DealTable
 from ._tiles import Tile, TileNotationError, full_set, set_size
 from ._variants import VARIANTS, get_variant
 from ._view import PlayerView, spectator_view, view
 
 __version__ = "0.1.0"
+
+#: Whether the core imported is the compiled build (mypyc, ``MEXICAN_TRAIN_COMPILE=1``)
+#: rather than pure Python.  Both behave alike; the compiled one is faster.
+COMPILED: bool = not _engine.__file__.endswith(".py")
 
 
 def _render_svg(value: object) -> str:
@@ -64,6 +69,7 @@ def _render_svg(value: object) -> str:
 _hooks.SVG.append(_render_svg)
 
 __all__ = [
+    "COMPILED",
     "HUB",
     "MEXICAN",
     "STANDARD",

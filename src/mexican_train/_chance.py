@@ -15,12 +15,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._check import Problem, _dotted, check_state, engine_of
+from ._deal import Deal
 from ._engine import _ORDER, _start_round, _why_illegal, apply, legal_moves
 from ._errors import DealError, IllegalMoveError, InvalidArgumentError, InvalidStateError
 from ._fields import StateFields
 from ._moves import Draw, NextRound
 from ._rules import EnginePlacement, Rules
-from ._state import Deal, GameState, Train
+from ._state import GameState, Train
 from ._tiles import Tile
 
 __all__ = ["build_state", "draw_tile", "next_round", "reorder_boneyard"]

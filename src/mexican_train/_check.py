@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Sequence
 
+from ._bounds import BOUNDS, first_out_of_bounds
 from ._engine import new_game, round_score
 from ._errors import MexicanTrainError
 from ._fields import StateFields
@@ -36,7 +37,7 @@ Path = tuple[str | int, ...]
 MAX_DEPTH = 32
 
 #: Seeds are whole numbers of at most 64 bits, either sign (S6).
-SEED_LIMIT = 1 << 64
+SEED_LIMIT = BOUNDS["seed"].high + 1
 
 # Listing the missing tiles needs the whole set: only for sets of a sane size.
 _LISTABLE = 5000
@@ -87,6 +88,8 @@ def check_state(state: StateFields) -> None:
                 ("round_scores", len(s.round_scores) - 1),
                 f"the hands left score {list(expected)} (E3), not {list(s.round_scores[-1])}",
             )
+    # Last: the checks above say more about a number the position contradicts.
+    _check_bounds(s)
 
 
 def check_view(view: PlayerView) -> None:
@@ -153,6 +156,15 @@ def check_view(view: PlayerView) -> None:
                     ("round_scores", len(v.round_scores) - 1, seat),
                     f"the hand left scores {expected} (E3), not {v.round_scores[-1][seat]}",
                 )
+    _check_bounds(v)
+
+
+def _check_bounds(value: StateFields | PlayerView) -> None:
+    """Check every number is one every format can write back (the table of _bounds.py)."""
+    found = first_out_of_bounds(value)
+    if found is not None:
+        path, bound, number = found
+        raise Problem(path, bound.refusal(number))
 
 
 def _check_counts(

@@ -7,18 +7,25 @@ stderr and a non-zero exit status, never a traceback.
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import re
 import sys
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, NoReturn
 
 import click
 
+from . import COMPILED
 from ._engine import apply, legal_moves, new_game
 from ._errors import IllegalMoveError, MexicanTrainError
+from ._explain import explain_rules
 from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
-from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
+from ._narrate import Narrator
+from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer, player_name
 from ._rules import Rules
 from ._search import SearchPlayer
 from ._simulate import simulate as run_simulation
@@ -26,41 +33,171 @@ from ._state import GameState
 from ._tiles import Tile, TileNotationError
 from ._view import PlayerView, view
 from .render import render_text
-from .variants import describe_rules, get_variant, variant_names
+from .variants import (
+    combine,
+    describe_rules,
+    describe_variant,
+    get_variant,
+    variant_name,
+    variant_names,
+)
 
-__all__ = ["cli", "main"]
+__all__ = [
+    "bots_from_option",
+    "bots_option",
+    "cli",
+    "main",
+    "players_option",
+    "rules_from_options",
+    "rules_label",
+    "rules_options",
+    "seed_option",
+]
 
 #: The bots the command line knows, by name.
 BOTS = ("planner", "greedy", "random", "search")
 
 _EXIT_INTERRUPTED = 130  # the shell's code for a program stopped by Ctrl-C
 
-
-def _make_bot(name: str, index: int) -> Player:
-    if name == "planner":
-        return PlannerPlayer()
-    if name == "greedy":
-        return GreedyPlayer()
-    if name == "search":
-        return SearchPlayer(seed=index)
-    return RandomPlayer(seed=index)
+_BUILT_IN: dict[str, Callable[[], Player]] = {
+    "planner": PlannerPlayer,
+    "greedy": GreedyPlayer,
+    "random": RandomPlayer,
+    "search": SearchPlayer,
+}
 
 
-def _bot_names(text: str, option: str) -> list[str]:
-    names = [part.strip().lower() for part in text.split(",") if part.strip()]
-    for name in names:
-        if name not in BOTS:
+# -- the options every game command shares (demo, play, simulate, serve) ---------------
+#
+# One scheme on every command: --rules NAME plus repeatable --house NAME choose the
+# rules (variants.combine), --players is always a count, --bots names the bots (built-in
+# or a user's own, module:Class), --seed fixes the deals.  Another command uses them by
+# stacking the decorators and calling rules_from_options / bots_from_option.
+
+
+def rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--rules NAME`` and repeatable ``--house NAME`` (parameters *rules*, *house*)."""
+    command = click.option(
+        "--house",
+        multiple=True,
+        metavar="NAME",
+        help="Add a house rule to the rules (repeat for several); see 'rules --list'.",
+    )(command)
+    return click.option(
+        "--rules",
+        "-r",
+        default="standard",
+        show_default=True,
+        metavar="NAME",
+        help="The rules: standard (Rulebook A), hub (Rulebook B) or a variant.",
+    )(command)
+
+
+def players_option(default: int = 4, help: str = "How many players.") -> Callable[..., Any]:
+    """Return the ``--players N`` option (parameter *players*): always a count."""
+    return click.option(
+        "--players",
+        "-p",
+        type=click.IntRange(min=1, max=1000),
+        default=default,
+        show_default=True,
+        metavar="N",
+        help=help,
+    )
+
+
+def bots_option(default: str, help: str) -> Callable[..., Any]:
+    """Return the ``--bots`` option (parameter *bots*): names, comma-separated."""
+    return click.option("--bots", "-b", default=default, show_default=True, help=help)
+
+
+#: The ``--seed`` option (parameter *seed*), for commands that deal games.
+seed_option = click.option(
+    "--seed", type=int, default=None, help="Fix the deals (and the random bots) to replay a game."
+)
+
+_BOTS_HELP = (
+    "The bots, comma-separated and repeated round the table: planner, greedy, random, "
+    "search, or your own as module:Class (a class with choose(view, moves))."
+)
+
+
+def rules_from_options(rules: str, house: Sequence[str] = ()) -> Rules:
+    """Return the rules named by ``--rules`` and ``--house`` (`variants.combine`).
+
+    Raises:
+        UnknownVariantError, RulesError: an unknown name, or house rules that conflict.
+    """
+    return combine(rules, *house) if house else get_variant(rules)
+
+
+def rules_label(rules: Rules) -> str:
+    """Return the name of *rules* for a heading: a variant's name, or ``custom``."""
+    return variant_name(rules) or "custom"
+
+
+def _load_user_bot(spec: str, option: str) -> object:
+    """Return the class or object that ``module:Name`` names."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise click.UsageError(
+            f"{option}: no bot named {spec!r}; the bots are {', '.join(BOTS)}, "
+            "or your own as module:Class"
+        )
+    # As 'python -m' does, find modules in the current directory too.
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:
+        raise click.UsageError(
+            f"{option}: cannot import {module_name!r} for the bot {spec!r}: {error}"
+        ) from None
+    found = getattr(module, attribute, None)
+    if found is None:
+        raise click.UsageError(f"{option}: the module {module_name!r} has no {attribute!r}")
+    return found
+
+
+def _make_player(found: object, spec: str, option: str) -> Player:
+    if isinstance(found, type):
+        try:
+            found = found()
+        except Exception as error:
             raise click.UsageError(
-                f"{option}: no bot named {name!r}; the bots are: {', '.join(BOTS)}"
-            )
-    if not names:
+                f"{option}: cannot make the bot {spec}() with no arguments: {error}"
+            ) from None
+    if not isinstance(found, Player):
+        raise click.UsageError(
+            f"{option}: {spec!r} is not a player: a player has a method choose(view, moves)"
+        )
+    return found
+
+
+def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Player]:
+    """Return *seats* players from the names in *text*, repeated round the table.
+
+    A name is a built-in bot (``planner``, ``greedy``, ``random``) or
+    ``module:Class`` for your own: a class with a ``choose(view, moves)``
+    method, made with no arguments for each seat (or an object with that
+    method, shared by the seats it fills).
+
+    Raises:
+        click.UsageError: a name that is no bot, or a bot that cannot be loaded.
+    """
+    specs = [part.strip() for part in text.split(",") if part.strip()]
+    if not specs:
         raise click.UsageError(f"{option}: name at least one bot ({', '.join(BOTS)})")
-    return names
-
-
-def _rules(name: str) -> Rules:
-    # UnknownVariantError is a MexicanTrainError: reported in one line by _Group.main.
-    return get_variant(name)
+    found = {spec: _load_user_bot(spec, option) for spec in specs if spec.lower() not in _BUILT_IN}
+    players: list[Player] = []
+    for seat in range(seats):
+        spec = specs[seat % len(specs)]
+        built_in = _BUILT_IN.get(spec.lower())
+        players.append(built_in() if built_in else _make_player(found[spec], spec, option))
+    for spec in found:  # a bad name fails even when the table has fewer seats than names
+        if spec not in specs[:seats]:
+            _make_player(found[spec], spec, option)
+    return players
 
 
 def _check_game(players: int, rules: Rules) -> None:
@@ -101,23 +238,26 @@ def _fail(message: str, code: int) -> NoReturn:
     sys.exit(code)
 
 
-_VARIANT = click.option(
-    "--variant",
-    "-v",
-    default="standard",
-    show_default=True,
-    metavar="NAME",
-    help="The rules: standard, hub, or a variant listed by 'rules --list'.",
+@click.group(
+    cls=_Group,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-_SEED = click.option(
-    "--seed", type=int, default=None, help="Fix the deals (and the random bots) to replay a game."
+@click.version_option(
+    package_name="mexican-train",
+    prog_name="mexican-train",
+    # mexican_train.COMPILED: which build of the core is imported.
+    message=f"%(prog)s, version %(version)s ({'compiled' if COMPILED else 'pure Python'})",
 )
+@click.pass_context
+def cli(context: click.Context) -> None:
+    """Mexican Train dominoes: bots, games and simulations in the terminal.
 
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="mexican-train", prog_name="mexican-train")
-def cli() -> None:
-    """Mexican Train dominoes: bots, games and simulations in the terminal."""
+    Start with 'mexican-train demo' to watch a game, 'mexican-train play' to
+    play one, and 'mexican-train rules' to read the rules.
+    """
+    if context.invoked_subcommand is None:
+        click.echo(context.get_help())  # no command: the usage, and a success
 
 
 # -- shared printing -------------------------------------------------------------
@@ -176,51 +316,128 @@ def _round_summary(state: GameState, names: Sequence[str]) -> str:
 
 
 @cli.command()
-@_VARIANT
-@click.option("--players", "-p", type=int, default=4, show_default=True, help="How many bots.")
-@click.option(
-    "--bots",
-    default="planner,greedy,random",
-    show_default=True,
-    help="Bots to seat, comma-separated, repeated round the table: planner, greedy, random, search.",
-)
-@_SEED
-def demo(variant: str, players: int, bots: str, seed: int | None) -> None:
+@rules_options
+@players_option(help="How many bots play.")
+@bots_option("planner,greedy,random", _BOTS_HELP)
+@seed_option
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary of each round.")
+def demo(
+    rules: str, house: tuple[str, ...], players: int, bots: str, seed: int | None, quiet: bool
+) -> None:
     """Watch bots play a complete game.
 
-    The table is shown after each round (every hand included), then the
-    final standings.
+    The first round is told move by move, with the table at its end; then
+    each later round in one line, and the final standings.  --quiet prints
+    only the summary.
     """
-    rules = _rules(variant)
-    kinds = _bot_names(bots, "--bots")
-    _check_game(players, rules)
-    seats = [kinds[i % len(kinds)] for i in range(players)]
-    table = [_make_bot(kind, i) for i, kind in enumerate(seats)]
-    names = [f"seat {i} ({kind})" for i, kind in enumerate(seats)]
-    state = new_game(players, rules, seed=seed)
-    click.echo(f"Mexican Train, {variant} rules, {players} players, seed {state.seed}.")
+    chosen = rules_from_options(rules, house)
+    _check_game(players, chosen)
+    table = bots_from_option(bots, players)
+    names = [f"seat {seat} ({player_name(bot)})" for seat, bot in enumerate(table)]
+    state = new_game(players, chosen, seed=seed)
+    click.echo(
+        f"Mexican Train: {players} bots play a whole game under the {rules_label(chosen)} "
+        f"rules (seed {state.seed}; --seed {state.seed} replays it)."
+    )
+    narrator = Narrator(names)
+    if not quiet:
+        click.echo(
+            "Rule ids in brackets, such as (S3) or (D1), name the rule that applies; "
+            "'mexican-train rules' explains each one."
+        )
+        click.echo("")
+        click.echo(narrator.round_start(state))
+    moves = 0
     while not state.is_over:
         seat = state.current_player
         if seat is None:
             state = apply(state, NextRound())
+            moves = 0
             continue
         mine = view(state, seat)
-        state = apply(state, table[seat].choose(mine, legal_moves(mine)))
+        move = table[seat].choose(mine, legal_moves(mine))
+        before, state = state, apply(state, move)
+        moves += 1
+        if not quiet and state.round_number == 1:
+            click.echo("  " + narrator.move(before, move, state))
+            note = narrator.turn_end(before, state)
+            if note:
+                click.echo("  " + note)
         if state.is_round_over:
-            click.echo("")
-            click.echo(render_text(state, names=names))
-            click.echo(_round_summary(state, names))
+            if not quiet and state.round_number == 1:
+                click.echo("")
+                click.echo(render_text(state, names=names))
+                click.echo("")
+            click.echo(f"{_round_summary(state, names)} ({moves} moves)")
     click.echo("")
     click.echo(_standings(state, names))
 
 
 # -- play ----------------------------------------------------------------------------
 
-_HELP = (
-    "Enter a move's number, or a tile such as 6-5 (add m for the Mexican train or a seat "
-    "number, e.g. '6-5 m'), d to draw, p to pass, c to call 'last tile', h for a hint "
-    "(what the search bot would play), q to quit."
-)
+
+def _help(rules: Rules) -> str:
+    """Return how to enter a move, with the last-tile call only where the rules have it."""
+    call = ", c to call 'last tile'" if rules.last_tile_penalty else ""
+    return (
+        "Enter a move's number (Enter alone takes the only move), or a tile such as 6-5 "
+        f"(add m for the Mexican train or a seat number, e.g. '6-5 m'), d to draw, "
+        f"p to pass{call}, h for a hint (the search bot's move), ? for help, q to quit."
+    )
+
+
+def _full_help(state: GameState, seat: int) -> str:
+    """Return the help for this turn: how to enter a move, and why these moves."""
+    mine = view(state, seat)
+    lines = [_help(state.rules), ""]
+    first = state.rules.first_turn is not None and not state.had_first_turn[seat]
+    if first:
+        lines.append(
+            "This is your first turn of the round: you build your own train, as many "
+            "tiles in a row as fit, and may stop after the first one (P4)."
+        )
+    elif state.open_doubles and not state.turn_tiles:
+        lines.append(
+            "A double is open: you must cover it before playing anywhere else; if you "
+            "cannot, draw, and if that does not help, pass (D2)."
+        )
+    elif state.turn_doubles:
+        lines.append("You played a double: play again, on it or anywhere you may play (D1).")
+    else:
+        lines.append(
+            "Play one tile on your train, on the Mexican train once it is open to you, or "
+            "on a train with a marker (P3).  If you cannot, draw one tile; if it does not "
+            "fit either, pass and a marker goes on your train (P5)."
+        )
+    lines.append(
+        "A marker (shown on a train) opens that train to everyone until its owner plays "
+        "on it (P6).  The player who runs out of tiles ends the round; the others score "
+        "the pips left in hand, and the lowest total after all rounds wins (E1, E3, E5)."
+    )
+    lines.append(
+        f"You hold {len(mine.hand)} tiles; the boneyard has {mine.boneyard_size}.  "
+        "'mexican-train rules' explains every rule."
+    )
+    return "\n".join(lines)
+
+
+def _in_player_words(reason: str, seat: int) -> str:
+    """Return an engine refusal in the player's words: "you", "your train", "seat 2"."""
+    text = reason.replace("; see legal_moves()", "")
+    text = re.sub(r" \(Rules\.\w+ is \w+\)", "", text)
+    text = text.replace("train MEXICAN", "the Mexican train").replace(
+        "trains MEXICAN", "the Mexican train"
+    )
+    text = re.sub(
+        rf"\bplayer {seat} (does|holds|has)\b",
+        lambda m: "you " + {"does": "do", "holds": "hold", "has": "have"}[m[1]],
+        text,
+    )
+    text = re.sub(rf"\bto player {seat}\b", "to you", text)
+    text = re.sub(rf"\btrain {seat}\b", "your train", text)
+    text = re.sub(r"\btrain (\d+)\b", r"seat \1's train", text)
+    text = text.replace(f"their own train ({seat})", "your own train")
+    return text
 
 
 def _is_number(word: str) -> bool:
@@ -245,11 +462,13 @@ def _parse_train(word: str, seat: int) -> int:
     raise ValueError(f"{_shown(word)} is not a train: use m, or a seat number")
 
 
-def _read_move(text: str, moves: tuple[Move, ...], seat: int) -> Move:
+def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> Move:
     """Return the move *text* asks for; raise ValueError with a message for the player."""
     words = text.split()
     if not words:
-        raise ValueError(_HELP)
+        if len(moves) == 1:
+            return moves[0]  # Enter takes the only move
+        raise ValueError(_help(rules))
     first = words[0].lower()
     if len(words) == 1 and first.isascii() and first.isdigit():
         number = int(first) if _is_number(first) else 0
@@ -257,18 +476,17 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int) -> Move:
             shown = first if len(first) <= 20 else first[:20] + "..."
             raise ValueError(f"there is no move {shown}: choose 1-{len(moves)}")
         return moves[number - 1]
-    simple: dict[str, Move] = {
-        "d": Draw(), "draw": Draw(), "p": Pass(), "pass": Pass(),
-        "c": CallLastTile(), "call": CallLastTile(),
-    }  # fmt: skip
+    simple: dict[str, Move] = {"d": Draw(), "draw": Draw(), "p": Pass(), "pass": Pass()}
+    if rules.last_tile_penalty:  # the call exists only where the rules have it
+        simple.update({"c": CallLastTile(), "call": CallLastTile()})
     if len(words) == 1 and first in simple:
         return simple[first]
     if len(words) > 2:
-        raise ValueError(f"I did not understand {_shown(text)}. {_HELP}")
+        raise ValueError(f"I did not understand {_shown(text)}. {_help(rules)}")
     try:
         tile = Tile.parse(words[0])
     except TileNotationError:
-        raise ValueError(f"I did not understand {_shown(text)}. {_HELP}") from None
+        raise ValueError(f"I did not understand {_shown(text)}. {_help(rules)}") from None
     if len(words) == 2:
         return Play(tile, _parse_train(words[1], seat))
     fitting = [m for m in moves if isinstance(m, Play) and m.tile is tile]
@@ -280,7 +498,7 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int) -> Move:
     return Play(tile, seat)  # not legal: apply() will say why
 
 
-def _human_turn(state: GameState, seat: int, names: Sequence[str]) -> GameState:
+def _human_turn(state: GameState, seat: int, names: Sequence[str], narrator: Narrator) -> GameState:
     mine = view(state, seat)
     moves = legal_moves(mine)
     click.echo("")
@@ -288,14 +506,13 @@ def _human_turn(state: GameState, seat: int, names: Sequence[str]) -> GameState:
     click.echo("Your moves:")
     for number, move in enumerate(moves, start=1):
         click.echo(f"  {number}) {_describe(move, mine)}")
+    choices = "Enter" if len(moves) == 1 else f"1-{len(moves)}"
     while True:
-        text = click.prompt(
-            f"Your move [1-{len(moves)}, ? for help]", default="", show_default=False
-        )
+        text = click.prompt(f"Your move [{choices}, ? for help]", default="", show_default=False)
         if text.strip().lower() in {"q", "quit", "exit"}:
             raise KeyboardInterrupt
         if text.strip() in {"?", "help"}:
-            click.echo(_HELP)
+            click.echo(_full_help(state, seat))
             continue
         if text.strip().lower() in {"h", "hint"}:
             # Issue 12: the search bot's choice, from this seat's view only (S5).
@@ -303,52 +520,57 @@ def _human_turn(state: GameState, seat: int, names: Sequence[str]) -> GameState:
             click.echo(f"Hint: {moves.index(hint) + 1}) {_describe(hint, mine)}")
             continue
         try:
-            move = _read_move(text, moves, seat)
-            return apply(state, move)
+            move = _read_move(text, moves, seat, state.rules)
+            after = apply(state, move)
         except IllegalMoveError as error:
-            click.echo(f"Not allowed: {error.reason}")
+            click.echo(f"Not allowed: {_in_player_words(error.reason, seat)}")
+            continue
         except ValueError as error:
             click.echo(str(error))
+            continue
+        click.echo(narrator.move(state, move, after))
+        note = narrator.turn_end(state, after)
+        if note:
+            click.echo(note)
+        return after
 
 
 @cli.command()
-@_VARIANT
-@click.option(
-    "--players", "-p", type=int, default=4, show_default=True, help="Players, you included."
-)
+@rules_options
+@players_option(help="Players, you included.")
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat, from 0.")
-@click.option(
-    "--bots",
-    default="planner",
-    show_default=True,
-    help="Your opponents, comma-separated, repeated round the table: planner, greedy, random, search.",
-)
-@_SEED
-def play(variant: str, players: int, seat: int, bots: str, seed: int | None) -> None:
+@bots_option("planner", "Your opponents: " + _BOTS_HELP[4:])
+@seed_option
+def play(
+    rules: str, house: tuple[str, ...], players: int, seat: int, bots: str, seed: int | None
+) -> None:
     """Play against bots in the terminal.
 
     On your turn the table and your legal moves are shown; type a move's
-    number, or a tile such as 6-5 (with m for the Mexican train, or a seat
-    number), d to draw, p to pass, h for a hint (the search bot's move).
-    q or Ctrl-C leaves the game.
+    number (Enter alone when there is only one), or a tile such as 6-5 (with m
+    for the Mexican train, or a seat number), d to draw, p to pass, h for a
+    hint (the search bot's move), ? for help.  q or Ctrl-C leaves the game.
     """
-    rules = _rules(variant)
-    kinds = _bot_names(bots, "--bots")
-    _check_game(players, rules)
+    chosen = rules_from_options(rules, house)
+    _check_game(players, chosen)
     if not 0 <= seat < players:
         raise click.UsageError(
             f"--seat: there is no seat {seat} with {players} players (seats 0-{players - 1})"
         )
     opponents = [s for s in range(players) if s != seat]
-    table: dict[int, Player] = {}
+    bots_made = bots_from_option(bots, len(opponents))
+    table = dict(zip(opponents, bots_made, strict=True))
     names = [f"seat {s}" for s in range(players)]
-    for i, s in enumerate(opponents):
-        kind = kinds[i % len(kinds)]
-        table[s] = _make_bot(kind, i)
-        names[s] = f"seat {s} ({kind})"
-    state = new_game(players, rules, seed=seed)
-    click.echo(f"Mexican Train, {variant} rules, {players} players; you are seat {seat}.")
-    click.echo(_HELP)
+    for s, bot in table.items():
+        names[s] = f"seat {s} ({player_name(bot)})"
+    names[seat] = f"seat {seat} (you)"
+    state = new_game(players, chosen, seed=seed)
+    narrator = Narrator(names, you=seat, reveal=False)
+    click.echo(
+        f"Mexican Train, {rules_label(chosen)} rules, {players} players; you are seat {seat}."
+    )
+    click.echo(_help(chosen))
+    click.echo(narrator.round_start(state))
     try:
         while not state.is_over:
             current = state.current_player
@@ -359,13 +581,17 @@ def play(variant: str, players: int, seat: int, bots: str, seed: int | None) -> 
                     show_default=False,
                 )
                 state = apply(state, NextRound())
+                click.echo(narrator.round_start(state))
             elif current == seat:
-                state = _human_turn(state, seat, names)
+                state = _human_turn(state, seat, names, narrator)
             else:
                 mine = view(state, current)
                 move = table[current].choose(mine, legal_moves(mine))
-                click.echo(f"{names[current]}: {_describe(move, mine).replace('your', 'own')}")
-                state = apply(state, move)
+                before, state = state, apply(state, move)
+                click.echo(narrator.move(before, move, state))
+                note = narrator.turn_end(before, state)
+                if note:
+                    click.echo(note)
             if state.is_round_over:
                 click.echo("")
                 click.echo(render_text(state, names=names))
@@ -381,14 +607,9 @@ def play(variant: str, players: int, seat: int, bots: str, seed: int | None) -> 
 
 
 @cli.command()
-@_VARIANT
-@click.option(
-    "--players",
-    "-p",
-    default="random,greedy,planner,greedy",
-    show_default=True,
-    help="One bot per seat, comma-separated: planner, greedy, random, search.",
-)
+@rules_options
+@players_option(help="How many players at the table.")
+@bots_option("random,greedy,planner,greedy", _BOTS_HELP)
 @click.option(
     "--games",
     "-n",
@@ -410,8 +631,10 @@ def play(variant: str, players: int, seat: int, bots: str, seed: int | None) -> 
 @click.option("--fixed-seats", is_flag=True, help="Do not rotate the players round the table.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def simulate(
-    variant: str,
-    players: str,
+    rules: str,
+    house: tuple[str, ...],
+    players: int,
+    bots: str,
     games: int,
     seed: int,
     workers: int,
@@ -424,27 +647,26 @@ def simulate(
     player (--json for the whole result).  The same seed gives the same
     numbers with any number of --workers.
     """
-    rules = _rules(variant)
-    kinds = _bot_names(players, "--players")
-    _check_game(len(kinds), rules)
-    bots = [_make_bot(kind, i) for i, kind in enumerate(kinds)]
+    chosen = rules_from_options(rules, house)
+    _check_game(players, chosen)
+    table = bots_from_option(bots, players)
     executor: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
         with click.progressbar(
             length=games, label="Playing", file=sys.stderr, show_pos=True
         ) as bar:
             result = run_simulation(
-                bots, rules, games, seed, executor,
+                table, chosen, games, seed, executor,
                 rotate_seats=not fixed_seats, progress=bar.update,
             )  # fmt: skip
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)
     if as_json:
-        data = {"variant": variant, **result.to_dict()}
+        data = {"rules": rules_label(chosen), **result.to_dict()}
         click.echo(json.dumps(data, indent=2))
     else:
-        click.echo(f"Variant: {variant}")
+        click.echo(f"Rules: {rules_label(chosen)}")
         click.echo(result.report())
 
 
@@ -453,30 +675,48 @@ def simulate(
 
 @cli.command()
 @click.argument("name", default="standard")
-@click.option("--list", "list_only", is_flag=True, help="List the variant names and stop.")
-def rules(name: str, list_only: bool) -> None:
-    """Print the rules of a preset or variant.
+@click.option(
+    "--house",
+    multiple=True,
+    metavar="NAME",
+    help="Add a house rule to the rules (repeat for several).",
+)
+@click.option(
+    "--list", "list_only", is_flag=True, help="List every variant, one line each, and stop."
+)
+@click.option("--table", is_flag=True, help="Show every rule axis in a table instead of prose.")
+def rules(name: str, house: tuple[str, ...], list_only: bool, table: bool) -> None:
+    """Explain the rules of a preset, variant or combination.
 
     NAME is a preset (standard, hub) or a variant; the default is standard.
+    With --house, house rules are added to it, as in the game commands.
     """
     if list_only:
-        for variant in variant_names():
-            click.echo(variant)
+        names = variant_names()
+        width = max(map(len, names))
+        for variant in names:
+            first = describe_variant(variant).split(". ")[0].rstrip(".")
+            click.echo(f"{variant:<{width}}  {first}.")
         return
-    chosen = _rules(name)
-    click.echo(f"Rules of {name!r} (rule ids as in the rules specification):")
-    described = describe_rules(chosen)
-    width = max(map(len, described))
-    for axis, text in described.items():
-        click.echo(f"  {axis:<{width}}  {text}")
-    click.echo("Deal (S1): players -> set, tiles each")
-    for players in chosen.deal_table.player_counts:
-        try:
-            max_pip, hand = chosen.deal_table.lookup(players, chosen.max_pip, chosen.hand_size)
-        except MexicanTrainError as error:
-            click.echo(f"  {players:>2}: {error}")
-            continue
-        click.echo(f"  {players:>2}: double-{max_pip}, {hand} tiles")
+    chosen = rules_from_options(name, house)
+    label = rules_label(chosen)
+    click.echo(f"The {label} rules")
+    click.echo("=" * len(f"The {label} rules"))
+    if label != "custom":
+        click.echo(textwrap.fill(describe_variant(label), 80))
+    click.echo("")
+    if table:
+        described = describe_rules(chosen)
+        width = max(map(len, described))
+        for axis, text in described.items():
+            click.echo(f"  {axis:<{width}}  {text}")
+        return
+    click.echo(explain_rules(chosen))
+    click.echo("")
+    click.echo(
+        "Rule ids (S1, P4, D2...) are those of the documentation's pages "
+        "'The rules as implemented'."
+    )
 
 
 # -- serve ---------------------------------------------------------------------------
@@ -491,10 +731,7 @@ def rules(name: str, list_only: bool) -> None:
     show_default=True,
     help="The port to listen on (0: any free port).",
 )
-@click.option(
-    "--players", "-p", type=click.IntRange(min=1), default=4, show_default=True,
-    help="Seats at the table, people and bots.",
-)  # fmt: skip
+@players_option(help="Seats at the table, people and bots.")
 @click.option(
     "--people",
     type=click.IntRange(min=1),
@@ -502,16 +739,9 @@ def rules(name: str, list_only: bool) -> None:
     show_default=True,
     help="Seats for people (the first ones); bots take the others.",
 )
-@click.option("--rules", default="standard", show_default=True, metavar="NAME", help="The rules.")
-@click.option("--house", multiple=True, metavar="NAME", help="A house rule to add (repeatable).")
-@click.option(
-    "--bots",
-    default="planner",
-    show_default=True,
-    help="The bots, comma-separated, repeated round the table: planner, greedy, random, "
-    "search, or package.module:Class.",
-)
-@_SEED
+@rules_options
+@bots_option("planner", _BOTS_HELP)
+@seed_option
 @click.option(
     "--bot-delay",
     type=click.FloatRange(0, 60),
@@ -540,9 +770,14 @@ def serve(
     """
     from ._web import serve as serve_table  # the server is loaded only for this command
 
+    chosen = rules_from_options(rules, house)
+    _check_game(players, chosen)
+    if people > players:
+        raise click.UsageError(f"--people is at most --players ({players}), not {people}")
+    seated = bots_from_option(bots, players - people) if people < players else []
     try:
         serve_table(
-            players=players, people=people, bots=bots, rules=rules, houses=house, seed=seed,
+            players=players, people=people, bots=seated, rules=chosen, seed=seed,
             host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
         )  # fmt: skip
     except KeyboardInterrupt:

@@ -280,7 +280,9 @@ class ObservationCodec:
     (dtype('float32'), (594,), 15)
     """
 
-    __slots__ = ("_bound", "_rounds", "_tiles", "layout", "max_pip", "players", "rules", "shape")
+    __slots__ = (
+        "_bound", "_rounds", "_space", "_tiles", "layout", "max_pip", "players", "rules", "shape"
+    )  # fmt: skip
 
     rules: Rules
     players: int
@@ -310,6 +312,10 @@ class ObservationCodec:
             self.layout[name] = slice(start, start + size)
             start += size
         self.shape = (start,)
+        low = np.zeros(self.shape, dtype=np.float32)
+        low[self.layout["seats"]][4::5] = -1.0  # scores (V7: a double-blank score may be < 0)
+        high = np.ones(self.shape, dtype=np.float32)
+        self._space = spaces.Box(low=low, high=high, dtype=np.float32)
 
     def __repr__(self) -> str:
         return f"ObservationCodec({self.rules!r}, {self.players})"
@@ -327,10 +333,7 @@ class ObservationCodec:
         >>> ObservationCodec(STANDARD, 2).space.shape
         (244,)
         """
-        low = np.zeros(self.shape, dtype=np.float32)
-        seats = self.layout["seats"]
-        low[seats][4::5] = -1.0  # the scores (V7: a double-blank score may be negative)
-        return spaces.Box(low=low, high=np.ones(self.shape, dtype=np.float32), dtype=np.float32)
+        return self._space
 
     def encode(self, view: PlayerView) -> npt.NDArray[np.float32]:
         """Return the encoding of *view*: a new float32 array of shape ``shape``.

@@ -13,19 +13,25 @@ from bisect import insort
 from collections.abc import Iterable, Sequence
 from functools import cache
 from operator import attrgetter
+from typing import Any, Final
 
+from ._deal import Deal
 from ._errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError, shown
 from ._moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, OpenDoubleRule, Rules
 from ._shuffle import shuffled
 from ._state import (
+    ENDS,
+    HIGH,
+    LOW,
     SUITS,
-    Deal,
+    TILES,
     GameState,
     Train,
     _Deck,
     _Round,
     _score_hand,
+    count_tiles,
     mask_of,
     tiles_of,
 )
@@ -47,8 +53,13 @@ _ORDER = attrgetter("_hash")
 # -- setting up -----------------------------------------------------------------
 
 
+# The public functions take their arguments as Any: the library checks them itself,
+# so that both builds refuse a wrong argument alike (a compiled build would refuse a
+# mistyped one with its own TypeError before the library's check could name it).
+
+
 def new_game(
-    players: int, rules: Rules = STANDARD, seed: int | None = None, *, deal: Deal | None = None
+    players: Any, rules: Any = STANDARD, seed: Any = None, *, deal: Any = None
 ) -> GameState:
     """Return a new game with its first round set up (S1-S4).
 
@@ -201,7 +212,7 @@ def _check_deal(
 # -- legal moves ----------------------------------------------------------------
 
 
-def legal_moves(state: GameState | PlayerView) -> tuple[Move, ...]:
+def legal_moves(state: Any) -> tuple[Move, ...]:
     """Return every legal move, in a fixed order: plays, then `Draw`, then `Pass`.
 
     Guarantees: the order is deterministic (tiles ascending, then trains by id
@@ -227,13 +238,135 @@ def legal_moves(state: GameState | PlayerView) -> tuple[Move, ...]:
         raise TypeError(f"legal_moves() needs a GameState or PlayerView, not {state!r}")
     moves = state._legal
     if moves is None:
-        seat = state._current
-        hand = () if seat is None else tiles_of(state._hands[seat])
-        moves = _compute_legal(state, hand)
-        if state._round.rules.last_tile_penalty:
-            moves = _with_call(state, hand, moves)
+        moves = _state_moves(state)
         state._legal = moves  # a cache, invisible to eq and hash
     return moves
+
+
+def _state_moves(state: GameState) -> tuple[Move, ...]:
+    # The legal moves of a state, from its masks; _compute_legal says the same of a
+    # view, from tuples (the behaviour digest holds the two to the same answers).
+    if state._is_over:
+        return ()
+    seat = state._current
+    if seat is None:
+        return (_NEXT_ROUND,)  # E4: between rounds only the next deal is legal
+    r = state._round
+    hand = state._hands[seat]
+    trains = state._trains
+    plays: list[Move]
+    if r.first_turn and not state._firsts >> seat & 1:
+        # P4: a first turn plays only on the player's own train; doubles bind nobody.
+        plays = _plays_of(hand & SUITS[trains[seat]._open_end], [(-1, _plays_onto(seat))])
+        if state._turn_tiles:
+            moves: tuple[Move, ...] = (*plays, _PASS)  # P4: the chain may stop after a tile
+            return _with_call_mask(state, r, hand, moves)
+        may_draw = r.first_draw  # P4: never draw (unless the variant says so)
+    else:
+        plays = _ordinary_plays_mask(state, seat, hand, trains)
+        may_draw = True
+    # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
+    free = not plays or not r.must_play
+    if (
+        free
+        and may_draw
+        and (not state._has_drawn or (r.draw_until_playable and not plays))
+        and len(state._deck.boneyard) > state._drawn
+    ):
+        # P5/D1/D2: one draw per turn, or per double played (or until playable).
+        moves = (*plays, _DRAW)
+    elif free:
+        moves = (*plays, _PASS)  # P5a: can neither play nor draw: pass (the marker follows)
+    else:
+        moves = tuple(plays)
+    return _with_call_mask(state, r, hand, moves)
+
+
+def _with_call_mask(
+    state: GameState, r: _Round, hand: int, moves: tuple[Move, ...]
+) -> tuple[Move, ...]:
+    # The last-tile call: offered, last, to a player holding two tiles who has not called.
+    if r.penalty and not state._called and count_tiles(hand) == 2:
+        return (*moves, _CALL)
+    return moves
+
+
+# The interned plays onto each train, by tile index, filled on first demand from
+# PLAYS: a list lookup (native speed in the compiled build) instead of two dict ones.
+_PLAY_LISTS: Final[dict[int, list[Play | None]]] = {}
+
+
+def _plays_onto(train_id: int) -> tuple[int, list[Play | None]]:
+    plays = _PLAY_LISTS.get(train_id)
+    if plays is None:
+        plays = _PLAY_LISTS.setdefault(train_id, [None] * len(TILES))
+    return train_id, plays
+
+
+def _plays_of(
+    candidates: int, targets: Sequence[tuple[int, tuple[int, list[Play | None]]]]
+) -> list[Move]:
+    # The plays of the tiles in *candidates* (ascending) onto *targets*, each a pair
+    # (the bit of the number the train needs, or -1 for any; the train and its plays).
+    plays: list[Move] = []
+    while candidates:
+        low = candidates & -candidates
+        candidates ^= low
+        index = low.bit_length() - 1
+        ends = ENDS[index]
+        for suit, (train_id, plays_on) in targets:
+            if ends & suit:
+                move = plays_on[index]
+                if move is None:
+                    move = plays_on[index] = PLAYS[train_id][ends]
+                plays.append(move)
+    return plays
+
+
+def _ordinary_plays_mask(
+    state: GameState, seat: int, hand: int, trains: tuple[Train, ...]
+) -> list[Move]:
+    # P3: own train; the Mexican train once open (V2); others' trains while marked.
+    rule = state._round.mexican_train
+    opened = rule.is_open(state, seat)
+    if opened is not True and opened is not False:
+        raise RulesError(
+            f"{rule!r}.is_open() returned {opened!r}; Rules.mexican_train must return True or False"
+        )
+    mexican = len(trains) - 1
+    earlier = state._open_doubles
+    this_turn = state._turn_doubles
+    if not earlier and not this_turn:
+        # The hot path: for each train the player may use, in the documented order
+        # (by id, the Mexican train last), the number it needs and the plays onto
+        # it; then the tiles of the hand that show one of those numbers, ascending.
+        targets = []
+        wanted = 0
+        for train_id in range(mexican + 1 if opened else mexican):
+            train = trains[train_id]
+            if train_id in (seat, mexican) or train._marked:
+                pip = train._open_end
+                targets.append(
+                    (1 << pip, _plays_onto(MEXICAN if train_id == mexican else train_id))
+                )
+                wanted |= SUITS[pip]
+        return _plays_of(hand & wanted, targets)
+    access = []
+    for train_id in range(mexican):
+        if train_id == seat or trains[train_id]._marked:
+            access.append(train_id)
+    if opened:
+        access.append(MEXICAN)
+    usable, double_access = _restrict(state, access, earlier, this_turn, ())
+    if double_access is not None:
+        return _plays_exempting_doubles(tiles_of(hand), trains, usable, double_access)
+    targets = []
+    wanted = 0
+    for train_id in usable:
+        pip = trains[train_id]._open_end
+        targets.append((1 << pip, _plays_onto(train_id)))
+        wanted |= SUITS[pip]
+    return _plays_of(hand & wanted, targets)
 
 
 def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:
@@ -507,7 +640,7 @@ def _closable(state: GameState | PlayerView, pip: int, hand: tuple[Tile, ...]) -
 # -- applying moves -------------------------------------------------------------
 
 
-def apply(state: GameState, move: Move) -> GameState:
+def apply(state: Any, move: Any) -> GameState:
     """Return the state after *move*; *state* itself is left as it was.
 
     Raises:
@@ -530,19 +663,27 @@ def apply(state: GameState, move: Move) -> GameState:
     if move not in (legal_moves(state) if moves is None else moves):
         raise IllegalMoveError(move, _why_illegal(state, move))
     if type(move) is Play:
-        return _play(state, move)  # the commonest move, dispatched first
-    if move is _DRAW:
-        return _draw(state)
-    if move is _PASS:
-        return _pass(state)
-    if move is _NEXT_ROUND:
-        return _start_round(
+        after = _play(state, move)  # the commonest move, dispatched first
+    elif move is _DRAW:
+        after = _draw(state)
+    elif move is _PASS:
+        after = _pass(state)
+    elif move is _NEXT_ROUND:
+        after = _start_round(
             state.rules, state.players, state.max_pip, state.hand_size, state.seed,
             state.round_number + 1, previous_first=state.first_player,
             scores=state.scores, round_scores=state.round_scores,
         )  # fmt: skip
-    assert move is _CALL
-    return _call(state)
+    else:
+        assert move is _CALL
+        after = _call(state)
+    # The next position's legal moves, computed now: the caller asks for them next.
+    # A user's rule that answers wrongly is reported by legal_moves, as always.
+    try:  # noqa: SIM105 (contextlib.suppress costs a context manager per move)
+        after._legal = _state_moves(after)
+    except RulesError:
+        pass
+    return after
 
 
 def _not_a_state(function: str, value: object) -> TypeError:
@@ -591,32 +732,36 @@ def _play(s: GameState, move: Play) -> GameState:
     seat = s._current
     assert seat is not None
     tile, train_id = move.tile, move.train
-    bit = 1 << tile._index
+    index = tile._index
+    bit = 1 << index
     hand = s._hands[seat] ^ bit
     hands = _replace(s._hands, seat, hand)
     train = s._trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker.
-    joined = Train(train._tiles + (tile,), tile.other_end(train._open_end),
+    end = train._open_end
+    high = HIGH[index]
+    low = LOW[index]
+    joined = Train(train._tiles + (tile,), low if high == end else high,
                    train._marked and train_id != seat)  # fmt: skip
     trains = _replace_train(s._trains, train_id, joined)
     table = s._table | bit
     # D2: a tile played on an open double closes it.
     open_doubles = s._open_doubles
     if train_id in open_doubles:
-        open_doubles = tuple(t for t in open_doubles if t != train_id)
+        open_doubles = tuple([t for t in open_doubles if t != train_id])
     turn_doubles = s._turn_doubles
     if train_id in turn_doubles:
-        turn_doubles = tuple(t for t in turn_doubles if t != train_id)
+        turn_doubles = tuple([t for t in turn_doubles if t != train_id])
     turn_tiles = s._turn_tiles + 1
-    first_turn = s._round.rules.first_turn
-    if first_turn is not None and not s._firsts >> seat & 1:
+    r = s._round
+    if r.first_turn and not s._firsts >> seat & 1:
         # P4: the chain goes on while the hand has a tile that fits the own train.
-        if first_turn.chain and hand & SUITS[joined._open_end]:
+        if r.chain and hand & SUITS[joined._open_end]:
             return _same_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
         return _end_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
     if not hand:
         return _end_round(s, hands, trains, table)  # E1, D5: going out ends the round at once
-    if tile.is_double:
+    if high == low:
         # D1: a double must be followed at once; it brings one draw of its own.
         turn_doubles = (*turn_doubles, train_id)
         return _same_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
@@ -642,9 +787,7 @@ def _pass(s: GameState) -> GameState:
     seat = s._current
     assert seat is not None
     trains = s._trains
-    stops_first_chain = (
-        s._round.rules.first_turn is not None and not s._firsts >> seat & 1 and s._turn_tiles
-    )
+    stops_first_chain = s._round.first_turn and not s._firsts >> seat & 1 and s._turn_tiles
     if not stops_first_chain:
         # P5, D1, D2: a turn ended without a (final) tile puts a marker on the own train.
         own = trains[seat]
@@ -665,8 +808,7 @@ def _end_turn(
     seat = s._current
     assert seat is not None
     r = s._round
-    rules = r.rules
-    first_turn = rules.first_turn is not None and not s._firsts >> seat & 1
+    first_turn = r.first_turn and not s._firsts >> seat & 1
     if not first_turn:
         # D2: a double still ending its train when the turn ends is open.
         open_doubles = open_doubles + turn_doubles
@@ -685,8 +827,8 @@ def _end_turn(
     # E2: an empty boneyard and a full cycle of turns that left the table unchanged: blocked.
     if not left and idle >= r.players:
         return _end_round(s, hands, trains, table)
-    penalty = rules.last_tile_penalty
-    if penalty and turn_tiles and not s._called and _count(hands[seat]) == 1:
+    penalty = r.penalty
+    if penalty and turn_tiles and not s._called and count_tiles(hands[seat]) == 1:
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
         taken = min(penalty, left)
         hands = _replace(hands, seat, hands[seat] | mask_of(deck.boneyard[drawn : drawn + taken]))
@@ -697,12 +839,7 @@ def _end_turn(
     )  # fmt: skip
 
 
-def _count(mask: int) -> int:
-    # The number of tiles in a mask (int.bit_count is 3.10+, but mypyc knows bin()).
-    return bin(mask).count("1")
-
-
-def round_score(hand: Sequence[Tile], rules: Rules = STANDARD) -> int:
+def round_score(hand: Any, rules: Any = STANDARD) -> int:
     """Return what *hand* scores at the end of a round (E3, V7).
 
     >>> round_score([Tile(12, 5), Tile(0, 0)])

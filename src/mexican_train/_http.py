@@ -247,8 +247,22 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
     `query`.  Raise `RequestError` to refuse a request.  See the module's docstring
     for what is refused before `respond` is called.
 
-    >>> issubclass(JSONRequestHandler, BaseHTTPRequestHandler)
-    True
+    >>> import threading, urllib.request
+    >>> class Echo(JSONRequestHandler):
+    ...     def respond(self, method, path):
+    ...         if method == "POST":
+    ...             return Response.json({"you sent": self.json_body()})
+    ...         return Response.json({"token": self.bearer_token() is not None, "path": path})
+    >>> server = JSONServer(("127.0.0.1", 0), Echo, log=None)
+    >>> threading.Thread(target=server.serve_forever, daemon=True).start()
+    >>> url = f"http://127.0.0.1:{server.server_address[1]}/hello"
+    >>> request = urllib.request.Request(url, data=b'{"move": "draw"}', method="POST")
+    >>> urllib.request.urlopen(request, timeout=10).read()
+    b'{"you sent": {"move": "draw"}}'
+    >>> request = urllib.request.Request(url, headers={"Authorization": "Bearer s3cret"})
+    >>> urllib.request.urlopen(request, timeout=10).read()
+    b'{"token": true, "path": "/hello"}'
+    >>> server.shutdown(); server.server_close()
     """
 
     protocol_version = "HTTP/1.1"
@@ -285,8 +299,15 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
 
     @property
     def query(self) -> Mapping[str, list[str]]:
-        """The request's query string, parsed (``?since=3`` gives ``{"since": ["3"]}``)."""
-        return parse_qs(urlsplit(self.path).query, max_num_fields=16)
+        """The request's query string, parsed (``?since=3`` gives ``{"since": ["3"]}``).
+
+        Raises:
+            RequestError: 400 for a query of more than 16 fields.
+        """
+        try:
+            return parse_qs(urlsplit(self.path).query, max_num_fields=16)
+        except ValueError:
+            raise RequestError(400, "bad request", "a query has at most 16 fields") from None
 
     def bearer_token(self) -> str | None:
         """Return the token of an ``Authorization: Bearer <token>`` header, or None."""

@@ -61,11 +61,7 @@ class Play:
     def __hash__(self) -> int:
         return self._hash
 
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __ne__(self, other: object) -> bool:
-        return self is not other
+    # Equality is identity (interned values): object's own __eq__, at C speed.
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Play is immutable")

@@ -9,9 +9,8 @@ the bot is shown, which keeps simulations reproducible on any executor.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import attrs
 
@@ -50,13 +49,32 @@ class Player(Protocol):
 
 
 def player_name(player: object) -> str:
-    """Return the name a report uses for *player*: its ``name`` attribute, else its ``repr``.
+    """Return the name reports and the command line use for *player*.
 
-    >>> player_name(RandomPlayer(seed=3))
-    'RandomPlayer(seed=3)'
+    Its ``name`` attribute if it has one; the built-in bots are ``planner``,
+    ``greedy``, ``random`` and ``search``, with any setting that is not the default in
+    brackets; any other player goes by its class's name.
+
+    >>> player_name(PlannerPlayer()), player_name(RandomPlayer(seed=3))
+    ('planner', 'random(seed=3)')
+    >>> class HeavyFirst:
+    ...     def choose(self, view, moves):
+    ...         return moves[0]
+    >>> player_name(HeavyFirst())
+    'HeavyFirst'
     """
     name = getattr(player, "name", None)
-    return name if isinstance(name, str) else repr(player)
+    if isinstance(name, str):
+        return name
+    short = _SHORT_NAMES.get(type(player))
+    if short is None:
+        return type(player).__name__
+    changed = [
+        f"{field.name}={getattr(player, field.name)!r}"
+        for field in attrs.fields(cast(Any, type(player)))
+        if getattr(player, field.name) != field.default
+    ]
+    return f"{short}({', '.join(changed)})" if changed else short
 
 
 def _whole(minimum: int, maximum: int | None = None, what: str = "") -> Any:
@@ -82,7 +100,8 @@ class RandomPlayer:
 
     The choice is a hash of *seed* and the position as the seat sees it, so
     the player keeps no state: the same seed in the same position always makes
-    the same choice, in any process and on any platform.
+    the same choice, in any process, on any platform and on both builds (an
+    integer hash, whatever ``PYTHONHASHSEED``).
 
     Attributes:
         seed: any whole number; different seeds play differently.
@@ -100,21 +119,30 @@ class RandomPlayer:
         _some(moves)
         if len(moves) == 1:
             return moves[0]
-        position = "|".join(
-            (
-                str(self.seed),
-                str(view.round_number),
-                str(view.seat),
-                " ".join(map(str, view.hand)),
-                " ".join(str(len(train.tiles)) for train in view.trains),
-                str(view.boneyard_size),
-                str(view.turn_tiles),
-                str(view.has_drawn),
-                " ".join(map(str, view.scores)),
-            )
-        )
-        digest = hashlib.blake2b(position.encode(), digest_size=8).digest()
-        return moves[int.from_bytes(digest, "big") % len(moves)]
+        # The position as the seat sees it, folded into 64 bits with integer
+        # arithmetic only: the same in every process and on every platform (no
+        # hash() of a str), and a few times cheaper than hashing its text.
+        x = (self.seed & _MASK) ^ 0x9E3779B97F4A7C15
+        for value in (
+            view.round_number, -1 if view.seat is None else view.seat, view.boneyard_size,
+            view.turn_tiles, view.has_drawn, *view.scores,
+        ):  # fmt: skip
+            x = (x ^ value) * 0x100000001B3 & _MASK
+        for tile in view.hand:
+            x = (x ^ (tile.high << 5 | tile.low)) * 0x100000001B3 & _MASK
+        for train in view.trains:
+            x = (x ^ len(train.tiles)) * 0x100000001B3 & _MASK
+        return moves[_mixed(x) % len(moves)]
+
+
+_MASK = (1 << 64) - 1
+
+
+def _mixed(x: int) -> int:
+    # splitmix64's finaliser: every bit of x reaches every bit of the result.
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EB & _MASK
+    return x ^ (x >> 31)
 
 
 def _reachable_ends(view: PlayerView, plays: Sequence[Play]) -> set[int]:
@@ -259,3 +287,12 @@ class PlannerPlayer:
             if nxt in plays:
                 return nxt
         return _best_shed(view, plays)
+
+
+#: The names the built-in bots go by (`player_name`, the command line's --bots);
+#: `SearchPlayer` adds its own (_search.py, a layer above).
+_SHORT_NAMES: dict[type, str] = {
+    PlannerPlayer: "planner",
+    GreedyPlayer: "greedy",
+    RandomPlayer: "random",
+}

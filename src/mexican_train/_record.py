@@ -13,11 +13,12 @@ from typing import Any
 
 import attrs
 
+from ._deal import Deal
 from ._engine import apply, new_game
 from ._errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from ._moves import Move
 from ._rules import EnginePlacement, Rules
-from ._state import Deal, GameState
+from ._state import GameState
 
 __all__ = ["GameRecord", "ReplayError", "record", "replay", "replay_states"]
 

@@ -9,6 +9,7 @@ through the public API of the core.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from html import escape
 from typing import Final
@@ -17,7 +18,7 @@ import attrs
 
 from ._engine import legal_moves
 from ._errors import InvalidArgumentError
-from ._moves import MEXICAN, Play
+from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._state import GameState
 from ._tiles import Tile
 from ._view import PlayerView, spectator_view, view
@@ -165,7 +166,7 @@ def _status(table: PlayerView, labels: tuple[str, ...]) -> str:
         return f"game over, won by {won}"
     current = table.current_player
     if current is None:
-        return f"round over: NextRound() deals round {table.round_number + 1}"
+        return f"round over; round {table.round_number + 1} comes next"
     notes = [f"{labels[current]} to play"]
     if table.rules.first_turn is not None and not table.had_first_turn[current]:
         notes.append("first turn (P4)")
@@ -289,11 +290,21 @@ _OPEN: Final = "#ff8a00"
 _FONT: Final = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
 
 # One colour per number, as on coloured sets: matching ends are spotted at a glance.
+# Chosen by farthest-point search in CIELAB: any two of 0-18 are at least 16 apart in
+# CIEDE2000 (tests/test_render.py checks >= 8), and each has a contrast of at least 4:1
+# on the ivory of a tile.  Larger sets repeat the colours from 19 on.
 _SUIT: Final = (
-    "#6b6b6b", "#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#6d4c41", "#ad1457",
-    "#00838f", "#e65100", "#283593", "#558b2f", "#00695c", "#111111", "#4527a0",
-    "#9e6a00", "#37474f", "#b71c1c", "#1b5e20", "#0d47a1",
+    "#666666", "#0000ee", "#ee3300", "#ee0099", "#008800", "#0077ee", "#997700",
+    "#882233", "#008888", "#664477", "#554411", "#005533", "#9955ff", "#004477",
+    "#996655", "#887799", "#883300", "#667755", "#dd1144",
 )  # fmt: skip
+_LAST: Final = "#38d9ff"  # the last move's outline: no suit, marker or flag uses it
+
+#: A number's text on a tile: its size and the width it is drawn to, as fractions of a
+#: half-tile, by digits.  The width is fixed with textLength, so the text stays inside its
+#: half whatever the font; at the default scale two digits are 14 px high and 18 px wide.
+_NUMBER_SIZE: Final = {1: 0.62, 2: 0.58}
+_NUMBER_WIDTH: Final = {1: 0.42, 2: 0.76}
 
 # Pip positions on a 3x3 grid (column, row), for sets up to double-9.
 _PIPS: Final = {
@@ -314,13 +325,23 @@ def _suit(pip: int) -> str:
     return _SUIT[pip % len(_SUIT)]
 
 
+# Characters XML 1.0 forbids even escaped (control characters, lone surrogates, U+FFFE/F).
+_NOT_XML: Final = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 def _e(text: object) -> str:
-    """Escape *text* for SVG content and attribute values alike."""
-    return escape(str(text), quote=True)
+    """Escape *text* for SVG content and attribute values alike (a name is any str)."""
+    return escape(_NOT_XML.sub("\ufffd", str(text)), quote=True)
 
 
 def _n(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _text_width(text: str, size: float, weight: str = "normal") -> float:
+    """Return the width *text* takes at *size*, on the wide side (DejaVu Sans, the widest font
+    of the list, averages 0.55 em a character, and 0.62 em in bold)."""
+    return len(text) * size * (0.64 if weight == "bold" else 0.58)
 
 
 def _text_el(
@@ -348,17 +369,13 @@ def _half(x: float, y: float, u: float, pip: int, numbers: bool) -> list[str]:
     """Draw one end of a tile in the u-by-u square at (x, y)."""
     colour = _suit(pip)
     if numbers:
-        size = u * (0.62 if pip < 10 else 0.54)  # two digits must clear the divider
+        digits = len(str(pip))
+        size = u * _NUMBER_SIZE[digits]
+        length = u * _NUMBER_WIDTH[digits]  # two digits must clear the divider
         return [
-            _text_el(
-                x + u / 2,
-                y + u / 2 + size * 0.36,
-                str(pip),
-                size=size,
-                fill=colour,
-                weight="bold",
-                anchor="middle",
-            )
+            f'<text class="number" x="{_n(x + u / 2)}" y="{_n(y + u / 2 + size * 0.36)}" '
+            f'font-size="{_n(size)}" fill="{colour}" font-weight="bold" text-anchor="middle" '
+            f'textLength="{_n(length)}" lengthAdjust="spacingAndGlyphs">{pip}</text>'
         ]
     r = u * 0.095
     return [
@@ -408,7 +425,7 @@ def _tile(
 def _pill(
     x: float, cy: float, text: str, fill: str, ink: str = "#ffffff"
 ) -> tuple[list[str], float]:
-    width = 12 + 7.2 * len(text)
+    width = 12 + _text_width(text, 12, "bold")
     return [
         f'<rect x="{_n(x)}" y="{_n(cy - 10)}" width="{_n(width)}" height="20" rx="10" '
         f'fill="{fill}"/>',
@@ -437,40 +454,70 @@ def render_svg(
     *,
     seat: int | None = None,
     names: Sequence[str] | None = None,
+    last_move: Move | None = None,
 ) -> str:
     """Return an SVG picture of the table: the engine as a hub, one row per train, and the hand.
 
     Each train is a row from the engine: its owner, hand size and score, a red
-    marker when it carries one (P6), its tiles as they lie (doubles across), its
-    open end, and an orange flag on an open double (D2).  The Mexican train is the
-    last row.  Tiles show pips up to double-9 sets and numbers above.  The hands the
-    reader may see are at the bottom, with the tiles the player to move can play
-    raised.  Every tile drawn is a ``<g class="tile" data-tile="a-b">`` element,
-    and all text is escaped.
+    marker when it carries one (P6), its tiles as they lie (doubles across, a long
+    train wrapped onto several lines), its open end, and an orange flag on an open
+    double (D2).  The Mexican train is the last row.  Tiles show pips up to double-9
+    sets and numbers above, one colour per number.  The hands the reader may see are
+    below, with the tiles the player to move can play raised, and a legend at the
+    bottom.  Every tile drawn is a ``<g class="tile" data-tile="a-b">`` element, the
+    picture is sized to hold everything drawn, and all text is escaped.
 
     Args:
         subject: a `~mexican_train.GameState` or a `~mexican_train.PlayerView`.
         seat: render *subject*, a state, as seat *seat* sees it (``view(state, seat)``);
             without it a state shows every hand.  Given with a view, it must be the view's seat.
         names: one display name per seat, instead of ``seat 0``, ``seat 1``, ...
+        last_move: the move that led to *subject*: a play's tile is outlined in light
+            blue (``<g class="tile last-move">``); another move is named in the status line.
 
     Returns:
         A standalone SVG document (no XML declaration), UTF-8 text.
 
     Raises:
-        TypeError: if *subject* is neither a state nor a view, or *names* not a list of str.
+        TypeError: if *subject* is neither a state nor a view, *names* not a list of
+            str, or *last_move* not a move.
         InvalidArgumentError: if *seat* is not a seat of the game, or not the
-            view's seat, or *names* does not name every seat once.
+            view's seat, *names* does not name every seat once, or *last_move* is a
+            play whose tile is not on its train.
 
-    >>> from mexican_train import HUB, new_game, view
-    >>> svg = render_svg(view(new_game(4, HUB, seed=1), 0), names=["Ann", "Bo", "Cy", "Di"])
+    >>> from mexican_train import HUB, apply, legal_moves, new_game, view
+    >>> state = new_game(4, HUB, seed=1)
+    >>> svg = render_svg(view(state, 0), names=["Ann", "Bo", "Cy", "Di"])
     >>> svg.startswith("<svg"), svg.count('class="hand-tile"')
     (True, 15)
+    >>> move = legal_moves(state)[0]
+    >>> render_svg(apply(state, move), last_move=move).count('class="tile last-move"')
+    1
     """
-    return _svg(_scene(subject, seat, names))
+    scene = _scene(subject, seat, names)
+    return _svg(scene, _last_tile(scene.table, last_move))
 
 
-def _svg(scene: _Scene) -> str:
+_MOVE_NAMES: Final = {Draw: "a draw", Pass: "a pass", NextRound: "the next round",
+                      CallLastTile: "the last-tile call"}  # fmt: skip
+
+
+def _last_tile(table: PlayerView, move: Move | None) -> tuple[int, Tile] | str | None:
+    """Return the train and tile a play put down, or the words for another move."""
+    if move is None:
+        return None
+    if not isinstance(move, Play):
+        if type(move) not in _MOVE_NAMES:
+            raise TypeError(f"last_move must be a move, not {move!r}")
+        return _MOVE_NAMES[type(move)]
+    if not MEXICAN <= move.train < table.players or move.tile not in table.trains[move.train].tiles:
+        raise InvalidArgumentError(
+            f"last_move={move!r} did not lead here: {move.tile} is not on train {move.train}"
+        )
+    return move.train, move.tile
+
+
+def _svg(scene: _Scene, last: tuple[int, Tile] | str | None = None) -> str:
     table = scene.table
     numbers = table.max_pip > 9
     body: list[str] = []
@@ -497,8 +544,14 @@ def _svg(scene: _Scene) -> str:
         for number, line in enumerate(lines):
             cy = y + number * _ROW_H + _ROW_H / 2
             for x, vertical, (tile, near, far) in line:
-                last = row.tiles and tile is row.tiles[-1][0]
-                flagged = last and (row.open_double or row.new_double)
+                at_end = row.tiles and tile is row.tiles[-1][0]
+                flagged = at_end and (row.open_double or row.new_double)
+                just_played = last == (row.train, tile)
+                outline, stroke = _INK, 1.2
+                if flagged:
+                    outline, stroke = _OPEN, 4
+                if just_played:
+                    outline, stroke = _LAST, 4
                 body += _tile(
                     x,
                     cy - (_U if vertical else _U / 2),
@@ -508,10 +561,14 @@ def _svg(scene: _Scene) -> str:
                     vertical=vertical,
                     numbers=numbers,
                     tile=tile,
-                    outline=_OPEN if flagged else _INK,
-                    stroke=4 if flagged else 1.2,
+                    outline=outline,
+                    stroke=stroke,
+                    role="tile last-move" if just_played else "tile",
                 )
                 end_x = x + (_U if vertical else 2 * _U) + _GAP
+                # Every line counts, not the last only: a wrapped train's first lines are
+                # its widest.
+                right = max(right, end_x + _GAP)
         body.append("</g>")
         cy = y + (len(lines) - 1) * _ROW_H + _ROW_H / 2
         x = end_x + 6
@@ -591,8 +648,15 @@ def _svg(scene: _Scene) -> str:
         )
         y += 26
 
+    y, right = _legend(body, y, right)
     status = _svg_status(scene)
-    width = max(right, _PAD + 7.6 * len(status)) + _PAD  # a long status line widens the table
+    if isinstance(last, str):
+        status += f"  \u00b7  last move: {last}"
+    # A long title or status line widens the table.
+    width = (
+        max(right, _PAD + _text_width(scene.title, 20, "bold"), _PAD + _text_width(status, 14))
+        + _PAD
+    )
     height = y + _PAD
     header = [
         _text_el(_PAD, _PAD + 20, scene.title, size=20, weight="bold"),
@@ -613,6 +677,37 @@ def _svg(scene: _Scene) -> str:
     )
 
 
+def _legend(body: list[str], y: float, right: float) -> tuple[float, float]:
+    """Draw a one-line key to the marks at *y*; return the new bottom and right."""
+    cy = y + 22
+    x = float(_PAD)
+    items: list[str] = []
+    pill, width = _pill(x, cy, "marker", _MARKER)
+    items += pill
+    x += width + 6
+    for text, mark_width in (
+        ("anyone may play on this train (P6)", 0.0),
+        ("open end: the next tile matches it (P2)", 28.0),
+        ("last move", 42.0),
+    ):
+        if mark_width == 28.0:
+            items.append(
+                f'<circle cx="{_n(x + 11)}" cy="{_n(cy)}" r="11" fill="{_IVORY}" '
+                f'stroke="{_MUTED}" stroke-width="3"/>'
+            )
+            items.append(_text_el(x + 11, cy + 4, "n", size=12, fill=_INK, anchor="middle"))
+        elif mark_width == 42.0:
+            items.append(
+                f'<rect x="{_n(x)}" y="{_n(cy - 9)}" width="36" height="18" rx="3" '
+                f'fill="{_IVORY}" stroke="{_LAST}" stroke-width="4"/>'
+            )
+        x += mark_width
+        items.append(_text_el(x, cy + 4, text, size=12, fill=_MUTED))
+        x += _text_width(text, 12) + 22
+    body.append('<g class="legend">' + "".join(items) + "</g>")
+    return cy + 14, max(right, x - 22)
+
+
 _HAND_WRAP: Final = 20  # tiles per line of a hand
 
 
@@ -631,7 +726,7 @@ def _hands(scene: _Scene, y: float, right: float, numbers: bool) -> tuple[list[s
         elif hand.to_play and hand.tiles:
             title += ", none can be played"
         lines = max(1, -(-len(hand.tiles) // _HAND_WRAP))
-        width = max(len(title) * 8.0, min(len(hand.tiles), _HAND_WRAP) * step)
+        width = max(_text_width(title, 14, "bold"), min(len(hand.tiles), _HAND_WRAP) * step)
         height = 30 + lines * (2 * _U + 16)
         if x0 > _PAD and x0 + width > limit:
             x0, y, line_h = float(_PAD), y + line_h, 0.0

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import attrs
 
+from ._bounds import BOUNDS
 from ._errors import RulesError, shown
 from ._tables import TABLE_A, TABLE_B, DealTable
-from ._tiles import MAX_PIP, set_size
+from ._tiles import set_size
 
 if TYPE_CHECKING:
     from ._state import Train
@@ -269,7 +270,9 @@ class FirstTurn:
 _Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 
 
-def _optional_int(minimum: int, maximum: int | None = None) -> _Validator:
+def _optional_int(name: str) -> _Validator:
+    minimum, maximum = BOUNDS[name].low, BOUNDS[name].high
+
     def check(instance: object, attribute: attrs.Attribute[int | None], value: int | None) -> None:
         if value is None:
             return
@@ -286,11 +289,17 @@ def _optional_int(minimum: int, maximum: int | None = None) -> _Validator:
     return check
 
 
-def _count(minimum: int) -> _Validator:
+def _count(name: str) -> _Validator:
+    minimum, maximum = BOUNDS[name].low, BOUNDS[name].high
+
     def check(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
         if type(value) is not int or value < minimum:
             raise RulesError(
                 f"Rules.{attribute.name} must be a whole number >= {minimum}, not {shown(value)}"
+            )
+        if value > maximum:
+            raise RulesError(
+                f"Rules.{attribute.name} must be at most {maximum}, not {shown(value)}"
             )
 
     return check
@@ -314,7 +323,12 @@ def _check_protocol(protocol: type) -> _Validator:
 
 def _check_int(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if type(value) is not int:
-        raise TypeError(f"Rules.{attribute.name} must be a whole number, not {value!r}")
+        raise TypeError(f"Rules.{attribute.name} must be a whole number, not {shown(value)}")
+    bound = BOUNDS[attribute.name]  # the bounds every format can write back
+    if value not in bound:
+        raise RulesError(
+            f"Rules.{attribute.name} must be from {bound.low} to {bound.high}, not {shown(value)}"
+        )
 
 
 @attrs.frozen
@@ -337,7 +351,8 @@ class Rules:
         max_pip: the set (double-*max_pip*); None: the deal table picks it.
         hand_size: tiles dealt to each player; None: the deal table gives it.
         must_play: a player who can play must (P7); False allows a voluntary draw (V6).
-        double_blank_score: what the double-blank counts in a hand at the end (E3, V7).
+        double_blank_score: what the double-blank counts in a hand at the end (E3, V7),
+            from -1,000,000 to 1,000,000.
         rounds: how many rounds; None: one per engine, N+1 (S2, V9).
         ascending: engines go up from 0-0 instead of down from N-N (V9).
         open_hands: every player sees every hand (S5, V10).
@@ -346,7 +361,7 @@ class Rules:
         last_tile_penalty: a player must call their last tile (`CallLastTile`);
             one whose turn ends with a single tile in hand, after playing at least
             one tile that turn without calling, draws this many tiles (as many as
-            the boneyard holds).  0: no call.
+            the boneyard holds), at most 496.  0: no call.
         tie_break: break a tie on the lowest total as E5 says; False: every
             player on the lowest total shares the win.
 
@@ -361,17 +376,17 @@ class Rules:
     first_turn: FirstTurn | None = attrs.field(validator=_instance_of(FirstTurn, optional=True))
     mexican_train: MexicanTrainRule = attrs.field(validator=_check_protocol(MexicanTrainRule))
     open_doubles: OpenDoubleRule = attrs.field(validator=_check_protocol(OpenDoubleRule))
-    max_pip: int | None = attrs.field(default=None, validator=_optional_int(1, MAX_PIP))
-    # No hand holds more tiles than the largest set has, nor a game more rounds than
-    # engines: the bounds keep absurd numbers out of every later message.
-    hand_size: int | None = attrs.field(default=None, validator=_optional_int(2, set_size(MAX_PIP)))
+    # The bounds of every format (_bounds.py): no hand holds more tiles than the largest
+    # set has, nor a game more rounds than engines, and every number can be written back.
+    max_pip: int | None = attrs.field(default=None, validator=_optional_int("rules.max_pip"))
+    hand_size: int | None = attrs.field(default=None, validator=_optional_int("hand_size"))
     must_play: bool = attrs.field(default=True, validator=_instance_of(bool))
     double_blank_score: int = attrs.field(default=50, validator=_check_int)
-    rounds: int | None = attrs.field(default=None, validator=_optional_int(1, MAX_PIP + 1))
+    rounds: int | None = attrs.field(default=None, validator=_optional_int("rounds"))
     ascending: bool = attrs.field(default=False, validator=_instance_of(bool))
     open_hands: bool = attrs.field(default=False, validator=_instance_of(bool))
     draw_until_playable: bool = attrs.field(default=False, validator=_instance_of(bool))
-    last_tile_penalty: int = attrs.field(default=0, validator=_count(0))
+    last_tile_penalty: int = attrs.field(default=0, validator=_count("last_tile_penalty"))
     tie_break: bool = attrs.field(default=True, validator=_instance_of(bool))
 
     def __attrs_post_init__(self) -> None:

@@ -24,7 +24,7 @@ from ._engine import apply, legal_moves
 from ._errors import InvalidArgumentError, shown
 from ._longest import longest_train
 from ._moves import CallLastTile, Move, Play
-from ._players import PlannerPlayer
+from ._players import _SHORT_NAMES, PlannerPlayer
 from ._state import GameState
 from ._tiles import Tile
 from ._view import PlayerView
@@ -132,6 +132,10 @@ class SearchPlayer:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return moves[_pick(samples, default)]
+
+
+# The command line and reports call it 'search', as the other built-in bots by their names.
+_SHORT_NAMES[SearchPlayer] = "search"
 
 
 def _pick(samples: list[list[float]], default: int) -> int:

@@ -26,6 +26,7 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn
 
+from ._bounds import BOUNDS, first_out_of_bounds
 from ._check import MAX_DEPTH, SEED_LIMIT, Path, Problem, check_state, check_view
 from ._errors import InvalidArgumentError, MexicanTrainError, shown
 from ._events import Event
@@ -270,17 +271,25 @@ def _structure_table(converter: cattrs.Converter) -> Callable[[object, type], De
             return known[value]
         document = converter.structure(value, _TableDocument)
         sizes: dict[tuple[int, int], int] = {}
+        players, pip, hand_size = BOUNDS["players"], BOUNDS["pip"], BOUNDS["hand_size"]
         for i, row in enumerate(document.hand_sizes):
-            if len(row) != 3 or row[0] < 1 or row[1] < 0 or row[2] < 2:
-                raise _Invalid("a row is [players >= 1, set >= 0, hand size >= 2]",
+            if (
+                len(row) != 3
+                or row[0] not in players
+                or row[1] not in pip
+                or row[2] not in hand_size
+            ):
+                raise _Invalid(f"a row is [players {players.low}-{players.high}, set "
+                               f"{pip.low}-{pip.high}, hand size {hand_size.low}-{hand_size.high}]",
                                f".hand_sizes[{i}]")  # fmt: skip
             if (row[0], row[1]) in sizes:
                 raise _Invalid("this player count and set are listed twice", f".hand_sizes[{i}]")
             sizes[row[0], row[1]] = row[2]
         sets: dict[int, int] = {}
         for i, row in enumerate(document.default_sets):
-            if len(row) != 2 or row[0] < 1 or row[1] < 0 or row[0] in sets:
-                raise _Invalid("a row is [players >= 1, set >= 0], each player count once",
+            if len(row) != 2 or row[0] not in players or row[1] not in pip or row[0] in sets:
+                raise _Invalid(f"a row is [players {players.low}-{players.high}, set "
+                               f"{pip.low}-{pip.high}], each player count once",
                                f".default_sets[{i}]")  # fmt: skip
             sets[row[0]] = row[1]
         # S1: the table covers a range of player counts, each with a set.
@@ -505,7 +514,12 @@ def _event_types() -> dict[str, type]:
 
 
 def _read_event(kind: str, fields: dict[str, Any]) -> Event:
-    return _structure(fields, _event_types()[kind])
+    event: Event = _structure(fields, _event_types()[kind])
+    found = first_out_of_bounds(event)
+    if found is not None:
+        path, bound, number = found
+        raise SchemaError(_problem_path(path), bound.refusal(number))
+    return event
 
 
 def _before_e2(document: object) -> bool:

@@ -106,7 +106,7 @@ class PlayerStats:
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
     >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
     >>> [(stats.name, stats.wins) for stats in result.player_stats]
-    [('GreedyPlayer()', 4), ('RandomPlayer(seed=1)', 0)]
+    [('greedy', 4), ('random(seed=1)', 0)]
     """
 
     name: str
@@ -268,7 +268,7 @@ class SimulationResult:
         >>> from mexican_train.players import GreedyPlayer, RandomPlayer
         >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
         >>> print(result.report().splitlines()[0])
-        4 games, 2 players, seats rotated: 40 rounds, 14 blocked (35.0%)
+        4 games, 2 players, seats rotated: 40 rounds, 17 blocked (42.5%)
         """
         seats = "seats rotated" if self.rotate_seats else "fixed seats"
         lines = [
@@ -449,9 +449,11 @@ def simulate(
         rules: the rules to play by.
         games: how many games, at least 1.
         seed: the seed every game's seed comes from.
-        executor: run batches of games on it with ``executor.map``, e.g. a
-            `concurrent.futures.ProcessPoolExecutor` or a Dask cluster's
-            ``client.get_executor()``; None plays them here, one after another.
+        executor: run batches of games on it with ``executor.map``: any object
+            whose ``map(function, items)`` gives the results in the items' order,
+            e.g. a `concurrent.futures.ProcessPoolExecutor`, a Dask cluster's
+            ``client.get_executor()``, a ``multiprocessing.Pool`` or Ray's
+            ``ray.util.multiprocessing.Pool``; None plays them here, one after another.
         rotate_seats: move the players round the table from game to game.
         batch_size: games per task sent to *executor*; by default about 40
             tasks in all, 1 to 50 games each.

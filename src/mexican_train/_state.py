@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-import attrs
-
 from ._errors import InvalidArgumentError, shown
 from ._hooks import svg
 from ._moves import MEXICAN
@@ -16,7 +14,7 @@ from ._tiles import MAX_PIP, Tile, full_set
 if TYPE_CHECKING:
     from ._moves import Move
 
-__all__ = ["Deal", "GameState", "Train"]
+__all__ = ["GameState", "Train"]
 
 
 class Train:
@@ -35,6 +33,12 @@ class Train:
     __slots__ = ("_marked", "_open_end", "_tiles")
 
     def __init__(self, tiles: tuple[Tile, ...], open_end: int, marked: bool = False) -> None:
+        # Checked here as a compiled build checks them, so both refuse alike.
+        if type(tiles) is not tuple or type(open_end) is not int or type(marked) is not bool:
+            raise TypeError(
+                f"Train needs a tuple of tiles, an int open end and a bool marker, not "
+                f"{tiles!r}, {open_end!r}, {marked!r}"
+            )
         self._tiles: Final = tiles
         self._open_end: Final = open_end
         self._marked: Final = marked
@@ -89,52 +93,6 @@ class Train:
 
     def __reduce__(self) -> tuple[type[Train], tuple[tuple[Tile, ...], int, bool]]:
         return (Train, (self._tiles, self._open_end, self._marked))
-
-
-def _sequence(values: object, what: str) -> tuple[Any, ...]:
-    # A str is iterable, but "6-5" is one tile, not a list of them.
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise TypeError(f"{what} is a list, not {values!r}")
-    return tuple(values)
-
-
-def _tiles(values: Iterable[Tile | str], what: str = "Deal.boneyard") -> tuple[Tile, ...]:
-    tiles = []
-    for index, value in enumerate(_sequence(values, f"{what} (a list of tiles)")):
-        if isinstance(value, Tile):
-            tiles.append(value)
-        elif isinstance(value, str):
-            tiles.append(Tile.parse(value))
-        else:
-            raise TypeError(f"{what}[{index}] is a Tile or an 'a-b' str, not {value!r}")
-    return tuple(tiles)
-
-
-def _hands(values: Iterable[Iterable[Tile | str]]) -> tuple[tuple[Tile, ...], ...]:
-    hands = _sequence(values, "Deal.hands (a list of hands, one per seat)")
-    return tuple(_tiles(hand, f"Deal.hands[{seat}]") for seat, hand in enumerate(hands))
-
-
-@attrs.frozen
-class Deal:
-    """An explicit deal, for teaching and tests: each seat's hand and the boneyard.
-
-    Tiles may be given as `Tile` values or written ``"a-b"``.  The boneyard is in
-    draw order: its first tile is drawn first.  Under S3 (`STANDARD`) the engine
-    is in a hand or the boneyard; under S4 (`HUB`) it is not in the deal at all.
-    `new_game` refuses a deal with missing, repeated or foreign tiles, or hands
-    of the wrong size.
-
-    Raises:
-        TileNotationError: if a tile is written wrong (``"6-x"``).
-        TypeError: if *hands* is not a list of lists of tiles, or *boneyard* a list of tiles.
-
-    >>> Deal([["6-5", "4-4"], ["3-2", "1-0"]], ["6-6"]).hands[0]
-    (Tile(6, 5), Tile(4, 4))
-    """
-
-    hands: tuple[tuple[Tile, ...], ...] = attrs.field(converter=_hands)
-    boneyard: tuple[Tile, ...] = attrs.field(converter=_tiles)
 
 
 def _score_hand(hand: tuple[Tile, ...], double_blank: int) -> int:
@@ -199,6 +157,11 @@ SUITS: Final = tuple(
     sum(1 << tile._index for tile in TILES if tile.high == pip or tile.low == pip)
     for pip in range(MAX_PIP + 1)
 )
+#: ``ENDS[i]``: the ends mask (`Tile._ends`) of the tile of index *i*.
+ENDS: Final = tuple([tile._ends for tile in TILES])
+#: ``HIGH[i]``, ``LOW[i]``: the ends of the tile of index *i*.
+HIGH: Final = tuple([tile.high for tile in TILES])
+LOW: Final = tuple([tile.low for tile in TILES])
 # Hand masks already turned into tuples (a view or a reader asks for the same
 # hand many times); bounded, emptied when full.
 _HANDS: Final[dict[int, tuple[Tile, ...]]] = {}
@@ -222,6 +185,11 @@ def tiles_of(mask: int) -> tuple[Tile, ...]:
     return found
 
 
+def count_tiles(mask: int) -> int:
+    """Return the number of tiles in a mask."""
+    return mask.bit_count()
+
+
 def mask_of(tiles: Iterable[Tile]) -> int:
     """Return the mask of some tiles (a tile held twice counts once: `_check` finds that)."""
     mask = 0
@@ -234,10 +202,17 @@ class _Round:
     """What stays put for a whole round and everybody may see (shared by its states)."""
 
     __slots__ = (
+        "chain",
+        "draw_until_playable",
         "engine",
+        "first_draw",
         "first_player",
+        "first_turn",
         "hand_size",
         "max_pip",
+        "mexican_train",
+        "must_play",
+        "penalty",
         "players",
         "round_number",
         "round_scores",
@@ -272,6 +247,15 @@ class _Round:
         self.rounds: Final = rules.rounds or max_pip + 1
         # The mask of every tile of the set: the first tiles in ascending order.
         self.set_mask: Final = (1 << (max_pip + 1) * (max_pip + 2) // 2) - 1
+        # The rules' facts the engine reads on every move, read once per round.
+        first_turn = rules.first_turn
+        self.first_turn: Final = first_turn is not None  # V1: P4 applies
+        self.chain: Final = first_turn is not None and first_turn.chain
+        self.first_draw: Final = first_turn is not None and first_turn.may_draw
+        self.must_play: Final[bool] = rules.must_play
+        self.draw_until_playable: Final[bool] = rules.draw_until_playable
+        self.penalty: Final[int] = rules.last_tile_penalty
+        self.mexican_train: Final = rules.mexican_train
 
     def same(self, other: _Round) -> bool:
         """Return whether two rounds hold equal values."""
@@ -350,7 +334,6 @@ class GameState:
     FIELDS: ClassVar[tuple[str, ...]] = _FIELDS
 
     __slots__ = (
-        "__weakref__",
         "_called",
         "_current",
         "_deck",
@@ -525,7 +508,9 @@ class GameState:
 
     # -- derived ----------------------------------------------------------------
 
-    def hand(self, seat: int) -> tuple[Tile, ...]:
+    # The seat and train arguments are typed Any so that the library's own check
+    # runs on both builds (a compiled build would refuse a str as a TypeError first).
+    def hand(self, seat: Any) -> tuple[Tile, ...]:
         """Return the tiles *seat* holds, in ascending order.
 
         >>> from mexican_train import HUB, new_game
@@ -535,7 +520,7 @@ class GameState:
         check_seat(seat, self._round.players)
         return tiles_of(self._hands[seat])
 
-    def train(self, train_id: int) -> Train:
+    def train(self, train_id: Any) -> Train:
         """Return the train with id *train_id*: a seat, or `MEXICAN`.
 
         >>> from mexican_train import MEXICAN, new_game
@@ -543,9 +528,10 @@ class GameState:
         Train(tiles=(), open_end=12, marked=False)
         """
         check_train_id(train_id, self._round.players)
-        return self._trains[train_id]
+        train: Train = self._trains[train_id]
+        return train
 
-    def has_had_first_turn(self, seat: int) -> bool:
+    def has_had_first_turn(self, seat: Any) -> bool:
         """Return whether *seat* has finished its first turn of this round.
 
         >>> from mexican_train import new_game

@@ -120,11 +120,7 @@ class Tile:
     def __hash__(self) -> int:
         return self._hash
 
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __ne__(self, other: object) -> bool:
-        return self is not other
+    # Equality is identity (interned values): object's own __eq__, at C speed.
 
     def __lt__(self, other: Tile) -> bool:
         try:  # try, not isinstance: free when other is a Tile, as in every sort of a hand

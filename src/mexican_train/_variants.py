@@ -44,6 +44,7 @@ __all__ = [
     "StrictCloseInOrder",
     "combine",
     "describe_rules",
+    "describe_variant",
     "get_variant",
     "rules_table",
     "variant_name",
@@ -254,7 +255,9 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
     "cover-own-double": (
         _standard(open_doubles=CoverOwnDouble()),
         "The player who lays a double must cover it themselves with the next tile; "
-        "if they cannot, even after drawing (D1), it is open and binds everybody (D2).",
+        "if they cannot, even after drawing (D1), it is open and binds everybody (D2).  "
+        "A double nothing can cover any more (D4) is released: its player follows it "
+        "anywhere they may play.",
     ),
     "strict-double-order": (
         _standard(open_doubles=StrictCloseInOrder()),
@@ -267,11 +270,14 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
     ),
     "mexican-after-own-train": (
         _standard(mexican_train=MexicanAfterOwnTrain()),
-        "A player may play on the Mexican train only once their own train has a tile (V2).",
+        "A player may play on the Mexican train only once their own train has a tile "
+        "(V2), whoever laid it: a tile another player laid on it while it carried a "
+        "marker (P6) counts too.",
     ),
     "mexican-after-all-trains": (
         _standard(mexican_train=MexicanAfterAllTrains()),
-        "Nobody may play on the Mexican train until every player's own train has a tile (V2).",
+        "Nobody may play on the Mexican train until every player's own train has a tile "
+        "(V2), whoever laid it (as ``mexican-after-own-train``).",
     ),
     "single-tile-first-turn": (
         _standard(first_turn=FirstTurn(chain=False)),
@@ -290,7 +296,11 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
     ),
     "voluntary-draw": (
         _standard(must_play=False),
-        "A player may draw (once) even when they could play, and may then pass (P7 off, V6).",
+        "A player who could play may draw one tile instead (P7 off, V6), also instead of "
+        "following their own double (D1), and then play any legal tile, the drawn one or "
+        "another, or pass with a marker (P5); with the boneyard empty they may pass at "
+        "once.  In a first turn that builds the player's own train, where nobody draws "
+        "(P4), they may pass before the first tile and get a marker.",
     ),
     "double-blank-0": (
         _standard(double_blank_score=0),
@@ -304,7 +314,9 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
         _standard(last_tile_penalty=2),
         "A player must call their last tile (``CallLastTile()``) while holding two "
         "tiles; one whose turn ends with one tile, after playing that turn without "
-        "calling, draws two tiles.",
+        "calling, draws two tiles.  This holds in the first turn too: in a first-turn "
+        "chain (P4) the player calls while holding two tiles, and a chain that ends "
+        "with one tile, uncalled, draws two.",
     ),
     "ascending": (
         _standard(ascending=True),
@@ -720,6 +732,39 @@ def rules_table(variants: Mapping[str, Rules] | None = None) -> list[tuple[str, 
         variants = VARIANTS
     rows = [(name, *describe_rules(rules).values()) for name, rules in variants.items()]
     return [("variant", *describe_rules(STANDARD)), *rows]
+
+
+def describe_variant(name: str) -> str:
+    """Return what the variant called *name* plays, in a sentence or two with rule ids.
+
+    Built-in variants have their catalogue text; a combination joins those of
+    its parts; a variant an installed package registers is described by how
+    its rules differ from its preset (`describe_rules`).
+
+    Raises:
+        UnknownVariantError: if no variant has that name.
+
+    >>> describe_variant("shared-ties")
+    "Players level on the lowest total share the win; E5's tie-break is not used."
+    >>> describe_variant("hub+shared-ties").startswith("Rulebook B exactly")
+    True
+    """
+    rules = get_variant(name)
+    if "+" in name:
+        return "  ".join(describe_variant(part) for part in name.split("+"))
+    key = _key(name)
+    key = ALIASES.get(key, key)
+    if key in _CATALOGUE:
+        return _CATALOGUE[key][1]
+    preset = _preset_of(rules)
+    described, base = describe_rules(rules), describe_rules(preset)
+    changes = [f"{axis}: {text}" for axis, text in described.items() if text != base[axis]]
+    preset_name = "standard" if preset is STANDARD else "hub"
+    return (
+        f"Registered by an installed package: {preset_name} with "
+        + ("; ".join(changes) if changes else "no change")
+        + "."
+    )
 
 
 def _notes() -> Mapping[str, str]:

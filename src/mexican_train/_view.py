@@ -12,7 +12,7 @@ import attrs
 
 from ._hooks import svg
 from ._rules import Rules
-from ._state import GameState, Train, check_seat, check_train_id, winners_of
+from ._state import GameState, Train, check_seat, check_train_id, count_tiles, winners_of
 from ._tiles import Tile
 
 __all__ = ["PlayerView", "spectator_view", "view"]
@@ -141,12 +141,18 @@ def _check_state(state: object) -> None:
 
 def _view(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> PlayerView:
     _check_state(state)
+    # Read from the state's layout (one shared round, masks): a view is built for
+    # every decision a bot makes, so it reads no property twice.
+    r = state._round
+    firsts = state._firsts
+    masks = state._hands
     return PlayerView(
-        state.rules, state.players, state.max_pip, state.hand_size, state.round_number,
-        state.engine, state.first_player, seat, hand, tuple(len(h) for h in state.hands),
-        state.boneyard_size, state.trains, state.current_player, state.had_first_turn,
-        state.turn_tiles, state.has_drawn, state.turn_doubles, state.open_doubles,
-        state.idle_turns, state.scores, state.round_scores, state.is_over,
-        state.hands if state.rules.open_hands else None,  # V10: open hands show everything
-        state.last_tile_called,
+        r.rules, r.players, r.max_pip, r.hand_size, r.round_number, r.engine, r.first_player,
+        seat, hand, tuple([count_tiles(mask) for mask in masks]), state.boneyard_size,
+        state._trains, state._current,
+        tuple([bool(firsts >> other & 1) for other in range(r.players)]), state._turn_tiles,
+        state._has_drawn, state._turn_doubles, state._open_doubles, state._idle, r.scores,
+        r.round_scores, state._is_over,
+        state.hands if r.rules.open_hands else None,  # V10: open hands show everything
+        state._called,
     )  # fmt: skip

@@ -10,32 +10,30 @@ through the library's public API.
 from __future__ import annotations
 
 import hmac
-import importlib
 import math
 import re
 import secrets
 import sys
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import IO, Any, Final
 
 import attrs
 
 from ._engine import apply, legal_moves, new_game
-from ._errors import IllegalMoveError, InvalidArgumentError, RulesError
+from ._errors import IllegalMoveError, InvalidArgumentError
 from ._http import JSONRequestHandler, JSONServer, RequestError, Response
 from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from ._notation import NotationError, format_move, parse_move
-from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
+from ._players import GreedyPlayer, Player  # noqa: F401  (GreedyPlayer: the doctests)
 from ._rules import STANDARD, Rules
-from ._search import SearchPlayer
 from ._serialize import SchemaError, move_from_json, to_json
 from ._state import GameState
 from ._view import PlayerView, view
 from .render import render_svg
 
-__all__ = ["WebServer", "WebTable", "make_server", "parse_bots", "rules_for", "serve"]
+__all__ = ["WebServer", "WebTable", "make_server", "serve"]
 
 #: Seconds a ``GET /api/view?since=N`` waits for the table to change before answering.
 LONG_POLL: Final = 10.0
@@ -315,7 +313,14 @@ class WebTable:
         return True
 
     def start(self) -> None:
-        """Run the bots in a thread, where each waits ``bot_delay`` seconds, then moves."""
+        """Run the bots in a thread, where each waits ``bot_delay`` seconds, then moves.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=2)  # the bot moves first
+        >>> table.start()
+        >>> table.wait(0, since=0)["log"][0].startswith("Seat 1 (greedy) ")
+        True
+        >>> table.close()
+        """
         if self._thread is None:
             self._thread = threading.Thread(target=self._run_bots, name="bots", daemon=True)
             self._thread.start()
@@ -332,7 +337,13 @@ class WebTable:
             self._play_one_bot()
 
     def close(self) -> None:
-        """Stop the bots' thread and wake every waiting request."""
+        """Stop the bots' thread and wake every waiting request.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()})
+        >>> table.start(); table.close()
+        >>> table.wait(0, since=table.version, timeout=60)["seat"]  # answers at once
+        0
+        """
         with self._changed:
             self._closed = True
             self._changed.notify_all()
@@ -417,7 +428,10 @@ def _describe(
             (f"{who} played {move.tile} on {theirs}.", f"You played {move.tile} on {yours}.")
         )
     elif isinstance(move, Draw):
-        lines.append((f"{who} drew a tile.", "You drew a tile."))
+        # Only the drawer is told which tile (S5): the others learn that a tile was drawn.
+        drawn = sorted(set(after.hand(seat)) - set(before.hand(seat)))
+        own = f"You drew {', '.join(map(str, drawn))}." if drawn else "You drew a tile."
+        lines.append((f"{who} drew a tile.", own))
     elif isinstance(move, Pass):
         marked = after.trains[seat].marked and not before.trains[seat].marked
         if marked:
@@ -446,90 +460,6 @@ def _describe(
         text = f"Round {after.round_number} is over: {how}. Points: {scores}."
         lines.append((text, text))
     return lines
-
-
-# -- choosing rules and bots from the command line's words -------------------------------------
-
-_BUILT_IN_BOTS: Final[Mapping[str, Callable[[int], Player]]] = {
-    "planner": lambda index: PlannerPlayer(),
-    "greedy": lambda index: GreedyPlayer(),
-    "random": lambda index: RandomPlayer(seed=index),
-    "search": lambda index: SearchPlayer(seed=index),
-}
-
-
-def _load_bot(name: str, index: int) -> Player:
-    """Return a bot named *name*: a built-in one, or ``package.module:Class`` of the user's."""
-    factory = _BUILT_IN_BOTS.get(name.lower())
-    if factory is not None:
-        return factory(index)
-    module_name, colon, attribute = name.partition(":")
-    if not colon or not module_name or not attribute.isidentifier():
-        raise InvalidArgumentError(
-            f"no bot named {name!r}: use planner, greedy, random, search, or package.module:Class"
-        )
-    try:
-        found = getattr(importlib.import_module(module_name), attribute)
-    except ImportError as error:
-        raise InvalidArgumentError(f"cannot import the bot {name!r}: {error}") from None
-    except AttributeError:
-        raise InvalidArgumentError(f"the module {module_name!r} has no {attribute!r}") from None
-    bot = found() if isinstance(found, type) else found
-    if not callable(getattr(bot, "choose", None)):
-        raise InvalidArgumentError(f"{name!r} is not a player: it has no choose(view, moves)")
-    return bot  # type: ignore[no-any-return]
-
-
-def parse_bots(text: str, seats: int) -> list[Player]:
-    """Return *seats* bots from a comma-separated list of names, repeated round the table.
-
-    A name is ``planner``, ``greedy``, ``random``, ``search``, or ``package.module:Class`` for a
-    bot of your own (a class is called with no arguments).
-
-    Raises:
-        InvalidArgumentError: for an unknown name, or a list with no name.
-
-    >>> [type(bot).__name__ for bot in parse_bots("planner,greedy", 3)]
-    ['PlannerPlayer', 'GreedyPlayer', 'PlannerPlayer']
-    """
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    if not names:
-        raise InvalidArgumentError(
-            "name at least one bot: planner, greedy, random, search, or module:Class"
-        )
-    for index, name in enumerate(names):
-        _load_bot(name, index)  # every name is checked, even one no seat needs
-    # A fresh bot for each seat: a user's bot may keep state; a random bot gets its own seed.
-    return [_load_bot(names[i % len(names)], i) for i in range(seats)]
-
-
-def rules_for(name: str = "standard", houses: Sequence[str] = ()) -> Rules:
-    """Return the rules called *name*, with the house rules *houses* added.
-
-    With ``mexican_train.variants.combine`` available the house rules are combined
-    with the base; without it a single house rule is read as the variant of that name.
-
-    Raises:
-        UnknownVariantError: for a name that is no variant.
-        RulesError: for house rules that cannot be combined.
-
-    >>> from mexican_train import HUB
-    >>> rules_for("hub") is HUB
-    True
-    """
-    from . import variants  # the public namespace: combine is looked up when present
-
-    combine: Callable[..., Rules] | None = getattr(variants, "combine", None)
-    if not houses:
-        return variants.get_variant(name)
-    if combine is not None:
-        return combine(name, *houses)
-    if len(houses) > 1:
-        raise RulesError(
-            "this version cannot combine several house rules: give one --house, a variant "
-            f"with its own base (got {', '.join(houses)})"
-        )
-    return variants.get_variant(houses[0])
 
 
 # -- the server ----------------------------------------------------------------------------------
@@ -679,9 +609,8 @@ def serve(
     *,
     players: int = 4,
     people: int = 1,
-    bots: str = "planner",
-    rules: str = "standard",
-    houses: Sequence[str] = (),
+    bots: Sequence[Player] = (),
+    rules: Rules = STANDARD,
     seed: int | None = None,
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -689,25 +618,28 @@ def serve(
     out: IO[str] = sys.stdout,
     log: IO[str] | None = sys.stderr,
 ) -> None:
-    """Serve a table until interrupted: people in the first *people* seats, bots in the rest.
+    """Serve a table until interrupted: people in the first *people* seats, *bots* in the rest.
 
-    Prints the link of each person's seat to *out*.  This is ``mexican-train serve``.
+    Prints the link of each person's seat to *out*.  This is ``mexican-train serve``,
+    which reads *rules* and *bots* from its ``--rules``/``--house`` and ``--bots``.
 
     Raises:
-        MexicanTrainError: for rules, bots or a player count the game refuses
-            (`UnknownVariantError`, `RulesError`, `DealError`, `InvalidArgumentError`).
+        MexicanTrainError: for a player count the game refuses (`DealError`), or
+            *people* and *bots* that do not fill the seats (`InvalidArgumentError`).
         OSError: if *host*:*port* cannot be listened on.
     """
-    chosen = rules_for(rules, houses)
     if not 1 <= people <= players:
         raise InvalidArgumentError(
             f"--people is how many seats people take, 1-{players}, not {people}"
         )
-    seated = parse_bots(bots, players - people) if people < players else []
+    if len(bots) != players - people:
+        raise InvalidArgumentError(
+            f"{players - people} bots fill the seats people do not take, not {len(bots)}"
+        )
     table = WebTable(
         players,
-        chosen,
-        bots={people + i: bot for i, bot in enumerate(seated)},
+        rules,
+        bots={people + i: bot for i, bot in enumerate(bots)},
         seed=seed,
         bot_delay=bot_delay,
     )

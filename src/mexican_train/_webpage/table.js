@@ -111,6 +111,7 @@ function showControls() {
     }
   }
   $("trains").replaceChildren(...trains);
+  $("controls").hidden = doc.view.is_over;  // the status line and the scores say it all
 
   const actions = doc.moves
     .filter((move) => move.kind !== "play")

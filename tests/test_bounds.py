@@ -1,0 +1,227 @@
+"""One table of bounds for every number in every format (issue 14 item 4).
+
+A number inside its bound round-trips through JSON and the notation; a number outside is
+refused by both readers, whatever the field.  The JSON Schema publishes the same table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from mexican_train import (
+    HUB,
+    GameState,
+    NotationError,
+    Play,
+    Tile,
+    apply,
+    format_move,
+    format_state,
+    legal_moves,
+    new_game,
+    parse_move,
+    parse_state,
+)
+from mexican_train._bounds import BOUNDS, FIELD_BOUNDS, Bound
+from mexican_train.events import RoundEnded, TurnStarted
+from mexican_train.serialize import (
+    SchemaError,
+    event_from_json,
+    json_schema,
+    move_from_json,
+    state_from_json,
+    to_json,
+)
+
+# -- the schema publishes the table -----------------------------------------------------------
+
+
+def bound_at(path: tuple[str | int, ...]) -> Bound:
+    """Return the bound the integer at *path* in the schema must publish."""
+    if path == ("$defs", "seat"):
+        return BOUNDS["seat"]
+    if path == ("$defs", "trainId"):
+        return BOUNDS["train"]
+    if path == ("$defs", "seed"):
+        return BOUNDS["seed"]
+    if path[:2] == ("$defs", "dealTable"):  # rows: [players, set, hand size]
+        return (BOUNDS["players"], BOUNDS["pip"], BOUNDS["hand_size"])[int(path[-1])]
+    skipped = {"$defs", "properties", "items", "oneOf", "prefixItems"}
+    names = [key for key in path if isinstance(key, str) and key not in skipped]
+    if names[0] == "rules":
+        return BOUNDS["rules.max_pip" if names[-1] == "max_pip" else names[-1]]
+    return FIELD_BOUNDS[names[-1]]
+
+
+def integers_of(node: object, path: tuple[str | int, ...] = ()) -> list[tuple[Any, Any]]:
+    found = []
+    if isinstance(node, dict):
+        if node.get("type") == "integer":
+            found.append((path, node))
+        for key, item in node.items():
+            found += integers_of(item, (*path, key))
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            found += integers_of(item, (*path, index))
+    return found
+
+
+def test_the_json_schema_publishes_the_bound_of_every_whole_number() -> None:
+    integers = integers_of(json_schema())
+    assert len(integers) > 30
+    for path, node in integers:
+        bound = bound_at(path)
+        assert (node.get("minimum"), node.get("maximum")) == (bound.low, bound.high), path
+
+
+def test_every_bound_is_a_range() -> None:
+    for name, bound in BOUNDS.items():
+        assert bound.low < bound.high, name
+        assert bound.low in bound
+        assert bound.high in bound
+        assert bound.high + 1 not in bound
+        assert True not in bound  # a bool is not a number
+
+
+# -- inside round-trips, outside is refused, in both formats -----------------------------------
+
+
+def _round_two() -> GameState:
+    """A state of round 2 with a player to move: round 1's scores are free but for their sum."""
+    rules = attrs.evolve(HUB, max_pip=6, hand_size=5)
+    state = new_game(2, rules, seed=4)
+    rng = random.Random(4)
+    while state.round_number == 1 or state.current_player is None:
+        state = apply(state, rng.choice(legal_moves(state)))
+    return state
+
+
+ROUND_TWO = _round_two()
+
+
+def with_score(value: int) -> GameState:
+    # E3: the totals add up the rounds; in round 2 seat 0's total is its round-1 score.
+    other = ROUND_TWO.round_scores[0][1]
+    return ROUND_TWO.replace(scores=(value, other), round_scores=((value, other),))
+
+
+def with_seed(value: int) -> GameState:
+    return ROUND_TWO.replace(seed=value)
+
+
+#: A field whose only limit is its bound, and a state holding any value in it.
+STATE_FIELDS: dict[str, tuple[Bound, Callable[[int], GameState]]] = {
+    "score": (BOUNDS["score"], with_score),
+    "seed": (BOUNDS["seed"], with_seed),
+}
+#: A field of Rules whose only limit is its bound, and the value written in the base state.
+RULES_FIELDS: dict[str, int] = {"double_blank_score": 7, "last_tile_penalty": 3}
+
+
+def inside(bound: Bound) -> st.SearchStrategy[int]:
+    return st.integers(bound.low, bound.high)
+
+
+def outside(bound: Bound) -> st.SearchStrategy[int]:
+    # Up to 1000 bits: longer numbers are refused before any field is read (test_hostile_input).
+    return st.integers(-(2**999), bound.low - 1) | st.integers(bound.high + 1, 2**999)
+
+
+def edges(bound: Bound) -> list[int]:
+    return [bound.low, bound.high, bound.low - 1, bound.high + 1]
+
+
+def round_trips_or_refused(state: GameState, bound: Bound, value: int) -> None:
+    document, text = to_json(state), format_state(state)
+    if value in bound:
+        assert state_from_json(document) == state
+        assert parse_state(text) == state
+    else:
+        with pytest.raises(SchemaError):
+            state_from_json(document)
+        with pytest.raises(NotationError):
+            parse_state(text)
+
+
+@pytest.mark.parametrize("field", sorted(STATE_FIELDS))
+@given(data=st.data())
+def test_a_state_number_inside_its_bound_round_trips_and_outside_is_refused(
+    field: str, data: st.DataObject
+) -> None:
+    bound, build = STATE_FIELDS[field]
+    value = data.draw(st.sampled_from(edges(bound)) | inside(bound) | outside(bound))
+    round_trips_or_refused(build(value), bound, value)
+
+
+@pytest.mark.parametrize("field", sorted(RULES_FIELDS))
+@given(data=st.data())
+def test_a_rules_number_inside_its_bound_round_trips_and_outside_is_refused(
+    field: str, data: st.DataObject
+) -> None:
+    bound, base = BOUNDS[field], RULES_FIELDS[field]
+    value = data.draw(st.sampled_from(edges(bound)) | inside(bound) | outside(bound))
+    if value in bound:
+        changes: dict[str, Any] = {field: value}
+        rules = attrs.evolve(ROUND_TWO.rules, **changes)
+        round_trips_or_refused(ROUND_TWO.replace(rules=rules), bound, value)
+        return
+    # Rules refuses to hold the value: write it into the documents of a valid state.
+    written: dict[str, Any] = {field: base}
+    state = ROUND_TWO.replace(rules=attrs.evolve(ROUND_TWO.rules, **written))
+    document = to_json(state)
+    document["rules"][field] = value
+    with pytest.raises(SchemaError) as caught:
+        state_from_json(document)
+    assert caught.value.path == "$.rules"
+    assert f"Rules.{field}" in caught.value.reason
+    text = format_state(state).replace(f"{field}={base}", f"{field}={value}")
+    assert text != format_state(state)
+    with pytest.raises(NotationError) as refused:
+        parse_state(text)
+    assert refused.value.field == "rules"
+
+
+@given(st.sampled_from(edges(BOUNDS["train"])) | inside(BOUNDS["train"]) | outside(BOUNDS["train"]))
+@example(-1)
+def test_a_train_id_inside_its_bound_round_trips_and_outside_is_refused(value: int) -> None:
+    bound = BOUNDS["train"]
+    base = Play(Tile(12, 5), 0)
+    document = {**to_json(base), "train": value}
+    text = format_move(base).replace("@0", f"@{value}")
+    if value in bound:
+        move = Play(Tile(12, 5), value)
+        assert move_from_json(to_json(move)) == move == move_from_json(document)
+        assert parse_move(format_move(move)) == move
+        return
+    with pytest.raises(SchemaError):
+        move_from_json(document)
+    with pytest.raises(NotationError):
+        parse_move(text)
+
+
+@given(st.sampled_from(edges(BOUNDS["seat"])) | inside(BOUNDS["seat"]) | outside(BOUNDS["seat"]))
+def test_an_event_seat_inside_its_bound_round_trips_and_outside_is_refused(value: int) -> None:
+    """Events have no notation: JSON only."""
+    document = to_json(TurnStarted(value))
+    if value in BOUNDS["seat"]:
+        assert event_from_json(document) == TurnStarted(value)
+    else:
+        with pytest.raises(SchemaError, match=r"\$\.seat: a seat is"):
+            event_from_json(document)
+
+
+@given(st.sampled_from(edges(BOUNDS["score"])) | inside(BOUNDS["score"]) | outside(BOUNDS["score"]))
+def test_an_event_score_inside_its_bound_round_trips_and_outside_is_refused(value: int) -> None:
+    event = RoundEnded(2, (value, 0), (0, value))
+    if value in BOUNDS["score"]:
+        assert event_from_json(to_json(event)) == event
+    else:
+        with pytest.raises(SchemaError, match=r"\$\.round_scores\[0\]: a score is"):
+            event_from_json(to_json(event))
