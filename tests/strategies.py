@@ -337,14 +337,20 @@ def json_values(max_leaves: int = 12) -> st.SearchStrategy[object]:
     )
 
 
-def _paths(value: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    found = [path]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*path, index))
+def _paths(value: object) -> list[tuple[object, ...]]:
+    """Return the path of every value in *value*, in document order (a loop: hostile
+    documents nest deep)."""
+    found: list[tuple[object, ...]] = []
+    stack: list[tuple[tuple[object, ...], object]] = [((), value)]
+    while stack:
+        path, item = stack.pop()
+        found.append(path)
+        if isinstance(item, dict):
+            stack.extend(((*path, key), inner) for key, inner in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend(
+                ((*path, index), inner) for index, inner in reversed(list(enumerate(item)))
+            )
     return found
 
 
@@ -427,6 +433,7 @@ def hostile_documents(draw: st.DrawFn, document: dict[str, object]) -> object:
     tiles swapped, a field deleted or duplicated into another object.
     """
     mutated: Any = copy.deepcopy(document)
+    buried = False  # one value buried deep per document: enough to cross MAX_DEPTH
     for _ in range(draw(st.integers(min_value=1, max_value=4))):
         paths = _paths(mutated)
         path = draw(st.sampled_from(paths))
@@ -443,7 +450,8 @@ def hostile_documents(draw: st.DrawFn, document: dict[str, object]) -> object:
             parent[last] = _retyped(parent[last])
         elif action == "number":
             parent[last] = draw(st.sampled_from(_HOSTILE_NUMBERS) | st.integers())
-        elif action == "deep":
+        elif action == "deep" and not buried:
+            buried = True
             value = parent[last]
             for _ in range(draw(st.integers(min_value=1, max_value=40))):
                 value = [value]
@@ -458,12 +466,14 @@ def hostile_documents(draw: st.DrawFn, document: dict[str, object]) -> object:
         elif action == "delete":
             del parent[last]
         elif action == "duplicate":
+            # A copy, never the same object twice: a value put inside itself would make
+            # the document a cycle, which no JSON text can be (and _paths would not end).
             if isinstance(parent, list):
-                parent.insert(last, parent[last])
+                parent.insert(last, copy.deepcopy(parent[last]))
             else:
                 objects = [p for p in paths if isinstance(_get(mutated, p), dict)]
                 target = _get(mutated, draw(st.sampled_from(objects)))
-                target[last] = parent[last]
+                target[last] = copy.deepcopy(parent[last])
         else:
             return draw(mutated_documents(mutated))
     return mutated

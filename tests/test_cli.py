@@ -286,3 +286,27 @@ def test_play_enter_alone_takes_the_only_move() -> None:
 )  # fmt: skip
 def test_play_says_refusals_in_the_players_words(reason: str, words: str) -> None:
     assert _in_player_words(reason, 0) == words
+
+
+def test_demo_says_who_placed_the_engine_and_why_hands_grew() -> None:
+    """S3: nobody held 12-12, so the players drew until seat 0 did; the draws stay in hand."""
+    text = " ".join(run("demo", "-p", "4", "--seed", "0").stdout.split())
+    assert "Nobody held it, so the players drew in turn until seat 0 (planner) drew it" in text
+    assert "which is why hands are larger than dealt (seat 0 (planner) 6 tiles," in text
+
+
+def test_demo_under_hub_says_the_engine_was_set_aside() -> None:
+    """S4: the engine is set aside before the deal and the first player rotates."""
+    text = run("demo", "-p", "3", "-r", "hub", "--seed", "0").stdout
+    assert "It was set aside before the deal, and seat 0 (planner) plays first (S4)." in text
+
+
+def test_play_names_your_seat_once() -> None:
+    """The table marks your own seat "(you)" once, not twice."""
+    result = CliRunner().invoke(
+        cli, ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"],
+        input="q\n", prog_name="mexican-train",
+    )  # fmt: skip
+    assert "* seat 0 (you) " in result.stdout
+    assert "(you) (you)" not in result.stdout
+    assert "Game abandoned" in result.stdout

@@ -19,6 +19,8 @@ from mexican_train import (
     STANDARD,
     GameState,
     InvalidArgumentError,
+    Rules,
+    _determinize,
     apply,
     determinize,
     full_set,
@@ -165,3 +167,21 @@ def test_determinize_refuses_a_state_and_a_seed_of_the_wrong_kind() -> None:
         determinize(state, random.Random(0))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"random\.Random"):
         determinize(view(state, 0), 7)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("rules", "players"), [(HUB, 12), (HUB, 4), (STANDARD, 13)])
+def test_e3_between_rounds_the_hidden_hands_score_the_round_even_without_the_local_search(
+    rules: Rules, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """E3: between rounds each hidden hand must score what the round's scores say.  With
+    many hands of few tiles the randomized local search can stall (seen: HUB, 12 players);
+    the exhaustive search behind it still finds hands that fit."""
+    monkeypatch.setattr(_determinize, "_FIT_ATTEMPTS", 0)  # only the exhaustive search
+    for seed in range(3):
+        state, moves = new_game(players, rules, seed=seed), random.Random(seed)
+        while not state.is_round_over:
+            state = apply(state, moves.choice(legal_moves(state)))
+        mine = view(state, 1)
+        world = determinize(mine, random.Random(seed))
+        assert view(world, 1) == mine
+        assert world.round_scores == state.round_scores

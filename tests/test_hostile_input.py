@@ -34,6 +34,7 @@ from mexican_train import (
     legal_moves,
     new_game,
     parse_state,
+    round_score,
     spectator_view,
     view,
 )
@@ -274,3 +275,63 @@ def test_a_document_is_refused_at_its_first_bad_array_element(field: str) -> Non
     assert caught.value.path == f"$.{field}[0]" + ("[0]" if field == "hands" else "")
     # The first bad tile of the field, and of the other fields read (the trains, the engine).
     assert examined[0] < 100
+
+
+def a_round_ended_by_going_out() -> GameState:
+    """The end of a round that a player went out of, tiles still in the boneyard."""
+    for seed in range(100):
+        state = new_game(2, HUB, seed=seed)
+        rng = random.Random(seed)
+        while state.current_player is not None:
+            state = apply(state, rng.choice(legal_moves(state)))
+        if state.boneyard_size and not all(state.hands):
+            return state
+    raise AssertionError("no round in 100 ended with tiles in the boneyard")
+
+
+@pytest.mark.parametrize("seat", ["other", None])
+def test_e1_e2_a_round_over_with_nobody_out_and_a_boneyard_is_refused_in_states_and_views(
+    seat: str | None,
+) -> None:
+    """E1, E2: a round ends when a player goes out, or blocked once the boneyard is empty;
+    a state or a view that shows neither is refused."""
+    state = a_round_ended_by_going_out()
+    out = [len(hand) for hand in state.hands].index(0)
+    # Give the seat that went out the boneyard's first tile, and score it (E3): only E1/E2
+    # is then wrong.
+    tile = state.boneyard[0]
+    hands = list(state.hands)
+    hands[out] = (tile,)
+    scored = round_score((tile,), state.rules)
+    rows = [list(row) for row in state.round_scores]
+    rows[-1][out] += scored
+    scores = list(state.scores)
+    scores[out] += scored
+    changed = state.replace(
+        hands=tuple(hands),
+        boneyard=state.boneyard[1:],
+        round_scores=tuple(map(tuple, rows)),
+        scores=tuple(scores),
+    )
+    with pytest.raises(SchemaError) as caught:
+        state_from_json(to_json(changed))
+    assert caught.value.path == "$.current_player"
+    shown = spectator_view(changed) if seat is None else view(changed, 1 - out)
+    with pytest.raises(SchemaError) as caught:
+        view_from_json(to_json(shown))
+    assert caught.value.path == "$.current_player"
+    assert "E1" in caught.value.reason
+    assert "E2" in caught.value.reason
+
+
+def test_e3_a_view_checks_the_round_score_of_a_hand_it_knows_is_empty() -> None:
+    """E3: a seat that went out scores nothing, and every view shows its hand size of 0."""
+    state = a_round_ended_by_going_out()
+    out = [len(hand) for hand in state.hands].index(0)
+    document = to_json(view(state, 1 - out))
+    document["round_scores"][-1][out] += 5
+    document["scores"][out] += 5
+    with pytest.raises(SchemaError) as caught:
+        view_from_json(document)
+    assert caught.value.path == f"$.round_scores[0][{out}]"
+    assert "E3" in caught.value.reason

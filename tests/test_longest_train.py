@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
 from hypothesis import given
 
-from mexican_train import Tile, full_set, longest_train
-from mexican_train.players import DEFAULT_MAX_NODES
+from mexican_train import InvalidArgumentError, Tile, full_set, longest_train
+from mexican_train.players import DEFAULT_MAX_NODES, Chain
 from strategies import hands_and_ends
 
 
@@ -107,3 +108,24 @@ def test_bad_input_is_refused_with_a_clear_message(
 def test_a_bad_budget_is_refused() -> None:
     with pytest.raises(ValueError, match="max_nodes"):
         longest_train(["6-5"], 6, max_nodes=0)
+
+
+def test_longest_train_reads_as_a_joined_chain() -> None:
+    """Issue 13: each tile turned so that the touching numbers meet (P2)."""
+    chain = longest_train(["12-5", "5-3", "5-5", "3-9", "12-1", "9-9"], 12)
+    assert repr(chain) == "Chain('12-5 5-5 5-3 3-9 9-9', start=12)"
+    assert str(chain) == "12-5 5-5 5-3 3-9 9-9"
+    assert chain.end == 9
+
+
+def test_a_chain_is_the_tuple_of_its_tiles_and_pickles() -> None:
+    chain = longest_train(["6-6", "6-2", "2-2", "2-1"], 6)
+    assert chain == tuple(chain)
+    assert hash(chain) == hash(tuple(chain))
+    again = pickle.loads(pickle.dumps(chain))
+    assert (again, again.start, repr(again)) == (chain, 6, repr(chain))
+
+
+def test_a_chain_refuses_tiles_that_do_not_join() -> None:
+    with pytest.raises(InvalidArgumentError, match="does not show 5"):
+        Chain("12-5 3-9", start=12)

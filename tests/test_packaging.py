@@ -10,15 +10,20 @@ import importlib
 import importlib.metadata
 import importlib.resources
 import pkgutil
+import re
+import sys
 
 import pytest
 
 import mexican_train
 
+#: open_spiel installs on Python 3.11 and later only: mexican_train.openspiel needs it.
+_UNAVAILABLE = {"openspiel"} if sys.version_info < (3, 11) else set()
+
 PUBLIC_MODULES = ["mexican_train"] + [
     f"mexican_train.{info.name}"
     for info in pkgutil.iter_modules(mexican_train.__path__)
-    if not info.name.startswith("_")
+    if not info.name.startswith("_") and info.name not in _UNAVAILABLE
 ]
 
 
@@ -40,6 +45,25 @@ def test_every_public_name_is_importable(module_name: str) -> None:
     missing = [name for name in names if not hasattr(module, name)]
     assert not missing, f"{module_name}.__all__ names missing attributes: {missing}"
     assert len(set(names)) == len(names), f"{module_name}.__all__ repeats a name"
+
+
+@pytest.mark.parametrize(
+    ("module_name", "dependency", "extra"),
+    [
+        ("mexican_train.rl", "gymnasium", "mexican-train[rl]"),
+        ("mexican_train.rl", "pettingzoo", "mexican-train[rl]"),
+        ("mexican_train.openspiel", "pyspiel", "mexican-train[openspiel]"),
+    ],
+)
+def test_a_missing_extra_is_named_when_its_module_is_imported(
+    module_name: str, dependency: str, extra: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Importing an optional module without its extra says which extra to install."""
+    monkeypatch.setitem(sys.modules, dependency, None)  # None: "import fails"
+    for name in [module_name, "mexican_train._openspiel", "mexican_train._envs"]:
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    with pytest.raises(ImportError, match=re.escape(f"pip install '{extra}'")):
+        importlib.import_module(module_name)
 
 
 def test_typescript_types_ship_beside_each_json_schema() -> None:

@@ -184,6 +184,10 @@ def test_rules_may_be_named_and_bad_arguments_are_refused() -> None:
         raw_env(players=2, render_mode="rgb_array")
     with pytest.raises(InvalidArgumentError, match="call reset"):
         raw_env(players=2).observe("player_0")
+    with pytest.raises(InvalidArgumentError, match="call reset"):
+        raw_env(players=2).step(0)
+    with pytest.raises(InvalidArgumentError, match="call reset"):
+        SingleSeatEnv(players=2).step(0)
 
 
 def test_render_modes_return_text_and_svg(capsys: pytest.CaptureFixture[str]) -> None:

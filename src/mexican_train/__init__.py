@@ -68,6 +68,17 @@ def _render_svg(value: object) -> str:
 
 _hooks.SVG.append(_render_svg)
 
+
+def _rules_name(rules: object) -> str | None:
+    # A state's repr names its rules (`get_variant('hub+shared-ties')`): the core
+    # calls this hook, and the names live in the variants layer.
+    from ._variants import variant_name
+
+    return variant_name(rules) if isinstance(rules, Rules) else None
+
+
+_hooks.RULES_NAMES.append(_rules_name)
+
 __all__ = [
     "COMPILED",
     "HUB",

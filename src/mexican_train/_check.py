@@ -147,6 +147,7 @@ def check_view(view: PlayerView) -> None:
     if v.current_player is None and v.round_scores:
         # E3, as far as the view shows the hands left: its own, or every one (V10).
         shown_hands = dict(enumerate(v.open_hands or ()))
+        shown_hands.update((seat, ()) for seat, size in enumerate(v.hand_sizes) if not size)
         if v.seat is not None:
             shown_hands[v.seat] = v.hand
         for seat, hand in sorted(shown_hands.items()):
@@ -320,6 +321,13 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
         for name in ("turn_tiles", "has_drawn", "turn_doubles", "open_doubles", "last_tile_called"):
             if getattr(t, name):
                 raise Problem((name,), "no turn is under way once the round is over")
+        if all(hand_sizes) and t.boneyard_size:
+            # E1, E2: a round ends when a player goes out, or blocked with an empty boneyard.
+            raise Problem(
+                ("current_player",),
+                f"the round is over, but nobody has gone out (E1) and the boneyard holds "
+                f"{t.boneyard_size} tiles, so it was not blocked (E2)",
+            )
     else:
         if not 0 <= seat < t.players:
             raise Problem(("current_player",), f"a seat is 0-{t.players - 1} or null, not {seat}")

@@ -563,7 +563,7 @@ def play(
     names = [f"seat {s}" for s in range(players)]
     for s, bot in table.items():
         names[s] = f"seat {s} ({player_name(bot)})"
-    names[seat] = f"seat {seat} (you)"
+    # render_text marks the reader's own seat "(you)" by itself.
     state = new_game(players, chosen, seed=seed)
     narrator = Narrator(names, you=seat, reveal=False)
     click.echo(

@@ -11,6 +11,7 @@ deals) leaks through it.  It sits above the core and uses only the public API.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from ._chance import build_state
 from ._engine import round_score
@@ -25,6 +26,8 @@ __all__ = ["determinize"]
 # search for hands that do is randomized and restarted at most this many times.
 _FIT_ATTEMPTS = 200
 _FIT_STEPS = 400
+# ... and then searched exhaustively for at most this many steps.
+_EXACT_NODES = 2_000_000
 
 
 def determinize(view: PlayerView, rng: random.Random) -> GameState:
@@ -188,7 +191,78 @@ def _fit_scores(
         for k, size in enumerate(sizes):
             groups[k] = pool[start : start + size]
             start += size
+    # The local search can stall on a plateau (many hands, few tiles each): search
+    # exhaustively, within a bound, before calling the view unreachable.
+    found = _exact_fit(pool, value, [len(hands[s]) for s in hidden], wanted, rng)
+    if found is not None:
+        for s, group in zip(hidden, found, strict=False):
+            hands[s] = tuple(group)
+        boneyard[:] = found[-1]
+        return
     raise InvalidArgumentError(
         f"no hands of sizes {[view.hand_sizes[s] for s in hidden]} from the unseen tiles "
         f"score {[targets[s] for s in hidden]} (E3): no game reaches this view"
     )
+
+
+def _exact_fit(
+    pool: list[Tile],
+    value: dict[Tile, int],
+    sizes: list[int],
+    wanted: list[int],
+    rng: random.Random,
+) -> list[list[Tile]] | None:
+    """Return hands of *sizes* scoring *wanted*, then the rest of *pool*; None if none.
+
+    Backtracking over the hands, the smallest first; each hand's tiles are chosen in
+    ascending value with the sums still reachable checked at every step.  Ties are
+    broken at random (by *rng*).  Gives up (None) after _EXACT_NODES steps.
+    """
+    budget = [_EXACT_NODES]
+    order = sorted(range(len(sizes)), key=lambda k: (sizes[k], wanted[k]))
+    chosen: list[list[Tile]] = [[] for _ in sizes]
+
+    def hands_from(k: int, left: list[Tile]) -> list[Tile] | None:
+        # Fill hand order[k] and every later one from *left*; return what is left over.
+        if k == len(order):
+            return left
+        size, target = sizes[order[k]], wanted[order[k]]
+        for picked in combinations_of(left, size, target):
+            rest = [tile for tile in left if tile not in picked]
+            found = hands_from(k + 1, rest)
+            if found is not None:
+                chosen[order[k]] = picked
+                return found
+        return None
+
+    def combinations_of(tiles: list[Tile], size: int, target: int) -> Iterator[list[Tile]]:
+        shuffled = tiles[:]
+        rng.shuffle(shuffled)
+        ranked = sorted(shuffled, key=value.__getitem__)  # stable: ties stay shuffled
+        values = [value[tile] for tile in ranked]
+
+        def pick(start: int, count: int, total: int, picked: list[Tile]) -> Iterator[list[Tile]]:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            if count == 0:
+                if total == 0:
+                    yield picked
+                return
+            for index in range(start, len(ranked) - count + 1):
+                low = sum(values[index : index + count])  # the smallest sum from here
+                if low > total:
+                    return  # ascending: every later start is larger still
+                high = sum(values[len(ranked) - count + 1 :]) + values[index]
+                if high < total:
+                    continue
+                yield from pick(
+                    index + 1, count - 1, total - values[index], [*picked, ranked[index]]
+                )
+
+        return pick(0, size, target, [])
+
+    rest = hands_from(0, pool[:])
+    if rest is None:
+        return None
+    return [*chosen, rest]

@@ -183,11 +183,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
 
     def step(self, action: int | None) -> None:
         """Make the selected agent's move *action* (None for an agent that is done)."""
+        state = self._game()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._game()
         seat = self._seat[agent]
         move = self.actions.decode(action, seat)  # type: ignore[arg-type]
         if move not in legal_moves(state):

@@ -16,6 +16,7 @@ import attrs
 
 from ._bounds import BOUNDS
 from ._errors import RulesError, shown
+from ._hooks import rules_name
 from ._tables import TABLE_A, TABLE_B, DealTable
 from ._tiles import set_size
 
@@ -426,3 +427,31 @@ HUB = Rules(
     mexican_train=MexicanFromFirstTurn(),
     open_doubles=CloseInOrder(),
 )
+
+
+def rules_repr(rules: Rules) -> str:
+    """Return *rules* as a short expression that builds them, for a state's ``repr``.
+
+    The presets by their names, a named variant (or combination) through
+    ``get_variant``, other rules as the nearest preset with the fields that differ.
+
+    >>> rules_repr(HUB), rules_repr(attrs.evolve(STANDARD, max_pip=6))
+    ('HUB', 'attrs.evolve(STANDARD, max_pip=6)')
+    """
+    presets = (("STANDARD", STANDARD), ("HUB", HUB))
+    for name, preset in presets:
+        if rules == preset:
+            return name
+    variant = rules_name(rules)
+    if variant is not None:
+        return f"get_variant({variant!r})"
+
+    def changes(preset: Rules) -> list[str]:
+        return [
+            f"{field.name}={getattr(rules, field.name)!r}"
+            for field in attrs.fields(Rules)
+            if getattr(rules, field.name) != getattr(preset, field.name)
+        ]
+
+    name, preset = min(presets, key=lambda item: len(changes(item[1])))
+    return f"attrs.evolve({name}, {', '.join(changes(preset))})"

@@ -423,26 +423,28 @@ _MAX_BITS: Final = 1000
 def _check_shape(document: dict[str, Any]) -> None:
     """Refuse nesting deeper than MAX_DEPTH and absurdly long numbers, before reading fields.
 
-    A loop, not recursion: the nesting is untrusted too.  Paths are built only for the
-    value refused, so a large document costs one visit per value.
+    A loop, not recursion: the nesting is untrusted too.  Only objects and arrays are
+    stacked, with their path; a scalar is looked at where it lies, so a large document
+    costs little more than one visit per value.
     """
-    stack: list[tuple[tuple[object, ...], object]] = [((), document)]
+    stack: list[tuple[tuple[object, ...], dict[Any, Any] | list[Any]]] = [((), document)]
     while stack:
-        steps, value = stack.pop()
-        if type(value) is int and value.bit_length() > _MAX_BITS:
+        steps, container = stack.pop()
+        if len(steps) >= MAX_DEPTH:
             raise SchemaError(
                 _steps_path(steps),
-                f"a number of {value.bit_length()} bits; none needs more than 64",
+                f"nested deeper than {MAX_DEPTH} levels; no document of this schema is",
             )
-        if type(value) is dict or type(value) is list:
-            if len(steps) >= MAX_DEPTH:
+        items: Iterable[tuple[object, object]]
+        items = container.items() if type(container) is dict else enumerate(container)
+        for key, value in items:
+            if type(value) is dict or type(value) is list:
+                stack.append(((*steps, key), value))
+            elif type(value) is int and value.bit_length() > _MAX_BITS:
                 raise SchemaError(
-                    _steps_path(steps),
-                    f"nested deeper than {MAX_DEPTH} levels; no document of this schema is",
+                    _steps_path((*steps, key)),
+                    f"a number of {value.bit_length()} bits; none needs more than 64",
                 )
-            items: Iterable[tuple[object, object]]
-            items = value.items() if type(value) is dict else enumerate(value)
-            stack.extend(((*steps, key), item) for key, item in items)
 
 
 def _steps_path(steps: tuple[object, ...]) -> str:

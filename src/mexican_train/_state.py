@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from ._errors import InvalidArgumentError, shown
 from ._hooks import svg
 from ._moves import MEXICAN
-from ._rules import Rules
+from ._rules import Rules, rules_repr
 from ._tiles import MAX_PIP, Tile, full_set
 
 if TYPE_CHECKING:
@@ -80,10 +80,6 @@ class Train:
             and self._marked == other._marked
             and self._tiles == other._tiles
         )
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
 
     def __hash__(self) -> int:
         return hash((self._tiles, self._open_end, self._marked))
@@ -633,10 +629,6 @@ class GameState:
             )
         )
 
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
     def __hash__(self) -> int:
         # Ints only, so the hash is the same in every process and on both builds
         # (the rules' hash is not: an enum hashes its name, a str).  The masks of
@@ -668,7 +660,7 @@ class GameState:
 
     def __repr__(self) -> str:
         return (
-            f"GameState(rules={self.rules!r}, players={self.players!r}, "
+            f"GameState(rules={rules_repr(self.rules)}, players={self.players!r}, "
             f"max_pip={self.max_pip!r}, hand_size={self.hand_size!r}, "
             f"round_number={self.round_number!r}, engine={self.engine!r}, "
             f"first_player={self.first_player!r}, current_player={self._current!r}, "
@@ -676,14 +668,29 @@ class GameState:
         )
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # Pickled as its public fields, the same on both builds and in every process.
-        return (state_from_fields, tuple(getattr(self, name) for name in _FIELDS))
+        # Pickled as its public fields, with each train as a plain (tiles, open end,
+        # marker) triple: the same bytes on both builds and in every process (a
+        # compiled class's module name is another str object, which pickle's memo
+        # would otherwise write differently), and either build loads either pickle.
+        values = [getattr(self, name) for name in _FIELDS]
+        values[_FIELDS.index("trains")] = tuple(
+            [(train._tiles, train._open_end, train._marked) for train in self._trains]
+        )
+        return (unpickle_state, tuple(values))
 
     def __copy__(self) -> GameState:
         return self
 
     def __deepcopy__(self, memo: object) -> GameState:
         return self
+
+
+def unpickle_state(*values: Any) -> GameState:
+    """Return the state `GameState.__reduce__` pickled (trains as triples)."""
+    fields = list(values)
+    index = _FIELDS.index("trains")
+    fields[index] = tuple([Train(*train) for train in fields[index]])
+    return state_from_fields(*fields)
 
 
 def state_from_fields(

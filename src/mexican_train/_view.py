@@ -11,8 +11,8 @@ from __future__ import annotations
 import attrs
 
 from ._hooks import svg
-from ._rules import Rules
-from ._state import GameState, Train, check_seat, check_train_id, count_tiles, winners_of
+from ._rules import Rules, rules_repr
+from ._state import GameState, Train, check_seat, check_train_id, winners_of
 from ._tiles import Tile
 
 __all__ = ["PlayerView", "spectator_view", "view"]
@@ -42,7 +42,7 @@ class PlayerView:
     (2, 15, (15, 15, 15, 15), 30, False)
     """
 
-    rules: Rules
+    rules: Rules = attrs.field(repr=lambda rules: rules_repr(rules))
     players: int
     max_pip: int
     hand_size: int
@@ -148,7 +148,7 @@ def _view(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> PlayerV
     masks = state._hands
     return PlayerView(
         r.rules, r.players, r.max_pip, r.hand_size, r.round_number, r.engine, r.first_player,
-        seat, hand, tuple([count_tiles(mask) for mask in masks]), state.boneyard_size,
+        seat, hand, tuple([mask.bit_count() for mask in masks]), state.boneyard_size,
         state._trains, state._current,
         tuple([bool(firsts >> other & 1) for other in range(r.players)]), state._turn_tiles,
         state._has_drawn, state._turn_doubles, state._open_doubles, state._idle, r.scores,

@@ -22,6 +22,14 @@ from `mexican_train.rl.ObservationCodec`.
 0.0
 """
 
+try:
+    import pyspiel  # noqa: F401  (the openspiel extra)
+except ImportError as error:
+    raise ImportError(
+        "mexican_train.openspiel needs open_spiel, from the openspiel extra: "
+        "pip install 'mexican-train[openspiel]' (Python 3.11 or later)"
+    ) from error
+
 from ._openspiel import GAME_NAME, MexicanTrainGame, MexicanTrainState
 
 __all__ = ["GAME_NAME", "MexicanTrainGame", "MexicanTrainState"]

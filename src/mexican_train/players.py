@@ -18,15 +18,16 @@ the legal moves, and returns one of them.
 >>> len(state.round_scores)
 13
 >>> longest_train(["12-5", "5-3", "3-3", "12-1"], 12)
-(Tile(12, 5), Tile(5, 3), Tile(3, 3))
+Chain('12-5 5-3 3-3', start=12)
 """
 
-from ._longest import DEFAULT_MAX_NODES, longest_train
+from ._longest import DEFAULT_MAX_NODES, Chain, longest_train
 from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer, player_name
 from ._search import SearchPlayer
 
 __all__ = [
     "DEFAULT_MAX_NODES",
+    "Chain",
     "GreedyPlayer",
     "PlannerPlayer",
     "Player",

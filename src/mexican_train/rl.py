@@ -24,7 +24,15 @@ gymnasium).  Everything here is built on the public API (`legal_moves`,
 True
 """
 
-import gymnasium
+try:
+    import gymnasium
+    import numpy  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as error:
+    raise ImportError(
+        "mexican_train.rl needs numpy, pettingzoo and gymnasium, from the rl extra: "
+        "pip install 'mexican-train[rl]'"
+    ) from error
 
 from ._codecs import ENCODING_VERSION, ActionCodec, ObservationCodec, tile_index
 from ._envs import RENDER_MODES, SingleSeatEnv, env, raw_env, round_rewards
