@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python benchmarks/tournament.py --rounds 300 --iterations 30 100
+    python benchmarks/tournament.py --rounds 300 --iterations 20 50
     python benchmarks/tournament.py --smoke          # a few rounds, a tiny budget (CI)
 
 Each cell is one preset (`STANDARD` or `HUB`, 4 players, cut to a single round with
@@ -120,7 +120,7 @@ def _row(cell: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=300, help="rounds per cell (default 300)")
-    parser.add_argument("--iterations", type=int, nargs="+", default=[30, 100])
+    parser.add_argument("--iterations", type=int, nargs="+", default=[20, 50])
     parser.add_argument("--presets", nargs="+", default=list(PRESETS), choices=list(PRESETS))
     parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=list(OPPONENTS))
     parser.add_argument("--seed", type=int, default=0, help="the searcher's seed")
