@@ -16,6 +16,7 @@ from typing import Any
 
 from ._check import Problem, _dotted, check_state, engine_of
 from ._deal import Deal
+from ._deal import _tiles as tiles_of
 from ._engine import _ORDER, _start_round, _why_illegal, apply, legal_moves
 from ._errors import DealError, IllegalMoveError, InvalidArgumentError, InvalidStateError
 from ._fields import StateFields
@@ -305,17 +306,7 @@ def _bool(value: object, what: str) -> bool:
 
 
 def _tiles(values: object, what: str) -> tuple[Tile, ...]:
-    if type(values) is tuple and all(type(value) is Tile for value in values):
-        return values  # already tiles: the common case, kept cheap
-    tiles = []
-    for i, value in _items(values, what):
-        if isinstance(value, Tile):
-            tiles.append(value)
-        elif isinstance(value, str):
-            tiles.append(Tile.parse(value))
-        else:
-            raise TypeError(f"{what}[{i}] is a Tile or an 'a-b' str, not {value!r}")
-    return tuple(tiles)
+    return tiles_of(values, what, listed=what)  # type: ignore[arg-type]  # checked there
 
 
 def _train(value: object, what: str) -> Train:

@@ -19,9 +19,17 @@ def _sequence(values: object, what: str) -> tuple[Any, ...]:
     return tuple(values)
 
 
-def _tiles(values: Iterable[Tile | str], what: str = "Deal.boneyard") -> tuple[Tile, ...]:
+def _tiles(
+    values: Iterable[Tile | str], what: str = "Deal.boneyard", listed: str | None = None
+) -> tuple[Tile, ...]:
+    """Return *values* as tiles (`Tile` values or ``"a-b"`` strs); *what* names them in errors.
+
+    *listed* names the whole list when it is not a list (by default, *what* as a list of tiles).
+    """
+    if type(values) is tuple and all(type(value) is Tile for value in values):
+        return values  # already tiles: the common case, kept cheap
     tiles = []
-    for index, value in enumerate(_sequence(values, f"{what} (a list of tiles)")):
+    for index, value in enumerate(_sequence(values, listed or f"{what} (a list of tiles)")):
         if isinstance(value, Tile):
             tiles.append(value)
         elif isinstance(value, str):
