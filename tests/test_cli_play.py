@@ -8,15 +8,19 @@ import sys
 import pexpect
 
 
-def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
-    child = pexpect.spawn(
+def _play(*args: str) -> pexpect.spawn:
+    """Start ``mexican-train play`` with *args* in a pseudo-terminal."""
+    return pexpect.spawn(
         sys.executable,
-        ["-m", "mexican_train", "play", "--rules", "hub", "--players", "2", "--seed", "3",
-         "--bots", "greedy"],
+        ["-m", "mexican_train", "play", *args],
         encoding="utf-8",
         timeout=30,
         dimensions=(50, 200),
-    )  # fmt: skip
+    )
+
+
+def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
+    child = _play("--rules", "hub", "--players", "2", "--seed", "3", "--bots", "greedy")
     child.expect(r"you are seat 0")
     # HUB: seat 0 moves first in round 1 (S4), with a full boneyard, so Pass is illegal.
     child.expect(r"Your move \[1-\d+, \? for help\]")
@@ -63,14 +67,7 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
 def test_play_offers_stop_without_marker_during_a_first_turn_chain() -> None:
     """P4: after the first tile of a first-turn train, Pass only stops the chain and places
     no marker, and the prompt must say so (it used to promise a marker)."""
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "mexican_train", "play", "--rules", "standard", "--players", "3", "--seed", "5",
-         "--bots", "planner"],
-        encoding="utf-8",
-        timeout=30,
-        dimensions=(50, 200),
-    )  # fmt: skip
+    child = _play("--rules", "standard", "--players", "3", "--seed", "5", "--bots", "planner")
     # Seed 5: seat 0 starts its train with 9-4 and may then go on or stop.
     child.expect(r"2\) play 9-4 on your train")
     child.expect(r"Your move \[1-2")
@@ -85,14 +82,7 @@ def test_play_offers_stop_without_marker_during_a_first_turn_chain() -> None:
 
 def test_play_says_which_tile_you_drew_and_where_the_bot_played() -> None:
     """P5: the drawn tile is named to its drawer; a bot's move is told in words."""
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "mexican_train", "play", "--rules", "hub", "--players", "2", "--seed", "3",
-         "--bots", "greedy"],
-        encoding="utf-8",
-        timeout=30,
-        dimensions=(50, 200),
-    )  # fmt: skip
+    child = _play("--rules", "hub", "--players", "2", "--seed", "3", "--bots", "greedy")
     child.expect(r"It was set aside before the deal, and you play first \(S4\)")
     drew = bot_played = False
     for _ in range(60):
