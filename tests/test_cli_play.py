@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 import re
+import signal
 import sys
+from pathlib import Path
 
 import pexpect
+
+
+def _as_a_terminal_would() -> None:
+    """Give the child the SIGINT a terminal's program has, whatever its parent had.
+
+    A CI runner may start the suite as a background job (SIGINT ignored) or with
+    signals blocked; both are inherited through exec and would make Ctrl-C do nothing.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _play(*args: str) -> pexpect.spawn:
@@ -16,7 +28,34 @@ def _play(*args: str) -> pexpect.spawn:
         encoding="utf-8",
         timeout=30,
         dimensions=(50, 200),
+        preexec_fn=_as_a_terminal_would,
     )
+
+
+def _signals(pid: int) -> str:
+    """The signal and thread lines of /proc/PID/status, to say why a Ctrl-C went unheard."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError as error:
+        return str(error)
+    return " ".join(
+        line for line in status.splitlines() if line.startswith(("Sig", "Shd", "Threads"))
+    )
+
+
+def _ctrl_c(child: pexpect.spawn, then: str | None = None) -> None:
+    """Press Ctrl-C at a prompt; expect *then* (if given) and the end of the program."""
+    child.sendintr()
+    try:
+        if then is not None:
+            child.expect(then)
+        child.expect(pexpect.EOF)
+    except pexpect.TIMEOUT:
+        raise AssertionError(
+            f"Ctrl-C did not end the game ({_signals(child.pid)}); "
+            f"last output: {child.before[-300:]!r}"
+        ) from None
+    child.close()
 
 
 def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
@@ -56,10 +95,7 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     assert turns > 0
     assert only > 0
     assert re.search(r"Round 1 over: .* (went out \(E1\)|blocked \(E2\))", child.before)
-    child.sendintr()  # Ctrl-C
-    child.expect(r"Game abandoned")
-    child.expect(pexpect.EOF)
-    child.close()
+    _ctrl_c(child, then=r"Game abandoned")
     assert child.exitstatus == 130
     assert "Traceback" not in (child.before or "")
 
@@ -74,9 +110,7 @@ def test_play_offers_stop_without_marker_during_a_first_turn_chain() -> None:
     child.sendline("2")
     child.expect(r"\d\) stop here \(your first turn ends; no marker, P4\)")
     child.expect(r"Your move \[1-")
-    child.sendintr()
-    child.expect(pexpect.EOF)
-    child.close()
+    _ctrl_c(child)
     assert "a marker goes on your train" not in (child.before or "")
 
 
@@ -102,6 +136,5 @@ def test_play_says_which_tile_you_drew_and_where_the_bot_played() -> None:
             break
     assert drew
     assert bot_played
-    child.sendintr()
-    child.expect(pexpect.EOF)
-    child.close()
+    child.expect([r"Your move \[", r"Press Enter to deal"])  # waiting for the player
+    _ctrl_c(child, then=r"Game abandoned")
