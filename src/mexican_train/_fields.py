@@ -25,6 +25,11 @@ class TrainFields:
     tiles: tuple[Tile, ...]
     open_end: int
     marked: bool = False
+    # Missing from a document written before the field: whether the train has
+    # tiles (forced on an unmarked train, P6; see `Train`).
+    owner_played: bool = attrs.field(
+        default=attrs.Factory(lambda self: bool(self.tiles), takes_self=True)
+    )
 
     @property
     def is_started(self) -> bool:
@@ -33,7 +38,7 @@ class TrainFields:
 
     def build(self) -> Train:
         """Return the `Train` with these fields."""
-        return Train(self.tiles, self.open_end, self.marked)
+        return Train(self.tiles, self.open_end, self.marked, self.owner_played)
 
 
 @attrs.frozen

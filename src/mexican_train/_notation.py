@@ -409,7 +409,10 @@ def _train_tiles_text(train: Train, pip: int) -> str:
         after = tile.other_end(end)
         pieces.append(f"{end}-{after}")
         end = after
-    return (",".join(pieces) or _EMPTY) + ("*" if train.marked else "")
+    # P6: "*" for a marker; V2: "!" after a started train its owner has not played on
+    # (without it, a started train is its owner's, as every unmarked one must be).
+    others = "!" if train.tiles and not train.owner_played else ""
+    return (",".join(pieces) or _EMPTY) + ("*" if train.marked else "") + others
 
 
 def _ids_text(train_ids: tuple[int, ...]) -> str:
@@ -564,16 +567,22 @@ class _PositionReader:
 
         trains = []
         for index, piece in enumerate(part["trains"].split("/")):
-            marked = piece.text.endswith("*")
-            tiles_part = _Part(piece.text[:-1], piece.start) if marked else piece
+            others = piece.text.endswith("!")  # V2: not begun by its owner
+            tiles_part = _Part(piece.text[:-1], piece.start) if others else piece
+            marked = tiles_part.text.endswith("*")
+            if marked:
+                tiles_part = _Part(tiles_part.text[:-1], piece.start)
             self.spans[("trains", index)] = piece
             self.spans[("trains", index, "marked")] = piece
             self.spans[("trains", index, "open_end")] = piece
+            self.spans[("trains", index, "owner_played")] = piece
             tiles = self.tiles(tiles_part, "trains", ("trains", index, "tiles"))
+            if others and not tiles:
+                self.fail(piece, "trains", "'!' follows a started train only (V2)")
             end = engine.high
             for tile in tiles:  # the open end; check_state reports a broken chain
                 end = tile.other_end(end) if tile.shows(end) else end
-            trains.append(Train(tuple(tiles), end, marked))
+            trains.append(Train(tuple(tiles), end, marked, bool(tiles) and not others))
 
         turn = self.items(
             part["turn"], "turn", 8,

@@ -350,7 +350,7 @@ _CONVERTER.register_structure_hook(
 _CONVERTER.register_unstructure_hook(
     Train,
     lambda train: _CONVERTER.unstructure(
-        TrainFields(train.tiles, train.open_end, train.marked), TrainFields
+        TrainFields(train.tiles, train.open_end, train.marked, train.owner_played), TrainFields
     ),
 )
 
