@@ -41,7 +41,7 @@ from mexican_train.serialize import (
     view_from_json,
 )
 from mexican_train.variants import combine, describe_variant, get_variant
-from scenario_helpers import DRAW, PASS, finish_round, on, run, start
+from scenario_helpers import DRAW, PASS, assert_refused, finish_round, on, run, start
 
 VOLUNTARY_HUB = combine("hub", "voluntary-draw")
 
@@ -176,8 +176,8 @@ def test_last_tile_call_is_described_with_the_first_turn() -> None:
 # -- mexican-after-own-train / -all-trains (V2) ---------------------------------------------
 
 
-def test_v2_mexican_after_own_train_opens_once_the_players_train_has_a_tile() -> None:
-    """V2: on hub, 6-1 may not go on the Mexican train until seat 0 has started its train."""
+def test_v2_mexican_after_own_train_opens_once_the_player_has_played_on_their_train() -> None:
+    """V2: on hub, 6-1 may not go on the Mexican train until seat 0 has played on its train."""
     rules = combine("hub", "mexican-after-own-train")
     state = start(["6-5 6-1 2-2", "6-4 3-3 0-0"], rules=rules, boneyard="1-0 2-1")
     assert set(legal_moves(state)) == {on("6-5", 0), on("6-1", 0)}
@@ -186,7 +186,7 @@ def test_v2_mexican_after_own_train_opens_once_the_players_train_has_a_tile() ->
 
 
 def test_v2_mexican_after_all_trains_waits_for_every_train() -> None:
-    """V2: seat 0's train is started, seat 1's is not: the Mexican train stays closed."""
+    """V2: seat 0 has played on its train, seat 1 has not: the Mexican train stays closed."""
     rules = combine("hub", "mexican-after-all-trains")
     state = start(["6-5 6-1 2-2", "3-3 0-0 1-1"], rules=rules, boneyard="1-0 2-1 4-4")
     state = run(state, on("6-5", 0), DRAW, PASS)
@@ -224,6 +224,42 @@ def test_v2_owner_played_is_set_by_the_owners_tile_only() -> None:
     assert state.train(1).owner_played
     assert not state.train(1).marked  # P6: the owner's tile lifts the marker
     assert not state.train(MEXICAN).owner_played
+
+
+def test_v2_mexican_after_own_train_a_tile_laid_by_another_player_does_not_open_it() -> None:
+    """V2: seat 1's train holds seat 0's 6-3, but seat 1 has not played on it: no 4-0 on M.
+
+    Under plain hub 4-0 and 4-4 would go on the Mexican train; once seat 1 has played
+    3-1 on its own train, they do.
+    """
+    state = _others_on_1("mexican-after-own-train")
+    state = run(state, DRAW, PASS, on("2-0", 2), on("6-4", MEXICAN))
+    assert state.current_player == 1
+    assert state.train(MEXICAN).open_end == 4
+    assert legal_moves(state) == (DRAW,)
+    assert_refused(state, on("4-0", MEXICAN), "V2")
+    plain = start(OTHERS_ON_1, rules=get_variant("hub"), boneyard=OTHERS_ON_1_BONEYARD)
+    plain = run(plain, *TO_OTHERS_ON_1, DRAW, PASS, on("2-0", 2), on("6-4", MEXICAN))
+    assert {on("4-0", MEXICAN), on("4-4", MEXICAN)} <= set(legal_moves(plain))
+    # Seat 1 draws 3-1 and plays it on its own train: now the Mexican train is open to it.
+    state = run(state, DRAW, on("3-1", 1), on("0-5", 2), on("5-4", 0))
+    assert state.current_player == 1
+    assert {on("4-0", MEXICAN), on("4-4", MEXICAN)} <= set(legal_moves(state))
+
+
+def test_v2_mexican_after_all_trains_a_tile_laid_by_another_player_does_not_count() -> None:
+    """V2: every train has a tile, but seat 1 never played on its own: M stays shut for all."""
+    state = _others_on_1("mexican-after-all-trains")
+    assert all(train.is_started for train in state.trains[:3])
+    state = run(state, DRAW, PASS)
+    assert on("6-1", MEXICAN) not in legal_moves(state)  # seat 2 holds 6-1; M ends in 6
+    assert_refused(state, on("6-1", MEXICAN), "V2")
+    state = run(state, on("2-0", 2))
+    assert on("6-4", MEXICAN) not in legal_moves(state)  # nor for seat 0
+    # Seat 1 draws 3-1 and plays it on its own train: every owner has played on theirs.
+    state = run(state, on("5-4", 0), DRAW, on("3-1", 1))
+    assert state.current_player == 2
+    assert on("6-1", MEXICAN) in legal_moves(state)
 
 
 def test_v2_mexican_after_own_train_the_first_turn_chain_is_the_owners_play() -> None:
