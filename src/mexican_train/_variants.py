@@ -184,9 +184,9 @@ class NoMexicanTrain:
 class MexicanAfterOwnTrain:
     """The Mexican train opens to a player once they have played on their own train (V2).
 
-    Only the owner's own tile counts (`Train.owner_played`): a tile another
-    player laid on their train while it carried a marker (P6) does not open the
-    Mexican train to them.
+    Only the owner's own tile counts (`~mexican_train.Train.owner_played`): a
+    tile another player laid on their train while it carried a marker (P6) does
+    not open the Mexican train to them.
 
     >>> from mexican_train import new_game
     >>> MexicanAfterOwnTrain().is_open(new_game(2), 0)
@@ -202,7 +202,7 @@ class MexicanAfterAllTrains:
     """The Mexican train opens once every player has played on their own train (V2).
 
     As in `MexicanAfterOwnTrain`, only each owner's own tile counts
-    (`Train.owner_played`).
+    (`~mexican_train.Train.owner_played`).
 
     >>> from mexican_train import new_game
     >>> MexicanAfterAllTrains().is_open(new_game(2), 0)

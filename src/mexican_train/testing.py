@@ -34,22 +34,24 @@ What is checked (each with its rule id):
 - `check_invariants` (one position): every tile of the set exactly once among
   the hands, the trains, the boneyard and the engine; every train a chain from
   the engine with the right open end (P2); the engine of the round (S2, V9); no
-  marker on the Mexican train (P6); `Train.owner_played` only on a started
-  personal train, and on every started one without a marker (P6, V2); open
-  doubles on trains that end in that double (D2); scores the sum of the round scores (E3); winners (E5, or shared
-  ties with ``Rules.tie_break`` False); a round still running only while every
-  hand that should hold tiles does (E1, E2); and `legal_moves`: empty only when
-  the game is over, no repeats, the documented order, and exactly the moves
-  P2-P7 and D1-D4 allow (with ``draw_until_playable``, the last-tile call and
+  marker on the Mexican train (P6); `~mexican_train.Train.owner_played` only on
+  a started personal train, and on every started one without a marker (P6, V2);
+  open doubles on trains that end in that double (D2); scores the sum of the
+  round scores (E3); winners (E5, or shared ties with ``Rules.tie_break``
+  False); a round still running only while every hand that should hold tiles
+  does (E1, E2); and `legal_moves`: empty only when the game is over, no
+  repeats, the documented order, and exactly the moves P2-P7 and D1-D4 allow
+  (with ``draw_until_playable``, the last-tile call and
   ``Cover.doubles_exempt``), asking the rules' own `MexicanTrainRule` and
   `OpenDoubleRule`.
 - `check_transition` (one move): what the move did to hands, trains, boneyard
-  and markers (P2, P5, P6), that only the owner's tile sets `Train.owner_played`
-  (V2), that a cover clears its double (D2), who moves next (P1, P4, P5a, D1), that a round ends exactly when someone goes out or when
-  the boneyard is empty and a whole cycle of turns left the table unchanged
-  (E1, E2, P4), a missed last-tile call's penalty, the round's scores (E3, V7), the
-  next round's set-up (`check_round_start`: S2-S4, E4), and that `apply`
-  gives the same result twice.
+  and markers (P2, P5, P6), that only the owner's tile sets
+  `~mexican_train.Train.owner_played` (V2), that a cover clears its double
+  (D2), who moves next (P1, P4, P5a, D1), that a round ends exactly when
+  someone goes out or when the boneyard is empty and a whole cycle of turns
+  left the table unchanged (E1, E2, P4), a missed last-tile call's penalty, the
+  round's scores (E3, V7), the next round's set-up (`check_round_start`: S2-S4,
+  E4), and that `apply` gives the same result twice.
 - `check_refusals` (one position): every move not offered is refused with
   `IllegalMoveError` and leaves the position as it was.
 - `play_random_game`: all of the above at every step of a seeded random game,
