@@ -272,6 +272,22 @@ def test_v2_mexican_after_own_train_the_first_turn_chain_is_the_owners_play() ->
     assert not state.train(1).owner_played
 
 
+def test_v2_owner_played_covering_a_double_on_the_own_train_is_the_owners_play() -> None:
+    """V2 with D2: seat 0 lays 3-3 on seat 1's marked train; seat 1 covers it: now its own."""
+    rules = combine("hub", "mexican-after-own-train")
+    state = start(
+        ["6-5 6-3 3-3 5-4 0-0", "2-1 1-1 4-4 4-0 5-5"], rules=rules, boneyard="1-0 2-2 3-1"
+    )
+    state = run(state, on("6-5", 0), DRAW, PASS, on("6-3", 1), DRAW, PASS)
+    state = run(state, on("3-3", 1), on("5-4", 0))  # D1: seat 0 follows its double elsewhere
+    assert state.open_doubles == (1,)
+    assert state.train(1).tiles == (Tile(6, 3), Tile(3, 3))
+    assert not state.train(1).owner_played
+    state = run(state, DRAW, on("3-1", 1))  # D2: seat 1 draws 3-1 and covers the double
+    assert state.train(1).owner_played
+    assert not state.train(1).marked
+
+
 def test_v2_owner_played_round_trips_through_json_notation_views_and_build_state() -> None:
     """V2: `owner_played` is part of the state, the view and every way to write them."""
     state = _others_on_1("mexican-after-own-train")
