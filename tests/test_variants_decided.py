@@ -33,6 +33,7 @@ from mexican_train import (
     spectator_view,
     view,
 )
+from mexican_train.render import render_text
 from mexican_train.serialize import (
     SchemaError,
     from_json,
@@ -316,6 +317,17 @@ def test_v2_owner_played_round_trips_through_json_notation_views_and_build_state
     laid_by_1 = state.replace(trains=(state.train(0), own, *state.trains[2:]))
     assert laid_by_1.train(1).owner_played
     assert laid_by_1 != state
+
+
+def test_v2_owner_played_shows_in_the_text_render() -> None:
+    """V2: the table as drawn tells a started train whose owner has not played on it."""
+    state = _others_on_1("mexican-after-own-train")
+    lines = render_text(view(state, 1)).splitlines()
+    flagged = [line for line in lines if "[owner yet to play]" in line]
+    assert len(flagged) == 1
+    assert "6-3 > 3 [marker]" in flagged[0]
+    state = run(state, DRAW, PASS, on("2-0", 2), on("5-4", 0), DRAW, on("3-1", 1))
+    assert "[owner yet to play]" not in render_text(state)
 
 
 def test_v2_owner_played_missing_from_an_older_document_is_whether_the_train_has_tiles() -> None:
