@@ -120,7 +120,7 @@ class Train:
         return hash((self._tiles, self._open_end, self._marked, self._owner_played))
 
     def __repr__(self) -> str:
-        # owner_played is shown only where it is not the default (tiles, all others').
+        # owner_played is shown only where it is not its default, whether there are tiles.
         owner = self._owner_played
         shown = f", owner_played={owner!r}" if owner != bool(self._tiles) else ""
         return (
@@ -710,9 +710,10 @@ class GameState:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Pickled as its public fields, with each train as a plain (tiles, open end,
-        # marker, owner played) tuple: the same bytes on both builds and in every process (a
-        # compiled class's module name is another str object, which pickle's memo
-        # would otherwise write differently), and either build loads either pickle.
+        # marker, owner played) tuple: the same bytes on both builds and in every
+        # process (a compiled class's module name is another str object, which
+        # pickle's memo would otherwise write differently), and either build loads
+        # either pickle.
         values = [getattr(self, name) for name in _FIELDS]
         values[_FIELDS.index("trains")] = tuple(
             [
