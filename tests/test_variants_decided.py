@@ -33,6 +33,7 @@ from mexican_train import (
     spectator_view,
     view,
 )
+from mexican_train._state import unpickle_state
 from mexican_train.render import render_text
 from mexican_train.serialize import (
     SchemaError,
@@ -313,7 +314,7 @@ def test_v2_owner_played_round_trips_through_json_notation_views_and_build_state
     assert not determinize(view(state, 1), random.Random(5)).train(1).owner_played
     assert pickle.loads(pickle.dumps(state)) == state
     # The states differ from the one where seat 1 laid 6-3 itself.
-    own = Train((Tile(6, 3),), 3, marked=True)
+    own = Train((Tile(6, 3),), 3, marked=True, owner_played=True)
     laid_by_1 = state.replace(trains=(state.train(0), own, *state.trains[2:]))
     assert laid_by_1.train(1).owner_played
     assert laid_by_1 != state
@@ -333,17 +334,28 @@ def test_v2_owner_played_shows_in_the_text_render() -> None:
 def test_v2_owner_played_missing_from_an_older_document_is_whether_the_train_has_tiles() -> None:
     """V2: a document written before `owner_played` reads as it was written: tiles count.
 
-    For an unmarked train that is the only consistent reading (P6); a marked train's
-    tiles are taken as its owner's, as every library before this field took them.
+    For an unmarked personal train that is the only consistent reading (P6); a marked
+    one's tiles are taken as its owner's, as every library before this field took them;
+    the Mexican train has no owner.  The same holds for the notation and old pickles.
     """
     state = _others_on_1("mexican-after-own-train")
+    state = run(state, DRAW, PASS, on("2-0", 2), on("6-4", MEXICAN))
+    assert state.train(MEXICAN).is_started
     document = to_json(state)
     for train in document["trains"]:
         del train["owner_played"]
     old = state_from_json(document)
     assert [train.owner_played for train in old.trains] == [True, True, True, False]
     assert old.train(1).tiles == state.train(1).tiles
-    assert parse_state(format_state(state).replace("6-3*!", "6-3*")) == old
+    assert old == state.replace(trains=(state.train(0), old.train(1), *state.trains[2:]))
+    text = format_state(state)
+    assert "6-3*!" in text
+    assert "!" not in text.split()[6].split("/")[3]  # never on the Mexican train
+    assert parse_state(text.replace("6-3*!", "6-3*")) == old
+    _, fields = state.__reduce__()
+    index = GameState.FIELDS.index("trains")
+    triples = tuple(train[:3] for train in fields[index])
+    assert unpickle_state(*fields[:index], triples, *fields[index + 1 :]) == old
 
 
 def test_v2_owner_played_that_no_play_could_give_is_refused() -> None:

@@ -30,14 +30,12 @@ class Train:
     >>> Train((), 12, marked=True)
     Train(tiles=(), open_end=12, marked=True)
 
-    *owner_played* defaults to whether the train has tiles: a started train
-    without a marker must have had its owner's tile (P6: only the owner's tile
-    lifts a marker), and only a marked one may hold other players' tiles alone.
+    A started personal train without a marker must say *owner_played*: only the
+    owner's tile lifts a marker (P6), so only a marked train can hold other
+    players' tiles alone.
 
-    >>> Train((Tile(12, 5),), open_end=5).owner_played
-    True
-    >>> Train((Tile(12, 5),), 5, marked=True, owner_played=False)
-    Train(tiles=(Tile(12, 5),), open_end=5, marked=True, owner_played=False)
+    >>> Train((Tile(12, 5),), open_end=5, owner_played=True)
+    Train(tiles=(Tile(12, 5),), open_end=5, marked=False, owner_played=True)
     """
 
     __slots__ = ("_marked", "_open_end", "_owner_played", "_tiles")
@@ -47,7 +45,7 @@ class Train:
         tiles: tuple[Tile, ...],
         open_end: int,
         marked: bool = False,
-        owner_played: bool | None = None,
+        owner_played: bool = False,
     ) -> None:
         # Checked here as a compiled build checks them, so both refuse alike.
         if type(tiles) is not tuple or type(open_end) is not int or type(marked) is not bool:
@@ -55,14 +53,12 @@ class Train:
                 f"Train needs a tuple of tiles, an int open end and a bool marker, not "
                 f"{tiles!r}, {open_end!r}, {marked!r}"
             )
-        if owner_played is None:
-            owner_played = bool(tiles)
-        elif type(owner_played) is not bool:
-            raise TypeError(f"Train's owner_played is a bool or None, not {owner_played!r}")
+        if type(owner_played) is not bool:
+            raise TypeError(f"Train's owner_played is a bool, not {owner_played!r}")
         self._tiles: Final = tiles
         self._open_end: Final = open_end
         self._marked: Final = marked
-        self._owner_played: Final[bool] = owner_played
+        self._owner_played: Final = owner_played
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -120,12 +116,10 @@ class Train:
         return hash((self._tiles, self._open_end, self._marked, self._owner_played))
 
     def __repr__(self) -> str:
-        # owner_played is shown only where it is not its default, whether there are tiles.
-        owner = self._owner_played
-        shown = f", owner_played={owner!r}" if owner != bool(self._tiles) else ""
+        owner = ", owner_played=True" if self._owner_played else ""  # shown when not the default
         return (
             f"Train(tiles={self._tiles!r}, open_end={self._open_end!r}, "
-            f"marked={self._marked!r}{shown})"
+            f"marked={self._marked!r}{owner})"
         )
 
     def __reduce__(self) -> tuple[type[Train], tuple[tuple[Tile, ...], int, bool, bool]]:
@@ -730,14 +724,34 @@ class GameState:
         return self
 
 
+def owner_played_default(tiles: tuple[Tile, ...], is_mexican: bool) -> bool:
+    """Return `Train.owner_played` for a train read from where it was not written.
+
+    Documents, notation and pickles made before the field say nothing of it: a
+    personal train's tiles are then its owner's (forced on an unmarked train, P6,
+    and what a marked one meant when they were made); the Mexican train has no owner.
+    """
+    return bool(tiles) and not is_mexican
+
+
 def unpickle_state(*values: Any) -> GameState:
     """Return the state `GameState.__reduce__` pickled (trains as tuples of their fields).
 
-    A pickle made before `Train.owner_played` holds triples: the default applies.
+    A pickle made before `Train.owner_played` holds triples: a personal train's
+    is then whether it has tiles (see `owner_played_default`).
     """
     fields = list(values)
     index = _FIELDS.index("trains")
-    fields[index] = tuple([Train(*train) for train in fields[index]])
+    pickled: tuple[tuple[Any, ...], ...] = fields[index]
+    trains = []
+    for seat, train in enumerate(pickled):
+        if len(train) == 3:  # tiles, open end, marker
+            tiles, open_end, marked = train
+            owner = owner_played_default(tiles, seat == len(pickled) - 1)
+            trains.append(Train(tiles, open_end, marked, owner))
+        else:
+            trains.append(Train(*train))
+    fields[index] = tuple(trains)
     return state_from_fields(*fields)
 
 
