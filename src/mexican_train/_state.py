@@ -48,13 +48,16 @@ class Train:
         owner_played: bool = False,
     ) -> None:
         # Checked here as a compiled build checks them, so both refuse alike.
-        if type(tiles) is not tuple or type(open_end) is not int or type(marked) is not bool:
+        if (
+            type(tiles) is not tuple
+            or type(open_end) is not int
+            or type(marked) is not bool
+            or type(owner_played) is not bool
+        ):
             raise TypeError(
-                f"Train needs a tuple of tiles, an int open end and a bool marker, not "
-                f"{tiles!r}, {open_end!r}, {marked!r}"
+                f"Train needs a tuple of tiles, an int open end, a bool marker and a bool "
+                f"owner_played, not {tiles!r}, {open_end!r}, {marked!r}, {owner_played!r}"
             )
-        if type(owner_played) is not bool:
-            raise TypeError(f"Train's owner_played is a bool, not {owner_played!r}")
         self._tiles: Final = tiles
         self._open_end: Final = open_end
         self._marked: Final = marked
