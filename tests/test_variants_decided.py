@@ -6,21 +6,44 @@ the variants page) and pinned here by a scenario from a small readable deal.
 
 from __future__ import annotations
 
+import pickle
+import random
+
 import attrs
+import pytest
 
 from mexican_train import (
     MEXICAN,
     CallLastTile,
     Deal,
     GameState,
+    InvalidStateError,
+    NextRound,
+    NotationError,
     Tile,
+    Train,
     apply,
+    build_state,
+    determinize,
+    format_state,
     full_set,
     legal_moves,
     new_game,
+    parse_state,
+    spectator_view,
+    view,
+)
+from mexican_train._state import unpickle_state
+from mexican_train.render import render_text
+from mexican_train.serialize import (
+    SchemaError,
+    from_json,
+    state_from_json,
+    to_json,
+    view_from_json,
 )
 from mexican_train.variants import combine, describe_variant, get_variant
-from scenario_helpers import DRAW, PASS, on, run, start
+from scenario_helpers import DRAW, PASS, assert_refused, finish_round, on, run, start
 
 VOLUNTARY_HUB = combine("hub", "voluntary-draw")
 
@@ -155,8 +178,8 @@ def test_last_tile_call_is_described_with_the_first_turn() -> None:
 # -- mexican-after-own-train / -all-trains (V2) ---------------------------------------------
 
 
-def test_v2_mexican_after_own_train_opens_once_the_players_train_has_a_tile() -> None:
-    """V2: on hub, 6-1 may not go on the Mexican train until seat 0 has started its train."""
+def test_v2_mexican_after_own_train_opens_once_the_player_has_played_on_their_train() -> None:
+    """V2: on hub, 6-1 may not go on the Mexican train until seat 0 has played on its train."""
     rules = combine("hub", "mexican-after-own-train")
     state = start(["6-5 6-1 2-2", "6-4 3-3 0-0"], rules=rules, boneyard="1-0 2-1")
     assert set(legal_moves(state)) == {on("6-5", 0), on("6-1", 0)}
@@ -165,9 +188,207 @@ def test_v2_mexican_after_own_train_opens_once_the_players_train_has_a_tile() ->
 
 
 def test_v2_mexican_after_all_trains_waits_for_every_train() -> None:
-    """V2: seat 0's train is started, seat 1's is not: the Mexican train stays closed."""
+    """V2: seat 0 has played on its train, seat 1 has not: the Mexican train stays closed."""
     rules = combine("hub", "mexican-after-all-trains")
     state = start(["6-5 6-1 2-2", "3-3 0-0 1-1"], rules=rules, boneyard="1-0 2-1 4-4")
     state = run(state, on("6-5", 0), DRAW, PASS)
     assert on("6-1", MEXICAN) not in legal_moves(state)
     assert state.train(1).marked
+
+
+# Decided (issue 14): a train counts as begun by its owner only once the owner has played
+# on it (`Train.owner_played`).  In this hub deal (engine 6-6 set aside, seat 0 first)
+# seat 1 holds no 6: it draws, passes and gets a marker (P5, P6); seat 0 then lays 6-3
+# on that marked train, so train 1 is started, but not by its owner.
+OTHERS_ON_1 = ["6-5 6-3 5-4 6-4 0-0", "2-1 1-1 4-4 4-0 5-5", "6-2 2-0 0-5 6-1 3-3"]
+OTHERS_ON_1_BONEYARD = "1-0 2-2 3-1"  # seat 1 draws 1-0, then 2-2, then 3-1
+#: Seat 0 starts its train, seat 1 is marked, seat 2 starts its own, seat 0 plays on 1's.
+TO_OTHERS_ON_1 = (on("6-5", 0), DRAW, PASS, on("6-2", 2), on("6-3", 1))
+
+
+def _others_on_1(variant: str) -> GameState:
+    state = start(OTHERS_ON_1, rules=combine("hub", variant), boneyard=OTHERS_ON_1_BONEYARD)
+    state = run(state, *TO_OTHERS_ON_1)
+    train = state.train(1)
+    assert train.tiles == (Tile(6, 3),)
+    assert train.marked
+    assert not train.owner_played
+    return state
+
+
+def test_v2_owner_played_is_set_by_the_owners_tile_only() -> None:
+    """V2: `Train.owner_played` follows who laid the tiles, not whether there are any."""
+    state = _others_on_1("mexican-after-own-train")
+    assert [state.train(seat).owner_played for seat in range(3)] == [True, False, True]
+    assert state.train(1).is_started
+    assert not state.train(MEXICAN).owner_played  # the Mexican train has no owner
+    state = run(state, DRAW, PASS, on("2-0", 2), on("5-4", 0), DRAW, on("3-1", 1))
+    assert state.train(1).owner_played
+    assert not state.train(1).marked  # P6: the owner's tile lifts the marker
+    assert not state.train(MEXICAN).owner_played
+
+
+def test_v2_mexican_after_own_train_a_tile_laid_by_another_player_does_not_open_it() -> None:
+    """V2: seat 1's train holds seat 0's 6-3, but seat 1 has not played on it: no 4-0 on M.
+
+    Under plain hub 4-0 and 4-4 would go on the Mexican train; once seat 1 has played
+    3-1 on its own train, they do.
+    """
+    state = _others_on_1("mexican-after-own-train")
+    state = run(state, DRAW, PASS, on("2-0", 2), on("6-4", MEXICAN))
+    assert state.current_player == 1
+    assert state.train(MEXICAN).open_end == 4
+    assert legal_moves(state) == (DRAW,)
+    assert_refused(state, on("4-0", MEXICAN), "V2")
+    plain = start(OTHERS_ON_1, rules=get_variant("hub"), boneyard=OTHERS_ON_1_BONEYARD)
+    plain = run(plain, *TO_OTHERS_ON_1, DRAW, PASS, on("2-0", 2), on("6-4", MEXICAN))
+    assert {on("4-0", MEXICAN), on("4-4", MEXICAN)} <= set(legal_moves(plain))
+    # Seat 1 draws 3-1 and plays it on its own train: now the Mexican train is open to it.
+    state = run(state, DRAW, on("3-1", 1), on("0-5", 2), on("5-4", 0))
+    assert state.current_player == 1
+    assert {on("4-0", MEXICAN), on("4-4", MEXICAN)} <= set(legal_moves(state))
+
+
+def test_v2_mexican_after_all_trains_a_tile_laid_by_another_player_does_not_count() -> None:
+    """V2: every train has a tile, but seat 1 never played on its own: M stays shut for all."""
+    state = _others_on_1("mexican-after-all-trains")
+    assert all(train.is_started for train in state.trains[:3])
+    state = run(state, DRAW, PASS)
+    assert on("6-1", MEXICAN) not in legal_moves(state)  # seat 2 holds 6-1; M ends in 6
+    assert_refused(state, on("6-1", MEXICAN), "V2")
+    state = run(state, on("2-0", 2))
+    assert on("6-4", MEXICAN) not in legal_moves(state)  # nor for seat 0
+    # Seat 1 draws 3-1 and plays it on its own train: every owner has played on theirs.
+    state = run(state, on("5-4", 0), DRAW, on("3-1", 1))
+    assert state.current_player == 2
+    assert on("6-1", MEXICAN) in legal_moves(state)
+
+
+def test_v2_mexican_after_own_train_the_first_turn_chain_is_the_owners_play() -> None:
+    """V2 with P4: the tiles of the first turn's chain are the owner's; M opens on turn two."""
+    rules = get_variant("mexican-after-own-train")
+    state = start(["6-6 6-5 5-4 4-0", "6-4 3-3 0-0 2-1"], rules=rules)
+    state = run(state, on("6-5", 0), on("5-4", 0), on("4-0", 0))
+    assert state.current_player == 1
+    assert state.train(0).owner_played
+    assert not state.train(1).owner_played
+
+
+def test_v2_owner_played_covering_a_double_on_the_own_train_is_the_owners_play() -> None:
+    """V2 with D2: seat 0 lays 3-3 on seat 1's marked train; seat 1 covers it: now its own."""
+    rules = combine("hub", "mexican-after-own-train")
+    state = start(
+        ["6-5 6-3 3-3 5-4 0-0", "2-1 1-1 4-4 4-0 5-5"], rules=rules, boneyard="1-0 2-2 3-1"
+    )
+    state = run(state, on("6-5", 0), DRAW, PASS, on("6-3", 1), DRAW, PASS)
+    state = run(state, on("3-3", 1), on("5-4", 0))  # D1: seat 0 follows its double elsewhere
+    assert state.open_doubles == (1,)
+    assert state.train(1).tiles == (Tile(6, 3), Tile(3, 3))
+    assert not state.train(1).owner_played
+    state = run(state, DRAW, on("3-1", 1))  # D2: seat 1 draws 3-1 and covers the double
+    assert state.train(1).owner_played
+    assert not state.train(1).marked
+
+
+def test_v2_owner_played_round_trips_through_json_notation_views_and_build_state() -> None:
+    """V2: `owner_played` is part of the state, the view and every way to write them."""
+    state = _others_on_1("mexican-after-own-train")
+    assert state_from_json(to_json(state)) == state
+    # Notation: "!" after a started train whose owner has not played on it.
+    text = format_state(state)
+    assert " 6-5/6-3*!/6-2/- " in text
+    assert parse_state(text) == state
+    # Every seat sees who played where (it happened in front of everybody).
+    for seat in range(3):
+        mine = view(state, seat)
+        assert mine.train(1) == state.train(1)
+        assert not mine.train(1).owner_played
+        assert view_from_json(to_json(mine)) == mine
+    assert not spectator_view(state).train(1).owner_played
+    rebuilt = build_state(
+        rules=state.rules, players=3, seed=state.seed, round_number=1, hands=state.hands,
+        boneyard=state.boneyard, trains=state.trains, current_player=1, first_player=0,
+        had_first_turn=state.had_first_turn, idle_turns=state.idle_turns,
+    )  # fmt: skip
+    assert rebuilt == state
+    assert not determinize(view(state, 1), random.Random(5)).train(1).owner_played
+    assert pickle.loads(pickle.dumps(state)) == state
+    # The states differ from the one where seat 1 laid 6-3 itself.
+    own = Train((Tile(6, 3),), 3, marked=True, owner_played=True)
+    laid_by_1 = state.replace(trains=(state.train(0), own, *state.trains[2:]))
+    assert laid_by_1.train(1).owner_played
+    assert laid_by_1 != state
+
+
+def test_v2_owner_played_shows_in_the_text_render() -> None:
+    """V2: the table as drawn tells a started train whose owner has not played on it."""
+    state = _others_on_1("mexican-after-own-train")
+    lines = render_text(view(state, 1)).splitlines()
+    flagged = [line for line in lines if "[owner yet to play]" in line]
+    assert len(flagged) == 1
+    assert "6-3 > 3 [marker]" in flagged[0]
+    state = run(state, DRAW, PASS, on("2-0", 2), on("5-4", 0), DRAW, on("3-1", 1))
+    assert "[owner yet to play]" not in render_text(state)
+
+
+def test_v2_owner_played_missing_from_an_older_document_is_whether_the_train_has_tiles() -> None:
+    """V2: a document written before `owner_played` reads as it was written: tiles count.
+
+    For an unmarked personal train that is the only consistent reading (P6); a marked
+    one's tiles are taken as its owner's, as every library before this field took them;
+    the Mexican train has no owner.  The same holds for the notation and old pickles.
+    """
+    state = _others_on_1("mexican-after-own-train")
+    state = run(state, DRAW, PASS, on("2-0", 2), on("6-4", MEXICAN))
+    assert state.train(MEXICAN).is_started
+    document = to_json(state)
+    for train in document["trains"]:
+        del train["owner_played"]
+    old = state_from_json(document)
+    assert [train.owner_played for train in old.trains] == [True, True, True, False]
+    assert old.train(1).tiles == state.train(1).tiles
+    assert old == state.replace(trains=(state.train(0), old.train(1), *state.trains[2:]))
+    text = format_state(state)
+    assert "6-3*!" in text
+    assert "!" not in text.split()[6].split("/")[3]  # never on the Mexican train
+    assert parse_state(text.replace("6-3*!", "6-3*")) == old
+    _, fields = state.__reduce__()
+    index = GameState.FIELDS.index("trains")
+    triples = tuple(train[:3] for train in fields[index])
+    assert unpickle_state(*fields[:index], triples, *fields[index + 1 :]) == old
+
+
+def test_v2_owner_played_that_no_play_could_give_is_refused() -> None:
+    """V2: the readers refuse an owner's play on the Mexican train or on an empty train, and
+    an unmarked started train whose owner never played on it (P6: only they lift a marker)."""
+    state = _others_on_1("mexican-after-own-train")
+    unmarked = to_json(state)
+    unmarked["trains"][1]["marked"] = False
+    fresh = start(OTHERS_ON_1, rules=state.rules)
+    mexican = to_json(fresh)
+    mexican["trains"][3]["owner_played"] = True
+    empty = to_json(fresh)
+    empty["trains"][0]["owner_played"] = True
+    for document, index in ((unmarked, 1), (mexican, 3), (empty, 0)):
+        with pytest.raises(SchemaError) as info:
+            from_json(document)
+        assert info.value.path == f"$.trains[{index}].owner_played", info.value
+    with pytest.raises(InvalidStateError) as built:
+        build_state(
+            rules=state.rules, players=3, seed=state.seed, round_number=1, hands=state.hands,
+            boneyard=state.boneyard, current_player=1, first_player=0,
+            had_first_turn=state.had_first_turn, idle_turns=state.idle_turns,
+            trains=(state.train(0), Train((Tile(6, 3),), 3, owner_played=False), *state.trains[2:]),
+        )  # fmt: skip
+    assert built.value.field == "trains[1].owner_played", built.value
+    with pytest.raises(NotationError):
+        parse_state(format_state(state).replace("6-3*!", "6-3!"))
+
+
+def test_v2_owner_played_starts_false_on_every_train_each_round() -> None:
+    """V2: the next round's trains are fresh: nobody has played on their own train yet."""
+    state = finish_round(_others_on_1("mexican-after-own-train"))
+    assert any(train.owner_played for train in state.trains)  # the finished table shows it
+    state = apply(state, NextRound())
+    assert state.round_number == 2
+    assert not any(train.owner_played for train in state.trains)

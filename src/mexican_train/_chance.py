@@ -67,7 +67,9 @@ def build_state(
         round_number: the round, from 1.
         hands: each seat's tiles, in any order (`Tile` values or ``"a-b"``).
         boneyard: the undrawn tiles in draw order, the first drawn first.
-        trains: the personal trains by seat, then the Mexican train.
+        trains: the personal trains by seat, then the Mexican train, each with its
+            marker (P6) and whether its owner has played on it (`Train.owner_played`,
+            V2; a started train without a marker must be its owner's).
         current_player: the seat to move; None once the round is over.
         first_player: the seat that played first this round.  Under S4 it may be
             left out (it rotates from seat 0); under S3 it is whoever held the engine.
@@ -316,4 +318,5 @@ def _train(value: object, what: str) -> Train:
         _tiles(value.tiles, f"{what}.tiles"),
         _int(value.open_end, f"{what}.open_end"),
         _bool(value.marked, f"{what}.marked"),
+        _bool(value.owner_played, f"{what}.owner_played"),
     )

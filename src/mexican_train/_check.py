@@ -414,6 +414,24 @@ def _check_train(index: int, train: Train, pip: int, *, is_mexican: bool) -> Non
         )
     if train.marked and is_mexican:
         raise Problem(("trains", index, "marked"), "the Mexican train never carries a marker (P6)")
+    # V2: whether the owner has played on their train; the Mexican train has no owner.
+    if train.owner_played and is_mexican:
+        raise Problem(
+            ("trains", index, "owner_played"), "the Mexican train has no owner to play on it (V2)"
+        )
+    if train.owner_played and not train.tiles:
+        raise Problem(
+            ("trains", index, "owner_played"),
+            "the owner cannot have played on a train that has no tile (V2)",
+        )
+    if train.tiles and not train.marked and not train.owner_played and not is_mexican:
+        # P6: other players play on a train only while it is marked, and only the
+        # owner's tile lifts the marker (a double they must cover is on it already).
+        raise Problem(
+            ("trains", index, "owner_played"),
+            "other players' tiles alone lie only on a marked train: its owner must have "
+            "played on it (P6, V2)",
+        )
 
 
 def _check_doubles(

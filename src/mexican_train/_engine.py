@@ -739,12 +739,14 @@ def _play(s: GameState, move: Play) -> GameState:
     hand = s._hands[seat] ^ bit
     hands = _replace(s._hands, seat, hand)
     train = s._trains[train_id]
-    # P2: the tile joins at the open end; P6: the owner's tile lifts their marker.
+    # P2: the tile joins at the open end; P6: the owner's tile lifts their marker;
+    # V2: and counts as the owner's play on their own train (others' tiles do not).
     end = train._open_end
     high = HIGH[index]
     low = LOW[index]
+    own = train_id == seat
     joined = Train(train._tiles + (tile,), low if high == end else high,
-                   train._marked and train_id != seat)  # fmt: skip
+                   train._marked and not own, train._owner_played or own)  # fmt: skip
     trains = _replace_train(s._trains, train_id, joined)
     table = s._table | bit
     # D2: a tile played on an open double closes it.
@@ -794,7 +796,8 @@ def _pass(s: GameState) -> GameState:
         # P5, D1, D2: a turn ended without a (final) tile puts a marker on the own train.
         own = trains[seat]
         if not own._marked:
-            trains = _replace_train(trains, seat, Train(own._tiles, own._open_end, True))
+            marked = Train(own._tiles, own._open_end, True, own._owner_played)
+            trains = _replace_train(trains, seat, marked)
     return _end_turn(s, s._hands, trains, s._table, s._open_doubles, s._turn_doubles, s._turn_tiles)
 
 

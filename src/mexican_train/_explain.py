@@ -55,9 +55,9 @@ def _mexican(rules: Rules) -> str:
         MexicanFromFirstTurn: "The Mexican train is open to everybody from the first turn (V2).",
         NoMexicanTrain: 'There is no Mexican train: this is plain "Train Dominoes" (V2).',
         MexicanAfterOwnTrain: "The Mexican train opens to a player once they have played a "
-        "tile on their own train (V2).",
+        "tile on their own train (V2); tiles others laid on it while it was marked do not count.",
         MexicanAfterAllTrains: "The Mexican train opens once every player has played a tile "
-        "on their own train (V2).",
+        "on their own train (V2); tiles others laid on a marked train do not count.",
     }
     return texts.get(type(rule), f"When the Mexican train is open is decided by {rule!r} (V2).")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import attrs
 
 from ._rules import Rules
-from ._state import GameState, Train, state_from_fields
+from ._state import GameState, Train, owner_played_default, state_from_fields
 from ._tiles import Tile
 
 __all__ = ["StateFields", "TrainFields", "fields_of"]
@@ -25,15 +25,19 @@ class TrainFields:
     tiles: tuple[Tile, ...]
     open_end: int
     marked: bool = False
+    owner_played: bool | None = None  # None: not written (`owner_played_default`)
 
     @property
     def is_started(self) -> bool:
         """Whether any tile has been played on it."""
         return bool(self.tiles)
 
-    def build(self) -> Train:
-        """Return the `Train` with these fields."""
-        return Train(self.tiles, self.open_end, self.marked)
+    def build(self, is_mexican: bool = False) -> Train:
+        """Return the `Train` with these fields (the Mexican train's if *is_mexican*)."""
+        owner = self.owner_played
+        if owner is None:
+            owner = owner_played_default(self.tiles, is_mexican)
+        return Train(self.tiles, self.open_end, self.marked, owner)
 
 
 @attrs.frozen

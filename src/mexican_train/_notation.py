@@ -21,7 +21,7 @@ from ._fields import StateFields
 from ._moves import MEXICAN, Draw, Move, NextRound, Pass, Play
 from ._names import get_rules, kebab_name, public_names
 from ._rules import Rules
-from ._state import GameState, Train
+from ._state import GameState, Train, owner_played_default
 from ._tiles import Tile
 from ._variants import VARIANTS, _combination_name
 
@@ -401,7 +401,7 @@ def _tiles_text(tiles: tuple[Tile, ...]) -> str:
     return ",".join(map(str, tiles)) or _EMPTY
 
 
-def _train_tiles_text(train: Train, pip: int) -> str:
+def _train_tiles_text(train: Train, pip: int, personal: bool) -> str:
     # Tiles are written as they lie: the end joined to the train first (P2).
     pieces = []
     end = pip
@@ -409,7 +409,10 @@ def _train_tiles_text(train: Train, pip: int) -> str:
         after = tile.other_end(end)
         pieces.append(f"{end}-{after}")
         end = after
-    return (",".join(pieces) or _EMPTY) + ("*" if train.marked else "")
+    # P6: "*" for a marker; V2: "!" after a started personal train its owner has not
+    # played on (without it, a started one is its owner's, as every unmarked one must be).
+    others = "!" if personal and train.tiles and not train.owner_played else ""
+    return (",".join(pieces) or _EMPTY) + ("*" if train.marked else "") + others
 
 
 def _ids_text(train_ids: tuple[int, ...]) -> str:
@@ -466,7 +469,9 @@ def format_state(state: GameState) -> str:
         f"{s.round_number}/{s.engine}/{s.first_player}",
         "/".join(_tiles_text(hand) for hand in s.hands),
         _tiles_text(s.boneyard),
-        "/".join(_train_tiles_text(train, pip) for train in s.trains),
+        "/".join(
+            _train_tiles_text(train, pip, index < s.players) for index, train in enumerate(s.trains)
+        ),
         "/".join(turn),
         "/".join(scores),
     ]
@@ -563,17 +568,26 @@ class _PositionReader:
         boneyard = tuple(self.tiles(part["boneyard"], "boneyard", ("boneyard",)))
 
         trains = []
-        for index, piece in enumerate(part["trains"].split("/")):
-            marked = piece.text.endswith("*")
-            tiles_part = _Part(piece.text[:-1], piece.start) if marked else piece
+        pieces = part["trains"].split("/")
+        for index, piece in enumerate(pieces):
+            is_mexican = index == len(pieces) - 1
+            others = piece.text.endswith("!")  # V2: not begun by its owner
+            tiles_part = _Part(piece.text[:-1], piece.start) if others else piece
+            marked = tiles_part.text.endswith("*")
+            if marked:
+                tiles_part = _Part(tiles_part.text[:-1], piece.start)
             self.spans[("trains", index)] = piece
             self.spans[("trains", index, "marked")] = piece
             self.spans[("trains", index, "open_end")] = piece
+            self.spans[("trains", index, "owner_played")] = piece
             tiles = self.tiles(tiles_part, "trains", ("trains", index, "tiles"))
+            if others and (is_mexican or not tiles):
+                self.fail(piece, "trains", "'!' follows a started personal train only (V2)")
             end = engine.high
             for tile in tiles:  # the open end; check_state reports a broken chain
                 end = tile.other_end(end) if tile.shows(end) else end
-            trains.append(Train(tuple(tiles), end, marked))
+            owner = owner_played_default(tuple(tiles), is_mexican) and not others
+            trains.append(Train(tuple(tiles), end, marked, owner))
 
         turn = self.items(
             part["turn"], "turn", 8,

@@ -38,6 +38,7 @@ class _Row:
     tiles: tuple[tuple[Tile, int, int], ...]
     open_end: int
     marked: bool
+    others_only: bool  # started, but its owner has not played on it this round (V2)
     open_double: int  # its place among the open doubles (D2, D3), from 1; 0 if none
     new_double: bool  # a double played this turn, still to be followed (D1)
     hand_size: int | None
@@ -147,6 +148,7 @@ def _row(table: PlayerView, train_id: int, labels: tuple[str, ...]) -> _Row:
         tiles=tuple(laid),
         open_end=train.open_end,
         marked=train.marked,
+        others_only=personal and train.is_started and not train.owner_played,
         open_double=open_rank,
         new_double=train_id in table.turn_doubles,
         hand_size=table.hand_sizes[train_id] if personal else None,
@@ -238,6 +240,8 @@ def _text(scene: _Scene) -> str:
         flags = []
         if row.marked:
             flags.append("[marker]")
+        if row.others_only:
+            flags.append("[owner yet to play]")  # V2: only others' tiles on it so far
         if row.open_double:
             several = len(table.open_doubles) > 1  # D3: they are closed in order
             flags.append(f"[open double #{row.open_double}]" if several else "[open double]")

@@ -56,7 +56,10 @@ __all__ = [
 class Table(Protocol):
     """What every player can see on the table: the argument of the pluggable rules.
 
-    Both `GameState` and a player's view satisfy it.
+    Both `GameState` and a player's view satisfy it.  A `Train` tells its
+    tiles, its marker (P6), and whether its owner has played on it this round
+    (`Train.owner_played`: tiles other players laid on a marked train are
+    not the owner's).
 
     >>> from mexican_train import new_game, view
     >>> state = new_game(2, seed=1)
@@ -89,6 +92,9 @@ class MexicanTrainRule(Protocol):
     ...         return table.has_had_first_turn(seat)
     >>> isinstance(AfterFirstTurn(), MexicanTrainRule), isinstance(object(), MexicanTrainRule)
     (True, False)
+
+    A rule may read who played where: ``table.train(seat).owner_played`` is
+    whether *seat* has played a tile on their own train this round.
     """
 
     def is_open(self, table: Table, seat: int) -> bool:

@@ -168,6 +168,8 @@ def _make_converter() -> cattrs.Converter:
     )
     converter.register_structure_hook(int, _strict(int, "a whole number"))
     converter.register_structure_hook(bool, _strict(bool, "true or false"))
+    # A field that may be left out (`TrainFields.owner_played`), never written null.
+    converter.register_structure_hook(bool | None, _strict(bool, "true or false"))
     converter.register_structure_hook(str, _strict(str, "a string"))
     converter.register_structure_hook(Tile, _structure_tile)
     converter.register_unstructure_hook(Tile, str)
@@ -347,12 +349,23 @@ _CONVERTER = _make_converter()
 _CONVERTER.register_structure_hook(
     Train, lambda value, _: _CONVERTER.structure(value, TrainFields).build()
 )
+# The trains of a table: the last is the Mexican train, whose owner_played is False
+# where a document leaves it out (`owner_played_default`).
+_CONVERTER.register_structure_hook_func(
+    lambda kind: kind == tuple[Train, ...],
+    lambda value, _: _trains(_CONVERTER.structure(value, tuple[TrainFields, ...])),
+)
 _CONVERTER.register_unstructure_hook(
     Train,
     lambda train: _CONVERTER.unstructure(
-        TrainFields(train.tiles, train.open_end, train.marked), TrainFields
+        TrainFields(train.tiles, train.open_end, train.marked, train.owner_played), TrainFields
     ),
 )
+
+
+def _trains(fields: tuple[TrainFields, ...]) -> tuple[Train, ...]:
+    last = len(fields) - 1
+    return tuple([train.build(is_mexican=index == last) for index, train in enumerate(fields)])
 
 
 #: What structuring raises for bad input: our hooks, cattrs, and the values' own validators.

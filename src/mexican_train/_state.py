@@ -22,26 +22,46 @@ class Train:
 
     It has the tiles in the order played (the first one joined to the engine),
     the open end a tile must show to join it (the engine's number while it is
-    empty) and whether a marker is on it (P6).
+    empty), whether a marker is on it (P6), and whether its owner has played a
+    tile on it this round (`owner_played`).
 
     >>> Train((Tile(12, 5), Tile(5, 5)), open_end=5).is_started
     True
     >>> Train((), 12, marked=True)
     Train(tiles=(), open_end=12, marked=True)
+
+    A started personal train without a marker must say *owner_played*: only the
+    owner's tile lifts a marker (P6), so only a marked train can hold other
+    players' tiles alone.
+
+    >>> Train((Tile(12, 5),), open_end=5, owner_played=True)
+    Train(tiles=(Tile(12, 5),), open_end=5, marked=False, owner_played=True)
     """
 
-    __slots__ = ("_marked", "_open_end", "_tiles")
+    __slots__ = ("_marked", "_open_end", "_owner_played", "_tiles")
 
-    def __init__(self, tiles: tuple[Tile, ...], open_end: int, marked: bool = False) -> None:
+    def __init__(
+        self,
+        tiles: tuple[Tile, ...],
+        open_end: int,
+        marked: bool = False,
+        owner_played: bool = False,
+    ) -> None:
         # Checked here as a compiled build checks them, so both refuse alike.
-        if type(tiles) is not tuple or type(open_end) is not int or type(marked) is not bool:
+        if (
+            type(tiles) is not tuple
+            or type(open_end) is not int
+            or type(marked) is not bool
+            or type(owner_played) is not bool
+        ):
             raise TypeError(
-                f"Train needs a tuple of tiles, an int open end and a bool marker, not "
-                f"{tiles!r}, {open_end!r}, {marked!r}"
+                f"Train needs a tuple of tiles, an int open end, a bool marker and a bool "
+                f"owner_played, not {tiles!r}, {open_end!r}, {marked!r}, {owner_played!r}"
             )
         self._tiles: Final = tiles
         self._open_end: Final = open_end
         self._marked: Final = marked
+        self._owner_played: Final = owner_played
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -60,8 +80,21 @@ class Train:
 
     @property
     def is_started(self) -> bool:
-        """Whether any tile has been played on it."""
+        """Whether any tile has been played on it, by anybody."""
         return bool(self._tiles)
+
+    @property
+    def owner_played(self) -> bool:
+        """Whether the train's owner has played a tile on it this round (V2).
+
+        Any tile of theirs counts: the first turn's chain (P4), a double covered,
+        a tile laid while it carried a marker (P6).  Tiles other players laid on
+        it while it carried a marker do not, so a train may be started and this
+        still False.  Always False for the Mexican train, which has no owner; it
+        starts False on every train each round.  The V2 variants
+        ``mexican-after-own-train`` and ``mexican-after-all-trains`` read it.
+        """
+        return self._owner_played
 
     @property
     def ends_in_double(self) -> bool:
@@ -78,17 +111,22 @@ class Train:
         return self is other or (
             self._open_end == other._open_end
             and self._marked == other._marked
+            and self._owner_played == other._owner_played
             and self._tiles == other._tiles
         )
 
     def __hash__(self) -> int:
-        return hash((self._tiles, self._open_end, self._marked))
+        return hash((self._tiles, self._open_end, self._marked, self._owner_played))
 
     def __repr__(self) -> str:
-        return f"Train(tiles={self._tiles!r}, open_end={self._open_end!r}, marked={self._marked!r})"
+        owner = ", owner_played=True" if self._owner_played else ""  # shown when not the default
+        return (
+            f"Train(tiles={self._tiles!r}, open_end={self._open_end!r}, "
+            f"marked={self._marked!r}{owner})"
+        )
 
-    def __reduce__(self) -> tuple[type[Train], tuple[tuple[Tile, ...], int, bool]]:
-        return (Train, (self._tiles, self._open_end, self._marked))
+    def __reduce__(self) -> tuple[type[Train], tuple[tuple[Tile, ...], int, bool, bool]]:
+        return (Train, (self._tiles, self._open_end, self._marked, self._owner_played))
 
 
 def _score_hand(hand: tuple[Tile, ...], double_blank: int) -> int:
@@ -669,12 +707,16 @@ class GameState:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Pickled as its public fields, with each train as a plain (tiles, open end,
-        # marker) triple: the same bytes on both builds and in every process (a
-        # compiled class's module name is another str object, which pickle's memo
-        # would otherwise write differently), and either build loads either pickle.
+        # marker, owner played) tuple: the same bytes on both builds and in every
+        # process (a compiled class's module name is another str object, which
+        # pickle's memo would otherwise write differently), and either build loads
+        # either pickle.
         values = [getattr(self, name) for name in _FIELDS]
         values[_FIELDS.index("trains")] = tuple(
-            [(train._tiles, train._open_end, train._marked) for train in self._trains]
+            [
+                (train._tiles, train._open_end, train._marked, train._owner_played)
+                for train in self._trains
+            ]
         )
         return (unpickle_state, tuple(values))
 
@@ -685,11 +727,34 @@ class GameState:
         return self
 
 
+def owner_played_default(tiles: tuple[Tile, ...], is_mexican: bool) -> bool:
+    """Return `Train.owner_played` for a train read from where it was not written.
+
+    Documents, notation and pickles made before the field say nothing of it: a
+    personal train's tiles are then its owner's (forced on an unmarked train, P6,
+    and what a marked one meant when they were made); the Mexican train has no owner.
+    """
+    return bool(tiles) and not is_mexican
+
+
 def unpickle_state(*values: Any) -> GameState:
-    """Return the state `GameState.__reduce__` pickled (trains as triples)."""
+    """Return the state `GameState.__reduce__` pickled (trains as tuples of their fields).
+
+    A pickle made before `Train.owner_played` holds triples: a personal train's
+    is then whether it has tiles (see `owner_played_default`).
+    """
     fields = list(values)
     index = _FIELDS.index("trains")
-    fields[index] = tuple([Train(*train) for train in fields[index]])
+    pickled: tuple[tuple[Any, ...], ...] = fields[index]
+    trains = []
+    for seat, train in enumerate(pickled):
+        if len(train) == 3:  # tiles, open end, marker
+            tiles, open_end, marked = train
+            owner = owner_played_default(tiles, seat == len(pickled) - 1)
+            trains.append(Train(tiles, open_end, marked, owner))
+        else:
+            trains.append(Train(*train))
+    fields[index] = tuple(trains)
     return state_from_fields(*fields)
 
 

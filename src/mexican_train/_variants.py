@@ -182,7 +182,11 @@ class NoMexicanTrain:
 
 @attrs.frozen
 class MexicanAfterOwnTrain:
-    """The Mexican train opens to a player once their own train has a tile (V2).
+    """The Mexican train opens to a player once they have played on their own train (V2).
+
+    Only the owner's own tile counts (`~mexican_train.Train.owner_played`): a
+    tile another player laid on their train while it carried a marker (P6) does
+    not open the Mexican train to them.
 
     >>> from mexican_train import new_game
     >>> MexicanAfterOwnTrain().is_open(new_game(2), 0)
@@ -190,12 +194,15 @@ class MexicanAfterOwnTrain:
     """
 
     def is_open(self, table: Table, seat: int) -> bool:
-        return table.train(seat).is_started
+        return table.train(seat).owner_played
 
 
 @attrs.frozen
 class MexicanAfterAllTrains:
-    """The Mexican train opens once every player's own train has a tile (V2).
+    """The Mexican train opens once every player has played on their own train (V2).
+
+    As in `MexicanAfterOwnTrain`, only each owner's own tile counts
+    (`~mexican_train.Train.owner_played`).
 
     >>> from mexican_train import new_game
     >>> MexicanAfterAllTrains().is_open(new_game(2), 0)
@@ -203,7 +210,7 @@ class MexicanAfterAllTrains:
     """
 
     def is_open(self, table: Table, seat: int) -> bool:
-        return all(table.train(other).is_started for other in range(table.players))
+        return all(table.train(other).owner_played for other in range(table.players))
 
 
 # -- the catalogue ----------------------------------------------------------------
@@ -270,14 +277,16 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
     ),
     "mexican-after-own-train": (
         _standard(mexican_train=MexicanAfterOwnTrain()),
-        "A player may play on the Mexican train only once their own train has a tile "
-        "(V2), whoever laid it: a tile another player laid on it while it carried a "
-        "marker (P6) counts too.",
+        "A player may play on the Mexican train only once they have played a tile on "
+        "their own train this round (V2): their first turn's chain (P4) or any later tile "
+        "of theirs.  A tile another player laid on it while it carried a marker (P6) "
+        "does not count.",
     ),
     "mexican-after-all-trains": (
         _standard(mexican_train=MexicanAfterAllTrains()),
-        "Nobody may play on the Mexican train until every player's own train has a tile "
-        "(V2), whoever laid it (as ``mexican-after-own-train``).",
+        "Nobody may play on the Mexican train until every player has played a tile on "
+        "their own train this round (V2); tiles other players laid on a marked train "
+        "do not count (as ``mexican-after-own-train``).",
     ),
     "single-tile-first-turn": (
         _standard(first_turn=FirstTurn(chain=False)),
@@ -628,8 +637,8 @@ _MEXICAN = {
     MexicanFromSecondTurn: "from each player's second turn",
     MexicanFromFirstTurn: "open from the first turn",
     NoMexicanTrain: "none (Train Dominoes)",
-    MexicanAfterOwnTrain: "once the player's own train is started",
-    MexicanAfterAllTrains: "once every player's train is started",
+    MexicanAfterOwnTrain: "once the player has played on their own train",
+    MexicanAfterAllTrains: "once every player has played on their own train",
 }
 
 

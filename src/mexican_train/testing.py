@@ -34,21 +34,24 @@ What is checked (each with its rule id):
 - `check_invariants` (one position): every tile of the set exactly once among
   the hands, the trains, the boneyard and the engine; every train a chain from
   the engine with the right open end (P2); the engine of the round (S2, V9); no
-  marker on the Mexican train (P6); open doubles on trains that end in that
-  double (D2); scores the sum of the round scores (E3); winners (E5, or shared
-  ties with ``Rules.tie_break`` False); a round still running only while every
-  hand that should hold tiles does (E1, E2); and `legal_moves`: empty only when
-  the game is over, no repeats, the documented order, and exactly the moves
-  P2-P7 and D1-D4 allow (with ``draw_until_playable``, the last-tile call and
+  marker on the Mexican train (P6); `~mexican_train.Train.owner_played` only on
+  a started personal train, and on every started one without a marker (P6, V2);
+  open doubles on trains that end in that double (D2); scores the sum of the
+  round scores (E3); winners (E5, or shared ties with ``Rules.tie_break``
+  False); a round still running only while every hand that should hold tiles
+  does (E1, E2); and `legal_moves`: empty only when the game is over, no
+  repeats, the documented order, and exactly the moves P2-P7 and D1-D4 allow
+  (with ``draw_until_playable``, the last-tile call and
   ``Cover.doubles_exempt``), asking the rules' own `MexicanTrainRule` and
   `OpenDoubleRule`.
 - `check_transition` (one move): what the move did to hands, trains, boneyard
-  and markers (P2, P5, P6), that a cover clears its double (D2), who moves next
-  (P1, P4, P5a, D1), that a round ends exactly when someone goes out or when
-  the boneyard is empty and a whole cycle of turns left the table unchanged
-  (E1, E2, P4), a missed last-tile call's penalty, the round's scores (E3, V7), the
-  next round's set-up (`check_round_start`: S2-S4, E4), and that `apply`
-  gives the same result twice.
+  and markers (P2, P5, P6), that only the owner's tile sets
+  `~mexican_train.Train.owner_played` (V2), that a cover clears its double
+  (D2), who moves next (P1, P4, P5a, D1), that a round ends exactly when
+  someone goes out or when the boneyard is empty and a whole cycle of turns
+  left the table unchanged (E1, E2, P4), a missed last-tile call's penalty, the
+  round's scores (E3, V7), the next round's set-up (`check_round_start`: S2-S4,
+  E4), and that `apply` gives the same result twice.
 - `check_refusals` (one position): every move not offered is refused with
   `IllegalMoveError` and leaves the position as it was.
 - `play_random_game`: all of the above at every step of a seeded random game,
@@ -330,6 +333,24 @@ def _check_trains(state: GameState) -> None:
             )
     if state.trains[MEXICAN].marked:
         raise _fail("markers on personal trains only", "P6", "the Mexican train is marked", state)
+    if state.trains[MEXICAN].owner_played:
+        raise _fail("owners of personal trains only", "V2", "the Mexican train has an owner", state)
+    for seat in range(state.players):
+        train = state.trains[seat]
+        if train.owner_played and not train.tiles:
+            raise _fail(
+                "the owner's tile on the owner's train",
+                "V2",
+                f"train {seat} has no tile but says its owner played on it",
+                state,
+            )
+        if train.tiles and not train.marked and not train.owner_played:
+            raise _fail(
+                "only a marked train holds other players' tiles alone",
+                "P6",
+                f"train {seat} has tiles and no marker, but its owner never played on it",
+                state,
+            )
 
 
 def _check_doubles(state: GameState) -> None:
@@ -700,7 +721,10 @@ def _expected_table(before: GameState, move: Move, seat: int, ends: bool) -> _Ta
         hands[seat] = tuple(t for t in hands[seat] if t is not move.tile)
         train = trains[move.train]
         trains[move.train] = Train(
-            (*train.tiles, move.tile), move.tile.other_end(train.open_end), train.marked
+            (*train.tiles, move.tile),
+            move.tile.other_end(train.open_end),
+            train.marked,
+            train.owner_played or move.train == seat,  # V2: the owner's tile only
         )
     elif move is _DRAW:
         # P5: the first tile of the boneyard goes to the player's hand.
@@ -750,6 +774,14 @@ def _check_tile_flow(
                 "P2",
                 f"train {_train_name(train_id)} should be {_tiles_text(want.tiles)} (open end "
                 f"{want.open_end}), not {_tiles_text(got.tiles)} (open end {got.open_end})",
+                before,
+                move,
+            )
+        if want.owner_played != got.owner_played:
+            raise _fail(
+                "only the owner's tile makes a train the owner's",
+                "V2",
+                f"train {_train_name(train_id)}: owner_played should be {want.owner_played}",
                 before,
                 move,
             )
@@ -889,7 +921,8 @@ def check_round_start(state: GameState, previous_first: int | None = None) -> No
     players = state.players
     pip = state.engine.high
     fresh = all(
-        not train.tiles and not train.marked and train.open_end == pip for train in state.trains
+        not train.tiles and not train.marked and not train.owner_played and train.open_end == pip
+        for train in state.trains
     )
     if not fresh:
         raise _fail("a round starts with empty trains", "E4", "trains not fresh", state)

@@ -219,7 +219,7 @@ export type Event =
     };
 
 /**
- * A train (P2): its tiles, the number it ends in, and its marker (P6).
+ * A train (P2): its tiles, the number it ends in, its marker (P6), and whether its owner has played on it this round (V2).
  *
  * The schema's definition "train" (#/$defs/train), mexican-train/2.
  */
@@ -227,6 +227,10 @@ export interface Train {
   tiles: Tiles1;
   open_end: number;
   marked?: boolean;
+  /**
+   * Whether the train's owner has played a tile on it this round; tiles other players laid on it while it was marked do not count (V2). False on the Mexican train. When missing (documents written before this field): on a personal train, whether it has tiles, which an unmarked one must agree with (P6); false on the Mexican train.
+   */
+  owner_played?: boolean;
 }
 /**
  * The special first turn (P4, V1).
