@@ -325,7 +325,9 @@ def json_values(max_leaves: int = 12) -> st.SearchStrategy[object]:
         | st.integers()
         | st.floats(allow_nan=False)
         | st.text(max_size=6)
-        | st.sampled_from(_TRICKY_JSON)
+        # A copy: the mutation strategies change values in place, and a shared list or dict
+        # changed in one example would change what later examples draw.
+        | st.sampled_from(_TRICKY_JSON).map(copy.deepcopy)
     )
     keys = st.text(max_size=6) | st.sampled_from(
         ["schema", "type", "players", "rules", "tiles", "hands", "trains", "seat", "moves"]
