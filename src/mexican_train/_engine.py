@@ -13,7 +13,7 @@ from bisect import insort
 from collections.abc import Iterable, Sequence
 from functools import cache
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from ._deal import Deal
 from ._errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError, shown
@@ -42,10 +42,11 @@ from ._view import PlayerView
 
 __all__ = ["apply", "legal_moves", "new_game", "round_score"]
 
-_DRAW = Draw()
-_PASS = Pass()
-_NEXT_ROUND = NextRound()
-_CALL = CallLastTile()
+# Final: module constants the compiled build reads as C globals, not by name.
+_DRAW: Final = Draw()
+_PASS: Final = Pass()
+_NEXT_ROUND: Final = NextRound()
+_CALL: Final = CallLastTile()
 # Hands are kept in ascending order: this key sorts tiles at C speed.  A tile's
 # hash is high * 1024 + low (ends stop at MAX_PIP = 30): the order of (high, low).
 _ORDER = attrgetter("_hash")
@@ -313,6 +314,27 @@ def _plays_of(candidates: int, targets: list[_Target]) -> list[Move]:
     return plays
 
 
+# The tiles that show any of some numbers, by the bits of those numbers: the
+# union of their SUITS, one dict lookup instead of a few long-integer ors.
+# Bounded: emptied when full.
+_WANTED: Final[dict[int, int]] = {}
+
+
+def _wanted(pips: int) -> int:
+    wanted = 0
+    pip = 0
+    rest = pips
+    while rest:
+        if rest & 1:
+            wanted |= SUITS[pip]
+        rest >>= 1
+        pip += 1
+    if len(_WANTED) >= 4096:
+        _WANTED.clear()
+    _WANTED[pips] = wanted
+    return wanted
+
+
 def _mexican_open(state: GameState, r: _Round, seat: int) -> bool:
     # V2: whether the Mexican train is open to *seat*, as the rule says.
     opens = r.mexican_opens
@@ -345,17 +367,20 @@ def _ordinary_plays_mask(
         # it; then the tiles of the hand that show one of those numbers, ascending.
         lists = r.plays
         targets: list[_Target] = []
-        wanted = 0
+        pips = 0  # bit n set when a train needs n
         for train_id in range(mexican):
             train = trains[train_id]
             if train_id == seat or train._marked:
-                pip = train._open_end
-                targets.append((1 << pip, train_id, lists[train_id]))
-                wanted |= SUITS[pip]
+                suit = 1 << train._open_end
+                targets.append((suit, train_id, lists[train_id]))
+                pips |= suit
         if opened:
-            pip = trains[mexican]._open_end
-            targets.append((1 << pip, MEXICAN, lists[mexican]))
-            wanted |= SUITS[pip]
+            suit = 1 << trains[mexican]._open_end
+            targets.append((suit, MEXICAN, lists[mexican]))
+            pips |= suit
+        wanted = _WANTED.get(pips)
+        if wanted is None:
+            wanted = _wanted(pips)
         return _plays_of(hand & wanted, targets)
     access = []
     for train_id in range(mexican):
@@ -634,7 +659,8 @@ def _closable(state: GameState | PlayerView, pip: int, hand: tuple[Tile, ...]) -
         # Each tile of the set is on the table, in a hand or in the boneyard (S1-S4),
         # so the suit is all on the table unless a tile of it is off the table: one
         # mask operation on the state's mask of the table.
-        return bool(SUITS[pip] & state._round.set_mask & ~state._table)
+        suit_mask = SUITS[pip] & state._round.set_mask
+        return state._table & suit_mask != suit_mask
     # A player's view holds no other hand and no boneyard: count the table.
     on_table = 1 if state.engine.high == pip else 0
     for train in state.trains:
@@ -826,7 +852,7 @@ def _end_turn(
         0 if turn_tiles or (trains[seat]._marked and not s._trains[seat]._marked) else s._idle + 1
     )
     # P4: a player who went out on a first turn ends the round once all have had theirs.
-    if not all(hands) and firsts == (1 << r.players) - 1:  # rare first: nobody is out, mostly
+    if firsts == (1 << r.players) - 1 and 0 in hands:  # an int test first, then the hands
         return _end_round(s, hands, trains, table)
     deck = s._deck
     drawn = s._drawn
