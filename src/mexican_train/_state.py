@@ -170,10 +170,17 @@ def tiles_of(mask: int) -> tuple[Tile, ...]:
         return known
     tiles = []
     rest = mask
+    base = 0
     while rest:
-        low = rest & -rest
-        tiles.append(TILES[low.bit_length() - 1])
-        rest ^= low
+        # In chunks of 60 bits: small ints, native in the compiled build (the mask
+        # of a double-12 set has 91 bits, a Python long).
+        chunk = rest & 0xFFFFFFFFFFFFFFF
+        rest >>= 60
+        while chunk:
+            low = chunk & -chunk
+            tiles.append(TILES[base + low.bit_length() - 1])
+            chunk ^= low
+        base += 60
     if len(_HANDS) >= 65536:
         _HANDS.clear()
     found = tuple(tiles)
