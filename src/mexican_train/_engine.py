@@ -314,27 +314,6 @@ def _plays_of(candidates: int, targets: list[_Target]) -> list[Move]:
     return plays
 
 
-# The tiles that show any of some numbers, by the bits of those numbers: the
-# union of their SUITS, one dict lookup instead of a few long-integer ors.
-# Bounded: emptied when full.
-_WANTED: Final[dict[int, int]] = {}
-
-
-def _wanted(pips: int) -> int:
-    wanted = 0
-    pip = 0
-    rest = pips
-    while rest:
-        if rest & 1:
-            wanted |= SUITS[pip]
-        rest >>= 1
-        pip += 1
-    if len(_WANTED) >= 4096:
-        _WANTED.clear()
-    _WANTED[pips] = wanted
-    return wanted
-
-
 def _mexican_open(state: GameState, r: _Round, seat: int) -> bool:
     # V2: whether the Mexican train is open to *seat*, as the rule says.
     opens = r.mexican_opens
@@ -367,20 +346,17 @@ def _ordinary_plays_mask(
         # it; then the tiles of the hand that show one of those numbers, ascending.
         lists = r.plays
         targets: list[_Target] = []
-        pips = 0  # bit n set when a train needs n
+        wanted = 0
         for train_id in range(mexican):
             train = trains[train_id]
             if train_id == seat or train._marked:
-                suit = 1 << train._open_end
-                targets.append((suit, train_id, lists[train_id]))
-                pips |= suit
+                pip = train._open_end
+                targets.append((1 << pip, train_id, lists[train_id]))
+                wanted |= SUITS[pip]
         if opened:
-            suit = 1 << trains[mexican]._open_end
-            targets.append((suit, MEXICAN, lists[mexican]))
-            pips |= suit
-        wanted = _WANTED.get(pips)
-        if wanted is None:
-            wanted = _wanted(pips)
+            pip = trains[mexican]._open_end
+            targets.append((1 << pip, MEXICAN, lists[mexican]))
+            wanted |= SUITS[pip]
         return _plays_of(hand & wanted, targets)
     access = []
     for train_id in range(mexican):
