@@ -21,11 +21,12 @@ from ._moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, P
 from ._rules import STANDARD, Cover, EnginePlacement, OpenDouble, OpenDoubleRule, Rules
 from ._shuffle import shuffled
 from ._state import (
+    AFTER_FIRST_TURN,
+    ALWAYS,
     ENDS,
     HIGH,
     LOW,
     SUITS,
-    TILES,
     GameState,
     Train,
     _Deck,
@@ -41,10 +42,11 @@ from ._view import PlayerView
 
 __all__ = ["apply", "legal_moves", "new_game", "round_score"]
 
-_DRAW = Draw()
-_PASS = Pass()
-_NEXT_ROUND = NextRound()
-_CALL = CallLastTile()
+# Final: module constants the compiled build reads as C globals, not by name.
+_DRAW: Final = Draw()
+_PASS: Final = Pass()
+_NEXT_ROUND: Final = NextRound()
+_CALL: Final = CallLastTile()
 # Hands are kept in ascending order: this key sorts tiles at C speed.  A tile's
 # hash is high * 1024 + low (ends stop at MAX_PIP = 30): the order of (high, low).
 _ORDER = attrgetter("_hash")
@@ -257,7 +259,7 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
     plays: list[Move]
     if r.first_turn and not state._firsts >> seat & 1:
         # P4: a first turn plays only on the player's own train; doubles bind nobody.
-        plays = _plays_of(hand & SUITS[trains[seat]._open_end], [(-1, _plays_onto(seat))])
+        plays = _plays_of(hand & SUITS[trains[seat]._open_end], [(-1, seat, r.plays[seat])])
         if state._turn_tiles:
             moves: tuple[Move, ...] = (*plays, _PASS)  # P4: the chain may stop after a tile
             return _with_call_mask(state, r, hand, moves)
@@ -291,30 +293,19 @@ def _with_call_mask(
     return moves
 
 
-# The interned plays onto each train, by tile index, filled on first demand from
-# PLAYS: a list lookup (native speed in the compiled build) instead of two dict ones.
-_PLAY_LISTS: Final[dict[int, list[Play | None]]] = {}
+_Target = tuple[int, int, list[Play | None]]
 
 
-def _plays_onto(train_id: int) -> tuple[int, list[Play | None]]:
-    plays = _PLAY_LISTS.get(train_id)
-    if plays is None:
-        plays = _PLAY_LISTS.setdefault(train_id, [None] * len(TILES))
-    return train_id, plays
-
-
-def _plays_of(
-    candidates: int, targets: Sequence[tuple[int, tuple[int, list[Play | None]]]]
-) -> list[Move]:
-    # The plays of the tiles in *candidates* (ascending) onto *targets*, each a pair
-    # (the bit of the number the train needs, or -1 for any; the train and its plays).
+def _plays_of(candidates: int, targets: list[_Target]) -> list[Move]:
+    # The plays of the tiles in *candidates* (ascending) onto *targets*, each a triple
+    # (the bit of the number the train needs, or -1 for any; the train; its plays).
     plays: list[Move] = []
     while candidates:
         low = candidates & -candidates
         candidates ^= low
         index = low.bit_length() - 1
         ends = ENDS[index]
-        for suit, (train_id, plays_on) in targets:
+        for suit, train_id, plays_on in targets:
             if ends & suit:
                 move = plays_on[index]
                 if move is None:
@@ -323,17 +314,29 @@ def _plays_of(
     return plays
 
 
-def _ordinary_plays_mask(
-    state: GameState, seat: int, hand: int, trains: tuple[Train, ...]
-) -> list[Move]:
-    # P3: own train; the Mexican train once open (V2); others' trains while marked.
+def _mexican_open(state: GameState, r: _Round, seat: int) -> bool:
+    # V2: whether the Mexican train is open to *seat*, as the rule says.
+    opens = r.mexican_opens
+    if opens == ALWAYS:
+        return True
+    if opens == AFTER_FIRST_TURN:
+        return state._firsts >> seat & 1 == 1
     # Any: the answer is checked here, so a compiled build does not refuse it first.
-    rule: Any = state._round.mexican_train
+    rule: Any = r.mexican_train
     opened = rule.is_open(state, seat)
     if opened is not True and opened is not False:
         raise RulesError(
             f"{rule!r}.is_open() returned {opened!r}; Rules.mexican_train must return True or False"
         )
+    return opened
+
+
+def _ordinary_plays_mask(
+    state: GameState, seat: int, hand: int, trains: tuple[Train, ...]
+) -> list[Move]:
+    # P3: own train; the Mexican train once open (V2); others' trains while marked.
+    r = state._round
+    opened = _mexican_open(state, r, seat)
     mexican = len(trains) - 1
     earlier = state._open_doubles
     this_turn = state._turn_doubles
@@ -341,16 +344,19 @@ def _ordinary_plays_mask(
         # The hot path: for each train the player may use, in the documented order
         # (by id, the Mexican train last), the number it needs and the plays onto
         # it; then the tiles of the hand that show one of those numbers, ascending.
-        targets = []
+        lists = r.plays
+        targets: list[_Target] = []
         wanted = 0
-        for train_id in range(mexican + 1 if opened else mexican):
+        for train_id in range(mexican):
             train = trains[train_id]
-            if train_id in (seat, mexican) or train._marked:
+            if train_id == seat or train._marked:
                 pip = train._open_end
-                targets.append(
-                    (1 << pip, _plays_onto(MEXICAN if train_id == mexican else train_id))
-                )
+                targets.append((1 << pip, train_id, lists[train_id]))
                 wanted |= SUITS[pip]
+        if opened:
+            pip = trains[mexican]._open_end
+            targets.append((1 << pip, MEXICAN, lists[mexican]))
+            wanted |= SUITS[pip]
         return _plays_of(hand & wanted, targets)
     access = []
     for train_id in range(mexican):
@@ -365,7 +371,7 @@ def _ordinary_plays_mask(
     wanted = 0
     for train_id in usable:
         pip = trains[train_id]._open_end
-        targets.append((1 << pip, _plays_onto(train_id)))
+        targets.append((1 << pip, train_id, r.plays[mexican if train_id == MEXICAN else train_id]))
         wanted |= SUITS[pip]
     return _plays_of(hand & wanted, targets)
 
@@ -629,7 +635,8 @@ def _closable(state: GameState | PlayerView, pip: int, hand: tuple[Tile, ...]) -
         # Each tile of the set is on the table, in a hand or in the boneyard (S1-S4),
         # so the suit is all on the table unless a tile of it is off the table: one
         # mask operation on the state's mask of the table.
-        return bool(SUITS[pip] & state._round.set_mask & ~state._table)
+        suit_mask = SUITS[pip] & state._round.set_mask
+        return state._table & suit_mask != suit_mask
     # A player's view holds no other hand and no boneyard: count the table.
     on_table = 1 if state.engine.high == pip else 0
     for train in state.trains:
@@ -824,7 +831,7 @@ def _end_turn(
         0 if turn_tiles or (trains[seat]._marked and not s._trains[seat]._marked) else s._idle + 1
     )
     # P4: a player who went out on a first turn ends the round once all have had theirs.
-    if not all(hands) and firsts == (1 << r.players) - 1:  # rare first: nobody is out, mostly
+    if firsts == (1 << r.players) - 1 and 0 in hands:  # an int test first, then the hands
         return _end_round(s, hands, trains, table)
     deck = s._deck
     drawn = s._drawn

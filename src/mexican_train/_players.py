@@ -17,7 +17,7 @@ import attrs
 from ._errors import InvalidArgumentError, shown
 from ._longest import longest_train
 from ._moves import CallLastTile, Move, Play
-from ._tiles import Tile
+from ._tiles import MAX_PIP, Tile, full_set
 from ._view import PlayerView
 
 __all__ = ["GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer", "player_name"]
@@ -121,21 +121,28 @@ class RandomPlayer:
             return moves[0]
         # The position as the seat sees it, folded into 64 bits with integer
         # arithmetic only: the same in every process and on every platform (no
-        # hash() of a str), and a few times cheaper than hashing its text.
-        x = (self.seed & _MASK) ^ 0x9E3779B97F4A7C15
-        for value in (
-            view.round_number, -1 if view.seat is None else view.seat, view.boneyard_size,
-            view.turn_tiles, view.has_drawn, *view.scores,
-        ):  # fmt: skip
-            x = (x ^ value) * 0x100000001B3 & _MASK
+        # hash() of a str), and a few times cheaper than hashing its text.  The
+        # steps are written out (no tuple of the values, no loop over them).
+        mask = _MASK
+        seat = view.seat
+        x = (self.seed & mask) ^ 0x9E3779B97F4A7C15
+        x = (x ^ view.round_number) * 0x100000001B3 & mask
+        x = (x ^ (-1 if seat is None else seat)) * 0x100000001B3 & mask
+        x = (x ^ view.boneyard_size) * 0x100000001B3 & mask
+        x = (x ^ view.turn_tiles) * 0x100000001B3 & mask
+        x = (x ^ view.has_drawn) * 0x100000001B3 & mask
+        for value in view.scores:
+            x = (x ^ value) * 0x100000001B3 & mask
+        codes = _CODES  # a tile's (high << 5 | low), by its index
         for tile in view.hand:
-            x = (x ^ (tile.high << 5 | tile.low)) * 0x100000001B3 & _MASK
+            x = (x ^ codes[tile._index]) * 0x100000001B3 & mask
         for train in view.trains:
-            x = (x ^ len(train.tiles)) * 0x100000001B3 & _MASK
+            x = (x ^ len(train.tiles)) * 0x100000001B3 & mask
         return moves[_mixed(x) % len(moves)]
 
 
 _MASK = (1 << 64) - 1
+_CODES = tuple([tile.high << 5 | tile.low for tile in full_set(MAX_PIP)])
 
 
 def _mixed(x: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import attrs
 
@@ -86,6 +86,12 @@ class MexicanTrainRule(Protocol):
     binds a player (D2) may be covered on the Mexican train whatever this says.
     Implementations must be immutable and hashable (an ``@attrs.frozen`` class).
 
+    A rule may also say when it opens with a class attribute ``open_from_turn``:
+    1 when ``is_open`` is always True, 2 when it is ``table.has_had_first_turn(seat)``.
+    The engine then reads it once per round instead of calling ``is_open`` on every
+    move (the built-in rules do; a subclass that changes ``is_open`` must set it to
+    None).  Without it, ``is_open`` is asked every time.
+
     >>> @attrs.frozen
     ... class AfterFirstTurn:
     ...     def is_open(self, table, seat):
@@ -110,6 +116,9 @@ class MexicanFromFirstTurn:
     True
     """
 
+    #: ``is_open`` is always True (see `MexicanTrainRule`).
+    open_from_turn: ClassVar[int | None] = 1
+
     def is_open(self, table: Table, seat: int) -> bool:
         return True
 
@@ -122,6 +131,9 @@ class MexicanFromSecondTurn:
     >>> MexicanFromSecondTurn().is_open(new_game(2, seed=1), 0)
     False
     """
+
+    #: ``is_open`` is ``table.has_had_first_turn(seat)`` (see `MexicanTrainRule`).
+    open_from_turn: ClassVar[int | None] = 2
 
     def is_open(self, table: Table, seat: int) -> bool:
         return table.has_had_first_turn(seat)

@@ -386,7 +386,7 @@ class _Tally:
         if isinstance(move, Play):
             values["tiles_played"] += 1
             self.round_tiles += 1
-            if before.rules.first_turn is not None and not before.had_first_turn[seat]:
+            if before.rules.first_turn is not None and not before.has_had_first_turn(seat):
                 values["first_turn_tiles"] += 1  # P4
             if move.tile.is_double:
                 values["doubles_played"] += 1  # D1
@@ -407,13 +407,18 @@ class _Tally:
             return
         if after.current_player != seat:
             self.round_turns += 1
-        opened = [t for t in after.open_doubles if t not in before.open_doubles]
-        values["doubles_opened"] += len(opened)  # D2: doubles left open as the turn ends
-        values["markers_placed"] += sum(
-            1
-            for old, new in zip(before.trains, after.trains, strict=True)
-            if new.marked and not old.marked
-        )  # P6
+        # (Each test below skips what cannot have changed: the engine shares the
+        # tuples a move leaves alone, so an unchanged one is the same object.)
+        opened_now = after.open_doubles
+        if opened_now and opened_now is not before.open_doubles:
+            opened = [t for t in opened_now if t not in before.open_doubles]
+            values["doubles_opened"] += len(opened)  # D2: doubles left open as the turn ends
+        if after.trains is not before.trains:
+            placed = 0
+            for old, new in zip(before.trains, after.trains, strict=True):
+                if new is not old and new.marked and not old.marked:
+                    placed += 1
+            values["markers_placed"] += placed  # P6
 
 
 def _batches(

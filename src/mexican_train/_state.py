@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ._errors import InvalidArgumentError, shown
 from ._hooks import svg
-from ._moves import MEXICAN
+from ._moves import MEXICAN, Play
 from ._rules import Rules, rules_repr
 from ._tiles import MAX_PIP, Tile, full_set
 
@@ -208,10 +208,17 @@ def tiles_of(mask: int) -> tuple[Tile, ...]:
         return known
     tiles = []
     rest = mask
+    base = 0
     while rest:
-        low = rest & -rest
-        tiles.append(TILES[low.bit_length() - 1])
-        rest ^= low
+        # In chunks of 60 bits: small ints, native in the compiled build (the mask
+        # of a double-12 set has 91 bits, a Python long).
+        chunk = rest & 0xFFFFFFFFFFFFFFF
+        rest >>= 60
+        while chunk:
+            low = chunk & -chunk
+            tiles.append(TILES[base + low.bit_length() - 1])
+            chunk ^= low
+        base += 60
     if len(_HANDS) >= 65536:
         _HANDS.clear()
     found = tuple(tiles)
@@ -232,6 +239,42 @@ def mask_of(tiles: Iterable[Tile]) -> int:
     return mask
 
 
+#: `_Round.mexican_opens`: ask the rule's ``is_open`` on every move; the
+#: Mexican train is open to every seat; it is open once the seat's first turn is over.
+ASK: Final = 0
+ALWAYS: Final = 1
+AFTER_FIRST_TURN: Final = 2
+
+
+def mexican_opens(rule: object) -> int:
+    """Return how the engine learns whether the Mexican train is open (V2).
+
+    A `MexicanTrainRule` may say, by an ``open_from_turn`` attribute, that its
+    ``is_open`` is true from each seat's first turn (1) or from its second (2), so
+    the engine need not call it on every move; any other rule is asked every time.
+    """
+    opens = getattr(rule, "open_from_turn", None)
+    if type(opens) is int:
+        if opens == 1:
+            return ALWAYS
+        if opens == 2:
+            return AFTER_FIRST_TURN
+    return ASK
+
+
+# The interned plays onto each train, by tile index, filled on first demand from
+# PLAYS: a list lookup (native speed in the compiled build) instead of two dict ones.
+_PLAY_LISTS: Final[dict[int, list[Play | None]]] = {}
+
+
+def plays_onto(train_id: int) -> list[Play | None]:
+    """Return the list of the interned plays onto *train_id*, by tile index (None: not made yet)."""
+    plays = _PLAY_LISTS.get(train_id)
+    if plays is None:
+        plays = _PLAY_LISTS.setdefault(train_id, [None] * len(TILES))
+    return plays
+
+
 class _Round:
     """What stays put for a whole round and everybody may see (shared by its states)."""
 
@@ -244,10 +287,12 @@ class _Round:
         "first_turn",
         "hand_size",
         "max_pip",
+        "mexican_opens",
         "mexican_train",
         "must_play",
         "penalty",
         "players",
+        "plays",
         "round_number",
         "round_scores",
         "rounds",
@@ -290,6 +335,13 @@ class _Round:
         self.draw_until_playable: Final[bool] = rules.draw_until_playable
         self.penalty: Final[int] = rules.last_tile_penalty
         self.mexican_train: Final = rules.mexican_train
+        # V2: how the engine learns whether the Mexican train is open to a seat.
+        self.mexican_opens: Final[int] = mexican_opens(rules.mexican_train)
+        # The interned plays onto each train, by tile index (the Mexican train last).
+        self.plays: Final[list[list[Play | None]]] = [
+            plays_onto(MEXICAN if train_id == players else train_id)
+            for train_id in range(players + 1)
+        ]
 
     def same(self, other: _Round) -> bool:
         """Return whether two rounds hold equal values."""

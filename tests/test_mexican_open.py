@@ -1,0 +1,92 @@
+"""V2: a Mexican-train rule's ``open_from_turn`` lets the engine skip ``is_open``, never change it.
+
+The engine reads the attribute once per round (issue 10); these tests hold the
+moves it offers to those it offers when the same rule is asked on every move.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import attrs
+import pytest
+
+from mexican_train import (
+    HUB,
+    MEXICAN,
+    STANDARD,
+    MexicanFromFirstTurn,
+    MexicanFromSecondTurn,
+    Play,
+    Rules,
+    apply,
+    legal_moves,
+    new_game,
+    view,
+)
+
+
+@attrs.frozen
+class AskEveryTime:
+    """The same answers as *inner*, without ``open_from_turn``: asked on every move."""
+
+    inner: Any
+
+    def is_open(self, table: Any, seat: int) -> bool:
+        return bool(self.inner.is_open(table, seat))
+
+
+@attrs.frozen
+class NeverOpen(MexicanFromFirstTurn):
+    """A subclass that changes ``is_open`` and, as documented, sets ``open_from_turn`` to None."""
+
+    open_from_turn: ClassVar[int | None] = None
+
+    def is_open(self, table: Any, seat: int) -> bool:
+        return False
+
+
+@attrs.frozen
+class OddAttribute:
+    """An ``open_from_turn`` the engine does not know: it asks ``is_open``."""
+
+    open_from_turn: ClassVar[Any] = "1"
+
+    def is_open(self, table: Any, seat: int) -> bool:
+        return False
+
+
+def moves_of_games(rules: Rules, players: int, seeds: range) -> list[tuple[Any, ...]]:
+    """Return the legal moves of every position of random games (the same picks for equal moves)."""
+    seen = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = new_game(players, rules, seed=seed)
+        while not state.is_over:
+            moves = legal_moves(state)
+            seen.append(moves)
+            if state.current_player is not None:
+                assert legal_moves(view(state, state.current_player)) == moves
+            state = apply(state, rng.choice(moves))
+    return seen
+
+
+@pytest.mark.parametrize("rule", [MexicanFromFirstTurn(), MexicanFromSecondTurn()])
+@pytest.mark.parametrize(("preset", "players"), [(HUB, 4), (STANDARD, 3), (STANDARD, 8)])
+def test_a_rule_read_once_per_round_offers_what_asking_every_move_offers(
+    rule: Any, preset: Rules, players: int
+) -> None:
+    """V2: the built-in rules' open_from_turn agrees with their is_open, move for move."""
+    fast = attrs.evolve(preset, mexican_train=rule)
+    asked = attrs.evolve(preset, mexican_train=AskEveryTime(rule))
+    assert rule.open_from_turn in (1, 2)
+    assert moves_of_games(fast, players, range(3)) == moves_of_games(asked, players, range(3))
+
+
+@pytest.mark.parametrize("rule", [NeverOpen(), OddAttribute()])
+def test_a_rule_without_a_known_open_from_turn_is_asked(rule: Any) -> None:
+    """V2: None, or any value but 1 and 2, makes the engine call is_open (here: never open)."""
+    rules = attrs.evolve(HUB, mexican_train=rule)
+    for moves in moves_of_games(rules, 4, range(2)):
+        assert not any(isinstance(m, Play) and m.train == MEXICAN for m in moves)
