@@ -48,6 +48,14 @@ class NeverOpen(MexicanFromFirstTurn):
 
 
 @attrs.frozen
+class NeverOpenForgetful(MexicanFromFirstTurn):
+    """A subclass that changes ``is_open`` and says nothing of ``open_from_turn``."""
+
+    def is_open(self, table: Any, seat: int) -> bool:
+        return False
+
+
+@attrs.frozen
 class OddAttribute:
     """An ``open_from_turn`` the engine does not know: it asks ``is_open``."""
 
@@ -84,9 +92,10 @@ def test_a_rule_read_once_per_round_offers_what_asking_every_move_offers(
     assert moves_of_games(fast, players, range(3)) == moves_of_games(asked, players, range(3))
 
 
-@pytest.mark.parametrize("rule", [NeverOpen(), OddAttribute()])
+@pytest.mark.parametrize("rule", [NeverOpen(), NeverOpenForgetful(), OddAttribute()])
 def test_a_rule_without_a_known_open_from_turn_is_asked(rule: Any) -> None:
-    """V2: None, or any value but 1 and 2, makes the engine call is_open (here: never open)."""
+    """V2: None, or any value but 1 and 2, makes the engine call is_open (here: never open);
+    a subclass of a built-in rule that overrides is_open loses its parent's claim."""
     rules = attrs.evolve(HUB, mexican_train=rule)
     for moves in moves_of_games(rules, 4, range(2)):
         assert not any(isinstance(m, Play) and m.train == MEXICAN for m in moves)

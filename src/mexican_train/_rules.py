@@ -89,8 +89,9 @@ class MexicanTrainRule(Protocol):
     A rule may also say when it opens with a class attribute ``open_from_turn``:
     1 when ``is_open`` is always True, 2 when it is ``table.has_had_first_turn(seat)``.
     The engine then reads it once per round instead of calling ``is_open`` on every
-    move (the built-in rules do; a subclass that changes ``is_open`` must set it to
-    None).  Without it, ``is_open`` is asked every time.
+    move (the built-in rules do; a subclass of theirs that changes ``is_open`` is
+    asked every move unless it sets ``open_from_turn`` itself).  Without it,
+    ``is_open`` is asked every time.
 
     >>> @attrs.frozen
     ... class AfterFirstTurn:
@@ -107,8 +108,24 @@ class MexicanTrainRule(Protocol):
         """Return whether *seat* may play on the Mexican train now."""
 
 
+class _KnownOpening:
+    """Base of the built-in Mexican-train rules that say their ``open_from_turn``.
+
+    The claim holds for the class's own ``is_open`` only: a subclass that defines
+    ``is_open`` without its own ``open_from_turn`` gets None, so the engine asks it.
+    """
+
+    __slots__ = ()
+    open_from_turn: ClassVar[int | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "is_open" in vars(cls) and "open_from_turn" not in vars(cls):
+            cls.open_from_turn = None
+
+
 @attrs.frozen
-class MexicanFromFirstTurn:
+class MexicanFromFirstTurn(_KnownOpening):
     """The Mexican train is open to everybody from the first turn (V2, Rulebook B).
 
     >>> from mexican_train import new_game
@@ -124,7 +141,7 @@ class MexicanFromFirstTurn:
 
 
 @attrs.frozen
-class MexicanFromSecondTurn:
+class MexicanFromSecondTurn(_KnownOpening):
     """The Mexican train opens on each player's second turn of a round (V2, Rulebook A).
 
     >>> from mexican_train import new_game
