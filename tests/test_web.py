@@ -80,6 +80,25 @@ def test_s5_a_document_holds_the_seats_view_and_nothing_hidden() -> None:
             table.play_bots()
 
 
+def test_the_end_of_a_round_is_told_to_the_seat_that_ended_it_as_you() -> None:
+    """E1/E2: the round's last mover reads "you" in the round-over line; the others its label."""
+    for seed in range(40):
+        table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=seed)
+        while not table.state.is_round_over:
+            if table.state.current_player == 0:
+                table.play(0, _person_move(table, 0))
+            else:
+                table.play_bots()
+        if table.state.round_scores[-1][0] == 0:  # seat 0, the person, went out (E1)
+            break
+    else:
+        pytest.fail("no deal where the person goes out")
+    mine = table.document(0)["log"][-1]
+    theirs = table.document(1)["log"][-1]
+    assert mine.startswith("Round 1 is over: you went out (E1). Points: you 0, ")
+    assert theirs.startswith(f"Round 1 is over: {table.labels[0]} went out (E1). ")
+
+
 def test_a_person_and_bots_play_a_whole_game() -> None:
     """People move through play(), bots through play_bots(); the game ends with winners (E5)."""
     table = WebTable(3, SHORT, bots={1: PlannerPlayer(), 2: RandomPlayer(seed=1)}, seed=2)

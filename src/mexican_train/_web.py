@@ -449,17 +449,23 @@ def _describe(
         text = f"Round {after.round_number} dealt (engine {after.engine})."
         lines.append((f"{who}: {text}", text))
     if after.is_round_over and not before.is_round_over:
-        points = after.round_scores[-1]
-        out = [s for s in range(after.players) if not after.hands[s]]
-        how = (
-            " and ".join(labels[s] for s in out) + " went out (E1)"
-            if out
-            else "the round is blocked (E2)"
-        )
-        scores = ", ".join(f"{labels[s]} {points[s]}" for s in range(after.players))
-        text = f"Round {after.round_number} is over: {how}. Points: {scores}."
-        lines.append((text, text))
+        # Told twice: naming every seat to the others, and "you" to the seat that moved.
+        as_you = [("you" if s == seat else label) for s, label in enumerate(labels)]
+        lines.append((_round_over(after, labels), _round_over(after, as_you)))
     return lines
+
+
+def _round_over(after: GameState, labels: Sequence[str]) -> str:
+    """Say how the round that just ended ended (E1, E2) and what each seat scored (E3)."""
+    points = after.round_scores[-1]
+    out = [s for s in range(after.players) if not after.hands[s]]
+    how = (
+        " and ".join(labels[s] for s in out) + " went out (E1)"
+        if out
+        else "the round is blocked (E2)"
+    )
+    scores = ", ".join(f"{labels[s]} {points[s]}" for s in range(after.players))
+    return f"Round {after.round_number} is over: {how}. Points: {scores}."
 
 
 # -- the server ----------------------------------------------------------------------------------
