@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python benchmarks/tournament.py --rounds 300 --iterations 20 50
+    python benchmarks/tournament.py --rounds 300 --iterations 40 100
     python benchmarks/tournament.py --smoke          # a few rounds, a tiny budget (CI)
 
 Each cell is one preset (`STANDARD` or `HUB`, 4 players, cut to a single round with
@@ -36,7 +36,7 @@ from typing import Any
 
 import attrs
 
-from mexican_train import HUB, STANDARD, Player, apply, legal_moves, new_game, view
+from mexican_train import COMPILED, HUB, STANDARD, Player, apply, legal_moves, new_game, view
 from mexican_train.players import GreedyPlayer, PlannerPlayer, SearchPlayer
 
 PRESETS = {"STANDARD": STANDARD, "HUB": HUB}
@@ -67,7 +67,7 @@ def play_round(
 
 
 def run_cell(
-    preset: str, opponent: str, iterations: int | None, rounds: int, seed: int
+    preset: str, opponent: str, iterations: int | None, rounds: int, seed: int, first: int = 0
 ) -> dict[str, Any]:
     """Play *rounds* rounds of one cell, four per deal; *iterations* None is the control."""
     per_deal: list[float] = []
@@ -75,7 +75,7 @@ def run_cell(
     wins = 0.0
     times: list[float] = []
     deals = max(1, math.ceil(rounds / 4))
-    for deal in range(deals):
+    for deal in range(first, first + deals):
         here: list[float] = []
         for seat in range(4):
             bot = OPPONENTS[opponent]()
@@ -104,6 +104,7 @@ def run_cell(
         "iterations": iterations,
         "rounds": len(diffs),
         "deals": deals,
+        "first_deal": first,
         "mean_diff": mean,
         "ci_low": mean - half,
         "ci_high": mean + half,
@@ -134,10 +135,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=300, help="rounds per cell, 4 per deal (default 300)"
     )
-    parser.add_argument("--iterations", type=int, nargs="+", default=[20, 50])
+    parser.add_argument("--iterations", type=int, nargs="+", default=[40, 100])
     parser.add_argument("--presets", nargs="+", default=list(PRESETS), choices=list(PRESETS))
     parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=list(OPPONENTS))
     parser.add_argument("--seed", type=int, default=0, help="the searcher's seed")
+    parser.add_argument(
+        "--first-deal", type=int, default=0, help="deal the first deal from this seed (default 0)"
+    )
     parser.add_argument(
         "--control", action="store_true", help="also play the bot itself in the searcher's seat"
     )
@@ -146,13 +150,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.smoke:
         args.rounds, args.iterations = 8, [8]
+    print(f"the core: {'compiled (mypyc)' if COMPILED else 'pure Python'}")
     print(f"{'preset':9} {'vs':8} {'player':12} {'rounds':>5} {'diff':>8} {'95% CI':^18} "
           f"{'wins':>6} {'median':>10} {'p90':>10}")  # fmt: skip
     budgets: list[int | None] = [*([None] if args.control else []), *args.iterations]
     for preset in args.presets:
         for opponent in args.opponents:
             for iterations in budgets:
-                cell = run_cell(preset, opponent, iterations, args.rounds, args.seed)
+                cell = run_cell(
+                    preset, opponent, iterations, args.rounds, args.seed, args.first_deal
+                )
                 print(_row(cell), flush=True)
                 if args.json:
                     with open(args.json, "a", encoding="utf-8") as out:
