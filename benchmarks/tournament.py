@@ -2,18 +2,20 @@
 
 Run from the repository root::
 
-    python benchmarks/tournament.py --rounds 300 --iterations 20 50
+    python benchmarks/tournament.py --rounds 300 --iterations 40 100
     python benchmarks/tournament.py --smoke          # a few rounds, a tiny budget (CI)
 
 Each cell is one preset (`STANDARD` or `HUB`, 4 players, cut to a single round with
 ``rounds=1``), one kind of opponent (three `PlannerPlayer`\\ s or three `GreedyPlayer`\\ s)
-and one iteration budget.  Round *i* is dealt from seed *i* and the searcher sits in seat
-``i % 4``, so the seats rotate and every cell plays the same deals.  For each round the
-figure is the **paired difference**: the searcher's points less the mean of its three
-opponents' points (E3; below 0 is better than the table).  A control row puts the
-opponent bot itself in the searcher's seat on the same deals, and each searcher row is
-also compared with it round by round ("vs control"): the same deal and seat, the bot
-replaced by the searcher, which removes the luck of the deal from the comparison.
+and one iteration budget.  The seats rotate in full, as in a duplicate tournament: deal
+*d* is dealt from seed *d* and played four times, the searcher in seat 0, 1, 2 and 3 in
+turn, so ``--rounds 300`` plays 75 deals, and every cell plays the same deals.  For each
+round the figure is the **paired difference**: the searcher's points less the mean of its
+three opponents' points (E3; below 0 is better than the table).  Over the four seats of a
+deal, a table of four equal bots scores exactly 0 (each round's differences sum to 0), so
+the luck of the deal and of the seat cancels, and the control row (``--control``: the
+opponent bot itself in the searcher's seat) is 0 by construction.  The confidence
+interval is taken over the deals' means (the four rounds of a deal are not independent).
 
 Printed per cell: the mean difference with its 95% confidence interval (normal, mean ±
 1.96 standard errors), the win rate (rounds where the seat scored lowest, ties shared),
@@ -34,7 +36,7 @@ from typing import Any
 
 import attrs
 
-from mexican_train import HUB, STANDARD, Player, apply, legal_moves, new_game, view
+from mexican_train import COMPILED, HUB, STANDARD, Player, apply, legal_moves, new_game, view
 from mexican_train.players import GreedyPlayer, PlannerPlayer, SearchPlayer
 
 PRESETS = {"STANDARD": STANDARD, "HUB": HUB}
@@ -65,37 +67,48 @@ def play_round(
 
 
 def run_cell(
-    preset: str, opponent: str, iterations: int | None, rounds: int, seed: int
+    preset: str, opponent: str, iterations: int | None, rounds: int, seed: int, first: int = 0
 ) -> dict[str, Any]:
-    """Play *rounds* rounds of one cell; *iterations* None is the control (the bot itself)."""
+    """Play *rounds* rounds of one cell, four per deal; *iterations* None is the control."""
+    per_deal: list[float] = []
     diffs: list[float] = []
     wins = 0.0
     times: list[float] = []
-    for i in range(rounds):
-        seat = i % 4
-        bot = OPPONENTS[opponent]()
-        players: list[Player] = [bot, bot, bot, bot]
-        if iterations is not None:
-            players[seat] = SearchPlayer(iterations=iterations, seed=seed)
-        points, taken = play_round(preset, i, players, seat)
-        times += taken
-        others = [p for s, p in enumerate(points) if s != seat]
-        diffs.append(points[seat] - statistics.fmean(others))
-        low = min(points)
-        if points[seat] == low:
-            wins += 1 / points.count(low)
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    deals = max(1, math.ceil(rounds / 4))
+    for deal in range(first, first + deals):
+        here: list[float] = []
+        for seat in range(4):
+            bot = OPPONENTS[opponent]()
+            players: list[Player] = [bot, bot, bot, bot]
+            if iterations is not None:
+                players[seat] = SearchPlayer(iterations=iterations, seed=seed)
+            points, taken = play_round(preset, deal, players, seat)
+            times += taken
+            others = [p for s, p in enumerate(points) if s != seat]
+            here.append(points[seat] - statistics.fmean(others))
+            low = min(points)
+            if points[seat] == low:
+                wins += 1 / points.count(low)
+        diffs += here
+        per_deal.append(statistics.fmean(here))
+    mean = statistics.fmean(per_deal)
+    half = (
+        1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
+        if len(per_deal) > 1
+        else math.inf
+    )
     ordered = sorted(times)
     return {
         "preset": preset,
         "opponent": opponent,
         "iterations": iterations,
-        "rounds": rounds,
+        "rounds": len(diffs),
+        "deals": deals,
+        "first_deal": first,
         "mean_diff": mean,
         "ci_low": mean - half,
         "ci_high": mean + half,
-        "win_rate": wins / rounds,
+        "win_rate": wins / len(diffs),
         "decisions": len(times),
         "median_s": statistics.median(ordered) if ordered else None,
         "p90_s": ordered[int(0.9 * (len(ordered) - 1))] if ordered else None,
@@ -119,38 +132,35 @@ def _row(cell: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=300, help="rounds per cell (default 300)")
-    parser.add_argument("--iterations", type=int, nargs="+", default=[20, 50])
+    parser.add_argument(
+        "--rounds", type=int, default=300, help="rounds per cell, 4 per deal (default 300)"
+    )
+    parser.add_argument("--iterations", type=int, nargs="+", default=[40, 100])
     parser.add_argument("--presets", nargs="+", default=list(PRESETS), choices=list(PRESETS))
     parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=list(OPPONENTS))
     parser.add_argument("--seed", type=int, default=0, help="the searcher's seed")
-    parser.add_argument("--no-control", action="store_true", help="skip the control rows")
+    parser.add_argument(
+        "--first-deal", type=int, default=0, help="deal the first deal from this seed (default 0)"
+    )
+    parser.add_argument(
+        "--control", action="store_true", help="also play the bot itself in the searcher's seat"
+    )
     parser.add_argument("--json", help="also append every cell to this file, one JSON per line")
     parser.add_argument("--smoke", action="store_true", help="4 rounds a cell, 8 iterations")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.rounds, args.iterations = 4, [8]
+        args.rounds, args.iterations = 8, [8]
+    print(f"the core: {'compiled (mypyc)' if COMPILED else 'pure Python'}")
     print(f"{'preset':9} {'vs':8} {'player':12} {'rounds':>5} {'diff':>8} {'95% CI':^18} "
           f"{'wins':>6} {'median':>10} {'p90':>10}")  # fmt: skip
-    budgets: list[int | None] = [*([] if args.no_control else [None]), *args.iterations]
+    budgets: list[int | None] = [*([None] if args.control else []), *args.iterations]
     for preset in args.presets:
         for opponent in args.opponents:
-            control: list[float] | None = None
             for iterations in budgets:
-                cell = run_cell(preset, opponent, iterations, args.rounds, args.seed)
+                cell = run_cell(
+                    preset, opponent, iterations, args.rounds, args.seed, args.first_deal
+                )
                 print(_row(cell), flush=True)
-                if iterations is None:
-                    control = cell["diffs"]
-                elif control is not None:
-                    # Paired by deal and seat: the searcher against the bot it replaced.
-                    paired = [a - b for a, b in zip(cell["diffs"], control, strict=True)]
-                    mean = statistics.fmean(paired)
-                    half = 1.96 * statistics.stdev(paired) / math.sqrt(len(paired))
-                    cell["vs_control"] = [mean, mean - half, mean + half]
-                    changed = sum(1 for d in paired if d)
-                    print(f"{'':31} vs control on the same deals: {mean:+8.2f} "
-                          f"[{mean - half:+7.2f}, {mean + half:+7.2f}], "
-                          f"{changed} rounds of {len(paired)} changed", flush=True)  # fmt: skip
                 if args.json:
                     with open(args.json, "a", encoding="utf-8") as out:
                         out.write(json.dumps(cell) + "\n")

@@ -13,6 +13,7 @@ from mexican_train import (
     CallLastTile,
     GameState,
     InvalidArgumentError,
+    PlannerPlayer,
     Play,
     apply,
     determinize,
@@ -95,3 +96,13 @@ def test_search_player_refuses_empty_moves_and_a_spectator() -> None:
     watcher = spectator_view(state)
     with pytest.raises(InvalidArgumentError, match="spectator"):
         SearchPlayer().choose(watcher, legal_moves(state))
+
+
+@pytest.mark.parametrize("seed", range(10, 16))
+def test_too_few_samples_never_overrule_the_planner(seed: int) -> None:
+    """With fewer than 4 samples of each move the search keeps PlannerPlayer's move."""
+    state = _searched_position(seed)
+    mine = view(state, state.current_player)  # type: ignore[arg-type]
+    moves = legal_moves(mine)
+    planned = PlannerPlayer().choose(mine, moves)
+    assert SearchPlayer(iterations=len(moves), seed=seed).choose(mine, moves) == planned

@@ -1,17 +1,19 @@
 """`SearchPlayer`: determinized Monte Carlo search over the rest of the round (issue 12).
 
 For each decision the player samples complete states consistent with its view
-(`determinize`), plays every candidate move in each sampled state, and plays the
-round out with a fast planning policy for every seat.  `PlannerPlayer`'s move is
-kept unless another move's playouts end the round clearly better -- its own points
-against the other seats' mean (E3).  All candidates are played out in the same
-sampled states (common random numbers), so that the comparison between them is not
-drowned by the luck of the sample.  Only the public API is used: views,
+(`determinize`), plays the candidate moves in each sampled state, and plays the
+round out with a fast planning policy for every seat; successive halving spends the
+playouts on the candidates that look best.  `PlannerPlayer`'s move is kept unless
+another move's playouts end the round clearly better -- its own points against the
+other seats' mean (E3).  The candidates are played out in the same sampled states
+(common random numbers), so that the comparison between them is not drowned by the
+luck of the sample.  Only the public API is used: views,
 `determinize`, `legal_moves`, `apply` (and `PlannerPlayer`, `longest_train`).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import statistics
@@ -34,7 +36,7 @@ __all__ = ["SearchPlayer"]
 _CALL = CallLastTile()
 # The heuristic a search must clearly beat to overrule, and how clearly (standard errors).
 _PLANNER = PlannerPlayer()
-_Z = 2.0
+_Z = 1.0
 _MIN_SAMPLES = 4
 # The search budget of each playout's plan (longest_train's max_nodes).
 _PLAN_NODES = 2000
@@ -68,13 +70,16 @@ class SearchPlayer:
     """Choose by playing the round out in sampled worlds: determinized Monte Carlo search.
 
     Each decision with more than one legal move samples states consistent with the
-    view (`determinize`), plays each candidate move in every sample, and finishes the
+    view (`determinize`), plays candidate moves in every sample, and finishes the
     round with a planning policy for all seats (each keeps the longest train its hand
     can build for its own train, planned once per playout, and sheds the rest, the
     most pips first, as `PlannerPlayer`).  The outcome of a playout is the player's
-    round points minus the mean of the other seats' (E3), lower being better.  It
-    plays `PlannerPlayer`'s move unless another move's outcome, paired sample by
-    sample with it, is lower by more than two standard errors: playouts are noisy,
+    round points minus the mean of the other seats' (E3), lower being better.  The
+    playouts go by successive halving: every candidate is played in the first
+    samples, then only the better half, and so on, the planner's move always kept.
+    It plays `PlannerPlayer`'s move unless the best other move's outcome, paired
+    sample by sample with it (every move is played in the same samples), is lower
+    by more than one standard error, over at least 4 samples: playouts are noisy,
     and taking the best mean of a few of them was measured to play worse than the
     planner.  It always makes the last-tile call when it may.
 
@@ -82,8 +87,8 @@ class SearchPlayer:
     the same arguments give the same move in any process, whatever the hidden tiles.
 
     Attributes:
-        iterations: playouts per decision, spread evenly over the candidate moves
-            (rounded up to a whole number of samples, at least one each).
+        iterations: playouts per decision, spread over ceil(log2(candidates)) rounds
+            of halving (at least one sample for each candidate in play).
         seed: any whole number of at most 64 bits; different seeds sample differently.
         seconds: an optional time limit per decision, checked between samples; a
             choice made under it depends on the machine's speed and is not
@@ -103,7 +108,7 @@ class SearchPlayer:
     seconds: float | None = attrs.field(default=None, validator=_seconds)
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
-        """Return the move whose playouts end the round best for the seat on average.
+        """Return the planner's move, or another whose playouts end the round clearly better.
 
         Raises:
             InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
@@ -121,21 +126,59 @@ class SearchPlayer:
             raise InvalidArgumentError("SearchPlayer plays a seat: a spectator view has none")
         rng = random.Random(_key(self.seed, view))
         default = moves.index(_PLANNER.choose(view, moves))
-        samples: list[list[float]] = [[] for _ in moves]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        played = 0
-        while played < self.iterations:
-            world = determinize(view, rng)
-            for index, move in enumerate(moves):
-                samples[index].append(_playout(apply(world, move), seat))
-            played += len(moves)
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        return moves[_pick(samples, default)]
+        return moves[_halving(view, moves, seat, default, self.iterations, rng, deadline)]
 
 
 # The command line and reports call it 'search', as the other built-in bots by their names.
 _SHORT_NAMES[SearchPlayer] = "search"
+
+
+def _halving(
+    view: PlayerView,
+    moves: tuple[Move, ...],
+    seat: int,
+    default: int,
+    iterations: int,
+    rng: random.Random,
+    deadline: float | None,
+) -> int:
+    """Return the index of the move to make: successive halving, then `_pick`.
+
+    The budget is spread over ceil(log2(candidates)) phases.  In each phase every
+    candidate still in play is played out in the same fresh worlds (common random
+    numbers); after it, the better half of them by mean outcome stays in play, and the
+    heuristic's *default* always stays.  The playouts go to the moves that look best,
+    rather than evenly to every legal move.
+    """
+    active = list(range(len(moves)))
+    samples: list[list[float]] = [[] for _ in moves]
+    phases = max(1, math.ceil(math.log2(len(moves))))
+    per_phase = iterations / phases
+    played = 0
+    for phase in range(phases):
+        worlds = max(1, round(per_phase / len(active)))
+        if phase == phases - 1:
+            worlds = max(worlds, math.ceil((iterations - played) / len(active)))
+        for _ in range(worlds):
+            world = determinize(view, rng)
+            for index in active:
+                samples[index].append(_playout(apply(world, moves[index]), seat))
+            played += len(active)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        if len(active) <= 2 or phase == phases - 1:
+            break
+        # Keep the default and the better half of the others (ties: legal_moves' order).
+        others = sorted(
+            (i for i in active if i != default), key=lambda i: statistics.fmean(samples[i])
+        )
+        keep = set(others[: max(1, len(others) // 2)]) | {default}
+        active = [i for i in active if i in keep]
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    pool = [samples[i] if i in active else [math.inf] for i in range(len(moves))]
+    return _pick(pool, default)
 
 
 def _pick(samples: list[list[float]], default: int) -> int:
@@ -195,14 +238,18 @@ def _playout(state: GameState, seat: int) -> float:
             plan = plans.get(mover)
             if plan is None:
                 own = state.trains[mover].open_end
-                plan = plans[mover] = list(
-                    longest_train(state.hand(mover), own, max_nodes=_PLAN_NODES)
-                )
+                plan = plans[mover] = list(_plan(state.hand(mover), own))
             move = _planned(state, moves, mover, plan)
         state = apply(state, move)
     points = state.round_scores[-1]
     others = (sum(points) - points[seat]) / (len(points) - 1) if len(points) > 1 else 0.0
     return points[seat] - others
+
+
+@functools.lru_cache(maxsize=4096)
+def _plan(hand: tuple[Tile, ...], open_end: int) -> tuple[Tile, ...]:
+    # The searcher's own hand is the same in every world: its plan is made once.
+    return tuple(longest_train(hand, open_end, max_nodes=_PLAN_NODES))
 
 
 def _planned(state: GameState, moves: tuple[Move, ...], seat: int, plan: list[Tile]) -> Move:
