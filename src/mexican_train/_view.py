@@ -142,9 +142,10 @@ def _check_state(state: object) -> None:
 
 
 def _view(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> PlayerView:
-    # (The caller has checked the state.)  Read from the state's layout (one shared round, masks): a view is built for
-    # every decision a bot makes, so it reads no property twice and builds its
-    # tuples at C speed (map) or takes them from a memo (who has had a first turn).
+    # The caller has checked the state.  Read from the state's layout (one shared
+    # round, masks): a view is built for every decision a bot makes, so it reads no
+    # property twice and builds its tuples at C speed (map) or takes them from a memo
+    # (who has had a first turn).
     r = state._round
     players = r.players
     key = (state._firsts, players)
