@@ -27,6 +27,7 @@ from ._state import (
     HIGH,
     LOW,
     SUITS,
+    TILES,
     GameState,
     Train,
     _Deck,
@@ -740,8 +741,10 @@ def _call(s: GameState) -> GameState:
 def _play(s: GameState, move: Play) -> GameState:
     seat = s._current
     assert seat is not None
-    tile, train_id = move.tile, move.train
-    index = tile._index
+    packed = move._packed  # one attribute of a Python-level object, not three
+    index = packed & 511
+    train_id = (packed >> 9) - 1
+    tile = TILES[index]
     bit = 1 << index
     hand = s._hands[seat] ^ bit
     hands = _replace(s._hands, seat, hand)
