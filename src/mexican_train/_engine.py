@@ -27,6 +27,7 @@ from ._state import (
     HIGH,
     LOW,
     SUITS,
+    TILES,
     GameState,
     Train,
     _Deck,
@@ -259,7 +260,7 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
     plays: list[Move]
     if r.first_turn and not state._firsts >> seat & 1:
         # P4: a first turn plays only on the player's own train; doubles bind nobody.
-        plays = _plays_of(hand & SUITS[trains[seat]._open_end], [(-1, seat, r.plays[seat])])
+        plays = _plays_of(hand & SUITS[trains[seat]._open_end], [seat], trains, r.plays)
         if state._turn_tiles:
             moves: tuple[Move, ...] = (*plays, _PASS)  # P4: the chain may stop after a tile
             return _with_call_mask(state, r, hand, moves)
@@ -293,22 +294,24 @@ def _with_call_mask(
     return moves
 
 
-_Target = tuple[int, int, list[Play | None]]
-
-
-def _plays_of(candidates: int, targets: list[_Target]) -> list[Move]:
-    # The plays of the tiles in *candidates* (ascending) onto *targets*, each a triple
-    # (the bit of the number the train needs, or -1 for any; the train; its plays).
+def _plays_of(
+    candidates: int, usable: list[int], trains: tuple[Train, ...], lists: list[list[Play | None]]
+) -> list[Move]:
+    # The plays of the tiles in *candidates* (ascending) onto the trains in *usable*
+    # (by position in *trains*: the Mexican train is the last), whose interned plays
+    # are *lists* (_Round.plays).  No tuple per train is built: each is read as needed.
     plays: list[Move] = []
     while candidates:
         low = candidates & -candidates
         candidates ^= low
         index = low.bit_length() - 1
         ends = ENDS[index]
-        for suit, train_id, plays_on in targets:
-            if ends & suit:
+        for position in usable:
+            if ends >> trains[position]._open_end & 1:
+                plays_on = lists[position]
                 move = plays_on[index]
                 if move is None:
+                    train_id = MEXICAN if position == len(trains) - 1 else position
                     move = plays_on[index] = PLAYS[train_id][ends]
                 plays.append(move)
     return plays
@@ -344,36 +347,33 @@ def _ordinary_plays_mask(
         # The hot path: for each train the player may use, in the documented order
         # (by id, the Mexican train last), the number it needs and the plays onto
         # it; then the tiles of the hand that show one of those numbers, ascending.
-        lists = r.plays
-        targets: list[_Target] = []
+        usable: list[int] = []
         wanted = 0
         for train_id in range(mexican):
             train = trains[train_id]
             if train_id == seat or train._marked:
-                pip = train._open_end
-                targets.append((1 << pip, train_id, lists[train_id]))
-                wanted |= SUITS[pip]
+                usable.append(train_id)
+                wanted |= SUITS[train._open_end]
         if opened:
-            pip = trains[mexican]._open_end
-            targets.append((1 << pip, MEXICAN, lists[mexican]))
-            wanted |= SUITS[pip]
-        return _plays_of(hand & wanted, targets)
+            usable.append(mexican)
+            wanted |= SUITS[trains[mexican]._open_end]
+        return _plays_of(hand & wanted, usable, trains, r.plays)
     access = []
     for train_id in range(mexican):
         if train_id == seat or trains[train_id]._marked:
             access.append(train_id)
     if opened:
         access.append(MEXICAN)
-    usable, double_access = _restrict(state, access, earlier, this_turn, ())
+    allowed, double_access = _restrict(state, access, earlier, this_turn, ())
     if double_access is not None:
-        return _plays_exempting_doubles(tiles_of(hand), trains, usable, double_access)
-    targets = []
+        return _plays_exempting_doubles(tiles_of(hand), trains, allowed, double_access)
+    positions: list[int] = []
     wanted = 0
-    for train_id in usable:
-        pip = trains[train_id]._open_end
-        targets.append((1 << pip, train_id, r.plays[mexican if train_id == MEXICAN else train_id]))
-        wanted |= SUITS[pip]
-    return _plays_of(hand & wanted, targets)
+    for train_id in allowed:
+        position = mexican if train_id == MEXICAN else train_id
+        positions.append(position)
+        wanted |= SUITS[trains[position]._open_end]
+    return _plays_of(hand & wanted, positions, trains, r.plays)
 
 
 def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:
@@ -740,8 +740,10 @@ def _call(s: GameState) -> GameState:
 def _play(s: GameState, move: Play) -> GameState:
     seat = s._current
     assert seat is not None
-    tile, train_id = move.tile, move.train
-    index = tile._index
+    packed = move._packed  # one attribute of a Python-level object, not three
+    index = packed & 511
+    train_id = (packed >> 9) - 1
+    tile = TILES[index]
     bit = 1 << index
     hand = s._hands[seat] ^ bit
     hands = _replace(s._hands, seat, hand)
