@@ -12,12 +12,13 @@ and `reorder_boneyard` only ever reorders tiles that are in the boneyard.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any
 
 from ._check import Problem, _dotted, check_state, engine_of
 from ._deal import Deal
 from ._deal import _tiles as tiles_of
-from ._engine import _ORDER, _start_round, _why_illegal, apply, legal_moves
+from ._engine import _start_round, _why_illegal, apply, legal_moves
 from ._errors import DealError, IllegalMoveError, InvalidArgumentError, InvalidStateError
 from ._fields import StateFields
 from ._moves import Draw, NextRound
@@ -27,6 +28,9 @@ from ._tiles import Tile
 
 __all__ = ["build_state", "draw_tile", "next_round", "reorder_boneyard"]
 
+# Hands are listed in ascending order: this key sorts tiles at C speed (a tile's
+# hash is high * 1024 + low, the order of (high, low)).
+_ORDER = attrgetter("_hash")
 _DRAW = Draw()
 _NEXT_ROUND = NextRound()
 

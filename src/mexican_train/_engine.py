@@ -9,10 +9,8 @@ for every move.  The legal moves of a state are computed once, on demand, and
 from __future__ import annotations
 
 import secrets
-from bisect import insort
 from collections.abc import Iterable, Sequence
 from functools import cache
-from operator import attrgetter
 from typing import Any, Final
 
 from ._deal import Deal
@@ -48,9 +46,6 @@ _DRAW: Final = Draw()
 _PASS: Final = Pass()
 _NEXT_ROUND: Final = NextRound()
 _CALL: Final = CallLastTile()
-# Hands are kept in ascending order: this key sorts tiles at C speed.  A tile's
-# hash is high * 1024 + low (ends stop at MAX_PIP = 30): the order of (high, low).
-_ORDER = attrgetter("_hash")
 
 
 # -- setting up -----------------------------------------------------------------
@@ -143,38 +138,39 @@ def _start_round(
     if deal is None:
         order = shuffled(pool, seed, round_number)
         n = hand_size
-        hand_list = [sorted(order[i * n : (i + 1) * n], key=_ORDER) for i in range(players)]
+        hands = [mask_of(order[i * n : (i + 1) * n]) for i in range(players)]
         boneyard = order[players * n :]
     else:
         _check_deal(deal, pool, players, hand_size, max_pip)
-        hand_list = [sorted(hand, key=_ORDER) for hand in deal.hands]
-        boneyard = deal.boneyard
+        hands = [mask_of(hand) for hand in deal.hands]
+        boneyard = tuple(deal.boneyard)
 
     if set_aside:
         # S4: the engine was set aside before the deal; the first player rotates.
         first = 0 if previous_first is None else (previous_first + 1) % players
     else:
         # S3: the engine's holder places it and plays first ...
-        holder = next((seat for seat, hand in enumerate(hand_list) if engine in hand), None)
+        bit = 1 << engine._index
+        holder = next((seat for seat, hand in enumerate(hands) if hand & bit), None)
         if holder is None:
             # ... and if nobody holds it, players draw in turn until someone does
             # (decision: from seat 0 in round 1, else after last round's first player).
             seat = 0 if previous_first is None else (previous_first + 1) % players
             while True:
                 tile, boneyard = boneyard[0], boneyard[1:]
-                insort(hand_list[seat], tile, key=_ORDER)  # drawn tiles stay in hand
+                hands[seat] |= 1 << tile._index  # drawn tiles stay in hand
                 if tile is engine:
                     holder = seat
                     break
                 seat = (seat + 1) % players
-        hand_list[holder].remove(engine)
+        hands[holder] ^= bit
         first = holder
 
     round_ = _Round(
         rules, players, max_pip, hand_size, round_number, engine, first, scores, round_scores
     )
     return GameState(
-        round_, _Deck(seed, tuple(boneyard)), 0, tuple(mask_of(hand) for hand in hand_list),
+        round_, _Deck(seed, boneyard), 0, tuple(hands),
         (Train((), pip),) * (players + 1),  # P2: all trains start empty (shared: immutable)
         1 << engine._index, first, 0, 0, False, (), (), 0, False, False,
     )  # fmt: skip
@@ -249,6 +245,8 @@ def legal_moves(state: Any) -> tuple[Move, ...]:
 def _state_moves(state: GameState) -> tuple[Move, ...]:
     # The legal moves of a state, from its masks; _compute_legal says the same of a
     # view, from tuples (the behaviour digest holds the two to the same answers).
+    # The commonest case (no double pending) is written out here, in one function:
+    # this is the engine's hottest code (benchmarks/run.py).
     if state._is_over:
         return ()
     seat = state._current
@@ -265,8 +263,25 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
             moves: tuple[Move, ...] = (*plays, _PASS)  # P4: the chain may stop after a tile
             return _with_call_mask(state, r, hand, moves)
         may_draw = r.first_draw  # P4: never draw (unless the variant says so)
+    elif state._open_doubles or state._turn_doubles:
+        plays = _plays_under_doubles(state, r, seat, hand, trains)
+        may_draw = True
     else:
-        plays = _ordinary_plays_mask(state, seat, hand, trains)
+        # P3: the own train, others' trains while marked, the Mexican train once open
+        # (V2), in the documented order (by id, the Mexican train last); then the
+        # tiles of the hand that show a number one of them needs, ascending.
+        usable: list[int] = []
+        pips = 0  # bit n set when a usable train needs n
+        mexican = len(trains) - 1
+        for train_id in range(mexican):
+            train = trains[train_id]
+            if train_id == seat or train._marked:
+                usable.append(train_id)
+                pips |= 1 << train._open_end
+        if _mexican_open(state, r, seat):
+            usable.append(mexican)
+            pips |= 1 << trains[mexican]._open_end
+        plays = _plays_of(hand & _suits(pips), usable, trains, r.plays)
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
     free = not plays or not r.must_play
@@ -277,12 +292,13 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         and len(state._deck.boneyard) > state._drawn
     ):
         # P5/D1/D2: one draw per turn, or per double played (or until playable).
-        moves = (*plays, _DRAW)
+        plays.append(_DRAW)  # plays is this call's own list
     elif free:
-        moves = (*plays, _PASS)  # P5a: can neither play nor draw: pass (the marker follows)
-    else:
-        moves = tuple(plays)
-    return _with_call_mask(state, r, hand, moves)
+        plays.append(_PASS)  # P5a: can neither play nor draw: pass (the marker follows)
+    moves = tuple(plays)
+    if r.penalty:
+        return _with_call_mask(state, r, hand, moves)
+    return moves
 
 
 def _with_call_mask(
@@ -294,27 +310,56 @@ def _with_call_mask(
     return moves
 
 
+# ``_SUIT_UNIONS[pips]``: the mask of every tile that shows a number whose bit is set
+# in *pips* (one dict lookup for OR-ing a few 91-bit suits, each a Python long).
+# Filled on demand; bounded, emptied when full.
+_SUIT_UNIONS: Final[dict[int, int]] = {}
+
+
+def _suits(pips: int) -> int:
+    union = _SUIT_UNIONS.get(pips)
+    if union is None:
+        union = 0
+        for pip in range(len(SUITS)):
+            if pips >> pip & 1:
+                union |= SUITS[pip]
+        if len(_SUIT_UNIONS) >= 65536:
+            _SUIT_UNIONS.clear()
+        _SUIT_UNIONS[pips] = union
+    return union
+
+
 def _plays_of(
     candidates: int, usable: list[int], trains: tuple[Train, ...], lists: list[list[Play | None]]
 ) -> list[Move]:
     # The plays of the tiles in *candidates* (ascending) onto the trains in *usable*
     # (by position in *trains*: the Mexican train is the last), whose interned plays
     # are *lists* (_Round.plays).  No tuple per train is built: each is read as needed.
+    # The mask is read in chunks of 60 bits, small ints (native in the compiled build:
+    # the mask of a double-12 set has 91 bits, a Python long).
     plays: list[Move] = []
+    base = 0
     while candidates:
-        low = candidates & -candidates
-        candidates ^= low
-        index = low.bit_length() - 1
-        ends = ENDS[index]
-        for position in usable:
-            if ends >> trains[position]._open_end & 1:
-                plays_on = lists[position]
-                move = plays_on[index]
-                if move is None:
-                    train_id = MEXICAN if position == len(trains) - 1 else position
-                    move = plays_on[index] = PLAYS[train_id][ends]
-                plays.append(move)
+        chunk = candidates & _CHUNK
+        candidates >>= 60
+        while chunk:
+            low = chunk & -chunk
+            chunk ^= low
+            index = base + low.bit_length() - 1
+            ends = ENDS[index]
+            for position in usable:
+                if ends >> trains[position]._open_end & 1:
+                    plays_on = lists[position]
+                    move = plays_on[index]
+                    if move is None:
+                        train_id = MEXICAN if position == len(trains) - 1 else position
+                        move = plays_on[index] = PLAYS[train_id][ends]
+                    plays.append(move)
+        base += 60
     return plays
+
+
+_CHUNK: Final = (1 << 60) - 1
 
 
 def _mexican_open(state: GameState, r: _Round, seat: int) -> bool:
@@ -334,46 +379,27 @@ def _mexican_open(state: GameState, r: _Round, seat: int) -> bool:
     return opened
 
 
-def _ordinary_plays_mask(
-    state: GameState, seat: int, hand: int, trains: tuple[Train, ...]
+def _plays_under_doubles(
+    state: GameState, r: _Round, seat: int, hand: int, trains: tuple[Train, ...]
 ) -> list[Move]:
-    # P3: own train; the Mexican train once open (V2); others' trains while marked.
-    r = state._round
-    opened = _mexican_open(state, r, seat)
+    # P3 as above, then D1-D4: what the open doubles leave of it.
     mexican = len(trains) - 1
-    earlier = state._open_doubles
-    this_turn = state._turn_doubles
-    if not earlier and not this_turn:
-        # The hot path: for each train the player may use, in the documented order
-        # (by id, the Mexican train last), the number it needs and the plays onto
-        # it; then the tiles of the hand that show one of those numbers, ascending.
-        usable: list[int] = []
-        wanted = 0
-        for train_id in range(mexican):
-            train = trains[train_id]
-            if train_id == seat or train._marked:
-                usable.append(train_id)
-                wanted |= SUITS[train._open_end]
-        if opened:
-            usable.append(mexican)
-            wanted |= SUITS[trains[mexican]._open_end]
-        return _plays_of(hand & wanted, usable, trains, r.plays)
     access = []
     for train_id in range(mexican):
         if train_id == seat or trains[train_id]._marked:
             access.append(train_id)
-    if opened:
+    if _mexican_open(state, r, seat):
         access.append(MEXICAN)
-    allowed, double_access = _restrict(state, access, earlier, this_turn, ())
+    allowed, double_access = _restrict(state, access, state._open_doubles, state._turn_doubles, ())
     if double_access is not None:
         return _plays_exempting_doubles(tiles_of(hand), trains, allowed, double_access)
     positions: list[int] = []
-    wanted = 0
+    pips = 0
     for train_id in allowed:
         position = mexican if train_id == MEXICAN else train_id
         positions.append(position)
-        wanted |= SUITS[trains[position]._open_end]
-    return _plays_of(hand & wanted, positions, trains, r.plays)
+        pips |= 1 << trains[position]._open_end
+    return _plays_of(hand & _suits(pips), positions, trains, r.plays)
 
 
 def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:
@@ -669,7 +695,12 @@ def apply(state: Any, move: Any) -> GameState:
         moves = None
     else:
         raise _not_a_state("apply", state)
-    if move not in (legal_moves(state) if moves is None else moves):
+    if moves is None:
+        moves = legal_moves(state)
+    for legal in moves:  # moves are interned: equal moves are the same object
+        if legal is move:
+            break
+    else:
         raise IllegalMoveError(move, _why_illegal(state, move))
     if type(move) is Play:
         after = _play(state, move)  # the commonest move, dispatched first
@@ -746,7 +777,9 @@ def _play(s: GameState, move: Play) -> GameState:
     tile = TILES[index]
     bit = 1 << index
     hand = s._hands[seat] ^ bit
-    hands = _replace(s._hands, seat, hand)
+    changed = list(s._hands)  # _replace, written out: this is the hottest path
+    changed[seat] = hand
+    hands = tuple(changed)
     train = s._trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker;
     # V2: and counts as the owner's play on their own train (others' tiles do not).
@@ -756,14 +789,16 @@ def _play(s: GameState, move: Play) -> GameState:
     own = train_id == seat
     joined = Train(train._tiles + (tile,), low if high == end else high,
                    train._marked and not own, train._owner_played or own)  # fmt: skip
-    trains = _replace_train(s._trains, train_id, joined)
+    rebuilt = list(s._trains)
+    rebuilt[train_id] = joined
+    trains = tuple(rebuilt)
     table = s._table | bit
     # D2: a tile played on an open double closes it.
     open_doubles = s._open_doubles
-    if train_id in open_doubles:
+    if open_doubles and train_id in open_doubles:
         open_doubles = tuple([t for t in open_doubles if t != train_id])
     turn_doubles = s._turn_doubles
-    if train_id in turn_doubles:
+    if turn_doubles and train_id in turn_doubles:
         turn_doubles = tuple([t for t in turn_doubles if t != train_id])
     turn_tiles = s._turn_tiles + 1
     r = s._round
@@ -823,7 +858,7 @@ def _end_turn(
     assert seat is not None
     r = s._round
     first_turn = r.first_turn and not s._firsts >> seat & 1
-    if not first_turn:
+    if turn_doubles and not first_turn:
         # D2: a double still ending its train when the turn ends is open.
         open_doubles = open_doubles + turn_doubles
     firsts = s._firsts | 1 << seat
@@ -832,8 +867,9 @@ def _end_turn(
     idle = (
         0 if turn_tiles or (trains[seat]._marked and not s._trains[seat]._marked) else s._idle + 1
     )
-    # P4: a player who went out on a first turn ends the round once all have had theirs.
-    if firsts == (1 << r.players) - 1 and 0 in hands:  # an int test first, then the hands
+    # P4: a player who went out on a first turn ends the round once all have had theirs
+    # (so only when a first turn ends: later, a tile that empties a hand ends it, E1).
+    if firsts != s._firsts and firsts == (1 << r.players) - 1 and 0 in hands:
         return _end_round(s, hands, trains, table)
     deck = s._deck
     drawn = s._drawn
