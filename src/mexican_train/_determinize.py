@@ -5,7 +5,8 @@ the boneyard's order -- and plays the sampled world out.  Only the rules library
 exactly what a seat can and cannot know, so it does the sampling: `determinize` deals
 the tiles a seat cannot see uniformly at random, builds the state with the checked
 `build_state`, and gives it a fresh seed, so that nothing hidden (not even the later
-deals) leaks through it.  It sits above the core and uses only the public API.
+deals) leaks through it.  It sits above the core and uses only the public API (and a
+tile's private index, to keep the tiles seen in a mask).
 """
 
 from __future__ import annotations
@@ -81,21 +82,22 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
             "determinize() needs a seat's view: a spectator view (seat None) holds no "
             "hand to keep, so every state of the round would fit it"
         )
-    seen: set[Tile] = {view.engine, *view.hand}
+    # The tiles seen, as a mask of tile indices (an int: no Tile.__hash__ calls).
+    seen = _mask(view.hand, 1 << view.engine._index)
     for train in view.trains:
-        seen.update(train.tiles)
+        seen = _mask(train.tiles, seen)
     hands: list[tuple[Tile, ...]]
     if view.open_hands is not None:
         # V10: every hand is shown; only the boneyard's order is hidden.
         hands = list(view.open_hands)
         hidden: list[int] = []
         for hand in hands:
-            seen.update(hand)
+            seen = _mask(hand, seen)
     else:
         hands = [() for _ in range(view.players)]
         hands[seat] = view.hand
         hidden = [other for other in range(view.players) if other != seat]
-    unseen = [tile for tile in full_set(view.max_pip) if tile not in seen]
+    unseen = [tile for tile in full_set(view.max_pip) if not seen >> tile._index & 1]
     rng.shuffle(unseen)  # full_set's fixed order, then the rng: the same everywhere
     start = 0
     for other in hidden:
@@ -125,6 +127,13 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         round_scores=view.round_scores,
         last_tile_called=view.last_tile_called,
     )
+
+
+def _mask(tiles: tuple[Tile, ...], mask: int) -> int:
+    # *mask* with the bits of *tiles* set, by tile index.
+    for tile in tiles:
+        mask |= 1 << tile._index
+    return mask
 
 
 def _fit_scores(
