@@ -61,6 +61,7 @@ def playout(state: GameState, seat: int) -> float:
     of moves) and followed while its tiles last.
     """
     players = state.players
+    first_turns = state.rules.first_turn is not None  # P4, V1: the rules hold for the round
     # Each seat's plan, made on its first choice, and how far into it the seat is.
     plans: list[tuple[Tile, ...] | None] = [None] * players
     done = [0] * players
@@ -74,7 +75,7 @@ def playout(state: GameState, seat: int) -> float:
             if planned is None:
                 planned = plan(state.hand(mover), state.trains[mover].open_end)
                 plans[mover] = planned
-            move = _planned(state, moves, mover, planned, done)
+            move = _planned(state, moves, mover, planned, done, first_turns)
         state = apply(state, move)
         mover = state.current_player
     points = state.round_scores[-1]
@@ -83,10 +84,16 @@ def playout(state: GameState, seat: int) -> float:
 
 
 def _planned(
-    state: GameState, moves: tuple[Move, ...], seat: int, planned: tuple[Tile, ...], done: list[int]
+    state: GameState,
+    moves: tuple[Move, ...],
+    seat: int,
+    planned: tuple[Tile, ...],
+    done: list[int],
+    first_turns: bool,
 ) -> Move:
     # PlannerPlayer's rule on the sampled state, with a plan kept through the playout:
-    # planned[done[seat]:] is what is left of the seat's plan.
+    # planned[done[seat]:] is what is left of the seat's plan; first_turns: whether the
+    # rules have first turns (P4).
     plays: list[Play] = []
     for move in moves:
         if move is _CALL:
@@ -99,10 +106,10 @@ def _planned(
     # The plan's tiles that have left the hand are behind it.
     at = done[seat]
     length = len(planned)
-    while at < length and planned[at] not in hand:
+    while at < length and not _holds(hand, planned[at]):
         at += 1
     done[seat] = at
-    if state.rules.first_turn is not None and not state.has_had_first_turn(seat):
+    if first_turns and not state.has_had_first_turn(seat):
         # P4: lay the whole planned train now, while only the own train is open.
         if at < length:
             nxt = _play_of(plays, planned[at], seat)
@@ -131,6 +138,14 @@ def _planned(
             done[seat] = at + 1
             return nxt
     return _best_play(state, plays, hand)
+
+
+def _holds(hand: tuple[Tile, ...], tile: Tile) -> bool:
+    # Whether *tile* is in *hand* (tiles are interned: identity, without == calls).
+    for held in hand:  # noqa: SIM110 (a loop, not a generator: hot)
+        if held is tile:
+            return True
+    return False
 
 
 def _kept(tile: Tile, planned: tuple[Tile, ...], at: int) -> bool:

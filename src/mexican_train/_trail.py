@@ -65,6 +65,7 @@ class _Trail:
         self.target = 0
         self.best_path: list[int] = []
         self.path: list[int] = []
+        self.stack: list[int] = []  # bound's, kept between calls (empty between them)
 
     def run(self, start: int) -> list[Tile]:
         visited = 1 << start
@@ -90,7 +91,8 @@ class _Trail:
         """Return an upper bound on what a trail from *start* can still add."""
         # The unused tiles reachable from start, the doubles of new numbers, and parity.
         seen = 1 << start
-        stack = [start]
+        stack = self.stack
+        stack.append(start)
         edges = 0
         odd = 0
         doubles = 0
@@ -125,19 +127,21 @@ class _Trail:
             return True
         self.seen.add(key)
         incident = self.incident[v]
-        choices: list[int] = []
-        for k in range(0, len(incident), 2):
-            if not used >> incident[k] & 1:
-                choices.append(k)
-        if not choices:
+        length = len(incident)
+        first = 0  # the first unused edge at v, if any
+        while first < length and used >> incident[first] & 1:
+            first += 2
+        if first == length:
             return True
         self.budget -= 1
         if self.budget < 0:
             return False  # out of budget: keep the best train found so far
         if value + self.bound(v, used, visited) <= self.best:
             return True  # no trail through here can beat the best one
-        for k in choices:
+        for k in range(first, length, 2):
             index = incident[k]
+            if used >> index & 1:
+                continue
             w = incident[k + 1]
             gain = 0 if visited >> w & 1 or not self.double_mask >> w & 1 else 1
             self.path.append(index)
