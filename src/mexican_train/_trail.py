@@ -42,8 +42,8 @@ class _Trail:
         self.doubles: list[Tile | None] = [None] * _NUMBERS
         self.double_mask = 0
         self.edges: list[Tile] = []
-        # incident[v]: (edge index, other end) pairs, flattened, for every edge at v,
-        # in the order of the edges (high pips first).
+        # incident[v]: (edge bit, other end) pairs, flattened, for every edge at v, in
+        # the order of the edges (high pips first); edge i's bit is 1 << i.
         self.incident: list[list[int]] = [[] for _ in range(_NUMBERS)]
         for tile in tiles:
             high = tile.high
@@ -52,18 +52,18 @@ class _Trail:
                 self.doubles[high] = tile
                 self.double_mask |= 1 << high
                 continue
-            index = len(self.edges)
+            bit = 1 << len(self.edges)
             self.edges.append(tile)
-            self.incident[high].append(index)
+            self.incident[high].append(bit)
             self.incident[high].append(low)
-            self.incident[low].append(index)
+            self.incident[low].append(bit)
             self.incident[low].append(high)
         # (current end, tiles used) pairs already expanded, as used << 5 | end.
         self.seen: set[int] = set()
         self.budget = max_nodes
         self.best = -1
         self.target = 0
-        self.best_path: list[int] = []
+        self.best_path: list[int] = []  # the edges' bits, in trail order
         self.path: list[int] = []
         self.stack: list[int] = []  # bound's, kept between calls (empty between them)
 
@@ -76,8 +76,8 @@ class _Trail:
         if start_double is not None:
             train.append(start_double)
         end = start
-        for index in self.best_path:
-            tile = self.edges[index]
+        for bit in self.best_path:
+            tile = self.edges[bit.bit_length() - 1]
             train.append(tile)
             end = tile.low if tile.high == end else tile.high
             if not visited >> end & 1:
@@ -101,7 +101,7 @@ class _Trail:
             degree = 0
             incident = self.incident[v]
             for k in range(0, len(incident), 2):
-                if used >> incident[k] & 1:
+                if used & incident[k]:
                     continue
                 degree += 1
                 w = incident[k + 1]
@@ -129,7 +129,7 @@ class _Trail:
         incident = self.incident[v]
         length = len(incident)
         first = 0  # the first unused edge at v, if any
-        while first < length and used >> incident[first] & 1:
+        while first < length and used & incident[first]:
             first += 2
         if first == length:
             return True
@@ -139,13 +139,13 @@ class _Trail:
         if value + self.bound(v, used, visited) <= self.best:
             return True  # no trail through here can beat the best one
         for k in range(first, length, 2):
-            index = incident[k]
-            if used >> index & 1:
+            bit = incident[k]
+            if used & bit:
                 continue
             w = incident[k + 1]
             gain = 0 if visited >> w & 1 or not self.double_mask >> w & 1 else 1
-            self.path.append(index)
-            going_on = self.search(w, used | 1 << index, visited | 1 << w, value + 1 + gain)
+            self.path.append(bit)
+            going_on = self.search(w, used | bit, visited | 1 << w, value + 1 + gain)
             self.path.pop()
             if not going_on:
                 return False
