@@ -36,7 +36,9 @@ from mexican_train import (
     next_round,
     reorder_boneyard,
 )
+from mexican_train._check import Path, Problem, _check_tiles, _tiles_fit, check_state
 from mexican_train._engine import _pool
+from mexican_train._fields import fields_of
 from mexican_train._rules import EnginePlacement
 from mexican_train._shuffle import shuffled
 from strategies import chance_positions, histories, positions, variant_tables
@@ -135,6 +137,61 @@ def test_s3_build_state_needs_the_first_player() -> None:
         build_state(**given_parts)
     assert error.value.field == "first_player"
     assert "S3" in error.value.reason
+
+
+@given(positions(max_moves=150), st.data())
+def test_the_quick_look_at_the_tiles_agrees_with_the_full_check(
+    state: GameState, data: st.DataObject
+) -> None:
+    """check_state reads the tiles by a mask first (issue 12), and in full only when wrong.
+
+    Whatever is done to the tiles (one dropped, repeated, moved, foreign, or also on
+    the table), the quick look finds them in order exactly when the full check does, and
+    check_state then reports what the full check finds.
+    """
+    hands = [list(hand) for hand in state.hands]
+    boneyard = list(state.boneyard)
+    groups = [*hands, boneyard]
+    change = data.draw(st.sampled_from(["none", "drop", "repeat", "move", "foreign", "table"]))
+    tiles = [(g, i) for g, group in enumerate(groups) for i in range(len(group))]
+    if change != "none" and tiles:
+        g, i = data.draw(st.sampled_from(tiles))
+        tile = groups[g][i]
+        target = groups[data.draw(st.integers(0, len(groups) - 1))]
+        if change == "drop":
+            del groups[g][i]
+        elif change == "repeat":
+            target.append(tile)
+        elif change == "move":
+            del groups[g][i]
+            target.append(tile)
+        elif change == "foreign":
+            target.append(Tile(state.max_pip + 1, data.draw(st.integers(0, state.max_pip + 1))))
+        else:  # a tile of the table (the engine, or a train's) in a hand or the boneyard too
+            table = [state.engine, *(t for train in state.trains for t in train.tiles)]
+            target.append(data.draw(st.sampled_from(table)))
+    fields = attrs.evolve(
+        fields_of(state), hands=tuple(map(tuple, groups[:-1])), boneyard=tuple(groups[-1])
+    )
+    located: list[tuple[Path, Tile]] = [
+        (("hands", seat, i), tile)
+        for seat, hand in enumerate(fields.hands)
+        for i, tile in enumerate(hand)
+    ]
+    located += [(("boneyard", i), tile) for i, tile in enumerate(fields.boneyard)]
+    try:
+        _check_tiles(fields.max_pip, fields.engine, fields.trains, located, 0, ("boneyard",))
+    except Problem as problem:
+        found: Problem | None = problem
+    else:
+        found = None
+    groups_read = (*fields.hands, fields.boneyard)
+    assert _tiles_fit(fields.max_pip, fields.engine, groups_read, fields.trains, 0) == (not found)
+    assert (found is None) == (change in ("none", "move") or not tiles)
+    if found is not None:  # check_state reports what the full check finds, where it finds it
+        with pytest.raises(Problem) as raised:
+            check_state(fields)
+        assert (raised.value.path, raised.value.message) == (found.path, found.message)
 
 
 def test_build_state_refuses_a_missing_tile_and_names_it() -> None:

@@ -15,7 +15,15 @@ import sys
 import pytest
 from hypothesis import given
 
-from mexican_train import HUB, GameState, InvalidArgumentError, Train, legal_moves, new_game
+from mexican_train import (
+    HUB,
+    GameState,
+    InvalidArgumentError,
+    Train,
+    legal_moves,
+    new_game,
+    view,
+)
 from strategies import played_positions
 
 
@@ -41,6 +49,15 @@ def test_replace_changes_only_the_fields_named(state: GameState) -> None:
     assert changed.scores == tuple(score + 1 for score in state.scores)
     assert changed.hands == state.hands
     assert changed.trains == state.trains
+
+
+@given(played_positions())
+def test_s5_hand_sizes_are_the_sizes_of_the_hands_as_every_view_shows_them(
+    state: GameState,
+) -> None:
+    assert state.hand_sizes == tuple(len(hand) for hand in state.hands)
+    assert all(view(state, seat).hand_sizes == state.hand_sizes for seat in range(state.players))
+    assert state.replace(hands=state.hands[::-1]).hand_sizes == state.hand_sizes[::-1]
 
 
 def test_replace_refuses_an_unknown_field() -> None:

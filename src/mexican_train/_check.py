@@ -69,15 +69,17 @@ def check_state(state: StateFields) -> None:
         raise Problem(("hands",), f"{len(s.hands)} hands for {s.players} players")
     if type(s.seed) is not int or not -SEED_LIMIT < s.seed < SEED_LIMIT:
         raise Problem(("seed",), f"a seed is a whole number of at most 64 bits, not {s.seed!r}")
-    located: list[tuple[Path, Tile]] = [
-        (("hands", seat, i), tile)
-        for seat, hand in enumerate(s.hands)
-        for i, tile in enumerate(hand)
-    ]
-    located += [(("boneyard", i), tile) for i, tile in enumerate(s.boneyard)]
     _check_setup(s.rules, s.players, s.max_pip, s.hand_size)
     _check_round(s)
-    _check_tiles(s.max_pip, s.engine, s.trains, located, hidden=0, hidden_path=("boneyard",))
+    if not _tiles_fit(s.max_pip, s.engine, (*s.hands, s.boneyard), s.trains, hidden=0):
+        # Something is wrong with the tiles: find what, and where.
+        located: list[tuple[Path, Tile]] = [
+            (("hands", seat, i), tile)
+            for seat, hand in enumerate(s.hands)
+            for i, tile in enumerate(hand)
+        ]
+        located += [(("boneyard", i), tile) for i, tile in enumerate(s.boneyard)]
+        _check_tiles(s.max_pip, s.engine, s.trains, located, hidden=0, hidden_path=("boneyard",))
     _check_fit(s.rules, s.players)
     _check_table(s, [len(hand) for hand in s.hands])
     if s.current_player is None and s.round_scores:
@@ -191,6 +193,37 @@ def _check_counts(
     for number, row in enumerate(round_scores):
         if len(row) != players:
             raise Problem(("round_scores", number), f"{len(row)} scores for {players} players")
+
+
+def _tiles_fit(
+    max_pip: int,
+    engine: Tile,
+    groups: tuple[tuple[Tile, ...], ...],
+    trains: tuple[Train, ...],
+    hidden: int,
+) -> bool:
+    """Return whether `_check_tiles` would find every tile in order: a quick look first.
+
+    Every tile of *groups*, of the trains and the engine in the set, none twice, and
+    the count adding up, read with a mask of tile indices (Tile.__hash__, which a dict
+    of tiles calls, is a Python method).  A check of every state `build_state` makes,
+    as `determinize` does for every world a search samples (issue 12).  When it
+    answers False, `_check_tiles` says what is wrong, and where.
+    """
+    if engine.high > max_pip:
+        return False
+    mask = 1 << engine._index
+    count = 1
+    for group in (*groups, *[train.tiles for train in trains]):
+        for tile in group:
+            if tile.high > max_pip:
+                return False
+            bit = 1 << tile._index
+            if mask & bit:
+                return False  # twice
+            mask |= bit
+        count += len(group)
+    return count + hidden == set_size(max_pip)
 
 
 def _check_tiles(

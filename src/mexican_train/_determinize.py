@@ -5,7 +5,8 @@ the boneyard's order -- and plays the sampled world out.  Only the rules library
 exactly what a seat can and cannot know, so it does the sampling: `determinize` deals
 the tiles a seat cannot see uniformly at random, builds the state with the checked
 `build_state`, and gives it a fresh seed, so that nothing hidden (not even the later
-deals) leaks through it.  It sits above the core and uses only the public API.
+deals) leaks through it.  It sits above the core and uses only the public API (and a
+tile's private index, to keep the tiles seen in a mask).
 """
 
 from __future__ import annotations
@@ -81,21 +82,19 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
             "determinize() needs a seat's view: a spectator view (seat None) holds no "
             "hand to keep, so every state of the round would fit it"
         )
-    seen: set[Tile] = {view.engine, *view.hand}
-    for train in view.trains:
-        seen.update(train.tiles)
+    shown: list[tuple[Tile, ...]] = [(view.engine,), view.hand]
+    shown += [train.tiles for train in view.trains]
     hands: list[tuple[Tile, ...]]
     if view.open_hands is not None:
         # V10: every hand is shown; only the boneyard's order is hidden.
         hands = list(view.open_hands)
         hidden: list[int] = []
-        for hand in hands:
-            seen.update(hand)
+        shown += hands
     else:
         hands = [() for _ in range(view.players)]
         hands[seat] = view.hand
         hidden = [other for other in range(view.players) if other != seat]
-    unseen = [tile for tile in full_set(view.max_pip) if tile not in seen]
+    unseen = _unseen(view.max_pip, shown)
     rng.shuffle(unseen)  # full_set's fixed order, then the rng: the same everywhere
     start = 0
     for other in hidden:
@@ -125,6 +124,21 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         round_scores=view.round_scores,
         last_tile_called=view.last_tile_called,
     )
+
+
+def _unseen(max_pip: int, shown: list[tuple[Tile, ...]]) -> list[Tile]:
+    # The tiles of the set not shown, in the set's order.  The tiles seen are kept as a
+    # mask of tile indices (an int: no Tile.__hash__ calls, issue 12); if anything shown
+    # is not a Tile (a view built by hand), as a set, as always, and build_state then
+    # refuses the parts as before.
+    seen = 0
+    for group in shown:
+        for tile in group:
+            if type(tile) is not Tile:
+                known = {tile for group in shown for tile in group}
+                return [tile for tile in full_set(max_pip) if tile not in known]
+            seen |= 1 << tile._index
+    return [tile for tile in full_set(max_pip) if not seen >> tile._index & 1]
 
 
 def _fit_scores(

@@ -14,6 +14,9 @@ with three savings is fast:
 * a parity bound stops a branch early once it has reached the most the
   remaining tiles could give: a trail through a graph with *k* odd-degree
   numbers leaves at least (*k* - 2) / 2 of its tiles unused.
+
+The search itself is in ``_trail`` (compiled in the compiled build); this module
+checks the hand and reads the result as a `Chain`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Iterable
 
 from ._errors import InvalidArgumentError, shown
 from ._tiles import MAX_PIP, Tile
+from ._trail import longest_trail
 
 __all__ = ["DEFAULT_MAX_NODES", "Chain", "longest_train"]
 
@@ -151,92 +155,4 @@ def longest_train(
         )
     if type(max_nodes) is not int or max_nodes < 1:
         raise InvalidArgumentError(f"max_nodes is a whole number >= 1, not {shown(max_nodes)}")
-    return Chain(_Search(sorted(tiles, reverse=True), max_nodes).run(open_end), open_end)
-
-
-class _Search:
-    """One longest-trail search; see the module docstring for the method."""
-
-    def __init__(self, tiles: list[Tile], max_nodes: int) -> None:
-        self.doubles = {t.high: t for t in tiles if t.is_double}
-        self.edges = [t for t in tiles if not t.is_double]
-        # incident[v]: (edge index, bit, other end) for every edge at v, high pips first.
-        self.incident: dict[int, list[tuple[int, int, int]]] = {}
-        for index, tile in enumerate(self.edges):
-            bit = 1 << index
-            self.incident.setdefault(tile.high, []).append((index, bit, tile.low))
-            self.incident.setdefault(tile.low, []).append((index, bit, tile.high))
-        self.seen: set[tuple[int, int]] = set()
-        self.budget = max_nodes
-        self.best = -1
-        self.target = 0
-        self.best_path: list[int] = []
-        self.path: list[int] = []
-
-    def run(self, start: int) -> tuple[Tile, ...]:
-        visited = 1 << start
-        self.target = self.bound(start, 0, visited)
-        self.search(start, 0, visited, 0)
-        start_double = self.doubles.get(start)
-        train: list[Tile] = [start_double] if start_double is not None else []
-        end = start
-        for index in self.best_path:
-            tile = self.edges[index]
-            train.append(tile)
-            end = tile.other_end(end)
-            if not visited >> end & 1:
-                visited |= 1 << end
-                double = self.doubles.get(end)
-                if double is not None:
-                    train.append(double)  # a double goes in the first time its number comes up
-        return tuple(train)
-
-    def bound(self, start: int, used: int, visited: int) -> int:
-        """Return an upper bound on what a trail from *start* can still add."""
-        # The unused tiles reachable from start, the doubles of new numbers, and parity.
-        seen = {start}
-        stack = [start]
-        edges = odd = doubles = 0
-        while stack:
-            v = stack.pop()
-            degree = 0
-            for _, bit, w in self.incident.get(v, ()):
-                if used & bit:
-                    continue
-                degree += 1
-                if w not in seen:
-                    seen.add(w)
-                    stack.append(w)
-            edges += degree
-            odd += degree & 1
-            if not visited >> v & 1 and v in self.doubles:
-                doubles += 1
-        return edges // 2 - max(0, (odd - 2) // 2) + doubles
-
-    def search(self, v: int, used: int, visited: int, value: int) -> bool:
-        """Extend the trail at *v*; return False to stop the whole search (done or out of budget)."""
-        if value > self.best:
-            self.best, self.best_path = value, list(self.path)
-            if value >= self.target:
-                return False  # the bound is met: nothing anywhere can be longer
-        key = (v, used)
-        # Reaching (v, used) again means the same value again: nothing new to find.
-        if key in self.seen:
-            return True
-        self.seen.add(key)
-        choices = [c for c in self.incident.get(v, ()) if not used & c[1]]
-        if not choices:
-            return True
-        self.budget -= 1
-        if self.budget < 0:
-            return False  # out of budget: keep the best train found so far
-        if value + self.bound(v, used, visited) <= self.best:
-            return True  # no trail through here can beat the best one
-        for index, bit, w in choices:
-            gain = 0 if visited >> w & 1 or w not in self.doubles else 1
-            self.path.append(index)
-            going_on = self.search(w, used | bit, visited | 1 << w, value + 1 + gain)
-            self.path.pop()
-            if not going_on:
-                return False
-        return True
+    return Chain(longest_trail(sorted(tiles, reverse=True), open_end, max_nodes), open_end)

@@ -9,11 +9,12 @@ other seats' mean (E3).  The candidates are played out in the same sampled state
 (common random numbers), so that the comparison between them is not drowned by the
 luck of the sample.  Only the public API is used: views,
 `determinize`, `legal_moves`, `apply` (and `PlannerPlayer`, `longest_train`).
+The playouts, where the time goes, are in ``_playout`` (compiled in the compiled
+build); the sampling and the choice stay here.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 import statistics
@@ -22,13 +23,11 @@ import time
 import attrs
 
 from ._determinize import determinize
-from ._engine import apply, legal_moves
+from ._engine import apply
 from ._errors import InvalidArgumentError, shown
-from ._longest import longest_train
-from ._moves import CallLastTile, Move, Play
+from ._moves import CallLastTile, Move
 from ._players import _SHORT_NAMES, PlannerPlayer
-from ._state import GameState
-from ._tiles import Tile
+from ._playout import playout as _playout
 from ._view import PlayerView
 
 __all__ = ["SearchPlayer"]
@@ -38,8 +37,6 @@ _CALL = CallLastTile()
 _PLANNER = PlannerPlayer()
 _Z = 1.0
 _MIN_SAMPLES = 4
-# The search budget of each playout's plan (longest_train's max_nodes).
-_PLAN_NODES = 2000
 
 
 def _iterations(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
@@ -219,106 +216,3 @@ def _key(seed: int, view: PlayerView) -> str:
             ",".join(map(str, view.scores)),
         )
     )
-
-
-def _playout(state: GameState, seat: int) -> float:
-    """Play the round out; return *seat*'s points less the others' mean (E3).
-
-    Every seat keeps the longest train its hand can build for its own train, as
-    `PlannerPlayer` does, planned once per playout (a plan costs as much as dozens
-    of moves) and followed while its tiles last.
-    """
-    plans: dict[int, list[Tile]] = {}
-    while state.current_player is not None:
-        moves = legal_moves(state)
-        if len(moves) == 1:
-            move = moves[0]
-        else:
-            mover = state.current_player
-            plan = plans.get(mover)
-            if plan is None:
-                own = state.trains[mover].open_end
-                plan = plans[mover] = list(_plan(state.hand(mover), own))
-            move = _planned(state, moves, mover, plan)
-        state = apply(state, move)
-    points = state.round_scores[-1]
-    others = (sum(points) - points[seat]) / (len(points) - 1) if len(points) > 1 else 0.0
-    return points[seat] - others
-
-
-@functools.lru_cache(maxsize=4096)
-def _plan(hand: tuple[Tile, ...], open_end: int) -> tuple[Tile, ...]:
-    # The searcher's own hand is the same in every world: its plan is made once.
-    return tuple(longest_train(hand, open_end, max_nodes=_PLAN_NODES))
-
-
-def _planned(state: GameState, moves: tuple[Move, ...], seat: int, plan: list[Tile]) -> Move:
-    # PlannerPlayer's rule on the sampled state, with a plan kept through the playout.
-    if _CALL in moves:
-        return _CALL
-    plays = [m for m in moves if isinstance(m, Play)]
-    if not plays:
-        return moves[0]
-    hand = state.hand(seat)
-    while plan and plan[0] not in hand:
-        plan.pop(0)
-    if state.rules.first_turn is not None and not state.had_first_turn[seat]:
-        # P4: lay the whole planned train now, while only the own train is open.
-        nxt = Play(plan[0], seat) if plan else None
-        if nxt in plays:
-            plan.pop(0)
-            return nxt
-        return _greedy(state, moves)
-    near_out = min(n for s, n in enumerate(map(len, state.hands)) if s != seat) <= 2
-    if (state.open_doubles and not state.turn_doubles) or near_out:
-        return _greedy(state, moves)  # D2 binds, or E3: someone is about to go out
-    keep = set(plan)
-    elsewhere = [m for m in plays if m.train != seat and m.tile not in keep]
-    if elsewhere:
-        move = _best_play(state, elsewhere, hand)
-        if not (move.tile.is_double and _value(state, move, hand, plays) < 0):
-            return move
-    if plan:
-        nxt = Play(plan[0], seat)
-        if nxt in plays:
-            plan.pop(0)
-            return nxt
-    return _greedy(state, moves)
-
-
-def _greedy(state: GameState, moves: tuple[Move, ...]) -> Move:
-    # The playout policy: GreedyPlayer's rule, read from the sampled state's hand.
-    if _CALL in moves:
-        return _CALL
-    plays = [m for m in moves if isinstance(m, Play)]
-    if not plays:
-        return moves[0]  # Draw comes before Pass in legal_moves
-    seat = state.current_player
-    assert seat is not None
-    return _best_play(state, plays, state.hand(seat))
-
-
-def _best_play(state: GameState, plays: list[Play], hand: tuple[Tile, ...]) -> Play:
-    # The most pips first; the first such play in legal_moves' order on a tie.
-    best = plays[0]
-    best_value = -(1 << 30)
-    for move in plays:
-        value = _value(state, move, hand, plays)
-        if value > best_value:
-            best, best_value = move, value
-    return best
-
-
-def _value(state: GameState, move: Play, hand: tuple[Tile, ...], plays: list[Play]) -> int:
-    tile = move.tile
-    value = tile.pips
-    if tile.is_double:
-        # D1: a double that can be followed sheds two tiles; one that cannot leaves a marker.
-        ends = {state.trains[m.train].open_end for m in plays}
-        value += 100 if _can_follow(tile, hand, ends) else -100
-    return value
-
-
-def _can_follow(double: Tile, hand: tuple[Tile, ...], ends: set[int]) -> bool:
-    targets = ends | {double.high}
-    return any(t is not double and (t.high in targets or t.low in targets) for t in hand)

@@ -628,6 +628,19 @@ class GameState:
         return bool(self._firsts >> seat & 1)
 
     @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many tiles each seat holds, by seat (what every seat sees, S5).
+
+        The same as ``tuple(map(len, state.hands))`` and a view's `PlayerView.hand_sizes`,
+        without building the hands.
+
+        >>> from mexican_train import HUB, new_game
+        >>> new_game(4, HUB, seed=1).hand_sizes
+        (15, 15, 15, 15)
+        """
+        return tuple([count_tiles(mask) for mask in self._hands])
+
+    @property
     def boneyard_size(self) -> int:
         """The number of tiles left to draw."""
         return len(self._deck.boneyard) - self._drawn
