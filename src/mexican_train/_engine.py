@@ -323,7 +323,7 @@ def _suits(pips: int) -> int:
         for pip in range(len(SUITS)):
             if pips >> pip & 1:
                 union |= SUITS[pip]
-        if len(_SUIT_UNIONS) >= 65536:
+        if len(_SUIT_UNIONS) >= 4096:
             _SUIT_UNIONS.clear()
         _SUIT_UNIONS[pips] = union
     return union
