@@ -311,8 +311,8 @@ def _with_call_mask(
 
 
 # ``_SUIT_UNIONS[pips]``: the mask of every tile that shows a number whose bit is set
-# in *pips* (one dict lookup for OR-ing a few 91-bit suits, each a Python long).
-# Filled on demand; bounded, emptied when full.
+# in *pips* (one dict lookup instead of OR-ing 91-bit suits, each a Python long), kept
+# for up to three numbers (at most 377 entries for a double-12 set).
 _SUIT_UNIONS: Final[dict[int, int]] = {}
 
 
@@ -320,12 +320,13 @@ def _suits(pips: int) -> int:
     union = _SUIT_UNIONS.get(pips)
     if union is None:
         union = 0
-        for pip in range(len(SUITS)):
-            if pips >> pip & 1:
-                union |= SUITS[pip]
-        if len(_SUIT_UNIONS) >= 4096:
-            _SUIT_UNIONS.clear()
-        _SUIT_UNIONS[pips] = union
+        rest = pips
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            union |= SUITS[bit.bit_length() - 1]
+        if pips.bit_count() <= 3:
+            _SUIT_UNIONS[pips] = union
     return union
 
 

@@ -792,6 +792,36 @@ class GameState:
         return self
 
 
+_bit_count: Final = int.bit_count
+# `GameState.had_first_turn` by (the state's bits, players): a view asks for the same few
+# tuples over and over.  Bounded: emptied when full.
+_FIRSTS: Final[dict[tuple[int, int], tuple[bool, ...]]] = {}
+
+
+def view_fields(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> tuple[Any, ...]:
+    """Return `PlayerView`'s fields for *state*, with *hand* and *seat* (S5), in its order.
+
+    One call that reads the state's storage (in the compiled build, C fields read
+    by C code) instead of a property read per field from `_view`.
+    """
+    r = state._round
+    key = (state._firsts, r.players)
+    firsts = _FIRSTS.get(key)
+    if firsts is None:
+        if len(_FIRSTS) >= 4096:
+            _FIRSTS.clear()
+        firsts = _FIRSTS[key] = state.had_first_turn
+    return (
+        r.rules, r.players, r.max_pip, r.hand_size, r.round_number, r.engine, r.first_player,
+        seat, hand, tuple(map(_bit_count, state._hands)),
+        len(state._deck.boneyard) - state._drawn, state._trains, state._current, firsts,
+        state._turn_tiles, state._has_drawn, state._turn_doubles, state._open_doubles,
+        state._idle, r.scores, r.round_scores, state._is_over,
+        state.hands if r.rules.open_hands else None,  # V10: open hands show everything
+        state._called,
+    )  # fmt: skip
+
+
 def owner_played_default(tiles: tuple[Tile, ...], is_mexican: bool) -> bool:
     """Return `Train.owner_played` for a train read from where it was not written.
 

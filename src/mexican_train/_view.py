@@ -12,7 +12,15 @@ import attrs
 
 from ._hooks import svg
 from ._rules import Rules, rules_repr
-from ._state import GameState, Train, check_seat, check_train_id, tiles_of, winners_of
+from ._state import (
+    GameState,
+    Train,
+    check_seat,
+    check_train_id,
+    tiles_of,
+    view_fields,
+    winners_of,
+)
 from ._tiles import Tile
 
 __all__ = ["PlayerView", "spectator_view", "view"]
@@ -142,30 +150,4 @@ def _check_state(state: object) -> None:
 
 
 def _view(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> PlayerView:
-    # The caller has checked the state.  Read from the state's layout (one shared
-    # round, masks): a view is built for every decision a bot makes, so it reads no
-    # property twice and builds its tuples at C speed (map) or takes them from a memo
-    # (who has had a first turn).
-    r = state._round
-    players = r.players
-    key = (state._firsts, players)
-    firsts = _FIRSTS.get(key)
-    if firsts is None:
-        if len(_FIRSTS) >= 4096:
-            _FIRSTS.clear()
-        firsts = _FIRSTS[key] = state.had_first_turn
-    return PlayerView(
-        r.rules, players, r.max_pip, r.hand_size, r.round_number, r.engine, r.first_player,
-        seat, hand, tuple(map(_bit_count, state._hands)),
-        len(state._deck.boneyard) - state._drawn, state._trains, state._current, firsts,
-        state._turn_tiles, state._has_drawn, state._turn_doubles, state._open_doubles,
-        state._idle, r.scores, r.round_scores, state._is_over,
-        state.hands if r.rules.open_hands else None,  # V10: open hands show everything
-        state._called,
-    )  # fmt: skip
-
-
-_bit_count = int.bit_count
-# had_first_turn tuples by (the mask of seats, the number of players): a few per
-# game.  Bounded: emptied when full.
-_FIRSTS: dict[tuple[int, int], tuple[bool, ...]] = {}
+    return PlayerView(*view_fields(state, hand, seat))
