@@ -111,12 +111,8 @@ def _planned(
     done[seat] = at
     if first_turns and not state.has_had_first_turn(seat):
         # P4: lay the whole planned train now, while only the own train is open.
-        if at < length:
-            nxt = _play_of(plays, planned[at], seat)
-            if nxt is not None:
-                done[seat] = at + 1
-                return nxt
-        return _best_play(state, plays, hand)
+        nxt = _next_planned(plays, planned, at, seat, done)
+        return nxt if nxt is not None else _best_play(state, plays, hand)
     others = []
     for other, size in enumerate(state.hand_sizes):
         if other != seat:
@@ -132,12 +128,21 @@ def _planned(
         best = _best_play(state, elsewhere, hand)
         if not (best.tile.is_double and _value(state, best, hand, plays) < 0):
             return best
-    if at < length:
+    nxt = _next_planned(plays, planned, at, seat, done)
+    return nxt if nxt is not None else _best_play(state, plays, hand)
+
+
+def _next_planned(
+    plays: list[Play], planned: tuple[Tile, ...], at: int, seat: int, done: list[int]
+) -> Play | None:
+    # The play of the plan's next tile (planned[at]) on the own train, if it is legal now;
+    # the seat then moves on in its plan.
+    if at < len(planned):
         nxt = _play_of(plays, planned[at], seat)
         if nxt is not None:
             done[seat] = at + 1
             return nxt
-    return _best_play(state, plays, hand)
+    return None
 
 
 def _holds(hand: tuple[Tile, ...], tile: Tile) -> bool:
