@@ -792,7 +792,6 @@ class GameState:
         return self
 
 
-_bit_count: Final = int.bit_count
 # `GameState.had_first_turn` by (the state's bits, players): a view asks for the same few
 # tuples over and over.  Bounded: emptied when full.
 _FIRSTS: Final[dict[tuple[int, int], tuple[bool, ...]]] = {}
@@ -813,7 +812,7 @@ def view_fields(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> t
         firsts = _FIRSTS[key] = state.had_first_turn
     return (
         r.rules, r.players, r.max_pip, r.hand_size, r.round_number, r.engine, r.first_player,
-        seat, hand, tuple(map(_bit_count, state._hands)),
+        seat, hand, state.hand_sizes,
         len(state._deck.boneyard) - state._drawn, state._trains, state._current, firsts,
         state._turn_tiles, state._has_drawn, state._turn_doubles, state._open_doubles,
         state._idle, r.scores, r.round_scores, state._is_over,
