@@ -295,10 +295,7 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         plays.append(_DRAW)  # plays is this call's own list
     elif free:
         plays.append(_PASS)  # P5a: can neither play nor draw: pass (the marker follows)
-    moves = tuple(plays)
-    if r.penalty:
-        return _with_call_mask(state, r, hand, moves)
-    return moves
+    return _with_call_mask(state, r, hand, tuple(plays))
 
 
 def _with_call_mask(
@@ -778,9 +775,7 @@ def _play(s: GameState, move: Play) -> GameState:
     tile = TILES[index]
     bit = 1 << index
     hand = s._hands[seat] ^ bit
-    changed = list(s._hands)  # _replace, written out: this is the hottest path
-    changed[seat] = hand
-    hands = tuple(changed)
+    hands = _replace(s._hands, seat, hand)
     train = s._trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker;
     # V2: and counts as the owner's play on their own train (others' tiles do not).
@@ -790,9 +785,7 @@ def _play(s: GameState, move: Play) -> GameState:
     own = train_id == seat
     joined = Train(train._tiles + (tile,), low if high == end else high,
                    train._marked and not own, train._owner_played or own)  # fmt: skip
-    rebuilt = list(s._trains)
-    rebuilt[train_id] = joined
-    trains = tuple(rebuilt)
+    trains = _replace_train(s._trains, train_id, joined)
     table = s._table | bit
     # D2: a tile played on an open double closes it.
     open_doubles = s._open_doubles

@@ -5,7 +5,7 @@ and candidate move, the round is played to its end, every seat keeping the longe
 train its hand can build for its own train, as `PlannerPlayer` does, planned once per
 playout and followed while its tiles last, and shedding the rest.  Only the public
 API of the core is used: `legal_moves`, `apply` and `GameState`'s public attributes
-and methods (and a tile's private index, to key the plans by a mask of the hand).
+and methods (and the core's `mask_of`, to key the plans by a mask of the hand).
 
 This module is compiled with mypyc in the compiled build (issue 12), so it is
 mypy-strict code that mypyc compiles: functions over ints, lists and tuples, no
@@ -18,7 +18,7 @@ from typing import Final
 
 from ._engine import apply, legal_moves
 from ._moves import CallLastTile, Move, Play
-from ._state import GameState
+from ._state import GameState, mask_of
 from ._tiles import Tile
 from ._trail import longest_trail
 
@@ -39,10 +39,7 @@ def plan(hand: tuple[Tile, ...], open_end: int) -> tuple[Tile, ...]:
 
     *hand* is a hand as a state gives it: distinct tiles in ascending order.
     """
-    mask = 0
-    for tile in hand:
-        mask |= 1 << tile._index
-    key = (mask, open_end)
+    key = (mask_of(hand), open_end)
     found = _PLANS.get(key)
     if found is None:
         if len(_PLANS) >= _PLANS_KEPT:

@@ -79,7 +79,7 @@ class _Trail:
         for bit in self.best_path:
             tile = self.edges[bit.bit_length() - 1]
             train.append(tile)
-            end = tile.low if tile.high == end else tile.high
+            end = tile.other_end(end)
             if not visited >> end & 1:
                 visited |= 1 << end
                 double = self.doubles[end]
