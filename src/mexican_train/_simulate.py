@@ -268,7 +268,7 @@ class SimulationResult:
         >>> from mexican_train.players import GreedyPlayer, RandomPlayer
         >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
         >>> print(result.report().splitlines()[0])
-        4 games, 2 players, seats rotated: 40 rounds, 17 blocked (42.5%)
+        4 games, 2 players, seats rotated: 40 rounds, 22 blocked (55.0%)
         """
         seats = "seats rotated" if self.rotate_seats else "fixed seats"
         lines = [
