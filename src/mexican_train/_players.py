@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, Final, Protocol, cast, runtime_checkable
 
 import attrs
 
@@ -198,6 +198,9 @@ def _best_shed(view: PlayerView, plays: Sequence[Play]) -> Play:
     return max(plays, key=lambda move: _shed_value(view, move, ends))
 
 
+_CALL: Final = CallLastTile()
+
+
 def _non_play(moves: tuple[Move, ...]) -> Move:
     # Draw comes before Pass in legal_moves: draw when allowed, else pass.
     return moves[0]
@@ -231,9 +234,8 @@ class GreedyPlayer:
         _some(moves)
         if len(moves) == 1:
             return moves[0]
-        call = CallLastTile()
-        if call in moves:
-            return call
+        if _CALL in moves:
+            return _CALL
         plays = [m for m in moves if isinstance(m, Play)]
         return _best_shed(view, plays) if plays else _non_play(moves)
 
@@ -278,9 +280,8 @@ class PlannerPlayer:
         _some(moves)
         if len(moves) == 1:
             return moves[0]
-        call = CallLastTile()
-        if call in moves:
-            return call
+        if _CALL in moves:
+            return _CALL
         plays = [m for m in moves if isinstance(m, Play)]
         if not plays:
             return _non_play(moves)

@@ -345,9 +345,11 @@ def _play_game(batch: _Batch, number: int) -> _Game:
     state = new_game(count, batch.rules, seed=seed)
     tally = _Tally(batch.rules)
     record = tally.record
-    while not state.is_over:
+    while True:
         seat = state.current_player
-        if seat is None:
+        if seat is None:  # between rounds, or the game is over
+            if state.is_over:
+                break
             state = apply(state, _NEXT_ROUND)
             continue
         moves = legal_moves(state)
