@@ -6,6 +6,8 @@ import copy
 import itertools
 import math
 import pickle
+import subprocess
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
@@ -219,6 +221,44 @@ def test_random_player_chooses_independently_from_position_to_position(
         assert not _related(list(itertools.pairwise(flips)))
     flips = _flips(_by_round, decisions)
     assert _related(list(itertools.pairwise(flips)))  # the test can fail
+
+
+#: RandomPlayer(seed=7)'s first 40 choices (the index among two moves or more) in a
+#: 4-player HUB game dealt from seed 5, playing every seat.  Pinned: they must be the same
+#: on every platform, in every process and on both builds.  Change them only when the
+#: hash changes on purpose, and say so in the CHANGELOG.
+PINNED_CHOICES = "0 0 2 1 2 4 0 0 1 0 2 1 0 0 2 2 1 1 2 0 2 0 0 1 0 0 1 1 0 1 1 0 1 2 0 3 1 1 2 0"
+
+_PINNED_GAME = """
+from mexican_train import HUB, NextRound, RandomPlayer, apply, legal_moves, new_game, view
+state, picks = new_game(4, HUB, seed=5), []
+while len(picks) < 40:
+    if state.current_player is None:
+        state = apply(state, NextRound())
+        continue
+    mine = view(state, state.current_player)
+    moves = legal_moves(mine)
+    move = RandomPlayer(seed=7).choose(mine, moves)
+    if len(moves) > 1:
+        picks.append(moves.index(move))
+    state = apply(state, move)
+print(*picks)
+"""
+
+
+def test_random_player_makes_the_pinned_choices_in_every_process() -> None:
+    """Integer arithmetic only: the same choices whatever PYTHONHASHSEED, on any platform."""
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", _PINNED_GAME],
+            env={"PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in ("0", "1", "4242")
+    }
+    assert runs == {PINNED_CHOICES}
 
 
 def test_greedy_sheds_the_most_pips() -> None:
