@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import copy
+import itertools
+import math
 import pickle
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Callable
 
+import attrs
 import pytest
 from hypothesis import given
 
@@ -19,6 +26,7 @@ from mexican_train import (
     PlannerPlayer,
     Play,
     Player,
+    PlayerView,
     RandomPlayer,
     Tile,
     apply,
@@ -80,6 +88,177 @@ def test_random_player_makes_the_same_choice_for_the_same_seed_and_position() ->
         assert choose(RandomPlayer(0), state) == choices[0][-1]
         state = apply(state, choose(RandomPlayer(99), state))
     assert len({tuple(moves) for moves in choices.values()}) > 1
+
+
+Choice = Callable[[PlayerView, tuple[Move, ...]], Move]
+
+
+def _decisions(games: int) -> list[tuple[PlayerView, tuple[Move, ...]]]:
+    """The decisions with a choice (two moves or more) of whole 4-player HUB games."""
+    found = []
+    for game in range(games):
+        state = new_game(4, HUB, seed=game)
+        driver = RandomPlayer(seed=1000 + game)
+        while not state.is_over:
+            if state.current_player is None:
+                state = apply(state, NextRound())
+                continue
+            mine = view(state, state.current_player)
+            moves = legal_moves(mine)
+            if len(moves) > 1:
+                found.append((mine, moves))
+            state = apply(state, driver.choose(mine, moves))
+    return found
+
+
+def _first_decisions(games: int) -> list[tuple[PlayerView, tuple[Move, ...]]]:
+    """The first decision with a choice in each of *games* games: the same point of the game."""
+    found = []
+    for game in range(games):
+        state = new_game(4, HUB, seed=game)
+        while True:
+            assert state.current_player is not None
+            mine = view(state, state.current_player)
+            moves = legal_moves(mine)
+            if len(moves) > 1:
+                found.append((mine, moves))
+                break
+            state = apply(state, moves[0])
+    return found
+
+
+def _limit(freedom: int) -> float:
+    # The chi-squared statistic's value exceeded once in a million by chance
+    # (Wilson-Hilferty, a little above the exact value): a test that fails is no fluke.
+    k = freedom
+    return k * (1 - 2 / (9 * k) + 4.75 * math.sqrt(2 / (9 * k))) ** 3
+
+
+def _uneven(choose: Choice, decisions: list[tuple[PlayerView, tuple[Move, ...]]]) -> bool:
+    """Whether the move indices chosen are not spread evenly: a chi-squared test per move count."""
+    picks: dict[int, Counter[int]] = defaultdict(Counter)
+    for mine, moves in decisions:
+        picks[len(moves)][moves.index(choose(mine, moves))] += 1
+    statistic, freedom = 0.0, 0
+    for count, seen in picks.items():
+        total = sum(seen.values())
+        if total >= 5 * count:
+            statistic += sum((seen[i] - total / count) ** 2 / (total / count) for i in range(count))
+            freedom += count - 1
+    assert freedom > 0
+    return statistic > _limit(freedom)
+
+
+def _related(pairs: list[tuple[int, int]]) -> bool:
+    """Whether two coin flips (0/1 each) depend on each other: a 2x2 chi-squared test."""
+    table = Counter(pairs)
+    rows, columns, total = Counter(a for a, _ in pairs), Counter(b for _, b in pairs), len(pairs)
+    statistic = 0.0
+    for a in (0, 1):
+        for b in (0, 1):
+            expected = rows[a] * columns[b] / total
+            statistic += (table[a, b] - expected) ** 2 / expected
+    return statistic > _limit(1)
+
+
+def _flips(choose: Choice, decisions: list[tuple[PlayerView, tuple[Move, ...]]]) -> list[int]:
+    # The index chosen among two moves, for the decisions that have exactly two.
+    return [moves.index(choose(mine, moves)) for mine, moves in decisions if len(moves) == 2]
+
+
+@pytest.fixture(scope="module")
+def decisions() -> list[tuple[PlayerView, tuple[Move, ...]]]:
+    return _decisions(12)
+
+
+def _by_round(mine: PlayerView, moves: tuple[Move, ...]) -> Move:
+    return moves[mine.round_number % len(moves)]  # a poor choice: the same all round
+
+
+def _by_counts(mine: PlayerView, moves: tuple[Move, ...]) -> Move:
+    # A poor choice: a hash of everything but the hand, the same in every game's start.
+    return RandomPlayer(1).choose(attrs.evolve(mine, hand=()), moves)
+
+
+def test_random_player_spreads_its_choices_evenly(
+    decisions: list[tuple[PlayerView, tuple[Move, ...]]],
+) -> None:
+    for seed in (0, 1, -5, 1 << 63):
+        assert not _uneven(RandomPlayer(seed).choose, decisions)
+
+    def first_more_often(mine: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return moves[0] if mine.boneyard_size % 8 == 0 else RandomPlayer(0).choose(mine, moves)
+
+    assert _uneven(first_more_often, decisions)  # the test can fail
+
+
+def test_random_player_chooses_independently_from_game_to_game() -> None:
+    """Different games at the same point of the game (each one's first choice): the hand decides."""
+    firsts = _first_decisions(400)
+    for seed in (0, 1, 2):
+        assert not _uneven(RandomPlayer(seed).choose, firsts)
+    assert _uneven(_by_counts, firsts)  # a choice blind to the hand fails
+
+
+def test_random_player_chooses_independently_from_seed_to_seed(
+    decisions: list[tuple[PlayerView, tuple[Move, ...]]],
+) -> None:
+    for a, b in [(0, 1), (1, 2), (7, 1 << 40), (-1, 1)]:
+        flips = _flips(RandomPlayer(a).choose, decisions)
+        assert not _related(
+            list(zip(flips, _flips(RandomPlayer(b).choose, decisions), strict=True))
+        )
+    flips = _flips(RandomPlayer(0).choose, decisions)
+    assert _related(list(zip(flips, flips, strict=True)))  # the test can fail
+
+
+def test_random_player_chooses_independently_from_position_to_position(
+    decisions: list[tuple[PlayerView, tuple[Move, ...]]],
+) -> None:
+    """One choice says nothing of the next (in the same game, mostly)."""
+    for seed in (0, 3):
+        flips = _flips(RandomPlayer(seed).choose, decisions)
+        assert not _related(list(itertools.pairwise(flips)))
+    flips = _flips(_by_round, decisions)
+    assert _related(list(itertools.pairwise(flips)))  # the test can fail
+
+
+#: RandomPlayer(seed=7)'s first 40 choices (the index among two moves or more) in a
+#: 4-player HUB game dealt from seed 5, playing every seat.  Pinned: they must be the same
+#: on every platform, in every process and on both builds.  Change them only when the
+#: hash changes on purpose, and say so in the CHANGELOG.
+PINNED_CHOICES = "0 0 2 1 2 4 0 0 1 0 2 1 0 0 2 2 1 1 2 0 2 0 0 1 0 0 1 1 0 1 1 0 1 2 0 3 1 1 2 0"
+
+_PINNED_GAME = """
+from mexican_train import HUB, NextRound, RandomPlayer, apply, legal_moves, new_game, view
+state, picks = new_game(4, HUB, seed=5), []
+while len(picks) < 40:
+    if state.current_player is None:
+        state = apply(state, NextRound())
+        continue
+    mine = view(state, state.current_player)
+    moves = legal_moves(mine)
+    move = RandomPlayer(seed=7).choose(mine, moves)
+    if len(moves) > 1:
+        picks.append(moves.index(move))
+    state = apply(state, move)
+print(*picks)
+"""
+
+
+def test_random_player_makes_the_pinned_choices_in_every_process() -> None:
+    """Integer arithmetic only: the same choices whatever PYTHONHASHSEED, on any platform."""
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", _PINNED_GAME],
+            env={"PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in ("0", "1", "4242")
+    }
+    assert runs == {PINNED_CHOICES}
 
 
 def test_greedy_sheds_the_most_pips() -> None:

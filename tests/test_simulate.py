@@ -14,17 +14,26 @@ from mexican_train import (
     STANDARD,
     TABLE_A,
     DealError,
+    Draw,
     GreedyPlayer,
     Move,
     NextRound,
+    Pass,
     PlannerPlayer,
+    Play,
+    Player,
     PlayerView,
     RandomPlayer,
+    Rules,
     SimulationResult,
+    apply,
+    legal_moves,
     new_game,
     simulate,
+    view,
 )
-from mexican_train.simulation import Summary, game_seed
+from mexican_train.simulation import RuleCounters, Summary, game_seed
+from mexican_train.variants import combine, variant_name
 
 #: Quick games: a double-6 set, 7 rounds.
 SMALL = attrs.evolve(STANDARD, max_pip=6)
@@ -180,3 +189,79 @@ def test_rules_pickle_for_other_processes() -> None:
     """Regression: a DealTable held a mappingproxy, so Rules could not reach a process pool."""
     assert pickle.loads(pickle.dumps(TABLE_A)) == TABLE_A
     assert pickle.loads(pickle.dumps(HUB)) == HUB
+
+
+def _reference_game(
+    players: tuple[Player, ...], rules: Rules, seed: int, number: int
+) -> tuple[RuleCounters, tuple[int, ...], tuple[int, ...]]:
+    """Replay game *number* of a simulation and count by comparing whole states.
+
+    The plain way `simulate` once counted (every train, every move), so that its
+    cheaper tally, which skips what a move cannot change, is checked against it.
+    """
+    count = len(players)
+    by_seat = [(seat + number) % count for seat in range(count)]
+    state = new_game(count, rules, seed=game_seed(seed, number))
+    values = dict.fromkeys(attrs.fields_dict(RuleCounters), 0)
+    turns: list[int] = []
+    tiles: list[int] = []
+    round_turns = round_tiles = 0
+    while not state.is_over:
+        seat = state.current_player
+        if seat is None:
+            state = apply(state, NextRound())
+            continue
+        move = players[by_seat[seat]].choose(view(state, seat), legal_moves(state))
+        after = apply(state, move)
+        if isinstance(move, Play):
+            values["tiles_played"] += 1
+            round_tiles += 1
+            if rules.first_turn is not None and not state.has_had_first_turn(seat):
+                values["first_turn_tiles"] += 1
+            values["doubles_played"] += move.tile.is_double
+            values["doubles_closed"] += move.train in state.open_doubles
+        values["draws"] += isinstance(move, Draw)
+        values["passes"] += isinstance(move, Pass)
+        state, before = after, state
+        if state.is_round_over:
+            turns.append(round_turns + 1)
+            tiles.append(round_tiles)
+            round_turns = round_tiles = 0
+            values["rounds_gone_out" if not all(state.hands) else "rounds_blocked"] += 1
+            continue
+        round_turns += state.current_player != seat
+        values["doubles_opened"] += len(set(state.open_doubles) - set(before.open_doubles))
+        values["markers_placed"] += sum(
+            new.marked and not old.marked
+            for old, new in zip(before.trains, state.trains, strict=True)
+        )
+    return RuleCounters(**values), tuple(turns), tuple(tiles)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        STANDARD,
+        HUB,
+        SMALL,
+        combine("hub", "last-tile-call", "draw-until-playable", "any-double"),
+        combine("standard", "first-turn-draw", "voluntary-draw", "open-hands"),
+        combine("standard", "single-tile-first-turn", "cover-own-double", "train-dominoes"),
+    ],
+    ids=variant_name,
+)
+def test_the_tally_counts_what_a_comparison_of_whole_states_counts(rules: Rules) -> None:
+    """The tally skips moves that cannot change a counter (P5, P5a, P6); nothing is lost."""
+    players = (RandomPlayer(seed=2), GreedyPlayer(), RandomPlayer(seed=3))
+    result = simulate(players, rules, games=3, seed=12)
+    games = [_reference_game(players, rules, 12, number) for number in range(3)]
+    counters = RuleCounters()
+    for game_counters, _, _ in games:
+        counters += game_counters
+    assert result.counters == counters
+    assert counters.markers_placed > 0
+    assert counters.doubles_opened > 0
+    assert counters.draws > 0
+    turns = [t for _, game_turns, _ in games for t in game_turns]
+    tiles = [t for _, _, game_tiles in games for t in game_tiles]
+    assert (result.round_turns, result.round_tiles) == (Summary.of(turns), Summary.of(tiles))

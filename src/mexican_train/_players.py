@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, Final, Protocol, cast, runtime_checkable
 
 import attrs
 
@@ -98,10 +98,13 @@ def _some(moves: tuple[Move, ...]) -> None:
 class RandomPlayer:
     """Pick a legal move at random, the same way every time for the same seed.
 
-    The choice is a hash of *seed* and the position as the seat sees it, so
-    the player keeps no state: the same seed in the same position always makes
-    the same choice, in any process, on any platform and on both builds (an
-    integer hash, whatever ``PYTHONHASHSEED``).
+    The choice is a hash of *seed* and the position as the seat sees it (its
+    hand, the round, the seat, the boneyard's size, the tiles in hands and how
+    far the turn has gone: what tells apart the positions a seat meets), so the
+    player keeps no state: the same seed in the same position always makes the
+    same choice, in any process, on any platform and on both builds (an integer
+    hash, whatever ``PYTHONHASHSEED``).  Choices are spread evenly over the moves,
+    and independently from position to position, game to game and seed to seed.
 
     Attributes:
         seed: any whole number; different seeds play differently.
@@ -116,40 +119,54 @@ class RandomPlayer:
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return one of *moves*, chosen by hashing the seed and the position."""
-        _some(moves)
-        if len(moves) == 1:
+        count = len(moves)
+        if count < 2:
+            _some(moves)
             return moves[0]
-        # The position as the seat sees it, folded into 64 bits with integer
-        # arithmetic only: the same in every process and on every platform (no
-        # hash() of a str), and a few times cheaper than hashing its text.  The
-        # steps are written out (no tuple of the values, no loop over them).
-        mask = _MASK
-        seat = view.seat
-        x = (self.seed & mask) ^ 0x9E3779B97F4A7C15
-        x = (x ^ view.round_number) * 0x100000001B3 & mask
-        x = (x ^ (-1 if seat is None else seat)) * 0x100000001B3 & mask
-        x = (x ^ view.boneyard_size) * 0x100000001B3 & mask
-        x = (x ^ view.turn_tiles) * 0x100000001B3 & mask
-        x = (x ^ view.has_drawn) * 0x100000001B3 & mask
-        for value in view.scores:
-            x = (x ^ value) * 0x100000001B3 & mask
-        codes = _CODES  # a tile's (high << 5 | low), by its index
+        # The facts that tell apart the positions a seat meets, folded with small
+        # integer steps and mixed once: the same in every process and on every
+        # platform (no hash() at all).  The hand, as a sum of a random weight per
+        # tile, tells games apart; within a round the boneyard only shrinks, and
+        # while it keeps its size the hands only shrink, so the boneyard and the
+        # tiles in hands place the decision in its round.  The table's trains and
+        # the scores would add nothing these do not tell.
+        weights = _TILE_WEIGHTS
+        x = 0
         for tile in view.hand:
-            x = (x ^ codes[tile._index]) * 0x100000001B3 & mask
-        for train in view.trains:
-            x = (x ^ len(train.tiles)) * 0x100000001B3 & mask
-        return moves[_mixed(x) % len(moves)]
+            x += weights[tile._index]  # under 2**30 for a hand of up to 32 tiles
+        seat = view.seat
+        x += (
+            view.boneyard_size * 0x2545F49
+            + sum(view.hand_sizes) * 0x1B87359
+            + view.turn_tiles * 0x3C6EF37
+            + view.has_drawn * 0x27D4EB2
+            + view.round_number * 0x165667B
+            + (-1 if seat is None else seat) * 0x1F3A5C7
+        ) << 30
+        # splitmix64's finaliser on the position (folded to 64 bits) and the seed:
+        # every bit of either reaches every bit of the result.
+        x = (x ^ x >> 64 ^ self.seed * 0x9E3779B97F4A7C15) & _MASK
+        x = (x ^ x >> 30) * 0xBF58476D1CE4E5B9 & _MASK
+        x = (x ^ x >> 27) * 0x94D049BB133111EB & _MASK
+        return moves[(x ^ x >> 31) % count]
 
 
 _MASK = (1 << 64) - 1
-_CODES = tuple([tile.high << 5 | tile.low for tile in full_set(MAX_PIP)])
 
 
-def _mixed(x: int) -> int:
-    # splitmix64's finaliser: every bit of x reaches every bit of the result.
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EB & _MASK
-    return x ^ (x >> 31)
+def _tile_weights() -> tuple[int, ...]:
+    # One fixed pseudo-random 25-bit weight per tile, by its index (splitmix64 of
+    # the index), computed with integers only: the same on every platform.
+    weights = []
+    for index in range(len(full_set(MAX_PIP))):
+        x = (index + 1) * 0x9E3779B97F4A7C15 & _MASK
+        x = (x ^ x >> 30) * 0xBF58476D1CE4E5B9 & _MASK
+        x = (x ^ x >> 27) * 0x94D049BB133111EB & _MASK
+        weights.append((x ^ x >> 31) >> 39)
+    return tuple(weights)
+
+
+_TILE_WEIGHTS = _tile_weights()
 
 
 def _reachable_ends(view: PlayerView, plays: Sequence[Play]) -> set[int]:
@@ -179,6 +196,9 @@ def _shed_value(view: PlayerView, move: Play, ends: set[int]) -> int:
 def _best_shed(view: PlayerView, plays: Sequence[Play]) -> Play:
     ends = _reachable_ends(view, plays)
     return max(plays, key=lambda move: _shed_value(view, move, ends))
+
+
+_CALL: Final = CallLastTile()
 
 
 def _non_play(moves: tuple[Move, ...]) -> Move:
@@ -214,9 +234,8 @@ class GreedyPlayer:
         _some(moves)
         if len(moves) == 1:
             return moves[0]
-        call = CallLastTile()
-        if call in moves:
-            return call
+        if _CALL in moves:
+            return _CALL
         plays = [m for m in moves if isinstance(m, Play)]
         return _best_shed(view, plays) if plays else _non_play(moves)
 
@@ -261,9 +280,8 @@ class PlannerPlayer:
         _some(moves)
         if len(moves) == 1:
             return moves[0]
-        call = CallLastTile()
-        if call in moves:
-            return call
+        if _CALL in moves:
+            return _CALL
         plays = [m for m in moves if isinstance(m, Play)]
         if not plays:
             return _non_play(moves)

@@ -16,7 +16,7 @@ import math
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -268,7 +268,7 @@ class SimulationResult:
         >>> from mexican_train.players import GreedyPlayer, RandomPlayer
         >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
         >>> print(result.report().splitlines()[0])
-        4 games, 2 players, seats rotated: 40 rounds, 17 blocked (42.5%)
+        4 games, 2 players, seats rotated: 40 rounds, 22 blocked (55.0%)
         """
         seats = "seats rotated" if self.rotate_seats else "fixed seats"
         lines = [
@@ -340,70 +340,109 @@ def _play_game(batch: _Batch, number: int) -> _Game:
     # Seat s holds player (s + number) mod n when rotating, so each player sits everywhere.
     by_seat = [(seat + number) % count if batch.rotate_seats else seat for seat in range(count)]
     players = copy.deepcopy(batch.players)  # a fresh copy each game: no state carries over
+    chooses = [players[by_seat[seat]].choose for seat in range(count)]  # each seat's method
     seed = game_seed(batch.seed, number)
     state = new_game(count, batch.rules, seed=seed)
-    tally = _Tally()
-    while not state.is_over:
+    tally = _Tally(batch.rules)
+    record = tally.record
+    while True:
         seat = state.current_player
-        if seat is None:
-            state = apply(state, NextRound())
+        if seat is None:  # between rounds, or the game is over
+            if state.is_over:
+                break
+            state = apply(state, _NEXT_ROUND)
             continue
-        player = players[by_seat[seat]]
         moves = legal_moves(state)
-        move = player.choose(view(state, seat), moves)
+        move = chooses[seat](view(state, seat), moves)
         try:
             after = apply(state, move)
         except IllegalMoveError as error:
+            player = players[by_seat[seat]]
             illegal = IllegalMove(
                 number, seed, state.round_number, seat, by_seat[seat], player_name(player), repr(move),
                 error.reason,
             )  # fmt: skip
             return _Game((), (), (), (), tally.counters(), illegal)
-        tally.record(state, move, after)
+        record(state, move, after, seat)
         state = after
     scores = tuple(state.scores[by_seat.index(p)] for p in range(count))
     winners = tuple(sorted(by_seat[seat] for seat in state.winners))
     return _Game(scores, winners, tuple(tally.turns), tuple(tally.tiles), tally.counters(), None)
 
 
+_NEXT_ROUND: Final = NextRound()
+_PASS: Final = Pass()
+_DRAW: Final = Draw()
+
+
 class _Tally:
     """Counts rule situations by comparing each state with the next."""
 
-    def __init__(self) -> None:
-        self.values = dict.fromkeys(attrs.fields_dict(RuleCounters), 0)
+    __slots__ = (
+        "doubles_closed",
+        "doubles_opened",
+        "doubles_played",
+        "draws",
+        "first_turn_tiles",
+        "first_turns",
+        "markers_placed",
+        "passes",
+        "round_tiles",
+        "round_turns",
+        "rounds_blocked",
+        "rounds_gone_out",
+        "tiles",
+        "tiles_played",
+        "turns",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.first_turns = rules.first_turn is not None  # P4 applies
+        self.tiles_played = self.first_turn_tiles = self.draws = self.passes = 0
+        self.markers_placed = self.doubles_played = self.doubles_opened = 0
+        self.doubles_closed = self.rounds_gone_out = self.rounds_blocked = 0
         self.turns: list[int] = []
         self.tiles: list[int] = []
         self.round_turns = 0
         self.round_tiles = 0
 
     def counters(self) -> RuleCounters:
-        return RuleCounters(**self.values)
+        return RuleCounters(
+            self.tiles_played, self.first_turn_tiles, self.draws, self.passes,
+            self.markers_placed, self.doubles_played, self.doubles_opened,
+            self.doubles_closed, self.rounds_gone_out, self.rounds_blocked,
+        )  # fmt: skip
 
-    def record(self, before: GameState, move: Move, after: GameState) -> None:
-        values = self.values
-        seat = before.current_player
-        assert seat is not None
-        if isinstance(move, Play):
-            values["tiles_played"] += 1
+    def record(self, before: GameState, move: Move, after: GameState, seat: int) -> None:
+        """Count what *move*, made by *seat* (the player to move in *before*), did."""
+        # Moves are interned and apply accepts only legal ones: the types are exact.
+        if type(move) is Play:
+            self.tiles_played += 1
             self.round_tiles += 1
-            if before.rules.first_turn is not None and not before.has_had_first_turn(seat):
-                values["first_turn_tiles"] += 1  # P4
+            if self.first_turns and not before.has_had_first_turn(seat):
+                self.first_turn_tiles += 1  # P4
             if move.tile.is_double:
-                values["doubles_played"] += 1  # D1
+                self.doubles_played += 1  # D1
             if move.train in before.open_doubles:
-                values["doubles_closed"] += 1  # D2: a tile on an open double closes it
-        elif isinstance(move, Draw):
-            values["draws"] += 1
-        elif isinstance(move, Pass):
-            values["passes"] += 1
+                self.doubles_closed += 1  # D2: a tile on an open double closes it
+        elif move is _PASS:
+            self.passes += 1
+        else:
+            # P5: a draw (or the last-tile call) leaves the turn with the player and
+            # the table as it was; nothing else can have changed.
+            if move is _DRAW:
+                self.draws += 1
+            return
         if after.is_round_over:
             self.round_turns += 1
             self.turns.append(self.round_turns)
             self.tiles.append(self.round_tiles)
             self.round_turns = self.round_tiles = 0
             # E1/E2: a round ends with a hand emptied, or blocked with none.
-            key = "rounds_gone_out" if not all(after.hands) else "rounds_blocked"
-            values[key] += 1
+            if 0 in after.hand_sizes:
+                self.rounds_gone_out += 1
+            else:
+                self.rounds_blocked += 1
             return
         if after.current_player != seat:
             self.round_turns += 1
@@ -411,14 +450,14 @@ class _Tally:
         # tuples a move leaves alone, so an unchanged one is the same object.)
         opened_now = after.open_doubles
         if opened_now and opened_now is not before.open_doubles:
-            opened = [t for t in opened_now if t not in before.open_doubles]
-            values["doubles_opened"] += len(opened)  # D2: doubles left open as the turn ends
-        if after.trains is not before.trains:
-            placed = 0
-            for old, new in zip(before.trains, after.trains, strict=True):
-                if new is not old and new.marked and not old.marked:
-                    placed += 1
-            values["markers_placed"] += placed  # P6
+            opened = before.open_doubles
+            for train in opened_now:
+                if train not in opened:
+                    self.doubles_opened += 1  # D2: doubles left open as the turn ends
+        # P5, P5a, P6: only a turn ended without a (final) tile places a marker,
+        # and only on the player's own train.
+        if move is _PASS and after.trains[seat].marked and not before.trains[seat].marked:
+            self.markers_placed += 1
 
 
 def _batches(
