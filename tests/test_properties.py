@@ -13,6 +13,7 @@ import sys
 import attrs
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mexican_train import (
     HUB,
@@ -30,6 +31,9 @@ from mexican_train import (
     legal_moves,
     new_game,
 )
+from mexican_train._engine import _suits
+from mexican_train._state import SUITS
+from mexican_train._tiles import MAX_PIP
 from mexican_train.testing import (
     ConformanceError,
     check_invariants,
@@ -254,3 +258,17 @@ def test_a_refused_move_is_an_illegal_move_error() -> None:
     state = new_game(3, HUB, seed=2)
     with pytest.raises(IllegalMoveError):
         apply(state, Play(state.hand(1)[0], 1))  # not player 1's turn
+
+
+@given(st.integers(0, (1 << (MAX_PIP + 1)) - 1))
+def test_the_engine_s_suit_unions_are_unions_of_suits(pips: int) -> None:
+    """P3: the tiles that may join a train needing one of the numbers in *pips*.
+
+    The engine reads them from two small tables for sets up to double-12 and
+    unites the suits one by one above; both must be the plain union of the suits.
+    """
+    expected = 0
+    for pip in range(MAX_PIP + 1):
+        if pips >> pip & 1:
+            expected |= SUITS[pip]
+    assert _suits(pips) == expected

@@ -21,6 +21,7 @@ from ._shuffle import shuffled
 from ._state import (
     AFTER_FIRST_TURN,
     ALWAYS,
+    ASK,
     ENDS,
     HIGH,
     LOW,
@@ -278,7 +279,12 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
             if train_id == seat or train._marked:
                 usable.append(train_id)
                 pips |= 1 << train._open_end
-        if _mexican_open(state, r, seat):
+        opens = r.mexican_opens  # V2, the built-in answers read here (not asked)
+        if (
+            opens == ALWAYS
+            or (opens == AFTER_FIRST_TURN and state._firsts >> seat & 1 == 1)
+            or (opens == ASK and _mexican_open(state, r, seat))
+        ):
             usable.append(mexican)
             pips |= 1 << trains[mexican]._open_end
         plays = _plays_of(hand & _suits(pips), usable, trains, r.plays)
@@ -295,7 +301,9 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         plays.append(_DRAW)  # plays is this call's own list
     elif free:
         plays.append(_PASS)  # P5a: can neither play nor draw: pass (the marker follows)
-    return _with_call_mask(state, r, hand, tuple(plays))
+    if r.penalty:
+        return _with_call_mask(state, r, hand, tuple(plays))
+    return tuple(plays)
 
 
 def _with_call_mask(
@@ -307,23 +315,30 @@ def _with_call_mask(
     return moves
 
 
-# ``_SUIT_UNIONS[pips]``: the mask of every tile that shows a number whose bit is set
-# in *pips* (one dict lookup instead of OR-ing 91-bit suits, each a Python long), kept
-# for up to three numbers (at most 377 entries for a double-12 set).
-_SUIT_UNIONS: Final[dict[int, int]] = {}
+def _unions(first: int, count: int) -> tuple[int, ...]:
+    # The unions of the suits first .. first + count - 1, by the bits of an index.
+    unions = [0]
+    for pip in range(first, first + count):
+        unions += [union | SUITS[pip] for union in unions]
+    return tuple(unions)
+
+
+# The unions of the suits of 0-6 and of 7-12, by bit (so each table is small): the
+# mask of every tile that shows one of the numbers in *pips* (bit n set for n) is
+# then one OR of two entries, for any set up to double-12.
+_LOW_SUITS: Final = _unions(0, 7)
+_HIGH_SUITS: Final = _unions(7, 6)
 
 
 def _suits(pips: int) -> int:
-    union = _SUIT_UNIONS.get(pips)
-    if union is None:
-        union = 0
-        rest = pips
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            union |= SUITS[bit.bit_length() - 1]
-        if pips.bit_count() <= 3:
-            _SUIT_UNIONS[pips] = union
+    # The mask of every tile that shows a number whose bit is set in *pips*.
+    if pips < 1 << 13:
+        return _LOW_SUITS[pips & 127] | _HIGH_SUITS[pips >> 7]
+    union = 0  # a set larger than double-12
+    while pips:
+        bit = pips & -pips
+        pips ^= bit
+        union |= SUITS[bit.bit_length() - 1]
     return union
 
 
@@ -775,7 +790,9 @@ def _play(s: GameState, move: Play) -> GameState:
     tile = TILES[index]
     bit = 1 << index
     hand = s._hands[seat] ^ bit
-    hands = _replace(s._hands, seat, hand)
+    changed_hands = list(s._hands)  # _replace written out: the commonest move
+    changed_hands[seat] = hand
+    hands = tuple(changed_hands)
     train = s._trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker;
     # V2: and counts as the owner's play on their own train (others' tiles do not).
@@ -785,7 +802,9 @@ def _play(s: GameState, move: Play) -> GameState:
     own = train_id == seat
     joined = Train(train._tiles + (tile,), low if high == end else high,
                    train._marked and not own, train._owner_played or own)  # fmt: skip
-    trains = _replace_train(s._trains, train_id, joined)
+    changed_trains = list(s._trains)
+    changed_trains[train_id] = joined
+    trains = tuple(changed_trains)
     table = s._table | bit
     # D2: a tile played on an open double closes it.
     open_doubles = s._open_doubles
