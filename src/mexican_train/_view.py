@@ -8,7 +8,7 @@ see give that seat equal views (noninterference).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final, final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, final
 
 from ._hooks import svg
 from ._rules import Rules, rules_repr
@@ -365,9 +365,11 @@ def view(state: GameState, seat: int) -> PlayerView:
         InvalidArgumentError: if *seat* is not a seat of the game.
         TypeError: if *state* is not a `GameState`.
     """
-    _check_state(state)
+    if not isinstance(state, GameState):
+        _refuse(state)
     check_seat(seat, state._round.players)
-    return _view(state, tiles_of(state._hands[seat]), seat)
+    # The fields in one compiled call, then the view built from them: one call each.
+    return _build(view_fields(state, tiles_of(state._hands[seat]), seat))
 
 
 def spectator_view(state: GameState) -> PlayerView:
@@ -377,15 +379,11 @@ def spectator_view(state: GameState) -> PlayerView:
     >>> spectator_view(new_game(4, HUB, seed=1)).hand
     ()
     """
-    _check_state(state)
-    return _view(state, (), None)
-
-
-def _check_state(state: object) -> None:
     if not isinstance(state, GameState):
-        hint = " (it is already a view)" if isinstance(state, PlayerView) else ""
-        raise TypeError(f"view() needs a GameState, not {type(state).__name__}{hint}")
+        _refuse(state)
+    return _build(view_fields(state, (), None))
 
 
-def _view(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> PlayerView:
-    return _build(view_fields(state, hand, seat))
+def _refuse(state: object) -> NoReturn:
+    hint = " (it is already a view)" if isinstance(state, PlayerView) else ""
+    raise TypeError(f"view() needs a GameState, not {type(state).__name__}{hint}")
