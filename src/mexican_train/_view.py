@@ -102,6 +102,7 @@ class PlayerView(_Slots):
 
     __slots__ = ()
 
+    #: The names of the fields, in the order of the constructor's arguments.
     FIELDS: ClassVar[tuple[str, ...]] = _FIELDS
     __match_args__ = _FIELDS
 
