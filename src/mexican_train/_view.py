@@ -17,7 +17,7 @@ from ._state import (
     Train,
     check_seat,
     check_train_id,
-    tiles_of,
+    seat_view_fields,
     view_fields,
     winners_of,
 )
@@ -368,9 +368,8 @@ def view(state: GameState, seat: int) -> PlayerView:
     """
     if not isinstance(state, GameState):
         _refuse(state)
-    check_seat(seat, state._round.players)
-    # The fields in one compiled call, then the view built from them: one call each.
-    return _build(view_fields(state, tiles_of(state._hands[seat]), seat))
+    # The seat checked and the fields read in one compiled call, then the view built.
+    return _build(seat_view_fields(state, seat))
 
 
 def spectator_view(state: GameState) -> PlayerView:
