@@ -220,7 +220,7 @@ def schema_properties(name: str) -> set[str]:
 def test_the_schema_lists_every_field_of_every_value() -> None:
     """A field added to GameState, PlayerView, Rules or GameRecord must reach the schema."""
     assert schema_properties("state") == {"type"} | set(GameState.FIELDS)
-    assert schema_properties("view") == {"type"} | {f.name for f in attrs.fields(PlayerView)}
+    assert schema_properties("view") == {"type"} | set(PlayerView.FIELDS)
     assert schema_properties("rules") == {f.name for f in attrs.fields(Rules)}
     assert schema_properties("record") == {"type"} | {f.name for f in attrs.fields(GameRecord)}
 

@@ -8,11 +8,16 @@ differently, keeping every hand's size.
 
 from __future__ import annotations
 
+import copy
+import inspect
+import pickle
 import random
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
 import attrs
+import pytest
 from hypothesis import given
 
 from mexican_train import (
@@ -23,6 +28,8 @@ from mexican_train import (
     PlayerView,
     Rules,
     Tile,
+    Train,
+    apply,
     legal_moves,
     new_game,
     spectator_view,
@@ -48,12 +55,18 @@ def hidden_twin(state: GameState, seat: int | None, rng: random.Random) -> GameS
 
 
 def tiles_in(value: object) -> Iterator[Tile]:
-    """Yield every tile held anywhere in *value* (attrs fields, tuples, nested)."""
+    """Yield every tile held anywhere in *value* (fields, tuples, nested)."""
     if isinstance(value, Tile):
         yield value
     elif isinstance(value, (tuple, list)):
         for item in value:
             yield from tiles_in(item)
+    elif isinstance(value, PlayerView):  # rules hold no tiles
+        for name in PlayerView.FIELDS:
+            if name != "rules":
+                yield from tiles_in(getattr(value, name))
+    elif isinstance(value, Train):
+        yield from value.tiles
     elif attrs.has(type(value)) and not isinstance(value, Rules):  # rules hold no tiles
         cls: Any = type(value)
         for field in attrs.fields(cls):
@@ -128,7 +141,7 @@ def test_s5_v10_a_view_holds_no_tile_of_another_hand_unless_hands_are_open(
             if state.rules.open_hands:
                 # V10: other hands are shown, and only in open_hands.
                 assert seen.open_hands == state.hands
-                assert not set(tiles_in(attrs.evolve(seen, open_hands=None))) & others
+                assert not set(tiles_in(seen.replace(open_hands=None))) & others
             else:
                 assert seen.open_hands is None
                 assert not found & others
@@ -147,7 +160,7 @@ def test_s5_a_spectator_view_has_no_hand(states: list[GameState]) -> None:
 
 def test_s5_a_view_is_a_frozen_value_without_secret_fields() -> None:
     """A view has no boneyard, no seed and no other hands: structurally, not by convention."""
-    names = {field.name for field in attrs.fields(PlayerView)}
+    names = set(PlayerView.FIELDS)
     assert not names & {"hands", "boneyard", "seed"}
     state = new_game(4, HUB, seed=1)
     assert hash(view(state, 0)) == hash(view(state, 0))
@@ -162,3 +175,67 @@ def test_v10_open_hands_view_changes_when_other_hands_do() -> None:
     twin = state.replace(hands=tuple(swapped))
     assert view(twin, 0) != view(state, 0)
     assert view(twin, 0).hand == view(state, 0).hand
+
+
+# -- a view as a value (issue 10: no longer an attrs class) ----------------------------
+
+
+def some_views() -> list[PlayerView]:
+    state = new_game(4, HUB, seed=3)
+    for _ in range(30):
+        state = apply(state, legal_moves(state)[-1])
+    return [view(state, seat) for seat in range(4)] + [spectator_view(state)]
+
+
+def test_a_view_refuses_every_assignment_and_deletion() -> None:
+    mine = some_views()[0]
+    for name in (*PlayerView.FIELDS, "_hash", "colour"):
+        with pytest.raises(AttributeError, match="frozen"):
+            setattr(mine, name, 1)
+        with pytest.raises(AttributeError, match="frozen"):
+            delattr(mine, name)
+    assert mine == some_views()[0]
+
+
+def test_a_view_is_built_alike_by_position_and_by_keyword_with_two_defaults() -> None:
+    for mine in some_views():
+        values = [getattr(mine, name) for name in PlayerView.FIELDS]
+        assert PlayerView(*values) == mine
+        assert PlayerView(**dict(zip(PlayerView.FIELDS, values, strict=True))) == mine
+        short = PlayerView(*values[:-2])
+        assert (short.open_hands, short.last_tile_called) == (None, False)
+    parameters = list(inspect.signature(PlayerView).parameters)
+    assert tuple(parameters) == PlayerView.FIELDS
+
+
+def test_replace_changes_the_named_fields_only() -> None:
+    mine = some_views()[1]
+    changed = mine.replace(scores=(1, 2, 3, 4), seat=None)
+    assert (changed.scores, changed.seat) == ((1, 2, 3, 4), None)
+    for name in PlayerView.FIELDS:
+        if name not in ("scores", "seat"):
+            assert getattr(changed, name) == getattr(mine, name)
+    assert mine.replace() == mine
+    with pytest.raises(TypeError, match="no field 'boneyard'"):
+        mine.replace(boneyard=())
+
+
+def test_a_view_is_a_hashable_value_that_pickles_and_copies() -> None:
+    for mine, again in zip(some_views(), some_views(), strict=True):
+        assert mine == again
+        assert hash(mine) == hash(again)
+        assert mine is not again
+        assert mine != mine.replace(turn_tiles=mine.turn_tiles + 1)
+        assert mine != tuple(getattr(mine, name) for name in PlayerView.FIELDS)
+        loaded = pickle.loads(pickle.dumps(mine))
+        assert type(loaded) is PlayerView
+        assert loaded == mine
+        assert hash(loaded) == hash(mine)
+        assert copy.copy(mine) is mine
+        assert copy.deepcopy(mine) is mine
+        assert weakref.ref(mine)() is mine
+
+
+def test_a_view_cannot_be_subclassed() -> None:
+    with pytest.raises(TypeError, match="cannot be subclassed"):
+        type("Mine", (PlayerView,), {})

@@ -9,10 +9,9 @@ still refused by a game of four players, by the consistency checks.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import attrs
-from attrs import AttrsInstance
 
 from ._errors import shown
 from ._moves import MAX_TRAIN
@@ -86,14 +85,16 @@ FIELD_BOUNDS: Final = {
 }
 
 
-def first_out_of_bounds(value: AttrsInstance) -> tuple[tuple[str | int, ...], Bound, int] | None:
+def first_out_of_bounds(value: object) -> tuple[tuple[str | int, ...], Bound, int] | None:
     """Return the path, bound and number of the first number of *value* out of its bound.
 
-    *value* is a state, a view or an event; only the fields of `FIELD_BOUNDS` are looked
+    *value* is a state's fields, a view or an event: an attrs record, or a class that
+    names its fields in ``FIELDS`` (a view); only the fields of `FIELD_BOUNDS` are looked
     at, and the trains' open ends.  None when every number is inside its bound.
     """
-    for field in attrs.fields(type(value)):
-        name = field.name
+    cls: Any = type(value)
+    names = cls.FIELDS if hasattr(cls, "FIELDS") else [field.name for field in attrs.fields(cls)]
+    for name in names:
         item = getattr(value, name)
         if name == "trains":
             for index, train in enumerate(item):

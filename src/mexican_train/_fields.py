@@ -1,4 +1,4 @@
-"""The public fields of a state and of a train, as plain attrs records, for the readers.
+"""The public fields of a state, a train and a view, as plain attrs records, for the readers.
 
 `GameState` and `Train` keep their values in a compact layout (see ``_state``)
 that cannot hold every inconsistent input: a hand that lists a tile twice, for
@@ -14,8 +14,9 @@ import attrs
 from ._rules import Rules
 from ._state import GameState, Train, owner_played_default, state_from_fields
 from ._tiles import Tile
+from ._view import PlayerView
 
-__all__ = ["StateFields", "TrainFields", "fields_of"]
+__all__ = ["StateFields", "TrainFields", "ViewFields", "fields_of"]
 
 
 @attrs.frozen
@@ -80,6 +81,45 @@ class StateFields:
     def build(self) -> GameState:
         """Return the `GameState` with these fields (check them first)."""
         return state_from_fields(*attrs.astuple(self, recurse=False))
+
+
+@attrs.frozen
+class ViewFields:
+    """A view's fields, as JSON reads and writes them (see `PlayerView`, same order)."""
+
+    rules: Rules
+    players: int
+    max_pip: int
+    hand_size: int
+    round_number: int
+    engine: Tile
+    first_player: int
+    seat: int | None
+    hand: tuple[Tile, ...]
+    hand_sizes: tuple[int, ...]
+    boneyard_size: int
+    trains: tuple[Train, ...]
+    current_player: int | None
+    had_first_turn: tuple[bool, ...]
+    turn_tiles: int
+    has_drawn: bool
+    turn_doubles: tuple[int, ...]
+    open_doubles: tuple[int, ...]
+    idle_turns: int
+    scores: tuple[int, ...]
+    round_scores: tuple[tuple[int, ...], ...]
+    is_over: bool
+    open_hands: tuple[tuple[Tile, ...], ...] | None = None
+    last_tile_called: bool = False
+
+    @classmethod
+    def of(cls, view: PlayerView) -> ViewFields:
+        """Return the fields of *view*."""
+        return cls(*[getattr(view, name) for name in PlayerView.FIELDS])
+
+    def build(self) -> PlayerView:
+        """Return the `PlayerView` with these fields (check it after)."""
+        return PlayerView(*attrs.astuple(self, recurse=False))
 
 
 def fields_of(state: GameState) -> StateFields:

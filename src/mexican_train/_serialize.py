@@ -30,7 +30,7 @@ from ._bounds import BOUNDS, first_out_of_bounds
 from ._check import MAX_DEPTH, SEED_LIMIT, Path, Problem, check_state, check_view
 from ._errors import InvalidArgumentError, MexicanTrainError, shown
 from ._events import Event
-from ._fields import StateFields, TrainFields, fields_of
+from ._fields import StateFields, TrainFields, ViewFields, fields_of
 from ._moves import MAX_TRAIN, Move, Play
 from ._names import kebab_name, public_names
 from ._record import GameRecord, ReplayError, replay
@@ -345,9 +345,15 @@ def _structure_move(value: object) -> Move:
 
 
 _CONVERTER = _make_converter()
-# A state and a train are read and written through the records of their public fields.
+# A state, a train and a view are read and written through the records of their public fields.
 _CONVERTER.register_structure_hook(
     Train, lambda value, _: _CONVERTER.structure(value, TrainFields).build()
+)
+_CONVERTER.register_structure_hook(
+    PlayerView, lambda value, _: _CONVERTER.structure(value, ViewFields).build()
+)
+_CONVERTER.register_unstructure_hook(
+    PlayerView, lambda view: _CONVERTER.unstructure(ViewFields.of(view), ViewFields)
 )
 # The trains of a table: the last is the Mexican train, whose owner_played is False
 # where a document leaves it out (`owner_played_default`).
@@ -488,7 +494,7 @@ def _read_state(fields: dict[str, Any]) -> GameState:
 def _read_view(fields: dict[str, Any]) -> PlayerView:
     view = _structure(fields, PlayerView)
     open_hands = None if view.open_hands is None else _sorted(view.open_hands)
-    view = attrs.evolve(view, hand=tuple(sorted(view.hand)), open_hands=open_hands)
+    view = view.replace(hand=tuple(sorted(view.hand)), open_hands=open_hands)
     try:
         check_view(view)
     except Problem as problem:

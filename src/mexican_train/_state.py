@@ -821,6 +821,12 @@ def view_fields(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> t
     )  # fmt: skip
 
 
+def seat_view_fields(state: GameState, seat: Any) -> tuple[Any, ...]:
+    """Return `view_fields` for *seat*'s view of *state*, once *seat* is checked (S5)."""
+    check_seat(seat, state._round.players)
+    return view_fields(state, tiles_of(state._hands[seat]), seat)
+
+
 def owner_played_default(tiles: tuple[Tile, ...], is_mexican: bool) -> bool:
     """Return `Train.owner_played` for a train read from where it was not written.
 
