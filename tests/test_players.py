@@ -11,7 +11,6 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
-import attrs
 import pytest
 from hypothesis import given
 
@@ -177,7 +176,7 @@ def _by_round(mine: PlayerView, moves: tuple[Move, ...]) -> Move:
 
 def _by_counts(mine: PlayerView, moves: tuple[Move, ...]) -> Move:
     # A poor choice: a hash of everything but the hand, the same in every game's start.
-    return RandomPlayer(1).choose(attrs.evolve(mine, hand=()), moves)
+    return RandomPlayer(1).choose(mine.replace(hand=()), moves)
 
 
 def test_random_player_spreads_its_choices_evenly(
