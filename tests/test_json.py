@@ -225,6 +225,13 @@ def test_the_schema_lists_every_field_of_every_value() -> None:
     assert schema_properties("record") == {"type"} | {f.name for f in attrs.fields(GameRecord)}
 
 
+def test_json_reads_and_writes_views_with_the_fields_of_playerview_in_order() -> None:
+    """The record JSON uses for a view names PlayerView's fields, in the constructor's order."""
+    from mexican_train._fields import ViewFields
+
+    assert tuple(field.name for field in attrs.fields(ViewFields)) == PlayerView.FIELDS
+
+
 def test_the_schema_lists_every_move_and_event() -> None:
     def tags(name: str) -> set[str]:
         return {b["properties"]["type"]["const"] for b in json_schema()["$defs"][name]["oneOf"]}
