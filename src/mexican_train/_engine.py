@@ -21,7 +21,6 @@ from ._shuffle import shuffled
 from ._state import (
     AFTER_FIRST_TURN,
     ALWAYS,
-    ASK,
     ENDS,
     HIGH,
     LOW,
@@ -279,12 +278,7 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
             if train_id == seat or train._marked:
                 usable.append(train_id)
                 pips |= 1 << train._open_end
-        opens = r.mexican_opens  # V2, the built-in answers read here (not asked)
-        if (
-            opens == ALWAYS
-            or (opens == AFTER_FIRST_TURN and state._firsts >> seat & 1 == 1)
-            or (opens == ASK and _mexican_open(state, r, seat))
-        ):
+        if _mexican_open(state, r, seat):
             usable.append(mexican)
             pips |= 1 << trains[mexican]._open_end
         plays = _plays_of(hand & _suits(pips), usable, trains, r.plays)
@@ -301,9 +295,7 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         plays.append(_DRAW)  # plays is this call's own list
     elif free:
         plays.append(_PASS)  # P5a: can neither play nor draw: pass (the marker follows)
-    if r.penalty:
-        return _with_call_mask(state, r, hand, tuple(plays))
-    return tuple(plays)
+    return _with_call_mask(state, r, hand, tuple(plays))
 
 
 def _with_call_mask(
@@ -790,9 +782,7 @@ def _play(s: GameState, move: Play) -> GameState:
     tile = TILES[index]
     bit = 1 << index
     hand = s._hands[seat] ^ bit
-    changed_hands = list(s._hands)  # _replace written out: the commonest move
-    changed_hands[seat] = hand
-    hands = tuple(changed_hands)
+    hands = _replace(s._hands, seat, hand)
     train = s._trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker;
     # V2: and counts as the owner's play on their own train (others' tiles do not).
@@ -802,9 +792,7 @@ def _play(s: GameState, move: Play) -> GameState:
     own = train_id == seat
     joined = Train(train._tiles + (tile,), low if high == end else high,
                    train._marked and not own, train._owner_played or own)  # fmt: skip
-    changed_trains = list(s._trains)
-    changed_trains[train_id] = joined
-    trains = tuple(changed_trains)
+    trains = _replace_train(s._trains, train_id, joined)
     table = s._table | bit
     # D2: a tile played on an open double closes it.
     open_doubles = s._open_doubles
