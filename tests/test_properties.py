@@ -31,7 +31,7 @@ from mexican_train import (
     legal_moves,
     new_game,
 )
-from mexican_train._engine import _suits
+from mexican_train._engine import _plays_by_train, _plays_of, _suits
 from mexican_train._state import SUITS
 from mexican_train._tiles import MAX_PIP
 from mexican_train.testing import (
@@ -272,3 +272,28 @@ def test_the_engine_s_suit_unions_are_unions_of_suits(pips: int) -> None:
         if pips >> pip & 1:
             expected |= SUITS[pip]
     assert _suits(pips) == expected
+
+
+@given(state=positions(preset_tables()), data=st.data())
+def test_both_builds_ways_of_listing_the_plays_agree(state: GameState, data: st.DataObject) -> None:
+    """P3: the plays of a hand onto the trains a player may use, listed both ways.
+
+    The pure build lists them train by train and sorts them by rank
+    (`_plays_by_train`); the compiled build walks the tiles (`_plays_of`).  Over any
+    hand and any usable trains, both must give the same plays in the documented order.
+    """
+    r = state._round
+    trains = state._trains
+    usable = sorted(data.draw(st.sets(st.integers(0, len(trains) - 1)), label="usable"))
+    pips = 0
+    for position in usable:
+        pips |= 1 << trains[position].open_end
+    # Most of the tiles that fit a usable train (some fit two or more), a few others.
+    fitting = {i for i in range(r.set_mask.bit_length()) if _suits(pips) >> i & 1}
+    left_out = (
+        data.draw(st.sets(st.sampled_from(sorted(fitting))), label="left out") if fitting else set()
+    )
+    others = data.draw(st.sets(st.integers(0, r.set_mask.bit_length() - 1), max_size=3))
+    hand = sum(1 << index for index in (fitting - left_out) | others)
+    expected = _plays_of(hand & _suits(pips), usable, trains, r.plays)
+    assert _plays_by_train(hand, usable, trains, r.plays) == expected

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 from functools import cache
+from operator import attrgetter
 from typing import Any, Final
 
 from ._deal import Deal
@@ -46,6 +47,9 @@ _DRAW: Final = Draw()
 _PASS: Final = Pass()
 _NEXT_ROUND: Final = NextRound()
 _CALL: Final = CallLastTile()
+#: Whether this module runs as bytecode (the pure build), not compiled by mypyc:
+#: `_state_moves` then lists the plays the way that takes fewer bytecodes.
+INTERPRETED: Final[bool] = __file__.endswith(".py")
 
 
 # -- setting up -----------------------------------------------------------------
@@ -271,17 +275,19 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         # (V2), in the documented order (by id, the Mexican train last); then the
         # tiles of the hand that show a number one of them needs, ascending.
         usable: list[int] = []
-        pips = 0  # bit n set when a usable train needs n
         mexican = len(trains) - 1
         for train_id in range(mexican):
-            train = trains[train_id]
-            if train_id == seat or train._marked:
+            if train_id == seat or trains[train_id]._marked:
                 usable.append(train_id)
-                pips |= 1 << train._open_end
         if _mexican_open(state, r, seat):
             usable.append(mexican)
-            pips |= 1 << trains[mexican]._open_end
-        plays = _plays_of(hand & _suits(pips), usable, trains, r.plays)
+        if INTERPRETED:
+            plays = _plays_by_train(hand, usable, trains, r.plays)
+        else:
+            pips = 0  # bit n set when a usable train needs n
+            for position in usable:
+                pips |= 1 << trains[position]._open_end
+            plays = _plays_of(hand & _suits(pips), usable, trains, r.plays)
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
     free = not plays or not r.must_play
@@ -367,6 +373,38 @@ def _plays_of(
 _CHUNK: Final = (1 << 60) - 1
 
 
+def _plays_by_train(
+    hand: int, usable: list[int], trains: tuple[Train, ...], lists: list[list[Play | None]]
+) -> list[Move]:
+    # What _plays_of returns, found the way the pure build does in fewer bytecodes:
+    # the tiles of the hand that fit each usable train (by position), then, when more
+    # than one train takes a tile of the hand, sorted in C into the documented order
+    # (tiles ascending, then trains by id, the Mexican train last) by each Play's rank.
+    plays: list[Move] = []
+    several = False
+    for position in usable:
+        fits = hand & SUITS[trains[position]._open_end]
+        if fits:
+            if plays:
+                several = True
+            plays_on = lists[position]
+            while fits:
+                low = fits & -fits
+                fits ^= low
+                index = low.bit_length() - 1
+                move = plays_on[index]
+                if move is None:
+                    train_id = MEXICAN if position == len(trains) - 1 else position
+                    move = plays_on[index] = PLAYS[train_id][ENDS[index]]
+                plays.append(move)
+    if several:
+        plays.sort(key=_RANK)
+    return plays
+
+
+_RANK: Final = attrgetter("_rank")
+
+
 def _mexican_open(state: GameState, r: _Round, seat: int) -> bool:
     # V2: whether the Mexican train is open to *seat*, as the rule says.
     opens = r.mexican_opens
@@ -399,10 +437,12 @@ def _plays_under_doubles(
     if double_access is not None:
         return _plays_exempting_doubles(tiles_of(hand), trains, allowed, double_access)
     positions: list[int] = []
-    pips = 0
     for train_id in allowed:
-        position = mexican if train_id == MEXICAN else train_id
-        positions.append(position)
+        positions.append(mexican if train_id == MEXICAN else train_id)
+    if INTERPRETED:
+        return _plays_by_train(hand, positions, trains, r.plays)
+    pips = 0
+    for position in positions:
         pips |= 1 << trains[position]._open_end
     return _plays_of(hand & _suits(pips), positions, trains, r.plays)
 

@@ -30,7 +30,7 @@ class Play:
     True
     """
 
-    __slots__ = ("_hash", "_packed", "tile", "train")
+    __slots__ = ("_hash", "_packed", "_rank", "tile", "train")
     _cache: ClassVar[dict[tuple[Tile, int], Play]] = {}
 
     tile: Tile
@@ -39,6 +39,9 @@ class Play:
     # The tile's index and the train in one int, ``tile._index | (train + 1) << 9``
     # (indices stop at 495): the engine reads one attribute per play, not three.
     _packed: int
+    # Its place in the order of legal moves: tiles ascending, then trains by id,
+    # the Mexican train last.
+    _rank: int
 
     def __new__(cls, tile: Tile, train: int) -> Play:
         move = cls._cache.get((tile, train)) if type(train) is int else None
@@ -54,6 +57,8 @@ class Play:
             object.__setattr__(move, "train", train)
             object.__setattr__(move, "_hash", hash((tile, train)))
             object.__setattr__(move, "_packed", tile._index | (train + 1) << 9)
+            rank = tile._index << 30 | (MAX_TRAIN if train == MEXICAN else train)
+            object.__setattr__(move, "_rank", rank)
             # setdefault: two threads building the same move still share one object.
             move = cls._cache.setdefault((tile, train), move)
         return move
