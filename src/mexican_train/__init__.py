@@ -55,7 +55,7 @@ __version__ = "0.1.0"
 
 #: Whether the core imported is the compiled build (mypyc, ``MEXICAN_TRAIN_COMPILE=1``)
 #: rather than pure Python.  Both behave alike; the compiled one is faster.
-COMPILED: bool = not _engine.__file__.endswith(".py")
+COMPILED: bool = not _engine.INTERPRETED
 
 
 def _render_svg(value: object) -> str:

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from functools import cache
 from operator import attrgetter
+from types import FunctionType
 from typing import Any, Final
 
 from ._deal import Deal
@@ -47,9 +48,15 @@ _DRAW: Final = Draw()
 _PASS: Final = Pass()
 _NEXT_ROUND: Final = NextRound()
 _CALL: Final = CallLastTile()
+
+
+def _probe() -> None:
+    """Nothing: a plain Python function, unless mypyc compiled this module."""
+
+
 #: Whether this module runs as bytecode (the pure build), not compiled by mypyc:
-#: `_state_moves` then lists the plays the way that takes fewer bytecodes.
-INTERPRETED: Final[bool] = __file__.endswith(".py")
+#: `_plays` then lists the plays the way that takes fewer bytecodes.
+INTERPRETED: Final[bool] = isinstance(_probe, FunctionType)
 
 
 # -- setting up -----------------------------------------------------------------
@@ -281,13 +288,7 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
                 usable.append(train_id)
         if _mexican_open(state, r, seat):
             usable.append(mexican)
-        if INTERPRETED:
-            plays = _plays_by_train(hand, usable, trains, r.plays)
-        else:
-            pips = 0  # bit n set when a usable train needs n
-            for position in usable:
-                pips |= 1 << trains[position]._open_end
-            plays = _plays_of(hand & _suits(pips), usable, trains, r.plays)
+        plays = _plays(hand, usable, trains, r.plays)
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
     free = not plays or not r.must_play
@@ -340,6 +341,20 @@ def _suits(pips: int) -> int:
     return union
 
 
+def _plays(
+    hand: int, usable: list[int], trains: tuple[Train, ...], lists: list[list[Play | None]]
+) -> list[Move]:
+    # The plays of *hand* onto the trains at positions *usable* (ascending: by id, the
+    # Mexican train last), whose interned plays are *lists* (_Round.plays), in the
+    # documented order: tiles ascending, then trains.  Each build its cheaper way.
+    if INTERPRETED:
+        return _plays_by_train(hand, usable, trains, lists)
+    pips = 0  # bit n set when a usable train needs n
+    for position in usable:
+        pips |= 1 << trains[position]._open_end
+    return _plays_of(hand & _suits(pips), usable, trains, lists)
+
+
 def _plays_of(
     candidates: int, usable: list[int], trains: tuple[Train, ...], lists: list[list[Play | None]]
 ) -> list[Move]:
@@ -376,9 +391,9 @@ _CHUNK: Final = (1 << 60) - 1
 def _plays_by_train(
     hand: int, usable: list[int], trains: tuple[Train, ...], lists: list[list[Play | None]]
 ) -> list[Move]:
-    # What _plays_of returns, found the way the pure build does in fewer bytecodes:
-    # the tiles of the hand that fit each usable train (by position), then, when more
-    # than one train takes a tile of the hand, sorted in C into the documented order
+    # What _plays_of returns, found the way that takes the pure build fewer bytecodes:
+    # the tiles of the hand that fit each usable train (by position), then, when tiles
+    # of the hand fit more than one train, sorted in C into the documented order
     # (tiles ascending, then trains by id, the Mexican train last) by each Play's rank.
     plays: list[Move] = []
     several = False
@@ -439,12 +454,7 @@ def _plays_under_doubles(
     positions: list[int] = []
     for train_id in allowed:
         positions.append(mexican if train_id == MEXICAN else train_id)
-    if INTERPRETED:
-        return _plays_by_train(hand, positions, trains, r.plays)
-    pips = 0
-    for position in positions:
-        pips |= 1 << trains[position]._open_end
-    return _plays_of(hand & _suits(pips), positions, trains, r.plays)
+    return _plays(hand, positions, trains, r.plays)
 
 
 def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:

@@ -57,7 +57,7 @@ class Play:
             object.__setattr__(move, "train", train)
             object.__setattr__(move, "_hash", hash((tile, train)))
             object.__setattr__(move, "_packed", tile._index | (train + 1) << 9)
-            rank = tile._index << 30 | (MAX_TRAIN if train == MEXICAN else train)
+            rank = tile._index * (MAX_TRAIN + 1) + (MAX_TRAIN if train == MEXICAN else train)
             object.__setattr__(move, "_rank", rank)
             # setdefault: two threads building the same move still share one object.
             move = cls._cache.setdefault((tile, train), move)
