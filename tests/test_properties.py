@@ -294,7 +294,8 @@ def test_both_builds_ways_of_listing_the_plays_agree(data: st.DataObject) -> Non
     for position in usable:
         pips |= 1 << ends[position]
     # Most of the tiles that fit a usable train (some fit two or more), a few others.
-    fitting = [i for i in range(tiles_in_set) if _suits(pips) >> i & 1]
+    union = _suits(pips)
+    fitting = [i for i in range(tiles_in_set) if union >> i & 1]
     left_out = data.draw(st.sets(st.sampled_from(fitting)), label="left out") if fitting else set()
     others = data.draw(st.sets(st.integers(0, tiles_in_set - 1), max_size=3), label="others")
     hand = sum(1 << index for index in (set(fitting) - left_out) | others)

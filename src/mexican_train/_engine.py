@@ -395,6 +395,8 @@ def _plays_by_train(
     # the tiles of the hand that fit each usable train (by position), then, when tiles
     # of the hand fit more than one train, sorted in C into the documented order
     # (tiles ascending, then trains by id, the Mexican train last) by each Play's rank.
+    # The walk over one train's tiles is written out: calling _plays_of for each train
+    # instead costs a pure round 11% more instructions, more than this way saves.
     plays: list[Move] = []
     several = False
     for position in usable:
