@@ -145,14 +145,17 @@ def _start_round(
     pip = _engine_pip(rules, max_pip, round_number)
     engine = Tile(pip, pip)
     set_aside = rules.engine_placement is EnginePlacement.SET_ASIDE
-    pool = _pool(max_pip, engine if set_aside else None)
+    aside = engine if set_aside else None
     if deal is None:
-        order = shuffled(pool, seed, round_number)
+        # S6: the pool in shuffled order, dealt from the top.  The tiles' bits are
+        # shuffled (the same order), so that a hand's mask is one sum, in C.
+        bits, tile_of = _pool_bits(max_pip, aside)
+        order = shuffled(bits, seed, round_number)
         n = hand_size
-        hands = [mask_of(order[i * n : (i + 1) * n]) for i in range(players)]
-        boneyard = order[players * n :]
+        hands = [sum(order[i * n : (i + 1) * n]) for i in range(players)]
+        boneyard = tuple(map(tile_of.__getitem__, order[players * n :]))
     else:
-        _check_deal(deal, pool, players, hand_size, max_pip)
+        _check_deal(deal, _pool(max_pip, aside), players, hand_size, max_pip)
         hands = [mask_of(hand) for hand in deal.hands]
         boneyard = tuple(deal.boneyard)
 
@@ -191,6 +194,14 @@ def _start_round(
 def _pool(max_pip: int, set_aside: Tile | None) -> tuple[Tile, ...]:
     # The tiles dealt: the whole set, less the engine when it is set aside (S4).
     return tuple(tile for tile in full_set(max_pip) if tile is not set_aside)
+
+
+@cache
+def _pool_bits(max_pip: int, set_aside: Tile | None) -> tuple[tuple[int, ...], dict[int, Tile]]:
+    # The bit of each tile of the pool in a hand's mask, in the pool's order; the
+    # tile of each bit.
+    pool = _pool(max_pip, set_aside)
+    return tuple([1 << tile._index for tile in pool]), {1 << tile._index: tile for tile in pool}
 
 
 def _check_deal(
