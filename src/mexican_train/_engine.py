@@ -461,7 +461,13 @@ def _plays_under_doubles(
             access.append(train_id)
     if _mexican_open(state, r, seat):
         access.append(MEXICAN)
-    allowed, double_access = _restrict(state, access, state._open_doubles, state._turn_doubles, ())
+    earlier = state._open_doubles
+    this_turn = state._turn_doubles
+    doubles = []  # per open double: its number, or -1 - its number when dead (D4)
+    for train_id in earlier + this_turn:
+        pip = trains[train_id]._open_end  # the Mexican train (-1) is the last
+        doubles.append(-1 - pip if _suit_on_table(state, pip) else pip)
+    allowed, double_access = _planned(state, r.open_doubles, access, earlier, this_turn, doubles)
     if double_access is not None:
         return _plays_exempting_doubles(tiles_of(hand), trains, allowed, double_access)
     positions: list[int] = []
@@ -595,17 +601,27 @@ def _restrict(
     """Apply the open-double rule to the trains a player may use (D1-D4).
 
     Return the trains for the player's tiles, and the trains for a double when a
-    cover exempts doubles (else None).
+    cover exempts doubles (else None).  Written against what a view holds;
+    `_plays_under_doubles` does the same for a state from its masks.
     """
-    rule = state.rules.open_doubles
     trains = state.trains
     doubles = []  # per open double: its number, or -1 - its number when dead (D4)
-    for train_id in earlier:
+    for train_id in earlier + this_turn:
         pip = trains[train_id].open_end
         doubles.append(pip if _closable(state, pip, hand) else -1 - pip)
-    for train_id in this_turn:
-        pip = trains[train_id].open_end
-        doubles.append(pip if _closable(state, pip, hand) else -1 - pip)
+    return _planned(state, state.rules.open_doubles, access, earlier, this_turn, doubles)
+
+
+def _planned(
+    state: GameState | PlayerView,
+    rule: OpenDoubleRule,
+    access: list[int],
+    earlier: tuple[int, ...],
+    this_turn: tuple[int, ...],
+    doubles: list[int],
+) -> tuple[Sequence[int], Sequence[int] | None]:
+    # What _restrict returns, given each open double's number, or -1 - its number
+    # when it is dead (D4), in the order of *earlier* then *this_turn*.
     key = (id(rule), *earlier, None, *this_turn, None, *doubles)  # no train id is None
     known = _PLANS.get(key)
     if known is None or known[0] is not rule:
@@ -726,11 +742,7 @@ def _closable(state: GameState | PlayerView, pip: int, hand: tuple[Tile, ...]) -
         if tile._ends & suit:
             return True  # a tile of the suit in the player's hand is not on the table
     if type(state) is GameState:
-        # Each tile of the set is on the table, in a hand or in the boneyard (S1-S4),
-        # so the suit is all on the table unless a tile of it is off the table: one
-        # mask operation on the state's mask of the table.
-        suit_mask = SUITS[pip] & state._round.set_mask
-        return state._table & suit_mask != suit_mask
+        return not _suit_on_table(state, pip)
     # A player's view holds no other hand and no boneyard: count the table.
     on_table = 1 if state.engine.high == pip else 0
     for train in state.trains:
@@ -738,6 +750,14 @@ def _closable(state: GameState | PlayerView, pip: int, hand: tuple[Tile, ...]) -
             if tile._ends & suit:
                 on_table += 1
     return on_table < state.max_pip + 1
+
+
+def _suit_on_table(state: GameState, pip: int) -> bool:
+    # Whether every tile of the set that shows *pip* is on the table.  Each tile of
+    # the set is on the table, in a hand or in the boneyard (S1-S4), so this is one
+    # mask operation on the state's mask of the table.
+    suit = SUITS[pip] & state._round.set_mask
+    return state._table & suit == suit
 
 
 # -- applying moves -------------------------------------------------------------

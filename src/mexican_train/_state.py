@@ -290,6 +290,7 @@ class _Round:
         "mexican_opens",
         "mexican_train",
         "must_play",
+        "open_doubles",
         "penalty",
         "players",
         "plays",
@@ -335,6 +336,7 @@ class _Round:
         self.draw_until_playable: Final[bool] = rules.draw_until_playable
         self.penalty: Final[int] = rules.last_tile_penalty
         self.mexican_train: Final = rules.mexican_train
+        self.open_doubles: Final = rules.open_doubles
         # V2: how the engine learns whether the Mexican train is open to a seat.
         self.mexican_opens: Final[int] = mexican_opens(rules.mexican_train)
         # The interned plays onto each train, by tile index (the Mexican train last).
