@@ -23,6 +23,7 @@ from mexican_train import (
     FirstTurn,
     GameRecord,
     GameState,
+    IllegalMoveError,
     InvalidArgumentError,
     MexicanTrainError,
     NotationError,
@@ -165,6 +166,29 @@ def test_play_on_a_train_below_mexican_raises_invalid_argument(train: int) -> No
 @pytest.mark.parametrize("train", [True, 1.0, "0"])
 def test_play_on_a_train_id_of_the_wrong_type_raises_invalid_argument(train: Any) -> None:
     refused(lambda: Play(Tile(1, 1), train), InvalidArgumentError, repr(train))
+
+
+class _EqualToEverything:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+class _Incomparable:
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("the truth value is ambiguous")
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("move", [_EqualToEverything(), _Incomparable()])
+def test_apply_refuses_an_object_that_claims_or_refuses_equality_with_a_move(move: Any) -> None:
+    # apply finds a move among the legal ones by identity (moves are interned): an
+    # object's own == neither makes it a move nor escapes as its error.
+    state = a_state()
+    refused(lambda: apply(state, move), IllegalMoveError, "not a move", type(move).__name__)
+    assert state == a_state()
 
 
 # -- seats: states, views, rendering ---------------------------------------------------
