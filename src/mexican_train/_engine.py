@@ -865,7 +865,9 @@ def _play(s: GameState, move: Play) -> GameState:
     tile = TILES[index]
     bit = 1 << index
     hand = s._hands[seat] ^ bit
-    hands = _replace(s._hands, seat, hand)
+    changed = list(s._hands)  # _replace, written out in the hottest path
+    changed[seat] = hand
+    hands = tuple(changed)
     train = s._trains[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker;
     # V2: and counts as the owner's play on their own train (others' tiles do not).
@@ -875,7 +877,9 @@ def _play(s: GameState, move: Play) -> GameState:
     own = train_id == seat
     joined = Train(train._tiles + (tile,), low if high == end else high,
                    train._marked and not own, train._owner_played or own)  # fmt: skip
-    trains = _replace_train(s._trains, train_id, joined)
+    changed_trains = list(s._trains)
+    changed_trains[train_id] = joined
+    trains = tuple(changed_trains)
     table = s._table | bit
     # D2: a tile played on an open double closes it.
     open_doubles = s._open_doubles
