@@ -148,7 +148,8 @@ def _start_round(
     aside = engine if set_aside else None
     if deal is None:
         # S6: the pool in shuffled order, dealt from the top.  The tiles' bits are
-        # shuffled (the same order), so that a hand's mask is one sum, in C.
+        # shuffled (the same order), so that a hand's mask is one sum in C (the bits
+        # are distinct: the sum is their union).
         bits, tile_of = _pool_bits(max_pip, aside)
         order = shuffled(bits, seed, round_number)
         n = hand_size
