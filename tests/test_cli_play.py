@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import re
-import signal
 import sys
 from pathlib import Path
 
 import pexpect
 
-
-def _as_a_terminal_would() -> None:
-    """Give the child the SIGINT a terminal's program has, whatever its parent had.
-
-    A CI runner may start the suite as a background job (SIGINT ignored) or with
-    signals blocked; both are inherited through exec and would make Ctrl-C do nothing.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+from child_processes import as_a_terminal_would
 
 
 def _play(*args: str) -> pexpect.spawn:
@@ -28,7 +19,7 @@ def _play(*args: str) -> pexpect.spawn:
         encoding="utf-8",
         timeout=30,
         dimensions=(50, 200),
-        preexec_fn=_as_a_terminal_would,
+        preexec_fn=as_a_terminal_would,
     )
 
 

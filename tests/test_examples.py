@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from child_processes import as_a_terminal_would
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PROGRAMS = sorted(EXAMPLES.glob("*.py"))
 TIMEOUT = 120  # seconds per example: generous, they take well under a second each
@@ -78,6 +80,7 @@ def _run_server(program: Path, cwd: Path, arguments: list[str], ready: str) -> N
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        preexec_fn=as_a_terminal_would,
     )
     assert process.stdout is not None
     output: list[str] = []

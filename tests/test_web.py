@@ -23,6 +23,7 @@ import attrs
 import pytest
 from click.testing import CliRunner
 
+from child_processes import as_a_terminal_would
 from mexican_train import (
     STANDARD,
     DealError,
@@ -391,6 +392,7 @@ def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
         [sys.executable, "-m", "mexican_train", "serve", "--port", "0", "--people", "2",
          "--bots", "greedy", "--bot-delay", "0", "-q"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=as_a_terminal_would,
     ) as process:  # fmt: skip
         try:
             assert process.stdout is not None
@@ -407,6 +409,10 @@ def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
                 assert json.loads(answer.read())["seat"] == 0
         finally:
             process.send_signal(signal.SIGINT)
-            out, err = process.communicate(timeout=TIMEOUT)
+            try:
+                out, err = process.communicate(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                process.kill()  # a server deaf to Ctrl-C fails the test, not blocks it
+                raise
     assert process.returncode == 0, err
     assert "Stopped." in out

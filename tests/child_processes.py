@@ -1,0 +1,16 @@
+"""For tests that start the package's programs as child processes and press Ctrl-C."""
+
+from __future__ import annotations
+
+import signal
+
+
+def as_a_terminal_would() -> None:
+    """Give the child the SIGINT a terminal's program has, whatever its parent had.
+
+    Pass it as ``preexec_fn``.  A CI runner may start the suite as a background job
+    (SIGINT ignored) or with signals blocked; both are inherited through exec and
+    would make Ctrl-C do nothing, so a test that sends SIGINT would wait in vain.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
