@@ -201,3 +201,26 @@ def test_a_page_without_a_token_says_how_to_sit_down(
         "document.getElementById('nolink-reason').textContent.includes('no seat')",
         timeout=WAIT,
     )
+
+
+def test_a_late_answer_with_an_older_version_does_not_take_the_page_back(
+    browser: Browser, one_person: WebServer
+) -> None:
+    """The answer to a move and the long poll's may arrive in either order: the page keeps
+    the newer document.  (Going back once showed the bot's turn after the person's, and a
+    click then waited for a button that never came.)"""
+    page = _page(browser)
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    shown = page.evaluate("document.body.dataset.version")
+    # An older document, as a late answer would bring it: the bot's turn, no moves.
+    page.evaluate(
+        "show({...doc, version: doc.version - 1, moves: [],"
+        " view: {...doc.view, current_player: 1}})"
+    )
+    assert page.evaluate("document.body.dataset.version") == shown
+    assert page.evaluate("document.body.dataset.phase") == "my-turn"
+    assert page.locator("#board g.hand-tile.playable").count() > 0
+    # A newer one is shown.
+    page.evaluate("show({...doc, version: doc.version + 1})")
+    assert page.evaluate("document.body.dataset.version") == str(int(shown) + 1)

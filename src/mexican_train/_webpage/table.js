@@ -145,6 +145,9 @@ function showScores() {
 }
 
 function show(next) {
+  // The answers to a move and to the long poll may arrive in either order: never go
+  // back to an older document (the table's version only grows).
+  if (doc && next.version < doc.version) return;
   doc = next;
   if (selected && (!doc.view.hand.includes(selected) || playsOf(selected).length === 0)) {
     selected = null;
