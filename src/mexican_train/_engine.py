@@ -48,6 +48,7 @@ _DRAW: Final = Draw()
 _PASS: Final = Pass()
 _NEXT_ROUND: Final = NextRound()
 _CALL: Final = CallLastTile()
+_PLAY: Final = Play  # apply's test of a move's type, without a lookup by name
 
 
 def _probe() -> None:
@@ -588,8 +589,8 @@ def _plays_exempting_doubles(
 # are immutable and their answers a function of the doubles (OpenDoubleRule), so
 # each answer is asked for and checked once.  Bounded: emptied when full.
 _Plan = tuple[tuple[int, ...] | None, int]
-_PLANS: dict[tuple[int | None, ...], tuple[OpenDoubleRule, _Plan, _Plan | None]] = {}
-_PLANS_SIZE = 4096
+_PLANS: Final[dict[tuple[int | None, ...], tuple[OpenDoubleRule, _Plan, _Plan | None]]] = {}
+_PLANS_SIZE = 4096  # not Final: a test lowers it
 
 
 def _restrict(
@@ -791,7 +792,7 @@ def apply(state: Any, move: Any) -> GameState:
             break
     else:
         raise IllegalMoveError(move, _why_illegal(state, move))
-    if type(move) is Play:
+    if type(move) is _PLAY:
         after = _play(state, move)  # the commonest move, dispatched first
     elif move is _DRAW:
         after = _draw(state)

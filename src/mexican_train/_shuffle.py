@@ -23,14 +23,14 @@ from array import array
 from collections.abc import Callable, Sequence
 from functools import cache
 from operator import mod
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
+_MASK: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
+_MIX1: Final = 0xBF58476D1CE4E5B9
+_MIX2: Final = 0x94D049BB133111EB
 
 
 def shuffled(items: Sequence[T], seed: int, stream: int) -> tuple[T, ...]:
@@ -60,6 +60,7 @@ def _shuffle(out: list[Any], state: int, mixed: int) -> None:
         return
     # No draw is rejected: item i swaps with item (i-th draw mod i + 1), i from the top.
     i = n - 1
+    j: int  # typed, so a compiled build swaps with native list operations
     for j in map(mod, _unpacked(mixed, n - 1), range(n, 1, -1)):
         out[i], out[j] = out[j], out[i]
         i -= 1
