@@ -32,7 +32,7 @@ from mexican_train import (
     new_game,
 )
 from mexican_train._engine import _plays_by_train, _plays_of, _suits
-from mexican_train._state import SUITS, TILES
+from mexican_train._state import POSITIONS, SUITS, TILES
 from mexican_train._tiles import MAX_PIP
 from mexican_train.testing import (
     ConformanceError,
@@ -274,6 +274,26 @@ def test_the_engine_s_suit_unions_are_unions_of_suits(pips: int) -> None:
     assert _suits(pips) == expected
 
 
+@given(state=positions(preset_tables()) | positions(variant_tables()))
+def test_the_engine_s_mask_of_markers_matches_the_trains(state: GameState) -> None:
+    """P6: the engine keeps the markers twice, on the trains and as one mask; they agree.
+
+    States reached by moves and states rebuilt from their fields (as a reader
+    builds them) alike: a marker the mask missed would hide a train from P3.
+    """
+    for position in (state, state.replace()):
+        trains = position.trains[:-1]  # the Mexican train, the last, is never marked
+        expected = sum(1 << seat for seat, train in enumerate(trains) if train.marked)
+        assert position._marks == expected
+
+
+@given(st.integers(0, (1 << 15) - 1))
+def test_the_engine_s_train_positions_are_the_bits_set(bits: int) -> None:
+    """P3: the trains open to a player, from a mask of them (14 players and the Mexican train)."""
+    assert POSITIONS[bits] == tuple(n for n in range(15) if bits >> n & 1)
+    assert POSITIONS[bits] is POSITIONS[bits]  # made once
+
+
 @given(data=st.data())
 def test_both_builds_ways_of_listing_the_plays_agree(data: st.DataObject) -> None:
     """P3: the plays of a hand onto the trains a player may use, listed both ways.
@@ -289,7 +309,7 @@ def test_both_builds_ways_of_listing_the_plays_agree(data: st.DataObject) -> Non
     count = data.draw(st.integers(2, 15), label="trains")  # the Mexican train last
     ends = data.draw(st.lists(st.integers(0, max_pip), min_size=count, max_size=count))
     trains = tuple(Train((), end) for end in ends)
-    usable = sorted(data.draw(st.sets(st.integers(0, count - 1)), label="usable"))
+    usable = tuple(sorted(data.draw(st.sets(st.integers(0, count - 1)), label="usable")))
     pips = 0
     for position in usable:
         pips |= 1 << ends[position]

@@ -26,6 +26,7 @@ from ._state import (
     ENDS,
     HIGH,
     LOW,
+    POSITIONS,
     SUITS,
     TILES,
     GameState,
@@ -188,7 +189,7 @@ def _start_round(
     return GameState(
         round_, _Deck(seed, boneyard), 0, tuple(hands),
         (Train((), pip),) * (players + 1),  # P2: all trains start empty (shared: immutable)
-        1 << engine._index, first, 0, 0, False, (), (), 0, False, False,
+        1 << engine._index, 0, first, 0, 0, False, (), (), 0, False, False,
     )  # fmt: skip
 
 
@@ -282,7 +283,7 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
     plays: list[Move]
     if r.first_turn and not state._firsts >> seat & 1:
         # P4: a first turn plays only on the player's own train; doubles bind nobody.
-        plays = _plays_of(hand & SUITS[trains[seat]._open_end], [seat], trains, r.plays)
+        plays = _plays_of(hand & SUITS[trains[seat]._open_end], (seat,), trains, r.plays)
         if state._turn_tiles:
             moves: tuple[Move, ...] = (*plays, _PASS)  # P4: the chain may stop after a tile
             return _with_call_mask(state, r, hand, moves)
@@ -292,16 +293,12 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         may_draw = True
     else:
         # P3: the own train, others' trains while marked, the Mexican train once open
-        # (V2), in the documented order (by id, the Mexican train last); then the
-        # tiles of the hand that show a number one of them needs, ascending.
-        usable: list[int] = []
-        mexican = len(trains) - 1
-        for train_id in range(mexican):
-            if train_id == seat or trains[train_id]._marked:
-                usable.append(train_id)
+        # (V2), in the documented order (by id, the Mexican train last, at position
+        # r.players); then the tiles of the hand that show a number one of them needs.
+        usable = state._marks | 1 << seat
         if _mexican_open(state, r, seat):
-            usable.append(mexican)
-        plays = _plays(hand, usable, trains, r.plays)
+            usable |= 1 << r.players
+        plays = _plays(hand, POSITIONS[usable], trains, r.plays)
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
     free = not plays or not r.must_play
@@ -355,7 +352,7 @@ def _suits(pips: int) -> int:
 
 
 def _plays(
-    hand: int, usable: list[int], trains: tuple[Train, ...], lists: list[list[Play | None]]
+    hand: int, usable: tuple[int, ...], trains: tuple[Train, ...], lists: list[list[Play | None]]
 ) -> list[Move]:
     # The plays of *hand* onto the trains at positions *usable* (ascending: by id, the
     # Mexican train last), whose interned plays are *lists* (_Round.plays), in the
@@ -369,7 +366,10 @@ def _plays(
 
 
 def _plays_of(
-    candidates: int, usable: list[int], trains: tuple[Train, ...], lists: list[list[Play | None]]
+    candidates: int,
+    usable: tuple[int, ...],
+    trains: tuple[Train, ...],
+    lists: list[list[Play | None]],
 ) -> list[Move]:
     # The plays of the tiles in *candidates* (ascending) onto the trains in *usable*
     # (by position in *trains*: the Mexican train is the last), whose interned plays
@@ -402,7 +402,7 @@ _CHUNK: Final = (1 << 60) - 1
 
 
 def _plays_by_train(
-    hand: int, usable: list[int], trains: tuple[Train, ...], lists: list[list[Play | None]]
+    hand: int, usable: tuple[int, ...], trains: tuple[Train, ...], lists: list[list[Play | None]]
 ) -> list[Move]:
     # What _plays_of returns, found the way that takes the pure build fewer bytecodes:
     # the tiles of the hand that fit each usable train (by position), then, when tiles
@@ -457,10 +457,8 @@ def _plays_under_doubles(
 ) -> list[Move]:
     # P3 as above, then D1-D4: what the open doubles leave of it.
     mexican = len(trains) - 1
-    access = []
-    for train_id in range(mexican):
-        if train_id == seat or trains[train_id]._marked:
-            access.append(train_id)
+    usable = state._marks | 1 << seat
+    access = list(POSITIONS[usable])  # by train id: the Mexican train is MEXICAN
     if _mexican_open(state, r, seat):
         access.append(MEXICAN)
     earlier = state._open_doubles
@@ -472,10 +470,10 @@ def _plays_under_doubles(
     allowed, double_access = _planned(state, r.open_doubles, access, earlier, this_turn, doubles)
     if double_access is not None:
         return _plays_exempting_doubles(tiles_of(hand), trains, allowed, double_access)
-    positions: list[int] = []
+    positions = []
     for train_id in allowed:
         positions.append(mexican if train_id == MEXICAN else train_id)
-    return _plays(hand, positions, trains, r.plays)
+    return _plays(hand, tuple(positions), trains, r.plays)
 
 
 def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:
@@ -845,7 +843,7 @@ def _draw(s: GameState) -> GameState:
     drawn = s._drawn
     hands = _replace(s._hands, seat, s._hands[seat] | 1 << deck.boneyard[drawn]._index)
     return GameState(
-        s._round, deck, drawn + 1, hands, s._trains, s._table, seat, s._firsts,
+        s._round, deck, drawn + 1, hands, s._trains, s._table, s._marks, seat, s._firsts,
         s._turn_tiles, True, s._turn_doubles, s._open_doubles, s._idle, False, s._called,
     )  # fmt: skip
 
@@ -853,8 +851,9 @@ def _draw(s: GameState) -> GameState:
 def _call(s: GameState) -> GameState:
     # The last-tile call: only recorded; _end_turn reads it.
     return GameState(
-        s._round, s._deck, s._drawn, s._hands, s._trains, s._table, s._current, s._firsts,
-        s._turn_tiles, s._has_drawn, s._turn_doubles, s._open_doubles, s._idle, False, True,
+        s._round, s._deck, s._drawn, s._hands, s._trains, s._table, s._marks, s._current,
+        s._firsts, s._turn_tiles, s._has_drawn, s._turn_doubles, s._open_doubles, s._idle,
+        False, True,
     )  # fmt: skip
 
 
@@ -877,6 +876,9 @@ def _play(s: GameState, move: Play) -> GameState:
     high = HIGH[index]
     low = LOW[index]
     own = train_id == seat
+    marks = s._marks
+    if own and marks:
+        marks &= ~(1 << seat)
     joined = Train(train._tiles + (tile,), low if high == end else high,
                    train._marked and not own, train._owner_played or own)  # fmt: skip
     changed_trains = list(s._trains)
@@ -895,15 +897,17 @@ def _play(s: GameState, move: Play) -> GameState:
     if r.first_turn and not s._firsts >> seat & 1:
         # P4: the chain goes on while the hand has a tile that fits the own train.
         if r.chain and hand & SUITS[joined._open_end]:
-            return _same_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
-        return _end_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
+            return _same_turn(
+                s, hands, trains, table, marks, open_doubles, turn_doubles, turn_tiles
+            )
+        return _end_turn(s, hands, trains, table, marks, open_doubles, turn_doubles, turn_tiles)
     if not hand:
-        return _end_round(s, hands, trains, table)  # E1, D5: going out ends the round at once
+        return _end_round(s, hands, trains, table, marks)  # E1, D5: going out ends the round
     if high == low:
         # D1: a double must be followed at once; it brings one draw of its own.
         turn_doubles = (*turn_doubles, train_id)
-        return _same_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)
-    return _end_turn(s, hands, trains, table, open_doubles, turn_doubles, turn_tiles)  # P5a
+        return _same_turn(s, hands, trains, table, marks, open_doubles, turn_doubles, turn_tiles)
+    return _end_turn(s, hands, trains, table, marks, open_doubles, turn_doubles, turn_tiles)  # P5a
 
 
 def _same_turn(
@@ -911,12 +915,13 @@ def _same_turn(
     hands: tuple[int, ...],
     trains: tuple[Train, ...],
     table: int,
+    marks: int,
     open_doubles: tuple[int, ...],
     turn_doubles: tuple[int, ...],
     turn_tiles: int,
 ) -> GameState:
     return GameState(
-        s._round, s._deck, s._drawn, hands, trains, table, s._current, s._firsts, turn_tiles,
+        s._round, s._deck, s._drawn, hands, trains, table, marks, s._current, s._firsts, turn_tiles,
         False, turn_doubles, open_doubles, s._idle, False, s._called,
     )  # fmt: skip
 
@@ -925,6 +930,7 @@ def _pass(s: GameState) -> GameState:
     seat = s._current
     assert seat is not None
     trains = s._trains
+    marks = s._marks
     stops_first_chain = s._round.first_turn and not s._firsts >> seat & 1 and s._turn_tiles
     if not stops_first_chain:
         # P5, D1, D2: a turn ended without a (final) tile puts a marker on the own train.
@@ -932,7 +938,10 @@ def _pass(s: GameState) -> GameState:
         if not own._marked:
             marked = Train(own._tiles, own._open_end, True, own._owner_played)
             trains = _replace_train(trains, seat, marked)
-    return _end_turn(s, s._hands, trains, s._table, s._open_doubles, s._turn_doubles, s._turn_tiles)
+            marks |= 1 << seat
+    return _end_turn(
+        s, s._hands, trains, s._table, marks, s._open_doubles, s._turn_doubles, s._turn_tiles
+    )
 
 
 def _end_turn(
@@ -940,6 +949,7 @@ def _end_turn(
     hands: tuple[int, ...],
     trains: tuple[Train, ...],
     table: int,
+    marks: int,
     open_doubles: tuple[int, ...],
     turn_doubles: tuple[int, ...],
     turn_tiles: int,
@@ -954,19 +964,17 @@ def _end_turn(
     firsts = s._firsts | 1 << seat
     # E2: a turn changed the table if it played a tile or newly marked the own train
     # (a marker may open a play to a player who passed earlier); else it was idle.
-    idle = (
-        0 if turn_tiles or (trains[seat]._marked and not s._trains[seat]._marked) else s._idle + 1
-    )
+    idle = 0 if turn_tiles or marks & ~s._marks else s._idle + 1
     # P4: a player who went out on a first turn ends the round once all have had theirs
     # (so only when a first turn ends: later, a tile that empties a hand ends it, E1).
     if firsts != s._firsts and firsts == (1 << r.players) - 1 and 0 in hands:
-        return _end_round(s, hands, trains, table)
+        return _end_round(s, hands, trains, table, marks)
     deck = s._deck
     drawn = s._drawn
     left = len(deck.boneyard) - drawn
     # E2: an empty boneyard and a full cycle of turns that left the table unchanged: blocked.
     if not left and idle >= r.players:
-        return _end_round(s, hands, trains, table)
+        return _end_round(s, hands, trains, table, marks)
     penalty = r.penalty
     if penalty and turn_tiles and not s._called and count_tiles(hands[seat]) == 1:
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
@@ -974,7 +982,7 @@ def _end_turn(
         hands = _replace(hands, seat, hands[seat] | mask_of(deck.boneyard[drawn : drawn + taken]))
         drawn += taken
     return GameState(
-        r, deck, drawn, hands, trains, table, (seat + 1) % r.players,  # P1: clockwise
+        r, deck, drawn, hands, trains, table, marks, (seat + 1) % r.players,  # P1: clockwise
         firsts, 0, False, (), open_doubles, idle, False, False,
     )  # fmt: skip
 
@@ -999,7 +1007,7 @@ def round_score(hand: Any, rules: Any = STANDARD) -> int:
 
 
 def _end_round(
-    s: GameState, hands: tuple[int, ...], trains: tuple[Train, ...], table: int
+    s: GameState, hands: tuple[int, ...], trains: tuple[Train, ...], table: int, marks: int
 ) -> GameState:
     # E3: every player scores the pips left in hand; E4/E5: next round or game over.
     r = s._round
@@ -1011,7 +1019,7 @@ def _end_round(
         scores, (*r.round_scores, points),
     )  # fmt: skip
     return GameState(
-        ended, s._deck, s._drawn, hands, trains, table, None, s._firsts, 0, False, (), (),
+        ended, s._deck, s._drawn, hands, trains, table, marks, None, s._firsts, 0, False, (), (),
         s._idle, r.round_number >= r.rounds, False,
     )  # fmt: skip
 

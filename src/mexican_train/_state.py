@@ -181,7 +181,9 @@ def winners_of(
 # - hands as int bit masks: bit ``tile._index`` is set when the hand holds the
 #   tile, so bit order is the ascending order of tiles, and matching a hand to
 #   a train is an ``&`` with the suit's mask (`SUITS`).
-# - trains as shared `Train` values: a move rebuilds only the train it touches.
+# - trains as shared `Train` values: a move rebuilds only the train it touches;
+#   the markers on them also as one int (bit *seat* for trains[seat]), so the
+#   trains open to a player are one lookup (`POSITIONS`).
 # - the legal moves of the next state, computed by `apply` itself.
 
 #: Every tile a state can hold, by its index (``TILES[tile._index] is tile``).
@@ -260,6 +262,22 @@ def mexican_opens(rule: object) -> int:
         if opens == 2:
             return AFTER_FIRST_TURN
     return ASK
+
+
+class _Positions(dict[int, tuple[int, ...]]):
+    # The positions of the bits set in an int, ascending, made on first demand.
+    __slots__ = ()
+
+    def __missing__(self, bits: int) -> tuple[int, ...]:
+        found = tuple([n for n in range(bits.bit_length()) if bits >> n & 1])
+        return self.setdefault(bits, found)
+
+
+#: ``POSITIONS[bits]``: the positions of the bits set in *bits*, ascending.  The
+#: engine's way from a mask of usable trains (bit *i* for trains[i], the Mexican
+#: train last) to their positions in the documented order.  At most 2**15 entries
+#: (14 players and the Mexican train).
+POSITIONS: Final = _Positions()
 
 
 # The interned plays onto each train, by tile index, filled on first demand from
@@ -433,6 +451,7 @@ class GameState:
         "_idle",
         "_is_over",
         "_legal",
+        "_marks",
         "_open_doubles",
         "_round",
         "_table",
@@ -449,6 +468,7 @@ class GameState:
         hands: tuple[int, ...],
         trains: tuple[Train, ...],
         table: int,
+        marks: int,
         current: int | None,
         firsts: int,
         turn_tiles: int,
@@ -466,6 +486,7 @@ class GameState:
         self._hands: Final = hands  # one mask per seat
         self._trains: Final = trains
         self._table: Final = table  # the mask of the tiles on the table, the engine's too
+        self._marks: Final = marks  # bit *seat* set while trains[seat] is marked (P6)
         self._current: Final = current
         self._firsts: Final = firsts  # bit *seat* set once the seat's first turn is over
         self._turn_tiles: Final = turn_tiles
@@ -896,8 +917,12 @@ def state_from_fields(
     for seat, done in enumerate(had_first_turn):
         if done:
             firsts |= 1 << seat
+    marks = 0  # the personal trains' markers (the Mexican train, the last, has none)
+    for seat, train in enumerate(trains[:-1]):
+        if train.marked:
+            marks |= 1 << seat
     return GameState(
         round_, _Deck(seed, tuple(boneyard)), 0, tuple(mask_of(hand) for hand in hands),
-        tuple(trains), table, current_player, firsts, turn_tiles, has_drawn,
+        tuple(trains), table, marks, current_player, firsts, turn_tiles, has_drawn,
         tuple(turn_doubles), tuple(open_doubles), idle_turns, is_over, last_tile_called,
     )  # fmt: skip
