@@ -296,7 +296,7 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         # (V2), in the documented order (by id, the Mexican train last, at position
         # r.players); then the tiles of the hand that show a number one of them needs.
         usable = state._marks | 1 << seat
-        if _mexican_open(state, r, seat):
+        if r.mexican_opens == ALWAYS or _mexican_open(state, r, seat):  # the first: no call
             usable |= 1 << r.players
         plays = _plays(hand, POSITIONS[usable], trains, r.plays)
         may_draw = True
@@ -312,7 +312,9 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         plays.append(_DRAW)  # plays is this call's own list
     elif free:
         plays.append(_PASS)  # P5a: can neither play nor draw: pass (the marker follows)
-    return _with_call_mask(state, r, hand, tuple(plays))
+    if r.penalty:
+        return _with_call_mask(state, r, hand, tuple(plays))
+    return tuple(plays)
 
 
 def _with_call_mask(
@@ -888,10 +890,10 @@ def _play(s: GameState, move: Play) -> GameState:
     # D2: a tile played on an open double closes it.
     open_doubles = s._open_doubles
     if open_doubles and train_id in open_doubles:
-        open_doubles = tuple([t for t in open_doubles if t != train_id])
+        open_doubles = _without(open_doubles, train_id)
     turn_doubles = s._turn_doubles
     if turn_doubles and train_id in turn_doubles:
-        turn_doubles = tuple([t for t in turn_doubles if t != train_id])
+        turn_doubles = _without(turn_doubles, train_id)
     turn_tiles = s._turn_tiles + 1
     r = s._round
     if r.first_turn and not s._firsts >> seat & 1:
@@ -908,6 +910,12 @@ def _play(s: GameState, move: Play) -> GameState:
         turn_doubles = (*turn_doubles, train_id)
         return _same_turn(s, hands, trains, table, marks, open_doubles, turn_doubles, turn_tiles)
     return _end_turn(s, hands, trains, table, marks, open_doubles, turn_doubles, turn_tiles)  # P5a
+
+
+def _without(train_ids: tuple[int, ...], train_id: int) -> tuple[int, ...]:
+    # A function, not a comprehension in _play: one there makes train_id a closure
+    # cell, slower to read in the interpreter on every play.
+    return tuple([t for t in train_ids if t != train_id])
 
 
 def _same_turn(
@@ -957,9 +965,9 @@ def _end_turn(
     seat = s._current
     assert seat is not None
     r = s._round
-    first_turn = r.first_turn and not s._firsts >> seat & 1
-    if turn_doubles and not first_turn:
-        # D2: a double still ending its train when the turn ends is open.
+    if turn_doubles and not (r.first_turn and not s._firsts >> seat & 1):
+        # D2: a double still ending its train when the turn ends is open (P4: a
+        # double in a first turn's chain binds nobody).
         open_doubles = open_doubles + turn_doubles
     firsts = s._firsts | 1 << seat
     # E2: a turn changed the table if it played a tile or newly marked the own train
