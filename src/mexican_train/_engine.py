@@ -37,6 +37,7 @@ from ._state import (
     count_tiles,
     mask_of,
     tiles_of,
+    train_positions,
 )
 from ._tables import check_fit
 from ._tiles import Tile, full_set
@@ -298,7 +299,8 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         usable = state._marks | 1 << seat
         if r.mexican_opens == ALWAYS or _mexican_open(state, r, seat):  # the first: no call
             usable |= 1 << r.players
-        plays = _plays(hand, POSITIONS[usable], trains, r.plays)
+        usable_positions = POSITIONS[usable] if usable < 512 else train_positions(usable)
+        plays = _plays(hand, usable_positions, trains, r.plays)
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
     free = not plays or not r.must_play
@@ -460,7 +462,7 @@ def _plays_under_doubles(
     # P3 as above, then D1-D4: what the open doubles leave of it.
     mexican = len(trains) - 1
     usable = state._marks | 1 << seat
-    access = list(POSITIONS[usable])  # by train id: the Mexican train is MEXICAN
+    access = list(train_positions(usable))  # by train id: the Mexican train is MEXICAN
     if _mexican_open(state, r, seat):
         access.append(MEXICAN)
     earlier = state._open_doubles
@@ -472,10 +474,10 @@ def _plays_under_doubles(
     allowed, double_access = _planned(state, r.open_doubles, access, earlier, this_turn, doubles)
     if double_access is not None:
         return _plays_exempting_doubles(tiles_of(hand), trains, allowed, double_access)
-    positions = []
+    allowed_positions = []
     for train_id in allowed:
-        positions.append(mexican if train_id == MEXICAN else train_id)
-    return _plays(hand, tuple(positions), trains, r.plays)
+        allowed_positions.append(mexican if train_id == MEXICAN else train_id)
+    return _plays(hand, tuple(allowed_positions), trains, r.plays)
 
 
 def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:
@@ -879,8 +881,8 @@ def _play(s: GameState, move: Play) -> GameState:
     low = LOW[index]
     own = train_id == seat
     marks = s._marks
-    if own and marks:
-        marks &= ~(1 << seat)
+    if own and marks >> seat & 1:
+        marks ^= 1 << seat  # a new int only when the marker goes (14 players: not cached)
     joined = Train(train._tiles + (tile,), low if high == end else high,
                    train._marked and not own, train._owner_played or own)  # fmt: skip
     changed_trains = list(s._trains)

@@ -264,20 +264,24 @@ def mexican_opens(rule: object) -> int:
     return ASK
 
 
-class _Positions(dict[int, tuple[int, ...]]):
-    # The positions of the bits set in an int, ascending, made on first demand.
-    __slots__ = ()
-
-    def __missing__(self, bits: int) -> tuple[int, ...]:
-        found = tuple([n for n in range(bits.bit_length()) if bits >> n & 1])
-        return self.setdefault(bits, found)
+def _bits_set(bits: int, offset: int) -> tuple[int, ...]:
+    return tuple([offset + n for n in range(bits.bit_length()) if bits >> n & 1])
 
 
-#: ``POSITIONS[bits]``: the positions of the bits set in *bits*, ascending.  The
-#: engine's way from a mask of usable trains (bit *i* for trains[i], the Mexican
-#: train last) to their positions in the documented order.  At most 2**15 entries
-#: (14 players and the Mexican train).
-POSITIONS: Final = _Positions()
+#: ``POSITIONS[bits]``: the positions of the bits set in *bits* (below 2**9),
+#: ascending.  With `train_positions`, the engine's way from a mask of usable trains (bit
+#: *i* for trains[i], the Mexican train last) to their positions in the documented
+#: order: one index up to 8 players; made once, at import (512 small tuples).
+POSITIONS: Final = tuple([_bits_set(bits, 0) for bits in range(1 << 9)])
+# The same for bits 9 .. 15 (up to 14 players and the Mexican train).
+_HIGH_POSITIONS: Final = tuple([_bits_set(bits, 9) for bits in range(1 << 7)])
+
+
+def train_positions(bits: int) -> tuple[int, ...]:
+    """Return the positions of the bits set in *bits* (below 2**16), ascending."""
+    if bits < 512:
+        return POSITIONS[bits]
+    return POSITIONS[bits & 511] + _HIGH_POSITIONS[bits >> 9]
 
 
 # The interned plays onto each train, by tile index, filled on first demand from
