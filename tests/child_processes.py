@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 import signal
+import sys
+
+import pytest
+
+#: For a test that needs a terminal or sends SIGINT: neither exists on Windows (no pty
+#: for pexpect, no preexec_fn, and a child there cannot be sent SIGINT), where the
+#: release workflow also runs the suite.
+posix_only = pytest.mark.skipif(
+    sys.platform == "win32", reason="needs POSIX terminals and signals (Ctrl-C as SIGINT)"
+)
 
 
 def as_a_terminal_would() -> None:

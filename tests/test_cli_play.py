@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pexpect
 
-from child_processes import as_a_terminal_would
+from child_processes import as_a_terminal_would, posix_only
+
+pytestmark = posix_only
 
 
 def _play(*args: str) -> pexpect.spawn:

@@ -23,7 +23,7 @@ import attrs
 import pytest
 from click.testing import CliRunner
 
-from child_processes import as_a_terminal_would
+from child_processes import as_a_terminal_would, posix_only
 from mexican_train import (
     STANDARD,
     DealError,
@@ -385,6 +385,7 @@ def test_serve_reports_a_port_in_use() -> None:
     assert "Traceback" not in result.stderr
 
 
+@posix_only
 def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
     """``mexican-train serve`` serves the page; the links carry the tokens after '#'."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
