@@ -297,7 +297,7 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         # (V2), in the documented order (by id, the Mexican train last, at position
         # r.players); then the tiles of the hand that show a number one of them needs.
         usable = state._marks | 1 << seat
-        if r.mexican_opens == ALWAYS or _mexican_open(state, r, seat):  # the first: no call
+        if r.mexican_opens == ALWAYS or _mexican_open(state, r, seat):  # ALWAYS: no call
             usable |= 1 << r.players
         usable_positions = POSITIONS[usable] if usable < 512 else train_positions(usable)
         plays = _plays(hand, usable_positions, trains, r.plays)
