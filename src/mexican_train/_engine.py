@@ -289,18 +289,19 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
             moves: tuple[Move, ...] = (*plays, _PASS)  # P4: the chain may stop after a tile
             return _with_call_mask(state, r, hand, moves)
         may_draw = r.first_draw  # P4: never draw (unless the variant says so)
-    elif state._open_doubles or state._turn_doubles:
-        plays = _plays_under_doubles(state, r, seat, hand, trains)
-        may_draw = True
     else:
         # P3: the own train, others' trains while marked, the Mexican train once open
-        # (V2), in the documented order (by id, the Mexican train last, at position
-        # r.players); then the tiles of the hand that show a number one of them needs.
+        # (V2), as a mask of positions (the Mexican train last, at position r.players).
         usable = state._marks | 1 << seat
         if r.mexican_opens == ALWAYS or _mexican_open(state, r, seat):  # ALWAYS: no call
             usable |= 1 << r.players
-        usable_positions = POSITIONS[usable] if usable < 512 else train_positions(usable)
-        plays = _plays(hand, usable_positions, trains, r.plays)
+        if state._open_doubles or state._turn_doubles:
+            plays = _plays_under_doubles(state, r, usable, hand, trains)
+        else:
+            # In the documented order (by id, the Mexican train last), the tiles of the
+            # hand that show a number one of them needs.
+            usable_positions = POSITIONS[usable] if usable < 512 else train_positions(usable)
+            plays = _plays(hand, usable_positions, trains, r.plays)
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
     free = not plays or not r.must_play
@@ -457,14 +458,14 @@ def _mexican_open(state: GameState, r: _Round, seat: int) -> bool:
 
 
 def _plays_under_doubles(
-    state: GameState, r: _Round, seat: int, hand: int, trains: tuple[Train, ...]
+    state: GameState, r: _Round, usable: int, hand: int, trains: tuple[Train, ...]
 ) -> list[Move]:
-    # P3 as above, then D1-D4: what the open doubles leave of it.
+    # The trains of *usable* (P3, as _state_moves found them), then D1-D4: what the
+    # open doubles leave of them.
     mexican = len(trains) - 1
-    usable = state._marks | 1 << seat
-    access = list(train_positions(usable))  # by train id: the Mexican train is MEXICAN
-    if _mexican_open(state, r, seat):
-        access.append(MEXICAN)
+    access = list(train_positions(usable))
+    if access[-1] == mexican:
+        access[-1] = MEXICAN  # by train id, as the open-double plans are keyed
     earlier = state._open_doubles
     this_turn = state._turn_doubles
     doubles = []  # per open double: its number, or -1 - its number when dead (D4)
