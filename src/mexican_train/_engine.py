@@ -301,7 +301,10 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
             # In the documented order (by id, the Mexican train last), the tiles of the
             # hand that show a number one of them needs.
             usable_positions = POSITIONS[usable] if usable < 512 else train_positions(usable)
-            plays = _plays(hand, usable_positions, trains, r.plays)
+            if INTERPRETED:  # _plays, written out: one call less in the hottest path
+                plays = _plays_by_train(hand, usable_positions, trains, r.plays)
+            else:
+                plays = _plays(hand, usable_positions, trains, r.plays)
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
     free = not plays or not r.must_play
