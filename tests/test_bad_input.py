@@ -31,6 +31,7 @@ from mexican_train import (
     Rules,
     RulesError,
     Tile,
+    Train,
     apply,
     format_state,
     full_set,
@@ -219,6 +220,22 @@ def test_state_train_of_a_missing_train_raises_invalid_argument() -> None:
 
 def test_view_train_of_a_missing_train_raises_invalid_argument() -> None:
     refused(lambda: view(a_state(), 0).train(9), InvalidArgumentError, "not 9")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ([Tile(12, 5)], 5, False, False),  # tiles a list
+        ((), "5", False, False),  # open end a str
+        ((), True, False, False),  # open end a bool
+        ((), 5, 1, False),  # marker an int
+        ((), 5, None, False),
+        ((), 5, False, 0),  # owner_played an int
+        ((), 5, False, "yes"),
+    ],
+)
+def test_train_of_the_wrong_types_raises_type_error_in_both_builds(args: tuple[Any, ...]) -> None:
+    refused(lambda: Train(*args), TypeError, "Train needs a tuple of tiles")
 
 
 @pytest.mark.parametrize("render", [render_text, render_svg])

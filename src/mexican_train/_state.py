@@ -42,12 +42,14 @@ class Train:
 
     def __init__(
         self,
-        tiles: tuple[Tile, ...],
-        open_end: int,
-        marked: bool = False,
-        owner_played: bool = False,
+        tiles: Any,  # tuple[Tile, ...]
+        open_end: Any,  # int
+        marked: Any = False,  # bool
+        owner_played: Any = False,  # bool
     ) -> None:
-        # Checked here as a compiled build checks them, so both refuse alike.
+        # Typed Any and checked here, so both builds refuse alike, in these words: a
+        # compiled build would check typed arguments first, in words of its own, and
+        # turn a bool open end into an int.
         if (
             type(tiles) is not tuple
             or type(open_end) is not int
@@ -58,10 +60,10 @@ class Train:
                 f"Train needs a tuple of tiles, an int open end, a bool marker and a bool "
                 f"owner_played, not {tiles!r}, {open_end!r}, {marked!r}, {owner_played!r}"
             )
-        self._tiles: Final = tiles
-        self._open_end: Final = open_end
-        self._marked: Final = marked
-        self._owner_played: Final = owner_played
+        self._tiles: Final[tuple[Tile, ...]] = tiles
+        self._open_end: Final[int] = open_end
+        self._marked: Final[bool] = marked
+        self._owner_played: Final[bool] = owner_played
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
