@@ -206,7 +206,9 @@ def _broken_positions() -> dict[str, tuple[GameState, str]]:
         ),
         "a tile lost": (state.replace(hands=(state.hands[0], hand[1:])), "S2"),
         "a wrong open end": (
-            state.replace(trains=(trains[0], trains[1], Train(mexican.tiles, 99, mexican.marked))),
+            state.replace(  # a number of the set, not the one the train needs
+                trains=(trains[0], trains[1], Train(mexican.tiles, mexican.open_end - 1, False))
+            ),
             "P2",
         ),
         "a marked Mexican train": (

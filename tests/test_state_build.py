@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 import subprocess
 import sys
 
@@ -24,6 +25,7 @@ from mexican_train import (
     new_game,
     view,
 )
+from mexican_train._state import _KINDS
 from strategies import played_positions
 
 
@@ -71,6 +73,72 @@ def test_replace_refuses_a_hand_that_lists_a_tile_twice() -> None:
     hand = state.hand(0)
     with pytest.raises(InvalidArgumentError, match="hands\\[0\\] lists a tile twice"):
         state.replace(hands=((*hand, hand[0]), state.hand(1)))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"hand_size": "15"}, "hand_size is a whole number, not '15'"),
+        ({"players": True}, "players is a whole number, not True"),
+        ({"round_number": None}, "round_number is a whole number, not None"),
+        ({"current_player": 1.0}, "current_player is a whole number, not 1.0"),
+        ({"has_drawn": 1}, "has_drawn is True or False, not 1"),
+        ({"scores": 7}, "scores is a tuple, not 7"),
+        ({"scores": (0, "1")}, "scores[1] is a whole number, not '1'"),
+        ({"round_scores": ((0, 1.5),)}, "round_scores[0][1] is a whole number, not 1.5"),
+        ({"had_first_turn": (True, 0)}, "had_first_turn[1] is True or False, not 0"),
+        ({"hands": ("12-5", ())}, "hands[0] is a tuple, not '12-5'"),
+        ({"boneyard": ("12-5",)}, "boneyard[0] is a Tile, not '12-5'"),
+        ({"trains": (None,)}, "trains[0] is a Train, not None"),
+        ({"engine": "12-12"}, "engine is a Tile, not '12-12'"),
+        ({"rules": "hub"}, "rules is a Rules value, not 'hub'"),
+    ],
+)
+def test_replace_refuses_a_value_of_the_wrong_kind_in_the_same_words_in_both_builds(
+    changes: dict[str, object], message: str
+) -> None:
+    """The library checks the kinds itself: a compiled build would refuse in its own words
+    what the pure one let through (``hand_size='15'`` made a state, compiled refused it)."""
+    with pytest.raises(TypeError) as caught:
+        new_game(2, seed=1).replace(**changes)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"players": 10**30}, "hands has 2 entries; 10" + "0" * 29 + " players need 10"),
+        ({"players": 0}, "a game has at least 1 player, not 0"),
+        ({"scores": (0,)}, "scores has 1 entries; 2 players need 2"),
+        ({"trains": ()}, "trains has 0 entries; 2 players need 3"),
+        ({"round_scores": ((1, 2, 3),)}, "round_scores[0] has 3 scores; 2 players need 2"),
+        ({"current_player": 2}, "a seat is 0-1, not 2"),
+        ({"first_player": -1}, "a seat is 0-1, not -1"),
+        ({"open_doubles": (5,)}, "a train id is a seat 0-1 or MEXICAN (-1), not 5"),
+        ({"max_pip": 31}, "max_pip is 0-30, not 31"),
+        ({"max_pip": 6}, "does not have"),  # the double-9 set's tiles are in play
+        ({"trains": (Train((), 9), Train((), 9), Train((), 40))}, "trains[2] needs a 40"),
+    ],
+)
+def test_replace_refuses_a_state_of_an_impossible_shape_before_building_anything(
+    changes: dict[str, object], message: str
+) -> None:
+    """Rules may be broken (that is what replace is for); the shape may not: the engine
+    indexes by seat, train id and tile.  A huge player count is refused by the counts,
+    before a table of that size is made."""
+    with pytest.raises(InvalidArgumentError, match=re.escape(message)):
+        new_game(2, seed=1).replace(**changes)
+
+
+def test_replace_checks_every_public_field() -> None:
+    assert set(_KINDS) == set(GameState.FIELDS)
+
+
+def test_replace_takes_lists_for_tuples() -> None:
+    state = new_game(2, seed=1)
+    changed = state.replace(scores=[5, 0], hands=[list(state.hand(1)), list(state.hand(0))])
+    assert changed.scores == (5, 0)
+    assert changed.hands == (state.hand(1), state.hand(0))
 
 
 @given(played_positions())

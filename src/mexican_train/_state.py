@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 from ._errors import InvalidArgumentError, shown
 from ._hooks import svg
@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from ._moves import Move
 
 __all__ = ["GameState", "Train"]
+
+_T = TypeVar("_T")
 
 
 class Train:
@@ -707,9 +709,18 @@ class GameState:
         and `mexican_train.notation.parse_state` check what they build.
         (On Python 3.13, ``copy.replace(state, ...)`` calls it.)
 
+        What it does check is what any state must be, rules or not, so that the
+        engine, views and writers can read the result: each value is of its
+        field's kind (a list is taken for a tuple), the counts agree with
+        ``players`` (a hand, a first-turn flag and a score per seat, a train per
+        seat and the Mexican train), seats and train ids exist, and every tile
+        comes from the double-``max_pip`` set.  Both builds refuse alike.
+
         Raises:
-            TypeError: if a name is not a field of `GameState`.
-            InvalidArgumentError: if a hand lists a tile twice (a hand is a set).
+            TypeError: if a name is not a field of `GameState`, or a value is not
+                of its field's kind (a str for a seat, a list of ints for a hand).
+            InvalidArgumentError: if the counts, seats, train ids or tiles do not
+                fit the game, or a hand lists a tile twice (a hand is a set).
 
         >>> from mexican_train import new_game
         >>> state = new_game(2, seed=1)
@@ -720,11 +731,9 @@ class GameState:
         if unknown:
             raise TypeError(f"GameState has no field {', '.join(map(repr, unknown))}")
         values = {name: getattr(self, name) for name in _FIELDS}
-        values.update(changes)
-        for seat, hand in enumerate(values["hands"]):
-            if len(set(hand)) != len(hand):
-                # A hand is a set of tiles (kept as bits): it cannot list one twice.
-                raise InvalidArgumentError(f"hands[{seat}] lists a tile twice: {hand!r}")
+        for name, value in changes.items():
+            values[name] = _KINDS[name](value, name)
+        _check_shape(values)
         return state_from_fields(**values)
 
     def __replace__(self, **changes: Any) -> GameState:
@@ -885,6 +894,133 @@ def unpickle_state(*values: Any) -> GameState:
             trains.append(Train(*train))
     fields[index] = tuple(trains)
     return state_from_fields(*fields)
+
+
+# -- what replace() checks: kinds and shape, not rules --------------------------
+# Checked by the library, so the two builds refuse alike and in the same words (a
+# compiled build would otherwise check state_from_fields' typed arguments itself).
+
+
+def _whole(value: object, name: str) -> int:
+    if type(value) is not int:
+        raise TypeError(f"{name} is a whole number, not {shown(value)}")
+    return value
+
+
+def _seat_or_none(value: object, name: str) -> int | None:
+    return None if value is None else _whole(value, name)
+
+
+def _flag(value: object, name: str) -> bool:
+    if type(value) is not bool:
+        raise TypeError(f"{name} is True or False, not {shown(value)}")
+    return value
+
+
+def _tile(value: object, name: str) -> Tile:
+    if not isinstance(value, Tile):
+        raise TypeError(f"{name} is a Tile, not {shown(value)}")
+    return value
+
+
+def _train(value: object, name: str) -> Train:
+    if not isinstance(value, Train):
+        raise TypeError(f"{name} is a Train, not {shown(value)}")
+    return value
+
+
+def _rules(value: object, name: str) -> Rules:
+    if not isinstance(value, Rules):
+        raise TypeError(f"{name} is a Rules value, not {shown(value)}")
+    return value
+
+
+def _each(kind: Callable[[object, str], _T]) -> Callable[[object, str], tuple[_T, ...]]:
+    # A checker of a tuple (or list) whose items are each checked by *kind*.
+    def check(value: object, name: str) -> tuple[_T, ...]:
+        if type(value) is not tuple and type(value) is not list:
+            raise TypeError(f"{name} is a tuple, not {shown(value)}")
+        return tuple([kind(item, f"{name}[{index}]") for index, item in enumerate(value)])
+
+    return check
+
+
+#: How `GameState.replace` checks (and takes) a value of each public field.
+_KINDS: Final[dict[str, Callable[[object, str], object]]] = {
+    "rules": _rules,
+    "players": _whole,
+    "max_pip": _whole,
+    "hand_size": _whole,
+    "seed": _whole,
+    "round_number": _whole,
+    "engine": _tile,
+    "first_player": _whole,
+    "hands": _each(_each(_tile)),
+    "boneyard": _each(_tile),
+    "trains": _each(_train),
+    "current_player": _seat_or_none,
+    "had_first_turn": _each(_flag),
+    "turn_tiles": _whole,
+    "has_drawn": _flag,
+    "turn_doubles": _each(_whole),
+    "open_doubles": _each(_whole),
+    "idle_turns": _whole,
+    "scores": _each(_whole),
+    "round_scores": _each(_each(_whole)),
+    "is_over": _flag,
+    "last_tile_called": _flag,
+}
+
+
+def _check_shape(values: dict[str, Any]) -> None:
+    # The shape any state has, rules or not: the engine indexes by seat, train id
+    # and tile, so these are checked before anything is built (a huge player count
+    # is refused by the counts, before any table of that size is made).
+    players = values["players"]
+    if players < 1:
+        raise InvalidArgumentError(f"a game has at least 1 player, not {shown(players)}")
+    counts = {
+        "hands": players, "trains": players + 1, "had_first_turn": players, "scores": players,
+    }  # fmt: skip
+    for name, count in counts.items():
+        if len(values[name]) != count:
+            raise InvalidArgumentError(
+                f"{name} has {len(values[name])} entries; {shown(players)} players need "
+                f"{shown(count)}"
+            )
+    for number, row in enumerate(values["round_scores"]):
+        if len(row) != players:
+            raise InvalidArgumentError(
+                f"round_scores[{number}] has {len(row)} scores; {players} players need {players}"
+            )
+    check_seat(values["first_player"], players)
+    if values["current_player"] is not None:
+        check_seat(values["current_player"], players)
+    for name in ("turn_doubles", "open_doubles"):
+        for train_id in values[name]:
+            check_train_id(train_id, players)
+    max_pip = values["max_pip"]
+    if not 0 <= max_pip <= MAX_PIP:
+        raise InvalidArgumentError(f"max_pip is 0-{MAX_PIP}, not {shown(max_pip)}")
+    held = {"engine": (values["engine"],), "boneyard": values["boneyard"]}
+    for seat, hand in enumerate(values["hands"]):
+        if len(set(hand)) != len(hand):
+            # A hand is a set of tiles (kept as bits): it cannot list one twice.
+            raise InvalidArgumentError(f"hands[{seat}] lists a tile twice: {hand!r}")
+        held[f"hands[{seat}]"] = hand
+    for number, train in enumerate(values["trains"]):
+        held[f"trains[{number}]"] = train.tiles
+        if not 0 <= train.open_end <= max_pip:
+            raise InvalidArgumentError(
+                f"trains[{number}] needs a {shown(train.open_end)}, which a double-{max_pip} "
+                "set does not have"
+            )
+    for name, tiles in held.items():
+        for tile in tiles:
+            if tile.high > max_pip:
+                raise InvalidArgumentError(
+                    f"{name} holds {tile}, which a double-{max_pip} set does not have"
+                )
 
 
 def state_from_fields(
