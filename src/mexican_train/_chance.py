@@ -23,7 +23,7 @@ from ._errors import DealError, IllegalMoveError, InvalidArgumentError, InvalidS
 from ._fields import StateFields
 from ._moves import Draw, NextRound
 from ._rules import EnginePlacement, Rules
-from ._state import GameState, Train
+from ._state import GameState, Train, with_boneyard
 from ._tiles import Tile
 
 __all__ = ["build_state", "draw_tile", "next_round", "reorder_boneyard"]
@@ -216,7 +216,7 @@ def reorder_boneyard(state: GameState, front: Iterable[Tile | str]) -> GameState
     if state.boneyard[: len(tiles)] == tiles:
         return state
     rest = tuple(tile for tile in state.boneyard if tile not in seen)
-    return state.replace(boneyard=tiles + rest)
+    return with_boneyard(state, tiles + rest)  # a reordering: checked above
 
 
 def draw_tile(state: GameState, tile: Tile | str) -> GameState:

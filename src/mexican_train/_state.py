@@ -730,9 +730,8 @@ class GameState:
         unknown = sorted(set(changes) - set(_FIELDS))
         if unknown:
             raise TypeError(f"GameState has no field {', '.join(map(repr, unknown))}")
-        values = {name: getattr(self, name) for name in _FIELDS}
-        for name, value in changes.items():
-            values[name] = _KINDS[name](value, name)
+        checked = {name: _KINDS[name](value, name, -1) for name, value in changes.items()}
+        values: dict[str, Any] = {name: checked.get(name, getattr(self, name)) for name in _FIELDS}
         _check_shape(values)
         return state_from_fields(**values)
 
@@ -901,52 +900,61 @@ def unpickle_state(*values: Any) -> GameState:
 # compiled build would otherwise check state_from_fields' typed arguments itself).
 
 
-def _whole(value: object, name: str) -> int:
+def _where(name: str, index: int) -> str:
+    # The field, or its item *index* (the name is made only for a message).
+    return name if index < 0 else f"{name}[{index}]"
+
+
+def _whole(value: object, name: str, index: int = -1) -> int:
     if type(value) is not int:
-        raise TypeError(f"{name} is a whole number, not {shown(value)}")
+        raise TypeError(f"{_where(name, index)} is a whole number, not {shown(value)}")
     return value
 
 
-def _seat_or_none(value: object, name: str) -> int | None:
-    return None if value is None else _whole(value, name)
+def _seat_or_none(value: object, name: str, index: int = -1) -> int | None:
+    return None if value is None else _whole(value, name, index)
 
 
-def _flag(value: object, name: str) -> bool:
+def _flag(value: object, name: str, index: int = -1) -> bool:
     if type(value) is not bool:
-        raise TypeError(f"{name} is True or False, not {shown(value)}")
+        raise TypeError(f"{_where(name, index)} is True or False, not {shown(value)}")
     return value
 
 
-def _tile(value: object, name: str) -> Tile:
+def _tile(value: object, name: str, index: int = -1) -> Tile:
     if not isinstance(value, Tile):
-        raise TypeError(f"{name} is a Tile, not {shown(value)}")
+        raise TypeError(f"{_where(name, index)} is a Tile, not {shown(value)}")
     return value
 
 
-def _train(value: object, name: str) -> Train:
+def _train(value: object, name: str, index: int = -1) -> Train:
     if not isinstance(value, Train):
-        raise TypeError(f"{name} is a Train, not {shown(value)}")
+        raise TypeError(f"{_where(name, index)} is a Train, not {shown(value)}")
     return value
 
 
-def _rules(value: object, name: str) -> Rules:
+def _rules(value: object, name: str, index: int = -1) -> Rules:
     if not isinstance(value, Rules):
-        raise TypeError(f"{name} is a Rules value, not {shown(value)}")
+        raise TypeError(f"{_where(name, index)} is a Rules value, not {shown(value)}")
     return value
 
 
-def _each(kind: Callable[[object, str], _T]) -> Callable[[object, str], tuple[_T, ...]]:
+_Kind = Callable[[object, str, int], _T]
+
+
+def _each(kind: _Kind[_T]) -> _Kind[tuple[_T, ...]]:
     # A checker of a tuple (or list) whose items are each checked by *kind*.
-    def check(value: object, name: str) -> tuple[_T, ...]:
+    def check(value: object, name: str, index: int = -1) -> tuple[_T, ...]:
+        name = _where(name, index)
         if type(value) is not tuple and type(value) is not list:
             raise TypeError(f"{name} is a tuple, not {shown(value)}")
-        return tuple([kind(item, f"{name}[{index}]") for index, item in enumerate(value)])
+        return tuple([kind(item, name, number) for number, item in enumerate(value)])
 
     return check
 
 
 #: How `GameState.replace` checks (and takes) a value of each public field.
-_KINDS: Final[dict[str, Callable[[object, str], object]]] = {
+_KINDS: Final[dict[str, _Kind[object]]] = {
     "rules": _rules,
     "players": _whole,
     "max_pip": _whole,
@@ -1021,6 +1029,13 @@ def _check_shape(values: dict[str, Any]) -> None:
                 raise InvalidArgumentError(
                     f"{name} holds {tile}, which a double-{max_pip} set does not have"
                 )
+
+
+def with_boneyard(state: GameState, boneyard: tuple[Tile, ...]) -> GameState:
+    """Return *state* with the boneyard in this order, unchecked (the chance API checks)."""
+    values = {name: getattr(state, name) for name in _FIELDS}
+    values["boneyard"] = boneyard
+    return state_from_fields(**values)
 
 
 def state_from_fields(
