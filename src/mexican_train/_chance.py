@@ -23,7 +23,7 @@ from ._errors import DealError, IllegalMoveError, InvalidArgumentError, InvalidS
 from ._fields import StateFields
 from ._moves import Draw, NextRound
 from ._rules import EnginePlacement, Rules
-from ._state import GameState, Train, with_boneyard
+from ._state import GameState, Train, flag, whole, with_boneyard
 from ._tiles import Tile
 
 __all__ = ["build_state", "draw_tile", "next_round", "reorder_boneyard"]
@@ -113,9 +113,9 @@ def build_state(
     """
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {rules!r}")
-    players = _int(players, "players")
-    seed = _int(seed, "seed")
-    round_number = _int(round_number, "round_number")
+    players = whole(players, "players")
+    seed = whole(seed, "seed")
+    round_number = whole(round_number, "round_number")
     try:
         max_pip, hand_size = rules.deal_table.lookup(players, rules.max_pip, rules.hand_size)
     except (DealError, LookupError, ValueError) as error:
@@ -126,27 +126,27 @@ def build_state(
             "round_number", f"a round is 1-{min(rounds, max_pip + 1)} (S2), not {round_number}"
         )
     if current_player is not None:
-        current_player = _int(current_player, "current_player")
+        current_player = whole(current_player, "current_player")
     if first_player is None:
         if rules.engine_placement is not EnginePlacement.SET_ASIDE:
             raise InvalidStateError(
                 "first_player", "under S3 the first player is whoever held the engine: give it"
             )
         first_player = (round_number - 1) % players  # S4: seat 0, then the next each round
-    first_player = _int(first_player, "first_player")
+    first_player = whole(first_player, "first_player")
     flags = (
         (True,) * players
         if had_first_turn is None
-        else tuple(_bool(flag, f"had_first_turn[{i}]") for i, flag in _items(had_first_turn))
+        else tuple(flag(done, f"had_first_turn[{i}]") for i, done in _items(had_first_turn))
     )
     rows = tuple(
-        tuple(_int(x, f"round_scores[{r}][{i}]") for i, x in _items(row, f"round_scores[{r}]"))
+        tuple(whole(x, f"round_scores[{r}][{i}]") for i, x in _items(row, f"round_scores[{r}]"))
         for r, row in _items(round_scores, "round_scores")
     )
     if scores is None:
         totals = tuple(sum(column) for column in zip(*rows, strict=False)) or (0,) * players
     else:
-        totals = tuple(_int(x, f"scores[{i}]") for i, x in _items(scores, "scores"))
+        totals = tuple(whole(x, f"scores[{i}]") for i, x in _items(scores, "scores"))
     fields = StateFields(
         rules,
         players,
@@ -164,15 +164,15 @@ def build_state(
         tuple(_train(train, f"trains[{i}]") for i, train in _items(trains, "trains")),
         current_player,
         flags,
-        _int(turn_tiles, "turn_tiles"),
-        _bool(has_drawn, "has_drawn"),
-        tuple(_int(t, f"turn_doubles[{i}]") for i, t in _items(turn_doubles, "turn_doubles")),
-        tuple(_int(t, f"open_doubles[{i}]") for i, t in _items(open_doubles, "open_doubles")),
-        _int(idle_turns, "idle_turns"),
+        whole(turn_tiles, "turn_tiles"),
+        flag(has_drawn, "has_drawn"),
+        tuple(whole(t, f"turn_doubles[{i}]") for i, t in _items(turn_doubles, "turn_doubles")),
+        tuple(whole(t, f"open_doubles[{i}]") for i, t in _items(open_doubles, "open_doubles")),
+        whole(idle_turns, "idle_turns"),
         totals,
         rows,
         current_player is None and round_number == rounds,
-        _bool(last_tile_called, "last_tile_called"),
+        flag(last_tile_called, "last_tile_called"),
     )
     try:
         check_state(fields)
@@ -299,18 +299,6 @@ def _items(values: object, what: str = "") -> Iterable[tuple[int, Any]]:
     return enumerate(values)
 
 
-def _int(value: object, what: str) -> int:
-    if type(value) is not int:
-        raise TypeError(f"{what} is a whole number, not {value!r}")
-    return value
-
-
-def _bool(value: object, what: str) -> bool:
-    if type(value) is not bool:
-        raise TypeError(f"{what} is True or False, not {value!r}")
-    return value
-
-
 def _tiles(values: object, what: str) -> tuple[Tile, ...]:
     return tiles_of(values, what, listed=what)  # type: ignore[arg-type]  # checked there
 
@@ -320,7 +308,7 @@ def _train(value: object, what: str) -> Train:
         raise TypeError(f"{what} is a Train, not {value!r}")
     return Train(
         _tiles(value.tiles, f"{what}.tiles"),
-        _int(value.open_end, f"{what}.open_end"),
-        _bool(value.marked, f"{what}.marked"),
-        _bool(value.owner_played, f"{what}.owner_played"),
+        whole(value.open_end, f"{what}.open_end"),
+        flag(value.marked, f"{what}.marked"),
+        flag(value.owner_played, f"{what}.owner_played"),
     )

@@ -905,41 +905,40 @@ def _where(name: str, index: int) -> str:
     return name if index < 0 else f"{name}[{index}]"
 
 
-def _whole(value: object, name: str, index: int = -1) -> int:
+def whole(value: object, name: str, index: int = -1) -> int:
+    """Return *value* if it is an int (not a bool); else raise TypeError naming *name*."""
     if type(value) is not int:
         raise TypeError(f"{_where(name, index)} is a whole number, not {shown(value)}")
     return value
 
 
 def _seat_or_none(value: object, name: str, index: int = -1) -> int | None:
-    return None if value is None else _whole(value, name, index)
+    return None if value is None else whole(value, name, index)
 
 
-def _flag(value: object, name: str, index: int = -1) -> bool:
+def flag(value: object, name: str, index: int = -1) -> bool:
+    """Return *value* if it is a bool; else raise TypeError naming *name*."""
     if type(value) is not bool:
         raise TypeError(f"{_where(name, index)} is True or False, not {shown(value)}")
     return value
 
 
-def _tile(value: object, name: str, index: int = -1) -> Tile:
-    if not isinstance(value, Tile):
-        raise TypeError(f"{_where(name, index)} is a Tile, not {shown(value)}")
-    return value
-
-
-def _train(value: object, name: str, index: int = -1) -> Train:
-    if not isinstance(value, Train):
-        raise TypeError(f"{_where(name, index)} is a Train, not {shown(value)}")
-    return value
-
-
-def _rules(value: object, name: str, index: int = -1) -> Rules:
-    if not isinstance(value, Rules):
-        raise TypeError(f"{_where(name, index)} is a Rules value, not {shown(value)}")
-    return value
-
-
 _Kind = Callable[[object, str, int], _T]
+
+
+def _instance(cls: type[_T], what: str) -> _Kind[_T]:
+    # A checker of a value that must be an instance of *cls* (*what*, in words).
+    def check(value: object, name: str, index: int = -1) -> _T:
+        if not isinstance(value, cls):
+            raise TypeError(f"{_where(name, index)} is {what}, not {shown(value)}")
+        return value
+
+    return check
+
+
+_tile: Final = _instance(Tile, "a Tile")
+_train: Final = _instance(Train, "a Train")
+_rules: Final = _instance(Rules, "a Rules value")
 
 
 def _each(kind: _Kind[_T]) -> _Kind[tuple[_T, ...]]:
@@ -956,27 +955,27 @@ def _each(kind: _Kind[_T]) -> _Kind[tuple[_T, ...]]:
 #: How `GameState.replace` checks (and takes) a value of each public field.
 _KINDS: Final[dict[str, _Kind[object]]] = {
     "rules": _rules,
-    "players": _whole,
-    "max_pip": _whole,
-    "hand_size": _whole,
-    "seed": _whole,
-    "round_number": _whole,
+    "players": whole,
+    "max_pip": whole,
+    "hand_size": whole,
+    "seed": whole,
+    "round_number": whole,
     "engine": _tile,
-    "first_player": _whole,
+    "first_player": whole,
     "hands": _each(_each(_tile)),
     "boneyard": _each(_tile),
     "trains": _each(_train),
     "current_player": _seat_or_none,
-    "had_first_turn": _each(_flag),
-    "turn_tiles": _whole,
-    "has_drawn": _flag,
-    "turn_doubles": _each(_whole),
-    "open_doubles": _each(_whole),
-    "idle_turns": _whole,
-    "scores": _each(_whole),
-    "round_scores": _each(_each(_whole)),
-    "is_over": _flag,
-    "last_tile_called": _flag,
+    "had_first_turn": _each(flag),
+    "turn_tiles": whole,
+    "has_drawn": flag,
+    "turn_doubles": _each(whole),
+    "open_doubles": _each(whole),
+    "idle_turns": whole,
+    "scores": _each(whole),
+    "round_scores": _each(_each(whole)),
+    "is_over": flag,
+    "last_tile_called": flag,
 }
 
 
