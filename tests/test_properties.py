@@ -312,7 +312,7 @@ def test_both_builds_ways_of_listing_the_plays_agree(data: st.DataObject) -> Non
     tiles_in_set = (max_pip + 1) * (max_pip + 2) // 2
     count = data.draw(st.integers(2, 15), label="trains")  # the Mexican train last
     ends = data.draw(st.lists(st.integers(0, max_pip), min_size=count, max_size=count))
-    trains = tuple(Train((), end) for end in ends)
+    board = tuple((end, ()) for end in ends)
     usable = tuple(sorted(data.draw(st.sets(st.integers(0, count - 1)), label="usable")))
     pips = 0
     for position in usable:
@@ -325,9 +325,9 @@ def test_both_builds_ways_of_listing_the_plays_agree(data: st.DataObject) -> Non
     hand = sum(1 << index for index in (set(fitting) - left_out) | others)
 
     def fresh() -> list[list[Play | None]]:
-        return [[None] * len(TILES) for _ in trains]
+        return [[None] * len(TILES) for _ in board]
 
-    by_train = _plays_by_train(hand, usable, trains, fresh())
-    by_tile = _plays_of(hand & _suits(pips), usable, trains, fresh())
+    by_train = _plays_by_train(hand, usable, board, fresh())
+    by_tile = _plays_of(hand & _suits(pips), usable, board, fresh())
     assert by_train == by_tile
     assert all(a is b for a, b in zip(by_train, by_tile, strict=True))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 import re
 import subprocess
 import sys
@@ -18,14 +19,20 @@ from hypothesis import given
 
 from mexican_train import (
     HUB,
+    MEXICAN,
+    STANDARD,
     GameState,
     InvalidArgumentError,
+    Play,
+    Rules,
     Train,
+    apply,
     legal_moves,
     new_game,
     view,
 )
 from mexican_train._state import _KINDS
+from mexican_train.variants import get_variant
 from strategies import played_positions
 
 
@@ -189,3 +196,49 @@ def state_after(state: GameState) -> GameState:
     from mexican_train import apply
 
     return apply(state, legal_moves(state)[-1])
+
+
+@pytest.mark.parametrize("rules", [HUB, STANDARD, get_variant("mexican-after-own-train")])
+def test_the_trains_a_viewed_state_hands_on_are_those_of_its_table(rules: Rules) -> None:
+    """`GameState.trains` is built from the board when asked; `apply` carries a viewed
+    state's trains over to the next state, rebuilding only what the move changed.
+
+    Every state of a game is viewed (as simulate and a table do), so every state's
+    trains are carried; each must equal the trains its pickle holds, which are
+    written from the board itself, and the seats' views must show them.
+    """
+    rng = random.Random(5)
+    state = new_game(3, rules, seed=11)
+    moves = 0
+    while not state.is_over and moves < 2_000:
+        for seat in range(state.players):
+            assert view(state, seat).trains == state.trains
+        assert pickle.loads(pickle.dumps(state)).trains == state.trains
+        state = apply(state, rng.choice(legal_moves(state)))
+        moves += 1
+    assert state.is_over  # a whole game, rounds and NextRound included
+
+
+def test_a_marker_on_the_mexican_train_is_kept_but_opens_nothing() -> None:
+    """Only `replace` can mark the Mexican train (P6 never does); the state keeps the
+    marker, and the moves are those of the train without it, for the state and
+    for the seat's view alike."""
+    rules = get_variant("train-dominoes")  # V2: the Mexican train is never open
+    for seed in range(100):
+        state = new_game(4, rules, seed=seed)
+        while state.current_player is not None and not state.has_had_first_turn(3):
+            state = apply(state, legal_moves(state)[0])  # P4: the first turns
+        seat = state.current_player
+        mexican = state.trains[MEXICAN]
+        if seat is not None and any(tile.shows(mexican.open_end) for tile in state.hand(seat)):
+            break  # a tile that would fit the Mexican train, were it open
+    else:
+        pytest.fail("no deal gives the seat to move a tile for the Mexican train")
+    marked = state.replace(
+        trains=(*state.trains[:-1], Train(mexican.tiles, mexican.open_end, marked=True))
+    )
+    assert marked.trains[MEXICAN].marked
+    assert marked != state
+    assert not any(move.train == MEXICAN for move in legal_moves(marked) if isinstance(move, Play))
+    assert legal_moves(marked) == legal_moves(state)
+    assert legal_moves(view(marked, seat)) == legal_moves(marked)

@@ -30,6 +30,7 @@ from ._state import (
     SUITS,
     TILES,
     GameState,
+    Line,
     Train,
     _Deck,
     _Round,
@@ -189,8 +190,8 @@ def _start_round(
     )
     return GameState(
         round_, _Deck(seed, boneyard), 0, tuple(hands),
-        (Train((), pip),) * (players + 1),  # P2: all trains start empty (shared: immutable)
-        1 << engine._index, 0, first, 0, 0, False, (), (), 0, False, False,
+        ((pip, ()),) * (players + 1),  # P2: all trains start empty (shared: immutable)
+        1 << engine._index, 0, 0, first, 0, 0, False, (), (), 0, False, False,
     )  # fmt: skip
 
 
@@ -280,11 +281,11 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         return (_NEXT_ROUND,)  # E4: between rounds only the next deal is legal
     r = state._round
     hand = state._hands[seat]
-    trains = state._trains
+    board = state._board
     plays: list[Move]
     if r.first_turn and not state._firsts >> seat & 1:
         # P4: a first turn plays only on the player's own train; doubles bind nobody.
-        plays = _plays_of(hand & SUITS[trains[seat]._open_end], (seat,), trains, r.plays)
+        plays = _plays_of(hand & SUITS[board[seat][0]], (seat,), board, r.plays)
         if state._turn_tiles:
             moves: tuple[Move, ...] = (*plays, _PASS)  # P4: the chain may stop after a tile
             return _with_call_mask(state, r, hand, moves)
@@ -295,16 +296,18 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         usable = state._marks | 1 << seat
         if r.mexican_opens == ALWAYS or _mexican_open(state, r, seat):  # ALWAYS: no call
             usable |= 1 << r.players
+        elif usable >> r.players:
+            usable ^= 1 << r.players  # a marker replace() put on it opens nothing (P6)
         if state._open_doubles or state._turn_doubles:
-            plays = _plays_under_doubles(state, r, usable, hand, trains)
+            plays = _plays_under_doubles(state, r, usable, hand, board)
         else:
             # In the documented order (by id, the Mexican train last), the tiles of the
             # hand that show a number one of them needs.
             usable_positions = POSITIONS[usable] if usable < 512 else train_positions(usable)
             if INTERPRETED:  # _plays, written out: one call less in the hottest path
-                plays = _plays_by_train(hand, usable_positions, trains, r.plays)
+                plays = _plays_by_train(hand, usable_positions, board, r.plays)
             else:
-                plays = _plays(hand, usable_positions, trains, r.plays)
+                plays = _plays(hand, usable_positions, board, r.plays)
         may_draw = True
     # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
     free = not plays or not r.must_play
@@ -360,27 +363,27 @@ def _suits(pips: int) -> int:
 
 
 def _plays(
-    hand: int, usable: tuple[int, ...], trains: tuple[Train, ...], lists: list[list[Play | None]]
+    hand: int, usable: tuple[int, ...], board: tuple[Line, ...], lists: list[list[Play | None]]
 ) -> list[Move]:
     # The plays of *hand* onto the trains at positions *usable* (ascending: by id, the
     # Mexican train last), whose interned plays are *lists* (_Round.plays), in the
     # documented order: tiles ascending, then trains.  Each build its cheaper way.
     if INTERPRETED:
-        return _plays_by_train(hand, usable, trains, lists)
+        return _plays_by_train(hand, usable, board, lists)
     pips = 0  # bit n set when a usable train needs n
     for position in usable:
-        pips |= 1 << trains[position]._open_end
-    return _plays_of(hand & _suits(pips), usable, trains, lists)
+        pips |= 1 << board[position][0]
+    return _plays_of(hand & _suits(pips), usable, board, lists)
 
 
 def _plays_of(
     candidates: int,
     usable: tuple[int, ...],
-    trains: tuple[Train, ...],
+    board: tuple[Line, ...],
     lists: list[list[Play | None]],
 ) -> list[Move]:
     # The plays of the tiles in *candidates* (ascending) onto the trains in *usable*
-    # (by position in *trains*: the Mexican train is the last), whose interned plays
+    # (by position on *board*: the Mexican train is the last), whose interned plays
     # are *lists* (_Round.plays).  No tuple per train is built: each is read as needed.
     # The mask is read in chunks of 60 bits, small ints (native in the compiled build:
     # the mask of a double-12 set has 91 bits, a Python long).
@@ -395,11 +398,11 @@ def _plays_of(
             index = base + low.bit_length() - 1
             ends = ENDS[index]
             for position in usable:
-                if ends >> trains[position]._open_end & 1:
+                if ends >> board[position][0] & 1:
                     plays_on = lists[position]
                     move = plays_on[index]
                     if move is None:
-                        train_id = MEXICAN if position == len(trains) - 1 else position
+                        train_id = MEXICAN if position == len(board) - 1 else position
                         move = plays_on[index] = PLAYS[train_id][ends]
                     plays.append(move)
         base += 60
@@ -410,7 +413,7 @@ _CHUNK: Final = (1 << 60) - 1
 
 
 def _plays_by_train(
-    hand: int, usable: tuple[int, ...], trains: tuple[Train, ...], lists: list[list[Play | None]]
+    hand: int, usable: tuple[int, ...], board: tuple[Line, ...], lists: list[list[Play | None]]
 ) -> list[Move]:
     # What _plays_of returns, found the way that takes the pure build fewer bytecodes:
     # the tiles of the hand that fit each usable train (by position), then, when tiles
@@ -421,7 +424,7 @@ def _plays_by_train(
     plays: list[Move] = []
     several = False
     for position in usable:
-        fits = hand & SUITS[trains[position]._open_end]
+        fits = hand & SUITS[board[position][0]]
         if fits:
             if plays:
                 several = True
@@ -432,7 +435,7 @@ def _plays_by_train(
                 index = low.bit_length() - 1
                 move = plays_on[index]
                 if move is None:
-                    train_id = MEXICAN if position == len(trains) - 1 else position
+                    train_id = MEXICAN if position == len(board) - 1 else position
                     move = plays_on[index] = PLAYS[train_id][ENDS[index]]
                 plays.append(move)
     if several:
@@ -461,11 +464,11 @@ def _mexican_open(state: GameState, r: _Round, seat: int) -> bool:
 
 
 def _plays_under_doubles(
-    state: GameState, r: _Round, usable: int, hand: int, trains: tuple[Train, ...]
+    state: GameState, r: _Round, usable: int, hand: int, board: tuple[Line, ...]
 ) -> list[Move]:
     # The trains of *usable* (P3, as _state_moves found them), then D1-D4: what the
     # open doubles leave of them.
-    mexican = len(trains) - 1
+    mexican = len(board) - 1
     access = list(train_positions(usable))
     if access[-1] == mexican:
         access[-1] = MEXICAN  # by train id, as the open-double plans are keyed
@@ -473,15 +476,16 @@ def _plays_under_doubles(
     this_turn = state._turn_doubles
     doubles = []  # per open double: its number, or -1 - its number when dead (D4)
     for train_id in earlier + this_turn:
-        pip = trains[train_id]._open_end  # the Mexican train (-1) is the last
+        pip = board[train_id][0]  # the Mexican train (-1) is the last
         doubles.append(-1 - pip if _suit_on_table(state, pip) else pip)
     allowed, double_access = _planned(state, r.open_doubles, access, earlier, this_turn, doubles)
     if double_access is not None:
-        return _plays_exempting_doubles(tiles_of(hand), trains, allowed, double_access)
+        ends = [end for end, _ in board]
+        return _plays_exempting_doubles(tiles_of(hand), ends, allowed, double_access)
     allowed_positions = []
     for train_id in allowed:
         allowed_positions.append(mexican if train_id == MEXICAN else train_id)
-    return _plays(hand, tuple(allowed_positions), trains, r.plays)
+    return _plays(hand, tuple(allowed_positions), board, r.plays)
 
 
 def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:
@@ -551,7 +555,8 @@ def _ordinary_plays(
     if earlier or this_turn:
         usable, double_access = _restrict(state, access, earlier, this_turn, hand)
         if double_access is not None:
-            return _plays_exempting_doubles(hand, trains, usable, double_access)
+            open_ends = [train.open_end for train in trains]
+            return _plays_exempting_doubles(hand, open_ends, usable, double_access)
 
     # The hot path: plain loops, bit masks and interned plays (benchmarks/run.py).
     # For each train the player may use, in the documented order (by id, the
@@ -574,17 +579,18 @@ def _ordinary_plays(
 
 def _plays_exempting_doubles(
     hand: tuple[Tile, ...],
-    trains: tuple[Train, ...],
+    ends: list[int],
     access: Sequence[int],
     double_access: Sequence[int],
 ) -> list[Move]:
     # D3's stronger reading (Cover.doubles_exempt): doubles may go where the player
     # may play anyway; the other tiles only where the cover allows.  Both lists are
-    # in the documented order (trains by id, the Mexican train last).
+    # in the documented order (trains by id, the Mexican train last); *ends* has the
+    # open ends by train position (the Mexican train, -1, the last).
     plays: list[Move] = []
     for tile in hand:
         targets = double_access if tile.is_double else access
-        plays.extend(Play(tile, t) for t in targets if tile.shows(trains[t].open_end))
+        plays.extend(Play(tile, t) for t in targets if tile.shows(ends[t]))
     return plays
 
 
@@ -633,7 +639,7 @@ def _planned(
     key = (id(rule), *earlier, None, *this_turn, None, *doubles)  # no train id is None
     known = _PLANS.get(key)
     if known is None or known[0] is not rule:
-        known = _ask(state, rule, earlier, this_turn, [pip >= 0 for pip in doubles])
+        known = _ask(state, rule, earlier, this_turn, doubles)
         if len(_PLANS) >= _PLANS_SIZE:
             _PLANS.clear()
         _PLANS[key] = known
@@ -661,12 +667,12 @@ def _ask(
     rule: OpenDoubleRule,
     earlier: tuple[int, ...],
     this_turn: tuple[int, ...],
-    live: list[bool],
+    doubles: list[int],
 ) -> tuple[OpenDoubleRule, _Plan, _Plan | None]:
     # Ask the open-double rule, check its answers, and plan from them.
     split = len(earlier)
-    obligation = _cover(rule.obligation, state, earlier, live[:split]) if earlier else None
-    follow_up = _cover(rule.follow_up, state, this_turn, live[split:]) if this_turn else None
+    obligation = _cover(rule.obligation, state, earlier, doubles[:split]) if earlier else None
+    follow_up = _cover(rule.follow_up, state, this_turn, doubles[split:]) if this_turn else None
     plan = _plan(earlier, this_turn, obligation, follow_up)
     relaxed_obligation, relaxed_follow_up = _relax(obligation), _relax(follow_up)
     if relaxed_obligation is obligation and relaxed_follow_up is follow_up:
@@ -725,14 +731,21 @@ def _cover(
     method: object,
     state: GameState | PlayerView,
     train_ids: tuple[int, ...],
-    live: Sequence[bool] | None = None,
+    numbers: Sequence[int] | None = None,
 ) -> Cover:
-    # Ask the open-double rule about the doubles on *train_ids*, live or dead (D4)
-    # as *live* says (None: as the table says), and check its answer.
+    # Ask the open-double rule about the doubles on *train_ids*, each given by its
+    # number, or -1 - its number when it is dead (D4) (None: as the table says),
+    # and check its answer.
     doubles = []
     for index, train_id in enumerate(train_ids):
-        pip = state.trains[train_id].open_end
-        closable = _closable(state, pip, ()) if live is None else live[index]
+        if numbers is None:
+            pip = state.trains[train_id].open_end
+            closable = _closable(state, pip, ())
+        else:
+            pip = numbers[index]
+            closable = pip >= 0
+            if not closable:
+                pip = -1 - pip
         doubles.append(OpenDouble(train_id, pip, closable))
     cover = method(tuple(doubles))  # type: ignore[operator]
     if not isinstance(cover, Cover) or not set(cover.trains).issubset(train_ids):
@@ -813,6 +826,8 @@ def apply(state: Any, move: Any) -> GameState:
     else:
         assert move is _CALL
         after = _call(state)
+    if state._trains is not None:
+        _carry_trains(state, after, move)  # a view of the state before built them: keep them
     # The next position's legal moves, computed now: the caller asks for them next.
     # A user's rule that answers wrongly is reported by legal_moves, as always.
     try:  # noqa: SIM105 (contextlib.suppress costs a context manager per move)
@@ -820,6 +835,30 @@ def apply(state: Any, move: Any) -> GameState:
     except RulesError:
         pass
     return after
+
+
+def _carry_trains(before: GameState, after: GameState, move: Move) -> None:
+    # Give the state after *move* the `Train` values of the state before (built when
+    # it was viewed) that the move left as they were: a play changes the train it
+    # joins (and its owner's marker and play, when it is the mover's own); a pass
+    # may mark the mover's train; a draw or a call changes no train.  So a caller
+    # that views every state (simulate, a table) builds one train a move, not all.
+    seat = before._current
+    trains = before._trains
+    if seat is None or trains is None:
+        return  # NextRound: a new table
+    if isinstance(move, Play):
+        position = move.train if move.train != MEXICAN else len(trains) - 1
+    elif move is _PASS and after._marks != before._marks:
+        position = seat
+    else:
+        after._trains = trains
+        return
+    end, tiles = after._board[position]
+    bit = 1 << position
+    kept = list(trains)
+    kept[position] = Train(tiles, end, after._marks & bit != 0, after._owned & bit != 0)
+    after._trains = tuple(kept)
 
 
 def _not_a_state(function: str, value: object) -> TypeError:
@@ -838,12 +877,6 @@ def _replace(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     return tuple(changed)
 
 
-def _replace_train(items: tuple[Train, ...], index: int, value: Train) -> tuple[Train, ...]:
-    changed = list(items)
-    changed[index] = value
-    return tuple(changed)
-
-
 def _draw(s: GameState) -> GameState:
     seat = s._current
     assert seat is not None
@@ -851,17 +884,18 @@ def _draw(s: GameState) -> GameState:
     drawn = s._drawn
     hands = _replace(s._hands, seat, s._hands[seat] | 1 << deck.boneyard[drawn]._index)
     return GameState(
-        s._round, deck, drawn + 1, hands, s._trains, s._table, s._marks, seat, s._firsts,
-        s._turn_tiles, True, s._turn_doubles, s._open_doubles, s._idle, False, s._called,
+        s._round, deck, drawn + 1, hands, s._board, s._table, s._marks, s._owned, seat,
+        s._firsts, s._turn_tiles, True, s._turn_doubles, s._open_doubles, s._idle, False,
+        s._called,
     )  # fmt: skip
 
 
 def _call(s: GameState) -> GameState:
     # The last-tile call: only recorded; _end_turn reads it.
     return GameState(
-        s._round, s._deck, s._drawn, s._hands, s._trains, s._table, s._marks, s._current,
-        s._firsts, s._turn_tiles, s._has_drawn, s._turn_doubles, s._open_doubles, s._idle,
-        False, True,
+        s._round, s._deck, s._drawn, s._hands, s._board, s._table, s._marks, s._owned,
+        s._current, s._firsts, s._turn_tiles, s._has_drawn, s._turn_doubles, s._open_doubles,
+        s._idle, False, True,
     )  # fmt: skip
 
 
@@ -877,21 +911,22 @@ def _play(s: GameState, move: Play) -> GameState:
     changed = list(s._hands)  # _replace, written out in the hottest path
     changed[seat] = hand
     hands = tuple(changed)
-    train = s._trains[train_id]
+    line = s._board[train_id]
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker;
     # V2: and counts as the owner's play on their own train (others' tiles do not).
-    end = train._open_end
+    end = line[0]
     high = HIGH[index]
     low = LOW[index]
-    own = train_id == seat
     marks = s._marks
-    if own and marks >> seat & 1:
-        marks ^= 1 << seat  # a new int only when the marker goes (14 players: not cached)
-    joined = Train(train._tiles + (tile,), low if high == end else high,
-                   train._marked and not own, train._owner_played or own)  # fmt: skip
-    changed_trains = list(s._trains)
-    changed_trains[train_id] = joined
-    trains = tuple(changed_trains)
+    owned = s._owned
+    if train_id == seat:
+        if marks >> seat & 1:
+            marks ^= 1 << seat  # a new int only when the marker goes (14 players: not cached)
+        owned |= 1 << seat
+    joined_end = low if high == end else high
+    changed_board = list(s._board)
+    changed_board[train_id] = (joined_end, line[1] + (tile,))
+    board = tuple(changed_board)
     table = s._table | bit
     # D2: a tile played on an open double closes it.
     open_doubles = s._open_doubles
@@ -904,18 +939,24 @@ def _play(s: GameState, move: Play) -> GameState:
     r = s._round
     if r.first_turn and not s._firsts >> seat & 1:
         # P4: the chain goes on while the hand has a tile that fits the own train.
-        if r.chain and hand & SUITS[joined._open_end]:
+        if r.chain and hand & SUITS[joined_end]:
             return _same_turn(
-                s, hands, trains, table, marks, open_doubles, turn_doubles, turn_tiles
+                s, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
             )
-        return _end_turn(s, hands, trains, table, marks, open_doubles, turn_doubles, turn_tiles)
+        return _end_turn(
+            s, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
+        )
     if not hand:
-        return _end_round(s, hands, trains, table, marks)  # E1, D5: going out ends the round
+        return _end_round(s, hands, board, table, marks, owned)  # E1, D5: going out ends it
     if high == low:
         # D1: a double must be followed at once; it brings one draw of its own.
         turn_doubles = (*turn_doubles, train_id)
-        return _same_turn(s, hands, trains, table, marks, open_doubles, turn_doubles, turn_tiles)
-    return _end_turn(s, hands, trains, table, marks, open_doubles, turn_doubles, turn_tiles)  # P5a
+        return _same_turn(
+            s, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
+        )
+    return _end_turn(  # P5a
+        s, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
+    )
 
 
 def _without(train_ids: tuple[int, ...], train_id: int) -> tuple[int, ...]:
@@ -927,43 +968,41 @@ def _without(train_ids: tuple[int, ...], train_id: int) -> tuple[int, ...]:
 def _same_turn(
     s: GameState,
     hands: tuple[int, ...],
-    trains: tuple[Train, ...],
+    board: tuple[Line, ...],
     table: int,
     marks: int,
+    owned: int,
     open_doubles: tuple[int, ...],
     turn_doubles: tuple[int, ...],
     turn_tiles: int,
 ) -> GameState:
     return GameState(
-        s._round, s._deck, s._drawn, hands, trains, table, marks, s._current, s._firsts, turn_tiles,
-        False, turn_doubles, open_doubles, s._idle, False, s._called,
+        s._round, s._deck, s._drawn, hands, board, table, marks, owned, s._current, s._firsts,
+        turn_tiles, False, turn_doubles, open_doubles, s._idle, False, s._called,
     )  # fmt: skip
 
 
 def _pass(s: GameState) -> GameState:
     seat = s._current
     assert seat is not None
-    trains = s._trains
     marks = s._marks
     stops_first_chain = s._round.first_turn and not s._firsts >> seat & 1 and s._turn_tiles
     if not stops_first_chain:
         # P5, D1, D2: a turn ended without a (final) tile puts a marker on the own train.
-        own = trains[seat]
-        if not own._marked:
-            marked = Train(own._tiles, own._open_end, True, own._owner_played)
-            trains = _replace_train(trains, seat, marked)
-            marks |= 1 << seat
+        marks |= 1 << seat
     return _end_turn(
-        s, s._hands, trains, s._table, marks, s._open_doubles, s._turn_doubles, s._turn_tiles
-    )
+        s, s._hands, s._board, s._table, marks, s._owned, s._open_doubles, s._turn_doubles,
+        s._turn_tiles,
+    )  # fmt: skip
 
 
 def _end_turn(
     s: GameState,
     hands: tuple[int, ...],
-    trains: tuple[Train, ...],
+    board: tuple[Line, ...],
     table: int,
     marks: int,
+    owned: int,
     open_doubles: tuple[int, ...],
     turn_doubles: tuple[int, ...],
     turn_tiles: int,
@@ -982,13 +1021,13 @@ def _end_turn(
     # P4: a player who went out on a first turn ends the round once all have had theirs
     # (so only when a first turn ends: later, a tile that empties a hand ends it, E1).
     if firsts != s._firsts and firsts == (1 << r.players) - 1 and 0 in hands:
-        return _end_round(s, hands, trains, table, marks)
+        return _end_round(s, hands, board, table, marks, owned)
     deck = s._deck
     drawn = s._drawn
     left = len(deck.boneyard) - drawn
     # E2: an empty boneyard and a full cycle of turns that left the table unchanged: blocked.
     if not left and idle >= r.players:
-        return _end_round(s, hands, trains, table, marks)
+        return _end_round(s, hands, board, table, marks, owned)
     penalty = r.penalty
     if penalty and turn_tiles and not s._called and count_tiles(hands[seat]) == 1:
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
@@ -996,7 +1035,7 @@ def _end_turn(
         hands = _replace(hands, seat, hands[seat] | mask_of(deck.boneyard[drawn : drawn + taken]))
         drawn += taken
     return GameState(
-        r, deck, drawn, hands, trains, table, marks, (seat + 1) % r.players,  # P1: clockwise
+        r, deck, drawn, hands, board, table, marks, owned, (seat + 1) % r.players,  # P1: clockwise
         firsts, 0, False, (), open_doubles, idle, False, False,
     )  # fmt: skip
 
@@ -1021,7 +1060,12 @@ def round_score(hand: Any, rules: Any = STANDARD) -> int:
 
 
 def _end_round(
-    s: GameState, hands: tuple[int, ...], trains: tuple[Train, ...], table: int, marks: int
+    s: GameState,
+    hands: tuple[int, ...],
+    board: tuple[Line, ...],
+    table: int,
+    marks: int,
+    owned: int,
 ) -> GameState:
     # E3: every player scores the pips left in hand; E4/E5: next round or game over.
     r = s._round
@@ -1033,8 +1077,8 @@ def _end_round(
         scores, (*r.round_scores, points),
     )  # fmt: skip
     return GameState(
-        ended, s._deck, s._drawn, hands, trains, table, marks, None, s._firsts, 0, False, (), (),
-        s._idle, r.round_number >= r.rounds, False,
+        ended, s._deck, s._drawn, hands, board, table, marks, owned, None, s._firsts, 0, False,
+        (), (), s._idle, r.round_number >= r.rounds, False,
     )  # fmt: skip
 
 

@@ -133,6 +133,20 @@ class Train:
         return (Train, (self._tiles, self._open_end, self._marked, self._owner_played))
 
 
+#: One train on the board: its open end and its tiles in the order played.
+Line = tuple[int, tuple[Tile, ...]]
+
+
+def trains_of(board: tuple[Line, ...], marks: int, owned: int) -> tuple[Train, ...]:
+    """Return the `Train` values of a board, its markers and its owners' plays (bits by seat)."""
+    return tuple(
+        [
+            Train(tiles, end, marks >> position & 1 == 1, owned >> position & 1 == 1)
+            for position, (end, tiles) in enumerate(board)
+        ]
+    )
+
+
 def _score_hand(hand: tuple[Tile, ...], double_blank: int) -> int:
     # E3: the pips left in hand; the double-blank counts `double_blank` (V7).
     return sum(double_blank if t.pips == 0 else t.pips for t in hand)
@@ -185,9 +199,12 @@ def winners_of(
 # - hands as int bit masks: bit ``tile._index`` is set when the hand holds the
 #   tile, so bit order is the ascending order of tiles, and matching a hand to
 #   a train is an ``&`` with the suit's mask (`SUITS`).
-# - trains as shared `Train` values: a move rebuilds only the train it touches;
-#   the markers on them also as one int (bit *seat* for trains[seat]), so the
-#   trains open to a player are one lookup (`POSITIONS`).
+# - the table as a board: per train (the personal trains by seat, the Mexican
+#   train last) a pair (open end, tiles played), shared between states: a play
+#   builds one pair and one tuple of pairs, no object.  The markers and the
+#   owners' plays are two ints, bit *seat* for the seat's own train, so the
+#   trains open to a player are one lookup (`POSITIONS`).  `Train` values are
+#   built from these when asked for (`GameState.trains`, a view) and kept.
 # - the legal moves of the next state, computed by `apply` itself.
 
 #: Every tile a state can hold, by its index (``TILES[tile._index] is tile``).
@@ -448,6 +465,7 @@ class GameState:
     FIELDS: ClassVar[tuple[str, ...]] = _FIELDS
 
     __slots__ = (
+        "_board",
         "_called",
         "_current",
         "_deck",
@@ -461,6 +479,7 @@ class GameState:
         "_legal",
         "_marks",
         "_open_doubles",
+        "_owned",
         "_round",
         "_table",
         "_trains",
@@ -474,9 +493,10 @@ class GameState:
         deck: _Deck,
         drawn: int,
         hands: tuple[int, ...],
-        trains: tuple[Train, ...],
+        board: tuple[Line, ...],
         table: int,
         marks: int,
+        owned: int,
         current: int | None,
         firsts: int,
         turn_tiles: int,
@@ -492,9 +512,10 @@ class GameState:
         self._deck: Final = deck
         self._drawn: Final = drawn  # tiles drawn from deck.boneyard so far
         self._hands: Final = hands  # one mask per seat
-        self._trains: Final = trains
+        self._board: Final = board  # per train: (open end, tiles), the Mexican train last
         self._table: Final = table  # the mask of the tiles on the table, the engine's too
-        self._marks: Final = marks  # bit *seat* set while trains[seat] is marked (P6)
+        self._marks: Final = marks  # bit *i* set while trains[i] is marked (P6)
+        self._owned: Final = owned  # bit *seat* set once the seat played on its train (V2)
         self._current: Final = current
         self._firsts: Final = firsts  # bit *seat* set once the seat's first turn is over
         self._turn_tiles: Final = turn_tiles
@@ -505,9 +526,12 @@ class GameState:
         self._is_over: Final = is_over
         self._called: Final = called
         # Caches, not part of the value: the legal moves (set by apply or on first
-        # demand) and the hash (on first demand; -1 is never a hash).
+        # demand), the hash (on first demand; -1 is never a hash) and the trains as
+        # `Train` values (on first demand, or carried over by apply from the state
+        # before, when that one had them).
         self._legal: tuple[Move, ...] | None = None
         self._hash: int = -1
+        self._trains: tuple[Train, ...] | None = None
 
     # -- the public fields ------------------------------------------------------
 
@@ -565,7 +589,10 @@ class GameState:
     @property
     def trains(self) -> tuple[Train, ...]:
         """The personal trains by seat, then the Mexican train."""
-        return self._trains
+        trains = self._trains
+        if trains is None:
+            trains = self._trains = trains_of(self._board, self._marks, self._owned)
+        return trains
 
     @property
     def current_player(self) -> int | None:
@@ -645,7 +672,7 @@ class GameState:
         Train(tiles=(), open_end=12, marked=False)
         """
         check_train_id(train_id, self._round.players)
-        train: Train = self._trains[train_id]
+        train: Train = self.trains[train_id]
         return train
 
     def has_had_first_turn(self, seat: Any) -> bool:
@@ -760,7 +787,9 @@ class GameState:
             and self._called == other._called
             and self._turn_doubles == other._turn_doubles
             and self._open_doubles == other._open_doubles
-            and self._trains == other._trains
+            and self._marks == other._marks
+            and self._owned == other._owned
+            and self._board == other._board
             and self._round.same(other._round)
             and self._deck.seed == other._deck.seed
             and (
@@ -814,10 +843,12 @@ class GameState:
         # pickle's memo would otherwise write differently), and either build loads
         # either pickle.
         values = [getattr(self, name) for name in _FIELDS]
+        marks = self._marks
+        owned = self._owned
         values[_FIELDS.index("trains")] = tuple(
             [
-                (train._tiles, train._open_end, train._marked, train._owner_played)
-                for train in self._trains
+                (tiles, end, marks >> position & 1 == 1, owned >> position & 1 == 1)
+                for position, (end, tiles) in enumerate(self._board)
             ]
         )
         return (unpickle_state, tuple(values))
@@ -850,7 +881,7 @@ def view_fields(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> t
     return (
         r.rules, r.players, r.max_pip, r.hand_size, r.round_number, r.engine, r.first_player,
         seat, hand, state.hand_sizes,
-        len(state._deck.boneyard) - state._drawn, state._trains, state._current, firsts,
+        len(state._deck.boneyard) - state._drawn, state.trains, state._current, firsts,
         state._turn_tiles, state._has_drawn, state._turn_doubles, state._open_doubles,
         state._idle, r.scores, r.round_scores, state._is_over,
         state.hands if r.rules.open_hands else None,  # V10: open hands show everything
@@ -1073,12 +1104,16 @@ def state_from_fields(
     for seat, done in enumerate(had_first_turn):
         if done:
             firsts |= 1 << seat
-    marks = 0  # the personal trains' markers (the Mexican train, the last, has none)
-    for seat, train in enumerate(trains[:-1]):
+    marks = 0  # by position: only replace() can mark the Mexican train (the last)
+    owned = 0
+    for seat, train in enumerate(trains):
         if train.marked:
             marks |= 1 << seat
+        if train.owner_played:
+            owned |= 1 << seat
+    board = tuple([(train.open_end, train.tiles) for train in trains])
     return GameState(
         round_, _Deck(seed, tuple(boneyard)), 0, tuple(mask_of(hand) for hand in hands),
-        tuple(trains), table, marks, current_player, firsts, turn_tiles, has_drawn,
+        board, table, marks, owned, current_player, firsts, turn_tiles, has_drawn,
         tuple(turn_doubles), tuple(open_doubles), idle_turns, is_over, last_tile_called,
     )  # fmt: skip
