@@ -122,10 +122,12 @@ def test_the_kept_answers_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
                 moves = legal_moves(state)
                 seen.append(moves)
                 assert len(_engine._PLANS) <= _engine._PLANS_SIZE
+                assert len(_engine._ALLOWED) <= _engine._PLANS_SIZE
                 state = apply(state, rng.choice(moves))
         return seen
 
     usual = moves_of_rounds()
     monkeypatch.setattr(_engine, "_PLANS_SIZE", 3)
-    _engine._PLANS.clear()  # the same dict: a compiled engine holds it, not its name
+    _engine._PLANS.clear()  # the same dicts: a compiled engine holds them, not their names
+    _engine._ALLOWED.clear()
     assert moves_of_rounds() == usual

@@ -467,25 +467,47 @@ def _plays_under_doubles(
     state: GameState, r: _Round, usable: int, hand: int, board: tuple[Line, ...]
 ) -> list[Move]:
     # The trains of *usable* (P3, as _state_moves found them), then D1-D4: what the
-    # open doubles leave of them.
+    # open doubles leave of them, found once for each position of the open doubles
+    # and kept (_ALLOWED), as the positions of the trains the player may use.
     mexican = len(board) - 1
-    access = list(train_positions(usable))
-    if access[-1] == mexican:
-        access[-1] = MEXICAN  # by train id, as the open-double plans are keyed
     earlier = state._open_doubles
     this_turn = state._turn_doubles
+    table = state._table
+    set_mask = r.set_mask
     doubles = []  # per open double: its number, or -1 - its number when dead (D4)
     for train_id in earlier + this_turn:
         pip = board[train_id][0]  # the Mexican train (-1) is the last
-        doubles.append(-1 - pip if _suit_on_table(state, pip) else pip)
-    allowed, double_access = _planned(state, r.open_doubles, access, earlier, this_turn, doubles)
-    if double_access is not None:
-        ends = [end for end, _ in board]
-        return _plays_exempting_doubles(tiles_of(hand), ends, allowed, double_access)
-    allowed_positions = []
-    for train_id in allowed:
-        allowed_positions.append(mexican if train_id == MEXICAN else train_id)
-    return _plays(hand, tuple(allowed_positions), board, r.plays)
+        suit = SUITS[pip] & set_mask
+        doubles.append(-1 - pip if table & suit == suit else pip)  # D4: its suit all out
+    rule = r.open_doubles
+    key = (id(rule), usable, mexican, *earlier, None, *this_turn, None, *doubles)
+    known = _ALLOWED.get(key)
+    if known is None or known[0] is not rule:
+        access = _access(usable, mexican)
+        allowed, double_access = _planned(state, rule, access, earlier, this_turn, doubles)
+        positions = None  # Cover.doubles_exempt: whether a tile is a double decides, below
+        if double_access is None:
+            positions = tuple([mexican if t == MEXICAN else t for t in allowed])
+        if len(_ALLOWED) >= _PLANS_SIZE:
+            _ALLOWED.clear()
+        known = _ALLOWED[key] = (rule, positions)
+    positions = known[1]
+    if positions is not None:
+        return _plays(hand, positions, board, r.plays)
+    access = _access(usable, mexican)
+    allowed, double_access = _planned(state, rule, access, earlier, this_turn, doubles)
+    assert double_access is not None
+    ends = [end for end, _ in board]
+    return _plays_exempting_doubles(tiles_of(hand), ends, allowed, double_access)
+
+
+def _access(usable: int, mexican: int) -> list[int]:
+    # The ids of the trains in the mask *usable* (the Mexican train at *mexican*), in
+    # the documented order, as the open-double plans are keyed.
+    access = list(train_positions(usable))
+    if access[-1] == mexican:
+        access[-1] = MEXICAN
+    return access
 
 
 def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:
@@ -603,6 +625,11 @@ def _plays_exempting_doubles(
 _Plan = tuple[tuple[int, ...] | None, int]
 _PLANS: Final[dict[tuple[int | None, ...], tuple[OpenDoubleRule, _Plan, _Plan | None]]] = {}
 _PLANS_SIZE = 4096  # not Final: a test lowers it
+# What _plays_under_doubles found: by the rule's id, the mask of the trains open to
+# the player (P3), the Mexican train's position and the open doubles as keyed in
+# _PLANS, the rule and the positions of the trains the player may use (None: the
+# cover exempts doubles, so it depends on each tile).  Bounded as _PLANS.
+_ALLOWED: Final[dict[tuple[int | None, ...], tuple[OpenDoubleRule, tuple[int, ...] | None]]] = {}
 
 
 def _restrict(
