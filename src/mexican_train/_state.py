@@ -757,8 +757,9 @@ class GameState:
         unknown = sorted(set(changes) - set(_FIELDS))
         if unknown:
             raise TypeError(f"GameState has no field {', '.join(map(repr, unknown))}")
-        checked = {name: _KINDS[name](value, name, -1) for name, value in changes.items()}
-        values: dict[str, Any] = {name: checked.get(name, getattr(self, name)) for name in _FIELDS}
+        values = public_values(self)
+        for name, value in changes.items():
+            values[name] = _KINDS[name](value, name, -1)
         _check_shape(values)
         return state_from_fields(**values)
 
@@ -842,7 +843,7 @@ class GameState:
         # process (a compiled class's module name is another str object, which
         # pickle's memo would otherwise write differently), and either build loads
         # either pickle.
-        values = [getattr(self, name) for name in _FIELDS]
+        values = [None if name == "trains" else getattr(self, name) for name in _FIELDS]
         marks = self._marks
         owned = self._owned
         values[_FIELDS.index("trains")] = tuple(
@@ -1063,9 +1064,24 @@ def _check_shape(values: dict[str, Any]) -> None:
 
 def with_boneyard(state: GameState, boneyard: tuple[Tile, ...]) -> GameState:
     """Return *state* with the boneyard in this order, unchecked (the chance API checks)."""
-    values = {name: getattr(state, name) for name in _FIELDS}
+    values = public_values(state)
     values["boneyard"] = boneyard
     return state_from_fields(**values)
+
+
+def public_values(state: GameState) -> dict[str, Any]:
+    """Return the public fields of *state* by name, as `state_from_fields` takes them.
+
+    Its trains are read without being kept on the state: once kept, `apply` hands
+    them on to the next state (for a caller who views every state), which a state
+    only copied from need not pay for.
+    """
+    values = {name: getattr(state, name) for name in _FIELDS if name != "trains"}
+    trains = state._trains
+    if trains is None:
+        trains = trains_of(state._board, state._marks, state._owned)
+    values["trains"] = trains
+    return values
 
 
 def state_from_fields(
