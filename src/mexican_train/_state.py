@@ -318,21 +318,6 @@ def plays_onto(train_id: int) -> list[Play | None]:
     return plays
 
 
-# The plays of some tiles onto each train (by train id), by the mask of the tiles: a
-# hand's tiles that fit a train are often the same few (the pure build's engine reads
-# them here instead of bit by bit).  Bounded: each emptied when full.
-_FOUND: Final[dict[int, dict[int, tuple[Play, ...]]]] = {}
-FOUND_SIZE: Final = 8192
-
-
-def found_onto(train_id: int) -> dict[int, tuple[Play, ...]]:
-    """Return the memo of the plays onto *train_id* by the mask of the tiles that fit it."""
-    found = _FOUND.get(train_id)
-    if found is None:
-        found = _FOUND.setdefault(train_id, {})
-    return found
-
-
 class _Round:
     """What stays put for a whole round and everybody may see (shared by its states)."""
 
@@ -343,7 +328,6 @@ class _Round:
         "first_draw",
         "first_player",
         "first_turn",
-        "found",
         "hand_size",
         "max_pip",
         "mexican_opens",
@@ -401,11 +385,6 @@ class _Round:
         # The interned plays onto each train, by tile index (the Mexican train last).
         self.plays: Final[list[list[Play | None]]] = [
             plays_onto(MEXICAN if train_id == players else train_id)
-            for train_id in range(players + 1)
-        ]
-        # The memos of the plays onto each train by the tiles that fit it (the same).
-        self.found: Final[list[dict[int, tuple[Play, ...]]]] = [
-            found_onto(MEXICAN if train_id == players else train_id)
             for train_id in range(players + 1)
         ]
 
