@@ -137,14 +137,20 @@ class Train:
 Line = tuple[int, tuple[Tile, ...]]
 
 
+def train_fields(
+    board: tuple[Line, ...], marks: int, owned: int
+) -> list[tuple[tuple[Tile, ...], int, bool, bool]]:
+    """Return each train's fields (tiles, open end, marker, owner played), as `Train` takes
+    them, from a board and the masks of its markers and owners' plays (bits by seat)."""
+    return [
+        (tiles, end, marks >> position & 1 == 1, owned >> position & 1 == 1)
+        for position, (end, tiles) in enumerate(board)
+    ]
+
+
 def trains_of(board: tuple[Line, ...], marks: int, owned: int) -> tuple[Train, ...]:
-    """Return the `Train` values of a board, its markers and its owners' plays (bits by seat)."""
-    return tuple(
-        [
-            Train(tiles, end, marks >> position & 1 == 1, owned >> position & 1 == 1)
-            for position, (end, tiles) in enumerate(board)
-        ]
-    )
+    """Return the `Train` values of a board and its masks (see `train_fields`)."""
+    return tuple([Train(*fields) for fields in train_fields(board, marks, owned)])
 
 
 def _score_hand(hand: tuple[Tile, ...], double_blank: int) -> int:
@@ -844,14 +850,7 @@ class GameState:
         # pickle's memo would otherwise write differently), and either build loads
         # either pickle.
         values = [None if name == "trains" else getattr(self, name) for name in _FIELDS]
-        marks = self._marks
-        owned = self._owned
-        values[_FIELDS.index("trains")] = tuple(
-            [
-                (tiles, end, marks >> position & 1 == 1, owned >> position & 1 == 1)
-                for position, (end, tiles) in enumerate(self._board)
-            ]
-        )
+        values[_FIELDS.index("trains")] = tuple(train_fields(self._board, self._marks, self._owned))
         return (unpickle_state, tuple(values))
 
     def __copy__(self) -> GameState:
