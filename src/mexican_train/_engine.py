@@ -24,11 +24,8 @@ from ._state import (
     AFTER_FIRST_TURN,
     ALWAYS,
     ENDS,
-    HIGH,
-    LOW,
     POSITIONS,
     SUITS,
-    TILES,
     GameState,
     Line,
     Train,
@@ -189,7 +186,7 @@ def _start_round(
         rules, players, max_pip, hand_size, round_number, engine, first, scores, round_scores
     )
     return GameState(
-        round_, _Deck(seed, boneyard), 0, tuple(hands),
+        round_, _Deck(seed, boneyard), len(boneyard), tuple(hands),
         ((pip, ()),) * (players + 1),  # P2: all trains start empty (shared: immutable)
         1 << engine._index, 0, 0, first, 0, 0, False, (), (), 0, False, False,
     )  # fmt: skip
@@ -315,7 +312,7 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
         free
         and may_draw
         and (not state._has_drawn or (r.draw_until_playable and not plays))
-        and len(state._deck.boneyard) > state._drawn
+        and state._left
     ):
         # P5/D1/D2: one draw per turn, or per double played (or until playable).
         plays.append(_DRAW)  # plays is this call's own list
@@ -907,11 +904,11 @@ def _replace(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
 def _draw(s: GameState) -> GameState:
     seat = s._current
     assert seat is not None
-    deck = s._deck
-    drawn = s._drawn
-    hands = _replace(s._hands, seat, s._hands[seat] | 1 << deck.boneyard[drawn]._index)
+    dealt = s._deck.boneyard
+    left = s._left
+    hands = _replace(s._hands, seat, s._hands[seat] | 1 << dealt[len(dealt) - left]._index)
     return GameState(
-        s._round, deck, drawn + 1, hands, s._board, s._table, s._marks, s._owned, seat,
+        s._round, s._deck, left - 1, hands, s._board, s._table, s._marks, s._owned, seat,
         s._firsts, s._turn_tiles, True, s._turn_doubles, s._open_doubles, s._idle, False,
         s._called,
     )  # fmt: skip
@@ -920,7 +917,7 @@ def _draw(s: GameState) -> GameState:
 def _call(s: GameState) -> GameState:
     # The last-tile call: only recorded; _end_turn reads it.
     return GameState(
-        s._round, s._deck, s._drawn, s._hands, s._board, s._table, s._marks, s._owned,
+        s._round, s._deck, s._left, s._hands, s._board, s._table, s._marks, s._owned,
         s._current, s._firsts, s._turn_tiles, s._has_drawn, s._turn_doubles, s._open_doubles,
         s._idle, False, True,
     )  # fmt: skip
@@ -929,11 +926,7 @@ def _call(s: GameState) -> GameState:
 def _play(s: GameState, move: Play) -> GameState:
     seat = s._current
     assert seat is not None
-    packed = move._packed  # one attribute of a Python-level object, not three
-    index = packed & 511
-    train_id = (packed >> 9) - 1
-    tile = TILES[index]
-    bit = 1 << index
+    train_id, tile, bit, high, low = move._joins  # one attribute read, not five
     hand = s._hands[seat] ^ bit
     changed = list(s._hands)  # _replace, written out in the hottest path
     changed[seat] = hand
@@ -942,8 +935,6 @@ def _play(s: GameState, move: Play) -> GameState:
     # P2: the tile joins at the open end; P6: the owner's tile lifts their marker;
     # V2: and counts as the owner's play on their own train (others' tiles do not).
     end = line[0]
-    high = HIGH[index]
-    low = LOW[index]
     marks = s._marks
     owned = s._owned
     if train_id == seat:
@@ -1004,7 +995,7 @@ def _same_turn(
     turn_tiles: int,
 ) -> GameState:
     return GameState(
-        s._round, s._deck, s._drawn, hands, board, table, marks, owned, s._current, s._firsts,
+        s._round, s._deck, s._left, hands, board, table, marks, owned, s._current, s._firsts,
         turn_tiles, False, turn_doubles, open_doubles, s._idle, False, s._called,
     )  # fmt: skip
 
@@ -1049,9 +1040,7 @@ def _end_turn(
     # (so only when a first turn ends: later, a tile that empties a hand ends it, E1).
     if firsts != s._firsts and firsts == (1 << r.players) - 1 and 0 in hands:
         return _end_round(s, hands, board, table, marks, owned)
-    deck = s._deck
-    drawn = s._drawn
-    left = len(deck.boneyard) - drawn
+    left = s._left
     # E2: an empty boneyard and a full cycle of turns that left the table unchanged: blocked.
     if not left and idle >= r.players:
         return _end_round(s, hands, board, table, marks, owned)
@@ -1059,10 +1048,12 @@ def _end_turn(
     if penalty and turn_tiles and not s._called and count_tiles(hands[seat]) == 1:
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
         taken = min(penalty, left)
-        hands = _replace(hands, seat, hands[seat] | mask_of(deck.boneyard[drawn : drawn + taken]))
-        drawn += taken
+        dealt = s._deck.boneyard
+        drawn = len(dealt) - left
+        hands = _replace(hands, seat, hands[seat] | mask_of(dealt[drawn : drawn + taken]))
+        left -= taken
     return GameState(
-        r, deck, drawn, hands, board, table, marks, owned, (seat + 1) % r.players,  # P1: clockwise
+        r, s._deck, left, hands, board, table, marks, owned, (seat + 1) % r.players,  # P1: clockwise
         firsts, 0, False, (), open_doubles, idle, False, False,
     )  # fmt: skip
 
@@ -1104,7 +1095,7 @@ def _end_round(
         scores, (*r.round_scores, points),
     )  # fmt: skip
     return GameState(
-        ended, s._deck, s._drawn, hands, board, table, marks, owned, None, s._firsts, 0, False,
+        ended, s._deck, s._left, hands, board, table, marks, owned, None, s._firsts, 0, False,
         (), (), s._idle, r.round_number >= r.rounds, False,
     )  # fmt: skip
 

@@ -30,15 +30,16 @@ class Play:
     True
     """
 
-    __slots__ = ("_hash", "_packed", "_rank", "tile", "train")
+    __slots__ = ("_hash", "_joins", "_rank", "tile", "train")
     _cache: ClassVar[dict[tuple[Tile, int], Play]] = {}
 
     tile: Tile
     train: int
     _hash: int
-    # The tile's index and the train in one int, ``tile._index | (train + 1) << 9``
-    # (indices stop at 495): the engine reads one attribute per play, not three.
-    _packed: int
+    # What the engine reads to play it, in one attribute (one tuple, unpacked at
+    # once): the train's id, the tile, the tile's bit in a hand's mask, its high
+    # and its low number.
+    _joins: tuple[int, Tile, int, int, int]
     # Its place in the order of legal moves: tiles ascending, then trains by id,
     # the Mexican train last.
     _rank: int
@@ -56,7 +57,8 @@ class Play:
             object.__setattr__(move, "tile", tile)
             object.__setattr__(move, "train", train)
             object.__setattr__(move, "_hash", hash((tile, train)))
-            object.__setattr__(move, "_packed", tile._index | (train + 1) << 9)
+            joins = (train, tile, 1 << tile._index, tile.high, tile.low)
+            object.__setattr__(move, "_joins", joins)
             rank = tile._index * (MAX_TRAIN + 1) + (MAX_TRAIN if train == MEXICAN else train)
             object.__setattr__(move, "_rank", rank)
             # setdefault: two threads building the same move still share one object.

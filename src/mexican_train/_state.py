@@ -201,7 +201,7 @@ def winners_of(
 #   the players, the set, the round's number, engine and first player, and the
 #   scores so far.  Every state of a round points at one `_Round` (a view too).
 # - `_Deck`: the secrets that stay put for a round: the seed and the boneyard in
-#   draw order, as dealt.  A state keeps how many tiles have been drawn from it.
+#   draw order, as dealt.  A state keeps how many of its tiles are left to draw.
 # - hands as int bit masks: bit ``tile._index`` is set when the hand holds the
 #   tile, so bit order is the ascending order of tiles, and matching a hand to
 #   a train is an ``&`` with the suit's mask (`SUITS`).
@@ -222,9 +222,6 @@ SUITS: Final = tuple(
 )
 #: ``ENDS[i]``: the ends mask (`Tile._ends`) of the tile of index *i*.
 ENDS: Final = tuple([tile._ends for tile in TILES])
-#: ``HIGH[i]``, ``LOW[i]``: the ends of the tile of index *i*.
-HIGH: Final = tuple([tile.high for tile in TILES])
-LOW: Final = tuple([tile.low for tile in TILES])
 # Hand masks already turned into tuples (a view or a reader asks for the same
 # hand many times); bounded, emptied when full.
 _HANDS: Final[dict[int, tuple[Tile, ...]]] = {}
@@ -475,13 +472,13 @@ class GameState:
         "_called",
         "_current",
         "_deck",
-        "_drawn",
         "_firsts",
         "_hands",
         "_has_drawn",
         "_hash",
         "_idle",
         "_is_over",
+        "_left",
         "_legal",
         "_marks",
         "_open_doubles",
@@ -497,7 +494,7 @@ class GameState:
         self,
         round_: _Round,
         deck: _Deck,
-        drawn: int,
+        left: int,
         hands: tuple[int, ...],
         board: tuple[Line, ...],
         table: int,
@@ -516,7 +513,7 @@ class GameState:
         # The layout (see above); only the engine and `replace` call this.
         self._round: Final = round_
         self._deck: Final = deck
-        self._drawn: Final = drawn  # tiles drawn from deck.boneyard so far
+        self._left: Final = left  # the last *left* tiles of deck.boneyard are undrawn
         self._hands: Final = hands  # one mask per seat
         self._board: Final = board  # per train: (open end, tiles), the Mexican train last
         self._table: Final = table  # the mask of the tiles on the table, the engine's too
@@ -589,8 +586,9 @@ class GameState:
     @property
     def boneyard(self) -> tuple[Tile, ...]:
         """The undrawn tiles in draw order (secret)."""
-        drawn = self._drawn
-        return self._deck.boneyard[drawn:] if drawn else self._deck.boneyard
+        dealt = self._deck.boneyard
+        drawn = len(dealt) - self._left
+        return dealt[drawn:] if drawn else dealt
 
     @property
     def trains(self) -> tuple[Train, ...]:
@@ -707,7 +705,7 @@ class GameState:
     @property
     def boneyard_size(self) -> int:
         """The number of tiles left to draw."""
-        return len(self._deck.boneyard) - self._drawn
+        return self._left
 
     @property
     def rounds(self) -> int:
@@ -800,7 +798,7 @@ class GameState:
             and self._round.same(other._round)
             and self._deck.seed == other._deck.seed
             and (
-                (self._deck is other._deck and self._drawn == other._drawn)
+                (self._deck is other._deck and self._left == other._left)
                 or self.boneyard == other.boneyard
             )
         )
@@ -816,7 +814,7 @@ class GameState:
                 (
                     self._hands,
                     self._table,
-                    len(self._deck.boneyard) - self._drawn,
+                    self._left,
                     self._current,
                     self._firsts,
                     self._turn_tiles,
@@ -881,7 +879,7 @@ def view_fields(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> t
     return (
         r.rules, r.players, r.max_pip, r.hand_size, r.round_number, r.engine, r.first_player,
         seat, hand, state.hand_sizes,
-        len(state._deck.boneyard) - state._drawn, state.trains, state._current, firsts,
+        state._left, state.trains, state._current, firsts,
         state._turn_tiles, state._has_drawn, state._turn_doubles, state._open_doubles,
         state._idle, r.scores, r.round_scores, state._is_over,
         state.hands if r.rules.open_hands else None,  # V10: open hands show everything
@@ -1128,7 +1126,7 @@ def state_from_fields(
             owned |= 1 << seat
     board = tuple([(train.open_end, train.tiles) for train in trains])
     return GameState(
-        round_, _Deck(seed, tuple(boneyard)), 0, tuple(mask_of(hand) for hand in hands),
+        round_, _Deck(seed, tuple(boneyard)), len(boneyard), tuple(mask_of(hand) for hand in hands),
         board, table, marks, owned, current_player, firsts, turn_tiles, has_drawn,
         tuple(turn_doubles), tuple(open_doubles), idle_turns, is_over, last_tile_called,
     )  # fmt: skip
