@@ -29,7 +29,6 @@ from ._state import (
     GameState,
     Line,
     Train,
-    _Deck,
     _Round,
     _score_hand,
     count_tiles,
@@ -183,10 +182,11 @@ def _start_round(
         first = holder
 
     round_ = _Round(
-        rules, players, max_pip, hand_size, round_number, engine, first, scores, round_scores
-    )
+        rules, players, max_pip, hand_size, round_number, engine, first, scores, round_scores,
+        seed, boneyard,
+    )  # fmt: skip
     return GameState(
-        round_, _Deck(seed, boneyard), len(boneyard), tuple(hands),
+        round_, len(boneyard), tuple(hands),
         ((pip, ()),) * (players + 1),  # P2: all trains start empty (shared: immutable)
         1 << engine._index, 0, 0, first, 0, 0, False, (), (), 0, False, False,
     )  # fmt: skip
@@ -290,11 +290,9 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
     else:
         # P3: the own train, others' trains while marked, the Mexican train once open
         # (V2), as a mask of positions (the Mexican train last, at position r.players).
-        usable = state._marks | 1 << seat
-        if r.mexican_opens == ALWAYS or _mexican_open(state, r, seat):  # ALWAYS: no call
-            usable |= 1 << r.players
-        elif usable >> r.players:
-            usable ^= 1 << r.players  # a marker replace() put on it opens nothing (P6)
+        usable = state._marks | 1 << seat | r.mexican_bit
+        if r.mexican_opens != ALWAYS and not _mexican_open(state, r, seat):  # ALWAYS: no call
+            usable ^= r.mexican_bit  # closed: a marker replace() put on it opens nothing (P6)
         if state._open_doubles or state._turn_doubles:
             plays = _plays_under_doubles(state, r, usable, hand, board)
         else:
@@ -904,11 +902,11 @@ def _replace(items: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
 def _draw(s: GameState) -> GameState:
     seat = s._current
     assert seat is not None
-    dealt = s._deck.boneyard
+    dealt = s._round.boneyard
     left = s._left
     hands = _replace(s._hands, seat, s._hands[seat] | 1 << dealt[len(dealt) - left]._index)
     return GameState(
-        s._round, s._deck, left - 1, hands, s._board, s._table, s._marks, s._owned, seat,
+        s._round, left - 1, hands, s._board, s._table, s._marks, s._owned, seat,
         s._firsts, s._turn_tiles, True, s._turn_doubles, s._open_doubles, s._idle, False,
         s._called,
     )  # fmt: skip
@@ -917,7 +915,7 @@ def _draw(s: GameState) -> GameState:
 def _call(s: GameState) -> GameState:
     # The last-tile call: only recorded; _end_turn reads it.
     return GameState(
-        s._round, s._deck, s._left, s._hands, s._board, s._table, s._marks, s._owned,
+        s._round, s._left, s._hands, s._board, s._table, s._marks, s._owned,
         s._current, s._firsts, s._turn_tiles, s._has_drawn, s._turn_doubles, s._open_doubles,
         s._idle, False, True,
     )  # fmt: skip
@@ -962,7 +960,7 @@ def _play(s: GameState, move: Play) -> GameState:
                 s, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
             )
         return _end_turn(
-            s, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
+            s, seat, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
         )
     if not hand:
         return _end_round(s, hands, board, table, marks, owned)  # E1, D5: going out ends it
@@ -973,7 +971,7 @@ def _play(s: GameState, move: Play) -> GameState:
             s, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
         )
     return _end_turn(  # P5a
-        s, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
+        s, seat, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
     )
 
 
@@ -995,7 +993,7 @@ def _same_turn(
     turn_tiles: int,
 ) -> GameState:
     return GameState(
-        s._round, s._deck, s._left, hands, board, table, marks, owned, s._current, s._firsts,
+        s._round, s._left, hands, board, table, marks, owned, s._current, s._firsts,
         turn_tiles, False, turn_doubles, open_doubles, s._idle, False, s._called,
     )  # fmt: skip
 
@@ -1009,13 +1007,14 @@ def _pass(s: GameState) -> GameState:
         # P5, D1, D2: a turn ended without a (final) tile puts a marker on the own train.
         marks |= 1 << seat
     return _end_turn(
-        s, s._hands, s._board, s._table, marks, s._owned, s._open_doubles, s._turn_doubles,
+        s, seat, s._hands, s._board, s._table, marks, s._owned, s._open_doubles, s._turn_doubles,
         s._turn_tiles,
     )  # fmt: skip
 
 
 def _end_turn(
     s: GameState,
+    seat: int,
     hands: tuple[int, ...],
     board: tuple[Line, ...],
     table: int,
@@ -1025,8 +1024,7 @@ def _end_turn(
     turn_doubles: tuple[int, ...],
     turn_tiles: int,
 ) -> GameState:
-    seat = s._current
-    assert seat is not None
+    # The turn of *seat* (s's player to move) ends.
     r = s._round
     if turn_doubles and not (r.first_turn and not s._firsts >> seat & 1):
         # D2: a double still ending its train when the turn ends is open (P4: a
@@ -1048,12 +1046,12 @@ def _end_turn(
     if penalty and turn_tiles and not s._called and count_tiles(hands[seat]) == 1:
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
         taken = min(penalty, left)
-        dealt = s._deck.boneyard
+        dealt = r.boneyard
         drawn = len(dealt) - left
         hands = _replace(hands, seat, hands[seat] | mask_of(dealt[drawn : drawn + taken]))
         left -= taken
     return GameState(
-        r, s._deck, left, hands, board, table, marks, owned, (seat + 1) % r.players,  # P1: clockwise
+        r, left, hands, board, table, marks, owned, (seat + 1) % r.players,  # P1: clockwise
         firsts, 0, False, (), open_doubles, idle, False, False,
     )  # fmt: skip
 
@@ -1092,10 +1090,10 @@ def _end_round(
     scores = tuple([a + b for a, b in zip(r.scores, points, strict=True)])
     ended = _Round(
         r.rules, r.players, r.max_pip, r.hand_size, r.round_number, r.engine, r.first_player,
-        scores, (*r.round_scores, points),
+        scores, (*r.round_scores, points), r.seed, r.boneyard,
     )  # fmt: skip
     return GameState(
-        ended, s._deck, s._left, hands, board, table, marks, owned, None, s._firsts, 0, False,
+        ended, s._left, hands, board, table, marks, owned, None, s._firsts, 0, False,
         (), (), s._idle, r.round_number >= r.rounds, False,
     )  # fmt: skip
 

@@ -197,11 +197,11 @@ def winners_of(
 #
 # A state is a few words over values it shares with its neighbours (issue 10):
 #
-# - `_Round`: what stays put for a whole round and everybody may see: the rules,
-#   the players, the set, the round's number, engine and first player, and the
-#   scores so far.  Every state of a round points at one `_Round` (a view too).
-# - `_Deck`: the secrets that stay put for a round: the seed and the boneyard in
-#   draw order, as dealt.  A state keeps how many of its tiles are left to draw.
+# - `_Round`: what stays put for a whole round: the rules, the players, the set,
+#   the round's number, engine and first player, and the scores so far, which
+#   everybody may see; and two secrets, the seed and the boneyard in draw order
+#   as dealt (a state keeps how many of its tiles are left to draw).  Every
+#   state of a round points at one `_Round`; a view copies its public fields.
 # - hands as int bit masks: bit ``tile._index`` is set when the hand holds the
 #   tile, so bit order is the ascending order of tiles, and matching a hand to
 #   a train is an ``&`` with the suit's mask (`SUITS`).
@@ -322,9 +322,10 @@ def plays_onto(train_id: int) -> list[Play | None]:
 
 
 class _Round:
-    """What stays put for a whole round and everybody may see (shared by its states)."""
+    """What stays put for a whole round (shared by its states); the seed and boneyard are secret."""
 
     __slots__ = (
+        "boneyard",
         "chain",
         "draw_until_playable",
         "engine",
@@ -333,6 +334,7 @@ class _Round:
         "first_turn",
         "hand_size",
         "max_pip",
+        "mexican_bit",
         "mexican_opens",
         "mexican_train",
         "must_play",
@@ -345,6 +347,7 @@ class _Round:
         "rounds",
         "rules",
         "scores",
+        "seed",
         "set_mask",
     )
 
@@ -359,6 +362,8 @@ class _Round:
         first_player: int,
         scores: tuple[int, ...],
         round_scores: tuple[tuple[int, ...], ...],
+        seed: int,
+        boneyard: tuple[Tile, ...],
     ) -> None:
         self.rules: Final = rules
         self.players: Final = players
@@ -369,6 +374,8 @@ class _Round:
         self.first_player: Final = first_player
         self.scores: Final = scores
         self.round_scores: Final = round_scores
+        self.seed: Final = seed  # S6: fixes the shuffle of every round
+        self.boneyard: Final = boneyard  # as dealt, in draw order (secret)
         # S2, V9: the number of rounds in the game.
         self.rounds: Final = rules.rounds or max_pip + 1
         # The mask of every tile of the set: the first tiles in ascending order.
@@ -385,6 +392,7 @@ class _Round:
         self.open_doubles: Final = rules.open_doubles
         # V2: how the engine learns whether the Mexican train is open to a seat.
         self.mexican_opens: Final[int] = mexican_opens(rules.mexican_train)
+        self.mexican_bit: Final = 1 << players  # the Mexican train's bit in a mask of trains
         # The interned plays onto each train, by tile index (the Mexican train last).
         self.plays: Final[list[list[Play | None]]] = [
             plays_onto(MEXICAN if train_id == players else train_id)
@@ -392,7 +400,7 @@ class _Round:
         ]
 
     def same(self, other: _Round) -> bool:
-        """Return whether two rounds hold equal values."""
+        """Return whether two rounds hold equal public values (not the seed or boneyard)."""
         return self is other or (
             self.players == other.players
             and self.round_number == other.round_number
@@ -404,16 +412,6 @@ class _Round:
             and self.round_scores == other.round_scores
             and self.rules == other.rules
         )
-
-
-class _Deck:
-    """The secrets that stay put for a round: the seed, and the boneyard as dealt."""
-
-    __slots__ = ("boneyard", "seed")
-
-    def __init__(self, seed: int, boneyard: tuple[Tile, ...]) -> None:
-        self.seed: Final = seed
-        self.boneyard: Final = boneyard
 
 
 #: The public fields of `GameState`, in the order of `state_from_fields`.
@@ -471,7 +469,6 @@ class GameState:
         "_board",
         "_called",
         "_current",
-        "_deck",
         "_firsts",
         "_hands",
         "_has_drawn",
@@ -493,7 +490,6 @@ class GameState:
     def __init__(
         self,
         round_: _Round,
-        deck: _Deck,
         left: int,
         hands: tuple[int, ...],
         board: tuple[Line, ...],
@@ -512,7 +508,6 @@ class GameState:
     ) -> None:
         # The layout (see above); only the engine and `replace` call this.
         self._round: Final = round_
-        self._deck: Final = deck
         self._left: Final = left  # the last *left* tiles of deck.boneyard are undrawn
         self._hands: Final = hands  # one mask per seat
         self._board: Final = board  # per train: (open end, tiles), the Mexican train last
@@ -561,7 +556,7 @@ class GameState:
     @property
     def seed(self) -> int:
         """The seed from which every round's deal comes (S6)."""
-        return self._deck.seed
+        return self._round.seed
 
     @property
     def round_number(self) -> int:
@@ -586,7 +581,7 @@ class GameState:
     @property
     def boneyard(self) -> tuple[Tile, ...]:
         """The undrawn tiles in draw order (secret)."""
-        dealt = self._deck.boneyard
+        dealt = self._round.boneyard
         drawn = len(dealt) - self._left
         return dealt[drawn:] if drawn else dealt
 
@@ -796,9 +791,9 @@ class GameState:
             and self._owned == other._owned
             and self._board == other._board
             and self._round.same(other._round)
-            and self._deck.seed == other._deck.seed
+            and self._round.seed == other._round.seed
             and (
-                (self._deck is other._deck and self._left == other._left)
+                (self._round is other._round and self._left == other._left)
                 or self.boneyard == other.boneyard
             )
         )
@@ -826,7 +821,7 @@ class GameState:
                     self._called,
                     r.round_number,
                     r.scores,
-                    self._deck.seed,
+                    r.seed,
                 )
             )
             self._hash = known
@@ -1108,7 +1103,7 @@ def state_from_fields(
     """Return the state with these public fields, unchecked (the readers check first)."""
     round_ = _Round(
         rules, players, max_pip, hand_size, round_number, engine, first_player,
-        tuple(scores), tuple(tuple(points) for points in round_scores),
+        tuple(scores), tuple(tuple(points) for points in round_scores), seed, tuple(boneyard),
     )  # fmt: skip
     table = 1 << engine._index
     for train in trains:
@@ -1126,7 +1121,7 @@ def state_from_fields(
             owned |= 1 << seat
     board = tuple([(train.open_end, train.tiles) for train in trains])
     return GameState(
-        round_, _Deck(seed, tuple(boneyard)), len(boneyard), tuple(mask_of(hand) for hand in hands),
+        round_, len(boneyard), tuple(mask_of(hand) for hand in hands),
         board, table, marks, owned, current_player, firsts, turn_tiles, has_drawn,
         tuple(turn_doubles), tuple(open_doubles), idle_turns, is_over, last_tile_called,
     )  # fmt: skip
