@@ -411,11 +411,14 @@ def _plays_by_train(
     hand: int, usable: tuple[int, ...], board: tuple[Line, ...], lists: list[list[Play | None]]
 ) -> list[Move]:
     # What _plays_of returns, found the way that takes the pure build fewer bytecodes:
-    # the tiles of the hand that fit each usable train (by position), then, when tiles
-    # of the hand fit more than one train, sorted in C into the documented order
-    # (tiles ascending, then trains by id, the Mexican train last) by each Play's rank.
+    # the tiles of the hand that fit each usable train (by position), then put into
+    # the documented order (tiles ascending, then trains by id, the Mexican train
+    # last): reversed when they fit one train, else sorted in C by each Play's rank.
     # The walk over one train's tiles is written out: calling _plays_of for each train
     # instead costs a pure round 11% more instructions, more than this way saves.
+    # It goes from the highest tile down: a 91-bit mask's highest bit is found and
+    # cleared in two big-int operations, one of which makes a new int; its lowest
+    # takes four, three of which do (a pure round ran 8% faster this way).
     plays: list[Move] = []
     several = False
     for position in usable:
@@ -425,9 +428,8 @@ def _plays_by_train(
                 several = True
             plays_on = lists[position]
             while fits:
-                low = fits & -fits
-                fits ^= low
-                index = low.bit_length() - 1
+                index = fits.bit_length() - 1
+                fits ^= _BITS[index]
                 move = plays_on[index]
                 if move is None:
                     train_id = MEXICAN if position == len(board) - 1 else position
@@ -435,10 +437,13 @@ def _plays_by_train(
                 plays.append(move)
     if several:
         plays.sort(key=_RANK)
+    else:
+        plays.reverse()
     return plays
 
 
 _RANK: Final = attrgetter("_rank")
+_BITS: Final = tuple([1 << index for index in range(len(ENDS))])  # by tile index
 
 
 def _mexican_open(state: GameState, r: _Round, seat: int) -> bool:
