@@ -508,7 +508,7 @@ class GameState:
     ) -> None:
         # The layout (see above); only the engine and `replace` call this.
         self._round: Final = round_
-        self._left: Final = left  # the last *left* tiles of deck.boneyard are undrawn
+        self._left: Final = left  # the last *left* tiles of round_.boneyard are undrawn
         self._hands: Final = hands  # one mask per seat
         self._board: Final = board  # per train: (open end, tiles), the Mexican train last
         self._table: Final = table  # the mask of the tiles on the table, the engine's too
@@ -1121,7 +1121,7 @@ def state_from_fields(
             owned |= 1 << seat
     board = tuple([(train.open_end, train.tiles) for train in trains])
     return GameState(
-        round_, len(boneyard), tuple(mask_of(hand) for hand in hands),
+        round_, len(round_.boneyard), tuple(mask_of(hand) for hand in hands),
         board, table, marks, owned, current_player, firsts, turn_tiles, has_drawn,
         tuple(turn_doubles), tuple(open_doubles), idle_turns, is_over, last_tile_called,
     )  # fmt: skip
