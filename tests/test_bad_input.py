@@ -419,6 +419,7 @@ HUGE = 10**5000
         lambda: view(a_state(), HUGE),
         lambda: a_state().hand(HUGE),
         lambda: a_state().train(HUGE),
+        lambda: Train((), HUGE),
         lambda: render_text(a_state(), seat=HUGE),
         lambda: new_game(4, seed=HUGE),
         lambda: simulate(TWO, games=1, seed=HUGE),
@@ -461,6 +462,12 @@ def test_move_from_json_refuses_a_train_id_of_a_billion_as_a_schema_error() -> N
 
 def test_simulate_refuses_a_seed_of_more_than_64_bits() -> None:
     refused(lambda: simulate(TWO, games=1, seed=2**64), InvalidArgumentError, "64 bits")
+
+
+@pytest.mark.parametrize("open_end", [-1, 31, 10**9])
+def test_train_refuses_an_open_end_no_tile_shows(open_end: int) -> None:
+    Train((), 30)
+    refused(lambda: Train((), open_end), InvalidArgumentError, "0-30", str(open_end))
 
 
 def test_longest_train_refuses_an_open_end_above_30() -> None:

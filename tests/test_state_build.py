@@ -124,7 +124,7 @@ def test_replace_refuses_a_value_of_the_wrong_kind_in_the_same_words_in_both_bui
         ({"open_doubles": (5,)}, "a train id is a seat 0-1 or MEXICAN (-1), not 5"),
         ({"max_pip": 31}, "max_pip is 0-30, not 31"),
         ({"max_pip": 6}, "does not have"),  # the double-9 set's tiles are in play
-        ({"trains": (Train((), 9), Train((), 9), Train((), 40))}, "trains[2] needs a 40"),
+        ({"trains": (Train((), 9), Train((), 9), Train((), 12))}, "trains[2] needs a 12"),
     ],
 )
 def test_replace_refuses_a_state_of_an_impossible_shape_before_building_anything(

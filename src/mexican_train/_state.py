@@ -38,6 +38,11 @@ class Train:
 
     >>> Train((Tile(12, 5),), open_end=5, owner_played=True)
     Train(tiles=(Tile(12, 5),), open_end=5, marked=False, owner_played=True)
+
+    Raises:
+        TypeError: if *tiles* is not a tuple, *open_end* not an int, or *marked* or
+            *owner_played* not a bool.
+        InvalidArgumentError: if *open_end* is not a number a tile can show (0-30).
     """
 
     __slots__ = ("_marked", "_open_end", "_owner_played", "_tiles")
@@ -61,6 +66,10 @@ class Train:
             raise TypeError(
                 f"Train needs a tuple of tiles, an int open end, a bool marker and a bool "
                 f"owner_played, not {tiles!r}, {open_end!r}, {marked!r}, {owner_played!r}"
+            )
+        if not 0 <= open_end <= MAX_PIP:
+            raise InvalidArgumentError(
+                f"a train's open end is a whole number 0-{MAX_PIP}, not {shown(open_end)}"
             )
         self._tiles: Final[tuple[Tile, ...]] = tiles
         self._open_end: Final[int] = open_end
