@@ -87,6 +87,11 @@ def main(argv: list[str] | None = None) -> int:
             value = figure(results[name], path)
             cells.append(f"{'-' if value is None else form.format(value):>14}")
         print("  " + label.ljust(width) + "".join(cells))
+    held = []
+    for name in names:
+        found = results[name].get("targets")  # older run.py versions have none
+        held.append("-" if not found else f"{sum(t['holds'] for t in found.values())}/{len(found)}")
+    print("  " + "issue 10's targets held".ljust(width) + "".join(f"{h:>14}" for h in held))
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     return 0

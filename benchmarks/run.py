@@ -378,6 +378,45 @@ def bench_memory(plan: Plan) -> dict[str, Any]:
     return results
 
 
+# -- the targets ---------------------------------------------------------------
+
+#: The performance targets of issue 10 (docs/explanation/performance.rst): a label,
+#: where the figure is, whether it must be at least or at most the bound, and the
+#: bound for the pure build and for the compiled one (None: no target).  simulate()'s
+#: target (twice the games/s of commit 61b2be4) needs that commit in the same session:
+#: compare.py runs both.
+TARGETS: list[tuple[str, tuple[str, ...], str, float | None, float | None]] = [
+    ("HUB rounds ÷ baseline", ("rounds", "HUB", "ratio_to_baseline"), ">=", 0.42, 0.85),
+    ("one move, HUB (µs)", ("calls", "HUB", "apply_us"), "<=", 2.5, 1.2),
+    ("legal_moves of a new state, HUB (µs)", ("calls", "HUB", "legal_moves_us"), "<=", None, 1),
+    ("hash() of a new state, HUB (µs)", ("calls", "HUB", "hash_us"), "<=", 0.5, 0.5),
+    ("bytes/state, 4 players HUB", ("memory", "4 players, HUB", "bytes_per_state"), "<=", 600, 600),
+    (
+        "bytes/state, 14 players",
+        ("memory", "14 players, STANDARD", "bytes_per_state"),
+        "<=",
+        800,
+        800,
+    ),
+]
+
+
+def targets(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Return each target of this build with its figure, and whether the figure meets it."""
+    compiled = results["machine"]["compiled"]
+    found: dict[str, dict[str, Any]] = {}
+    for label, path, sense, pure_bound, compiled_bound in TARGETS:
+        bound = compiled_bound if compiled else pure_bound
+        value: Any = results
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if bound is None or value is None:
+            continue
+        holds = value >= bound if sense == ">=" else value <= bound
+        found[label] = {"target": f"{sense} {bound:g}", "measured": value, "holds": holds}
+    return found
+
+
 # -- reporting -----------------------------------------------------------------
 
 
@@ -479,6 +518,15 @@ def report(results: dict[str, Any]) -> None:
         ["", "bytes/state"],
         [[name, f"{r['bytes_per_state']:.0f}"] for name, r in results["memory"].items()],
     )
+    quick = " (a quick run is too short to judge them)" if results["plan"] == "quick" else ""
+    print_table(
+        f"Issue 10's targets for the {build} build{quick}",
+        ["", "target", "measured", ""],
+        [
+            [label, t["target"], f"{t['measured']:.3g}", "holds" if t["holds"] else "MISSED"]
+            for label, t in results["targets"].items()
+        ],
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -496,6 +544,7 @@ def main(argv: list[str] | None = None) -> int:
         "simulate": bench_simulate(plan),
         "memory": bench_memory(plan),
     }
+    results["targets"] = targets(results)
     report(results)
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
