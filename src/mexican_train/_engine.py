@@ -472,33 +472,28 @@ def _plays_under_doubles(
     mexican = len(board) - 1
     earlier = state._open_doubles
     this_turn = state._turn_doubles
-    table = state._table
-    set_mask = r.set_mask
     doubles = []  # per open double: its number, or -1 - its number when dead (D4)
     for train_id in earlier + this_turn:
         pip = board[train_id][0]  # the Mexican train (-1) is the last
-        suit = SUITS[pip] & set_mask
-        doubles.append(-1 - pip if table & suit == suit else pip)  # D4: its suit all out
+        doubles.append(-1 - pip if _suit_on_table(state, pip) else pip)
     rule = r.open_doubles
     key = (id(rule), usable, mexican, *earlier, None, *this_turn, None, *doubles)
     known = _ALLOWED.get(key)
-    if known is None or known[0] is not rule:
-        access = _access(usable, mexican)
-        allowed, double_access = _planned(state, rule, access, earlier, this_turn, doubles)
-        positions = None  # Cover.doubles_exempt: whether a tile is a double decides, below
-        if double_access is None:
-            positions = tuple([mexican if t == MEXICAN else t for t in allowed])
-        if len(_ALLOWED) >= _PLANS_SIZE:
-            _ALLOWED.clear()
-        known = _ALLOWED[key] = (rule, positions)
-    positions = known[1]
-    if positions is not None:
-        return _plays(hand, positions, board, r.plays)
-    access = _access(usable, mexican)
-    allowed, double_access = _planned(state, rule, access, earlier, this_turn, doubles)
-    assert double_access is not None
-    ends = [end for end, _ in board]
-    return _plays_exempting_doubles(tiles_of(hand), ends, allowed, double_access)
+    if known is not None and known[0] is rule:
+        return _plays(hand, known[1], board, r.plays)
+    allowed, double_access = _planned(
+        state, rule, _access(usable, mexican), earlier, this_turn, doubles
+    )
+    if double_access is not None:
+        # Cover.doubles_exempt: whether a tile is a double decides where it may go,
+        # so the trains depend on each tile (the plan itself is kept in _PLANS).
+        ends = [end for end, _ in board]
+        return _plays_exempting_doubles(tiles_of(hand), ends, allowed, double_access)
+    positions = tuple([mexican if t == MEXICAN else t for t in allowed])
+    if len(_ALLOWED) >= _PLANS_SIZE:
+        _ALLOWED.clear()
+    _ALLOWED[key] = (rule, positions)
+    return _plays(hand, positions, board, r.plays)
 
 
 def _access(usable: int, mexican: int) -> list[int]:
@@ -627,9 +622,9 @@ _PLANS: Final[dict[tuple[int | None, ...], tuple[OpenDoubleRule, _Plan, _Plan | 
 _PLANS_SIZE = 4096  # not Final: a test lowers it
 # What _plays_under_doubles found: by the rule's id, the mask of the trains open to
 # the player (P3), the Mexican train's position and the open doubles as keyed in
-# _PLANS, the rule and the positions of the trains the player may use (None: the
-# cover exempts doubles, so it depends on each tile).  Bounded as _PLANS.
-_ALLOWED: Final[dict[tuple[int | None, ...], tuple[OpenDoubleRule, tuple[int, ...] | None]]] = {}
+# _PLANS, the rule and the positions of the trains the player may use (not kept when
+# a cover exempts doubles: the trains then depend on each tile).  Bounded as _PLANS.
+_ALLOWED: Final[dict[tuple[int | None, ...], tuple[OpenDoubleRule, tuple[int, ...]]]] = {}
 
 
 def _restrict(

@@ -599,7 +599,7 @@ class GameState:
         """The personal trains by seat, then the Mexican train."""
         trains = self._trains
         if trains is None:
-            trains = self._trains = trains_of(self._board, self._marks, self._owned)
+            trains = self._trains = read_trains(self)
         return trains
 
     @property
@@ -1078,11 +1078,16 @@ def public_values(state: GameState) -> dict[str, Any]:
     only copied from need not pay for.
     """
     values = {name: getattr(state, name) for name in _FIELDS if name != "trains"}
+    values["trains"] = read_trains(state)
+    return values
+
+
+def read_trains(state: GameState) -> tuple[Train, ...]:
+    """Return the `Train` values of *state*: those it keeps, else built, not kept."""
     trains = state._trains
     if trains is None:
         trains = trains_of(state._board, state._marks, state._owned)
-    values["trains"] = trains
-    return values
+    return trains
 
 
 def state_from_fields(
