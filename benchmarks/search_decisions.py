@@ -17,7 +17,7 @@ For each position it records:
   and the CPU time it took;
 - the playout values themselves: in two worlds (`determinize` with ``random.Random(0)``
   and ``random.Random(1)``), the outcome of playing out every legal move with the
-  search's playout (``mexican_train._playout.playout``, a private function: this is a
+  search's playout (``mexican_train._bots.playout.playout``, a private function: this is a
   check of the implementation, not an example of the API), written with ``float.hex``
   so that equal means bit for bit equal.
 
@@ -60,9 +60,9 @@ PRESETS = {"HUB": HUB, "STANDARD": STANDARD}
 def playout_function() -> Callable[[GameState, int], float]:
     """Return the search's playout: a private function (a check of the implementation)."""
     try:
-        return importlib.import_module("mexican_train._playout").playout  # type: ignore[no-any-return]
+        return importlib.import_module("mexican_train._bots.playout").playout  # type: ignore[no-any-return]
     except ImportError:  # before the playouts had a module of their own (issue 12)
-        return importlib.import_module("mexican_train._search")._playout  # type: ignore[no-any-return]
+        return importlib.import_module("mexican_train._bots.search")._playout  # type: ignore[no-any-return]
 
 
 def positions(games: int, every: int) -> list[tuple[str, int, int, Any]]:

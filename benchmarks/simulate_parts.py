@@ -10,7 +10,7 @@ It plays 4-player `HUB` games of four `RandomPlayer`\\ s (deals from `game_seed`
 moves, the move and the next state.  Then it times, per decision, each part of
 `simulate`'s loop on those same decisions: `view`, `legal_moves` (cached by `apply`, as
 in the loop), `RandomPlayer.choose`, `apply` and the statistics' tally
-(``mexican_train._simulate._Tally``, a private class: this times the implementation, it
+(``mexican_train._bots.simulate._Tally``, a private class: this times the implementation, it
 is not an example of the API).  Each figure is the best of the rounds of timing, less the
 cost of the bare loop over the decisions, divided by the decisions.  Last, `simulate`'s
 games per second on one core (the median of 5 runs, in CPU time), the figure
@@ -38,7 +38,7 @@ from mexican_train import (
     simulate,
     view,
 )
-from mexican_train._simulate import _Tally
+from mexican_train._bots.simulate import _Tally
 from mexican_train.simulation import game_seed
 
 Decision = tuple[GameState, int, PlayerView, tuple[Move, ...], Move, GameState]

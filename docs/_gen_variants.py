@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from mexican_train import STANDARD
-from mexican_train._variants import _notes
+from mexican_train._catalogue.variants import _notes
 from mexican_train.variants import ALIASES, VARIANTS, describe_rules, rules_table
 
 PAGE = Path(__file__).resolve().parent / "reference" / "variants.rst"

@@ -45,7 +45,7 @@ from mexican_train import (
     testing,
     view,
 )
-from mexican_train._cli import _read_move, cli
+from mexican_train._frontends.cli import _read_move, cli
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.render import render_svg, render_text
 from mexican_train.serialize import (

@@ -29,7 +29,7 @@ from mexican_train import (
     parse_move,
     parse_state,
 )
-from mexican_train._bounds import BOUNDS, FIELD_BOUNDS, Bound
+from mexican_train._core.bounds import BOUNDS, FIELD_BOUNDS, Bound
 from mexican_train.events import RoundEnded, TurnStarted
 from mexican_train.serialize import (
     SchemaError,

@@ -36,11 +36,11 @@ from mexican_train import (
     next_round,
     reorder_boneyard,
 )
-from mexican_train._check import Path, Problem, _check_tiles, _tiles_fit, check_state
-from mexican_train._engine import _pool
-from mexican_train._fields import fields_of
-from mexican_train._rules import EnginePlacement
-from mexican_train._shuffle import shuffled
+from mexican_train._core.engine import _pool
+from mexican_train._core.rules import EnginePlacement
+from mexican_train._core.shuffle import shuffled
+from mexican_train._positions.check import Path, Problem, _check_tiles, _tiles_fit, check_state
+from mexican_train._positions.fields import fields_of
 from strategies import chance_positions, histories, positions, variant_tables
 
 

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mexican_train import COMPILED, HUB, CallLastTile, Draw, Pass, __version__
-from mexican_train._cli import _help, _in_player_words, _read_move, cli
+from mexican_train._frontends.cli import _help, _in_player_words, _read_move, cli
 from mexican_train.variants import get_variant, variant_names
 
 

@@ -21,7 +21,6 @@ from mexican_train import (
     InvalidArgumentError,
     InvalidStateError,
     Rules,
-    _determinize,
     apply,
     determinize,
     full_set,
@@ -30,6 +29,7 @@ from mexican_train import (
     spectator_view,
     view,
 )
+from mexican_train._bots import determinize as _determinize
 from strategies import hidden_shuffles, histories, positions, short_preset_tables, variant_tables
 
 

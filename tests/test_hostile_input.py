@@ -28,7 +28,6 @@ from mexican_train import (
     Play,
     PlayerView,
     Tile,
-    _serialize,
     apply,
     format_state,
     legal_moves,
@@ -38,7 +37,8 @@ from mexican_train import (
     spectator_view,
     view,
 )
-from mexican_train._check import MAX_DEPTH
+from mexican_train._formats import serialize as _serialize
+from mexican_train._positions.check import MAX_DEPTH
 from mexican_train.events import TilePlayed
 from mexican_train.serialize import (
     SCHEMA_VERSION,

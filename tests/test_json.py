@@ -227,7 +227,7 @@ def test_the_schema_lists_every_field_of_every_value() -> None:
 
 def test_json_reads_and_writes_views_with_the_fields_of_playerview_in_order() -> None:
     """The record JSON uses for a view names PlayerView's fields, in the constructor's order."""
-    from mexican_train._fields import ViewFields
+    from mexican_train._positions.fields import ViewFields
 
     assert tuple(field.name for field in attrs.fields(ViewFields)) == PlayerView.FIELDS
 

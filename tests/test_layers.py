@@ -1,53 +1,94 @@
-"""The layers: the core imports nothing above it (issue 10 item 8, CONTRIBUTING.md).
+"""The layers of the package, as CONTRIBUTING.md draws them.
 
-The core is what decides the rules: tiles, moves, deal tables, rules, deals, the
-state, the engine, the views (S5), the checks of positions and the chance API.
-The layers on top (variants' catalogue, notation, JSON, records, events, players,
-simulation, rendering, the command line) may import the core; the core never
-imports them, not even lazily inside a function.  Jupyter's picture of a state
-reaches the renderer through ``_hooks.SVG``, which the package fills.
+`lint-imports` (import-linter, configured in ``pyproject.toml``) checks that each private
+subpackage imports only the layers below it and never the public modules.  These tests
+check what a contract of imports cannot: that no module reaches into another
+subpackage's private names (what is shared gets a public name inside its subpackage),
+that CONTRIBUTING.md's map of the code names exactly the modules in the tree, and that
+the compiled build's module list names modules that exist.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+import sys
 from pathlib import Path
 
 import pytest
 
 import mexican_train
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
 PACKAGE = Path(mexican_train.__file__).parent
-CORE = {
-    "_errors", "_tiles", "_moves", "_tables", "_rules", "_deal", "_state", "_hooks",
-    "_shuffle", "_engine", "_view", "_bounds", "_fields", "_check", "_chance",
-}  # fmt: skip
+ROOT = Path(__file__).resolve().parent.parent  # the checkout, or the copy CI tests a wheel from
+SUBPACKAGES = sorted(path.parent.name for path in PACKAGE.glob("_*/__init__.py"))
+MODULES = sorted(
+    path.relative_to(PACKAGE).as_posix()
+    for path in PACKAGE.rglob("*.py")
+    if path.name != "__init__.py" and "__pycache__" not in path.parts
+)
 
 
-def imported_modules(name: str) -> set[str]:
-    """Return the package's modules that module *name* imports, anywhere in it."""
-    source = PACKAGE / f"{name}.py"
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(source.read_text(), str(source))):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            if node.module is None:  # from . import x
-                found.update(alias.name for alias in node.names)
+def _imports_of(path: Path) -> list[tuple[int, str, list[str]]]:
+    """Return each ``from ... import names`` of *path*: (line, absolute module, names)."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    package = parts if path.name == "__init__.py" else parts[:-1]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                module = ".".join([*base, *(node.module or "").split(".")]).rstrip(".")
             else:
-                found.add(node.module.split(".")[0])
-        elif isinstance(node, ast.Import):
-            found.update(
-                alias.name.split(".")[1]
-                for alias in node.names
-                if alias.name.startswith("mexican_train.")
-            )
+                module = node.module or ""
+            found.append((node.lineno, module, [alias.name for alias in node.names]))
     return found
 
 
-def test_every_core_module_exists() -> None:
-    assert {path.stem for path in PACKAGE.glob("_*.py")} >= CORE
+def _subpackage(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "mexican_train" else None
 
 
-@pytest.mark.parametrize("name", sorted(CORE))
-def test_the_core_imports_only_the_core(name: str) -> None:
-    above = imported_modules(name) - CORE
-    assert not above, f"{name} imports {sorted(above)}, which sit above the core"
+@pytest.mark.parametrize("module", MODULES)
+def test_no_module_imports_another_subpackages_private_names(module: str) -> None:
+    path = PACKAGE / module
+    own = _subpackage("mexican_train." + module.removesuffix(".py").replace("/", "."))
+    for line, imported, names in _imports_of(path):
+        if not imported.startswith("mexican_train") or _subpackage(imported) == own:
+            continue
+        private = [name for name in names if name.startswith("_") and not name.startswith("__")]
+        assert not private, f"{module}:{line} imports {private} from {imported}"
+
+
+def _contributing_map() -> set[str]:
+    text = (ROOT / "CONTRIBUTING.md").read_text()
+    section = text.split("## How the code is laid out", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    named = {name for row in rows for name in re.findall(r"`((?:_[a-z]+/)?[a-z_]+\.py)`", row)}
+    return named - {"__init__.py"}
+
+
+def test_contributing_maps_exactly_the_modules_in_the_tree() -> None:
+    assert _contributing_map() == set(MODULES)
+
+
+def test_every_subpackage_is_a_layer_of_the_contract() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["id"] == "layers")["layers"]
+    named = {name.strip() for layer in layers for name in layer.split("|")}
+    assert named == {f"mexican_train.{sub}" for sub in SUBPACKAGES}
+
+
+def test_the_compiled_modules_exist() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    hook = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]
+    assert hook["include"], "no module is compiled"
+    for source in hook["include"]:
+        assert (PACKAGE / source.removeprefix("src/mexican_train/")).is_file(), source

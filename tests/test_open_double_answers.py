@@ -21,11 +21,11 @@ from mexican_train import (
     OpenDouble,
     OpenDoubleRule,
     RulesError,
-    _engine,
     apply,
     legal_moves,
     new_game,
 )
+from mexican_train._core import engine as _engine
 from mexican_train.testing import check_invariants
 from scenario_helpers import DRAW, HUB6, on, run, start
 

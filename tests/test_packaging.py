@@ -60,7 +60,7 @@ def test_a_missing_extra_is_named_when_its_module_is_imported(
 ) -> None:
     """Importing an optional module without its extra says which extra to install."""
     monkeypatch.setitem(sys.modules, dependency, None)  # None: "import fails"
-    for name in [module_name, "mexican_train._openspiel", "mexican_train._envs"]:
+    for name in [module_name, "mexican_train._adapters.openspiel", "mexican_train._adapters.envs"]:
         monkeypatch.delitem(sys.modules, name, raising=False)
     with pytest.raises(ImportError, match=re.escape(f"pip install '{extra}'")):
         importlib.import_module(module_name)

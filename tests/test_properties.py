@@ -31,9 +31,9 @@ from mexican_train import (
     legal_moves,
     new_game,
 )
-from mexican_train._engine import _plays_by_train, _plays_of, _suits
-from mexican_train._state import POSITIONS, SUITS, TILES, train_positions
-from mexican_train._tiles import MAX_PIP
+from mexican_train._core.engine import _plays_by_train, _plays_of, _suits
+from mexican_train._core.state import POSITIONS, SUITS, TILES, train_positions
+from mexican_train._core.tiles import MAX_PIP
 from mexican_train.testing import (
     ConformanceError,
     check_invariants,

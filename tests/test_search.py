@@ -23,7 +23,7 @@ from mexican_train import (
     spectator_view,
     view,
 )
-from mexican_train._playout import playout
+from mexican_train._bots.playout import playout
 from mexican_train.players import SearchPlayer
 from strategies import played_positions
 

@@ -7,7 +7,7 @@ import hashlib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mexican_train._shuffle import (
+from mexican_train._core.shuffle import (
     _MASK,
     _generator,
     _lanes,

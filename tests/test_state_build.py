@@ -1,7 +1,7 @@
 """The state's layout is invisible: equality, hashing, pickling, copies and `replace` (issue 10).
 
 `GameState` keeps its values in a compact layout (hands as bit masks, one shared
-object per round, see ``mexican_train._state``) behind the attributes it always
+object per round, see ``mexican_train._core.state``) behind the attributes it always
 had; whatever `apply` builds must behave as a plain frozen value.
 """
 
@@ -31,7 +31,7 @@ from mexican_train import (
     new_game,
     view,
 )
-from mexican_train._state import _KINDS
+from mexican_train._core.state import _KINDS
 from mexican_train.variants import get_variant
 from strategies import played_positions
 

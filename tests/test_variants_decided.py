@@ -33,7 +33,7 @@ from mexican_train import (
     spectator_view,
     view,
 )
-from mexican_train._state import unpickle_state
+from mexican_train._core.state import unpickle_state
 from mexican_train.render import render_text
 from mexican_train.serialize import (
     SchemaError,

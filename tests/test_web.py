@@ -37,7 +37,7 @@ from mexican_train import (
     legal_moves,
     view,
 )
-from mexican_train._cli import cli
+from mexican_train._frontends.cli import cli
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.serialize import view_from_json
 from mexican_train.web import RequestError, WebServer, WebTable, make_server

@@ -13,7 +13,7 @@ It does four small jobs, each so that the docs cannot silently drift from the co
     the source at build time.  A rule with no citing code or no test is a build warning.
 
 Private names and external names
-    Public classes live in private modules (``mexican_train._state.GameState``), so a
+    Public classes live in private modules (``mexican_train._core.state.GameState``), so a
     signature refers to them by their private path; those references are resolved to the
     public name.  References to Python and attrs are resolved from a small explicit table of
     URLs (there is no network for intersphinx).  Anything else stays a nitpicky warning.
@@ -216,7 +216,7 @@ def resolve_missing(
     aliases = app.env.mt_private_aliases  # type: ignore[attr-defined]
     public = aliases.get(target)
     if public is None and target.startswith(f"{PACKAGE}._"):
-        # mexican_train._state.Train -> the public object with that qualified name.
+        # mexican_train._core.state.Train -> the public object with that qualified name.
         tail = target.split(".", 2)[-1]
         for candidate in (f"{PACKAGE}.{tail}", *[p for p in aliases.values()
                                                  if p.endswith("." + tail)]):  # fmt: skip

@@ -8,12 +8,16 @@
 (13, True)
 """
 
-from . import _engine, _hooks
-from ._chance import build_state, draw_tile, next_round, reorder_boneyard
-from ._deal import Deal
-from ._determinize import determinize
-from ._engine import apply, legal_moves, new_game, round_score
-from ._errors import (
+from ._bots.determinize import determinize
+from ._bots.longest import longest_train
+from ._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
+from ._bots.simulate import SimulationResult, simulate
+from ._catalogue.variants import VARIANTS, get_variant
+from ._core import engine as _engine
+from ._core import hooks as _hooks
+from ._core.deal import Deal
+from ._core.engine import apply, legal_moves, new_game, round_score
+from ._core.errors import (
     DealError,
     IllegalMoveError,
     InvalidArgumentError,
@@ -22,13 +26,8 @@ from ._errors import (
     RulesError,
     UnknownVariantError,
 )
-from ._events import apply_with_events
-from ._longest import longest_train
-from ._moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
-from ._notation import NotationError, format_move, format_state, parse_move, parse_state
-from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
-from ._record import GameRecord, ReplayError, record, replay, replay_states
-from ._rules import (
+from ._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from ._core.rules import (
     HUB,
     STANDARD,
     CloseInOrder,
@@ -43,13 +42,15 @@ from ._rules import (
     Rules,
     Table,
 )
-from ._serialize import SchemaError
-from ._simulate import SimulationResult, simulate
-from ._state import GameState, Train
-from ._tables import TABLE_A, TABLE_B, DealTable
-from ._tiles import Tile, TileNotationError, full_set, set_size
-from ._variants import VARIANTS, get_variant
-from ._view import PlayerView, spectator_view, view
+from ._core.state import GameState, Train
+from ._core.tables import TABLE_A, TABLE_B, DealTable
+from ._core.tiles import Tile, TileNotationError, full_set, set_size
+from ._core.view import PlayerView, spectator_view, view
+from ._formats.events import apply_with_events
+from ._formats.notation import NotationError, format_move, format_state, parse_move, parse_state
+from ._formats.record import GameRecord, ReplayError, record, replay, replay_states
+from ._formats.serialize import SchemaError
+from ._positions.chance import build_state, draw_tile, next_round, reorder_boneyard
 
 __version__ = "0.1.0"
 
@@ -61,7 +62,7 @@ COMPILED: bool = not _engine.INTERPRETED
 def _render_svg(value: object) -> str:
     # Jupyter's picture of a state or a view (`_repr_svg_`): the core calls this hook,
     # and rendering is imported only when a picture is asked for.
-    from ._render import render_svg
+    from ._formats.render import render_svg
 
     return render_svg(value)  # type: ignore[arg-type]
 
@@ -72,7 +73,7 @@ _hooks.SVG.append(_render_svg)
 def _rules_name(rules: object) -> str | None:
     # A state's repr names its rules (`get_variant('hub+shared-ties')`): the core
     # calls this hook, and the names live in the variants layer.
-    from ._variants import variant_name
+    from ._catalogue.variants import variant_name
 
     return variant_name(rules) if isinstance(rules, Rules) else None
 

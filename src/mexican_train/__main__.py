@@ -1,6 +1,6 @@
 """``python -m mexican_train``: the same command line as ``mexican-train``."""
 
-from ._cli import main
+from ._frontends.cli import main
 
 if __name__ == "__main__":
     main()

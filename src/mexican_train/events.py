@@ -14,7 +14,7 @@ to a seat.
 True
 """
 
-from ._events import (
+from ._formats.events import (
     DoubleClosed,
     DoubleOpened,
     Event,

@@ -29,6 +29,13 @@ See ``docs/reference/notation.rst`` for every field, with examples.
 True
 """
 
-from ._notation import FIELDS, NotationError, format_move, format_state, parse_move, parse_state
+from ._formats.notation import (
+    FIELDS,
+    NotationError,
+    format_move,
+    format_state,
+    parse_move,
+    parse_state,
+)
 
 __all__ = ["FIELDS", "NotationError", "format_move", "format_state", "parse_move", "parse_state"]

@@ -30,6 +30,6 @@ except ImportError as error:
         "pip install 'mexican-train[openspiel]' (Python 3.11 or later)"
     ) from error
 
-from ._openspiel import GAME_NAME, MexicanTrainGame, MexicanTrainState
+from ._adapters.openspiel import GAME_NAME, MexicanTrainGame, MexicanTrainState
 
 __all__ = ["GAME_NAME", "MexicanTrainGame", "MexicanTrainState"]

@@ -21,9 +21,9 @@ the legal moves, and returns one of them.
 Chain('12-5 5-3 3-3', start=12)
 """
 
-from ._longest import DEFAULT_MAX_NODES, Chain, longest_train
-from ._players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer, player_name
-from ._search import SearchPlayer
+from ._bots.longest import DEFAULT_MAX_NODES, Chain, longest_train
+from ._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer, player_name
+from ._bots.search import SearchPlayer
 
 __all__ = [
     "DEFAULT_MAX_NODES",

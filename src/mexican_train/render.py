@@ -13,6 +13,6 @@ Round 1 of 13, engine 12-12: Seat 0 to play
 True
 """
 
-from ._render import render_svg, render_text
+from ._formats.render import render_svg, render_text
 
 __all__ = ["render_svg", "render_text"]

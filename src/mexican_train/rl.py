@@ -34,8 +34,8 @@ except ImportError as error:
         "pip install 'mexican-train[rl]'"
     ) from error
 
-from ._codecs import ENCODING_VERSION, ActionCodec, ObservationCodec, tile_index
-from ._envs import RENDER_MODES, SingleSeatEnv, env, raw_env, round_rewards
+from ._adapters.codecs import ENCODING_VERSION, ActionCodec, ObservationCodec, tile_index
+from ._adapters.envs import RENDER_MODES, SingleSeatEnv, env, raw_env, round_rewards
 
 __all__ = [
     "ENCODING_VERSION",

@@ -15,7 +15,7 @@ package: `json_schema` returns it.  See ``docs/reference/json.rst``.
 True
 """
 
-from ._serialize import (
+from ._formats.serialize import (
     SCHEMA_VERSION,
     SchemaError,
     event_from_json,

@@ -12,7 +12,7 @@ the same `SimulationResult` either way.
 (6, True)
 """
 
-from ._simulate import (
+from ._bots.simulate import (
     IllegalMove,
     PlayerStats,
     RuleCounters,

@@ -24,22 +24,7 @@ Installed packages add variants through the entry-point group
     chickenfoot = "my_package.rules:CHICKENFOOT"
 """
 
-from ._errors import RulesError, UnknownVariantError
-from ._rules import (
-    HUB,
-    STANDARD,
-    CloseInOrder,
-    Cover,
-    FirstTurn,
-    MexicanFromFirstTurn,
-    MexicanFromSecondTurn,
-    MexicanTrainRule,
-    OpenDouble,
-    OpenDoubleRule,
-    Rules,
-    Table,
-)
-from ._variants import (
+from ._catalogue.variants import (
     ALIASES,
     ENTRY_POINT_GROUP,
     VARIANTS,
@@ -57,6 +42,21 @@ from ._variants import (
     rules_table,
     variant_name,
     variant_names,
+)
+from ._core.errors import RulesError, UnknownVariantError
+from ._core.rules import (
+    HUB,
+    STANDARD,
+    CloseInOrder,
+    Cover,
+    FirstTurn,
+    MexicanFromFirstTurn,
+    MexicanFromSecondTurn,
+    MexicanTrainRule,
+    OpenDouble,
+    OpenDoubleRule,
+    Rules,
+    Table,
 )
 
 __all__ = [

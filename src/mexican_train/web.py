@@ -21,7 +21,7 @@ used: the ``web`` extra adds nothing yet.
 >>> server.server_close()
 """
 
-from ._http import (
+from ._frontends.http import (
     MAX_JSON_DEPTH,
     REQUEST_TIMEOUT,
     JSONRequestHandler,
@@ -31,7 +31,7 @@ from ._http import (
     json_depth,
     read_json,
 )
-from ._web import WebServer, WebTable, make_server
+from ._frontends.web import WebServer, WebTable, make_server
 
 __all__ = [
     "MAX_JSON_DEPTH",

@@ -1,0 +1,1 @@
+"""Adapters for learning: numpy encodings, PettingZoo and Gymnasium environments, OpenSpiel."""

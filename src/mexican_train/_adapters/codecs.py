@@ -1,0 +1,417 @@
+"""Fixed-size encodings of moves and views for learning agents (numpy arrays).
+
+Both codecs are pure functions of what one seat may know: a `PlayerView` and
+its seat (S5).  Their layouts depend only on the rules and the number of
+players, never on the position, and carry a version number that changes
+whenever a layout does.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from .._core.engine import legal_moves
+from .._core.errors import InvalidArgumentError
+from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from .._core.rules import Rules
+from .._core.tiles import Tile, full_set
+from .._core.view import PlayerView
+
+__all__ = ["ENCODING_VERSION", "ActionCodec", "ObservationCodec"]
+
+#: The version of the action and observation layouts documented in "Train an agent".
+ENCODING_VERSION: Final = 1
+
+#: The moves after the plays, in this order, at the end of the action space.
+_SPECIAL: Final[tuple[Move, ...]] = (Draw(), Pass(), NextRound(), CallLastTile())
+
+
+def _shown(value: object) -> str:
+    # repr, but never thousands of digits in a message.
+    if type(value) is int and value.bit_length() > 64:
+        return f"a whole number of {value.bit_length()} bits"
+    return repr(value)
+
+
+def tile_index(tile: Tile) -> int:
+    """Return the tile's index in a set: ``high * (high + 1) // 2 + low``.
+
+    The index does not depend on the set's size: a double-6 set's tiles keep
+    their indices in a double-12 set.
+
+    >>> tile_index(Tile(0, 0)), tile_index(Tile(1, 0)), tile_index(Tile(12, 12))
+    (0, 1, 90)
+    """
+    return tile.high * (tile.high + 1) // 2 + tile.low
+
+
+def _check_table(rules: object, players: object) -> tuple[Rules, int, int]:
+    # The set in use (S1): the same lookup new_game makes, so a codec fits its games.
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules value, not {rules!r}")
+    if type(players) is not int:
+        raise TypeError(f"the number of players is a whole number, not {players!r}")
+    max_pip, _ = rules.deal_table.lookup(players, rules.max_pip, rules.hand_size)
+    return rules, players, max_pip
+
+
+def _check_view(view: object, rules: Rules, players: int, what: str) -> PlayerView:
+    if not isinstance(view, PlayerView):
+        raise TypeError(f"{what} needs a PlayerView (view(state, seat)), not {view!r}")
+    if view.seat is None:
+        raise InvalidArgumentError(
+            f"{what} encodes what one seat knows, relative to that seat; "
+            "a spectator view has no seat"
+        )
+    if view.players != players or (view.rules is not rules and view.rules != rules):
+        raise InvalidArgumentError(
+            f"{what} was built for {players} players under other rules; this view is of "
+            f"a {view.players}-player game under {view.rules!r}"
+        )
+    return view
+
+
+class ActionCodec:
+    """Number every move of a game: a fixed discrete action space for learning agents.
+
+    The space depends only on the rules and the number of players *P* (through
+    the set in use, double-*N*, with *T* tiles, S1), never on the position:
+
+    - ``tile_index(tile) * (P + 1) + slot`` plays *tile* on a train given
+      relative to the acting seat: slot 0 is the seat's own train, slot *k* the
+      train of seat ``(seat + k) % P``, slot *P* the Mexican train;
+    - then, after the ``T * (P + 1)`` plays: `Draw`, `Pass`, `NextRound`,
+      `CallLastTile`.
+
+    Relative trains let one policy play every seat.  `mask` follows PettingZoo's
+    convention: an int8 array with a 1 for each legal move.
+
+    Args:
+        rules: the rules of the games to encode.
+        players: the number of players.
+
+    Raises:
+        DealError: if the rules' deal table does not cover *players* (S1).
+        TypeError: if *rules* is not a `Rules` value or *players* not an int.
+
+    >>> from mexican_train import HUB, MEXICAN, Draw, Play, Tile
+    >>> codec = ActionCodec(HUB, 4)
+    >>> codec.size  # 91 tiles x 5 trains, and 4 other moves
+    459
+    >>> codec.encode(Play(Tile(12, 5), MEXICAN), seat=2), codec.encode(Draw(), seat=2)
+    (419, 455)
+    >>> codec.decode(419, seat=2), codec.decode(419, seat=0)
+    (Play(Tile(12, 5), MEXICAN), Play(Tile(12, 5), MEXICAN))
+    >>> codec.decode(codec.encode(Play(Tile(3, 1), 3), seat=2), seat=2)
+    Play(Tile(3, 1), 3)
+    """
+
+    __slots__ = ("_by_index", "_tiles", "max_pip", "players", "rules", "size")
+
+    rules: Rules
+    players: int
+    max_pip: int
+    size: int
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.rules, self.players, self.max_pip = _check_table(rules, players)
+        self._tiles = full_set(self.max_pip)
+        slots = self.players + 1
+        self.size = len(self._tiles) * slots + len(_SPECIAL)
+        by_tile = sorted(self._tiles, key=tile_index)
+        self._by_index: tuple[Tile, ...] = tuple(by_tile)
+
+    def __repr__(self) -> str:
+        return f"ActionCodec({self.rules!r}, {self.players})"
+
+    @property
+    def version(self) -> int:
+        """The layout's version (`ENCODING_VERSION`)."""
+        return ENCODING_VERSION
+
+    def _slot(self, train: int, seat: int) -> int:
+        return self.players if train == MEXICAN else (train - seat) % self.players
+
+    def _check_seat(self, seat: object) -> int:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise InvalidArgumentError(
+                f"a seat is 0-{self.players - 1} in a {self.players}-player game, "
+                f"not {_shown(seat)}"
+            )
+        return seat
+
+    def encode(self, move: Move, seat: int) -> int:
+        """Return the index of *move*, made by *seat* (trains relative to it).
+
+        >>> from mexican_train import STANDARD, NextRound, Play, Tile
+        >>> codec = ActionCodec(STANDARD, 2)  # a double-9 set: 55 tiles, 3 trains
+        >>> codec.encode(Play(Tile(9, 9), 1), seat=1), codec.encode(NextRound(), seat=0)
+        (162, 167)
+
+        Raises:
+            InvalidArgumentError: if *seat* is not a seat of the game, or the move
+                names a tile outside the set or a train the game does not have.
+            TypeError: if *move* is not a move.
+        """
+        seat = self._check_seat(seat)
+        if isinstance(move, Play):
+            tile, train = move.tile, move.train
+            if tile.high > self.max_pip:
+                raise InvalidArgumentError(
+                    f"{move!r} plays a tile outside the double-{self.max_pip} set in use"
+                )
+            if train != MEXICAN and not 0 <= train < self.players:
+                raise InvalidArgumentError(
+                    f"{move!r} names train {train}, but a {self.players}-player game has "
+                    f"trains 0-{self.players - 1} and MEXICAN"
+                )
+            return tile_index(tile) * (self.players + 1) + self._slot(train, seat)
+        for offset, special in enumerate(_SPECIAL):
+            if move is special:
+                return self.size - len(_SPECIAL) + offset
+        raise TypeError(f"encode() needs a move (Play, Draw, Pass, ...), not {move!r}")
+
+    def decode(self, index: int, seat: int) -> Move:
+        """Return the move with number *index*, made by *seat*: the inverse of `encode`.
+
+        Accepts numpy integers too (what ``action_space.sample()`` returns).
+
+        >>> from mexican_train import STANDARD
+        >>> codec = ActionCodec(STANDARD, 2)
+        >>> codec.decode(162, seat=1), codec.decode(165, seat=0)
+        (Play(Tile(9, 9), 1), Draw())
+
+        Raises:
+            InvalidArgumentError: if *index* is not in ``range(size)`` or *seat* is
+                not a seat of the game.
+        """
+        seat = self._check_seat(seat)
+        try:
+            number = operator.index(index) if not isinstance(index, bool) else None
+        except TypeError:
+            number = None
+        if number is None or not 0 <= number < self.size:
+            raise InvalidArgumentError(
+                f"an action is a whole number 0-{self.size - 1} for this game, not {_shown(index)}"
+            )
+        plays = self.size - len(_SPECIAL)
+        if number >= plays:
+            return _SPECIAL[number - plays]
+        tile_number, slot = divmod(number, self.players + 1)
+        train = MEXICAN if slot == self.players else (seat + slot) % self.players
+        return Play(self._by_index[tile_number], train)
+
+    def mask(self, view: PlayerView) -> npt.NDArray[np.int8]:
+        """Return an int8 array with 1 at the index of each legal move of *view*'s seat.
+
+        It is exactly ``legal_moves(view)``: all zeros when it is not the seat's
+        turn or the game is over, only `NextRound` between rounds.
+
+        >>> from mexican_train import HUB, legal_moves, new_game, view
+        >>> codec = ActionCodec(HUB, 4)
+        >>> mine = view(new_game(4, HUB, seed=1), 0)
+        >>> int(codec.mask(mine).sum()) == len(legal_moves(mine))
+        True
+        >>> int(codec.mask(view(new_game(4, HUB, seed=1), 1)).sum())
+        0
+
+        Raises:
+            InvalidArgumentError: if *view* is a spectator's, or of another game's
+                rules or number of players.
+            TypeError: if *view* is not a `PlayerView`.
+        """
+        view = _check_view(view, self.rules, self.players, "ActionCodec.mask()")
+        mask = np.zeros(self.size, dtype=np.int8)
+        seat = view.seat
+        assert seat is not None  # _check_view refused a spectator
+        for move in legal_moves(view):
+            mask[self.encode(move, seat)] = 1
+        return mask
+
+
+class ObservationCodec:
+    """Encode what one seat may know as a flat float32 array (layout version 1).
+
+    Everything is relative to the viewing seat: row 0 is the seat itself, row
+    *k* the seat ``(seat + k) % P``; train slot *P* is the Mexican train.  The
+    blocks, in order (*T* tiles in the set, *N* its highest number, *P* players):
+
+    ========== ================= ==================================================
+    block      size              content
+    ========== ================= ==================================================
+    hands      P x T             own hand in row 0; other rows only with open hands (V10)
+    table      T                 tiles on the table, the engine included
+    engine     N + 1             the round's engine, one-hot by its number
+    trains     (P + 1) x (N + 7) per train: open end one-hot (N + 1), marked, started,
+                                 ends in a double, open double (D2), this turn's
+                                 uncovered double (D1), tiles / T
+    seats      P x 5             per seat: hand size / T, first turn done, to move,
+                                 first player of the round, score / score bound
+    game       11                boneyard / T, round / rounds, my turn, round over,
+                                 game over, tiles this turn / T, has drawn, last tile
+                                 called, idle turns / P (E2), Mexican train open to
+                                 me (V2), a constant 1
+    ========== ================= ==================================================
+
+    Every value lies in [0, 1], except scores in [-1, 1] (a negative double-blank
+    score, V7, can make a total negative); the score bound is the most a seat can
+    score in a game.  Nothing secret is encoded: the other hands (unless open,
+    V10), the boneyard's order and the seed are not in a `PlayerView`.
+
+    Args:
+        rules: the rules of the games to encode.
+        players: the number of players.
+
+    Raises:
+        DealError: if the rules' deal table does not cover *players* (S1).
+        TypeError: if *rules* is not a `Rules` value or *players* not an int.
+
+    >>> from mexican_train import HUB, new_game, view
+    >>> codec = ObservationCodec(HUB, 4)
+    >>> codec.shape
+    (594,)
+    >>> obs = codec.encode(view(new_game(4, HUB, seed=1), 0))
+    >>> obs.dtype, obs.shape, int(obs[codec.layout["hands"]].sum())
+    (dtype('float32'), (594,), 15)
+    """
+
+    __slots__ = (
+        "_bound", "_rounds", "_space", "_tiles", "layout", "max_pip", "players", "rules", "shape"
+    )  # fmt: skip
+
+    rules: Rules
+    players: int
+    max_pip: int
+    shape: tuple[int]
+    layout: dict[str, slice]
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.rules, self.players, self.max_pip = _check_table(rules, players)
+        n_tiles = len(full_set(self.max_pip))
+        pips = self.max_pip + 1
+        self._tiles = n_tiles
+        self._rounds = rules.rounds or pips
+        total = self.max_pip * pips * (pips + 1) // 2  # the pips of the whole set
+        self._bound = self._rounds * (total + abs(rules.double_blank_score)) or 1
+        sizes = {
+            "hands": players * n_tiles,
+            "table": n_tiles,
+            "engine": pips,
+            "trains": (players + 1) * (pips + 6),
+            "seats": players * 5,
+            "game": 11,
+        }
+        self.layout = {}
+        start = 0
+        for name, size in sizes.items():
+            self.layout[name] = slice(start, start + size)
+            start += size
+        self.shape = (start,)
+        low = np.zeros(self.shape, dtype=np.float32)
+        low[self.layout["seats"]][4::5] = -1.0  # scores (V7: a double-blank score may be < 0)
+        high = np.ones(self.shape, dtype=np.float32)
+        self._space = spaces.Box(low=low, high=high, dtype=np.float32)
+
+    def __repr__(self) -> str:
+        return f"ObservationCodec({self.rules!r}, {self.players})"
+
+    @property
+    def version(self) -> int:
+        """The layout's version (`ENCODING_VERSION`)."""
+        return ENCODING_VERSION
+
+    @property
+    def space(self) -> spaces.Box:
+        """The Gymnasium space of the encodings, a ``Box`` of float32 values.
+
+        >>> from mexican_train import STANDARD
+        >>> ObservationCodec(STANDARD, 2).space.shape
+        (244,)
+        """
+        return self._space
+
+    def encode(self, view: PlayerView) -> npt.NDArray[np.float32]:
+        """Return the encoding of *view*: a new float32 array of shape ``shape``.
+
+        >>> from mexican_train import STANDARD, new_game, view
+        >>> codec = ObservationCodec(STANDARD, 2)
+        >>> obs = codec.encode(view(new_game(2, STANDARD, seed=3), 1))
+        >>> float(obs[codec.layout["game"]][-1]), codec.space.contains(obs)
+        (1.0, True)
+
+        Raises:
+            InvalidArgumentError: if *view* is a spectator's, or of another game's
+                rules or number of players.
+            TypeError: if *view* is not a `PlayerView`.
+        """
+        view = _check_view(view, self.rules, self.players, "ObservationCodec.encode()")
+        seat = view.seat
+        assert seat is not None  # _check_view refused a spectator
+        players, n_tiles, pips = self.players, self._tiles, self.max_pip + 1
+        obs = np.zeros(self.shape, dtype=np.float32)
+        layout = self.layout
+
+        hands = obs[layout["hands"]].reshape(players, n_tiles)
+        hands[0, [tile_index(t) for t in view.hand]] = 1.0
+        if view.open_hands is not None:  # V10: every hand is on show
+            for k in range(1, players):
+                hands[k, [tile_index(t) for t in view.open_hands[(seat + k) % players]]] = 1.0
+
+        table = obs[layout["table"]]
+        table[tile_index(view.engine)] = 1.0
+        obs[layout["engine"]][view.engine.high] = 1.0
+
+        trains = obs[layout["trains"]].reshape(players + 1, pips + 6)
+        for slot in range(players + 1):
+            train_id = MEXICAN if slot == players else (seat + slot) % players
+            train = view.trains[train_id]
+            row = trains[slot]
+            row[train.open_end] = 1.0
+            if train.tiles:
+                table[[tile_index(t) for t in train.tiles]] = 1.0
+            row[pips] = train.marked
+            row[pips + 1] = bool(train.tiles)
+            row[pips + 2] = train.ends_in_double
+            train_key = len(view.trains) - 1 if train_id == MEXICAN else train_id
+            row[pips + 3] = any(_same(d, train_key, view) for d in view.open_doubles)
+            row[pips + 4] = any(_same(d, train_key, view) for d in view.turn_doubles)
+            row[pips + 5] = len(train.tiles) / n_tiles
+
+        seats = obs[layout["seats"]].reshape(players, 5)
+        for k in range(players):
+            other = (seat + k) % players
+            seats[k] = (
+                view.hand_sizes[other] / n_tiles,
+                view.had_first_turn[other],
+                view.current_player == other,
+                view.first_player == other,
+                view.scores[other] / self._bound,
+            )
+
+        mexican_open = view.current_player is not None and view.rules.mexican_train.is_open(
+            view, seat
+        )
+        obs[layout["game"]] = (
+            view.boneyard_size / n_tiles,
+            view.round_number / self._rounds,
+            view.is_my_turn,
+            view.is_round_over,
+            view.is_over,
+            min(view.turn_tiles / n_tiles, 1.0),
+            view.has_drawn,
+            view.last_tile_called,
+            min(view.idle_turns / players, 1.0),
+            mexican_open,
+            1.0,
+        )
+        return obs
+
+
+def _same(train_id: int, key: int, view: PlayerView) -> bool:
+    # Open doubles name trains by id, the Mexican train as MEXICAN or its index.
+    return (len(view.trains) - 1 if train_id == MEXICAN else train_id) == key

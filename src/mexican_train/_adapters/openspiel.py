@@ -1,0 +1,435 @@
+"""Mexican Train as an OpenSpiel Python game, with every tile dealt or drawn a chance node.
+
+Chance is made explicit through the checked chance API: `new_game` and
+`next_round` with an explicit `Deal`, `draw_tile` for a draw, and
+`reorder_boneyard` for the tiles the engine draws by itself (the last-tile
+penalty).  No state is ever patched.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from .._catalogue.variants import get_variant
+from .._core.deal import Deal
+from .._core.engine import apply, legal_moves, new_game
+from .._core.errors import IllegalMoveError, InvalidArgumentError
+from .._core.moves import Draw, Move, NextRound
+from .._core.rules import EnginePlacement, Rules
+from .._core.state import GameState
+from .._core.tiles import Tile, full_set
+from .._core.view import view
+from .._formats.notation import format_move, format_state
+from .._formats.render import render_text
+from .._positions.chance import draw_tile, next_round, reorder_boneyard
+from .codecs import ActionCodec, ObservationCodec, tile_index
+from .envs import round_rewards
+
+__all__ = ["GAME_NAME", "MexicanTrainGame", "MexicanTrainState"]
+
+#: The name the game is registered under: ``pyspiel.load_game(GAME_NAME, {...})``.
+GAME_NAME: Final = "python_mexican_train"
+
+T = TypeVar("T")
+
+_DRAW: Final = Draw()
+_NEXT_ROUND: Final = NextRound()
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Python Mexican Train",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=14,
+    min_num_players=2,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 4, "rules": "hub"},
+)
+
+
+def _rules(params: dict[str, Any]) -> tuple[Rules, int]:
+    return get_variant(str(params["rules"])), int(params["players"])
+
+
+class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
+    """Mexican Train for OpenSpiel: ``pyspiel.load_game("python_mexican_train", params)``.
+
+    Parameters: ``players`` (default 4) and ``rules``, a variant's name as
+    `~mexican_train.get_variant` takes it (default ``"hub"``).  Player actions are
+    `~mexican_train.rl.ActionCodec` indices (trains relative to the mover); chance
+    outcomes are tile indices (`~mexican_train.rl.tile_index`), one chance node per
+    tile dealt (S1) or drawn: ordinary draws (P5, D1, D2, and every draw of
+    ``draw_until_playable``), the engine search of S3 and the last-tile penalty.
+    `NextRound` is chance's: the deal of the next round.  Observation tensors are
+    `~mexican_train.rl.ObservationCodec` encodings; no information state is
+    declared, since the observation holds the present, not the seat's history.
+    The utility of a game is the sum over rounds of ``mean(points) - own points``
+    (zero-sum), given at the end.
+
+    >>> import pyspiel
+    >>> import mexican_train.openspiel
+    >>> game = pyspiel.load_game("python_mexican_train", {"players": 2, "rules": "standard"})
+    >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
+    (2, 169, 55)
+    >>> state = game.new_initial_state()
+    >>> state.is_chance_node(), len(state.chance_outcomes())
+    (True, 55)
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        merged = {**_GAME_TYPE.parameter_specification, **(params or {})}
+        rules, players = _rules(merged)
+        actions = ActionCodec(rules, players)
+        tiles = len(full_set(actions.max_pip))
+        rounds = rules.rounds or actions.max_pip + 1
+        observations = ObservationCodec(rules, players)
+        # The most a seat can trail the table's mean over a game (E3, V7).
+        pips = actions.max_pip * (actions.max_pip + 1) * (actions.max_pip + 2) // 2
+        bound = float(rounds * (pips + abs(rules.double_blank_score)))
+        # Per round: every tile dealt or drawn once; at most T plays and T draws; a turn
+        # changes the table or counts towards E2's P idle turns, each ending with a pass.
+        turns = (3 * tiles + players + 1) * players
+        length = rounds * (2 * tiles + 2 * turns)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=actions.size,
+            max_chance_outcomes=tiles,
+            num_players=players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=length,
+        )
+        super().__init__(_GAME_TYPE, info, merged)
+        self.rules, self.players = rules, players
+        self.actions, self.observations = actions, observations
+        _, self.hand_size = rules.deal_table.lookup(players, rules.max_pip, rules.hand_size)
+        #: The set's tiles by index (chance outcomes are indices).
+        self.tiles = tuple(sorted(full_set(actions.max_pip), key=tile_index))
+
+    def new_initial_state(self) -> MexicanTrainState:
+        """Return the state before the first deal: a chance node."""
+        return MexicanTrainState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> Any:
+        """Return an observer of what one seat may know (OpenSpiel's observer protocol)."""
+        if params:
+            raise InvalidArgumentError(f"the observer takes no parameters, not {params!r}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            raise InvalidArgumentError(
+                "python_mexican_train declares no information state: its observation "
+                "holds the present, not the seat's history"
+            )
+        return _Observer(self)
+
+
+class _Shared(Generic[T]):
+    """A value never changed, shared rather than copied when OpenSpiel clones a state.
+
+    OpenSpiel clones a Python state with ``copy.deepcopy``; the game's rules and
+    codecs and the frozen `GameState` need no copy.
+    """
+
+    __slots__ = ("encodings", "texts", "value")
+
+    def __init__(self, value: T) -> None:
+        self.value = value
+        # What is computed from value, once: renderings and encodings by seat.
+        self.texts: dict[int | None, str] = {}
+        self.encodings: dict[int, npt.NDArray[np.float32]] = {}
+
+    def __deepcopy__(self, memo: object) -> _Shared[T]:
+        return self  # never changed: a new _Shared replaces it
+
+
+class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
+    """A position of `MexicanTrainGame`: a `GameState`, or a deal or draw under way.
+
+    Built by ``game.new_initial_state()``; moved on by ``apply_action``.  The
+    underlying `GameState` (None before round 1 is dealt) is ``game_state``.
+    """
+
+    def __init__(self, game: MexicanTrainGame) -> None:
+        super().__init__(game)
+        self._game = _Shared(game)
+        self._players = game.players
+        self._shared: _Shared[GameState | None] = _Shared(None)
+        self._dealt: list[Tile] = []  # the tiles of the deal under way, seat by seat
+        self._searched: list[Tile] = []  # S3: tiles drawn looking for the engine
+        self._penalty: list[Tile] = []  # tiles the last-tile penalty takes, chosen so far
+        self._pending: Move | None = None  # a Draw, or a move whose penalty is being drawn
+        self._penalty_size = 0
+        self._max_pip, self._hand_size = game.actions.max_pip, game.hand_size
+
+    @property
+    def _rules(self) -> Rules:
+        return self._game.value.rules
+
+    @property
+    def _actions(self) -> ActionCodec:
+        return self._game.value.actions
+
+    @property
+    def _tiles(self) -> tuple[Tile, ...]:
+        return self._game.value.tiles
+
+    @property
+    def game_state(self) -> GameState | None:
+        """The game as it stands; None before round 1 is dealt."""
+        return self._shared.value
+
+    @game_state.setter
+    def game_state(self, value: GameState | None) -> None:
+        self._shared = _Shared(value)
+
+    # -- where the game is ----------------------------------------------------------
+
+    def _round(self) -> int:
+        state = self.game_state
+        return 1 if state is None else state.round_number + (state.is_round_over)
+
+    def _engine(self) -> Tile:
+        # S2, V9: round r's engine.
+        r = self._round()
+        pip = r - 1 if self._rules.ascending else self._max_pip - (r - 1)
+        return Tile(pip, pip)
+
+    def _pool(self) -> list[Tile]:
+        # S4: the engine is set aside before the deal; S3 deals the whole set.
+        set_aside = self._rules.engine_placement is EnginePlacement.SET_ASIDE
+        engine = self._engine()
+        return [t for t in full_set(self._max_pip) if not (set_aside and t is engine)]
+
+    def _dealing(self) -> bool:
+        state = self.game_state
+        return state is None or (state.is_round_over and not state.is_over)
+
+    def _deal_complete(self) -> bool:
+        return len(self._dealt) == self._players * self._hand_size
+
+    def _search_seat(self) -> int:
+        # S3: the first seat to draw looking for the engine (decision: seat 0 in round 1,
+        # else the seat after the previous round's first player).
+        state = self.game_state
+        return 0 if state is None else (state.first_player + 1) % self._players
+
+    def current_player(self) -> int:
+        """Return the seat to move, or chance's or the terminal's id."""
+        state = self.game_state
+        if state is not None and state.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self._dealing() or self._pending is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        assert state is not None
+        assert state.current_player is not None
+        return state.current_player
+
+    def is_terminal(self) -> bool:
+        """Return whether the game is over."""
+        return self.game_state is not None and self.game_state.is_over
+
+    # -- chance ---------------------------------------------------------------------
+
+    def _chance_tiles(self) -> list[Tile]:
+        if self._dealing():
+            unseen = set(self._pool()) - set(self._dealt) - set(self._searched)
+            return sorted(unseen, key=tile_index)
+        state = self.game_state
+        assert state is not None
+        chosen = set(self._penalty)
+        return sorted((t for t in state.boneyard if t not in chosen), key=tile_index)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Return each tile that may come next, by index, all equally likely."""
+        tiles = self._chance_tiles()
+        return [(tile_index(tile), 1.0 / len(tiles)) for tile in tiles]
+
+    def _apply_chance(self, tile: Tile) -> None:
+        if self._dealing():
+            if not self._deal_complete():
+                self._dealt.append(tile)  # S1: one tile dealt
+            else:
+                self._searched.append(tile)  # S3: one tile drawn looking for the engine
+            if self._deal_complete() and self._engine_found():
+                self._start_round()
+        elif self._pending is _DRAW:
+            assert self.game_state is not None
+            self.game_state = draw_tile(self.game_state, tile)  # P5, D1, D2: the draw
+            self._pending = None
+        else:
+            self._penalty.append(tile)  # the last-tile penalty, one tile at a time
+            if len(self._penalty) == self._penalty_size:
+                self._finish_move()
+
+    def _engine_found(self) -> bool:
+        if self._rules.engine_placement is EnginePlacement.SET_ASIDE:
+            return True  # S4: the engine is already on the table
+        engine = self._engine()
+        return engine in self._dealt or engine in self._searched
+
+    def _start_round(self) -> None:
+        # The deal is made; the checked chance API builds the round from it (S1-S4).
+        n = self._hand_size
+        hands = [self._dealt[seat * n : (seat + 1) * n] for seat in range(self._players)]
+        rest = set(self._pool()) - set(self._dealt) - set(self._searched)
+        deal = Deal(hands, [*self._searched, *sorted(rest, key=tile_index)])
+        if self.game_state is None:
+            self.game_state = new_game(self._players, self._rules, seed=0, deal=deal)
+        else:
+            self.game_state = next_round(self.game_state, deal)
+        self._dealt, self._searched = [], []
+
+    # -- the players' moves ----------------------------------------------------------
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self.game_state
+        assert state is not None
+        return sorted(self._actions.encode(move, player) for move in legal_moves(state))
+
+    def _apply_move(self, move: Move) -> None:
+        state = self.game_state
+        assert state is not None
+        if move is _DRAW:
+            self._pending = move  # the tile comes from a chance node
+            return
+        after = apply(state, move)
+        taken = state.boneyard_size - after.boneyard_size
+        if taken:
+            # The engine drew by itself (the last-tile penalty): each tile a chance node.
+            self._pending, self._penalty, self._penalty_size = move, [], taken
+            return
+        self.game_state = after
+
+    def _finish_move(self) -> None:
+        state, move = self.game_state, self._pending
+        assert state is not None
+        assert move is not None
+        self.game_state = apply(reorder_boneyard(state, self._penalty), move)
+        self._pending, self._penalty, self._penalty_size = None, [], 0
+
+    def _apply_action(self, action: int) -> None:
+        if self.is_chance_node():
+            tile = self._tiles[action] if 0 <= action < len(self._tiles) else None
+            if tile is None or tile not in self._chance_tiles():
+                raise InvalidArgumentError(
+                    f"chance outcome {action} is not the index of a tile that may come next"
+                )
+            self._apply_chance(tile)
+            return
+        player = self.current_player()
+        move = self._actions.decode(action, player)
+        state = self.game_state
+        assert state is not None
+        if move not in legal_moves(state):
+            raise IllegalMoveError(
+                move, f"action {action} is not a legal action of player {player}"
+            )
+        self._apply_move(move)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance:{self._tiles[action]}"
+        return format_move(self._actions.decode(action, player))
+
+    # -- results and text -------------------------------------------------------------
+
+    def returns(self) -> list[float]:
+        """Return each seat's sum over rounds of ``mean(points) - own points``, at the end."""
+        state = self.game_state
+        totals = [0.0] * self._players
+        if state is None or not state.is_over:
+            return totals
+        for points in state.round_scores:
+            for seat, reward in enumerate(round_rewards(points)):
+                totals[seat] += reward
+        return totals
+
+    def __str__(self) -> str:
+        """Describe the whole position, hidden tiles included (for debugging)."""
+        parts = [f"round {self._round()}"]
+        if self._dealing():
+            parts.append("dealt: " + " ".join(map(str, self._dealt)))
+            if self._searched:
+                parts.append("drawn looking for the engine: " + " ".join(map(str, self._searched)))
+        if self._pending is not None:
+            parts.append(f"pending: {format_move(self._pending)}")
+            if self._penalty:
+                parts.append("penalty: " + " ".join(map(str, self._penalty)))
+        if self.game_state is not None:
+            parts.append(self._text(None))
+        return "\n".join(parts)
+
+    def _encoding(self, seat: int) -> npt.NDArray[np.float32]:
+        # The seat's observation of the GameState, encoded once per GameState.
+        shared = self._shared
+        encoding = shared.encodings.get(seat)
+        if encoding is None:
+            assert shared.value is not None
+            encoding = self._game.value.observations.encode(view(shared.value, seat))
+            shared.encodings[seat] = encoding
+        return encoding
+
+    def _text(self, seat: int | None) -> str:
+        # The table as *seat* sees it (None: everything), rendered once per GameState.
+        shared = self._shared
+        text = shared.texts.get(seat)
+        if text is None:
+            state = shared.value
+            assert state is not None
+            # All of it in the notation (every hand, the boneyard); a seat's as drawn.
+            text = format_state(state) if seat is None else render_text(view(state, seat))
+            shared.texts[seat] = text
+        return text
+
+    # -- what a seat may know -----------------------------------------------------------
+
+    def _dealt_to(self, seat: int) -> list[Tile]:
+        # The tiles of the deal under way that *seat* holds (S3's draws included).
+        n = self._hand_size
+        mine = self._dealt[seat * n : (seat + 1) * n]
+        first = self._search_seat()
+        mine += [t for k, t in enumerate(self._searched) if (first + k) % self._players == seat]
+        return mine
+
+
+class _Observer:
+    """What one seat may know (S5), as OpenSpiel's PyObserver protocol asks."""
+
+    def __init__(self, game: MexicanTrainGame) -> None:
+        self._codec = game.observations
+        self.tensor: npt.NDArray[np.float32] = np.zeros(self._codec.shape, np.float32)
+        self.dict = {name: self.tensor[block] for name, block in self._codec.layout.items()}
+
+    def set_from(self, state: MexicanTrainState, player: int) -> None:
+        if state.game_state is not None:
+            self.tensor[:] = state._encoding(player)
+        else:
+            self.tensor.fill(0.0)
+            self.dict["game"][-1] = 1.0  # the constant, as in every encoding
+        if state._dealing():
+            # A deal under way: the seat knows only its own tiles dealt so far.
+            hands = self.dict["hands"]
+            hands[:] = 0.0
+            for tile in state._dealt_to(player):
+                hands[tile_index(tile)] = 1.0
+
+    def string_from(self, state: MexicanTrainState, player: int) -> str:
+        lines = [] if state.game_state is None else [state._text(player)]
+        if state._dealing():
+            mine = " ".join(map(str, sorted(state._dealt_to(player), key=tile_index)))
+            lines.append(f"Round {state._round()} being dealt; your tiles so far: {mine}")
+        return "\n".join(lines)
+
+
+pyspiel.register_game(_GAME_TYPE, MexicanTrainGame)

@@ -1,0 +1,323 @@
+"""Players: the `Player` protocol and three ready bots.
+
+A player sees only a `PlayerView` and the legal moves, never the `GameState`
+(S5), so a bot cannot cheat by construction.  The bots here are frozen values:
+equal bots make equal choices, they pickle, and a choice depends only on what
+the bot is shown, which keeps simulations reproducible on any executor.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any, Final, Protocol, cast, runtime_checkable
+
+import attrs
+
+from .._core.errors import InvalidArgumentError, shown
+from .._core.moves import CallLastTile, Move, Play
+from .._core.tiles import MAX_PIP, Tile, full_set
+from .._core.view import PlayerView
+from .longest import longest_train
+
+__all__ = ["GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer", "player_name"]
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything that picks a move from what one seat may see.
+
+    The simulation runner and the command line call `choose` on the player's
+    turn with that seat's `PlayerView` and ``legal_moves(view)``, never empty.
+    A player should return one of *moves*; anything else is an illegal move,
+    which `simulate` records against the player (by its ``name`` attribute if it
+    has one, else its ``repr``).
+
+    For results that do not depend on how games are spread over processes,
+    a player's choice should depend only on its arguments (the built-in bots'
+    does); `simulate` gives every game a fresh copy of each player anyway.
+
+    >>> class FirstMove:
+    ...     def choose(self, view, moves):
+    ...         return moves[0]
+    >>> isinstance(FirstMove(), Player)
+    True
+    """
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """Return the move to make: one of *moves*."""
+
+
+def player_name(player: object) -> str:
+    """Return the name reports and the command line use for *player*.
+
+    Its ``name`` attribute if it has one; the built-in bots are ``planner``,
+    ``greedy``, ``random`` and ``search``, with any setting that is not the default in
+    brackets; any other player goes by its class's name.
+
+    >>> player_name(PlannerPlayer()), player_name(RandomPlayer(seed=3))
+    ('planner', 'random(seed=3)')
+    >>> class HeavyFirst:
+    ...     def choose(self, view, moves):
+    ...         return moves[0]
+    >>> player_name(HeavyFirst())
+    'HeavyFirst'
+    """
+    name = getattr(player, "name", None)
+    if isinstance(name, str):
+        return name
+    short = _SHORT_NAMES.get(type(player))
+    if short is None:
+        return type(player).__name__
+    changed = [
+        f"{field.name}={getattr(player, field.name)!r}"
+        for field in attrs.fields(cast(Any, type(player)))
+        if getattr(player, field.name) != field.default
+    ]
+    return f"{short}({', '.join(changed)})" if changed else short
+
+
+def _whole(minimum: int, maximum: int | None = None, what: str = "") -> Any:
+    # what: how the message words the range; by default ">= minimum".
+    def check(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+        if type(value) is not int or value < minimum or (maximum is not None and value >= maximum):
+            raise InvalidArgumentError(
+                f"{type(instance).__name__}.{attribute.name} is a whole number "
+                f"{what or f'>= {minimum}'}, not {shown(value)}"
+            )
+
+    return check
+
+
+def _some(moves: tuple[Move, ...]) -> None:
+    if not moves:
+        raise InvalidArgumentError("choose() needs the legal moves, at least one; moves is empty")
+
+
+@attrs.frozen
+class RandomPlayer:
+    """Pick a legal move at random, the same way every time for the same seed.
+
+    The choice is a hash of *seed* and the position as the seat sees it (its
+    hand, the round, the seat, the boneyard's size, the tiles in hands and how
+    far the turn has gone: what tells apart the positions a seat meets), so the
+    player keeps no state: the same seed in the same position always makes the
+    same choice, in any process, on any platform and on both builds (an integer
+    hash, whatever ``PYTHONHASHSEED``).  Choices are spread evenly over the moves,
+    and independently from position to position, game to game and seed to seed.
+
+    Attributes:
+        seed: any whole number; different seeds play differently.
+
+    >>> from mexican_train import HUB, legal_moves, new_game, view
+    >>> mine = view(new_game(4, HUB, seed=1), 0)
+    >>> RandomPlayer(seed=7).choose(mine, legal_moves(mine)) in legal_moves(mine)
+    True
+    """
+
+    seed: int = attrs.field(default=0, validator=_whole(-(1 << 64), 1 << 64, "of at most 64 bits"))
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """Return one of *moves*, chosen by hashing the seed and the position."""
+        count = len(moves)
+        if count < 2:
+            _some(moves)
+            return moves[0]
+        # The facts that tell apart the positions a seat meets, folded with small
+        # integer steps and mixed once: the same in every process and on every
+        # platform (no hash() at all).  The hand, as a sum of a random weight per
+        # tile, tells games apart; within a round the boneyard only shrinks, and
+        # while it keeps its size the hands only shrink, so the boneyard and the
+        # tiles in hands place the decision in its round.  The table's trains and
+        # the scores would add nothing these do not tell.
+        weights = _TILE_WEIGHTS
+        x = 0
+        for tile in view.hand:
+            x += weights[tile._index]  # under 2**30 for a hand of up to 32 tiles
+        seat = view.seat
+        x += (
+            view.boneyard_size * 0x2545F49
+            + sum(view.hand_sizes) * 0x1B87359
+            + view.turn_tiles * 0x3C6EF37
+            + view.has_drawn * 0x27D4EB2
+            + view.round_number * 0x165667B
+            + (-1 if seat is None else seat) * 0x1F3A5C7
+        ) << 30
+        # splitmix64's finaliser on the position (folded to 64 bits) and the seed:
+        # every bit of either reaches every bit of the result.
+        x = (x ^ x >> 64 ^ self.seed * 0x9E3779B97F4A7C15) & _MASK
+        x = (x ^ x >> 30) * 0xBF58476D1CE4E5B9 & _MASK
+        x = (x ^ x >> 27) * 0x94D049BB133111EB & _MASK
+        return moves[(x ^ x >> 31) % count]
+
+
+_MASK = (1 << 64) - 1
+
+
+def _tile_weights() -> tuple[int, ...]:
+    # One fixed pseudo-random 25-bit weight per tile, by its index (splitmix64 of
+    # the index), computed with integers only: the same on every platform.
+    weights = []
+    for index in range(len(full_set(MAX_PIP))):
+        x = (index + 1) * 0x9E3779B97F4A7C15 & _MASK
+        x = (x ^ x >> 30) * 0xBF58476D1CE4E5B9 & _MASK
+        x = (x ^ x >> 27) * 0x94D049BB133111EB & _MASK
+        weights.append((x ^ x >> 31) >> 39)
+    return tuple(weights)
+
+
+_TILE_WEIGHTS = _tile_weights()
+
+
+def _reachable_ends(view: PlayerView, plays: Sequence[Play]) -> set[int]:
+    # The open ends the player may play on now: where a follow-up tile could go (D1).
+    return {view.trains[move.train].open_end for move in plays}
+
+
+def _can_follow(double: Tile, hand: Sequence[Tile], ends: set[int]) -> bool:
+    # D1: after a double the player must play again, on it or anywhere else open to them.
+    targets = ends | {double.high}
+    return any(t is not double and (t.high in targets or t.low in targets) for t in hand)
+
+
+def _shed_value(view: PlayerView, move: Play, ends: set[int]) -> int:
+    """Score a play for shedding pips: a double pays only if the hand can follow it."""
+    tile = move.tile
+    value = tile.pips
+    if tile.is_double:
+        # D1: a double and its follow-up shed two tiles in one turn; a double that
+        # cannot be followed leaves a marker on the player's own train instead.
+        value += 100 if _can_follow(tile, view.hand, ends) else -100
+    if move.train == view.seat and view.trains[move.train].marked:
+        value += 1  # P6: a tile on one's own train lifts the marker
+    return value
+
+
+def _best_shed(view: PlayerView, plays: Sequence[Play]) -> Play:
+    ends = _reachable_ends(view, plays)
+    return max(plays, key=lambda move: _shed_value(view, move, ends))
+
+
+_CALL: Final = CallLastTile()
+
+
+def _non_play(moves: tuple[Move, ...]) -> Move:
+    # Draw comes before Pass in legal_moves: draw when allowed, else pass.
+    return moves[0]
+
+
+@attrs.frozen
+class GreedyPlayer:
+    """Shed the most pips first, and play a double only when it can be followed.
+
+    Each turn it plays the legal tile with the most pips.  A double goes first
+    when the hand holds a tile to follow it with (D1: two tiles shed in one
+    turn), and last when it does not (an unfollowed double ends the turn with
+    a marker).  It calls "last tile" when the rules ask for it, draws only
+    when it cannot play, and never stops a first-turn chain early (P4).
+
+    >>> import attrs
+    >>> from mexican_train import HUB, Deal, Tile, full_set, legal_moves, new_game, view
+    >>> hands = [["6-1", "6-5", "5-5"], ["1-0", "2-1", "3-1"]]
+    >>> dealt = {Tile.parse(t) for hand in hands for t in hand} | {Tile(6, 6)}
+    >>> deal = Deal(hands, [t for t in full_set(6) if t not in dealt])
+    >>> rules = attrs.evolve(HUB, max_pip=6, hand_size=3)
+    >>> mine = view(new_game(2, rules, seed=0, deal=deal), 0)
+    >>> legal_moves(mine)
+    (Play(Tile(6, 1), 0), Play(Tile(6, 1), MEXICAN), Play(Tile(6, 5), 0), Play(Tile(6, 5), MEXICAN))
+    >>> GreedyPlayer().choose(mine, legal_moves(mine))
+    Play(Tile(6, 5), 0)
+    """
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """Return the legal play that sheds the most pips, else draw or pass."""
+        _some(moves)
+        if len(moves) == 1:
+            return moves[0]
+        if _CALL in moves:
+            return _CALL
+        plays = [m for m in moves if isinstance(m, Play)]
+        return _best_shed(view, plays) if plays else _non_play(moves)
+
+
+@functools.lru_cache(maxsize=8192)
+def _plan(hand: tuple[Tile, ...], open_end: int, max_nodes: int) -> tuple[Tile, ...]:
+    return longest_train(hand, open_end, max_nodes=max_nodes)
+
+
+@attrs.frozen
+class PlannerPlayer:
+    """Keep the longest train the hand can build for its own train; shed the rest elsewhere.
+
+    The classic Mexican Train strategy.  Every decision it recomputes its plan,
+    ``longest_train(hand, own open end)``, and then:
+
+    * on a first turn that builds its own train (P4), plays the whole plan;
+    * when bound to cover an open double (D2), sheds the most pips it can;
+    * otherwise plays a tile that is not in the plan on the Mexican train or a
+      marked train (the most pips first, doubles only when they can be
+      followed), and only when no such tile fits, the plan's next tile on its
+      own train;
+    * once an opponent is down to *endgame* tiles or fewer, stops saving and
+      sheds the most pips, as `GreedyPlayer` does.
+
+    Attributes:
+        endgame: the opponent hand size at which it stops saving tiles.
+        max_nodes: the search budget for `longest_train`.
+
+    >>> from mexican_train import STANDARD, legal_moves, new_game, view
+    >>> state = new_game(4, STANDARD, seed=7)
+    >>> mine = view(state, state.current_player)
+    >>> PlannerPlayer().choose(mine, legal_moves(mine))
+    Play(Tile(12, 9), 3)
+    """
+
+    endgame: int = attrs.field(default=2, validator=_whole(0))
+    max_nodes: int = attrs.field(default=20_000, validator=_whole(1))
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        """Return the next tile of the plan, a leftover tile, or draw or pass."""
+        _some(moves)
+        if len(moves) == 1:
+            return moves[0]
+        if _CALL in moves:
+            return _CALL
+        plays = [m for m in moves if isinstance(m, Play)]
+        if not plays:
+            return _non_play(moves)
+        seat = view.seat
+        assert seat is not None
+        own = view.trains[seat]
+        plan = _plan(view.hand, own.open_end, self.max_nodes)
+        first_turn = view.rules.first_turn is not None and not view.had_first_turn[seat]
+        if first_turn:
+            # P4: lay the whole planned train now, while only the own train is open.
+            nxt = Play(plan[0], seat) if plan else None
+            return nxt if nxt in plays else _best_shed(view, plays)
+        if view.open_doubles and not view.turn_doubles:
+            # D2: a binding double limits the choice; shed the most pips.
+            return _best_shed(view, plays)
+        opponents = [n for s, n in enumerate(view.hand_sizes) if s != seat]
+        if min(opponents, default=len(view.hand)) <= self.endgame:
+            return _best_shed(view, plays)  # E3: someone is about to go out
+        keep = set(plan)
+        elsewhere = [m for m in plays if m.train != seat and m.tile not in keep]
+        if elsewhere:
+            ends = _reachable_ends(view, plays)
+            best = max(elsewhere, key=lambda m: _shed_value(view, m, ends))
+            if _shed_value(view, best, ends) > 0:
+                return best
+        if plan:
+            nxt = Play(plan[0], seat)
+            if nxt in plays:
+                return nxt
+        return _best_shed(view, plays)
+
+
+#: The names the built-in bots go by (`player_name`, the command line's --bots);
+#: `SearchPlayer` adds its own (_search.py, a layer above).
+_SHORT_NAMES: dict[type, str] = {
+    PlannerPlayer: "planner",
+    GreedyPlayer: "greedy",
+    RandomPlayer: "random",
+}

@@ -1,0 +1,593 @@
+"""Run many independent, seeded games between players and summarise them.
+
+Every game's seed is derived from the simulation's seed and the game's
+number, every game gets fresh copies of the players, and the per-game
+results are combined in game order.  So the statistics are the same whether
+the games run in this process, in a `concurrent.futures.ProcessPoolExecutor`
+or on any other `concurrent.futures.Executor`, such as the one a Dask
+cluster hands out (``distributed.Client.get_executor()``).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import math
+import statistics
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor
+from typing import Any, Final
+
+import attrs
+
+from .._core.engine import apply, legal_moves, new_game
+from .._core.errors import IllegalMoveError, InvalidArgumentError, shown
+from .._core.moves import Draw, Move, NextRound, Pass, Play
+from .._core.rules import STANDARD, Rules
+from .._core.state import GameState
+from .._core.view import view
+from .players import Player, player_name
+
+__all__ = [
+    "IllegalMove",
+    "PlayerStats",
+    "RuleCounters",
+    "SimulationResult",
+    "Summary",
+    "game_seed",
+    "simulate",
+]
+
+#: z for a two-sided 95% confidence interval (normal approximation).
+_Z95 = 1.959963984540054
+
+
+@attrs.frozen
+class Summary:
+    """The mean of a sample with its spread and a 95% confidence interval.
+
+    The interval is the normal approximation, mean ± 1.96 standard errors:
+    good from a few dozen values on; with fewer, read it as rough.  An empty
+    sample has ``count == 0`` and every other field 0.
+
+    Attributes:
+        count: how many values.
+        mean: their mean.
+        stdev: their sample standard deviation (0 with fewer than two values).
+        low: the lower end of the 95% confidence interval of the mean.
+        high: the upper end of it.
+        minimum: the smallest value.
+        maximum: the largest value.
+
+    >>> Summary.of([10, 20, 30])
+    Summary(count=3, mean=20.0, stdev=10.0, low=8.684..., high=31.315..., minimum=10, maximum=30)
+    """
+
+    count: int
+    mean: float
+    stdev: float
+    low: float
+    high: float
+    minimum: float
+    maximum: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> Summary:
+        """Return the summary of *values*.
+
+        >>> Summary.of([]).count
+        0
+        """
+        n = len(values)
+        if n == 0:
+            return cls(0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+        mean = statistics.fmean(values)
+        stdev = statistics.stdev(values) if n > 1 else 0.0
+        half = _Z95 * stdev / math.sqrt(n)
+        return cls(n, mean, stdev, mean - half, mean + half, min(values), max(values))
+
+    @property
+    def margin(self) -> float:
+        """The ``±`` figure, half the width of the confidence interval."""
+        return (self.high - self.low) / 2
+
+
+@attrs.frozen
+class PlayerStats:
+    """How one of the simulated players did, over the games that finished.
+
+    Attributes:
+        name: the player's name (see `player_name`).
+        wins: games won, shared wins included (E5).
+        shared_wins: of those, the wins shared with another player.
+        score: the player's final game score (E3: lower is better).
+        illegal_moves: illegal moves the player made; each ended its game.
+
+    >>> from mexican_train.players import GreedyPlayer, RandomPlayer
+    >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
+    >>> [(stats.name, stats.wins) for stats in result.player_stats]
+    [('greedy', 4), ('random(seed=1)', 0)]
+    """
+
+    name: str
+    wins: int
+    shared_wins: int
+    score: Summary
+    illegal_moves: int
+
+
+@attrs.frozen
+class RuleCounters:
+    """How often rule situations came up, summed over the games that finished.
+
+    Attributes:
+        tiles_played: tiles placed on trains (P2).
+        first_turn_tiles: of those, tiles placed in a first turn that builds
+            the player's own train (P4).
+        draws: tiles drawn from the boneyard (P5, D1, D2).
+        passes: turns ended with `Pass` (P5a).
+        markers_placed: markers put on a train (P6).
+        doubles_played: doubles placed on trains (D1).
+        doubles_opened: doubles left open at the end of a turn (D2).
+        doubles_closed: open doubles covered in a later turn (D2).
+        rounds_gone_out: rounds ended by a player going out (E1, D5).
+        rounds_blocked: rounds that ended blocked (E2).
+
+    Counters add up, field by field:
+
+    >>> total = RuleCounters(draws=2) + RuleCounters(draws=3, passes=1)
+    >>> total.draws, total.passes, total.tiles_played
+    (5, 1, 0)
+    """
+
+    tiles_played: int = 0
+    first_turn_tiles: int = 0
+    draws: int = 0
+    passes: int = 0
+    markers_placed: int = 0
+    doubles_played: int = 0
+    doubles_opened: int = 0
+    doubles_closed: int = 0
+    rounds_gone_out: int = 0
+    rounds_blocked: int = 0
+
+    def __add__(self, other: RuleCounters) -> RuleCounters:
+        return RuleCounters(
+            *(a + b for a, b in zip(attrs.astuple(self), attrs.astuple(other), strict=True))
+        )
+
+
+@attrs.frozen
+class IllegalMove:
+    """An illegal move a player made: the game stopped there and counts for nobody.
+
+    Attributes:
+        game: the game's number, from 0.
+        game_seed: the game's seed (`game_seed`), to replay it with `new_game`.
+        round_number: the round it happened in.
+        seat: the seat of the player.
+        player_index: the player's place in the list given to `simulate`.
+        player: the player's name.
+        move: the ``repr`` of what the player returned.
+        reason: why it is illegal, as `IllegalMoveError` says.
+
+    >>> from mexican_train import Pass
+    >>> class Stubborn:
+    ...     name = "stubborn"
+    ...     def choose(self, view, moves):
+    ...         return Pass()
+    >>> result = simulate([Stubborn(), Stubborn()], STANDARD, games=1, seed=1)
+    >>> illegal = result.illegal_moves[0]
+    >>> illegal.player, illegal.move, illegal.reason.startswith("P7")
+    ('stubborn', 'Pass()', True)
+    """
+
+    game: int
+    game_seed: int
+    round_number: int
+    seat: int
+    player_index: int
+    player: str
+    move: str
+    reason: str
+
+
+@attrs.frozen
+class SimulationResult:
+    """What `simulate` found: a frozen value, equal for equal simulations.
+
+    Players are listed in the order they were given to `simulate`, whatever
+    seats they took.  Scores and wins count the games that finished; a game
+    in which a player made an illegal move stops there, is listed in
+    ``illegal_moves`` and counts for nobody.
+
+    Attributes:
+        players: the players' names.
+        rules: the rules played.
+        games: the games asked for.
+        seed: the simulation's seed.
+        rotate_seats: whether the seats rotated from game to game.
+        completed_games: the games that finished.
+        player_stats: one `PlayerStats` per player.
+        rounds: rounds played in finished games.
+        round_turns: turns per round (a turn ends when play passes on).
+        round_tiles: tiles played per round.
+        counters: how often each rule situation came up.
+        illegal_moves: every illegal move, in game order.
+
+    >>> from mexican_train.players import GreedyPlayer, RandomPlayer
+    >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
+    >>> result.completed_games, result.wins, result.rounds
+    (4, (4, 0), 40)
+    """
+
+    players: tuple[str, ...]
+    rules: Rules = attrs.field(repr=False)
+    games: int
+    seed: int
+    rotate_seats: bool
+    completed_games: int
+    player_stats: tuple[PlayerStats, ...]
+    rounds: int
+    round_turns: Summary
+    round_tiles: Summary
+    counters: RuleCounters
+    illegal_moves: tuple[IllegalMove, ...]
+
+    @property
+    def blocked_rate(self) -> float:
+        """The share of rounds that ended blocked (E2), from 0 to 1."""
+        return self.counters.rounds_blocked / self.rounds if self.rounds else 0.0
+
+    @property
+    def wins(self) -> tuple[int, ...]:
+        """Games won by each player, shared wins included."""
+        return tuple(p.wins for p in self.player_stats)
+
+    @property
+    def mean_scores(self) -> tuple[float, ...]:
+        """Each player's mean game score."""
+        return tuple(p.score.mean for p in self.player_stats)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the result as a JSON-compatible dict (the rules are left out).
+
+        >>> from mexican_train.players import GreedyPlayer
+        >>> result = simulate([GreedyPlayer(), GreedyPlayer()], STANDARD, games=2, seed=1)
+        >>> sorted(result.to_dict())[:4]
+        ['blocked_rate', 'completed_games', 'counters', 'games']
+        """
+        data = attrs.asdict(self, recurse=True)
+        del data["rules"]
+        data["blocked_rate"] = self.blocked_rate
+        return data
+
+    def report(self) -> str:
+        """Return a plain-text table of the results, for terminals and logs.
+
+        >>> from mexican_train.players import GreedyPlayer, RandomPlayer
+        >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
+        >>> print(result.report().splitlines()[0])
+        4 games, 2 players, seats rotated: 40 rounds, 22 blocked (55.0%)
+        """
+        seats = "seats rotated" if self.rotate_seats else "fixed seats"
+        lines = [
+            f"{self.completed_games} games, {len(self.players)} players, {seats}: "
+            f"{self.rounds} rounds, {self.counters.rounds_blocked} blocked "
+            f"({100 * self.blocked_rate:.1f}%)"
+        ]
+        names = [f"{i + 1}. {p.name}" for i, p in enumerate(self.player_stats)]
+        width = max(len("player"), *map(len, names))
+        lines.append(f"{'player':<{width}}  {'wins':>5}  {'mean score':>10}  {'95% CI':>17}")
+        for name, p in zip(names, self.player_stats, strict=True):
+            ci = f"{p.score.low:.1f} - {p.score.high:.1f}"
+            lines.append(f"{name:<{width}}  {p.wins:>5}  {p.score.mean:>10.1f}  {ci:>17}")
+        c = self.counters
+        lines.append(
+            f"per round: {self.round_turns.mean:.1f} turns, {self.round_tiles.mean:.1f} tiles; "
+            f"doubles played {c.doubles_played}, opened {c.doubles_opened}, "
+            f"closed {c.doubles_closed}; markers {c.markers_placed}; draws {c.draws}"
+        )
+        for illegal in self.illegal_moves:
+            lines.append(
+                f"illegal move in game {illegal.game} by {illegal.player} "
+                f"(seat {illegal.seat}): {illegal.move}: {illegal.reason}"
+            )
+        return "\n".join(lines)
+
+
+def game_seed(seed: int, game: int) -> int:
+    """Return the seed of game number *game* of a simulation seeded with *seed*.
+
+    A hash, so that any game can be replayed alone with ``new_game(..., seed=...)``.
+
+    >>> game_seed(1, 0) == game_seed(1, 0) != game_seed(1, 1)
+    True
+    """
+    text = f"mexican-train/simulate/{seed}/{game}".encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
+
+
+@attrs.frozen
+class _Game:
+    """One finished (or stopped) game, indexed by player, not by seat."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    round_turns: tuple[int, ...]
+    round_tiles: tuple[int, ...]
+    counters: RuleCounters
+    illegal: IllegalMove | None
+
+
+@attrs.frozen
+class _Batch:
+    players: tuple[Any, ...]
+    rules: Rules
+    seed: int
+    rotate_seats: bool
+    start: int
+    stop: int
+
+
+def _play_batch(batch: _Batch) -> list[_Game]:
+    # Module level, so that every executor can pickle it by reference.
+    return [_play_game(batch, number) for number in range(batch.start, batch.stop)]
+
+
+def _play_game(batch: _Batch, number: int) -> _Game:
+    count = len(batch.players)
+    # Seat s holds player (s + number) mod n when rotating, so each player sits everywhere.
+    by_seat = [(seat + number) % count if batch.rotate_seats else seat for seat in range(count)]
+    players = copy.deepcopy(batch.players)  # a fresh copy each game: no state carries over
+    chooses = [players[by_seat[seat]].choose for seat in range(count)]  # each seat's method
+    seed = game_seed(batch.seed, number)
+    state = new_game(count, batch.rules, seed=seed)
+    tally = _Tally(batch.rules)
+    record = tally.record
+    while True:
+        seat = state.current_player
+        if seat is None:  # between rounds, or the game is over
+            if state.is_over:
+                break
+            state = apply(state, _NEXT_ROUND)
+            continue
+        moves = legal_moves(state)
+        move = chooses[seat](view(state, seat), moves)
+        try:
+            after = apply(state, move)
+        except IllegalMoveError as error:
+            player = players[by_seat[seat]]
+            illegal = IllegalMove(
+                number, seed, state.round_number, seat, by_seat[seat], player_name(player), repr(move),
+                error.reason,
+            )  # fmt: skip
+            return _Game((), (), (), (), tally.counters(), illegal)
+        record(state, move, after, seat)
+        state = after
+    scores = tuple(state.scores[by_seat.index(p)] for p in range(count))
+    winners = tuple(sorted(by_seat[seat] for seat in state.winners))
+    return _Game(scores, winners, tuple(tally.turns), tuple(tally.tiles), tally.counters(), None)
+
+
+_NEXT_ROUND: Final = NextRound()
+_PASS: Final = Pass()
+_DRAW: Final = Draw()
+
+
+class _Tally:
+    """Counts rule situations by comparing each state with the next."""
+
+    __slots__ = (
+        "doubles_closed",
+        "doubles_opened",
+        "doubles_played",
+        "draws",
+        "first_turn_tiles",
+        "first_turns",
+        "markers_placed",
+        "passes",
+        "round_tiles",
+        "round_turns",
+        "rounds_blocked",
+        "rounds_gone_out",
+        "tiles",
+        "tiles_played",
+        "turns",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.first_turns = rules.first_turn is not None  # P4 applies
+        self.tiles_played = self.first_turn_tiles = self.draws = self.passes = 0
+        self.markers_placed = self.doubles_played = self.doubles_opened = 0
+        self.doubles_closed = self.rounds_gone_out = self.rounds_blocked = 0
+        self.turns: list[int] = []
+        self.tiles: list[int] = []
+        self.round_turns = 0
+        self.round_tiles = 0
+
+    def counters(self) -> RuleCounters:
+        return RuleCounters(
+            self.tiles_played, self.first_turn_tiles, self.draws, self.passes,
+            self.markers_placed, self.doubles_played, self.doubles_opened,
+            self.doubles_closed, self.rounds_gone_out, self.rounds_blocked,
+        )  # fmt: skip
+
+    def record(self, before: GameState, move: Move, after: GameState, seat: int) -> None:
+        """Count what *move*, made by *seat* (the player to move in *before*), did."""
+        # Moves are interned and apply accepts only legal ones: the types are exact.
+        if type(move) is Play:
+            self.tiles_played += 1
+            self.round_tiles += 1
+            if self.first_turns and not before.has_had_first_turn(seat):
+                self.first_turn_tiles += 1  # P4
+            if move.tile.is_double:
+                self.doubles_played += 1  # D1
+            if move.train in before.open_doubles:
+                self.doubles_closed += 1  # D2: a tile on an open double closes it
+        elif move is _PASS:
+            self.passes += 1
+        else:
+            # P5: a draw (or the last-tile call) leaves the turn with the player and
+            # the table as it was; nothing else can have changed.
+            if move is _DRAW:
+                self.draws += 1
+            return
+        if after.is_round_over:
+            self.round_turns += 1
+            self.turns.append(self.round_turns)
+            self.tiles.append(self.round_tiles)
+            self.round_turns = self.round_tiles = 0
+            # E1/E2: a round ends with a hand emptied, or blocked with none.
+            if 0 in after.hand_sizes:
+                self.rounds_gone_out += 1
+            else:
+                self.rounds_blocked += 1
+            return
+        if after.current_player != seat:
+            self.round_turns += 1
+        # (Each test below skips what cannot have changed: the engine shares the
+        # tuples a move leaves alone, so an unchanged one is the same object.)
+        opened_now = after.open_doubles
+        if opened_now and opened_now is not before.open_doubles:
+            opened = before.open_doubles
+            for train in opened_now:
+                if train not in opened:
+                    self.doubles_opened += 1  # D2: doubles left open as the turn ends
+        # P5, P5a, P6: only a turn ended without a (final) tile places a marker,
+        # and only on the player's own train.
+        if move is _PASS and after.trains[seat].marked and not before.trains[seat].marked:
+            self.markers_placed += 1
+
+
+def _batches(
+    players: tuple[Any, ...], rules: Rules, games: int, seed: int, rotate: bool, size: int
+) -> Iterator[_Batch]:
+    for start in range(0, games, size):
+        yield _Batch(players, rules, seed, rotate, start, min(start + size, games))
+
+
+def simulate(
+    players: Sequence[Player],
+    rules: Rules = STANDARD,
+    games: int = 100,
+    seed: int = 0,
+    executor: Executor | None = None,
+    *,
+    rotate_seats: bool = True,
+    batch_size: int | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> SimulationResult:
+    """Play *games* independent games between *players* and return their statistics.
+
+    One player per seat: ``len(players)`` is the number of players.  Game
+    number *i* is dealt from ``game_seed(seed, i)``; with *rotate_seats*,
+    the players move one seat on each game (player *p* sits in seat
+    ``(p - i) mod n``), so nobody keeps the advantage of a seat.  The result
+    is the same with or without an *executor*, and with any executor,
+    because games are independent and the results are combined in game order.
+
+    Args:
+        players: the players, as `Player` objects (picklable ones to use an
+            executor that runs other processes).
+        rules: the rules to play by.
+        games: how many games, at least 1.
+        seed: the seed every game's seed comes from.
+        executor: run batches of games on it with ``executor.map``: any object
+            whose ``map(function, items)`` gives the results in the items' order,
+            e.g. a `concurrent.futures.ProcessPoolExecutor`, a Dask cluster's
+            ``client.get_executor()``, a ``multiprocessing.Pool`` or Ray's
+            ``ray.util.multiprocessing.Pool``; None plays them here, one after another.
+        rotate_seats: move the players round the table from game to game.
+        batch_size: games per task sent to *executor*; by default about 40
+            tasks in all, 1 to 50 games each.
+        progress: called with the number of games just finished, as they finish.
+
+    Returns:
+        A `SimulationResult`.
+
+    Raises:
+        DealError: if the rules cannot deal for ``len(players)`` players.
+        InvalidArgumentError: if *games* or *batch_size* is not a whole number >= 1.
+        TypeError: if a player has no ``choose`` method, or *executor* no ``map``.
+
+    >>> from mexican_train.players import GreedyPlayer, RandomPlayer
+    >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=10, seed=1)
+    >>> result.wins
+    (10, 0)
+    >>> result.player_stats[0].score.mean < result.player_stats[1].score.mean
+    True
+    """
+    if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
+        raise TypeError(f"players is a list of Player objects, one per seat, not {players!r}")
+    players = tuple(players)
+    for player in players:
+        if not callable(getattr(player, "choose", None)):
+            raise TypeError(f"a player needs a choose(view, moves) method; {player!r} has none")
+    if type(games) is not int or games < 1:
+        raise InvalidArgumentError(f"games is a whole number >= 1, not {shown(games)}")
+    if type(seed) is not int:
+        raise TypeError(f"a seed is a whole number, not {seed!r}")
+    if not -(1 << 64) < seed < 1 << 64:
+        # As new_game's (S6): a seed a record or a JSON document can hold.
+        raise InvalidArgumentError(
+            f"a seed is a whole number of at most 64 bits, not {shown(seed)}"
+        )
+    new_game(len(players), rules, seed=0)  # DealError now, not in a worker
+    if batch_size is None:
+        batch_size = 1 if executor is None else max(1, min(50, games // 40))
+    elif type(batch_size) is not int or batch_size < 1:
+        raise InvalidArgumentError(f"batch_size is a whole number >= 1, not {shown(batch_size)}")
+    if executor is not None and not callable(getattr(executor, "map", None)):
+        raise TypeError(
+            f"executor needs a map(fn, items) method, like an Executor; not {executor!r}"
+        )
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress is a function of the games just finished, not {progress!r}")
+    batches = _batches(players, rules, games, seed, rotate_seats, batch_size)
+    results: Iterator[list[_Game]]
+    if executor is None:
+        results = map(_play_batch, batches)  # lazily: a batch is made when it is played
+    else:
+        # A list, not a generator: Dask's executor refuses to map over iterators.
+        results = executor.map(_play_batch, list(batches))
+    played: list[_Game] = []
+    for batch in results:
+        played.extend(batch)
+        if progress is not None:
+            progress(len(batch))
+    return _combine(players, rules, games, seed, rotate_seats, played)
+
+
+def _combine(
+    players: tuple[Any, ...],
+    rules: Rules,
+    games: int,
+    seed: int,
+    rotate: bool,
+    played: list[_Game],
+) -> SimulationResult:
+    finished = [g for g in played if g.illegal is None]
+    illegal = tuple(g.illegal for g in played if g.illegal is not None)
+    names = tuple(player_name(p) for p in players)
+    stats = []
+    for index, name in enumerate(names):
+        won = [g for g in finished if index in g.winners]
+        stats.append(
+            PlayerStats(
+                name,
+                len(won),
+                sum(1 for g in won if len(g.winners) > 1),
+                Summary.of([g.scores[index] for g in finished]),
+                sum(1 for m in illegal if m.player_index == index),
+            )
+        )
+    counters = RuleCounters()
+    for game in finished:
+        counters += game.counters
+    turns = [t for g in finished for t in g.round_turns]
+    tiles = [t for g in finished for t in g.round_tiles]
+    return SimulationResult(
+        names, rules, games, seed, rotate, len(finished), tuple(stats), len(turns),
+        Summary.of(turns), Summary.of(tiles), counters, illegal,
+    )  # fmt: skip

@@ -1,0 +1,1 @@
+"""The catalogue of house rules: named variants of the two rulebooks."""

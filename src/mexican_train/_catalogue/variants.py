@@ -1,0 +1,781 @@
+"""The catalogue of house rules: pluggable pieces, named `Rules` values and their registry.
+
+Every catalogue entry is `STANDARD` (or `HUB`) with one rule point changed, either
+a field of `Rules` or a pluggable `OpenDoubleRule` / `MexicanTrainRule` built
+here from the public protocols.  The engine never asks which variant is played.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from .._core.errors import RulesError, UnknownVariantError
+from .._core.rules import (
+    HUB,
+    STANDARD,
+    CloseInOrder,
+    Cover,
+    EnginePlacement,
+    FirstTurn,
+    MexicanFromFirstTurn,
+    MexicanFromSecondTurn,
+    OpenDouble,
+    Rules,
+    Table,
+    instance_of,
+)
+
+__all__ = [
+    "ALIASES",
+    "ENTRY_POINT_GROUP",
+    "VARIANTS",
+    "CloseAnyOrder",
+    "CoverOwnDouble",
+    "MexicanAfterAllTrains",
+    "MexicanAfterOwnTrain",
+    "NeverBind",
+    "NoMexicanTrain",
+    "StrictCloseInOrder",
+    "combine",
+    "describe_rules",
+    "describe_variant",
+    "get_variant",
+    "rules_table",
+    "variant_name",
+    "variant_names",
+]
+
+#: The `importlib.metadata` entry-point group through which an installed
+#: package registers variants: each entry point's name is the variant's name,
+#: its object a `Rules` value.
+ENTRY_POINT_GROUP = "mexican_train.variants"
+
+
+# -- open-double rules (D1-D4, V3, V4) ---------------------------------------------
+
+
+def _live(doubles: tuple[OpenDouble, ...], release_dead: bool) -> tuple[int, ...]:
+    # D4: a double nothing can cover binds nobody (unless the variant says it does).
+    return tuple(d.train for d in doubles if d.closable or not release_dead)
+
+
+@attrs.frozen
+class CloseAnyOrder:
+    """Several open doubles may be closed in any order, one per turn (D2, V3).
+
+    While any live double is open the player must cover one of them, whichever
+    they like; the tile that follows a double may go on any of the turn's doubles.
+
+    Attributes:
+        release_dead: skip a double that nothing can cover (D4, V4).
+
+    >>> CloseAnyOrder().obligation((OpenDouble(2, 5, True), OpenDouble(0, 9, True)))
+    Cover(trains=(2, 0), only=True)
+    """
+
+    release_dead: bool = attrs.field(default=True, validator=instance_of(bool))
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        live = _live(doubles, self.release_dead)
+        return Cover(live, only=bool(live))
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover(_live(doubles, self.release_dead), only=False)
+
+
+@attrs.frozen
+class NeverBind:
+    """Open doubles bind nobody: anyone may cover one where they may play anyway (V3).
+
+    D1 still holds (a player who lays a double plays again at once), but no
+    double ever restricts where the next tile goes (no D2 obligation, no D3 order).
+
+    >>> NeverBind().obligation((OpenDouble(2, 5, True),))
+    Cover(trains=(2,), only=False)
+    """
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover(tuple(d.train for d in doubles), only=False)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover(tuple(d.train for d in doubles), only=False)
+
+
+@attrs.frozen
+class CoverOwnDouble:
+    """The player who lays a double must cover it themselves, with the very next tile (D1).
+
+    The tile after a double goes on that double and nowhere else.  A player who
+    cannot cover it draws one tile (D1); if that does not help, the turn ends
+    with a marker and the double is open and binds everybody (D2), closed in
+    the order played.  (With ``Rules.draw_until_playable`` they draw until they
+    can cover it or the boneyard is empty.)
+
+    Attributes:
+        reverse: close earlier open doubles most recent first (V3).
+        release_dead: skip a double that nothing can cover (D4, V4).
+
+    >>> CoverOwnDouble().follow_up((OpenDouble(1, 5, True),))
+    Cover(trains=(1,), only=True)
+    """
+
+    reverse: bool = attrs.field(default=False, validator=instance_of(bool))
+    release_dead: bool = attrs.field(default=True, validator=instance_of(bool))
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return CloseInOrder(self.reverse, self.release_dead).obligation(doubles)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        first = CloseInOrder(self.reverse, self.release_dead).follow_up(doubles).trains
+        return Cover(first, only=bool(first))
+
+
+@attrs.frozen
+class StrictCloseInOrder:
+    """D3's stronger reading: lay doubles in a row, then the next tile goes on the first.
+
+    After a double, the player may lay more doubles wherever they may play;
+    the first other tile must go on the turn's first double (in the order
+    played, or the reverse), and nowhere else.  Doubles left open close in
+    that order (D2, D3), as with `CloseInOrder`.
+
+    Attributes:
+        reverse: the most recent double comes first (V3).
+        release_dead: skip a double that nothing can cover (D4, V4).
+
+    >>> StrictCloseInOrder().follow_up((OpenDouble(1, 5, True), OpenDouble(3, 2, True)))
+    Cover(trains=(1,), only=True, doubles_exempt=True)
+    """
+
+    reverse: bool = attrs.field(default=False, validator=instance_of(bool))
+    release_dead: bool = attrs.field(default=True, validator=instance_of(bool))
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return CloseInOrder(self.reverse, self.release_dead).obligation(doubles)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        first = CloseInOrder(self.reverse, self.release_dead).follow_up(doubles).trains
+        return Cover(first, only=bool(first), doubles_exempt=True)
+
+
+# -- Mexican-train rules (V2) -----------------------------------------------------
+
+
+@attrs.frozen
+class NoMexicanTrain:
+    """There is no Mexican train: plain "Train Dominoes" (V2).
+
+    >>> from mexican_train import new_game
+    >>> NoMexicanTrain().is_open(new_game(2), 0)
+    False
+    """
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        return False
+
+
+@attrs.frozen
+class MexicanAfterOwnTrain:
+    """The Mexican train opens to a player once they have played on their own train (V2).
+
+    Only the owner's own tile counts (`~mexican_train.Train.owner_played`): a
+    tile another player laid on their train while it carried a marker (P6) does
+    not open the Mexican train to them.
+
+    >>> from mexican_train import new_game
+    >>> MexicanAfterOwnTrain().is_open(new_game(2), 0)
+    False
+    """
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        return table.train(seat).owner_played
+
+
+@attrs.frozen
+class MexicanAfterAllTrains:
+    """The Mexican train opens once every player has played on their own train (V2).
+
+    As in `MexicanAfterOwnTrain`, only each owner's own tile counts
+    (`~mexican_train.Train.owner_played`).
+
+    >>> from mexican_train import new_game
+    >>> MexicanAfterAllTrains().is_open(new_game(2), 0)
+    False
+    """
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        return all(table.train(other).owner_played for other in range(table.players))
+
+
+# -- the catalogue ----------------------------------------------------------------
+
+
+def _standard(**changes: Any) -> Rules:
+    return attrs.evolve(STANDARD, **changes)
+
+
+# Each entry: the Rules value, and its rule text for the docs (reStructuredText).
+_CATALOGUE: dict[str, tuple[Rules, str]] = {
+    "standard": (
+        STANDARD,
+        "Rulebook A exactly: Table A (S1), the engine's holder starts (S3), a first turn "
+        "that builds your own train (P4), the Mexican train from your second turn (V2), "
+        "open doubles closed in the order played (D3).",
+    ),
+    "hub": (
+        HUB,
+        "Rulebook B exactly: Table B (S1), the engine set aside and a rotating first "
+        "player (S4), an ordinary first turn (V1), the Mexican train open from the "
+        "start (V2).",
+    ),
+    "hub-reverse": (
+        attrs.evolve(HUB, open_doubles=CloseInOrder(reverse=True)),
+        "Rulebook B with its own variation: several open doubles are closed most recent "
+        "first (D3, V3).",
+    ),
+    "reverse-doubles": (
+        _standard(open_doubles=CloseInOrder(reverse=True)),
+        "Several open doubles are closed in reverse order, the most recent first "
+        "(Rulebook B's variation, V3).",
+    ),
+    "any-double": (
+        _standard(open_doubles=CloseAnyOrder()),
+        "While several doubles are open, the player to move must cover one of them, "
+        "any one they like (D2, V3).",
+    ),
+    "doubles-never-bind": (
+        _standard(open_doubles=NeverBind()),
+        "An open double binds nobody: anyone may cover it where they may play anyway "
+        "(no D2 obligation).  A player who lays a double still plays again (D1).",
+    ),
+    "dead-doubles-bind": (
+        _standard(open_doubles=CloseInOrder(release_dead=False)),
+        "A double that nothing can cover still binds (D4 off, V4): play is stuck on "
+        "it until the round is blocked (E2).",
+    ),
+    "cover-own-double": (
+        _standard(open_doubles=CoverOwnDouble()),
+        "The player who lays a double must cover it themselves with the next tile; "
+        "if they cannot, even after drawing (D1), it is open and binds everybody (D2).  "
+        "A double nothing can cover any more (D4) is released: its player follows it "
+        "anywhere they may play.",
+    ),
+    "strict-double-order": (
+        _standard(open_doubles=StrictCloseInOrder()),
+        "D3's stronger reading: after a double the player may lay more doubles, and "
+        "the first other tile goes on the first double of the turn, nowhere else.",
+    ),
+    "train-dominoes": (
+        _standard(mexican_train=NoMexicanTrain()),
+        'There is no Mexican train: plain "Train Dominoes" (V2).',
+    ),
+    "mexican-after-own-train": (
+        _standard(mexican_train=MexicanAfterOwnTrain()),
+        "A player may play on the Mexican train only once they have played a tile on "
+        "their own train this round (V2): their first turn's chain (P4) or any later tile "
+        "of theirs.  A tile another player laid on it while it carried a marker (P6) "
+        "does not count.",
+    ),
+    "mexican-after-all-trains": (
+        _standard(mexican_train=MexicanAfterAllTrains()),
+        "Nobody may play on the Mexican train until every player has played a tile on "
+        "their own train this round (V2); tiles other players laid on a marked train "
+        "do not count (as ``mexican-after-own-train``).",
+    ),
+    "single-tile-first-turn": (
+        _standard(first_turn=FirstTurn(chain=False)),
+        "The first turn of a round plays a single tile on the player's own train, "
+        "not a chain (P4, V1).",
+    ),
+    "first-turn-draw": (
+        _standard(first_turn=FirstTurn(may_draw=True)),
+        "A player who cannot start their train on the first turn draws one tile and "
+        "plays it if it fits (P4, V1).",
+    ),
+    "draw-until-playable": (
+        _standard(draw_until_playable=True),
+        "A player with no legal play draws until they can play or the boneyard is "
+        "empty, instead of drawing one tile (P5, D1, D2).",
+    ),
+    "voluntary-draw": (
+        _standard(must_play=False),
+        "A player who could play may draw one tile instead (P7 off, V6), also instead of "
+        "following their own double (D1), and then play any legal tile, the drawn one or "
+        "another, or pass with a marker (P5); with the boneyard empty they may pass at "
+        "once.  In a first turn that builds the player's own train, where nobody draws "
+        "(P4), they may pass before the first tile and get a marker.",
+    ),
+    "double-blank-0": (
+        _standard(double_blank_score=0),
+        "The double-blank left in a hand counts 0 (E3, V7).",
+    ),
+    "double-blank-25": (
+        _standard(double_blank_score=25),
+        "The double-blank left in a hand counts 25 (E3, V7).",
+    ),
+    "last-tile-call": (
+        _standard(last_tile_penalty=2),
+        "A player must call their last tile (``CallLastTile()``) while holding two "
+        "tiles; one whose turn ends with one tile, after playing that turn without "
+        "calling, draws two tiles.  This holds in the first turn too: in a first-turn "
+        "chain (P4) the player calls while holding two tiles, and a chain that ends "
+        "with one tile, uncalled, draws two.",
+    ),
+    "ascending": (
+        _standard(ascending=True),
+        "The engines go up, from 0-0 in round 1 to N-N in the last round (S2, V9).",
+    ),
+    "short-game": (
+        _standard(rounds=3),
+        "A short game of three rounds, with the three highest engines (S2, V9).",
+    ),
+    "open-hands": (
+        _standard(open_hands=True),
+        "Every player sees every hand (S5, V10); only the boneyard stays hidden.",
+    ),
+    "shared-ties": (
+        _standard(tie_break=False),
+        "Players level on the lowest total share the win; E5's tie-break is not used.",
+    ),
+}
+
+#: Every built-in variant by name: a read-only mapping, in catalogue order.
+VARIANTS: Mapping[str, Rules] = MappingProxyType(
+    {name: rules for name, (rules, _) in _CATALOGUE.items()}
+)
+
+#: Other names `get_variant` accepts, and the variant each stands for.
+ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        "a": "standard",
+        "rulebook-a": "standard",
+        "b": "hub",
+        "rulebook-b": "hub",
+        "rulebook-b-reverse": "hub-reverse",
+        "no-mexican-train": "train-dominoes",
+    }
+)
+
+
+def _key(name: str) -> str:
+    # Case, spaces and underscores do not matter: "Train Dominoes" is "train-dominoes".
+    return "-".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
+
+
+def _entry_points() -> Iterable[importlib.metadata.EntryPoint]:
+    # Looked up on every call (no cache): installing a plugin needs no restart,
+    # and this only runs when a name is not built in.
+    return importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+
+
+def _load(entry_point: importlib.metadata.EntryPoint) -> Rules:
+    try:
+        rules = entry_point.load()
+    except Exception as error:
+        raise RulesError(
+            f"the variant {entry_point.name!r} registered in {ENTRY_POINT_GROUP!r} as "
+            f"{entry_point.value!r} failed to load: {error!r}"
+        ) from error
+    if not isinstance(rules, Rules):
+        raise RulesError(
+            f"the variant {entry_point.name!r} registered in {ENTRY_POINT_GROUP!r} as "
+            f"{entry_point.value!r} is {rules!r}, not a Rules value"
+        )
+    return rules
+
+
+def variant_names() -> tuple[str, ...]:
+    """Return the name of every variant: built in, then registered by installed packages.
+
+    >>> variant_names()[:3]
+    ('standard', 'hub', 'hub-reverse')
+    """
+    plugins = sorted({_key(ep.name) for ep in _entry_points()} - set(VARIANTS))
+    return (*VARIANTS, *plugins)
+
+
+def get_variant(name: str) -> Rules:
+    """Return the rules of the variant called *name*.
+
+    Case, spaces and underscores do not matter, and the `ALIASES` are accepted
+    ("a" and "rulebook-a" are "standard"; "b" and "rulebook-b" are "hub").
+    Variants that installed packages register in the entry-point group
+    ``mexican_train.variants`` are found too; a built-in name always wins.
+    A combination's name, the base and its house rules joined by ``+``
+    (``"hub+shared-ties"``), gives `combine` of those names.
+
+    Args:
+        name: a variant's name or alias.
+
+    Returns:
+        The variant's `Rules`.
+
+    Raises:
+        UnknownVariantError: if no variant has that name; the message lists them all.
+        RulesError: if a registered variant fails to load or is not a `Rules` value,
+            or if the house rules of a combination conflict (see `combine`).
+
+    >>> get_variant("Rulebook-B") is HUB
+    True
+    >>> get_variant("hub+shared-ties") == combine("hub", "shared-ties")
+    True
+    >>> get_variant("Train Dominoes").mexican_train
+    NoMexicanTrain()
+    >>> try:
+    ...     get_variant("chickenfoot")
+    ... except UnknownVariantError as error:
+    ...     print(str(error)[:59])
+    no variant named 'chickenfoot'; the variants are: standard,
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a variant name is a str, not {name!r}")
+    if "+" in name:
+        # A combination's name: the base, then each variant, joined by "+".
+        return combine(*name.split("+"))
+    key = _key(name)
+    key = ALIASES.get(key, key)
+    rules = VARIANTS.get(key)
+    if rules is not None:
+        return rules
+    for entry_point in _entry_points():
+        if _key(entry_point.name) == key:
+            return _load(entry_point)
+    raise UnknownVariantError(name, variant_names())
+
+
+def variant_name(rules: Rules) -> str | None:
+    """Return the name of the variant whose rules are exactly *rules*, or None.
+
+    Built-in variants are looked up first, then those installed packages
+    register (one that fails to load cannot match and is skipped).  Rules that
+    no catalogue entry matches but that `combine` can build from named
+    variants get the combination's canonical name: the base, then the house
+    rules sorted, joined by ``+``.  Of several ways to build them, a preset
+    (``standard``, ``hub``) is preferred as the base, then the fewest house rules.
+
+    >>> variant_name(STANDARD), variant_name(get_variant("b"))
+    ('standard', 'hub')
+    >>> variant_name(attrs.evolve(HUB, tie_break=False, double_blank_score=0))
+    'hub+double-blank-0+shared-ties'
+    >>> variant_name(attrs.evolve(STANDARD, max_pip=6)) is None
+    True
+    """
+    for name, value in VARIANTS.items():
+        if value == rules:
+            return name
+    plugins: dict[str, Rules] = {}
+    for entry_point in _entry_points():
+        try:
+            value = _load(entry_point)
+        except RulesError:
+            continue
+        key = _key(entry_point.name)
+        if key not in VARIANTS and "+" not in key:
+            if value == rules:
+                return key
+            plugins.setdefault(key, value)
+    return combination_name(rules, {**VARIANTS, **plugins})
+
+
+# -- combinations of house rules (issue 14) ---------------------------------------
+
+_PRESETS = (STANDARD, HUB)
+
+
+@functools.lru_cache(maxsize=1024)
+def _preset_of(rules: Rules) -> Rules:
+    # A variant's own base: the preset it differs from on the fewest fields
+    # (STANDARD on a tie).  Every catalogue entry is one preset with a change.
+    def distance(preset: Rules) -> int:
+        return sum(getattr(rules, f.name) != getattr(preset, f.name) for f in _FIELDS)
+
+    return min(_PRESETS, key=distance)
+
+
+@functools.lru_cache(maxsize=1024)
+def _changes(rules: Rules) -> tuple[tuple[str, object], ...]:
+    # What a variant changes on its own preset: (field, value) pairs in field order.
+    # A pluggable rule (open_doubles, mexican_train) is one field, whatever its options.
+    preset = _preset_of(rules)
+    return tuple(
+        (f.name, getattr(rules, f.name))
+        for f in _FIELDS
+        if getattr(rules, f.name) != getattr(preset, f.name)
+    )
+
+
+_FIELDS = attrs.fields(Rules)
+
+
+def _shown_value(value: object) -> str:
+    return repr(value.value) if isinstance(value, EnginePlacement) else repr(value)
+
+
+def _resolve(part: str | Rules, position: int) -> tuple[str, Rules]:
+    if isinstance(part, Rules):
+        return variant_name(part) or f"the unnamed rules given as argument {position}", part
+    if not isinstance(part, str):
+        raise TypeError(f"combine() takes variant names or Rules values, not {part!r}")
+    key = _key(part)
+    if "+" not in part and not key:
+        raise UnknownVariantError(part, variant_names())
+    return (ALIASES.get(key, key) if "+" not in part else part), get_variant(part)
+
+
+def combine(base: str | Rules, *variants: str | Rules) -> Rules:
+    """Return the rules of *base* with the house rules *variants* added.
+
+    Each variant, a name or a `Rules` value, contributes what it changes on
+    its own preset (``standard`` or ``hub``, whichever it differs from least):
+    ``strict-double-order`` changes only the open-double rule, so on ``hub`` it
+    gives Rulebook B with D3's stronger reading.  The order of *variants* does
+    not matter, and a variant named twice counts once.  The result's canonical
+    name (see `variant_name`) is the base, then the variants sorted, joined by
+    ``+``: ``hub+shared-ties+strict-double-order``, which `get_variant`, the
+    notation, JSON records and the command line (``--rules hub --house
+    shared-ties``) read back.
+
+    Args:
+        base: the variant to start from, by name or value.
+        variants: house rules to add, by name or value.
+
+    Returns:
+        The combined `Rules`.
+
+    Raises:
+        RulesError: if two of them set the same rule point (a field of `Rules`;
+            a pluggable rule counts as one field) to different values, naming
+            both; if a variant changes nothing on its preset (``hub`` given as
+            a house rule); or if the result is contradictory.
+        UnknownVariantError: if a name is not a variant.
+        TypeError: if an argument is neither a name nor a `Rules` value.
+
+    >>> rules = combine("hub", "strict-double-order", "shared-ties")
+    >>> rules == combine("hub", "shared-ties", "strict-double-order")
+    True
+    >>> rules.open_doubles, rules.tie_break, rules.engine_placement is HUB.engine_placement
+    (StrictCloseInOrder(reverse=False, release_dead=True), False, True)
+    >>> variant_name(rules)
+    'hub+shared-ties+strict-double-order'
+    >>> try:
+    ...     combine("standard", "double-blank-0", "double-blank-25")
+    ... except RulesError as error:
+    ...     print(error)
+    'double-blank-0' and 'double-blank-25' conflict: both set Rules.double_blank_score (to 0 and to 25)
+    """
+    base_name, base_rules = _resolve(base, 1)
+    parts = [_resolve(variant, i) for i, variant in enumerate(variants, start=2)]
+    chosen: dict[str, tuple[str, object]] = {
+        field: (base_name, value) for field, value in _changes(base_rules)
+    }
+    for name, rules in parts:
+        changes = _changes(rules)
+        if not changes:
+            raise RulesError(
+                f"{name!r} changes nothing on its own preset, so it is no house rule: "
+                f"name it as the base instead (the base here is {base_name!r})"
+            )
+        for field, value in changes:
+            earlier = chosen.setdefault(field, (name, value))
+            if earlier[1] != value:
+                first, second = sorted([(earlier[0], earlier[1]), (name, value)], key=str)
+                raise RulesError(
+                    f"{first[0]!r} and {second[0]!r} conflict: both set Rules.{field} "
+                    f"(to {_shown_value(first[1])} and to {_shown_value(second[1])})"
+                )
+    values: dict[str, Any] = {field: value for field, (_, value) in chosen.items()}
+    try:
+        return attrs.evolve(_preset_of(base_rules), **values)
+    except RulesError as error:
+        names = "+".join([base_name, *sorted({name for name, _ in parts})])
+        raise RulesError(f"{names} cannot be played: {error}") from error
+
+
+def combination_name(rules: Rules, named: Mapping[str, Rules]) -> str | None:
+    # The name of a base and house rules that combine() builds into exactly *rules*.
+    # Preferred: a preset as the base, then the fewest house rules, then catalogue
+    # order; house rules built on standard are tried before those built on hub, so
+    # that Rulebook B's variation on hub reads "hub+reverse-doubles", not "hub+hub-reverse".
+    candidates = sorted(named.items(), key=lambda item: _preset_of(item[1]) is not STANDARD)
+    best: tuple[bool, int, str] | None = None
+    for base_name, base in named.items():
+        preset = _preset_of(base)
+        if any(getattr(rules, field) != value for field, value in _changes(base)):
+            continue
+        covered = {field for field, _ in _changes(base)}
+        picks: set[str] = set()
+        for f in _FIELDS:
+            field = f.name
+            if field in covered or getattr(rules, field) == getattr(preset, field):
+                continue
+            for name, candidate in candidates:
+                changes = _changes(candidate)
+                if field in dict(changes) and all(
+                    getattr(rules, key) == value for key, value in changes
+                ):
+                    picks.add(name)
+                    covered.update(key for key, _ in changes)
+                    break
+            else:
+                break  # no variant sets this field to this value
+        else:
+            rank = (base not in _PRESETS, len(picks), "+".join([base_name, *sorted(picks)]))
+            if picks and (best is None or rank[:2] < best[:2]):
+                best = rank
+    return None if best is None else best[2]
+
+
+# -- rules as documentation -------------------------------------------------------
+
+_MEXICAN = {
+    MexicanFromSecondTurn: "from each player's second turn",
+    MexicanFromFirstTurn: "open from the first turn",
+    NoMexicanTrain: "none (Train Dominoes)",
+    MexicanAfterOwnTrain: "once the player has played on their own train",
+    MexicanAfterAllTrains: "once every player has played on their own train",
+}
+
+
+def _describe_open_doubles(rule: object) -> str:
+    order = "reverse order" if getattr(rule, "reverse", False) else "played order"
+    if type(rule) is CloseInOrder:
+        return f"closed one at a time, {order}"
+    if type(rule) is StrictCloseInOrder:
+        return f"{order}; after doubles, the next tile only on the first"
+    if type(rule) is CoverOwnDouble:
+        return f"its player covers it with the next tile; then {order}"
+    if type(rule) is CloseAnyOrder:
+        return "any one of them, one per turn"
+    if type(rule) is NeverBind:
+        return "never bind"
+    return repr(rule)
+
+
+def _describe_dead(rule: object) -> str:
+    if type(rule) is NeverBind:
+        return "no double binds"
+    release = getattr(rule, "release_dead", None)
+    if release is None:
+        return "as the open-double rule says"
+    return "released" if release else "still bind"
+
+
+def _describe_first_turn(first_turn: FirstTurn | None) -> str:
+    if first_turn is None:
+        return "an ordinary turn"
+    tiles = "a chain" if first_turn.chain else "one tile"
+    draw = "may draw" if first_turn.may_draw else "no draw"
+    return f"own train only, {tiles}, {draw}"
+
+
+def _describe_set(rules: Rules) -> str:
+    text = rules.deal_table.name
+    if rules.max_pip is not None:
+        text += f", double-{rules.max_pip}"
+    if rules.hand_size is not None:
+        text += f", {rules.hand_size} tiles each"
+    return text
+
+
+def describe_rules(rules: Rules) -> dict[str, str]:
+    """Return every rule axis of *rules* (RULES.md section V), described in a few words.
+
+    The keys are the same for every `Rules` value, in a fixed order, each with
+    the rule id it stands for; compare two results to see how two variants
+    differ.  A user-defined pluggable rule is shown by its ``repr``.
+
+    >>> hub = describe_rules(HUB)
+    >>> hub["first turn (V1)"], hub["Mexican train (V2)"]
+    ('an ordinary turn', 'open from the first turn')
+    >>> [axis for axis, text in describe_rules(get_variant("train-dominoes")).items()
+    ...  if text != describe_rules(STANDARD)[axis]]
+    ['Mexican train (V2)']
+    """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"describe_rules() needs a Rules value, not {rules!r}")
+    placement = {
+        EnginePlacement.HOLDER: "its holder places it and starts (S3)",
+        EnginePlacement.SET_ASIDE: "set aside; the first player rotates (S4)",
+    }
+    mexican = _MEXICAN.get(type(rules.mexican_train), repr(rules.mexican_train))
+    penalty = rules.last_tile_penalty
+    return {
+        "set (S1, V8)": _describe_set(rules),
+        "engine (V5)": placement[rules.engine_placement],
+        "first turn (V1)": _describe_first_turn(rules.first_turn),
+        "Mexican train (V2)": mexican,
+        "open doubles (D2, D3, V3)": _describe_open_doubles(rules.open_doubles),
+        "dead doubles (D4, V4)": _describe_dead(rules.open_doubles),
+        "must play (P7, V6)": "yes" if rules.must_play else "no: voluntary draw",
+        "draw (P5)": "until playable" if rules.draw_until_playable else "one tile",
+        "last tile": f"call it, or draw {penalty}" if penalty else "no call",
+        "double-blank (E3, V7)": f"{rules.double_blank_score} points",
+        "rounds (S2, V9)": "one per engine" if rules.rounds is None else str(rules.rounds),
+        "engine order (S2, V9)": "ascending" if rules.ascending else "descending",
+        "hands (S5, V10)": "open" if rules.open_hands else "private",
+        "ties (E5)": "broken as E5 says" if rules.tie_break else "shared",
+    }
+
+
+def rules_table(variants: Mapping[str, Rules] | None = None) -> list[tuple[str, ...]]:
+    """Return a table of every variant x every rule axis: a header row, then one row each.
+
+    Args:
+        variants: the variants to show, by name; None: every built-in one (`VARIANTS`).
+
+    >>> table = rules_table()
+    >>> table[0][:3]
+    ('variant', 'set (S1, V8)', 'engine (V5)')
+    >>> table[2][:2]
+    ('hub', 'Table B')
+    >>> len(table) == len(VARIANTS) + 1
+    True
+    """
+    if variants is None:
+        variants = VARIANTS
+    rows = [(name, *describe_rules(rules).values()) for name, rules in variants.items()]
+    return [("variant", *describe_rules(STANDARD)), *rows]
+
+
+def describe_variant(name: str) -> str:
+    """Return what the variant called *name* plays, in a sentence or two with rule ids.
+
+    Built-in variants have their catalogue text; a combination joins those of
+    its parts; a variant an installed package registers is described by how
+    its rules differ from its preset (`describe_rules`).
+
+    Raises:
+        UnknownVariantError: if no variant has that name.
+
+    >>> describe_variant("shared-ties")
+    "Players level on the lowest total share the win; E5's tie-break is not used."
+    >>> describe_variant("hub+shared-ties").startswith("Rulebook B exactly")
+    True
+    """
+    rules = get_variant(name)
+    if "+" in name:
+        return "  ".join(describe_variant(part) for part in name.split("+"))
+    key = _key(name)
+    key = ALIASES.get(key, key)
+    if key in _CATALOGUE:
+        return _CATALOGUE[key][1]
+    preset = _preset_of(rules)
+    described, base = describe_rules(rules), describe_rules(preset)
+    changes = [f"{axis}: {text}" for axis, text in described.items() if text != base[axis]]
+    preset_name = "standard" if preset is STANDARD else "hub"
+    return (
+        f"Registered by an installed package: {preset_name} with "
+        + ("; ".join(changes) if changes else "no change")
+        + "."
+    )
+
+
+def _notes() -> Mapping[str, str]:
+    # The rule text of each built-in variant, for the generated docs page.
+    return MappingProxyType({name: text for name, (_, text) in _CATALOGUE.items()})

@@ -1,0 +1,1 @@
+"""The core: the rules of the game, and nothing above them."""

@@ -1,0 +1,138 @@
+"""The exception hierarchy: one base class, each error also a builtin a user would catch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def shown(value: object) -> str:
+    """Return ``repr(value)`` for an error message; a whole number too long to write, described.
+
+    Python refuses to write an int of more than 4300 digits, which would turn the
+    intended error into a bare ValueError about string conversion.
+
+    >>> shown(-3), shown("x"), shown(10**5000)
+    ('-3', "'x'", 'a whole number of 16610 bits')
+    """
+    if type(value) is int and value.bit_length() > 1000:
+        return f"a whole number of {value.bit_length()} bits"
+    return repr(value)
+
+
+class MexicanTrainError(Exception):
+    """Base class of every error this library raises on purpose.
+
+    >>> from mexican_train import new_game
+    >>> try:
+    ...     new_game(15)
+    ... except MexicanTrainError as error:
+    ...     type(error).__name__, isinstance(error, ValueError)
+    ('DealError', True)
+    """
+
+
+class DealError(MexicanTrainError, ValueError):
+    """A set, a hand size or a player count that no deal can satisfy (S1), or a bad `Deal`.
+
+    >>> from mexican_train import new_game
+    >>> new_game(15)
+    Traceback (most recent call last):
+    ...
+    mexican_train._core.errors.DealError: Table A covers 2-14 players, not 15
+    """
+
+
+class RulesError(MexicanTrainError, ValueError):
+    """A `Rules` value that is contradictory, or a pluggable rule that broke its protocol.
+
+    >>> import attrs
+    >>> from mexican_train import STANDARD
+    >>> attrs.evolve(STANDARD, max_pip=6, rounds=9)
+    Traceback (most recent call last):
+    ...
+    mexican_train._core.errors.RulesError: Rules.rounds=9, but a double-6 set has only 7 engines (S2)
+    """
+
+
+class InvalidArgumentError(MexicanTrainError, ValueError):
+    """An argument no call could accept; the message names it and the value refused.
+
+    For example a seat the table does not have, a tile end above 30, ``games=0``.
+
+    A value of the wrong kind altogether (a str where a `GameState` belongs) raises
+    TypeError instead.
+
+    >>> from mexican_train import new_game, view
+    >>> view(new_game(2, seed=1), 5)
+    Traceback (most recent call last):
+    ...
+    mexican_train._core.errors.InvalidArgumentError: a seat is 0-1, not 5
+    """
+
+
+class InvalidStateError(MexicanTrainError, ValueError):
+    """Parts of a position that no game could reach, given to `build_state`.
+
+    The state is not built.  A JSON document or a notation string with the same
+    fault raises `SchemaError` or `NotationError` instead, which locate it in the text.
+
+    Attributes:
+        field: the offending part, written as a path such as ``"trains[2].tiles[3]"``.
+        reason: what is wrong with it, and why, naming the rule where there is one.
+
+    >>> from mexican_train import HUB, Train, Tile, build_state
+    >>> try:
+    ...     build_state(rules=HUB, players=2, seed=1, round_number=1, hands=[["12-12"], []],
+    ...                 boneyard=[], trains=[Train((), 12)] * 3, current_player=0)
+    ... except InvalidStateError as error:
+    ...     error.field, error.reason
+    ('hands[0][0]', '12-12 appears twice (also at engine)')
+    """
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+class IllegalMoveError(MexicanTrainError, ValueError):
+    """A move that the rules do not allow in this state.
+
+    Attributes:
+        move: the refused move.
+        reason: why it was refused, naming the rule (for example ``"D2: ..."``).
+
+    >>> from mexican_train import Pass, apply, new_game
+    >>> try:
+    ...     apply(new_game(2, seed=1), Pass())
+    ... except IllegalMoveError as error:
+    ...     error.move, error.reason
+    (Pass(), 'P7/P5a: a player who has a legal play must make one')
+    """
+
+    def __init__(self, move: Any, reason: str) -> None:
+        super().__init__(f"illegal move {move!r}: {reason}")
+        self.move = move
+        self.reason = reason
+
+
+class UnknownVariantError(MexicanTrainError, LookupError):
+    """A variant name that is neither built in nor registered by an installed package.
+
+    Attributes:
+        name: the name asked for.
+        known: every valid name: the built-in ones in catalogue order, then those
+            installed packages register, sorted.
+
+    >>> from mexican_train import get_variant
+    >>> try:
+    ...     get_variant("chickenfoot")
+    ... except UnknownVariantError as error:
+    ...     error.name, error.known[:2], isinstance(error, LookupError)
+    ('chickenfoot', ('standard', 'hub'), True)
+    """
+
+    def __init__(self, name: str, known: tuple[str, ...]) -> None:
+        super().__init__(f"no variant named {name!r}; the variants are: {', '.join(known)}")
+        self.name = name
+        self.known = known

@@ -1,0 +1,200 @@
+"""Deal tables: which set and how many tiles each, by number of players (S1, V8)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from .errors import DealError, shown
+from .tiles import MAX_PIP, set_size
+
+__all__ = ["TABLE_A", "TABLE_B", "DealTable"]
+
+
+def _read_only(rows: Mapping[Any, int]) -> Mapping[Any, int]:
+    if not isinstance(rows, Mapping):
+        raise TypeError(f"a deal table's rows are a dict, not {rows!r}")
+    for key in rows:
+        # Keys are compared to sort them, and read as numbers in every lookup.
+        parts = key if isinstance(key, tuple) else (key,)
+        if not parts or any(type(part) is not int for part in parts):
+            raise TypeError(f"a deal table's keys are whole numbers or pairs of them, not {key!r}")
+    return MappingProxyType(dict(sorted(rows.items())))
+
+
+def _check_rows(table: DealTable) -> None:
+    # S1: players >= 1, a set from double-0 to double-30, hands of at least 2 tiles,
+    # and a default set for each player count of one range without gaps.
+    if not isinstance(table.name, str):
+        raise TypeError(f"DealTable.name is a str, not {table.name!r}")
+    rows: Mapping[Any, Any] = table.hand_sizes  # untrusted until checked
+    for key, size in rows.items():
+        if not isinstance(key, tuple) or len(key) != 2:
+            raise TypeError(f"DealTable.hand_sizes has (players, max_pip) keys, not {key!r}")
+        players, max_pip = key
+        if players < 1 or not 0 <= max_pip <= MAX_PIP:
+            raise DealError(
+                f"{table.name}: a row is (players >= 1, set 0-{MAX_PIP}), not "
+                f"({shown(players)}, {shown(max_pip)})"
+            )
+        if type(size) is not int or size < 2:
+            raise DealError(
+                f"{table.name}: a hand is at least 2 tiles, not {shown(size)} "
+                f"(for {players} players with double-{max_pip})"
+            )
+    sets = table.default_sets
+    for count in sets:
+        if type(count) is not int:
+            raise TypeError(f"DealTable.default_sets has player counts for keys, not {count!r}")
+    if not sets or len(sets) != max(sets) - min(sets) + 1 or min(sets) < 1:
+        raise DealError(
+            f"{table.name}: the default sets cover one range of player counts from 1 up, "
+            f"without gaps, not {sorted(sets)[:20]}"
+        )
+    for players, max_pip in sets.items():
+        if type(max_pip) is not int or not 0 <= max_pip <= MAX_PIP:
+            raise DealError(
+                f"{table.name}: the default set for {players} players is double-0 to "
+                f"double-{MAX_PIP}, not {shown(max_pip)}"
+            )
+
+
+@attrs.frozen
+class DealTable:
+    """A rulebook's deal table (S1): the set and hand size for each player count.
+
+    Attributes:
+        name: the table's name, used in error messages.
+        hand_sizes: ``{(players, max_pip): tiles each}`` for every row of the table.
+        default_sets: ``{players: max_pip}``: the set used when none is chosen.
+
+    >>> TABLE_A.lookup(4)
+    (12, 15)
+    >>> TABLE_A.lookup(3, max_pip=6)
+    (6, 7)
+    >>> TABLE_B.lookup(6)
+    (12, 12)
+    """
+
+    name: str
+    hand_sizes: Mapping[tuple[int, int], int] = attrs.field(converter=_read_only, eq=False)
+    default_sets: Mapping[int, int] = attrs.field(converter=_read_only, eq=False)
+    # Mappings are not hashable: compare and hash a sorted snapshot instead.
+    _key: tuple[object, ...] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        _check_rows(self)
+
+    @_key.default
+    def _make_key(self) -> tuple[object, ...]:
+        return (tuple(sorted(self.hand_sizes.items())), tuple(sorted(self.default_sets.items())))
+
+    @property
+    def player_counts(self) -> range:
+        """The player counts this table covers (S1).
+
+        >>> TABLE_A.player_counts, TABLE_B.player_counts
+        (range(2, 15), range(2, 13))
+        """
+        return range(min(self.default_sets), max(self.default_sets) + 1)
+
+    def lookup(
+        self, players: int, max_pip: int | None = None, hand_size: int | None = None
+    ) -> tuple[int, int]:
+        """Return ``(max_pip, hand_size)`` for *players*, filling what is None from the table.
+
+        >>> TABLE_A.lookup(4), TABLE_A.lookup(4, max_pip=12, hand_size=10)
+        ((12, 15), (12, 10))
+        >>> TABLE_A.lookup(15)
+        Traceback (most recent call last):
+        ...
+        mexican_train._core.errors.DealError: Table A covers 2-14 players, not 15
+
+        Raises:
+            DealError: if the table does not cover *players*, or gives no hand size for
+                that set and none was chosen, or the deal does not fit in the set.
+        """
+        if players not in self.player_counts:
+            raise DealError(
+                f"{self.name} covers {self.player_counts.start}-{self.player_counts.stop - 1} "
+                f"players, not {shown(players)}"
+            )
+        if max_pip is None:
+            max_pip = self.default_sets[players]
+        if hand_size is None:
+            size = self.hand_sizes.get((players, max_pip))
+            if size is None:
+                listed = sorted(n for p, n in self.hand_sizes if p == players)
+                sets = ", ".join(f"double-{n}" for n in listed) or "none"
+                raise DealError(
+                    f"{self.name} gives no hand size for {players} players with a "
+                    f"double-{max_pip} set (it lists: {sets}); choose hand_size explicitly"
+                )
+            hand_size = size
+        return max_pip, hand_size
+
+    def __reduce__(self) -> tuple[type[DealTable], tuple[str, dict[Any, int], dict[int, int]]]:
+        # A mappingproxy does not pickle: rebuild from plain dicts, so that Rules and
+        # states can be sent to other processes (simulate with an executor).
+        return (DealTable, (self.name, dict(self.hand_sizes), dict(self.default_sets)))
+
+
+def check_fit(players: int, max_pip: int, hand_size: int, *, set_aside: int) -> None:
+    """Raise `DealError` unless *players* hands of *hand_size* fit in the set (S1)."""
+    if type(hand_size) is not int or hand_size < 2:
+        raise DealError(f"a hand is at least 2 tiles, not {hand_size!r}")
+    available = set_size(max_pip) - set_aside
+    if players * hand_size > available:
+        raise DealError(
+            f"{players} players x {hand_size} tiles = {players * hand_size} tiles, but a "
+            f"double-{max_pip} set has only {available} to deal"
+            + (" once the engine is set aside" if set_aside else "")
+        )
+
+
+def _rows(players: range, max_pip: int, size: int) -> dict[tuple[int, int], int]:
+    return {(p, max_pip): size for p in players}
+
+
+#: Rulebook A's deal table (S1, Table A): 2-14 players.
+TABLE_A = DealTable(
+    name="Table A",
+    hand_sizes={
+        **_rows(range(2, 5), 6, 7),
+        **_rows(range(2, 4), 9, 15),
+        (4, 12): 15,
+        **_rows(range(5, 7), 12, 12),
+        **_rows(range(7, 9), 12, 11),
+        **_rows(range(9, 13), 15, 11),
+        **_rows(range(13, 15), 18, 11),
+    },
+    default_sets={
+        **dict.fromkeys(range(2, 4), 9),
+        **dict.fromkeys(range(4, 9), 12),
+        **dict.fromkeys(range(9, 13), 15),
+        **dict.fromkeys(range(13, 15), 18),
+    },
+)
+
+#: Rulebook B's deal table (S1, Table B): 2-12 players.  Rulebook B names no hand
+#: size for 9-12 players; decision (S1): a double-15 set and 11 tiles each.
+TABLE_B = DealTable(
+    name="Table B",
+    hand_sizes={
+        (2, 12): 16,
+        (3, 12): 16,
+        (4, 12): 15,
+        (5, 12): 14,
+        (6, 12): 12,
+        (7, 12): 10,
+        (8, 12): 9,
+        (2, 9): 15,
+        (3, 9): 13,
+        (4, 9): 10,
+        **_rows(range(9, 13), 15, 11),
+    },
+    default_sets={**dict.fromkeys(range(2, 9), 12), **dict.fromkeys(range(9, 13), 15)},
+)

@@ -1,0 +1,1 @@
+"""Formats: text notation, JSON, game records, events and pictures of the table."""

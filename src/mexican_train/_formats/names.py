@@ -1,0 +1,47 @@
+"""Names the readers may resolve: registered variants and the package's public pieces.
+
+Text and JSON name rules by variant (``standard``) and pluggable pieces by class
+(``CloseInOrder``), and both name a move or event type by its class in kebab case
+(``call-last-tile``).  Input is untrusted, so a name is only ever looked up here,
+among the public names of this package and of `mexican_train.variants`, never
+imported from wherever it points.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+from .._catalogue.variants import get_variant
+from .._core.errors import MexicanTrainError
+from .._core.rules import Rules
+
+__all__ = ["get_rules", "kebab_name", "public_names"]
+
+
+def kebab_name(cls: type) -> str:
+    """Return the name of *cls* in kebab case, as the notation and JSON write types.
+
+    >>> from mexican_train import CallLastTile
+    >>> kebab_name(CallLastTile)
+    'call-last-tile'
+    """
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", cls.__name__).lower()
+
+
+def get_rules(name: str) -> Rules | None:
+    """Return the rules of the variant called *name* (or an alias), or None if there is none."""
+    try:
+        return get_variant(name)  # always Rules: a bad plugin raises RulesError
+    except MexicanTrainError:
+        return None
+
+
+def public_names() -> dict[str, object]:
+    """Return the public names of ``mexican_train`` and of ``mexican_train.variants``."""
+    package = importlib.import_module("mexican_train")
+    variants = importlib.import_module("mexican_train.variants")
+    names = {name: getattr(package, name) for name in package.__all__}
+    for name in variants.__all__:
+        names.setdefault(name, getattr(variants, name))
+    return names

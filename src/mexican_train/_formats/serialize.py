@@ -1,0 +1,755 @@
+"""JSON documents: states, views, moves, records and events, to and from plain dicts.
+
+Documents mirror the Python values field for field (see ``docs/reference/json.rst``
+and the JSON Schema in ``schema/``).  Writing uses cattrs' unstructuring; reading
+uses cattrs' structuring with strict hooks (a bool is not a whole number, a string is
+not a list), then the consistency checks of `._check`.  Reading is for untrusted
+input: anything wrong raises `SchemaError` naming the path of the bad field, and no
+value is returned until the whole document has been checked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from importlib import resources
+from typing import Any, Final, NoReturn, TypeVar
+
+import attrs
+import cattrs
+from cattrs.errors import (
+    ClassValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationError,
+)
+from cattrs.gen import make_dict_structure_fn
+
+from .._core.bounds import BOUNDS, first_out_of_bounds
+from .._core.errors import InvalidArgumentError, MexicanTrainError, shown
+from .._core.moves import MAX_TRAIN, Move, Play
+from .._core.state import GameState, Train
+from .._core.tables import DealTable
+from .._core.tiles import Tile, set_size
+from .._core.view import PlayerView
+from .._positions.check import MAX_DEPTH, SEED_LIMIT, Path, Problem, check_state, check_view
+from .._positions.fields import StateFields, TrainFields, ViewFields, fields_of
+from .events import Event
+from .names import kebab_name, public_names
+from .record import GameRecord, ReplayError, replay
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "SchemaError",
+    "event_from_json",
+    "from_json",
+    "json_schema",
+    "move_from_json",
+    "record_from_json",
+    "state_from_json",
+    "to_json",
+    "view_from_json",
+]
+
+#: The schema every document names in its ``"schema"`` field.
+SCHEMA_VERSION: Final = "mexican-train/2"
+#: The schema before E2 was revised (2026-12-01): a round was blocked after a cycle of turns
+#: without a tile, even when a marker placed in the cycle had opened a play.  Its moves and
+#: events mean what they did; its states and views count the blocked-round turns (E2's
+#: ``idle_turns``) the old way, which cannot be converted, so they are refused; its records
+#: are replayed under the revised rule.
+_SCHEMA_BEFORE_E2: Final = "mexican-train/1"
+_BEFORE_E2 = (
+    f"{_SCHEMA_BEFORE_E2!r} documents were written before E2 was revised on 2026-12-01 "
+    "(a marker newly placed on an unmarked train now starts the blocked-round count again)"
+)
+
+# Without a deal to count, a record's set is bounded here, so that an untrusted
+# record cannot ask for a set of a billion tiles.
+_MAX_SET_TILES = 20_000
+_TILE = re.compile(r"([0-9]{1,4})-([0-9]{1,4})")
+_T = TypeVar("_T")
+
+
+class SchemaError(MexicanTrainError, ValueError):
+    """A JSON document that is not a valid document of this schema.
+
+    Attributes:
+        path: where the bad field is, as a JSONPath such as ``$.trains[2].tiles[3]``.
+        reason: what is wrong with it, and why.
+
+    >>> try:
+    ...     move_from_json({"schema": SCHEMA_VERSION, "type": "play", "tile": "12-5", "train": True})
+    ... except SchemaError as error:
+    ...     error.path
+    '$.train'
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class _Invalid(Exception):
+    """Raised by our hooks inside cattrs; *subpath* goes below the field cattrs names."""
+
+    def __init__(self, message: str, subpath: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.subpath = subpath
+
+
+def _join(path: str, name: object) -> str:
+    if isinstance(name, str) and name.isidentifier():
+        return f"{path}.{name}"
+    return f"{path}[{name!r}]"
+
+
+def _problem_path(path: Path) -> str:
+    text = "$"
+    for step in path:
+        text = f"{text}[{step}]" if isinstance(step, int) else _join(text, step)
+    return text
+
+
+# -- the converter ----------------------------------------------------------------------
+
+
+def _strict(kind: type, what: str) -> Callable[[object, type], Any]:
+    def structure(value: object, _: type) -> Any:
+        # type() and not isinstance(): JSON's true is not the number 1.
+        if type(value) is not kind:
+            raise _Invalid(f"expected {what}, not {_shown(value)}")
+        return value
+
+    return structure
+
+
+def _shown(value: object) -> str:
+    if type(value) is int and value.bit_length() > _MAX_BITS:
+        return shown(value)  # json.dumps refuses ints of more than 4300 digits
+    text = json.dumps(value) if isinstance(value, (str, int, float, bool, type(None))) else None
+    if text is None:
+        names: dict[type, str] = {dict: "an object", list: "an array"}
+        text = names.get(type(value), type(value).__name__)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _structure_tile(value: object, _: type) -> Tile:
+    if type(value) is not str or not _TILE.fullmatch(value):
+        raise _Invalid(f'a tile is a string like "12-5", not {_shown(value)}')
+    high, low = value.split("-")
+    try:
+        return Tile(int(high), int(low))
+    except InvalidArgumentError as error:  # an end above MAX_PIP
+        raise _Invalid(f"{value} is not a tile: {error}") from None
+
+
+def _is_protocol(kind: object) -> bool:
+    return isinstance(kind, type) and bool(getattr(kind, "_is_protocol", False))
+
+
+def _is_move(kind: object) -> bool:
+    return kind == Move
+
+
+def _is_tuple(kind: object) -> bool:
+    args = typing.get_args(kind)
+    return typing.get_origin(kind) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+
+def _make_converter() -> cattrs.Converter:
+    converter = cattrs.Converter(
+        forbid_extra_keys=True,
+        detailed_validation=True,
+        unstruct_collection_overrides={tuple: list},
+    )
+    converter.register_structure_hook(int, _strict(int, "a whole number"))
+    converter.register_structure_hook(bool, _strict(bool, "true or false"))
+    # A field that may be left out (`TrainFields.owner_played`), never written null.
+    converter.register_structure_hook(bool | None, _strict(bool, "true or false"))
+    converter.register_structure_hook(str, _strict(str, "a string"))
+    converter.register_structure_hook(Tile, _structure_tile)
+    converter.register_unstructure_hook(Tile, str)
+
+    def tuple_factory(kind: Any) -> Callable[[object, Any], Any]:
+        item_kind = typing.get_args(kind)[0]
+        item_hook = converter.get_structure_hook(item_kind)
+
+        def structure(value: object, _: Any) -> Any:
+            if type(value) not in (list, tuple):
+                raise _Invalid(f"expected an array, not {_shown(value)}")
+            items: list[object] = []
+            # Stop at the first bad item, rather than check them all as cattrs' detailed
+            # validation does: refusing a huge document costs no more than its first fault.
+            for index, item in enumerate(typing.cast("list[object]", value)):
+                try:
+                    items.append(item_hook(item, item_kind))
+                except _STRUCTURE_ERRORS as error:
+                    where, reason = _locate(error, "")
+                    raise _Invalid(reason, f"[{index}]{where}") from None
+            return tuple(items)
+
+        return structure
+
+    def attrs_factory(kind: Any) -> Callable[[object, Any], Any]:
+        base = make_dict_structure_fn(kind, converter)
+
+        def structure(value: object, kind: Any) -> Any:
+            if type(value) is not dict:
+                raise _Invalid(f"expected an object, not {_shown(value)}")
+            return base(value, kind)
+
+        return structure
+
+    converter.register_structure_hook_factory(_is_tuple, tuple_factory)
+    converter.register_structure_hook_factory(attrs.has, attrs_factory)
+
+    def structure_pluggable(value: object, protocol: Any) -> object:
+        # V2, V3: pluggable rules are named by class, looked up among public names only.
+        if type(value) is not dict:
+            raise _Invalid(f'expected an object with a "type", not {_shown(value)}')
+        name = value.get("type")
+        classes = {
+            key: cls
+            for key, cls in public_names().items()
+            if isinstance(cls, type) and attrs.has(cls) and issubclass(cls, protocol)
+        }
+        if type(name) is not str or name not in classes:
+            known = ", ".join(sorted(classes))
+            raise _Invalid(f"a {protocol.__name__} is one of {known}, not {_shown(name)}", ".type")
+        fields = {key: item for key, item in value.items() if key != "type"}
+        return converter.structure(fields, classes[name])
+
+    def unstructure_pluggable(value: object) -> dict[str, Any]:
+        cls = type(value)
+        if public_names().get(cls.__name__) is not cls or not attrs.has(cls):
+            raise TypeError(
+                f"{value!r} cannot be written: JSON names pluggable rules by their public "
+                "class in mexican_train (or mexican_train.variants)"
+            )
+        return {"type": cls.__name__, **converter.unstructure(value, cls)}
+
+    converter.register_structure_hook_func(_is_protocol, structure_pluggable)
+    converter.register_unstructure_hook_func(_is_protocol, unstructure_pluggable)
+    converter.register_structure_hook(DealTable, _structure_table(converter))
+    converter.register_unstructure_hook(DealTable, _unstructure_table)
+    converter.register_structure_hook_func(_is_move, lambda value, _: _structure_move(value))
+    converter.register_unstructure_hook_func(_is_move, _unstructure_move)
+    return converter
+
+
+def _known_tables() -> dict[str, DealTable]:
+    return {t.name: t for t in public_names().values() if isinstance(t, DealTable)}
+
+
+def _unstructure_table(table: DealTable) -> object:
+    known = _known_tables().get(table.name)
+    if known == table:
+        return table.name  # S1: the rulebooks' tables go by name
+    return {
+        "name": table.name,
+        "hand_sizes": [[p, n, size] for (p, n), size in table.hand_sizes.items()],
+        "default_sets": [[p, n] for p, n in table.default_sets.items()],
+    }
+
+
+@attrs.frozen
+class _TableDocument:
+    name: str
+    hand_sizes: tuple[tuple[int, ...], ...]
+    default_sets: tuple[tuple[int, ...], ...]
+
+
+def _structure_table(converter: cattrs.Converter) -> Callable[[object, type], DealTable]:
+    def structure(value: object, _: type) -> DealTable:
+        if type(value) is str:
+            known = _known_tables()
+            if value not in known:
+                raise _Invalid(f"a deal table is one of {', '.join(known)} or an object, "
+                               f"not {_shown(value)}")  # fmt: skip
+            return known[value]
+        document = converter.structure(value, _TableDocument)
+        sizes: dict[tuple[int, int], int] = {}
+        players, pip, hand_size = BOUNDS["players"], BOUNDS["pip"], BOUNDS["hand_size"]
+        for i, row in enumerate(document.hand_sizes):
+            if (
+                len(row) != 3
+                or row[0] not in players
+                or row[1] not in pip
+                or row[2] not in hand_size
+            ):
+                raise _Invalid(f"a row is [players {players.low}-{players.high}, set "
+                               f"{pip.low}-{pip.high}, hand size {hand_size.low}-{hand_size.high}]",
+                               f".hand_sizes[{i}]")  # fmt: skip
+            if (row[0], row[1]) in sizes:
+                raise _Invalid("this player count and set are listed twice", f".hand_sizes[{i}]")
+            sizes[row[0], row[1]] = row[2]
+        sets: dict[int, int] = {}
+        for i, row in enumerate(document.default_sets):
+            if len(row) != 2 or row[0] not in players or row[1] not in pip or row[0] in sets:
+                raise _Invalid(f"a row is [players {players.low}-{players.high}, set "
+                               f"{pip.low}-{pip.high}], each player count once",
+                               f".default_sets[{i}]")  # fmt: skip
+            sets[row[0]] = row[1]
+        # S1: the table covers a range of player counts, each with a set.
+        if not sets or len(sets) != max(sets) - min(sets) + 1:
+            raise _Invalid("default sets cover a range of player counts without gaps",
+                           ".default_sets")  # fmt: skip
+        return DealTable(document.name, sizes, sets)
+
+    return structure
+
+
+_MOVE_FIELDS: Final = {"type", "tile", "train"}
+
+
+def _move_types() -> dict[str, type]:
+    return {kebab_name(cls): cls for cls in typing.get_args(Move)}
+
+
+def _unstructure_move(move: Move) -> dict[str, Any]:
+    if isinstance(move, Play):
+        return {"type": "play", "tile": str(move.tile), "train": move.train}
+    if type(move) not in typing.get_args(Move):
+        raise TypeError(f"not a move: {move!r}")
+    return {"type": kebab_name(type(move))}
+
+
+def _structure_move(value: object) -> Move:
+    if type(value) is not dict:
+        raise _Invalid(f'a move is an object with a "type", not {_shown(value)}')
+    types = _move_types()
+    kind = value.get("type")
+    if type(kind) is not str or kind not in types:
+        raise _Invalid(f"a move's type is one of {', '.join(types)}, not {_shown(kind)}", ".type")
+    allowed = _MOVE_FIELDS if kind == "play" else {"type"}
+    for key in value:
+        if key not in allowed:
+            raise _Invalid(f"a {kind} move has no field {key!r}", _join("", key))
+    if kind != "play":
+        return types[kind]()  # type: ignore[no-any-return]
+    for key in ("tile", "train"):
+        if key not in value:
+            raise _Invalid("required field missing", f".{key}")
+    try:
+        tile = _structure_tile(value["tile"], Tile)
+    except _Invalid as invalid:
+        raise _Invalid(invalid.message, ".tile") from None
+    train = value["train"]
+    if type(train) is not int or not -1 <= train < MAX_TRAIN:
+        raise _Invalid(f"a train is a seat >= 0 or -1 (Mexican), not {_shown(train)}", ".train")
+    return Play(tile, train)
+
+
+_CONVERTER = _make_converter()
+# A state, a train and a view are read and written through the records of their public fields.
+_CONVERTER.register_structure_hook(
+    Train, lambda value, _: _CONVERTER.structure(value, TrainFields).build()
+)
+_CONVERTER.register_structure_hook(
+    PlayerView, lambda value, _: _CONVERTER.structure(value, ViewFields).build()
+)
+_CONVERTER.register_unstructure_hook(
+    PlayerView, lambda view: _CONVERTER.unstructure(ViewFields.of(view), ViewFields)
+)
+# The trains of a table: the last is the Mexican train, whose owner_played is False
+# where a document leaves it out (`owner_played_default`).
+_CONVERTER.register_structure_hook_func(
+    lambda kind: kind == tuple[Train, ...],
+    lambda value, _: _trains(_CONVERTER.structure(value, tuple[TrainFields, ...])),
+)
+_CONVERTER.register_unstructure_hook(
+    Train,
+    lambda train: _CONVERTER.unstructure(
+        TrainFields(train.tiles, train.open_end, train.marked, train.owner_played), TrainFields
+    ),
+)
+
+
+def _trains(fields: tuple[TrainFields, ...]) -> tuple[Train, ...]:
+    last = len(fields) - 1
+    return tuple([train.build(is_mexican=index == last) for index, train in enumerate(fields)])
+
+
+#: What structuring raises for bad input: our hooks, cattrs, and the values' own validators.
+_STRUCTURE_ERRORS: Final = (
+    _Invalid, cattrs.BaseValidationError, ForbiddenExtraKeysError, KeyError, TypeError, ValueError,
+)  # fmt: skip
+
+
+def _locate(error: BaseException, path: str) -> tuple[str, str]:
+    """Return the path and message of the first leaf of a cattrs error tree."""
+    if isinstance(error, (ClassValidationError, IterableValidationError)):
+        with_notes, without = error.group_exceptions()
+        if with_notes:
+            inner, note = with_notes[0]
+            if isinstance(error, ClassValidationError):
+                return _locate(inner, _join(path, note.name))  # type: ignore[union-attr]
+            return _locate(inner, f"{path}[{note.index!r}]")
+        return _locate(without[0], path)
+    if isinstance(error, ForbiddenExtraKeysError):
+        name = sorted(map(str, error.extra_fields))[0]
+        return _join(path, name), "unknown field"
+    if isinstance(error, KeyError):
+        return path, "required field missing"
+    if isinstance(error, _Invalid):
+        return path + error.subpath, error.message
+    return path, str(error) or type(error).__name__
+
+
+def _structure(value: object, kind: type[_T], path: str = "$") -> _T:
+    try:
+        return _CONVERTER.structure(value, kind)
+    except _STRUCTURE_ERRORS as error:
+        where, reason = _locate(error, path)
+        raise SchemaError(where, reason) from None
+
+
+# -- documents --------------------------------------------------------------------------
+
+
+def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str, Any]]:
+    """Check the header of *document*; return its type and the remaining fields."""
+    if type(document) is not dict:
+        raise SchemaError("$", f"a document is a JSON object, not {_shown(document)}")
+    _check_shape(document)  # first: even the header may be hostile
+    if "schema" not in document:
+        raise SchemaError("$.schema", "required field missing")
+    schema = document["schema"]
+    if type(schema) is not str or schema not in (SCHEMA_VERSION, _SCHEMA_BEFORE_E2):
+        raise SchemaError("$.schema", f"this library reads {SCHEMA_VERSION!r} documents, "
+                                      f"not {_shown(schema)}")  # fmt: skip
+    kind = document.get("type")
+    if type(kind) is not str or kind not in kinds:
+        raise SchemaError("$.type", f"the type is one of {', '.join(kinds)}, not {_shown(kind)}")
+    if schema == _SCHEMA_BEFORE_E2 and kind in ("state", "view"):
+        raise SchemaError(
+            "$.schema",
+            f"{_BEFORE_E2}, so a {kind}'s idle_turns may count turns differently; "
+            f"this library reads {kind}s of {SCHEMA_VERSION!r} only (replay the game's record)",
+        )
+    return kind, {key: value for key, value in document.items() if key not in ("schema", "type")}
+
+
+#: No field needs a number this long (seeds have 64 bits); a longer one could not even be
+#: shown in a message (Python refuses to write ints of more than 4300 digits).
+_MAX_BITS: Final = 1000
+
+
+def _check_shape(document: dict[str, Any]) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and absurdly long numbers, before reading fields.
+
+    A loop, not recursion: the nesting is untrusted too.  Only objects and arrays are
+    stacked, with their path; a scalar is looked at where it lies, so a large document
+    costs little more than one visit per value.
+    """
+    stack: list[tuple[tuple[object, ...], dict[Any, Any] | list[Any]]] = [((), document)]
+    while stack:
+        steps, container = stack.pop()
+        if len(steps) >= MAX_DEPTH:
+            raise SchemaError(
+                _steps_path(steps),
+                f"nested deeper than {MAX_DEPTH} levels; no document of this schema is",
+            )
+        items: Iterable[tuple[object, object]]
+        items = container.items() if type(container) is dict else enumerate(container)
+        for key, value in items:
+            if type(value) is dict or type(value) is list:
+                stack.append(((*steps, key), value))
+            elif type(value) is int and value.bit_length() > _MAX_BITS:
+                raise SchemaError(
+                    _steps_path((*steps, key)),
+                    f"a number of {value.bit_length()} bits; none needs more than 64",
+                )
+
+
+def _steps_path(steps: tuple[object, ...]) -> str:
+    path = "$"
+    for step in steps:
+        path = f"{path}[{step}]" if type(step) is int else _join(path, step)
+    return path
+
+
+def _fail(problem: Problem) -> NoReturn:
+    raise SchemaError(_problem_path(problem.path), problem.message) from None
+
+
+def _sorted(hands: tuple[tuple[Tile, ...], ...]) -> tuple[tuple[Tile, ...], ...]:
+    return tuple(tuple(sorted(hand)) for hand in hands)
+
+
+def _read_state(fields: dict[str, Any]) -> GameState:
+    read = _structure(fields, StateFields)
+    read = attrs.evolve(read, hands=_sorted(read.hands))  # hands are sets, kept sorted
+    try:
+        check_state(read)
+    except Problem as problem:
+        _fail(problem)
+    return read.build()
+
+
+def _read_view(fields: dict[str, Any]) -> PlayerView:
+    view = _structure(fields, PlayerView)
+    open_hands = None if view.open_hands is None else _sorted(view.open_hands)
+    view = view.replace(hand=tuple(sorted(view.hand)), open_hands=open_hands)
+    try:
+        check_view(view)
+    except Problem as problem:
+        _fail(problem)
+    return view
+
+
+def _read_record(fields: dict[str, Any], *, before_e2: bool = False) -> GameRecord:
+    game = _structure(fields, GameRecord)
+    try:
+        max_pip, _ = game.rules.deal_table.lookup(
+            game.players, game.rules.max_pip, game.rules.hand_size
+        )
+    except MexicanTrainError as error:
+        raise SchemaError("$.players", str(error)) from None
+    if game.deal is None and set_size(max_pip) > _MAX_SET_TILES:
+        raise SchemaError("$.rules", f"a double-{max_pip} set is larger than this reader accepts")
+    if game.deal is not None:
+        dealt = sum(map(len, game.deal.hands)) + len(game.deal.boneyard)
+        if dealt + 1 < set_size(max_pip):
+            raise SchemaError("$.deal", f"{dealt} tiles dealt from a double-{max_pip} set")
+    if not -SEED_LIMIT < game.seed < SEED_LIMIT:
+        raise SchemaError("$.seed", "a seed is a whole number of at most 64 bits")
+    try:
+        replay(game)
+    except ReplayError as error:
+        if error.move_number == 0:
+            raise SchemaError("$.deal" if game.deal else "$", error.reason) from None
+        why = f"move {error.move_number} is illegal: {error.reason}"
+        if before_e2:
+            why += f" ({_BEFORE_E2}; this record does not replay under the revised rule)"
+        raise SchemaError(f"$.moves[{error.move_number - 1}]", why) from None
+    return game
+
+
+def _event_types() -> dict[str, type]:
+    return {kebab_name(cls): cls for cls in typing.get_args(Event)}
+
+
+def _read_event(kind: str, fields: dict[str, Any]) -> Event:
+    event: Event = _structure(fields, _event_types()[kind])
+    found = first_out_of_bounds(event)
+    if found is not None:
+        path, bound, number = found
+        raise SchemaError(_problem_path(path), bound.refusal(number))
+    return event
+
+
+def _before_e2(document: object) -> bool:
+    # Only called once _body has accepted the document (a dict with a known schema).
+    return document["schema"] == _SCHEMA_BEFORE_E2  # type: ignore[index, no-any-return]
+
+
+def _readers() -> dict[str, Callable[[str, dict[str, Any]], Any]]:
+    readers: dict[str, Callable[[str, dict[str, Any]], Any]] = {
+        "state": lambda _, fields: _read_state(fields),
+        "view": lambda _, fields: _read_view(fields),
+        "record": lambda _, fields: _read_record(fields),
+    }
+    for kind in _move_types():
+        readers[kind] = _read_move
+    for kind in _event_types():
+        readers[kind] = _read_event
+    return readers
+
+
+def _read_move(kind: str, fields: dict[str, Any]) -> Move:
+    try:
+        return _structure_move({"type": kind, **fields})
+    except _Invalid as invalid:
+        raise SchemaError("$" + invalid.subpath, invalid.message) from None
+
+
+def to_json(value: GameState | PlayerView | Move | GameRecord | Event) -> dict[str, Any]:
+    """Return *value* as a JSON-compatible dict: a document of schema ``mexican-train/2``.
+
+    Every document has ``"schema"`` and ``"type"`` (``"state"``, ``"view"``,
+    ``"record"``, a move's type such as ``"play"``, or an event's such as
+    ``"tile-played"``); the other fields mirror the value's attributes.
+
+    Args:
+        value: a state, a view, a move, a record or an event.
+
+    Returns:
+        A dict of str, int, bool, None, lists and dicts, ready for ``json.dumps``.
+
+    Raises:
+        TypeError: if *value* is none of those, or its rules use a pluggable piece
+            that is not a public class of this package.
+
+    >>> from mexican_train import MEXICAN, Play, Tile
+    >>> to_json(Play(Tile(12, 5), MEXICAN))
+    {'schema': 'mexican-train/2', 'type': 'play', 'tile': '12-5', 'train': -1}
+    """
+    header = {"schema": SCHEMA_VERSION}
+    if isinstance(value, GameState):
+        fields = _CONVERTER.unstructure(fields_of(value), StateFields)
+        return {**header, "type": "state", **fields}
+    if isinstance(value, PlayerView):
+        return {**header, "type": "view", **_CONVERTER.unstructure(value, PlayerView)}
+    if isinstance(value, GameRecord):
+        return {**header, "type": "record", **_CONVERTER.unstructure(value, GameRecord)}
+    if isinstance(value, typing.get_args(Move)):
+        return {**header, **_unstructure_move(value)}
+    if isinstance(value, typing.get_args(Event)):
+        kind = kebab_name(type(value))
+        return {**header, "type": kind, **_CONVERTER.unstructure(value, type(value))}
+    raise TypeError(f"to_json() needs a state, view, move, record or event, not {value!r}")
+
+
+def from_json(document: object) -> GameState | PlayerView | Move | GameRecord | Event:
+    """Return the value a document holds, whatever its type, once fully checked.
+
+    Args:
+        document: a JSON-compatible value, typically from ``json.loads`` (untrusted).
+
+    Returns:
+        A `GameState`, `PlayerView`, move, `GameRecord` or event, by ``"type"``.
+
+    Raises:
+        SchemaError: if anything in *document* is wrong; ``error.path`` says where.
+
+    >>> from mexican_train import HUB, new_game
+    >>> state = new_game(4, HUB, seed=1)
+    >>> from_json(to_json(state)) == state
+    True
+    """
+    readers = _readers()
+    kind, fields = _body(document, readers)
+    if kind == "record":
+        return _read_record(fields, before_e2=_before_e2(document))
+    return readers[kind](kind, fields)  # type: ignore[no-any-return]
+
+
+def state_from_json(document: object) -> GameState:
+    """Return the state a ``"state"`` document holds, once fully checked.
+
+    Every field is checked: types (a bool is not a number), ranges, every tile of
+    the set exactly once, trains that are chains from the engine (P2), counts that
+    agree with the rules (S1), scores that add up (E3).
+
+    Args:
+        document: a JSON-compatible value (untrusted).
+
+    Returns:
+        The state.
+
+    Raises:
+        SchemaError: if anything is wrong; ``error.path`` says where.
+
+    >>> from mexican_train import new_game
+    >>> document = to_json(new_game(2, seed=3))
+    >>> document["trains"][0]["tiles"] = ["9-9"]
+    >>> state_from_json(document)
+    Traceback (most recent call last):
+    ...
+    mexican_train._formats.serialize.SchemaError: $.trains[0].tiles[0]: 9-9 appears twice (also at engine)
+    """
+    _, fields = _body(document, {"state": None})
+    return _read_state(fields)
+
+
+def view_from_json(document: object) -> PlayerView:
+    """Return the view a ``"view"`` document holds, once fully checked.
+
+    Args:
+        document: a JSON-compatible value (untrusted).
+
+    Returns:
+        The view.
+
+    Raises:
+        SchemaError: if anything is wrong; ``error.path`` says where.
+
+    >>> from mexican_train import HUB, new_game, view
+    >>> mine = view(new_game(4, HUB, seed=1), 2)
+    >>> view_from_json(to_json(mine)) == mine
+    True
+    """
+    _, fields = _body(document, {"view": None})
+    return _read_view(fields)
+
+
+def move_from_json(document: object) -> Move:
+    """Return the move a move document holds (``"play"``, ``"draw"``, ...).
+
+    Args:
+        document: a JSON-compatible value (untrusted).
+
+    Returns:
+        The move.
+
+    Raises:
+        SchemaError: if anything is wrong; ``error.path`` says where.
+
+    >>> move_from_json({"schema": "mexican-train/2", "type": "draw"})
+    Draw()
+    """
+    kind, fields = _body(document, _move_types())
+    return _read_move(kind, fields)
+
+
+def record_from_json(document: object) -> GameRecord:
+    """Return the record a ``"record"`` document holds, once fully checked.
+
+    Besides the fields, the record is replayed: a move the rules refuse is
+    reported at its path, ``$.moves[i]``.
+
+    Args:
+        document: a JSON-compatible value (untrusted).
+
+    Returns:
+        The record.
+
+    Raises:
+        SchemaError: if anything is wrong; ``error.path`` says where.
+
+    >>> from mexican_train import HUB, Pass
+    >>> from mexican_train import GameRecord
+    >>> record_from_json(to_json(GameRecord(2, HUB, seed=5, moves=(Pass(),))))
+    Traceback (most recent call last):
+    ...
+    mexican_train._formats.serialize.SchemaError: $.moves[0]: move 1 is illegal: P7/P5a: a player who has a legal play must make one
+    """
+    _, fields = _body(document, {"record": None})
+    return _read_record(fields, before_e2=_before_e2(document))
+
+
+def event_from_json(document: object) -> Event:
+    """Return the event an event document holds (``"tile-played"``, ...).
+
+    Args:
+        document: a JSON-compatible value (untrusted).
+
+    Returns:
+        The event.
+
+    Raises:
+        SchemaError: if anything is wrong; ``error.path`` says where.
+
+    >>> event_from_json({"schema": "mexican-train/2", "type": "turn-started", "seat": 2})
+    TurnStarted(seat=2)
+    """
+    kind, fields = _body(document, _event_types())
+    return _read_event(kind, fields)
+
+
+def json_schema() -> dict[str, Any]:
+    """Return the JSON Schema of documents (``schema/mexican-train-2.schema.json``).
+
+    Returns:
+        The schema, as a dict (JSON Schema draft 2020-12).
+
+    >>> json_schema()["$id"]
+    'https://mexican-train.readthedocs.io/schema/mexican-train-2.schema.json'
+    """
+    text = resources.files("mexican_train") / "schema" / "mexican-train-2.schema.json"
+    return json.loads(text.read_text(encoding="utf-8"))  # type: ignore[no-any-return]

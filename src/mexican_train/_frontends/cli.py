@@ -1,0 +1,793 @@
+"""The command line, ``mexican-train``: demo, play, simulate, rules and serve.
+
+Built on click, and only on the public API.  Bad input (an unknown variant,
+an impossible player count, a malformed option) gives one ``Error:`` line on
+stderr and a non-zero exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, NoReturn
+
+import click
+
+from .. import COMPILED
+from .._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer, player_name
+from .._bots.search import SearchPlayer
+from .._bots.simulate import simulate as run_simulation
+from .._catalogue.variants import (
+    combine,
+    describe_rules,
+    describe_variant,
+    get_variant,
+    variant_name,
+    variant_names,
+)
+from .._core.engine import apply, legal_moves, new_game
+from .._core.errors import IllegalMoveError, MexicanTrainError
+from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from .._core.rules import Rules
+from .._core.state import GameState
+from .._core.tiles import Tile, TileNotationError
+from .._core.view import PlayerView, view
+from .._formats.render import render_text
+from .explain import explain_rules
+from .narrate import Narrator
+
+__all__ = [
+    "bots_from_option",
+    "bots_option",
+    "cli",
+    "main",
+    "players_option",
+    "rules_from_options",
+    "rules_label",
+    "rules_options",
+    "seed_option",
+]
+
+#: The bots the command line knows, by name.
+BOTS = ("planner", "greedy", "random", "search")
+
+_EXIT_INTERRUPTED = 130  # the shell's code for a program stopped by Ctrl-C
+
+_BUILT_IN: dict[str, Callable[[], Player]] = {
+    "planner": PlannerPlayer,
+    "greedy": GreedyPlayer,
+    "random": RandomPlayer,
+    "search": SearchPlayer,
+}
+
+
+# -- the options every game command shares (demo, play, simulate, serve) ---------------
+#
+# One scheme on every command: --rules NAME plus repeatable --house NAME choose the
+# rules (variants.combine), --players is always a count, --bots names the bots (built-in
+# or a user's own, module:Class), --seed fixes the deals.  Another command uses them by
+# stacking the decorators and calling rules_from_options / bots_from_option.
+
+
+def rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--rules NAME`` and repeatable ``--house NAME`` (parameters *rules*, *house*)."""
+    command = click.option(
+        "--house",
+        multiple=True,
+        metavar="NAME",
+        help="Add a house rule to the rules (repeat for several); see 'rules --list'.",
+    )(command)
+    return click.option(
+        "--rules",
+        "-r",
+        default="standard",
+        show_default=True,
+        metavar="NAME",
+        help="The rules: standard (Rulebook A), hub (Rulebook B) or a variant.",
+    )(command)
+
+
+def players_option(default: int = 4, help: str = "How many players.") -> Callable[..., Any]:
+    """Return the ``--players N`` option (parameter *players*): always a count."""
+    return click.option(
+        "--players",
+        "-p",
+        type=click.IntRange(min=1, max=1000),
+        default=default,
+        show_default=True,
+        metavar="N",
+        help=help,
+    )
+
+
+def bots_option(default: str, help: str) -> Callable[..., Any]:
+    """Return the ``--bots`` option (parameter *bots*): names, comma-separated."""
+    return click.option("--bots", "-b", default=default, show_default=True, help=help)
+
+
+#: The ``--seed`` option (parameter *seed*), for commands that deal games.
+seed_option = click.option(
+    "--seed", type=int, default=None, help="Fix the deals (and the random bots) to replay a game."
+)
+
+_BOTS_HELP = (
+    "The bots, comma-separated and repeated round the table: planner, greedy, random, "
+    "search, or your own as module:Class (a class with choose(view, moves))."
+)
+
+
+def rules_from_options(rules: str, house: Sequence[str] = ()) -> Rules:
+    """Return the rules named by ``--rules`` and ``--house`` (`variants.combine`).
+
+    Raises:
+        UnknownVariantError, RulesError: an unknown name, or house rules that conflict.
+    """
+    return combine(rules, *house) if house else get_variant(rules)
+
+
+def rules_label(rules: Rules) -> str:
+    """Return the name of *rules* for a heading: a variant's name, or ``custom``."""
+    return variant_name(rules) or "custom"
+
+
+def _load_user_bot(spec: str, option: str) -> object:
+    """Return the class or object that ``module:Name`` names."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise click.UsageError(
+            f"{option}: no bot named {spec!r}; the bots are {', '.join(BOTS)}, "
+            "or your own as module:Class"
+        )
+    # As 'python -m' does, find modules in the current directory too.
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:
+        raise click.UsageError(
+            f"{option}: cannot import {module_name!r} for the bot {spec!r}: {error}"
+        ) from None
+    found = getattr(module, attribute, None)
+    if found is None:
+        raise click.UsageError(f"{option}: the module {module_name!r} has no {attribute!r}")
+    return found
+
+
+def _make_player(found: object, spec: str, option: str) -> Player:
+    if isinstance(found, type):
+        try:
+            found = found()
+        except Exception as error:
+            raise click.UsageError(
+                f"{option}: cannot make the bot {spec}() with no arguments: {error}"
+            ) from None
+    if not isinstance(found, Player):
+        raise click.UsageError(
+            f"{option}: {spec!r} is not a player: a player has a method choose(view, moves)"
+        )
+    return found
+
+
+def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Player]:
+    """Return *seats* players from the names in *text*, repeated round the table.
+
+    A name is a built-in bot (``planner``, ``greedy``, ``random``) or
+    ``module:Class`` for your own: a class with a ``choose(view, moves)``
+    method, made with no arguments for each seat (or an object with that
+    method, shared by the seats it fills).
+
+    Raises:
+        click.UsageError: a name that is no bot, or a bot that cannot be loaded.
+    """
+    specs = [part.strip() for part in text.split(",") if part.strip()]
+    if not specs:
+        raise click.UsageError(f"{option}: name at least one bot ({', '.join(BOTS)})")
+    found = {spec: _load_user_bot(spec, option) for spec in specs if spec.lower() not in _BUILT_IN}
+    players: list[Player] = []
+    for seat in range(seats):
+        spec = specs[seat % len(specs)]
+        built_in = _BUILT_IN.get(spec.lower())
+        players.append(built_in() if built_in else _make_player(found[spec], spec, option))
+    for spec in found:  # a bad name fails even when the table has fewer seats than names
+        if spec not in specs[:seats]:
+            _make_player(found[spec], spec, option)
+    return players
+
+
+def _check_game(players: int, rules: Rules) -> None:
+    new_game(players, rules, seed=0)  # S1: DealError for an impossible player count
+
+
+class _Group(click.Group):
+    """A group that reports every error in one line, without a traceback."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as error:
+            where = error.ctx.command_path if error.ctx is not None else "mexican-train"
+            _fail(f"{error.format_message()} (see '{where} --help')", error.exit_code)
+        except click.ClickException as error:
+            _fail(error.format_message(), error.exit_code)
+        except click.Abort:
+            _fail("interrupted", _EXIT_INTERRUPTED)
+        except MexicanTrainError as error:
+            _fail(str(error), 1)
+        except OSError as error:  # stdout on a full disk, a closed file... (click handles EPIPE)
+            _fail(f"cannot write the output: {error.strerror or error}", 1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(code)
+
+
+@click.group(
+    cls=_Group,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.version_option(
+    package_name="mexican-train",
+    prog_name="mexican-train",
+    # mexican_train.COMPILED: which build of the core is imported.
+    message=f"%(prog)s, version %(version)s ({'compiled' if COMPILED else 'pure Python'})",
+)
+@click.pass_context
+def cli(context: click.Context) -> None:
+    """Mexican Train dominoes: bots, games and simulations in the terminal.
+
+    Start with 'mexican-train demo' to watch a game, 'mexican-train play' to
+    play one, and 'mexican-train rules' to read the rules.
+    """
+    if context.invoked_subcommand is None:
+        click.echo(context.get_help())  # no command: the usage, and a success
+
+
+# -- shared printing -------------------------------------------------------------
+
+
+def _train_name(train: int, seat: int | None) -> str:
+    if train == MEXICAN:
+        return "the Mexican train"
+    return "your train" if train == seat else f"seat {train}'s train"
+
+
+def _stops_first_turn(table: PlayerView) -> bool:
+    """Whether a Pass now only stops a first-turn chain (P4), which places no marker."""
+    seat = table.seat
+    return (
+        seat is not None
+        and table.rules.first_turn is not None
+        and not table.had_first_turn[seat]
+        and table.turn_tiles > 0
+    )
+
+
+def _describe(move: Move, table: PlayerView) -> str:
+    seat = table.seat
+    if isinstance(move, Play):
+        return f"play {move.tile} on {_train_name(move.train, seat)}"
+    if isinstance(move, Draw):
+        return "draw a tile"
+    if isinstance(move, Pass):
+        if _stops_first_turn(table):
+            return "stop here (your first turn ends; no marker, P4)"
+        return "pass (end the turn; a marker goes on your train)"
+    if isinstance(move, CallLastTile):
+        return "call 'last tile'"
+    return "deal the next round"
+
+
+def _standings(state: GameState, names: Sequence[str]) -> str:
+    order = sorted(range(state.players), key=lambda seat: (state.scores[seat], seat))
+    lines = ["Final standings (lowest total wins, E5):"]
+    for rank, seat in enumerate(order, start=1):
+        crown = "  <- winner" if seat in state.winners else ""
+        lines.append(f"  {rank}. {names[seat]:<20} {state.scores[seat]:>5}{crown}")
+    return "\n".join(lines)
+
+
+def _round_summary(state: GameState, names: Sequence[str]) -> str:
+    points = state.round_scores[-1]
+    out = [names[s] for s in range(state.players) if not state.hands[s]]
+    how = f"{' and '.join(out)} went out (E1)" if out else "the round is blocked (E2)"
+    scores = ", ".join(f"{names[s]} {points[s]}" for s in range(state.players))
+    return f"Round {state.round_number} over: {how}. Points: {scores}."
+
+
+# -- demo ----------------------------------------------------------------------------
+
+
+@cli.command()
+@rules_options
+@players_option(help="How many bots play.")
+@bots_option("planner,greedy,random", _BOTS_HELP)
+@seed_option
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary of each round.")
+def demo(
+    rules: str, house: tuple[str, ...], players: int, bots: str, seed: int | None, quiet: bool
+) -> None:
+    """Watch bots play a complete game.
+
+    The first round is told move by move, with the table at its end; then
+    each later round in one line, and the final standings.  --quiet prints
+    only the summary.
+    """
+    chosen = rules_from_options(rules, house)
+    _check_game(players, chosen)
+    table = bots_from_option(bots, players)
+    names = [f"seat {seat} ({player_name(bot)})" for seat, bot in enumerate(table)]
+    state = new_game(players, chosen, seed=seed)
+    click.echo(
+        f"Mexican Train: {players} bots play a whole game under the {rules_label(chosen)} "
+        f"rules (seed {state.seed}; --seed {state.seed} replays it)."
+    )
+    narrator = Narrator(names)
+    if not quiet:
+        click.echo(
+            "Rule ids in brackets, such as (S3) or (D1), name the rule that applies; "
+            "'mexican-train rules' explains each one."
+        )
+        click.echo("")
+        click.echo(narrator.round_start(state))
+    moves = 0
+    while not state.is_over:
+        seat = state.current_player
+        if seat is None:
+            state = apply(state, NextRound())
+            moves = 0
+            continue
+        mine = view(state, seat)
+        move = table[seat].choose(mine, legal_moves(mine))
+        before, state = state, apply(state, move)
+        moves += 1
+        if not quiet and state.round_number == 1:
+            click.echo("  " + narrator.move(before, move, state))
+            note = narrator.turn_end(before, state)
+            if note:
+                click.echo("  " + note)
+        if state.is_round_over:
+            if not quiet and state.round_number == 1:
+                click.echo("")
+                click.echo(render_text(state, names=names))
+                click.echo("")
+            click.echo(f"{_round_summary(state, names)} ({moves} moves)")
+    click.echo("")
+    click.echo(_standings(state, names))
+
+
+# -- play ----------------------------------------------------------------------------
+
+
+def _help(rules: Rules) -> str:
+    """Return how to enter a move, with the last-tile call only where the rules have it."""
+    call = ", c to call 'last tile'" if rules.last_tile_penalty else ""
+    return (
+        "Enter a move's number (Enter alone takes the only move), or a tile such as 6-5 "
+        f"(add m for the Mexican train or a seat number, e.g. '6-5 m'), d to draw, "
+        f"p to pass{call}, h for a hint (the search bot's move), ? for help, q to quit."
+    )
+
+
+def _full_help(state: GameState, seat: int) -> str:
+    """Return the help for this turn: how to enter a move, and why these moves."""
+    mine = view(state, seat)
+    lines = [_help(state.rules), ""]
+    first = state.rules.first_turn is not None and not state.had_first_turn[seat]
+    if first:
+        lines.append(
+            "This is your first turn of the round: you build your own train, as many "
+            "tiles in a row as fit, and may stop after the first one (P4)."
+        )
+    elif state.open_doubles and not state.turn_tiles:
+        lines.append(
+            "A double is open: you must cover it before playing anywhere else; if you "
+            "cannot, draw, and if that does not help, pass (D2)."
+        )
+    elif state.turn_doubles:
+        lines.append("You played a double: play again, on it or anywhere you may play (D1).")
+    else:
+        lines.append(
+            "Play one tile on your train, on the Mexican train once it is open to you, or "
+            "on a train with a marker (P3).  If you cannot, draw one tile; if it does not "
+            "fit either, pass and a marker goes on your train (P5)."
+        )
+    lines.append(
+        "A marker (shown on a train) opens that train to everyone until its owner plays "
+        "on it (P6).  The player who runs out of tiles ends the round; the others score "
+        "the pips left in hand, and the lowest total after all rounds wins (E1, E3, E5)."
+    )
+    lines.append(
+        f"You hold {len(mine.hand)} tiles; the boneyard has {mine.boneyard_size}.  "
+        "'mexican-train rules' explains every rule."
+    )
+    return "\n".join(lines)
+
+
+def _in_player_words(reason: str, seat: int) -> str:
+    """Return an engine refusal in the player's words: "you", "your train", "seat 2"."""
+    text = reason.replace("; see legal_moves()", "")
+    text = re.sub(r" \(Rules\.\w+ is \w+\)", "", text)
+    text = text.replace("train MEXICAN", "the Mexican train").replace(
+        "trains MEXICAN", "the Mexican train"
+    )
+    text = re.sub(
+        rf"\bplayer {seat} (does|holds|has)\b",
+        lambda m: "you " + {"does": "do", "holds": "hold", "has": "have"}[m[1]],
+        text,
+    )
+    text = re.sub(rf"\bto player {seat}\b", "to you", text)
+    text = re.sub(rf"\btrain {seat}\b", "your train", text)
+    text = re.sub(r"\btrain (\d+)\b", r"seat \1's train", text)
+    text = text.replace(f"their own train ({seat})", "your own train")
+    return text
+
+
+def _is_number(word: str) -> bool:
+    # ASCII digits only: str.isdigit() also takes superscripts, which int() refuses, and
+    # Arabic-Indic digits, which it reads; and few of them, so int() never meets 5000 digits.
+    return word.isascii() and word.isdigit() and len(word) <= 6
+
+
+def _shown(text: str) -> str:
+    """Return *text* quoted for an error message, cut short when it is long."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+
+
+def _parse_train(word: str, seat: int) -> int:
+    word = word.lower()
+    if word in {"m", "mex", "mexican"}:
+        return MEXICAN
+    if word in {"me", "mine", "own"}:
+        return seat
+    if _is_number(word):
+        return int(word)
+    raise ValueError(f"{_shown(word)} is not a train: use m, or a seat number")
+
+
+def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> Move:
+    """Return the move *text* asks for; raise ValueError with a message for the player."""
+    words = text.split()
+    if not words:
+        if len(moves) == 1:
+            return moves[0]  # Enter takes the only move
+        raise ValueError(_help(rules))
+    first = words[0].lower()
+    if len(words) == 1 and first.isascii() and first.isdigit():
+        number = int(first) if _is_number(first) else 0
+        if not 1 <= number <= len(moves):
+            shown = first if len(first) <= 20 else first[:20] + "..."
+            raise ValueError(f"there is no move {shown}: choose 1-{len(moves)}")
+        return moves[number - 1]
+    simple: dict[str, Move] = {"d": Draw(), "draw": Draw(), "p": Pass(), "pass": Pass()}
+    if rules.last_tile_penalty:  # the call exists only where the rules have it
+        simple.update({"c": CallLastTile(), "call": CallLastTile()})
+    if len(words) == 1 and first in simple:
+        return simple[first]
+    if len(words) > 2:
+        raise ValueError(f"I did not understand {_shown(text)}. {_help(rules)}")
+    try:
+        tile = Tile.parse(words[0])
+    except TileNotationError:
+        raise ValueError(f"I did not understand {_shown(text)}. {_help(rules)}") from None
+    if len(words) == 2:
+        return Play(tile, _parse_train(words[1], seat))
+    fitting = [m for m in moves if isinstance(m, Play) and m.tile is tile]
+    if len(fitting) > 1:
+        where = ", ".join(_train_name(m.train, seat) for m in fitting)
+        raise ValueError(f"{tile} can go on {where}: say which, e.g. '{tile} m'")
+    if fitting:
+        return fitting[0]
+    return Play(tile, seat)  # not legal: apply() will say why
+
+
+def _human_turn(state: GameState, seat: int, names: Sequence[str], narrator: Narrator) -> GameState:
+    mine = view(state, seat)
+    moves = legal_moves(mine)
+    click.echo("")
+    click.echo(render_text(mine, names=names))
+    click.echo("Your moves:")
+    for number, move in enumerate(moves, start=1):
+        click.echo(f"  {number}) {_describe(move, mine)}")
+    choices = "Enter" if len(moves) == 1 else f"1-{len(moves)}"
+    while True:
+        text = click.prompt(f"Your move [{choices}, ? for help]", default="", show_default=False)
+        if text.strip().lower() in {"q", "quit", "exit"}:
+            raise KeyboardInterrupt
+        if text.strip() in {"?", "help"}:
+            click.echo(_full_help(state, seat))
+            continue
+        if text.strip().lower() in {"h", "hint"}:
+            # Issue 12: the search bot's choice, from this seat's view only (S5).
+            hint = SearchPlayer(seed=state.round_number).choose(mine, moves)
+            click.echo(f"Hint: {moves.index(hint) + 1}) {_describe(hint, mine)}")
+            continue
+        try:
+            move = _read_move(text, moves, seat, state.rules)
+            after = apply(state, move)
+        except IllegalMoveError as error:
+            click.echo(f"Not allowed: {_in_player_words(error.reason, seat)}")
+            continue
+        except ValueError as error:
+            click.echo(str(error))
+            continue
+        click.echo(narrator.move(state, move, after))
+        note = narrator.turn_end(state, after)
+        if note:
+            click.echo(note)
+        return after
+
+
+@cli.command()
+@rules_options
+@players_option(help="Players, you included.")
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat, from 0.")
+@bots_option("planner", "Your opponents: " + _BOTS_HELP[4:])
+@seed_option
+def play(
+    rules: str, house: tuple[str, ...], players: int, seat: int, bots: str, seed: int | None
+) -> None:
+    """Play against bots in the terminal.
+
+    On your turn the table and your legal moves are shown; type a move's
+    number (Enter alone when there is only one), or a tile such as 6-5 (with m
+    for the Mexican train, or a seat number), d to draw, p to pass, h for a
+    hint (the search bot's move), ? for help.  q or Ctrl-C leaves the game.
+    """
+    chosen = rules_from_options(rules, house)
+    _check_game(players, chosen)
+    if not 0 <= seat < players:
+        raise click.UsageError(
+            f"--seat: there is no seat {seat} with {players} players (seats 0-{players - 1})"
+        )
+    opponents = [s for s in range(players) if s != seat]
+    bots_made = bots_from_option(bots, len(opponents))
+    table = dict(zip(opponents, bots_made, strict=True))
+    names = [f"seat {s}" for s in range(players)]
+    for s, bot in table.items():
+        names[s] = f"seat {s} ({player_name(bot)})"
+    # render_text marks the reader's own seat "(you)" by itself.
+    state = new_game(players, chosen, seed=seed)
+    narrator = Narrator(names, you=seat, reveal=False)
+    click.echo(
+        f"Mexican Train, {rules_label(chosen)} rules, {players} players; you are seat {seat}."
+    )
+    click.echo(_help(chosen))
+    click.echo(narrator.round_start(state))
+    try:
+        while not state.is_over:
+            current = state.current_player
+            if current is None:
+                click.prompt(
+                    f"Press Enter to deal round {state.round_number + 1}",
+                    default="",
+                    show_default=False,
+                )
+                state = apply(state, NextRound())
+                click.echo(narrator.round_start(state))
+            elif current == seat:
+                state = _human_turn(state, seat, names, narrator)
+            else:
+                mine = view(state, current)
+                move = table[current].choose(mine, legal_moves(mine))
+                before, state = state, apply(state, move)
+                click.echo(narrator.move(before, move, state))
+                note = narrator.turn_end(before, state)
+                if note:
+                    click.echo(note)
+            if state.is_round_over:
+                click.echo("")
+                click.echo(render_text(state, names=names))
+                click.echo(_round_summary(state, names))
+    except (KeyboardInterrupt, EOFError, click.Abort):
+        click.echo("\nGame abandoned. Bye!")
+        sys.exit(_EXIT_INTERRUPTED)
+    click.echo("")
+    click.echo(_standings(state, names))
+
+
+# -- simulate ------------------------------------------------------------------------
+
+
+@cli.command()
+@rules_options
+@players_option(help="How many players at the table.")
+@bots_option("random,greedy,planner,greedy", _BOTS_HELP)
+@click.option(
+    "--games",
+    "-n",
+    # A bound, so that a typo cannot queue more batches than memory holds.
+    type=click.IntRange(min=1, max=10_000_000),
+    default=100,
+    show_default=True,
+    help="How many games.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The simulation's seed.")
+@click.option(
+    "--workers",
+    "-j",
+    type=click.IntRange(min=1, max=256),
+    default=1,
+    show_default=True,
+    help="Processes to run games in.",
+)
+@click.option("--fixed-seats", is_flag=True, help="Do not rotate the players round the table.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+def simulate(
+    rules: str,
+    house: tuple[str, ...],
+    players: int,
+    bots: str,
+    games: int,
+    seed: int,
+    workers: int,
+    fixed_seats: bool,
+    as_json: bool,
+) -> None:
+    """Simulate many games between bots.
+
+    Prints wins and mean scores with 95% confidence intervals for each
+    player (--json for the whole result).  The same seed gives the same
+    numbers with any number of --workers.
+    """
+    chosen = rules_from_options(rules, house)
+    _check_game(players, chosen)
+    table = bots_from_option(bots, players)
+    executor: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        with click.progressbar(
+            length=games, label="Playing", file=sys.stderr, show_pos=True
+        ) as bar:
+            result = run_simulation(
+                table, chosen, games, seed, executor,
+                rotate_seats=not fixed_seats, progress=bar.update,
+            )  # fmt: skip
+    finally:
+        if executor is not None:
+            executor.shutdown(cancel_futures=True)
+    if as_json:
+        data = {"rules": rules_label(chosen), **result.to_dict()}
+        click.echo(json.dumps(data, indent=2))
+    else:
+        click.echo(f"Rules: {rules_label(chosen)}")
+        click.echo(result.report())
+
+
+# -- rules ---------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("name", default="standard")
+@click.option(
+    "--house",
+    multiple=True,
+    metavar="NAME",
+    help="Add a house rule to the rules (repeat for several).",
+)
+@click.option(
+    "--list", "list_only", is_flag=True, help="List every variant, one line each, and stop."
+)
+@click.option("--table", is_flag=True, help="Show every rule axis in a table instead of prose.")
+def rules(name: str, house: tuple[str, ...], list_only: bool, table: bool) -> None:
+    """Explain the rules of a preset, variant or combination.
+
+    NAME is a preset (standard, hub) or a variant; the default is standard.
+    With --house, house rules are added to it, as in the game commands.
+    """
+    if list_only:
+        names = variant_names()
+        width = max(map(len, names))
+        for variant in names:
+            first = describe_variant(variant).split(". ")[0].rstrip(".")
+            click.echo(f"{variant:<{width}}  {first}.")
+        return
+    chosen = rules_from_options(name, house)
+    label = rules_label(chosen)
+    click.echo(f"The {label} rules")
+    click.echo("=" * len(f"The {label} rules"))
+    if label != "custom":
+        click.echo(textwrap.fill(describe_variant(label), 80))
+    click.echo("")
+    if table:
+        described = describe_rules(chosen)
+        width = max(map(len, described))
+        for axis, text in described.items():
+            click.echo(f"  {axis:<{width}}  {text}")
+        return
+    click.echo(explain_rules(chosen))
+    click.echo("")
+    click.echo(
+        "Rule ids (S1, P4, D2...) are those of the documentation's pages "
+        "'The rules as implemented'."
+    )
+
+
+# -- serve ---------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="The port to listen on (0: any free port).",
+)
+@players_option(help="Seats at the table, people and bots.")
+@click.option(
+    "--people",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Seats for people (the first ones); bots take the others.",
+)
+@rules_options
+@bots_option("planner", _BOTS_HELP)
+@seed_option
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 60),
+    default=0.6,
+    show_default=True,
+    help="Seconds a bot waits before it moves.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Do not print the access log.")
+def serve(
+    host: str,
+    port: int,
+    players: int,
+    people: int,
+    rules: str,
+    house: tuple[str, ...],
+    bots: str,
+    seed: int | None,
+    bot_delay: float,
+    quiet: bool,
+) -> None:
+    """Play in the browser: serve a table and print each person's link.
+
+    Open the link printed for your seat; bots play the seats nobody takes.
+    Several people share a table with --people: each gets a link of their
+    own (the part after # is the seat's secret key).  Ctrl-C stops it.
+    """
+    from .web import serve as serve_table  # the server is loaded only for this command
+
+    chosen = rules_from_options(rules, house)
+    _check_game(players, chosen)
+    if people > players:
+        raise click.UsageError(f"--people is at most --players ({players}), not {people}")
+    seated = bots_from_option(bots, players - people) if people < players else []
+    try:
+        serve_table(
+            players=players, people=people, bots=seated, rules=chosen, seed=seed,
+            host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        click.echo("Stopped.")
+    except OSError as error:
+        raise click.ClickException(
+            f"cannot serve on {host}:{port}: {error.strerror or error}"
+        ) from None
+
+
+def main() -> None:
+    """Run the command line (the ``mexican-train`` console script)."""
+    cli.main(prog_name="mexican-train")

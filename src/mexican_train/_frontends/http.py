@@ -1,0 +1,571 @@
+"""A hardened JSON request layer over the standard library's HTTP server.
+
+Every HTTP server the project ships (the web table, ``mexican-train serve``, and the
+example ``examples/http_table.py``) is built on `JSONRequestHandler` and
+`JSONServer`, so that they refuse hostile input in one place:
+
+- a request must arrive whole within `REQUEST_TIMEOUT` seconds (its request line,
+  its headers and its body together): a stalled connection is closed, it never holds
+  a thread for longer;
+- a body needs one plain ``Content-Length`` (no sign, digits only) of at most
+  `JSONRequestHandler.max_body` bytes; a chunked body is refused;
+- JSON is read only after its nesting depth is checked (`MAX_JSON_DEPTH`), so that a
+  document nested thousands deep is a 400, not a `RecursionError`;
+- an error answered before the body was read closes the connection, so the unread
+  body is never taken for the next request;
+- a method the server does not serve (PUT, DELETE, ...) is a 405 with a JSON body,
+  and every other error is JSON too;
+- the access log shows the method, the path (never the query string, never a
+  header) and the status: a seat's token is never logged.
+
+This module uses only the standard library and the library's errors.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import socket
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import IO, Any, ClassVar, Final
+from urllib.parse import parse_qs, urlsplit
+
+import attrs
+
+from .._core.errors import MexicanTrainError
+
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "REQUEST_TIMEOUT",
+    "JSONRequestHandler",
+    "JSONServer",
+    "RequestError",
+    "Response",
+    "json_depth",
+    "read_json",
+]
+
+#: Seconds a request may take to arrive, from its first byte to the end of its body.
+REQUEST_TIMEOUT: Final = 5.0
+#: Seconds an answer may take to be written before the connection is dropped.
+WRITE_TIMEOUT: Final = 5.0
+#: The deepest nesting of arrays and objects a request's JSON may have.
+MAX_JSON_DEPTH: Final = 32
+
+_MAX_LINE = 65536  # the standard library's own bound on a request line
+_CONTENT_LENGTH = re.compile(r"[0-9]{1,12}")
+# A JSON string, escapes included: removed before brackets are counted.
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_UNPRINTABLE = re.compile(r"[^\x21-\x7e]")
+_TOKEN_LIKE = re.compile(r"[A-Za-z0-9_~.%-]{16,}")
+
+
+class RequestError(MexicanTrainError, ValueError):
+    """An HTTP request refused: the status to answer, and a JSON body that says why.
+
+    Attributes:
+        status: the HTTP status code, such as 400 or 409.
+        error: a short name for the problem (``"bad JSON"``, ``"not your turn"``).
+        reason: what was wrong and why, for the person who sent the request.
+
+    >>> error = RequestError(409, "not your turn", "it is seat 2's turn")
+    >>> error.status, error.body()
+    (409, {'error': 'not your turn', 'reason': "it is seat 2's turn"})
+    """
+
+    def __init__(self, status: int, error: str, reason: str) -> None:
+        super().__init__(f"{status} {error}: {reason}")
+        self.status = int(status)
+        self.error = error
+        self.reason = reason
+
+    def body(self) -> dict[str, str]:
+        """Return the JSON body of the answer: ``{"error": ..., "reason": ...}``."""
+        return {"error": self.error, "reason": self.reason}
+
+
+@attrs.frozen
+class Response:
+    """An answer to a request: a status, a body and its content type, and extra headers.
+
+    >>> Response.json({"ok": True}).body
+    b'{"ok": true}'
+    """
+
+    status: int
+    body: bytes
+    content_type: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def json(cls, data: object, status: int = 200) -> Response:
+        """Return a JSON answer with *data* as its body.
+
+        >>> Response.json([1, 2], status=201).status
+        201
+        """
+        return cls(status, json.dumps(data).encode(), "application/json")
+
+
+def json_depth(text: str) -> int:
+    """Return how deeply arrays and objects nest in the JSON text *text*, without parsing it.
+
+    Brackets inside strings do not count.  The text need not be valid JSON: the count
+    is made before ``json.loads`` ever sees it, so that a document nested too deeply
+    can be refused without a `RecursionError`.
+
+    >>> json_depth('{"move": ["[[[", {"a": []}]}')
+    4
+    >>> json_depth('"12-5@M"')
+    0
+    """
+    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = deepest = 0
+    for bracket in brackets:
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_json(raw: bytes, max_depth: int = MAX_JSON_DEPTH) -> object:
+    """Return the JSON value in *raw*, a request body; raise `RequestError` (400) if it is not one.
+
+    The body must be UTF-8, nest at most *max_depth* deep, and hold standard JSON only
+    (no ``NaN`` or ``Infinity``, no integer too long for Python to read).
+
+    >>> read_json(b'{"move": "12-5@M"}')
+    {'move': '12-5@M'}
+    >>> read_json(b"[" * 5000)
+    Traceback (most recent call last):
+    ...
+    mexican_train._frontends.http.RequestError: 400 bad JSON: the JSON nests 5000 deep; at most 32 levels are read
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RequestError(400, "bad JSON", f"the body is not UTF-8: {error.reason}") from None
+    depth = json_depth(text)
+    if depth > max_depth:
+        raise RequestError(
+            400, "bad JSON", f"the JSON nests {depth} deep; at most {max_depth} levels are read"
+        )
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError, too many digits, NaN
+        raise RequestError(400, "bad JSON", str(error)) from None
+
+
+class _DeadlineReader:
+    """The request's input: a buffered reader whose every read ends by one deadline.
+
+    The standard library's reader times out each ``recv`` on its own, so a client
+    sending one byte every few seconds would hold its thread forever; here the whole
+    request shares one deadline, set by `start`.
+    """
+
+    def __init__(self, connection: socket.socket) -> None:
+        self._connection = connection
+        self._buffer = bytearray()
+        self._deadline = time.monotonic() + REQUEST_TIMEOUT
+
+    def start(self, seconds: float) -> None:
+        """Give the next request *seconds* to arrive."""
+        self._deadline = time.monotonic() + seconds
+
+    def _fill(self) -> bool:
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("the request did not arrive in time")
+        self._connection.settimeout(remaining)
+        chunk = self._connection.recv(_MAX_LINE)
+        if not chunk:
+            return False
+        self._buffer += chunk
+        return True
+
+    def _take(self, count: int) -> bytes:
+        data = bytes(self._buffer[:count])
+        del self._buffer[:count]
+        return data
+
+    def readline(self, limit: int = -1) -> bytes:
+        """Return one line (at most *limit* bytes), or what arrived before the client closed."""
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0 and (limit < 0 or end < limit):
+                return self._take(end + 1)
+            if 0 <= limit <= len(self._buffer):
+                return self._take(limit)
+            if not self._fill():
+                return self._take(len(self._buffer))
+
+    def read(self, count: int) -> bytes:
+        """Return *count* bytes, or fewer if the client closed the connection first."""
+        while len(self._buffer) < count:
+            if not self._fill():
+                break
+        return self._take(count)
+
+    def close(self) -> None:
+        """Forget what is buffered (the socket is closed by the server)."""
+        self._buffer.clear()
+
+
+def _shown_path(path: str) -> str:
+    """Return *path* fit for a log: no query string, no secret, printable, short.
+
+    A segment that looks like a token (16 or more URL-safe characters) is hidden too:
+    a client may put its token in the path by mistake.
+
+    >>> _shown_path("/seat/0/kq3J7nWq0bN1xA2YzLp4?token=kq3J7nWq0bN1xA2YzLp4")
+    '/seat/0/<redacted>?<query>'
+    """
+    url = urlsplit(path)
+    shown = _TOKEN_LIKE.sub("<redacted>", _UNPRINTABLE.sub("?", url.path))[:120]
+    return shown + ("?<query>" if url.query else "")
+
+
+class JSONRequestHandler(BaseHTTPRequestHandler):
+    """A request handler that refuses hostile input and answers every error in JSON.
+
+    Subclass it and override `respond`; serve it with `JSONServer`.  Read a body with
+    `read_body` or `json_body`, a bearer token with `bearer_token`, the query with
+    `query`.  Raise `RequestError` to refuse a request.  See the module's docstring
+    for what is refused before `respond` is called.
+
+    >>> import threading, urllib.request
+    >>> class Echo(JSONRequestHandler):
+    ...     def respond(self, method, path):
+    ...         if method == "POST":
+    ...             return Response.json({"you sent": self.json_body()})
+    ...         return Response.json({"token": self.bearer_token() is not None, "path": path})
+    >>> server = JSONServer(("127.0.0.1", 0), Echo, log=None)
+    >>> threading.Thread(target=server.serve_forever, daemon=True).start()
+    >>> url = f"http://127.0.0.1:{server.server_address[1]}/hello"
+    >>> request = urllib.request.Request(url, data=b'{"move": "draw"}', method="POST")
+    >>> urllib.request.urlopen(request, timeout=10).read()
+    b'{"you sent": {"move": "draw"}}'
+    >>> request = urllib.request.Request(url, headers={"Authorization": "Bearer s3cret"})
+    >>> urllib.request.urlopen(request, timeout=10).read()
+    b'{"token": true, "path": "/hello"}'
+    >>> server.shutdown(); server.server_close()
+    """
+
+    protocol_version = "HTTP/1.1"
+    server_version = "mexican-train"
+    sys_version = ""
+    #: The largest body read, in bytes.
+    max_body: ClassVar[int] = 16 * 1024
+    #: The methods `respond` is called for; any other is answered 405.
+    methods: ClassVar[tuple[str, ...]] = ("GET", "POST")
+    #: Headers sent with every answer.
+    extra_headers: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+    )
+
+    rfile: Any  # a _DeadlineReader once set up
+    _body_pending: bool
+
+    def version_string(self) -> str:
+        """Return the ``Server`` header: the name only, no Python version."""
+        return self.server_version
+
+    # -- what a subclass provides -----------------------------------------------------------
+
+    def respond(self, method: str, path: str) -> Response:
+        """Return the answer to a *method* request for *path* (the URL's path, no query).
+
+        Override it; raise `RequestError` to refuse the request.
+        """
+        raise RequestError(404, "not found", f"no resource at {path}")
+
+    # -- helpers for respond ---------------------------------------------------------------
+
+    @property
+    def query(self) -> Mapping[str, list[str]]:
+        """The request's query string, parsed (``?since=3`` gives ``{"since": ["3"]}``).
+
+        Raises:
+            RequestError: 400 for a query of more than 16 fields.
+        """
+        try:
+            return parse_qs(urlsplit(self.path).query, max_num_fields=16)
+        except ValueError:
+            raise RequestError(400, "bad request", "a query has at most 16 fields") from None
+
+    def bearer_token(self) -> str | None:
+        """Return the token of an ``Authorization: Bearer <token>`` header, or None."""
+        header = self.headers.get("Authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            return None
+        return token.strip()
+
+    def read_body(self) -> bytes:
+        """Return the request's body; refuse it unless it has one plain ``Content-Length``.
+
+        Raises:
+            RequestError: 411 for a chunked body or none announced, 400 for a bad or
+                repeated ``Content-Length``, 413 for a body over `max_body` bytes,
+                400 for a body cut short.
+        """
+        if self.headers.get("Transfer-Encoding") is not None:
+            raise RequestError(
+                411,
+                "length required",
+                "a chunked body (Transfer-Encoding) is not read: send a Content-Length",
+            )
+        values = self.headers.get_all("Content-Length") or []
+        if not values:
+            raise RequestError(411, "length required", "a body needs a Content-Length header")
+        if len(values) > 1:
+            raise RequestError(400, "bad request", "send one Content-Length header, not several")
+        value = values[0].strip()
+        if not _CONTENT_LENGTH.fullmatch(value):
+            raise RequestError(
+                400, "bad request", f"Content-Length must be a count of bytes, not {value[:20]!r}"
+            )
+        length = int(value)
+        if length > self.max_body:
+            raise RequestError(
+                413, "too large", f"the body has {length} bytes; at most {self.max_body} are read"
+            )
+        data = self.rfile.read(length)
+        if len(data) < length:
+            self.close_connection = True
+            raise RequestError(400, "bad request", "the body ended before its Content-Length")
+        self._body_pending = False
+        return bytes(data)
+
+    def json_body(self) -> object:
+        """Return the request's body read as JSON (see `read_body` and `read_json`)."""
+        return read_json(self.read_body())
+
+    # -- the machinery ---------------------------------------------------------------------
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile = _DeadlineReader(self.connection)
+
+    def handle_one_request(self) -> None:
+        self.rfile.start(getattr(self.server, "request_timeout", REQUEST_TIMEOUT))
+        self._body_pending = False
+        super().handle_one_request()
+
+    def _dispatch(self) -> None:
+        self._body_pending = self.headers.get("Transfer-Encoding") is not None or self.headers.get(
+            "Content-Length", "0"
+        ).strip() not in {"", "0"}
+        try:
+            if self.command not in self.methods:
+                raise RequestError(
+                    405, "method not allowed", f"{self.command} is not served here; use "
+                    + " or ".join(self.methods)
+                )  # fmt: skip
+            answer = self.respond(self.command, urlsplit(self.path).path)
+        except RequestError as error:
+            answer = Response.json(error.body(), error.status)
+        except TimeoutError:
+            self.close_connection = True
+            answer = Response.json(
+                {"error": "timeout", "reason": "the request did not arrive in time"}, 408
+            )
+        except Exception as error:  # a bug: answer 500, log one line, keep serving
+            self.close_connection = True
+            self._log(f"internal error {type(error).__name__}: {error}")
+            answer = Response.json(
+                {"error": "internal error", "reason": "the server failed; see its log"}, 500
+            )
+        self.send(answer)
+
+    def send(self, answer: Response) -> None:
+        """Write *answer*; close the connection if part of the request's body is unread."""
+        if self._body_pending or answer.status >= 500:
+            self.close_connection = True  # the unread body must not be read as a request
+        if answer.status == 405:
+            answer = attrs.evolve(
+                answer, headers=(*answer.headers, ("Allow", ", ".join(self.methods)))
+            )
+        self.connection.settimeout(WRITE_TIMEOUT)
+        self.send_response(answer.status)
+        self.send_header("Content-Type", answer.content_type)
+        self.send_header("Content-Length", str(len(answer.body)))
+        for name, value in (*self.extra_headers, *answer.headers):
+            self.send_header(name, value)
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(answer.body)
+
+    # http.server calls do_<METHOD>: these reach _dispatch, which answers a method not in
+    # `methods` with a JSON 405; a method with no do_ here is answered 405 by send_error.
+    def do_GET(self) -> None:
+        self._dispatch()
+
+    def do_POST(self) -> None:
+        self._dispatch()
+
+    def do_PUT(self) -> None:
+        self._dispatch()
+
+    def do_DELETE(self) -> None:
+        self._dispatch()
+
+    def do_PATCH(self) -> None:
+        self._dispatch()
+
+    def do_OPTIONS(self) -> None:
+        self._dispatch()
+
+    def do_HEAD(self) -> None:
+        self.close_connection = True  # an answer to HEAD has no body: end the exchange here
+        self._dispatch()
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """Answer a request the standard library refused while reading it, in JSON."""
+        self.close_connection = True  # the request was not understood: nothing more is read
+        self._body_pending = False
+        # An unreadable request line leaves the version at HTTP/0.9, which has no status
+        # line: answer garbage in HTTP/1.1, so the client sees the status.
+        self.request_version = self.protocol_version
+        if code == HTTPStatus.NOT_IMPLEMENTED:  # the standard library's "unsupported method"
+            command = _UNPRINTABLE.sub("?", self.command or "")[:16]
+            methods = " or ".join(self.methods)
+            self.send(
+                Response.json(
+                    {
+                        "error": "method not allowed",
+                        "reason": f"{command} is not served here; use {methods}",
+                    },
+                    405,
+                )
+            )
+            return
+        try:
+            phrase = HTTPStatus(code).phrase.lower()
+        except ValueError:
+            phrase = "error"
+        reason = {
+            400: "the request line or its headers are malformed",
+            414: f"the request line is longer than {_MAX_LINE} bytes",
+            431: "too many headers, or a header line too long",
+            505: "only HTTP/1.0 and HTTP/1.1 are served",
+        }.get(code, phrase)
+        self.send(Response.json({"error": phrase, "reason": reason}, code))
+
+    # -- logging: the method, the path without its query, the status; never a token ----------
+
+    def _log(self, text: str) -> None:
+        log = getattr(self.server, "log", None)
+        if log is None:
+            return
+        stamp = time.strftime("%H:%M:%S")
+        try:
+            log.write(f"{self.client_address[0]} [{stamp}] {text}\n")
+            log.flush()
+        except (OSError, ValueError):  # a closed log must not stop the table
+            pass
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        command = _UNPRINTABLE.sub("?", getattr(self, "command", "") or "-")[:16]
+        path = _shown_path(getattr(self, "path", "") or "")
+        status = code.value if isinstance(code, HTTPStatus) else code
+        self._log(f'"{command} {path}" {status}')
+
+    def log_error(self, format: str, *args: Any) -> None:
+        # The standard library's messages quote the raw request line: log only the event.
+        if format.startswith("Request timed out"):
+            self._log("timed out")
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # everything worth logging goes through log_request and _log
+
+
+_BUSY_BODY = b'{"error": "busy", "reason": "too many connections at once; try again"}'
+_BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+    b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(_BUSY_BODY), _BUSY_BODY)
+)
+
+
+class JSONServer(ThreadingHTTPServer):
+    """A threading HTTP server for a `JSONRequestHandler`, with bounds on connections.
+
+    At most `max_connections` connections are served at once; one more is answered
+    503 and closed.  Handler threads are daemons, so a stalled client never delays
+    the server's shutdown.  *log* receives the access log (None: no log);
+    *request_timeout* is the seconds a request may take to arrive, headers and body.
+
+    >>> class Hello(JSONRequestHandler):
+    ...     def respond(self, method, path):
+    ...         return Response.json({"hello": path})
+    >>> server = JSONServer(("127.0.0.1", 0), Hello, log=None)
+    >>> server.server_address[0]
+    '127.0.0.1'
+    >>> server.server_close()
+    """
+
+    daemon_threads = True
+    block_on_close = False
+    request_queue_size = 256  # the listen backlog: a burst of connections is not refused
+    #: The most connections served at once.
+    max_connections: ClassVar[int] = 512
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        handler: type[JSONRequestHandler],
+        *,
+        log: IO[str] | None = sys.stderr,
+        request_timeout: float = REQUEST_TIMEOUT,
+    ) -> None:
+        super().__init__(address, handler)
+        self.log = log
+        self.request_timeout = request_timeout
+        self._active = 0
+        self._active_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._active_lock:
+            full = self._active >= self.max_connections
+            if not full:
+                self._active += 1
+        if full:
+            try:
+                request.setblocking(False)
+                request.send(_BUSY)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._active_lock:
+                self._active -= 1
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that resets its connection is not news; never print a traceback here.
+        error = sys.exc_info()[1]
+        if self.log is not None and not isinstance(error, (ConnectionError, TimeoutError)):
+            with contextlib.suppress(OSError, ValueError):
+                self.log.write(f"{client_address[0]} connection error: {type(error).__name__}\n")

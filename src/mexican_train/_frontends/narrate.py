@@ -1,0 +1,190 @@
+"""Moves told in words, for the command line's ``demo`` and ``play``.
+
+Only the public API: a move is told from the states before and after it.  A
+`Narrator` explains markers, open doubles and the first turn the first time
+they happen, and cites the rule each time (RULES.md's ids).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from .._core.state import GameState
+from .._core.tiles import Tile
+
+__all__ = ["Narrator"]
+
+
+def _tiles(tiles: Sequence[Tile]) -> str:
+    shown = [str(tile) for tile in tiles]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _gained(before: GameState, after: GameState, seat: int) -> list[Tile]:
+    old = set(before.hands[seat])
+    return [tile for tile in after.hands[seat] if tile not in old]
+
+
+class Narrator:
+    """Tell the moves of a game in words, one sentence or two each.
+
+    Args:
+        names: one name per seat (``"seat 2 (planner)"``, or ``"you"``).
+        you: the seat of the person reading, told as "you"; None for nobody.
+        reveal: whether tiles drawn by others are named (a demo shows every hand).
+    """
+
+    def __init__(self, names: Sequence[str], you: int | None = None, reveal: bool = True) -> None:
+        self.names = list(names)
+        self.you = you
+        self.reveal = reveal
+        self.explained: set[str] = set()
+
+    def _once(self, topic: str, text: str) -> str:
+        """Return *text* the first time *topic* comes up, else nothing."""
+        if topic in self.explained:
+            return ""
+        self.explained.add(topic)
+        return " " + text
+
+    def who(self, seat: int, start: bool = True) -> str:
+        """Return how to call *seat*: "you" or its name, capitalised to start a sentence."""
+        name = "you" if seat == self.you else self.names[seat]
+        return name[:1].upper() + name[1:] if start else name
+
+    def _verb(self, seat: int, verb: str, you_verb: str | None = None) -> str:
+        if seat == self.you:
+            return you_verb or verb.removesuffix("s")
+        return verb
+
+    def train(self, train: int, seat: int) -> str:
+        """Return how the mover calls *train*: "its own train", "the Mexican train"..."""
+        if train == MEXICAN:
+            return "the Mexican train"
+        if train == seat:
+            return "your train" if seat == self.you else "its own train"
+        if train == self.you:
+            return "your train"
+        return f"seat {train}'s train"
+
+    def round_start(self, state: GameState) -> str:
+        """Return how the round's engine was placed and who plays first (S3, S4)."""
+        first = state.first_player
+        name = self.who(first, start=False)
+        plays = self._verb(first, "plays", "play")
+        head = f"Round {state.round_number} of {state.rounds}: the engine is {state.engine} (S2)."
+        if state.rules.engine_placement.value == "set-aside":
+            return f"{head} It was set aside before the deal, and {name} {plays} first (S4)."
+        extra = [len(state.hands[s]) - state.hand_size for s in range(state.players)]
+        extra[first] += 1  # the engine left the first player's hand
+        places = self._verb(first, "places", "place")
+        if not any(extra):
+            held = self._verb(first, "holds", "hold")
+            return f"{head} {self.who(first)} {held} it, {places} it and {plays} first (S3)."
+        drew = [
+            f"{self.who(s, start=False)} {n} tile{'s' if n > 1 else ''}"
+            for s, n in enumerate(extra)
+            if n
+        ]
+        return (
+            f"{head} Nobody held it, so the players drew in turn until {name} drew it, "
+            f"and {name} {places} it and {plays} first (S3).  The tiles drawn stay in the "
+            f"hands, which is why hands are larger than dealt ({', '.join(drew)})."
+        )
+
+    def move(self, before: GameState, move: Move, after: GameState) -> str:
+        """Return the sentence that tells *move*, made in *before*, leading to *after*."""
+        if isinstance(move, NextRound):
+            return self.round_start(after)
+        seat = before.current_player
+        assert seat is not None  # a move other than NextRound has a mover
+        who = self.who(seat)
+        if isinstance(move, (Play, Pass)):
+            told = (
+                self._play(before, move, after, seat)
+                if isinstance(move, Play)
+                else self._pass(before, after, seat)
+            )
+            # The last-tile call: a turn that ends with one tile, uncalled, draws a penalty.
+            penalty = len(after.hands[seat]) - len(before.hands[seat]) + isinstance(move, Play)
+            if penalty > 0 and not after.is_round_over:
+                told += (
+                    f" {who} did not call 'last tile', so {self._verb(seat, 'draws', 'draw')} "
+                    f"{penalty} as the penalty."
+                )
+            return told
+        if isinstance(move, Draw):
+            drawn = _gained(before, after, seat)
+            if drawn and (self.reveal or seat == self.you):
+                what = f"{self._verb(seat, 'draws', 'draw')} {_tiles(drawn)}"
+            else:
+                what = f"{self._verb(seat, 'draws', 'draw')} a tile"
+            rule = "(P7: drawing is only for a player with no legal play)"
+            if not before.rules.must_play:
+                rule = " (V6: a voluntary draw)"
+            return (
+                f"{who} {what} from the boneyard"
+                + (self._once("draw", rule) if before.rules.must_play else rule)
+                + "."
+            )
+        assert isinstance(move, CallLastTile)
+        return f"{who} {self._verb(seat, 'calls', 'call')} 'last tile'."
+
+    def _play(self, before: GameState, move: Play, after: GameState, seat: int) -> str:
+        who = self.who(seat)
+        text = f"{who} {self._verb(seat, 'plays', 'play')} {move.tile} on "
+        text += self.train(move.train, seat)
+        notes = []
+        first_turn = before.rules.first_turn is not None and not before.had_first_turn[seat]
+        if first_turn and before.turn_tiles == 0:
+            notes.append(
+                self._once(
+                    "first-turn",
+                    "(P4: in the first turn of a round a player builds their own train, "
+                    "as many tiles in a row as fit)",
+                ).strip()
+            )
+        if move.train in before.open_doubles and move.train not in after.open_doubles:
+            notes.append("closing the open double there (D2)")
+        if before.trains[move.train].marked and not after.trains[move.train].marked:
+            notes.append("and the marker comes off (P6)")
+        if move.tile.is_double and not first_turn and not after.is_round_over:
+            notes.append(
+                "a double: " + ("you play" if seat == self.you else "it plays") + " again (D1)"
+            )
+        text += "".join((" " if note.startswith("(") else ", ") + note for note in notes if note)
+        if not after.hands[seat]:
+            text += f"; {'you have' if seat == self.you else 'it has'} no tile left"
+        return text + "."
+
+    def _pass(self, before: GameState, after: GameState, seat: int) -> str:
+        who = self.who(seat)
+        first_turn = before.rules.first_turn is not None and not before.had_first_turn[seat]
+        if first_turn and before.turn_tiles > 0:
+            return f"{who} {self._verb(seat, 'stops', 'stop')} the first-turn train there (P4)."
+        if after.trains[seat].marked and not before.trains[seat].marked:
+            whose = "your" if seat == self.you else "its"
+            explain = self._once(
+                "marker",
+                "A marker opens a train to every player until its owner plays on it again (P6).",
+            )
+            stuck = "cannot play" if before.rules.must_play or before.turn_tiles else "passes"
+            lead = f"{who} {stuck}" if stuck == "passes" else f"{who} {stuck} and"
+            if stuck != "passes":
+                lead += " " + self._verb(seat, "passes", "pass")
+            return f"{lead}: a marker goes on {whose} train (P5).{explain}"
+        marked = "your" if seat == self.you else "its"
+        return f"{who} {self._verb(seat, 'passes', 'pass')} ({marked} train is already marked)."
+
+    def turn_end(self, before: GameState, after: GameState) -> str:
+        """Return a note when a move leaves a double open for the next player (D2), else ""."""
+        new = [train for train in after.open_doubles if train not in before.open_doubles]
+        if not new or after.is_round_over:
+            return ""
+        if "open-double" in self.explained:
+            rest = "the next player must cover it (D2)."
+        else:
+            self.explained.add("open-double")
+            rest = "whoever moves next must cover it before playing anywhere else (D2)."
+        return f"The double on {self.train(new[0], -1)} is left open: {rest}"

@@ -1,0 +1,661 @@
+"""The web table: a game served to browsers, with bots in the seats nobody takes.
+
+`WebTable` holds the game and the seats' secret tokens; `make_server` serves it over
+HTTP with the hardened request layer of ``_http.py``.  The page (``_webpage/``) is
+plain HTML, CSS and JavaScript: no build step.  Each seat only ever receives its own
+view (S5), and every move is checked by `apply` on the server.  Everything here goes
+through the library's public API.
+"""
+
+from __future__ import annotations
+
+import hmac
+import math
+import re
+import secrets
+import sys
+import threading
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from typing import IO, Any, Final
+
+import attrs
+
+from .._bots.players import GreedyPlayer, Player  # noqa: F401  (GreedyPlayer: the doctests)
+from .._core.engine import apply, legal_moves, new_game
+from .._core.errors import IllegalMoveError, InvalidArgumentError
+from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from .._core.rules import STANDARD, Rules
+from .._core.state import GameState
+from .._core.view import PlayerView, view
+from .._formats.notation import NotationError, format_move, parse_move
+from .._formats.render import render_svg
+from .._formats.serialize import SchemaError, move_from_json, to_json
+from .http import JSONRequestHandler, JSONServer, RequestError, Response
+
+__all__ = ["WebServer", "WebTable", "make_server", "serve"]
+
+#: Seconds a ``GET /api/view?since=N`` waits for the table to change before answering.
+LONG_POLL: Final = 10.0
+#: How many lines of the table's log each document carries.
+LOG_LINES: Final = 12
+
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_VERSION = re.compile(r"[0-9]{1,12}")
+
+
+def _label(bot: Player | None, seat: int) -> str:
+    if bot is None:
+        return f"Seat {seat}"
+    name = getattr(bot, "name", None)
+    if not isinstance(name, str):  # a bot with no name: its class's, "PlannerPlayer" as "planner"
+        name = type(bot).__name__.removesuffix("Player").lower() or "bot"
+    return f"Seat {seat} ({name[:24]})"
+
+
+@attrs.frozen
+class _Entry:
+    """One line of the table's log: what *seat* did, said to the others and to itself."""
+
+    version: int
+    seat: int | None
+    others: str
+    own: str
+
+
+class WebTable:
+    """A game at one table: people in some seats, bots in the others, one token per person.
+
+    The table is safe to share between threads: a server's handlers read documents
+    and play moves through it, and `start` runs the bots in a thread of their own.
+    A person's seat is known by its token only; a document holds that seat's view
+    and nothing else (S5).
+
+    Args:
+        players: the number of seats (S1 decides whether the rules allow it).
+        rules: the rules to play by.
+        bots: a player for each seat a bot takes, by seat; the other seats are people's.
+        seed: fixes the deals, to replay a game.
+        bot_delay: seconds a bot waits before each move, so people see the moves arrive.
+
+    Raises:
+        DealError: if the rules cannot deal for *players* (S1).
+        InvalidArgumentError: if a bot's seat does not exist, every seat is a bot's,
+            or *bot_delay* is not a number of seconds from 0 to 60.
+
+    >>> from mexican_train import STANDARD
+    >>> from mexican_train.players import PlannerPlayer
+    >>> table = WebTable(4, STANDARD, bots={1: PlannerPlayer(), 2: PlannerPlayer()}, seed=1)
+    >>> sorted(table.tokens)
+    [0, 3]
+    >>> doc = table.document(0)
+    >>> doc["seat"], doc["view"]["type"], len(doc["view"]["hand"])
+    (0, 'view', 15)
+    """
+
+    def __init__(
+        self,
+        players: int = 4,
+        rules: Rules = STANDARD,
+        *,
+        bots: Mapping[int, Player] | None = None,
+        seed: int | None = None,
+        bot_delay: float = 0.0,
+    ) -> None:
+        state = new_game(players, rules, seed)  # S1: DealError for a count the rules refuse
+        bots = dict(bots or {})
+        for seat in bots:
+            if type(seat) is not int or not 0 <= seat < players:
+                raise InvalidArgumentError(
+                    f"bots are given by seat, 0-{players - 1}; there is no seat {seat!r}"
+                )
+        if len(bots) >= players:
+            raise InvalidArgumentError(
+                f"every one of the {players} seats has a bot: leave at least one for a person"
+            )
+        if (
+            not isinstance(bot_delay, (int, float))
+            or not math.isfinite(bot_delay)
+            or not 0 <= bot_delay <= 60
+        ):
+            raise InvalidArgumentError(
+                f"bot_delay is a number of seconds from 0 to 60, not {bot_delay!r}"
+            )
+        self._state = state
+        self._bots = bots
+        self.bot_delay = float(bot_delay)
+        #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot.
+        self.labels: tuple[str, ...] = tuple(_label(bots.get(s), s) for s in range(players))
+        #: The secret token of each person's seat, by seat.
+        self.tokens: Mapping[int, str] = {
+            seat: secrets.token_urlsafe(24) for seat in range(players) if seat not in bots
+        }
+        self._version = 0
+        self._log: list[_Entry] = []
+        self._changed = threading.Condition()
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    # -- reading ----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The game as it stands, every hand included; never send it to a seat."""
+        with self._changed:
+            return self._state
+
+    @property
+    def version(self) -> int:
+        """How many moves the table has applied; it grows with every move."""
+        with self._changed:
+            return self._version
+
+    def seat_for(self, token: str | None) -> int:
+        """Return the seat whose token is *token*.
+
+        Raises:
+            RequestError: 401 without a token, 403 for a token no seat has.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()})
+        >>> table.seat_for(table.tokens[0])
+        0
+        """
+        if token is None:
+            raise RequestError(
+                401, "no token", "send your seat's token as 'Authorization: Bearer <token>'"
+            )
+        found = None
+        for seat, secret in self.tokens.items():
+            # A constant-time comparison with every token: a token must not leak through timing.
+            if hmac.compare_digest(token.encode(), secret.encode()):
+                found = seat
+        if found is None:
+            raise RequestError(403, "wrong token", "no seat at this table has that token")
+        return found
+
+    def document(self, seat: int) -> dict[str, Any]:
+        """Return what *seat* may know now, as JSON-ready data (S5).
+
+        The document holds the seat's view in the library's JSON (``"view"``), the
+        SVG picture of it (``"svg"``), the moves the seat may make now (``"moves"``,
+        empty when it is not its turn), whose turn it is (``"status"``), the latest
+        lines of the table's log, and ``"version"``, which grows with every move.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
+        >>> sorted(table.document(0))  # doctest: +NORMALIZE_WHITESPACE
+        ['bots', 'log', 'moves', 'names', 'scores', 'seat', 'status', 'svg', 'version',
+         'view', 'winners']
+        """
+        with self._changed:
+            state, version, log = self._state, self._version, self._log[-LOG_LINES:]
+        mine = view(state, seat)
+        names = [("You" if s == seat else label) for s, label in enumerate(self.labels)]
+        moves = legal_moves(mine)
+        return {
+            "seat": seat,
+            "version": version,
+            "names": names,
+            "bots": sorted(self._bots),
+            "view": to_json(mine),
+            "svg": render_svg(mine, names=self.labels),  # the picture says "(you)" itself
+            "moves": [_move_document(move, mine) for move in moves],
+            "status": _status(mine, names),
+            "scores": _score_table(mine),
+            "winners": list(mine.winners),
+            "log": [entry.own if entry.seat == seat else entry.others for entry in log],
+        }
+
+    def wait(self, seat: int, since: int, timeout: float = LONG_POLL) -> dict[str, Any]:
+        """Return *seat*'s document once the table's version is not *since* (or *timeout* passed).
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()})
+        >>> table.wait(0, since=-1)["version"]
+        0
+        """
+        with self._changed:
+            self._changed.wait_for(lambda: self._version != since or self._closed, timeout)
+        return self.document(seat)
+
+    # -- moving -----------------------------------------------------------------------------
+
+    def play(self, seat: int, move: Move, version: int | None = None) -> dict[str, Any]:
+        """Apply *seat*'s *move* and return the seat's new document.
+
+        Between rounds any person may deal the next round (E4).
+
+        Args:
+            seat: the seat that moves (a person's: bots move by themselves).
+            move: the move, checked by `apply`.
+            version: the version the seat saw; if the table has moved on since, the
+                move is refused (a double click does not play twice).
+
+        Raises:
+            RequestError: 409 if it is not the seat's turn or the table moved on,
+                422 if the rules refuse the move (the reason names the rule).
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
+        >>> seat = table.state.current_player
+        >>> seat
+        0
+        >>> table.play(0, legal_moves(table.state)[0])["version"]
+        1
+        """
+        with self._changed:
+            if version is not None and version != self._version:
+                raise RequestError(
+                    409,
+                    "table changed",
+                    f"the table moved on since you looked (version {version}, now "
+                    f"{self._version}): look again and choose again",
+                )
+            current = self._state.current_player
+            if current is not None and current != seat:
+                raise RequestError(409, "not your turn", f"it is {self.labels[current]}'s turn")
+            if current is None and seat in self._bots:
+                raise RequestError(409, "not your turn", "a person deals the next round")
+            try:
+                self._apply(seat, move)
+            except IllegalMoveError as error:
+                raise RequestError(422, "illegal move", error.reason) from None
+        return self.document(seat)
+
+    def _apply(self, seat: int, move: Move) -> None:
+        """Apply *move* under the lock, log it, and wake whoever waits."""
+        before = self._state
+        after = apply(before, move)
+        self._state = after
+        self._version += 1
+        for others, own in _describe(before, after, seat, move, self.labels):
+            self._log.append(_Entry(self._version, seat, others, own))
+        del self._log[: -LOG_LINES * 4]
+        self._changed.notify_all()
+
+    def _bot_to_move(self) -> tuple[int, PlayerView] | None:
+        seat = self._state.current_player
+        if seat is None or seat not in self._bots:
+            return None
+        return seat, view(self._state, seat)
+
+    def play_bots(self, limit: int = 10_000) -> int:
+        """Play the bots' moves, at once, until a person is to move or the round ends.
+
+        Return how many moves were played.  `start` does the same in a thread, with
+        ``bot_delay`` seconds between moves.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
+        >>> table.play_bots()
+        0
+        """
+        played = 0
+        while played < limit and self._play_one_bot():
+            played += 1
+        return played
+
+    def _play_one_bot(self) -> bool:
+        with self._changed:
+            turn = self._bot_to_move()
+            version = self._version
+        if turn is None:
+            return False
+        seat, mine = turn
+        moves = legal_moves(mine)
+        try:
+            move = self._bots[seat].choose(mine, moves)
+        except Exception:  # a user's bot that fails must not stop the table
+            move = moves[0]
+        with self._changed:
+            if self._version != version:
+                return True  # cannot happen (only this seat may move), but never apply stale
+            try:
+                self._apply(seat, move)
+            except IllegalMoveError:
+                self._apply(seat, moves[0])  # a bot's illegal choice: its first legal move
+        return True
+
+    def start(self) -> None:
+        """Run the bots in a thread, where each waits ``bot_delay`` seconds, then moves.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=2)  # the bot moves first
+        >>> table.start()
+        >>> table.wait(0, since=0)["log"][0].startswith("Seat 1 (greedy) ")
+        True
+        >>> table.close()
+        """
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run_bots, name="bots", daemon=True)
+            self._thread.start()
+
+    def _run_bots(self) -> None:
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._closed or self._bot_to_move() is not None)
+                if self._closed:
+                    return
+                # Let people see the last move before the bot answers it.
+                if self._changed.wait_for(lambda: self._closed, self.bot_delay):
+                    return
+            self._play_one_bot()
+
+    def close(self) -> None:
+        """Stop the bots' thread and wake every waiting request.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()})
+        >>> table.start(); table.close()
+        >>> table.wait(0, since=table.version, timeout=60)["seat"]  # answers at once
+        0
+        """
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+        if self._thread is not None:
+            self._thread.join(5)
+
+
+# -- what a document says ---------------------------------------------------------------------
+
+
+def _train_words(train: int, seat: int, labels: Sequence[str], own: str) -> str:
+    if train == MEXICAN:
+        return "the Mexican train"
+    if train == seat:
+        return f"{own} train"
+    return f"{labels[train]}'s train"
+
+
+def _move_document(move: Move, table: PlayerView) -> dict[str, Any]:
+    """Return a legal move as the page uses it: its notation, kind, tile, train and words."""
+    seat = table.seat if table.seat is not None else -1
+    tile = train = None
+    if isinstance(move, Play):
+        kind, tile, train = "play", str(move.tile), move.train
+        where = f"seat {move.train}'s" if move.train not in {MEXICAN, seat} else "your"
+        words = f"Play {move.tile} on {'the Mexican' if move.train == MEXICAN else where} train"
+    elif isinstance(move, Draw):
+        kind, words = "draw", "Draw a tile"
+    elif isinstance(move, Pass):
+        stop = (
+            table.rules.first_turn is not None
+            and not table.had_first_turn[seat]
+            and table.turn_tiles > 0
+        )
+        kind, words = (
+            "pass",
+            "End your first turn (P4)" if stop else "Pass (a marker goes on your train, P6)",
+        )
+    elif isinstance(move, CallLastTile):
+        kind, words = "call", "Call 'last tile'"
+    else:
+        kind, words = "next-round", f"Deal round {table.round_number + 1}"
+    return {
+        "notation": format_move(move),
+        "json": to_json(move),
+        "kind": kind,
+        "tile": tile,
+        "train": train,
+        "words": words,
+    }
+
+
+def _status(table: PlayerView, names: Sequence[str]) -> str:
+    if table.is_over:
+        winners = " and ".join(names[s] for s in table.winners)
+        verb = "win" if winners == "You" or " and " in winners else "wins"
+        return f"The game is over: {winners} {verb} (E5, the lowest total)."
+    if table.current_player is None:
+        return f"Round {table.round_number} of {table.rounds} is over: deal the next round."
+    if table.is_my_turn:
+        return f"Your turn (round {table.round_number} of {table.rounds})."
+    return f"{names[table.current_player]} to play (round {table.round_number} of {table.rounds})."
+
+
+def _score_table(table: PlayerView) -> dict[str, Any]:
+    return {
+        "rounds": [list(points) for points in table.round_scores],
+        "totals": list(table.scores),
+    }
+
+
+def _describe(
+    before: GameState, after: GameState, seat: int, move: Move, labels: Sequence[str]
+) -> list[tuple[str, str]]:
+    """Say what *move* did, in public words only: to the other seats, and to *seat* itself."""
+    who = labels[seat]
+    lines: list[tuple[str, str]] = []
+    if isinstance(move, Play):
+        theirs = _train_words(move.train, seat, labels, "their own")
+        yours = _train_words(move.train, seat, labels, "your")
+        lines.append(
+            (f"{who} played {move.tile} on {theirs}.", f"You played {move.tile} on {yours}.")
+        )
+    elif isinstance(move, Draw):
+        # Only the drawer is told which tile (S5): the others learn that a tile was drawn.
+        drawn = sorted(set(after.hand(seat)) - set(before.hand(seat)))
+        own = f"You drew {', '.join(map(str, drawn))}." if drawn else "You drew a tile."
+        lines.append((f"{who} drew a tile.", own))
+    elif isinstance(move, Pass):
+        marked = after.trains[seat].marked and not before.trains[seat].marked
+        if marked:
+            lines.append(
+                (
+                    f"{who} passed: a marker goes on their train (P6).",
+                    "You passed: a marker goes on your train (P6).",
+                )
+            )
+        else:
+            lines.append((f"{who} ended the turn.", "You ended your turn."))
+    elif isinstance(move, CallLastTile):
+        lines.append((f"{who} called 'last tile'.", "You called 'last tile'."))
+    elif isinstance(move, NextRound):
+        text = f"Round {after.round_number} dealt (engine {after.engine})."
+        lines.append((f"{who}: {text}", text))
+    if after.is_round_over and not before.is_round_over:
+        # Told twice: naming every seat to the others, and "you" to the seat that moved.
+        as_you = [("you" if s == seat else label) for s, label in enumerate(labels)]
+        lines.append((_round_over(after, labels), _round_over(after, as_you)))
+    return lines
+
+
+def _round_over(after: GameState, labels: Sequence[str]) -> str:
+    """Say how the round that just ended ended (E1, E2) and what each seat scored (E3)."""
+    points = after.round_scores[-1]
+    out = [s for s in range(after.players) if not after.hands[s]]
+    how = (
+        " and ".join(labels[s] for s in out) + " went out (E1)"
+        if out
+        else "the round is blocked (E2)"
+    )
+    scores = ", ".join(f"{labels[s]} {points[s]}" for s in range(after.players))
+    return f"Round {after.round_number} is over: {how}. Points: {scores}."
+
+
+# -- the server ----------------------------------------------------------------------------------
+
+
+def _static(name: str) -> bytes:
+    return (resources.files("mexican_train._frontends") / "webpage" / name).read_bytes()
+
+
+_PAGES: Final = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/table.js": ("table.js", "text/javascript; charset=utf-8"),
+    "/table.css": ("table.css", "text/css; charset=utf-8"),
+    "/favicon.svg": ("favicon.svg", "image/svg+xml"),
+}
+_CSP: Final = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+
+
+def _read_move(data: object) -> Move:
+    try:
+        if isinstance(data, str):
+            return parse_move(data[:64])
+        return move_from_json(data)  # untrusted: every field is checked
+    except (SchemaError, NotationError) as error:
+        raise RequestError(400, "bad move", str(error)) from None
+
+
+class _TableHandler(JSONRequestHandler):
+    """The web table's routes: the page, ``GET /api/view`` and ``POST /api/move``."""
+
+    server: WebServer
+
+    def respond(self, method: str, path: str) -> Response:
+        if path in _PAGES:
+            if method != "GET":
+                raise RequestError(405, "method not allowed", f"{path} is read with GET")
+            name, kind = _PAGES[path]
+            return Response(200, _static(name), kind, (("Content-Security-Policy", _CSP),))
+        if "token" in self.query:
+            raise RequestError(
+                400,
+                "token in the URL",
+                "send the token in the 'Authorization: Bearer <token>' header, never in the URL",
+            )
+        table = self.server.table
+        if path == "/api/view":
+            if method != "GET":
+                raise RequestError(405, "method not allowed", "/api/view is read with GET")
+            seat = table.seat_for(self._token())
+            since = self._since()
+            if since is None:
+                return Response.json(table.document(seat))
+            return Response.json(table.wait(seat, since, self.server.long_poll))
+        if path == "/api/move":
+            if method != "POST":
+                raise RequestError(405, "method not allowed", "/api/move takes a POST")
+            seat = table.seat_for(self._token())
+            body = self.json_body()
+            if (
+                not isinstance(body, dict)
+                or "move" not in body
+                or not set(body) <= {"move", "version"}
+            ):
+                raise RequestError(
+                    400, "bad request", 'the body is {"move": <move>, "version": <number>}'
+                )
+            version = body.get("version")
+            if version is not None and (type(version) is not int or not 0 <= version < 10**12):
+                raise RequestError(400, "bad request", "version is the number the table showed")
+            return Response.json(table.play(seat, _read_move(body["move"]), version))
+        raise RequestError(404, "not found", f"nothing at {path[:80]}")
+
+    def _token(self) -> str | None:
+        token = self.bearer_token()
+        if token is not None and not _TOKEN.fullmatch(token):
+            raise RequestError(403, "wrong token", "no seat at this table has that token")
+        return token
+
+    def _since(self) -> int | None:
+        values = self.query.get("since")
+        if not values:
+            return None
+        if not _VERSION.fullmatch(values[0]):
+            raise RequestError(400, "bad request", "since is the version the page last saw")
+        return int(values[0])
+
+
+class WebServer(JSONServer):
+    """An HTTP server for one `WebTable` (see `make_server`)."""
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        table: WebTable,
+        *,
+        log: IO[str] | None = sys.stderr,
+        long_poll: float = LONG_POLL,
+    ) -> None:
+        self.table = table  # first: a failed bind calls server_close, which closes the table
+        self.long_poll = long_poll
+        super().__init__(address, _TableHandler, log=log)
+
+    def links(self) -> dict[int, str]:
+        """Return each person's seat's link: the token travels in the fragment, never sent."""
+        host, port = self.server_address[:2]
+        host = host.decode() if isinstance(host, bytes) else host
+        return {
+            seat: f"http://{host}:{port}/#token={token}"
+            for seat, token in self.table.tokens.items()
+        }
+
+    def server_close(self) -> None:
+        """Stop the table's bots and close the listening socket."""
+        self.table.close()
+        super().server_close()
+
+
+def make_server(
+    table: WebTable,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    log: IO[str] | None = sys.stderr,
+) -> WebServer:
+    """Return a server for *table* listening on *host*:*port* (port 0: any free port).
+
+    Call ``serve_forever()`` on it (in a thread, if you like) and ``server_close()``
+    when done; the table's bots start with the server.  `WebServer.links` gives each
+    person's link.
+
+    >>> table = WebTable(2, bots={1: GreedyPlayer()})
+    >>> server = make_server(table, port=0, log=None)
+    >>> server.links()[0].startswith("http://127.0.0.1:")
+    True
+    >>> server.server_close()
+    """
+    server = WebServer((host, port), table, log=log)
+    table.start()
+    return server
+
+
+def serve(
+    *,
+    players: int = 4,
+    people: int = 1,
+    bots: Sequence[Player] = (),
+    rules: Rules = STANDARD,
+    seed: int | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    bot_delay: float = 0.6,
+    out: IO[str] = sys.stdout,
+    log: IO[str] | None = sys.stderr,
+) -> None:
+    """Serve a table until interrupted: people in the first *people* seats, *bots* in the rest.
+
+    Prints the link of each person's seat to *out*.  This is ``mexican-train serve``,
+    which reads *rules* and *bots* from its ``--rules``/``--house`` and ``--bots``.
+
+    Raises:
+        MexicanTrainError: for a player count the game refuses (`DealError`), or
+            *people* and *bots* that do not fill the seats (`InvalidArgumentError`).
+        OSError: if *host*:*port* cannot be listened on.
+    """
+    if not 1 <= people <= players:
+        raise InvalidArgumentError(
+            f"--people is how many seats people take, 1-{players}, not {people}"
+        )
+    if len(bots) != players - people:
+        raise InvalidArgumentError(
+            f"{players - people} bots fill the seats people do not take, not {len(bots)}"
+        )
+    table = WebTable(
+        players,
+        rules,
+        bots={people + i: bot for i, bot in enumerate(bots)},
+        seed=seed,
+        bot_delay=bot_delay,
+    )
+    server = make_server(table, host, port, log=log)
+    try:
+        print(f"Mexican Train at http://{host}:{server.server_address[1]}/", file=out)
+        print("Open your seat's link (keep it secret: it is the seat's key):", file=out)
+        for seat, link in server.links().items():
+            print(f"  seat {seat}: {link}", file=out)
+        print("Press Ctrl-C to stop.", file=out, flush=True)
+        server.serve_forever()
+    finally:
+        server.server_close()

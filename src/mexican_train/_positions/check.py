@@ -1,0 +1,487 @@
+"""Consistency checks for positions read from outside (notation, JSON).
+
+`GameState.replace` trusts its caller; the readers of text and JSON must not.
+`check_state` looks at the fields read (a `StateFields`) before a state is built
+from them, `check_view` at a freshly built view before it escapes; both
+raise `Problem` naming the path of the first field that is wrong (``("trains", 2,
+"tiles", 3)``).  Each reader turns that path into its own error (a column in the
+notation, ``$.trains[2].tiles[3]`` in JSON).
+
+The checks are ordered so that nothing expensive happens before the sizes have been
+tied to the size of the input: an untrusted ``max_pip`` of a billion must not make us
+build a billion tiles.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Sequence
+
+from .._core.bounds import BOUNDS, first_out_of_bounds
+from .._core.engine import new_game, round_score
+from .._core.errors import MexicanTrainError
+from .._core.moves import MEXICAN
+from .._core.rules import EnginePlacement, Rules
+from .._core.state import Train
+from .._core.tiles import Tile, full_set, set_size
+from .._core.view import PlayerView
+from .fields import StateFields
+
+__all__ = ["MAX_DEPTH", "SEED_LIMIT", "Path", "Problem", "check_state", "check_view", "engine_of"]
+
+Path = tuple[str | int, ...]
+
+#: Every reader refuses input nested deeper than this, before reading it, so that none can
+#: recurse without end: a JSON document's objects and arrays (a record's deal table is the
+#: deepest field, 5 levels down), a notation's brackets in the rules field (2 levels today).
+MAX_DEPTH = 32
+
+#: Seeds are whole numbers of at most 64 bits, either sign (S6).
+SEED_LIMIT = BOUNDS["seed"].high + 1
+
+# Listing the missing tiles needs the whole set: only for sets of a sane size.
+_LISTABLE = 5000
+
+
+class Problem(Exception):
+    """An inconsistency found in a position; *path* names the offending field."""
+
+    def __init__(self, path: Path, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+
+def engine_of(rules: Rules, max_pip: int, round_number: int) -> Tile:
+    """Return the engine of round *round_number* (S2; V9 ascending)."""
+    pip = round_number - 1 if rules.ascending else max_pip - (round_number - 1)
+    return Tile(pip, pip)
+
+
+def check_state(state: StateFields) -> None:
+    """Raise `Problem` unless *state* holds the fields of a consistent position.
+
+    Hands must already be sorted (the readers sort them).
+    """
+    s = state
+    _check_counts(s.players, s.trains, s.had_first_turn, s.scores, s.round_scores)
+    if len(s.hands) != s.players:
+        raise Problem(("hands",), f"{len(s.hands)} hands for {s.players} players")
+    if type(s.seed) is not int or not -SEED_LIMIT < s.seed < SEED_LIMIT:
+        raise Problem(("seed",), f"a seed is a whole number of at most 64 bits, not {s.seed!r}")
+    _check_setup(s.rules, s.players, s.max_pip, s.hand_size)
+    _check_round(s)
+    if not _tiles_fit(s.max_pip, s.engine, (*s.hands, s.boneyard), s.trains, hidden=0):
+        # Something is wrong with the tiles: find what, and where.
+        located: list[tuple[Path, Tile]] = [
+            (("hands", seat, i), tile)
+            for seat, hand in enumerate(s.hands)
+            for i, tile in enumerate(hand)
+        ]
+        located += [(("boneyard", i), tile) for i, tile in enumerate(s.boneyard)]
+        _check_tiles(s.max_pip, s.engine, s.trains, located, hidden=0, hidden_path=("boneyard",))
+    _check_fit(s.rules, s.players)
+    _check_table(s, [len(hand) for hand in s.hands])
+    if s.current_player is None and s.round_scores:
+        # E3: the round just scored is the pips left in every hand.
+        expected = tuple(round_score(hand, s.rules) for hand in s.hands)
+        if s.round_scores[-1] != expected:
+            raise Problem(
+                ("round_scores", len(s.round_scores) - 1),
+                f"the hands left score {list(expected)} (E3), not {list(s.round_scores[-1])}",
+            )
+    # Last: the checks above say more about a number the position contradicts.
+    _check_bounds(s)
+
+
+def check_view(view: PlayerView) -> None:
+    """Raise `Problem` unless *view* is what some consistent position shows its seat."""
+    v = view
+    _check_counts(v.players, v.trains, v.had_first_turn, v.scores, v.round_scores)
+    if len(v.hand_sizes) != v.players:
+        raise Problem(("hand_sizes",), f"{len(v.hand_sizes)} hand sizes for {v.players} players")
+    for seat, size in enumerate(v.hand_sizes):
+        if size < 0:
+            raise Problem(("hand_sizes", seat), f"a hand size is at least 0, not {size}")
+    if v.boneyard_size < 0:
+        raise Problem(("boneyard_size",), f"a boneyard size is at least 0, not {v.boneyard_size}")
+    if v.seat is None:
+        if v.hand:
+            raise Problem(("hand",), "a spectator (seat null) holds no hand")
+    elif not 0 <= v.seat < v.players:
+        raise Problem(("seat",), f"a seat is 0-{v.players - 1} or null, not {v.seat}")
+    elif len(v.hand) != v.hand_sizes[v.seat]:
+        raise Problem(
+            ("hand",),
+            f"seat {v.seat} holds {len(v.hand)} tiles, but hand_sizes says {v.hand_sizes[v.seat]}",
+        )
+    located: list[tuple[Path, Tile]]
+    if v.rules.open_hands:
+        # V10: with open hands a view shows every hand, and they must agree with the rest.
+        if v.open_hands is None:
+            raise Problem(("open_hands",), "the rules play with open hands (V10): list them")
+        if len(v.open_hands) != v.players:
+            raise Problem(("open_hands",), f"{len(v.open_hands)} hands for {v.players} players")
+        for seat, hand in enumerate(v.open_hands):
+            if len(hand) != v.hand_sizes[seat]:
+                raise Problem(
+                    ("open_hands", seat),
+                    f"{len(hand)} tiles, but hand_sizes says {v.hand_sizes[seat]}",
+                )
+        if v.seat is not None and v.open_hands[v.seat] != v.hand:
+            raise Problem(("hand",), f"the hand differs from open_hands[{v.seat}]")
+        located = [
+            (("open_hands", seat, i), tile)
+            for seat, hand in enumerate(v.open_hands)
+            for i, tile in enumerate(hand)
+        ]
+        hidden = v.boneyard_size
+    else:
+        if v.open_hands is not None:
+            raise Problem(("open_hands",), "hands are private under these rules (S5): null")
+        located = [(("hand", i), tile) for i, tile in enumerate(v.hand)]
+        hidden = v.boneyard_size + sum(v.hand_sizes) - len(v.hand)
+    _check_setup(v.rules, v.players, v.max_pip, v.hand_size)
+    _check_round(v)
+    _check_tiles(v.max_pip, v.engine, v.trains, located, hidden, ("boneyard_size",))
+    _check_fit(v.rules, v.players)
+    _check_table(v, list(v.hand_sizes))
+    if v.current_player is None and v.round_scores:
+        # E3, as far as the view shows the hands left: its own, or every one (V10).
+        shown_hands = dict(enumerate(v.open_hands or ()))
+        shown_hands.update((seat, ()) for seat, size in enumerate(v.hand_sizes) if not size)
+        if v.seat is not None:
+            shown_hands[v.seat] = v.hand
+        for seat, hand in sorted(shown_hands.items()):
+            expected = round_score(hand, v.rules)
+            if v.round_scores[-1][seat] != expected:
+                raise Problem(
+                    ("round_scores", len(v.round_scores) - 1, seat),
+                    f"the hand left scores {expected} (E3), not {v.round_scores[-1][seat]}",
+                )
+    _check_bounds(v)
+
+
+def _check_bounds(value: StateFields | PlayerView) -> None:
+    """Check every number is one every format can write back (the table of _bounds.py)."""
+    found = first_out_of_bounds(value)
+    if found is not None:
+        path, bound, number = found
+        raise Problem(path, bound.refusal(number))
+
+
+def _check_counts(
+    players: int,
+    trains: tuple[Train, ...],
+    had_first_turn: tuple[bool, ...],
+    scores: tuple[int, ...],
+    round_scores: tuple[tuple[int, ...], ...],
+) -> None:
+    # Lengths first: everything after may then index freely, and sizes are tied to the input.
+    if players < 1:
+        raise Problem(("players",), f"a game has at least 1 player, not {players}")
+    if len(trains) != players + 1:
+        raise Problem(
+            ("trains",),
+            f"{len(trains)} trains; {players} players have {players + 1} "
+            "(one each, then the Mexican train, P2)",
+        )
+    if len(had_first_turn) != players:
+        raise Problem(("had_first_turn",), f"{len(had_first_turn)} flags for {players} players")
+    if len(scores) != players:
+        raise Problem(("scores",), f"{len(scores)} scores for {players} players")
+    for number, row in enumerate(round_scores):
+        if len(row) != players:
+            raise Problem(("round_scores", number), f"{len(row)} scores for {players} players")
+
+
+def _tiles_fit(
+    max_pip: int,
+    engine: Tile,
+    groups: tuple[tuple[Tile, ...], ...],
+    trains: tuple[Train, ...],
+    hidden: int,
+) -> bool:
+    """Return whether `_check_tiles` would find every tile in order: a quick look first.
+
+    Every tile of *groups*, of the trains and the engine in the set, none twice, and
+    the count adding up, read with a mask of tile indices (Tile.__hash__, which a dict
+    of tiles calls, is a Python method).  A check of every state `build_state` makes,
+    as `determinize` does for every world a search samples (issue 12).  When it
+    answers False, `_check_tiles` says what is wrong, and where.
+    """
+    if engine.high > max_pip:
+        return False
+    mask = 1 << engine._index
+    count = 1
+    for group in (*groups, *[train.tiles for train in trains]):
+        for tile in group:
+            if tile.high > max_pip:
+                return False
+            bit = 1 << tile._index
+            if mask & bit:
+                return False  # twice
+            mask |= bit
+        count += len(group)
+    return count + hidden == set_size(max_pip)
+
+
+def _check_tiles(
+    max_pip: int,
+    engine: Tile,
+    trains: tuple[Train, ...],
+    located: list[tuple[Path, Tile]],
+    hidden: int,
+    hidden_path: Path,
+) -> None:
+    """Check every tile is in the set and shown once, and that the count adds up."""
+    if engine.high > max_pip:
+        raise Problem(("engine",), f"{engine} is not in a double-{max_pip} set")
+    located = [
+        *located,
+        *(
+            (("trains", index, "tiles", i), tile)
+            for index, train in enumerate(trains)
+            for i, tile in enumerate(train.tiles)
+        ),
+    ]
+    seen: dict[Tile, Path] = {engine: ("engine",)}
+    for path, tile in located:
+        if tile.high > max_pip:
+            raise Problem(path, f"{tile} is not in a double-{max_pip} set")
+        if tile in seen:
+            raise Problem(path, f"{tile} appears twice (also at {_dotted(seen[tile])})")
+        seen[tile] = path
+    total = set_size(max_pip)
+    if len(seen) + hidden != total:
+        what = f"{len(seen)} tiles shown" + (f" and {hidden} unseen" if hidden else "")
+        message = f"{what}, but a double-{max_pip} set has {total}"
+        if len(seen) + hidden < total and total <= _LISTABLE:
+            missing = sorted(set(full_set(max_pip)) - set(seen))
+            if not hidden:
+                message += f": missing {', '.join(map(str, missing[:10]))}"
+                message += ", ..." if len(missing) > 10 else ""
+        raise Problem(hidden_path, message)
+
+
+def _check_setup(rules: Rules, players: int, max_pip: int, hand_size: int) -> None:
+    """Check the set and hand size are those the rules give for *players* (S1, V8).
+
+    Cheap: run before anything is built from *max_pip*.
+    """
+    # Compare with the rules' explicit choices before asking the deal table anything:
+    # *max_pip* is tied to the input's size by now, an untrusted Rules.max_pip is not.
+    if rules.max_pip is not None and rules.max_pip != max_pip:
+        raise Problem(("max_pip",), f"the rules choose a double-{rules.max_pip} set, not {max_pip}")
+    if rules.hand_size is not None and rules.hand_size != hand_size:
+        raise Problem(("hand_size",), f"the rules deal {rules.hand_size} tiles, not {hand_size}")
+    try:
+        table_pip, table_size = rules.deal_table.lookup(players, rules.max_pip, rules.hand_size)
+    except (MexicanTrainError, LookupError, ValueError) as error:
+        raise Problem(("players",), str(error)) from None
+    if table_pip != max_pip:
+        raise Problem(
+            ("max_pip",), f"the deal table gives {players} players a double-{table_pip} set"
+        )
+    if table_size != hand_size:
+        raise Problem(("hand_size",), f"the deal table gives {players} players {table_size} tiles")
+
+
+def _check_round(t: StateFields | PlayerView) -> None:
+    """Check the round and its engine (S2, V9): cheap, and clearer before the tiles."""
+    if t.max_pip < 0:
+        raise Problem(("max_pip",), f"a set is double-N for N >= 0, not {t.max_pip}")
+    rounds = t.rounds
+    if not 1 <= t.round_number <= rounds:
+        raise Problem(("round_number",), f"a round is 1-{rounds}, not {t.round_number}")
+    if t.round_number > t.max_pip + 1:
+        raise Problem(("round_number",), f"a double-{t.max_pip} set has {t.max_pip + 1} engines")
+    engine = engine_of(t.rules, t.max_pip, t.round_number)
+    if t.engine is not engine:
+        raise Problem(
+            ("engine",), f"round {t.round_number}'s engine is {engine} (S2), not {t.engine}"
+        )
+
+
+def _check_fit(rules: Rules, players: int) -> None:
+    """Check a game can be dealt with these rules (S1, V9); only once the set is known sane."""
+    try:
+        known = (rules, players) in _FITTING
+    except TypeError:  # a user's pluggable rule that is not hashable: no memo
+        known = False
+    if known:
+        return
+    try:
+        new_game(players, rules, seed=0)
+    except MexicanTrainError as error:
+        raise Problem(("rules",), str(error)) from None
+    if len(_FITTING) < 256:
+        with contextlib.suppress(TypeError):
+            _FITTING.add((rules, players))
+
+
+# Rules and player counts already dealt by _check_fit: build_state checks many states
+# of one game (determinization), and a trial deal costs as much as the other checks.
+_FITTING: set[tuple[Rules, int]] = set()
+
+
+def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> None:
+    """Check what every player sees: trains, turn and scores."""
+    t = table
+    rounds = t.rounds
+    engine = t.engine
+    if not 0 <= t.first_player < t.players:
+        raise Problem(("first_player",), f"a seat is 0-{t.players - 1}, not {t.first_player}")
+    if t.rules.engine_placement is EnginePlacement.SET_ASIDE:
+        first = (t.round_number - 1) % t.players  # S4: seat 0, then the next seat each round
+        if t.first_player != first:
+            raise Problem(
+                ("first_player",), f"round {t.round_number} starts with seat {first} (S4)"
+            )
+    for index, train in enumerate(t.trains):
+        _check_train(index, train, engine.high, is_mexican=index == t.players)
+
+    seat = t.current_player
+    if seat is None:
+        if len(t.round_scores) != t.round_number:
+            raise Problem(
+                ("round_scores",),
+                f"{len(t.round_scores)} rounds scored, but round {t.round_number} is over",
+            )
+        if t.is_over != (t.round_number == rounds):
+            raise Problem(("is_over",), f"is_over is {t.round_number == rounds} after round "
+                          f"{t.round_number} of {rounds} (E4)")  # fmt: skip
+        for name in ("turn_tiles", "has_drawn", "turn_doubles", "open_doubles", "last_tile_called"):
+            if getattr(t, name):
+                raise Problem((name,), "no turn is under way once the round is over")
+        if all(hand_sizes) and t.boneyard_size:
+            # E1, E2: a round ends when a player goes out, or blocked with an empty boneyard.
+            raise Problem(
+                ("current_player",),
+                f"the round is over, but nobody has gone out (E1) and the boneyard holds "
+                f"{t.boneyard_size} tiles, so it was not blocked (E2)",
+            )
+    else:
+        if not 0 <= seat < t.players:
+            raise Problem(("current_player",), f"a seat is 0-{t.players - 1} or null, not {seat}")
+        if len(t.round_scores) != t.round_number - 1:
+            raise Problem(
+                ("round_scores",),
+                f"{len(t.round_scores)} rounds scored while round {t.round_number} is played",
+            )
+        if t.is_over:
+            raise Problem(("is_over",), "the game is not over while a player is to move")
+        if not all(t.had_first_turn):
+            # P1: turns go round from the first player, so the seats that have had a turn
+            # are those from the first player up to the one to move.
+            done = {
+                (t.first_player + i) % t.players for i in range((seat - t.first_player) % t.players)
+            }
+            for other, flag in enumerate(t.had_first_turn):
+                if flag != (other in done):
+                    raise Problem(
+                        ("had_first_turn", other),
+                        f"seat {other} {'has not' if flag else 'has'} had a turn this round: "
+                        f"seat {t.first_player} played first and seat {seat} is to move (P1)",
+                    )
+        for other, size in enumerate(hand_sizes):
+            # E1: going out ends the round, except during the first turns of P4.
+            if size == 0 and (
+                t.rules.first_turn is None or not t.had_first_turn[other] or all(t.had_first_turn)
+            ):
+                raise Problem(
+                    ("hands", other) if isinstance(t, StateFields) else ("hand_sizes", other),
+                    f"seat {other} has gone out, which ends the round (E1)",
+                )
+    if t.last_tile_called and not t.rules.last_tile_penalty:
+        raise Problem(("last_tile_called",), "these rules have no last-tile call")
+    if t.turn_tiles < 0:
+        raise Problem(("turn_tiles",), f"a count of tiles is at least 0, not {t.turn_tiles}")
+    on_table = sum(len(train.tiles) for train in t.trains)
+    if t.turn_tiles > on_table:
+        raise Problem(
+            ("turn_tiles",), f"{t.turn_tiles} tiles played this turn, {on_table} on the table"
+        )
+    # E2: an unchanged turn draws a tile while the boneyard lasts; past that, a cycle ends it.
+    idle_limit = set_size(t.max_pip) + 2 * t.players
+    if not 0 <= t.idle_turns <= idle_limit:
+        raise Problem(("idle_turns",), f"a count of turns is 0-{idle_limit}, not {t.idle_turns}")
+    if (
+        seat is not None
+        and not t.boneyard_size
+        and not t.turn_tiles
+        and not t.has_drawn
+        and t.idle_turns >= t.players
+    ):
+        # E2: the round would have ended before this turn began.
+        raise Problem(
+            ("idle_turns",),
+            f"{t.idle_turns} turns that changed nothing and an empty boneyard end the round (E2)",
+        )
+    _check_doubles(t, "open_doubles", t.open_doubles, ())
+    _check_doubles(t, "turn_doubles", t.turn_doubles, t.open_doubles)
+    if len(t.turn_doubles) > t.turn_tiles:
+        raise Problem(
+            ("turn_doubles",),
+            f"{len(t.turn_doubles)} doubles played this turn, but only {t.turn_tiles} tiles",
+        )
+
+    # E3: the totals are the round scores added up (a double-blank may count < 0, V7).
+    totals = [sum(column) for column in zip(*t.round_scores, strict=True)] or [0] * t.players
+    if list(t.scores) != totals:
+        raise Problem(("scores",), f"the round scores add up to {totals}, not {list(t.scores)}")
+
+
+def _check_train(index: int, train: Train, pip: int, *, is_mexican: bool) -> None:
+    # P2: every train is a chain from the engine; its open end is where it stops.
+    end = pip
+    for i, tile in enumerate(train.tiles):
+        if not tile.shows(end):
+            raise Problem(
+                ("trains", index, "tiles", i), f"{tile} does not join the open end {end} (P2)"
+            )
+        end = tile.other_end(end)
+    if train.open_end != end:
+        raise Problem(
+            ("trains", index, "open_end"), f"the train ends in {end}, not {train.open_end}"
+        )
+    if train.marked and is_mexican:
+        raise Problem(("trains", index, "marked"), "the Mexican train never carries a marker (P6)")
+    # V2: whether the owner has played on their train; the Mexican train has no owner.
+    if train.owner_played and is_mexican:
+        raise Problem(
+            ("trains", index, "owner_played"), "the Mexican train has no owner to play on it (V2)"
+        )
+    if train.owner_played and not train.tiles:
+        raise Problem(
+            ("trains", index, "owner_played"),
+            "the owner cannot have played on a train that has no tile (V2)",
+        )
+    if train.tiles and not train.marked and not train.owner_played and not is_mexican:
+        # P6: other players play on a train only while it is marked, and only the
+        # owner's tile lifts the marker (a double they must cover is on it already).
+        raise Problem(
+            ("trains", index, "owner_played"),
+            "other players' tiles alone lie only on a marked train: its owner must have "
+            "played on it (P6, V2)",
+        )
+
+
+def _check_doubles(
+    t: StateFields | PlayerView, name: str, train_ids: tuple[int, ...], taken: Iterable[int]
+) -> None:
+    seen = set(taken)
+    for i, train_id in enumerate(train_ids):
+        if not MEXICAN <= train_id < t.players:
+            raise Problem(
+                (name, i), f"a train id is a seat 0-{t.players - 1} or {MEXICAN}, not {train_id}"
+            )
+        if train_id in seen:
+            raise Problem((name, i), f"train {train_id} is listed twice among the open doubles")
+        seen.add(train_id)
+        if not t.trains[train_id].ends_in_double:
+            raise Problem((name, i), f"train {train_id} does not end in a double (D2)")
+
+
+def _dotted(path: Path) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
