@@ -14,7 +14,6 @@ from ._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
 from ._bots.simulate import SimulationResult, simulate
 from ._catalogue.variants import VARIANTS, get_variant
 from ._core import engine as _engine
-from ._core import hooks as _hooks
 from ._core.deal import Deal
 from ._core.engine import apply, legal_moves, new_game, round_score
 from ._core.errors import (
@@ -58,27 +57,6 @@ __version__ = "0.1.0"
 #: rather than pure Python.  Both behave alike; the compiled one is faster.
 COMPILED: bool = not _engine.INTERPRETED
 
-
-def _render_svg(value: object) -> str:
-    # Jupyter's picture of a state or a view (`_repr_svg_`): the core calls this hook,
-    # and rendering is imported only when a picture is asked for.
-    from ._formats.render import render_svg
-
-    return render_svg(value)  # type: ignore[arg-type]
-
-
-_hooks.SVG.append(_render_svg)
-
-
-def _rules_name(rules: object) -> str | None:
-    # A state's repr names its rules (`get_variant('hub+shared-ties')`): the core
-    # calls this hook, and the names live in the variants layer.
-    from ._catalogue.variants import variant_name
-
-    return variant_name(rules) if isinstance(rules, Rules) else None
-
-
-_hooks.RULES_NAMES.append(_rules_name)
 
 __all__ = [
     "COMPILED",

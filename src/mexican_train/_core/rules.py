@@ -16,7 +16,6 @@ import attrs
 
 from .bounds import BOUNDS
 from .errors import RulesError, shown
-from .hooks import rules_name
 from .tables import TABLE_A, TABLE_B, DealTable
 from .tiles import set_size
 
@@ -477,7 +476,10 @@ def rules_repr(rules: Rules) -> str:
     for name, preset in presets:
         if rules == preset:
             return name
-    variant = rules_name(rules)
+    # The names live in the catalogue, a layer above the core, imported when a repr asks.
+    from .._catalogue.variants import variant_name
+
+    variant = variant_name(rules)
     if variant is not None:
         return f"get_variant({variant!r})"
 

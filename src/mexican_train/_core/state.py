@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
 
 from .errors import InvalidArgumentError, shown
-from .hooks import svg
 from .moves import MEXICAN, Play
 from .rules import Rules, rules_repr
 from .tiles import MAX_PIP, Tile, full_set
@@ -774,9 +773,12 @@ class GameState:
     def __replace__(self, **changes: Any) -> GameState:
         return self.replace(**changes)
 
-    def _repr_svg_(self) -> str | None:
+    def _repr_svg_(self) -> str:
         """Return an SVG picture of the table (every hand shown), for Jupyter."""
-        return svg(self)  # the renderer sits above the core: it registers itself
+        # Drawing is a format, a layer above the core, imported when Jupyter asks.
+        from .._formats.render import render_svg
+
+        return render_svg(self)
 
     # -- value semantics --------------------------------------------------------
 

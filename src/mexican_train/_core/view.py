@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, final
 
-from .hooks import svg
 from .rules import Rules, rules_repr
 from .state import (
     GameState,
@@ -211,9 +210,12 @@ class PlayerView(_Slots):
         check_seat(seat, self.players)
         return self.had_first_turn[seat]
 
-    def _repr_svg_(self) -> str | None:
+    def _repr_svg_(self) -> str:
         """Return an SVG picture of the table (only what the viewer may see), for Jupyter."""
-        return svg(self)  # the renderer sits above the core: it registers itself
+        # Drawing is a format, a layer above the core, imported when Jupyter asks.
+        from .._formats.render import render_svg
+
+        return render_svg(self)
 
     @property
     def rounds(self) -> int:
