@@ -204,7 +204,7 @@ def winners_of(
 
 # -- the layout ------------------------------------------------------------------
 #
-# A state is a few words over values it shares with its neighbours (issue 10):
+# A state is a few words over values it shares with its neighbours:
 #
 # - `_Round`: what stays put for a whole round: the rules, the players, the set,
 #   the round's number, engine and first player, and the scores so far, which
@@ -900,9 +900,9 @@ def seat_view_fields(state: GameState, seat: Any) -> tuple[Any, ...]:
 def owner_played_default(tiles: tuple[Tile, ...], is_mexican: bool) -> bool:
     """Return `Train.owner_played` for a train read from where it was not written.
 
-    Documents, notation and pickles made before the field say nothing of it: a
+    Documents, notation and pickles that do not carry the field say nothing of it: a
     personal train's tiles are then its owner's (forced on an unmarked train, P6,
-    and what a marked one meant when they were made); the Mexican train has no owner.
+    and what a marked one meant when they were written); the Mexican train has no owner.
     """
     return bool(tiles) and not is_mexican
 
