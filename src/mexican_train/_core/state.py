@@ -267,7 +267,7 @@ def count_tiles(mask: int) -> int:
 
 
 def mask_of(tiles: Iterable[Tile]) -> int:
-    """Return the mask of some tiles (a tile held twice counts once: `_check` finds that)."""
+    """Return the mask of some tiles (a tile held twice counts once: `check_state` finds that)."""
     mask = 0
     for tile in tiles:
         mask |= 1 << tile._index
@@ -871,7 +871,7 @@ def view_fields(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> t
     """Return `PlayerView`'s fields for *state*, with *hand* and *seat* (S5), in its order.
 
     One call that reads the state's storage (in the compiled build, C fields read
-    by C code) instead of a property read per field from `_view`.
+    by C code) instead of a property read per field from `view.py`.
     """
     r = state._round
     key = (state._firsts, r.players)
