@@ -89,9 +89,9 @@ def main(argv: list[str] | None = None) -> int:
         print("  " + label.ljust(width) + "".join(cells))
     held = []
     for name in names:
-        found = results[name].get("targets")  # older run.py versions have none
+        found = results[name].get("targets")
         held.append("-" if not found else f"{sum(t['holds'] for t in found.values())}/{len(found)}")
-    print("  " + "issue 10's targets held".ljust(width) + "".join(f"{h:>14}" for h in held))
+    print("  " + "targets held".ljust(width) + "".join(f"{h:>14}" for h in held))
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
     return 0

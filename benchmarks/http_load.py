@@ -1,4 +1,4 @@
-"""Abuse the web table over localhost and time honest players' moves meanwhile (issue 14.5).
+"""Abuse the web table over localhost and time honest players' moves meanwhile.
 
     python benchmarks/http_load.py [--seconds 10] [--stalled 200] [--flooders 4]
                                    [--target web|example] [--check SECONDS] [--json]

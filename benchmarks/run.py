@@ -380,11 +380,9 @@ def bench_memory(plan: Plan) -> dict[str, Any]:
 
 # -- the targets ---------------------------------------------------------------
 
-#: The performance targets of issue 10 (docs/explanation/performance.rst): a label,
+#: The design's performance targets (docs/explanation/performance.rst): a label,
 #: where the figure is, whether it must be at least or at most the bound, and the
-#: bound for the pure build and for the compiled one (None: no target).  simulate()'s
-#: target (twice the games/s of commit 61b2be4) needs that commit in the same session:
-#: compare.py runs both.
+#: bound for the pure build and for the compiled one (None: no target).
 TARGETS: list[tuple[str, tuple[str, ...], str, float | None, float | None]] = [
     ("HUB rounds ÷ baseline", ("rounds", "HUB", "ratio_to_baseline"), ">=", 0.42, 0.85),
     ("one move, HUB (µs)", ("calls", "HUB", "apply_us"), "<=", 2.5, 1.2),
@@ -520,7 +518,7 @@ def report(results: dict[str, Any]) -> None:
     )
     quick = " (a quick run is too short to judge them)" if results["plan"] == "quick" else ""
     print_table(
-        f"Issue 10's targets for the {build} build{quick}",
+        f"Targets for the {build} build{quick}",
         ["", "target", "measured", ""],
         [
             [label, t["target"], f"{t['measured']:.3g}", "holds" if t["holds"] else "MISSED"]

@@ -57,12 +57,23 @@ from mexican_train.players import PlannerPlayer, SearchPlayer
 PRESETS = {"HUB": HUB, "STANDARD": STANDARD}
 
 
+#: Where the search's playout function is: in this layout, and in the flat layouts of
+#: other commits, which a comparison may record (module, name).
+PLAYOUT_HOMES = [
+    ("mexican_train._bots.playout", "playout"),
+    ("mexican_train._playout", "playout"),
+    ("mexican_train._search", "_playout"),
+]
+
+
 def playout_function() -> Callable[[GameState, int], float]:
     """Return the search's playout: a private function (a check of the implementation)."""
-    try:
-        return importlib.import_module("mexican_train._bots.playout").playout  # type: ignore[no-any-return]
-    except ImportError:  # before the playouts had a module of their own (issue 12)
-        return importlib.import_module("mexican_train._bots.search")._playout  # type: ignore[no-any-return]
+    for module, name in PLAYOUT_HOMES:
+        try:
+            return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+        except ImportError:
+            continue
+    raise ImportError(f"no playout function in any of {PLAYOUT_HOMES}")
 
 
 def positions(games: int, every: int) -> list[tuple[str, int, int, Any]]:

@@ -149,7 +149,7 @@ HOUSE_RULES = [name for name in VARIANTS if name not in ("standard", "hub")]
 
 @st.composite
 def combinations(draw: st.DrawFn, bases: tuple[str, ...] = ("standard", "hub")) -> tuple[str, ...]:
-    """A base and house rules from the catalogue that `combine` accepts together (issue 14).
+    """A base and house rules from the catalogue that `combine` accepts together.
 
     The house rules are drawn in a random order, and each one that would conflict
     with those kept so far (the same rule point set to another value) is left
@@ -276,7 +276,7 @@ def hands_and_ends(draw: st.DrawFn, max_tiles: int = 9) -> tuple[tuple[Tile, ...
     return tuple(hand), draw(st.integers(0, max_pip))
 
 
-# -- front-end support: histories, hidden shuffles, mutated documents and text (issue 4) -------
+# -- front-end support: histories, hidden shuffles, mutated documents and text -----------------
 
 
 @st.composite
@@ -577,7 +577,7 @@ def dealt_games(draw: st.DrawFn, max_moves: int = 80) -> tuple[GameState, list[M
     return start, moves
 
 
-# -- chance made explicit: positions with a draw or a deal to come (issue 10) -----------------
+# -- chance made explicit: positions with a draw or a deal to come ----------------------------
 
 
 def _first_state_where(
@@ -619,7 +619,7 @@ def chance_positions(
         seed = (seed + 1) % 2**64
 
 
-# -- reinforcement learning: positions of every catalogue variant (issue 11) -------------------
+# -- reinforcement learning: positions of every catalogue variant ------------------------------
 
 
 @st.composite

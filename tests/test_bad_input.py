@@ -1,7 +1,7 @@
 """Bad input gets a clear, typed error and changes nothing.
 
-Regression tests for what a hostile but realistic user found: each one is a call
-that used to raise a bare builtin (IndexError, AttributeError, a plain ValueError),
+Regression tests for what a hostile but realistic user tries: each one is a call
+that must not raise a bare builtin (IndexError, AttributeError, a plain ValueError),
 accept garbage silently, or print the wrong thing.
 """
 
@@ -405,7 +405,7 @@ def test_parse_state_says_a_too_long_seed_is_too_long() -> None:
 # -- whole numbers too long to write ---------------------------------------------------
 #
 # Python refuses to write an int of more than 4300 digits, so a message showing one
-# used to fail with a bare ValueError about string conversion instead.
+# would fail with a bare ValueError about string conversion instead.
 
 HUGE = 10**5000
 
@@ -533,7 +533,7 @@ def test_planner_player_refuses_impossible_settings(field: str, value: Any) -> N
 
 @pytest.mark.parametrize("player", [RandomPlayer(1), GreedyPlayer(), PlannerPlayer()])
 def test_a_player_asked_to_choose_from_no_moves_raises_invalid_argument(player: Any) -> None:
-    # It used to fail with an IndexError, or a ZeroDivisionError for RandomPlayer.
+    # Not an IndexError, or a ZeroDivisionError for RandomPlayer.
     mine = view(a_state(), 0)
     refused(lambda: player.choose(mine, ()), InvalidArgumentError, "moves is empty")
 
@@ -582,7 +582,7 @@ def test_deal_table_with_impossible_rows_raises_deal_error(
     ("name", "hand_sizes", "default_sets"),
     [
         (5, {(2, 6): 7}, {2: 6}),
-        ("x", "rows", {2: 6}),  # used to be an AttributeError
+        ("x", "rows", {2: 6}),  # not an AttributeError
         ("x", {("a", 6): 7}, {2: 6}),
         ("x", {(2, 6, 1): 7}, {2: 6}),
         ("x", {(2, 6): 7}, {(2,): 6}),

@@ -1,4 +1,4 @@
-"""One table of bounds for every number in every format (issue 14 item 4).
+"""One table of bounds for every number in every format.
 
 A number inside its bound round-trips through JSON and the notation; a number outside is
 refused by both readers, whatever the field.  The JSON Schema publishes the same table.

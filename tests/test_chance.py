@@ -1,4 +1,4 @@
-"""The checked chance API: `build_state`, `draw_tile`, `next_round`, `reorder_boneyard` (issue 10).
+"""The checked chance API: `build_state`, `draw_tile`, `next_round`, `reorder_boneyard`.
 
 Each one fixes an outcome the engine otherwise takes from the seed or the boneyard's
 order, and each is checked like `apply`: these tests pin the round trips with the
@@ -143,7 +143,7 @@ def test_s3_build_state_needs_the_first_player() -> None:
 def test_the_quick_look_at_the_tiles_agrees_with_the_full_check(
     state: GameState, data: st.DataObject
 ) -> None:
-    """check_state reads the tiles by a mask first (issue 12), and in full only when wrong.
+    """check_state reads the tiles by a mask first, and in full only when wrong.
 
     Whatever is done to the tiles (one dropped, repeated, moved, foreign, or also on
     the table), the quick look finds them in order exactly when the full check does, and

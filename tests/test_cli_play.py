@@ -71,7 +71,7 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     )  # no c: hub has no last-tile call
     child.expect(r"Play one tile on your train, on the Mexican train once it is open to you")
     child.expect(r"A marker \(shown on a train\) opens that train to everyone")
-    child.sendline("h")  # issue 12: a hint from the search bot, as a numbered move
+    child.sendline("h")  # a hint from the search bot, as a numbered move
     child.expect(r"Hint: \d+\) ")
     # Then play the first legal move each turn until the round is over; Enter alone
     # takes the only move.
@@ -95,7 +95,7 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
 
 def test_play_offers_stop_without_marker_during_a_first_turn_chain() -> None:
     """P4: after the first tile of a first-turn train, Pass only stops the chain and places
-    no marker, and the prompt must say so (it used to promise a marker)."""
+    no marker, and the prompt must say so (not promise a marker)."""
     child = _play("--rules", "standard", "--players", "3", "--seed", "5", "--bots", "planner")
     # Seed 5: seat 0 starts its train with 9-4 and may then go on or stop.
     child.expect(r"2\) play 9-4 on your train")

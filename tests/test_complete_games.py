@@ -1,4 +1,4 @@
-"""Issue 2's acceptance: a complete game of each preset, for every supported player count,
+"""A complete game of each preset, for every supported player count,
 plays from `new_game` to `is_over` through `legal_moves` and `apply` alone."""
 
 from __future__ import annotations

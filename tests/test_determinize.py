@@ -1,4 +1,4 @@
-"""`determinize`: a complete state consistent with one seat's view (issue 12).
+"""`determinize`: a complete state consistent with one seat's view.
 
 The view is kept exactly, every tile is somewhere once, the hidden tiles are dealt
 uniformly, and the result depends on the view and the random generator alone.
@@ -189,7 +189,7 @@ def test_e3_between_rounds_the_hidden_hands_score_the_round_even_without_the_loc
 
 
 def test_a_view_built_by_hand_with_junk_for_tiles_is_refused_with_a_typed_error() -> None:
-    """determinize reads the tiles seen as a mask (issue 12), but not a view's junk."""
+    """determinize reads the tiles seen as a mask, but not a view's junk."""
     mine = view(new_game(4, HUB, seed=1), 0)
     written = mine.replace(hand=tuple(str(tile) for tile in mine.hand))
     with pytest.raises(InvalidStateError, match="appears twice"):

@@ -151,7 +151,7 @@ def test_a_seat_cannot_read_another_seats_view(served: tuple[Client, Any]) -> No
 
 
 def test_a_token_in_the_url_is_refused(served: tuple[Client, Any]) -> None:
-    """A token in a URL would be logged: it is refused, even the right one (issue 14.5)."""
+    """A token in a URL would be logged: it is refused, even the right one."""
     client, _ = served
     status, error = client.request("GET", f"/seat/1?token={client.tokens[1]}")
     assert (status, error["error"]) == (400, "token in the URL")

@@ -1,7 +1,7 @@
 """The how-to example examples/custom_rules.py: two user-written rules play a whole game.
 
 It is run as a script (as the how-to tells readers to), and its rules are checked
-against the public protocols, the issue's size limit and the conformance kit.
+against the public protocols, a size limit (under 50 lines each) and the conformance kit.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ fed valid input mutated as an attacker would (`strategies.hostile_documents`,
 numbers, deep nesting, swapped tiles, truncated text).  It must refuse with its own
 error (`SchemaError`, `NotationError`), or return a value that is itself sound: it
 round-trips, and a state passes the conformance kit.  `.ci/run` runs this file under
-the ``ci`` profile (issue 14).
+the ``ci`` profile.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Hostile input: every reader refuses it with its own typed error and changes nothing.
 
-Regression tests for what a hostile-input audit found (issue 14), each closing the
+Regression tests for what a hostile-input audit found, each closing the
 class of bug and not only the instance: nesting is bounded in every reader, numbers
 too long to print are refused wherever they are, a tile out of the set is a schema
 error wherever a tile is read, a view is checked as a state is, and a refused

@@ -1,4 +1,4 @@
-"""Every HTTP server the project ships withstands hostile requests (issue 14.5).
+"""Every HTTP server the project ships withstands hostile requests.
 
 The web table (`mexican_train.web`) and the example server (examples/http_table.py)
 share one request layer; each test runs against both, over real sockets on
@@ -198,7 +198,7 @@ def test_an_oversized_body_is_refused_unread(target: Target) -> None:
 
 
 def test_json_nested_thousands_deep_is_a_400(target: Target) -> None:
-    """Deep JSON is refused before it is parsed: no RecursionError (issue 14.5)."""
+    """Deep JSON is refused before it is parsed: no RecursionError."""
     body = b'{"move": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"
     raw = _post(target, f"Content-Length: {len(body)}\r\nConnection: close\r\n")
     answers = _exchange(target, raw[:0] + raw + body)

@@ -602,7 +602,7 @@ def test_e2_a_record_of_schema_1_that_still_replays_is_read() -> None:
 
 
 def test_e2_a_record_of_schema_1_ended_by_the_old_rule_is_refused_saying_why() -> None:
-    """A schema-1 record whose round ended by the old count no longer replays: the error
+    """A schema-1 record whose round ended by schema 1's count does not replay: the error
     says that the record predates the revised E2."""
     game = GameRecord(2, _E2_RULES, 3, _E2_DEAL, moves=(*_E2_MOVES, NextRound()))
     document = _schema_1(to_json(game))

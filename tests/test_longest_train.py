@@ -111,7 +111,7 @@ def test_a_bad_budget_is_refused() -> None:
 
 
 def test_longest_train_reads_as_a_joined_chain() -> None:
-    """Issue 13: each tile turned so that the touching numbers meet (P2)."""
+    """Each tile turned so that the touching numbers meet (P2)."""
     chain = longest_train(["12-5", "5-3", "5-5", "3-9", "12-1", "9-9"], 12)
     assert repr(chain) == "Chain('12-5 5-5 5-3 3-9 9-9', start=12)"
     assert str(chain) == "12-5 5-5 5-3 3-9 9-9"

@@ -1,6 +1,6 @@
 """V2: a Mexican-train rule's ``open_from_turn`` lets the engine skip ``is_open``, never change it.
 
-The engine reads the attribute once per round (issue 10); these tests hold the
+The engine reads the attribute once per round; these tests hold the
 moves it offers to those it offers when the same rule is asked on every move.
 """
 

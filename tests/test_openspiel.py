@@ -1,4 +1,4 @@
-"""Mexican Train as an OpenSpiel game (issue 11): conformance, chance nodes, observations.
+"""Mexican Train as an OpenSpiel game: conformance, chance nodes, observations.
 
 OpenSpiel's own ``random_sim_test`` checks the game as a whole (serialization
 included); the tests below check what it cannot: that every tile dealt or drawn

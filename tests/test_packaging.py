@@ -67,7 +67,7 @@ def test_a_missing_extra_is_named_when_its_module_is_imported(
 
 
 def test_typescript_types_ship_beside_each_json_schema() -> None:
-    """Issue 13: the generated ``.d.ts`` is in the package, for the schema's current version."""
+    """The generated ``.d.ts`` is in the package, for the schema's current version."""
     from mexican_train.serialize import SCHEMA_VERSION
 
     folder = importlib.resources.files("mexican_train").joinpath("schema")
@@ -82,7 +82,7 @@ def test_typescript_types_ship_beside_each_json_schema() -> None:
 
 
 def test_read_the_docs_builds_the_sphinx_site_with_the_docs_extra() -> None:
-    """Issue 13: the Documentation URL of the metadata is served by Read the Docs."""
+    """The Documentation URL of the metadata is served by Read the Docs."""
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent

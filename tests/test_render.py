@@ -247,7 +247,7 @@ def test_only_states_and_views_render() -> None:
         render_svg("6-6")  # type: ignore[arg-type]
 
 
-# -- the picture's geometry, legibility and palette (issue 13 item 3) ---------------------------
+# -- the picture's geometry, legibility and palette ---------------------------------------------
 
 _NUMBER = re.compile(r"-?[0-9.]+")
 

@@ -1,4 +1,4 @@
-"""A state's repr fits on a line or two, naming its rules where they have a name (issue 13)."""
+"""A state's repr fits on a line or two, naming its rules where they have a name."""
 
 from __future__ import annotations
 

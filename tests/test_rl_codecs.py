@@ -1,4 +1,4 @@
-"""The action and observation encodings of `mexican_train.rl` (issue 11).
+"""The action and observation encodings of `mexican_train.rl`.
 
 The action codec must number every move of a game once, decode what it encodes,
 and mask exactly the legal moves; the observation codec must stay inside its

@@ -1,4 +1,4 @@
-"""The PettingZoo and Gymnasium environments of `mexican_train.rl` (issue 11).
+"""The PettingZoo and Gymnasium environments of `mexican_train.rl`.
 
 The official conformance tests run here with warnings turned into errors; the
 only warnings let through are the two that PettingZoo's ``api_test`` gives

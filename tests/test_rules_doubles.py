@@ -1,4 +1,4 @@
-"""Rulebook scenarios for doubles (RULES.md section D, and the variant axes V3, V4).
+"""Rulebook scenarios for doubles (rules D1-D5, and the variant axes V3, V4).
 
 Every scenario deals explicit hands from a double-6 set (`scenario_helpers.start`)
 and plays through `legal_moves` / `apply` only.  Most run under HUB, whose first
@@ -64,8 +64,8 @@ def test_d1_the_follow_up_goes_only_where_the_player_may_play() -> None:
     """D1: the tile that follows a double goes "anywhere they may play": an unmarked
     opponent's train stays closed (P3), and the refusal names P3, not the double.
 
-    Regression test: the engine used to blame "D2/D3: an open double must be covered
-    first" although the follow-up may go elsewhere (here 6-4 on the Mexican train)."""
+    The refusal must not blame "D2/D3: an open double must be covered first": the
+    follow-up may go elsewhere (here 6-4 on the Mexican train)."""
     state = start(_FOLLOW, rules=HUB6)
     state = run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0))
     assert state.train(1).open_end == 3  # 4-3 fits it, but train 1 carries no marker

@@ -1,4 +1,4 @@
-"""Rulebook scenarios for play (RULES.md section P, and the variant axes V1, V2).
+"""Rulebook scenarios for play (rules P1-P7, and the variant axes V1, V2).
 
 Every scenario deals explicit hands from a double-6 set (`scenario_helpers.start`)
 and plays through `legal_moves` / `apply` only.

@@ -1,4 +1,4 @@
-"""Rulebook scenarios for the end of a round, scoring and winning (RULES.md section E, V7).
+"""Rulebook scenarios for the end of a round, scoring and winning (rules E1-E5, V7).
 
 Round 1 is dealt explicitly from a double-6 set (`scenario_helpers.start`) and
 played through `legal_moves` / `apply` only.  The E5 tie-breaks need several

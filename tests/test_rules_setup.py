@@ -1,6 +1,6 @@
-"""Rulebook scenarios for setting up (RULES.md section S, and the variant axes V5, V8).
+"""Rulebook scenarios for setting up (rules S1-S6, and the variant axes V5, V8).
 
-Deal tables are checked row by row against RULES.md (written out here again, not
+Deal tables are checked row by row against the rule S1 (written out here again, not
 read from the package); the rest deals explicit hands from a double-6 set
 (`scenario_helpers.start`) or plays seeded games through `legal_moves` / `apply`.
 
@@ -59,7 +59,7 @@ from scenario_helpers import (
 
 # -- S1: deal tables -------------------------------------------------------------
 
-# (players, set, tiles each), copied from RULES.md S1, Table A.
+# (players, set, tiles each), copied from rule S1, Table A (docs/explanation/rules/setup.rst).
 TABLE_A_ROWS = [
     *((p, 6, 7) for p in range(2, 5)),
     *((p, 9, 15) for p in range(2, 4)),
@@ -69,7 +69,7 @@ TABLE_A_ROWS = [
     *((p, 15, 11) for p in range(9, 13)),
     *((p, 18, 11) for p in range(13, 15)),
 ]
-# RULES.md S1, Table B, with the decision for 9-12 players (double-15, 11 each).
+# Rule S1, Table B, with the decision for 9-12 players (double-15, 11 each).
 TABLE_B_ROWS = [
     (2, 12, 16), (3, 12, 16), (4, 12, 15), (5, 12, 14), (6, 12, 12), (7, 12, 10), (8, 12, 9),
     (2, 9, 15), (3, 9, 13), (4, 9, 10),

@@ -1,4 +1,4 @@
-"""`SearchPlayer`: determinized Monte Carlo search that knows only its seat's view (issue 12)."""
+"""`SearchPlayer`: determinized Monte Carlo search that knows only its seat's view."""
 
 from __future__ import annotations
 
@@ -110,8 +110,8 @@ def test_too_few_samples_never_overrule_the_planner(seed: int) -> None:
     assert SearchPlayer(iterations=len(moves), seed=seed).choose(mine, moves) == planned
 
 
-# Playout values recorded before the playouts were rewritten for speed (issue 12), the same
-# on both builds: a playout must keep playing every move as it did, so that the measured
+# Playout values recorded from the search, the same on both builds: a playout must
+# keep playing every move as it does, so that the measured
 # strength (docs/explanation/search.rst) stays the search's.  benchmarks/search_decisions.py
 # checks 186 positions and the moves chosen; these few keep the playout pinned in the suite.
 _RECORDED = [

@@ -1,4 +1,4 @@
-"""The state's layout is invisible: equality, hashing, pickling, copies and `replace` (issue 10).
+"""The state's layout is invisible: equality, hashing, pickling, copies and `replace`.
 
 `GameState` keeps its values in a compact layout (hands as bit masks, one shared
 object per round, see ``mexican_train._core.state``) behind the attributes it always

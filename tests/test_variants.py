@@ -2,7 +2,7 @@
 
 Every scenario deals explicit hands from a double-6 set, plays the same moves
 under `STANDARD` and under the variant through `legal_moves` / `apply` only, and
-shows where the two part.  Rule ids refer to RULES.md (section V for variants).
+shows where the two part.  Rule ids are those of the docs' rule pages (the V rules for variants).
 """
 
 from __future__ import annotations

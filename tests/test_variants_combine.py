@@ -1,4 +1,4 @@
-"""House rules that combine: `mexican_train.variants.combine` (issue 14 item 2)."""
+"""House rules that combine: `mexican_train.variants.combine`."""
 
 from __future__ import annotations
 

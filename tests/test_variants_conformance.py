@@ -1,4 +1,4 @@
-"""The conformance kit (mexican_train.testing) over every built-in variant (issue 3).
+"""The conformance kit (mexican_train.testing) over every built-in variant.
 
 Each entry of `VARIANTS` is played for 2, 4, 8 and the most players its deal
 table allows.  The ``dev`` profile plays a few opening rounds per count and one

@@ -1,4 +1,4 @@
-"""What the catalogue's variants do where their one-line description left a question (issue 14).
+"""What the catalogue's variants do where their one-line description left a question.
 
 Each question is decided in the variant's description (`variants.describe_variant`,
 the variants page) and pinned here by a scenario from a small readable deal.
@@ -196,7 +196,7 @@ def test_v2_mexican_after_all_trains_waits_for_every_train() -> None:
     assert state.train(1).marked
 
 
-# Decided (issue 14): a train counts as begun by its owner only once the owner has played
+# Decided: a train counts as begun by its owner only once the owner has played
 # on it (`Train.owner_played`).  In this hub deal (engine 6-6 set aside, seat 0 first)
 # seat 1 holds no 6: it draws, passes and gets a marker (P5, P6); seat 0 then lays 6-3
 # on that marked train, so train 1 is started, but not by its owner.

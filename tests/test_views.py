@@ -177,7 +177,7 @@ def test_v10_open_hands_view_changes_when_other_hands_do() -> None:
     assert view(twin, 0).hand == view(state, 0).hand
 
 
-# -- a view as a value (issue 10: no longer an attrs class) ----------------------------
+# -- a view as a value (a plain slotted class, not an attrs class) ---------------------
 
 
 def some_views() -> list[PlayerView]:

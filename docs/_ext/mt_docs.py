@@ -47,7 +47,7 @@ logger = logging.getLogger(__name__)
 
 PACKAGE = "mexican_train"
 
-#: Every rule id of RULES.md.
+#: Every rule id of the rules specification (the rule pages, docs/explanation/rules/).
 RULE_IDS = (
     [f"S{i}" for i in range(1, 7)]
     + [f"P{i}" for i in range(1, 8)]
@@ -181,7 +181,7 @@ def public_names() -> dict[str, Any]:
 
 
 def _private_aliases() -> dict[str, str]:
-    """Map ``mexican_train._module.Name`` to its public path, preferring the top level."""
+    """Map ``mexican_train._folder.module.Name`` to its public path, preferring the top level."""
     aliases: dict[str, str] = {}
     for public, obj in sorted(public_names().items(), key=lambda kv: (kv[0].count("."), kv[0])):
         module = getattr(obj, "__module__", None)
@@ -206,6 +206,33 @@ def _public_twins() -> dict[str, list[str]]:
     }
 
 
+def _public_path(target: str, public: set[str]) -> str | None:
+    """Return the public path of a private one, by the name left once the modules are dropped.
+
+    >>> names = {"mexican_train.Train", "mexican_train.players.SearchPlayer"}
+    >>> _public_path("mexican_train._core.state.Train", names)
+    'mexican_train.Train'
+    >>> _public_path("mexican_train._core.state.Train.tiles", names)
+    'mexican_train.Train.tiles'
+    >>> _public_path("mexican_train._bots.search.SearchPlayer", names)
+    'mexican_train.players.SearchPlayer'
+    >>> _public_path("mexican_train._core.state.TILES", names) is None
+    True
+    """
+    parts = target.split(".")[1:]  # ["_core", "state", "Train", "tiles"]
+    for start in range(len(parts)):
+        tail = ".".join(parts[start:])
+        # The top level first, then the one public submodule that has the name; an
+        # attribute resolves through its class's public path.
+        head, _, rest = tail.partition(".")
+        owners = sorted(p for p in public if p.rsplit(".", 1)[-1] == head)
+        if f"{PACKAGE}.{head}" in public:
+            owners = [f"{PACKAGE}.{head}"]
+        if len(owners) == 1:
+            return f"{owners[0]}.{rest}" if rest else owners[0]
+    return None
+
+
 def resolve_missing(
     app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, contnode: nodes.Element
 ) -> nodes.Element | None:
@@ -216,12 +243,7 @@ def resolve_missing(
     aliases = app.env.mt_private_aliases  # type: ignore[attr-defined]
     public = aliases.get(target)
     if public is None and target.startswith(f"{PACKAGE}._"):
-        # mexican_train._core.state.Train -> the public object with that qualified name.
-        tail = target.split(".", 2)[-1]
-        for candidate in (f"{PACKAGE}.{tail}", *[p for p in aliases.values()
-                                                 if p.endswith("." + tail)]):  # fmt: skip
-            public = candidate
-            break
+        public = _public_path(target, set(aliases.values()))
     if target.endswith("()"):  # `Draw()` in a docstring: the class or function itself
         target = target[:-2]
         public = aliases.get(target)
@@ -611,7 +633,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("mt_rule_code_modules", [], "env")
     app.add_config_value("mt_rule_variant_modules", [], "env")
     app.add_config_value("mt_rule_check_modules", [], "env")
-    # Labels ("_variants.rules_table") of code that cites rules only to describe them.
+    # Labels ("_catalogue.variants.rules_table") of code that cites rules only to describe them.
     app.add_config_value("mt_rule_ignore", [], "env")
     app.add_role("rule", rule_role)
     app.add_node(code_link)

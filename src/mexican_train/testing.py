@@ -3,7 +3,7 @@
 These are the checks the project runs on its own presets, for any `Rules`
 value: yours included, with a new `OpenDoubleRule` or `MexicanTrainRule` or any
 combination of fields.  A check that fails raises `ConformanceError`, naming
-the invariant, the rule id of RULES.md, and the position and move.
+the invariant, the rule id (as on the docs' rule pages), and the position and move.
 
 One line in a pytest module runs the whole kit on random games that Hypothesis
 picks (Hypothesis is needed by `rules_conformance` only)::
@@ -128,7 +128,7 @@ class ConformanceError(MexicanTrainError, AssertionError):
 
     Attributes:
         invariant: what broke, in words (``"tile conservation"``).
-        rule: the rule id of RULES.md (``"P2"``), or ``"API"`` for a documented
+        rule: the rule id (``"P2"``), or ``"API"`` for a documented
             guarantee of the library.
         detail: what was found, with the offending values.
         state: the position where it broke (for a move: the position before it).

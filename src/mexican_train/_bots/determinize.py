@@ -1,4 +1,4 @@
-"""Determinization: a complete state consistent with what one seat may know (issue 12).
+"""Determinization: a complete state consistent with what one seat may know.
 
 Search in a game of hidden information samples the hidden part -- the other hands and
 the boneyard's order -- and plays the sampled world out.  Only the rules library knows
@@ -128,7 +128,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
 
 def _unseen(max_pip: int, shown: list[tuple[Tile, ...]]) -> list[Tile]:
     # The tiles of the set not shown, in the set's order.  The tiles seen are kept as a
-    # mask of tile indices (an int: no Tile.__hash__ calls, issue 12); if anything shown
+    # mask of tile indices (an int: no Tile.__hash__ calls); if anything shown
     # is not a Tile (a view built by hand), as a set, as always, and build_state then
     # refuses the parts as before.
     seen = 0

@@ -15,7 +15,7 @@ with three savings is fast:
   remaining tiles could give: a trail through a graph with *k* odd-degree
   numbers leaves at least (*k* - 2) / 2 of its tiles unused.
 
-The search itself is in ``_trail`` (compiled in the compiled build); this module
+The search itself is in ``trail`` (compiled in the compiled build); this module
 checks the hand and reads the result as a `Chain`.
 """
 

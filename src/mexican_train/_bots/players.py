@@ -315,7 +315,7 @@ class PlannerPlayer:
 
 
 #: The names the built-in bots go by (`player_name`, the command line's --bots);
-#: `SearchPlayer` adds its own (_search.py, a layer above).
+#: `SearchPlayer` adds its own (search.py, a layer above).
 _SHORT_NAMES: dict[type, str] = {
     PlannerPlayer: "planner",
     GreedyPlayer: "greedy",

@@ -1,13 +1,13 @@
 """The search's playouts: the round played out by every seat with a planning policy.
 
-`SearchPlayer` (``_search``) spends nearly all its time here: for every sampled world
+`SearchPlayer` (``search``) spends nearly all its time here: for every sampled world
 and candidate move, the round is played to its end, every seat keeping the longest
 train its hand can build for its own train, as `PlannerPlayer` does, planned once per
 playout and followed while its tiles last, and shedding the rest.  Only the public
 API of the core is used: `legal_moves`, `apply` and `GameState`'s public attributes
 and methods (and the core's `mask_of`, to key the plans by a mask of the hand).
 
-This module is compiled with mypyc in the compiled build (issue 12), so it is
+This module is compiled with mypyc in the compiled build, so it is
 mypy-strict code that mypyc compiles: functions over ints, lists and tuples, no
 classes, no closures.  Both builds play every playout alike, move for move.
 """

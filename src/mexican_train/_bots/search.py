@@ -1,4 +1,4 @@
-"""`SearchPlayer`: determinized Monte Carlo search over the rest of the round (issue 12).
+"""`SearchPlayer`: determinized Monte Carlo search over the rest of the round.
 
 For each decision the player samples complete states consistent with its view
 (`determinize`), plays the candidate moves in each sampled state, and plays the
@@ -9,7 +9,7 @@ other seats' mean (E3).  The candidates are played out in the same sampled state
 (common random numbers), so that the comparison between them is not drowned by the
 luck of the sample.  Only the public API is used: views,
 `determinize`, `legal_moves`, `apply` (and `PlannerPlayer`, `longest_train`).
-The playouts, where the time goes, are in ``_playout`` (compiled in the compiled
+The playouts, where the time goes, are in ``playout`` (compiled in the compiled
 build); the sampling and the choice stay here.
 """
 

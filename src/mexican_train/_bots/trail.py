@@ -1,12 +1,12 @@
 """The longest-trail search behind `longest_train` and the search's playouts.
 
-The method is explained in ``_longest``'s docstring: the numbers are the vertices,
+The method is explained in ``longest``'s docstring: the numbers are the vertices,
 the tiles other than doubles the edges, and a depth-first search with a memo and a
 parity bound finds the longest trail from an open end; a double goes in the first
 time the trail reaches its number.  `longest_trail` takes tiles already checked (by
 `longest_train`, or read from a state's hand) and does no checking of its own.
 
-This module is compiled with mypyc in the compiled build (issue 12: a playout plans
+This module is compiled with mypyc in the compiled build (a playout plans
 a longest train for every seat), so it is mypy-strict code that mypyc compiles: one
 plain class with typed attributes, ints and lists, no dynamic attributes.  Both
 builds find the same trail: the order of the search is fixed by the order of the
@@ -35,7 +35,7 @@ def longest_trail(tiles: list[Tile], start: int, max_nodes: int) -> list[Tile]:
 
 
 class _Trail:
-    """One longest-trail search; see ``_longest``'s docstring for the method."""
+    """One longest-trail search; see ``longest``'s docstring for the method."""
 
     def __init__(self, tiles: list[Tile], max_nodes: int) -> None:
         # The doubles by number, and the bit mask of the numbers that have one.

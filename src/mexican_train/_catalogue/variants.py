@@ -483,7 +483,7 @@ def variant_name(rules: Rules) -> str | None:
     return combination_name(rules, {**VARIANTS, **plugins})
 
 
-# -- combinations of house rules (issue 14) ---------------------------------------
+# -- combinations of house rules ----------------------------------------------------
 
 _PRESETS = (STANDARD, HUB)
 
@@ -684,7 +684,7 @@ def _describe_set(rules: Rules) -> str:
 
 
 def describe_rules(rules: Rules) -> dict[str, str]:
-    """Return every rule axis of *rules* (RULES.md section V), described in a few words.
+    """Return every rule axis of *rules* (the V rules), described in a few words.
 
     The keys are the same for every `Rules` value, in a fixed order, each with
     the rule id it stands for; compare two results to see how two variants

@@ -1,6 +1,6 @@
 """The engine: `new_game`, `legal_moves` and `apply`, pure functions over `GameState`.
 
-Each function cites the rule of RULES.md it implements.  Nothing here does I/O,
+Each function cites the id of the rule it implements.  Nothing here does I/O,
 calls :mod:`random` or mutates a value that has escaped: a new state is built
 for every move.  The legal moves of a state are computed once, on demand, and
 `apply` checks a move against them, so what is offered is exactly what is accepted.

@@ -1,4 +1,4 @@
-"""Rules as data: the variant axes of RULES.md section V, and the two presets.
+"""Rules as data: the variant axes (the V rules of the docs), and the two presets.
 
 The open-double rule (V3, V4) and the Mexican-train rule (V2) are pluggable:
 anything that satisfies `OpenDoubleRule` or `MexicanTrainRule` can be put in a
@@ -368,7 +368,7 @@ def _check_int(instance: object, attribute: attrs.Attribute[int], value: int) ->
 
 @attrs.frozen
 class Rules:
-    """Every rule point a game can vary on (RULES.md section V), as one frozen value.
+    """Every rule point a game can vary on (the V rules), as one frozen value.
 
     Build variants from a preset with :func:`attrs.evolve`:
 
@@ -411,7 +411,7 @@ class Rules:
     first_turn: FirstTurn | None = attrs.field(validator=instance_of(FirstTurn, optional=True))
     mexican_train: MexicanTrainRule = attrs.field(validator=_check_protocol(MexicanTrainRule))
     open_doubles: OpenDoubleRule = attrs.field(validator=_check_protocol(OpenDoubleRule))
-    # The bounds of every format (_bounds.py): no hand holds more tiles than the largest
+    # The bounds of every format (bounds.py): no hand holds more tiles than the largest
     # set has, nor a game more rounds than engines, and every number can be written back.
     max_pip: int | None = attrs.field(default=None, validator=_optional_int("rules.max_pip"))
     hand_size: int | None = attrs.field(default=None, validator=_optional_int("hand_size"))

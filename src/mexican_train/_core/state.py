@@ -203,7 +203,7 @@ def winners_of(
 
 # -- the layout ------------------------------------------------------------------
 #
-# A state is a few words over values it shares with its neighbours (issue 10):
+# A state is a few words over values it shares with its neighbours:
 #
 # - `_Round`: what stays put for a whole round: the rules, the players, the set,
 #   the round's number, engine and first player, and the scores so far, which
@@ -266,7 +266,7 @@ def count_tiles(mask: int) -> int:
 
 
 def mask_of(tiles: Iterable[Tile]) -> int:
-    """Return the mask of some tiles (a tile held twice counts once: `_check` finds that)."""
+    """Return the mask of some tiles (a tile held twice counts once: `check_state` finds that)."""
     mask = 0
     for tile in tiles:
         mask |= 1 << tile._index
@@ -873,7 +873,7 @@ def view_fields(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> t
     """Return `PlayerView`'s fields for *state*, with *hand* and *seat* (S5), in its order.
 
     One call that reads the state's storage (in the compiled build, C fields read
-    by C code) instead of a property read per field from `_view`.
+    by C code) instead of a property read per field from `view.py`.
     """
     r = state._round
     key = (state._firsts, r.players)
@@ -902,9 +902,9 @@ def seat_view_fields(state: GameState, seat: Any) -> tuple[Any, ...]:
 def owner_played_default(tiles: tuple[Tile, ...], is_mexican: bool) -> bool:
     """Return `Train.owner_played` for a train read from where it was not written.
 
-    Documents, notation and pickles made before the field say nothing of it: a
+    Documents, notation and pickles that do not carry the field say nothing of it: a
     personal train's tiles are then its owner's (forced on an unmarked train, P6,
-    and what a marked one meant when they were made); the Mexican train has no owner.
+    and what a marked one meant when they were written); the Mexican train has no owner.
     """
     return bool(tiles) and not is_mexican
 

@@ -1,4 +1,4 @@
-"""Tiles and sets of tiles (RULES.md, Terms)."""
+"""Tiles and sets of tiles (the glossary: docs/explanation/glossary.rst)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 The grammar is documented in ``docs/reference/notation.rst`` and in
 `mexican_train.notation`; this module implements it.  Reading is strict and
 points at the offending part of the text; a position is checked for consistency
-(`._check`) before a `GameState` is built from it.
+(`_positions.check`) before a `GameState` is built from it.
 """
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ def _format_rules(rules: Rules) -> str:
     for name, base in VARIANTS.items():
         if base == rules:
             return name
-    combined = combination_name(rules, VARIANTS)  # "hub+shared-ties" (issue 14)
+    combined = combination_name(rules, VARIANTS)  # "hub+shared-ties"
     if combined is not None:
         return combined
     best: tuple[str, list[str]] | None = None

@@ -3,7 +3,7 @@
 Documents mirror the Python values field for field (see ``docs/reference/json.rst``
 and the JSON Schema in ``schema/``).  Writing uses cattrs' unstructuring; reading
 uses cattrs' structuring with strict hooks (a bool is not a whole number, a string is
-not a list), then the consistency checks of `._check`.  Reading is for untrusted
+not a list), then the consistency checks of `_positions.check`.  Reading is for untrusted
 input: anything wrong raises `SchemaError` naming the path of the bad field, and no
 value is returned until the whole document has been checked.
 """

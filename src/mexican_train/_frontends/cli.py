@@ -515,7 +515,7 @@ def _human_turn(state: GameState, seat: int, names: Sequence[str], narrator: Nar
             click.echo(_full_help(state, seat))
             continue
         if text.strip().lower() in {"h", "hint"}:
-            # Issue 12: the search bot's choice, from this seat's view only (S5).
+            # The search bot's choice, from this seat's view only (S5).
             hint = SearchPlayer(seed=state.round_number).choose(mine, moves)
             click.echo(f"Hint: {moves.index(hint) + 1}) {_describe(hint, mine)}")
             continue

@@ -1,7 +1,7 @@
 """The rules of a `Rules` value in prose a player understands, for ``mexican-train rules``.
 
 The sentences follow the documentation's pages "The rules as implemented"
-(docs/explanation/rules/) and RULES.md, rule by rule, with each rule's id; the
+(docs/explanation/rules/), rule by rule, with each rule's id; the
 ones a variant changes are chosen by the value's fields.  Only the public API.
 """
 

@@ -2,7 +2,7 @@
 
 Only the public API: a move is told from the states before and after it.  A
 `Narrator` explains markers, open doubles and the first turn the first time
-they happen, and cites the rule each time (RULES.md's ids).
+they happen, and cites the rule each time (its id, as on the docs' rule pages).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The web table: a game served to browsers, with bots in the seats nobody takes.
 
 `WebTable` holds the game and the seats' secret tokens; `make_server` serves it over
-HTTP with the hardened request layer of ``_http.py``.  The page (``_webpage/``) is
+HTTP with the hardened request layer of ``http.py``.  The page (``webpage/``) is
 plain HTML, CSS and JavaScript: no build step.  Each seat only ever receives its own
 view (S5), and every move is checked by `apply` on the server.  Everything here goes
 through the library's public API.

@@ -4,7 +4,7 @@ The engine draws the boneyard's first tile and deals each round from the seed (S
 Search, determinization and chance nodes need to choose those outcomes instead, and to
 build a position from parts they chose, without ever making a state no game could
 reach.  Each function here is checked as `apply` is: `build_state` refuses inconsistent
-parts exactly as `state_from_json` does (the same checks, `_check.check_state`),
+parts exactly as `state_from_json` does (the same checks, `check.check_state`),
 `draw_tile` and `next_round` are refused when the move they stand for is not legal,
 and `reorder_boneyard` only ever reorders tiles that are in the boneyard.
 """

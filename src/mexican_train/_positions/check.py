@@ -163,7 +163,7 @@ def check_view(view: PlayerView) -> None:
 
 
 def _check_bounds(value: StateFields | PlayerView) -> None:
-    """Check every number is one every format can write back (the table of _bounds.py)."""
+    """Check every number is one every format can write back (the table of bounds.py)."""
     found = first_out_of_bounds(value)
     if found is not None:
         path, bound, number = found
@@ -207,7 +207,7 @@ def _tiles_fit(
     Every tile of *groups*, of the trains and the engine in the set, none twice, and
     the count adding up, read with a mask of tile indices (Tile.__hash__, which a dict
     of tiles calls, is a Python method).  A check of every state `build_state` makes,
-    as `determinize` does for every world a search samples (issue 12).  When it
+    as `determinize` does for every world a search samples.  When it
     answers False, `_check_tiles` says what is wrong, and where.
     """
     if engine.high > max_pip:

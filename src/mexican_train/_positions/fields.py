@@ -1,10 +1,10 @@
 """The public fields of a state, a train and a view, as plain attrs records, for the readers.
 
-`GameState` and `Train` keep their values in a compact layout (see ``_state``)
+`GameState` and `Train` keep their values in a compact layout (see ``_core.state``)
 that cannot hold every inconsistent input: a hand that lists a tile twice, for
 one.  The readers of text and JSON (`mexican_train.notation`,
 `mexican_train.serialize`) first build these records, field for field, check them
-(``_check.check_state`` reads the same names), and only then build the value.
+(``check.check_state`` reads the same names), and only then build the value.
 """
 
 from __future__ import annotations

@@ -242,7 +242,7 @@ export interface FirstTurn {
   may_draw?: boolean;
 }
 /**
- * Every rule point (RULES.md section V); the fields of Rules.
+ * Every rule point (the rule axes V1-V10: https://mexican-train.readthedocs.io/en/latest/explanation/rulebooks.html); the fields of Rules.
  *
  * The schema's definition "rules" (#/$defs/rules), mexican-train/2.
  */
