@@ -731,7 +731,9 @@ def _combination_name(rules: Rules, named: tuple[tuple[str, Rules], ...]) -> str
     house = dict(named)
     candidates = sorted(named, key=lambda item: _preset_of(item[1]) is not STANDARD)
     best: tuple[bool, int, str] | None = None
-    for base in named:
+    for base in sorted(named, key=lambda item: item[1] not in _PRESETS):
+        if best is not None and not best[0] and base[1] not in _PRESETS:
+            break  # a preset is the base already: no other base can be preferred
         preset = _preset_of(base[1])
         if not holds(_changes(base[1], preset)):
             continue
