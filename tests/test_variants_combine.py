@@ -7,10 +7,12 @@ import re
 
 import attrs
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mexican_train import HUB, STANDARD, Rules, RulesError, UnknownVariantError, new_game
+from mexican_train._frontends.cli import cli
 from mexican_train.notation import format_state, parse_state
 from mexican_train.serialize import state_from_json, to_json
 from mexican_train.testing import play_random_game
@@ -103,6 +105,16 @@ def test_a_house_rule_on_a_new_kind_of_rule_from_the_base() -> None:
     """The base's own setting (hub-reverse: V3) carries over to strict-double-order's rule."""
     rules = combine("hub-reverse", "strict-double-order")
     assert rules == attrs.evolve(HUB, open_doubles=StrictCloseInOrder(reverse=True))
+
+
+def test_the_command_line_combines_two_settings_of_one_rule() -> None:
+    args = ["rules", "hub", "--house", "reverse-doubles", "--house", "dead-doubles-bind"]
+    result = CliRunner().invoke(cli, args, prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "The hub+dead-doubles-bind+reverse-doubles rules" in text
+    assert "closed in reverse order" in text
+    assert "Even a double nothing can cover still binds (V4)" in text
 
 
 def test_combine_merges_two_settings_of_the_first_turn() -> None:

@@ -264,7 +264,7 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
         "The player who lays a double must cover it themselves with the next tile; "
         "if they cannot, even after drawing (D1), it is open and binds everybody (D2).  "
         "A double nothing can cover any more (D4) is released: its player follows it "
-        "anywhere they may play.",
+        "anywhere they may play (unless dead doubles bind, V4).",
     ),
     "strict-double-order": (
         _standard(open_doubles=StrictCloseInOrder()),
