@@ -11,9 +11,9 @@ import re
 import sys
 from pathlib import Path
 
-from mexican_train import STANDARD
-from mexican_train._catalogue.variants import _notes
-from mexican_train.variants import ALIASES, VARIANTS, describe_rules, rules_table
+from mexican_train import STANDARD, RulesError
+from mexican_train._catalogue.variants import _changed_settings, _notes
+from mexican_train.variants import ALIASES, VARIANTS, combine, describe_rules, rules_table
 
 PAGE = Path(__file__).resolve().parent / "reference" / "variants.rst"
 
@@ -36,7 +36,7 @@ the ``standard`` preset (or ``hub``) with one rule point changed (:rule:`V1` to
 never asks which variant is being played.
 
 >>> import attrs
->>> from mexican_train import get_variant, new_game
+>>> from mexican_train import RulesError, get_variant, new_game
 >>> from mexican_train.variants import combine, variant_name
 >>> state = new_game(4, get_variant("train-dominoes"), seed=1)
 >>> ours = combine("hub", "double-blank-25", "open-hands")
@@ -51,17 +51,14 @@ Names are matched without regard to case, spaces or underscores (``"Train Domino
 
 """
 
-REGISTRY = """\
+COMBINING = """\
 Combining house rules
 ---------------------
 
 Real tables play several house rules at once.  :func:`combine` adds them to a base:
 each house rule brings what it changes on its own preset, so ``strict-double-order``
 and ``shared-ties`` -- Rulebook B's own optional readings of :rule:`D3` and :rule:`E5`
--- apply to ``hub`` as they do to ``standard``.  The order does not matter; two house
-rules that set the same rule point (a field of :class:`~mexican_train.Rules`; a
-pluggable rule counts as one) to different values conflict, and the
-:class:`~mexican_train.RulesError` names both.
+-- apply to ``hub`` as they do to ``standard``.  The order does not matter.
 
 >>> rules = combine("hub", "strict-double-order", "shared-ties")
 >>> variant_name(rules)
@@ -76,6 +73,37 @@ JSON documents write every field of the rules, so combined rules round-trip ther
 A combination equal to a catalogue entry goes by that entry's name
 (``hub+reverse-doubles`` is ``hub-reverse``).
 
+A rule with settings of its own -- the open-double rule (:rule:`D2` to :rule:`D4`), the
+first turn (:rule:`P4`), the Mexican-train rule (:rule:`V2`) -- is changed setting by
+setting.  ``reverse-doubles`` changes the order in which open doubles close
+(``reverse``, :rule:`V3`) and ``dead-doubles-bind`` whether a double nothing can cover
+still binds (``release_dead``, :rule:`V4`), so together they play both:
+
+>>> combine("hub", "reverse-doubles", "dead-doubles-bind").open_doubles
+CloseInOrder(reverse=True, release_dead=False)
+>>> variant_name(get_variant("hub+reverse-doubles+dead-doubles-bind"))
+'hub+dead-doubles-bind+reverse-doubles'
+
+A house rule that puts another kind of rule in place keeps the settings its kind has,
+and the other house rules' changes apply to them.  :class:`StrictCloseInOrder` and
+:class:`CoverOwnDouble` close open doubles in an order and release dead ones, so
+``strict-double-order`` and ``cover-own-double`` take both ``reverse-doubles`` and
+``dead-doubles-bind``.  :class:`CloseAnyOrder` closes them in any order, so
+``any-double`` takes ``dead-doubles-bind`` but refuses an order.  :class:`NeverBind`
+binds nobody, so ``doubles-never-bind`` refuses both: an order for doubles nobody has to
+close, and a dead double that binds.  Two kinds of one rule cannot both hold, nor two
+values of one setting.  A :class:`~mexican_train.RulesError` names both house rules and
+the setting:
+
+>>> try:
+...     combine("standard", "dead-doubles-bind", "doubles-never-bind")
+... except RulesError as error:
+...     print(error)
+'dead-doubles-bind' and 'doubles-never-bind' conflict: 'dead-doubles-bind' sets Rules.open_doubles.release_dead (to False), but under 'doubles-never-bind' Rules.open_doubles is NeverBind(), which has no such setting
+
+"""
+
+REGISTRY = """\
 .. autofunction:: combine
 
 The registry
@@ -203,7 +231,66 @@ def render() -> str:
         lines.append(f"   * - {_cell(row[0])}")
         lines += [f"     - {_cell(cell)}" for cell in row[1:]]
     lines += ["", ""]
-    return "\n".join(lines) + REGISTRY
+    return "\n".join(lines) + COMBINING + "\n".join(_combinations()) + REGISTRY
+
+
+def _shown(value: object) -> str:
+    return f"``{value.__name__}``" if isinstance(value, type) else f"``{value!r}``"
+
+
+def _combinations() -> list[str]:
+    """Return the tables of what each house rule changes and which pairs combine."""
+    house = [name for name in VARIANTS if name not in ("standard", "hub")]
+    changes = {name: _changed_settings(VARIANTS[name]) for name in house}
+    lines = ["What each house rule changes", "^^^^^^^^^^^^^^^^^^^^^^^^^^^^", ""]
+    lines += [
+        "The settings each house rule changes on its own preset: a field of",
+        ":class:`~mexican_train.Rules`, or one setting of the rule it holds",
+        "(``open_doubles.reverse``); a class is the kind of rule put in its place.",
+        "",
+        ".. list-table::",
+        "   :header-rows: 1",
+        "",
+        "   * - house rule",
+        "     - changes",
+    ]
+    for name in house:
+        shown = "; ".join(f"``{setting}``: {_shown(value)}" for setting, value in changes[name])
+        lines += [f"   * - ``{name}``", f"     - {shown}"]
+    merged: list[tuple[str, str, str]] = []
+    refused: list[tuple[str, str, str]] = []
+    for i, first in enumerate(house):
+        for second in house[i + 1 :]:
+            try:
+                rules = combine(first, second)
+            except RulesError as error:
+                refused.append((first, second, str(error).split(" conflict: ", 1)[1]))
+                continue
+            shared = {s.split(".")[0] for s, _ in changes[first]}
+            shared &= {s.split(".")[0] for s, _ in changes[second]}
+            for field in sorted(shared):
+                merged.append((first, second, f"``{field}={getattr(rules, field)!r}``"))
+    pairs = len(house) * (len(house) - 1) // 2
+    lines += ["", "Which pairs combine", "^^^^^^^^^^^^^^^^^^^", ""]
+    lines += [
+        f"Of the {pairs} pairs of house rules, {pairs - len(refused)} combine and "
+        f"{len(refused)} are refused.",
+        "Most pairs change different fields and combine as they are; these change the",
+        "same rule, and combine into:",
+        "",
+        ".. list-table::",
+        "   :header-rows: 1",
+        "",
+        "   * - house rules",
+        "     - together",
+    ]
+    for first, second, text in merged:
+        lines += [f"   * - ``{first}`` + ``{second}``", f"     - {text}"]
+    lines += ["", "These pairs contradict each other, and :func:`combine` refuses them:", ""]
+    lines += [".. list-table::", "   :header-rows: 1", "", "   * - house rules", "     - why"]
+    for first, second, text in refused:
+        lines += [f"   * - ``{first}`` + ``{second}``", f"     - {text}"]
+    return [*lines, "", ""]
 
 
 def main(argv: list[str]) -> int:

@@ -152,8 +152,8 @@ def combinations(draw: st.DrawFn, bases: tuple[str, ...] = ("standard", "hub")) 
     """A base and house rules from the catalogue that `combine` accepts together.
 
     The house rules are drawn in a random order, and each one that would conflict
-    with those kept so far (the same rule point set to another value) is left
-    out, so every draw combines.
+    with those kept so far (another value of a setting, another kind of a rule, or
+    a setting the kept kind of rule does not have) is left out, so every draw combines.
     """
     base = draw(st.sampled_from(bases))
     wanted = draw(st.lists(st.sampled_from(HOUSE_RULES), max_size=5, unique=True))

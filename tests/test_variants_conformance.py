@@ -1,20 +1,26 @@
-"""The conformance kit (mexican_train.testing) over every built-in variant.
+"""The conformance kit (mexican_train.testing) over every built-in variant and every pair.
 
 Each entry of `VARIANTS` is played for 2, 4, 8 and the most players its deal
 table allows.  The ``dev`` profile plays a few opening rounds per count and one
 whole two-player game per variant, to stay fast; ``ci`` plays more, and longer.
+
+Every pair of house rules that `combine` accepts is played too: the pairs that
+change settings of one rule (``reverse-doubles`` with ``dead-doubles-bind``) whole
+games under both profiles, every other pair an opening round under ``dev`` and a
+whole game under ``ci``.
 """
 
 from __future__ import annotations
 
 import os
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, settings
 
-from mexican_train import Rules
+from mexican_train import HUB, STANDARD, Rules, RulesError
 from mexican_train.testing import rules_conformance
-from mexican_train.variants import VARIANTS
+from mexican_train.variants import VARIANTS, combine, get_variant, variant_name
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci"
 
@@ -60,3 +66,83 @@ def test_every_variant_is_covered_at_two_four_eight_and_the_most_players() -> No
     assert {name for name, _ in CASES} == set(VARIANTS)
     assert ("standard", 14) in CASES
     assert ("hub", 12) in CASES
+
+
+# -- pairs of house rules ------------------------------------------------------------
+
+HOUSE_RULES = [name for name in VARIANTS if name not in ("standard", "hub")]
+
+
+def changed_fields(rules: Rules) -> set[str]:
+    """Return the fields of `Rules` on which *rules* differs from its nearer preset."""
+    fields = [field.name for field in attrs.fields(Rules)]
+    by_preset = [{f for f in fields if getattr(rules, f) != getattr(p, f)} for p in (STANDARD, HUB)]
+    return min(by_preset, key=len)
+
+
+def combined_pairs() -> dict[str, tuple[Rules, bool]]:
+    """Return every pair of house rules that combines into rules no variant has, each by
+    ``base+house`` and with whether the two change the same rule (so that `combine`
+    merges settings of it); of pairs that give the same rules, the first.
+
+    Both orders are tried, since the first is the base: ``hub-reverse`` then a house
+    rule is played on Rulebook B, the other way round on Rulebook A.
+    """
+    pairs: dict[str, tuple[Rules, bool]] = {}
+    seen = set(VARIANTS.values())
+    for base in HOUSE_RULES:
+        for house in HOUSE_RULES:
+            try:
+                rules = combine(base, house)
+            except RulesError:
+                continue
+            if rules not in seen:
+                seen.add(rules)
+                shared = changed_fields(VARIANTS[base]) & changed_fields(VARIANTS[house])
+                pairs[f"{base}+{house}"] = (rules, bool(shared))
+    return pairs
+
+
+PAIRS = combined_pairs()
+MERGED = [name for name, (_, merged) in PAIRS.items() if merged]
+#: One game per pair: a whole game under ``ci``, its first round under ``dev``.
+PAIR_GAMES = settings(max_examples=1, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("name", list(PAIRS))
+def test_every_pair_of_house_rules_conforms(name: str) -> None:
+    """Random play under every pair `combine` accepts keeps every invariant of the kit."""
+    rules_conformance(
+        PAIRS[name][0],
+        players=[2],
+        settings=PAIR_GAMES,
+        max_rounds=None if THOROUGH else 1,
+        refusals=REFUSALS,
+    )()
+
+
+@pytest.mark.parametrize("name", MERGED)
+def test_merged_pairs_play_whole_games(name: str) -> None:
+    """Whole games under each pair whose settings of one rule `combine` merges (D2-D4, P4)."""
+    players = [2, 4] if THOROUGH else [2]
+    rules = PAIRS[name][0]
+    rules_conformance(rules, players=players, settings=WHOLE_GAMES, refusals=REFUSALS)()
+    canonical = variant_name(rules)
+    assert canonical is not None
+    assert get_variant(canonical) == rules
+
+
+def test_the_pairs_cover_every_house_rule_and_the_merges() -> None:
+    assert {part for name in PAIRS for part in name.split("+")} == set(HOUSE_RULES)
+    assert {
+        "reverse-doubles+dead-doubles-bind",
+        "hub-reverse+dead-doubles-bind",
+        "dead-doubles-bind+strict-double-order",
+        "any-double+dead-doubles-bind",
+        "single-tile-first-turn+first-turn-draw",
+    } <= set(MERGED)
+    assert "double-blank-0+shared-ties" in set(PAIRS) - set(MERGED)
+    # 196 distinct rules from the 390 ordered pairs that combine; two are catalogue
+    # entries (hub-reverse with reverse-doubles, on either preset).
+    assert len(PAIRS) == 194
+    assert len(MERGED) == 10

@@ -11,7 +11,7 @@ import functools
 import importlib.metadata
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeAlias
 
 import attrs
 
@@ -264,7 +264,7 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
         "The player who lays a double must cover it themselves with the next tile; "
         "if they cannot, even after drawing (D1), it is open and binds everybody (D2).  "
         "A double nothing can cover any more (D4) is released: its player follows it "
-        "anywhere they may play.",
+        "anywhere they may play (unless dead doubles bind, V4).",
     ),
     "strict-double-order": (
         _standard(open_doubles=StrictCloseInOrder()),
@@ -486,6 +486,41 @@ def variant_name(rules: Rules) -> str | None:
 # -- combinations of house rules ----------------------------------------------------
 
 _PRESETS = (STANDARD, HUB)
+_FIELDS = attrs.fields(Rules)
+
+#: The fields of `Rules` that hold a rule with settings of its own: the ``attrs``
+#: fields of its value (``CloseInOrder.reverse``, ``FirstTurn.chain``).  `combine`
+#: merges house rules that change different settings of one of these; every other
+#: field is a single setting.
+_RULE_FIELDS = frozenset({"first_turn", "mexican_train", "open_doubles"})
+
+#: One setting of a `Rules` value: a field, and the name of a setting of the rule it
+#: holds, or None for the value itself (for a rule with settings, its class: the kind
+#: of rule, such as `CloseAnyOrder`).
+_Setting: TypeAlias = tuple[str, str | None]
+
+_ABSENT = object()
+
+
+def _settings(field: str, value: object) -> dict[str | None, object]:
+    # A rule with settings: its class under None, then each setting by its name in
+    # the class's __init__ (what attrs.evolve takes).  Anything else: the value itself.
+    kind = type(value)
+    if field in _RULE_FIELDS and attrs.has(kind):
+        named = {a.alias: getattr(value, a.name) for a in attrs.fields(kind) if a.init}
+        return {None: kind, **named}
+    return {None: value}
+
+
+@functools.lru_cache(maxsize=1024)
+def _all_settings(rules: Rules) -> Mapping[_Setting, object]:
+    return MappingProxyType(
+        {
+            (f.name, name): value
+            for f in _FIELDS
+            for name, value in _settings(f.name, getattr(rules, f.name)).items()
+        }
+    )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -499,18 +534,24 @@ def _preset_of(rules: Rules) -> Rules:
 
 
 @functools.lru_cache(maxsize=1024)
-def _changes(rules: Rules) -> tuple[tuple[str, object], ...]:
-    # What a variant changes on its own preset: (field, value) pairs in field order.
-    # A pluggable rule (open_doubles, mexican_train) is one field, whatever its options.
+def _changes(rules: Rules, on: Rules) -> tuple[tuple[_Setting, object], ...]:
+    # What a variant changes on its own preset, setting by setting in field order,
+    # when it is added to a base whose preset is *on*.  A rule whose own preset
+    # holds another kind of rule than *on* does (hub has no special first turn, P4)
+    # brings its kind along with the settings it changes.
     preset = _preset_of(rules)
-    return tuple(
-        (f.name, getattr(rules, f.name))
-        for f in _FIELDS
-        if getattr(rules, f.name) != getattr(preset, f.name)
-    )
-
-
-_FIELDS = attrs.fields(Rules)
+    changes: list[tuple[_Setting, object]] = []
+    for f in _FIELDS:
+        value, before = getattr(rules, f.name), getattr(preset, f.name)
+        if value == before:
+            continue
+        old, there = _settings(f.name, before), _settings(f.name, getattr(on, f.name))
+        changes += [
+            ((f.name, name), setting)
+            for name, setting in _settings(f.name, value).items()
+            if old.get(name, _ABSENT) != setting or (name is None and setting != there[None])
+        ]
+    return tuple(changes)
 
 
 def _shown_value(value: object) -> str:
@@ -541,6 +582,16 @@ def combine(base: str | Rules, *variants: str | Rules) -> Rules:
     notation, JSON records and the command line (``--rules hub --house
     shared-ties``) read back.
 
+    A rule with settings of its own (the open-double rule, the first turn, the
+    Mexican-train rule) is changed setting by setting: ``reverse-doubles``
+    changes `CloseInOrder`'s ``reverse`` (D3, V3), ``dead-doubles-bind`` its
+    ``release_dead`` (D4, V4), so together they close open doubles most recent
+    first and let dead doubles bind.  A variant that puts another kind of rule
+    in its place (``strict-double-order``: `StrictCloseInOrder`) changes the
+    kind and keeps the settings the new kind has, so the other variants' settings
+    apply to it (``reverse`` and ``release_dead`` both; `CloseAnyOrder` has only
+    ``release_dead``, `NeverBind` neither).
+
     Args:
         base: the variant to start from, by name or value.
         variants: house rules to add, by name or value.
@@ -549,10 +600,12 @@ def combine(base: str | Rules, *variants: str | Rules) -> Rules:
         The combined `Rules`.
 
     Raises:
-        RulesError: if two of them set the same rule point (a field of `Rules`;
-            a pluggable rule counts as one field) to different values, naming
-            both; if a variant changes nothing on its preset (``hub`` given as
-            a house rule); or if the result is contradictory.
+        RulesError: naming both variants, if two set the same setting to different
+            values (two kinds of open-double rule, two double-blank scores), or if
+            one sets a setting that the kind of rule another puts in place does not
+            have (``reverse-doubles`` with ``any-double``: any order is no order);
+            if a variant changes nothing on its preset (``hub`` given as a house
+            rule); or if the result is contradictory.
         UnknownVariantError: if a name is not a variant.
         TypeError: if an argument is neither a name nor a `Rules` value.
 
@@ -563,6 +616,8 @@ def combine(base: str | Rules, *variants: str | Rules) -> Rules:
     (StrictCloseInOrder(reverse=False, release_dead=True), False, True)
     >>> variant_name(rules)
     'hub+shared-ties+strict-double-order'
+    >>> combine("hub", "reverse-doubles", "dead-doubles-bind").open_doubles
+    CloseInOrder(reverse=True, release_dead=False)
     >>> try:
     ...     combine("standard", "double-blank-0", "double-blank-25")
     ... except RulesError as error:
@@ -571,63 +626,131 @@ def combine(base: str | Rules, *variants: str | Rules) -> Rules:
     """
     base_name, base_rules = _resolve(base, 1)
     parts = [_resolve(variant, i) for i, variant in enumerate(variants, start=2)]
-    chosen: dict[str, tuple[str, object]] = {
-        field: (base_name, value) for field, value in _changes(base_rules)
+    return _merge((base_name, base_rules), parts)
+
+
+def _merge(base: tuple[str, Rules], parts: list[tuple[str, Rules]]) -> Rules:
+    # combine() once every part has its name and value.
+    base_name, base_rules = base
+    preset = _preset_of(base_rules)
+    sources = {base_name: base_rules}
+    chosen: dict[_Setting, tuple[str, object]] = {
+        setting: (base_name, value) for setting, value in _changes(base_rules, preset)
     }
     for name, rules in parts:
-        changes = _changes(rules)
+        changes = _changes(rules, preset)
         if not changes:
             raise RulesError(
                 f"{name!r} changes nothing on its own preset, so it is no house rule: "
                 f"name it as the base instead (the base here is {base_name!r})"
             )
-        for field, value in changes:
-            earlier = chosen.setdefault(field, (name, value))
+        sources.setdefault(name, rules)
+        for setting, value in changes:
+            earlier = chosen.setdefault(setting, (name, value))
             if earlier[1] != value:
-                first, second = sorted([(earlier[0], earlier[1]), (name, value)], key=str)
-                raise RulesError(
-                    f"{first[0]!r} and {second[0]!r} conflict: both set Rules.{field} "
-                    f"(to {_shown_value(first[1])} and to {_shown_value(second[1])})"
-                )
-    values: dict[str, Any] = {field: value for field, (_, value) in chosen.items()}
+                raise _same_setting(setting, earlier[0], name, sources)
+    values: dict[str, Any] = {
+        field: _merged_value(field, chosen, base_name, sources)
+        for field in dict.fromkeys(field for field, _ in chosen)
+    }
     try:
-        return attrs.evolve(_preset_of(base_rules), **values)
+        return attrs.evolve(preset, **values)
     except RulesError as error:
         names = "+".join([base_name, *sorted({name for name, _ in parts})])
         raise RulesError(f"{names} cannot be played: {error}") from error
 
 
+def _merged_value(
+    field: str,
+    chosen: dict[_Setting, tuple[str, object]],
+    base_name: str,
+    sources: dict[str, Rules],
+) -> object:
+    # The value of *field*: that of whoever chose its kind (or the base's), with every
+    # other setting chosen for it applied by attrs.evolve.
+    owner = chosen.get((field, None), (base_name, None))[0]
+    value = getattr(sources[owner], field)
+    settings = {
+        name: choice
+        for (where, name), choice in chosen.items()
+        if where == field and name is not None
+    }
+    has = _settings(field, value)
+    for name, (setter, setting) in settings.items():
+        if name not in has:
+            first, second = sorted([owner, setter])
+            raise RulesError(
+                f"{first!r} and {second!r} conflict: {setter!r} sets Rules.{field}.{name} "
+                f"(to {setting!r}), but under {owner!r} Rules.{field} is {value!r}, "
+                f"which has no such setting"
+            )
+    if not settings:
+        return value
+    return attrs.evolve(value, **{name: setting for name, (_, setting) in settings.items()})
+
+
+def _same_setting(setting: _Setting, one: str, other: str, sources: dict[str, Rules]) -> RulesError:
+    field, name = setting
+    first, second = sorted([one, other])
+    if name is None:  # the value itself: shown whole, with its settings
+        shown = [_shown_value(getattr(sources[who], field)) for who in (first, second)]
+        where = f"Rules.{field}"
+    else:
+        shown = [repr(_all_settings(sources[who]).get(setting)) for who in (first, second)]
+        where = f"Rules.{field}.{name}"
+    return RulesError(
+        f"{first!r} and {second!r} conflict: both set {where} (to {shown[0]} and to {shown[1]})"
+    )
+
+
 def combination_name(rules: Rules, named: Mapping[str, Rules]) -> str | None:
-    # The name of a base and house rules that combine() builds into exactly *rules*.
+    # The canonical name of a base and house rules that combine() builds into exactly
+    # *rules*, or None.
+    return _combination_name(rules, tuple(named.items()))
+
+
+@functools.lru_cache(maxsize=256)
+def _combination_name(rules: Rules, named: tuple[tuple[str, Rules], ...]) -> str | None:
     # Preferred: a preset as the base, then the fewest house rules, then catalogue
-    # order; house rules built on standard are tried before those built on hub, so
-    # that Rulebook B's variation on hub reads "hub+reverse-doubles", not "hub+hub-reverse".
-    candidates = sorted(named.items(), key=lambda item: _preset_of(item[1]) is not STANDARD)
+    # order.  Each base whose changes *rules* holds takes every house rule whose
+    # changes it holds, then drops the least preferred while the rest still build
+    # *rules*; house rules built on standard are preferred to those built on hub, so
+    # that Rulebook B's variation on hub reads "hub+reverse-doubles", not
+    # "hub+hub-reverse".
+    held = _all_settings(rules)
+
+    def holds(changes: tuple[tuple[_Setting, object], ...]) -> bool:
+        return all(held.get(setting, _ABSENT) == value for setting, value in changes)
+
+    def builds(base: tuple[str, Rules], picks: list[str]) -> bool:
+        try:
+            return _merge(base, [(name, house[name]) for name in picks]) == rules
+        except RulesError:
+            return False
+
+    house = dict(named)
+    candidates = sorted(named, key=lambda item: _preset_of(item[1]) is not STANDARD)
     best: tuple[bool, int, str] | None = None
-    for base_name, base in named.items():
-        preset = _preset_of(base)
-        if any(getattr(rules, field) != value for field, value in _changes(base)):
+    for base in sorted(named, key=lambda item: item[1] not in _PRESETS):
+        if best is not None and not best[0] and base[1] not in _PRESETS:
+            break  # a preset is the base already: no other base can be preferred
+        preset = _preset_of(base[1])
+        if not holds(_changes(base[1], preset)):
             continue
-        covered = {field for field, _ in _changes(base)}
-        picks: set[str] = set()
-        for f in _FIELDS:
-            field = f.name
-            if field in covered or getattr(rules, field) == getattr(preset, field):
-                continue
-            for name, candidate in candidates:
-                changes = _changes(candidate)
-                if field in dict(changes) and all(
-                    getattr(rules, key) == value for key, value in changes
-                ):
-                    picks.add(name)
-                    covered.update(key for key, _ in changes)
-                    break
-            else:
-                break  # no variant sets this field to this value
-        else:
-            rank = (base not in _PRESETS, len(picks), "+".join([base_name, *sorted(picks)]))
-            if picks and (best is None or rank[:2] < best[:2]):
-                best = rank
+        picks = [
+            name
+            for name, value in candidates
+            if name != base[0] and (changes := _changes(value, preset)) and holds(changes)
+        ]
+        if not picks or not builds(base, picks):
+            continue
+        for name in reversed(list(picks)):
+            rest = [pick for pick in picks if pick != name]
+            if rest and builds(base, rest):
+                picks = rest
+        rank = (base[1] not in _PRESETS, len(picks), "+".join([base[0], *sorted(picks)]))
+        if best is None or rank[:2] < best[:2]:
+            best = rank
     return None if best is None else best[2]
 
 
@@ -773,6 +896,15 @@ def describe_variant(name: str) -> str:
         f"Registered by an installed package: {preset_name} with "
         + ("; ".join(changes) if changes else "no change")
         + "."
+    )
+
+
+def _changed_settings(rules: Rules) -> tuple[tuple[str, object], ...]:
+    # What a variant changes on its own preset, for the generated docs page: each
+    # setting as "open_doubles.reverse", a rule's kind or any other field by its name.
+    return tuple(
+        (field if name is None else f"{field}.{name}", value)
+        for (field, name), value in _changes(rules, _preset_of(rules))
     )
 
 
