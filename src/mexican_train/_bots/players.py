@@ -16,7 +16,7 @@ import attrs
 
 from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import CallLastTile, Move, Play
-from .._core.tiles import MAX_PIP, Tile, full_set
+from .._core.tiles import MAX_PIP, Tile, full_set, tile_index
 from .._core.view import PlayerView
 from .longest import longest_train
 
@@ -133,7 +133,7 @@ class RandomPlayer:
         weights = _TILE_WEIGHTS
         x = 0
         for tile in view.hand:
-            x += weights[tile._index]  # under 2**30 for a hand of up to 32 tiles
+            x += weights[tile_index(tile)]  # under 2**30 for a hand of up to 32 tiles
         seat = view.seat
         x += (
             view.boneyard_size * 0x2545F49
