@@ -11,6 +11,7 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+import attrs
 import pytest
 from hypothesis import given
 
@@ -31,6 +32,7 @@ from mexican_train import (
     apply,
     legal_moves,
     new_game,
+    simulate,
     view,
 )
 from mexican_train.players import SearchPlayer, player_name
@@ -315,6 +317,31 @@ def test_player_name_is_short_for_the_built_in_bots() -> None:
         "random",
     ]
     assert player_name(PlannerPlayer(endgame=4)) == "planner(endgame=4)"
+
+
+def test_every_library_bot_goes_by_one_name_everywhere() -> None:
+    """The command line's names make the bots that go by them: in reports, the web table."""
+    from mexican_train._frontends.cli import bots_from_option
+    from mexican_train.web import WebTable
+
+    names = ["planner", "greedy", "random", "search"]
+    bots = bots_from_option(",".join(names), 4)
+    assert [type(bot) for bot in bots] == [PlannerPlayer, GreedyPlayer, RandomPlayer, SearchPlayer]
+    assert [player_name(bot) for bot in bots] == names
+    labels = WebTable(5, STANDARD, bots=dict(enumerate(bots, start=1)), seed=1).labels
+    assert labels == ("Seat 0", *(f"Seat {s} ({name})" for s, name in enumerate(names, 1)))
+    # A setting that is not the default is part of the name, everywhere.
+    quick: list[Player] = [
+        PlannerPlayer(endgame=3),
+        GreedyPlayer(),
+        RandomPlayer(seed=2),
+        SearchPlayer(iterations=2),
+    ]
+    named = ("planner(endgame=3)", "greedy", "random(seed=2)", "search(iterations=2)")
+    assert simulate(quick, attrs.evolve(HUB, rounds=1), games=1, seed=1).players == named
+    assert WebTable(5, STANDARD, bots=dict(enumerate(quick, start=1))).labels[1:] == tuple(
+        f"Seat {s} ({name})" for s, name in enumerate(named, 1)
+    )
 
 
 def test_player_name_of_a_bot_without_a_name_is_its_class_name() -> None:

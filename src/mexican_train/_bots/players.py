@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, Final, Protocol, cast, runtime_checkable
+from typing import Any, Final, Protocol, runtime_checkable
 
 import attrs
 
@@ -20,7 +20,7 @@ from .._core.tiles import MAX_PIP, Tile, full_set, tile_index
 from .._core.view import PlayerView
 from .longest import longest_train
 
-__all__ = ["GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer", "player_name"]
+__all__ = ["GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer"]
 
 
 @runtime_checkable
@@ -46,35 +46,6 @@ class Player(Protocol):
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return the move to make: one of *moves*."""
-
-
-def player_name(player: object) -> str:
-    """Return the name reports and the command line use for *player*.
-
-    Its ``name`` attribute if it has one; the built-in bots are ``planner``,
-    ``greedy``, ``random`` and ``search``, with any setting that is not the default in
-    brackets; any other player goes by its class's name.
-
-    >>> player_name(PlannerPlayer()), player_name(RandomPlayer(seed=3))
-    ('planner', 'random(seed=3)')
-    >>> class HeavyFirst:
-    ...     def choose(self, view, moves):
-    ...         return moves[0]
-    >>> player_name(HeavyFirst())
-    'HeavyFirst'
-    """
-    name = getattr(player, "name", None)
-    if isinstance(name, str):
-        return name
-    short = _SHORT_NAMES.get(type(player))
-    if short is None:
-        return type(player).__name__
-    changed = [
-        f"{field.name}={getattr(player, field.name)!r}"
-        for field in attrs.fields(cast(Any, type(player)))
-        if getattr(player, field.name) != field.default
-    ]
-    return f"{short}({', '.join(changed)})" if changed else short
 
 
 def _whole(minimum: int, maximum: int | None = None, what: str = "") -> Any:
@@ -312,12 +283,3 @@ class PlannerPlayer:
             if nxt in plays:
                 return nxt
         return _best_shed(view, plays)
-
-
-#: The names the built-in bots go by (`player_name`, the command line's --bots);
-#: `SearchPlayer` adds its own (_search.py, a layer above).
-_SHORT_NAMES: dict[type, str] = {
-    PlannerPlayer: "planner",
-    GreedyPlayer: "greedy",
-    RandomPlayer: "random",
-}
