@@ -21,6 +21,7 @@ from mexican_train import (
     STANDARD,
     GameState,
     GreedyPlayer,
+    InvalidArgumentError,
     Move,
     NextRound,
     PlannerPlayer,
@@ -33,10 +34,11 @@ from mexican_train import (
     legal_moves,
     new_game,
     simulate,
+    spectator_view,
     view,
 )
 from mexican_train.players import SearchPlayer, player_name
-from scenario_helpers import HUB6, on, run, start
+from scenario_helpers import HUB6, on, run, start, table
 from strategies import played_positions
 
 BOTS = [RandomPlayer(seed=1), GreedyPlayer(), PlannerPlayer(), SearchPlayer(iterations=4, seed=1)]
@@ -272,6 +274,30 @@ def test_d1_greedy_plays_a_double_first_when_it_can_follow_it() -> None:
     state = start(["6-2 6-5 2-2", "6-1 1-0 3-1"], rules=HUB6)
     state = run(state, on("6-2", 0), on("6-1", 1))
     assert choose(GreedyPlayer(), state) == on("2-2", 0)
+
+
+def test_p6_shedding_prefers_lifting_its_own_marker_on_equal_pips() -> None:
+    """Between plays of equal pips, the one on the bot's own marked train goes first (P6).
+
+    A marked train lets the others shed their tiles on it: closing it is worth a pip.
+    """
+    state = table(["4-1 3-2", "5-5 5-0 2-0"], marked=True)
+    mine = view(state, 0)
+    moves = legal_moves(mine)
+    assert moves == (on("3-2", MEXICAN), on("4-1", 0))
+    assert GreedyPlayer().choose(mine, moves) == on("4-1", 0)
+    # The planner sheds so once an opponent is about to go out; until then 3-2, outside
+    # its plan (4-1), goes to the Mexican train.
+    assert PlannerPlayer(endgame=3).choose(mine, moves) == on("4-1", 0)
+    assert PlannerPlayer().choose(mine, moves) == on("3-2", MEXICAN)
+
+
+def test_the_bots_refuse_a_spectator_view() -> None:
+    state = new_game(4, HUB, seed=1)
+    watcher = spectator_view(state)
+    for bot in (GreedyPlayer(), PlannerPlayer()):
+        with pytest.raises(InvalidArgumentError, match="spectator"):
+            bot.choose(watcher, legal_moves(view(state, 0)))
 
 
 def test_p4_planner_lays_its_longest_train_on_the_first_turn() -> None:
