@@ -28,7 +28,9 @@ from mexican_train import (
     Play,
     Rules,
     Tile,
+    Train,
     apply,
+    build_state,
     full_set,
     legal_moves,
     new_game,
@@ -47,6 +49,7 @@ __all__ = [
     "on",
     "run",
     "start",
+    "table",
     "tiles",
 ]
 
@@ -90,6 +93,30 @@ def start(
     set_aside = rules.engine_placement is EnginePlacement.SET_ASIDE
     rest = [t for t in full_set(6) if t not in used and not (set_aside and t == Tile(6, 6))]
     return new_game(len(hands), rules, seed, deal=Deal(dealt, (*front, *rest)))
+
+
+def table(hands: Sequence[str], *, marked: bool) -> GameState:
+    """Return a 2-player double-6 `HUB` position mid-round, seat 0 to move.
+
+    Seat 0's train holds 6-4 (open end 4), its marker as *marked* says; seat 1's is
+    empty and unmarked; the Mexican train holds 6-3 (open end 3).  Both first turns
+    are over; the boneyard holds the other tiles.
+    """
+    dealt = [tiles(hand) for hand in hands]
+    used = {t for hand in dealt for t in hand} | {Tile(6, 6), Tile(6, 4), Tile(6, 3)}
+    own = Train(tiles=(Tile(6, 4),), open_end=4, marked=marked, owner_played=True)
+    mexican = Train(tiles=(Tile(6, 3),), open_end=3, marked=False)
+    return build_state(
+        rules=attrs.evolve(HUB6, hand_size=5),
+        players=2,
+        seed=0,
+        round_number=1,
+        hands=dealt,
+        boneyard=[t for t in full_set(6) if t not in used],
+        trains=[own, Train(tiles=(), open_end=6, marked=False), mexican],
+        current_player=0,
+        had_first_turn=[True, True],
+    )
 
 
 def run(state: GameState, *moves: Move) -> GameState:

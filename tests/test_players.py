@@ -11,6 +11,7 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+import attrs
 import pytest
 from hypothesis import given
 
@@ -20,6 +21,7 @@ from mexican_train import (
     STANDARD,
     GameState,
     GreedyPlayer,
+    InvalidArgumentError,
     Move,
     NextRound,
     PlannerPlayer,
@@ -31,10 +33,12 @@ from mexican_train import (
     apply,
     legal_moves,
     new_game,
+    simulate,
+    spectator_view,
     view,
 )
 from mexican_train.players import SearchPlayer, player_name
-from scenario_helpers import HUB6, on, run, start
+from scenario_helpers import HUB6, on, run, start, table
 from strategies import played_positions
 
 BOTS = [RandomPlayer(seed=1), GreedyPlayer(), PlannerPlayer(), SearchPlayer(iterations=4, seed=1)]
@@ -272,6 +276,30 @@ def test_d1_greedy_plays_a_double_first_when_it_can_follow_it() -> None:
     assert choose(GreedyPlayer(), state) == on("2-2", 0)
 
 
+def test_p6_shedding_prefers_lifting_its_own_marker_on_equal_pips() -> None:
+    """Between plays of equal pips, the one on the bot's own marked train goes first (P6).
+
+    A marked train lets the others shed their tiles on it: closing it is worth a pip.
+    """
+    state = table(["4-1 3-2", "5-5 5-0 2-0"], marked=True)
+    mine = view(state, 0)
+    moves = legal_moves(mine)
+    assert moves == (on("3-2", MEXICAN), on("4-1", 0))
+    assert GreedyPlayer().choose(mine, moves) == on("4-1", 0)
+    # The planner sheds so once an opponent is about to go out; until then 3-2, outside
+    # its plan (4-1), goes to the Mexican train.
+    assert PlannerPlayer(endgame=3).choose(mine, moves) == on("4-1", 0)
+    assert PlannerPlayer().choose(mine, moves) == on("3-2", MEXICAN)
+
+
+def test_the_bots_refuse_a_spectator_view() -> None:
+    state = new_game(4, HUB, seed=1)
+    watcher = spectator_view(state)
+    for bot in (GreedyPlayer(), PlannerPlayer()):
+        with pytest.raises(InvalidArgumentError, match="spectator"):
+            bot.choose(watcher, legal_moves(view(state, 0)))
+
+
 def test_p4_planner_lays_its_longest_train_on_the_first_turn() -> None:
     """Rulebook A's first turn: the planner plays the whole longest chain, in order (P4)."""
     state = start(["6-6 6-5 6-1 5-3 3-0", "2-1 2-2 4-4 0-0 5-5"])
@@ -315,6 +343,31 @@ def test_player_name_is_short_for_the_built_in_bots() -> None:
         "random",
     ]
     assert player_name(PlannerPlayer(endgame=4)) == "planner(endgame=4)"
+
+
+def test_every_library_bot_goes_by_one_name_everywhere() -> None:
+    """The command line's names make the bots that go by them: in reports, the web table."""
+    from mexican_train._frontends.cli import bots_from_option
+    from mexican_train.web import WebTable
+
+    names = ["planner", "greedy", "random", "search"]
+    bots = bots_from_option(",".join(names), 4)
+    assert [type(bot) for bot in bots] == [PlannerPlayer, GreedyPlayer, RandomPlayer, SearchPlayer]
+    assert [player_name(bot) for bot in bots] == names
+    labels = WebTable(5, STANDARD, bots=dict(enumerate(bots, start=1)), seed=1).labels
+    assert labels == ("Seat 0", *(f"Seat {s} ({name})" for s, name in enumerate(names, 1)))
+    # A setting that is not the default is part of the name, everywhere.
+    quick: list[Player] = [
+        PlannerPlayer(endgame=3),
+        GreedyPlayer(),
+        RandomPlayer(seed=2),
+        SearchPlayer(iterations=2),
+    ]
+    named = ("planner(endgame=3)", "greedy", "random(seed=2)", "search(iterations=2)")
+    assert simulate(quick, attrs.evolve(HUB, rounds=1), games=1, seed=1).players == named
+    assert WebTable(5, STANDARD, bots=dict(enumerate(quick, start=1))).labels[1:] == tuple(
+        f"Seat {s} ({name})" for s, name in enumerate(named, 1)
+    )
 
 
 def test_player_name_of_a_bot_without_a_name_is_its_class_name() -> None:

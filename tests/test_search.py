@@ -5,17 +5,19 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from mexican_train import (
     HUB,
+    MEXICAN,
     STANDARD,
     CallLastTile,
     GameState,
     InvalidArgumentError,
     PlannerPlayer,
     Play,
+    Tile,
     apply,
     determinize,
     legal_moves,
@@ -23,8 +25,9 @@ from mexican_train import (
     spectator_view,
     view,
 )
-from mexican_train._bots.playout import playout
+from mexican_train._bots.playout import PLAN_NODES, planned_step, playout
 from mexican_train.players import SearchPlayer
+from scenario_helpers import on, table
 from strategies import played_positions
 
 
@@ -110,12 +113,13 @@ def test_too_few_samples_never_overrule_the_planner(seed: int) -> None:
     assert SearchPlayer(iterations=len(moves), seed=seed).choose(mine, moves) == planned
 
 
-# Playout values recorded from the search, the same on both builds: a playout must
-# keep playing every move as it does, so that the measured
-# strength (docs/explanation/search.rst) stays the search's.  benchmarks/search_decisions.py
-# checks 186 positions and the moves chosen; these few keep the playout pinned in the suite.
+# Playout values, the same on both builds: a playout must keep playing every move as it
+# does, so that the measured strength (docs/explanation/search.rst) stays the search's.
+# benchmarks/search_decisions.py checks 186 positions and the moves chosen; these few keep
+# the playout pinned in the suite.  In the first, the third move's playout has a seat lift
+# its own marker with a tile that ties another on pips (P6, `policy`).
 _RECORDED = [
-    ("HUB", 1, 0, [0.0, -25.0, -32.0, -25.0, -48.0, -19.666666666666664]),
+    ("HUB", 1, 0, [0.0, -25.0, -2.666666666666668, -25.0, -48.0, -19.666666666666664]),
     ("HUB", 2, 11, [-35.666666666666664, -27.666666666666668]),
     ("HUB", 5, 33, [-9.333333333333332, 6.333333333333332, -42.666666666666664]),
     ("STANDARD", 3, 0, [99.33333333333333, -61.0]),
@@ -138,3 +142,32 @@ def test_the_playouts_play_the_round_out_as_recorded(
     mine = view(state, state.current_player)  # type: ignore[arg-type]
     world = determinize(mine, random.Random(seed))
     assert [playout(apply(world, move), mine.seat) for move in legal_moves(mine)] == values  # type: ignore[arg-type]
+
+
+@given(played_positions(max_players=6, max_moves=200))
+def test_the_playouts_choose_as_the_planner_does(state: GameState) -> None:
+    """One planning policy: a seat's first choice in a playout is PlannerPlayer's move.
+
+    The playouts plan with a budget of PLAN_NODES (and keep the plan); the planner with
+    that budget, from the same position, makes the same move.
+    """
+    seat = state.current_player
+    moves = legal_moves(state)
+    assume(seat is not None and len(moves) > 1)
+    assert seat is not None
+    plans: list[tuple[Tile, ...] | None] = [None] * state.players
+    first_turns = state.rules.first_turn is not None
+    step = planned_step(state, moves, seat, plans, [0] * state.players, first_turns)
+    mine = view(state, seat)
+    assert step == PlannerPlayer(max_nodes=PLAN_NODES).choose(mine, legal_moves(mine))
+
+
+def test_d1_a_double_may_be_followed_on_the_own_train() -> None:
+    """A leftover double goes first when the hand can follow it on its own train (D1)."""
+    hands = ["3-3 4-1", "5-5 5-0 2-0"]
+    state = table(hands, marked=False)
+    assert legal_moves(state) == (on("3-3", MEXICAN), on("4-1", 0))
+    mine = view(state, 0)
+    assert PlannerPlayer().choose(mine, legal_moves(mine)) == on("3-3", MEXICAN)
+    step = planned_step(state, legal_moves(state), 0, [None, None], [0, 0], False)
+    assert step == on("3-3", MEXICAN)

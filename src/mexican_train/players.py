@@ -22,7 +22,8 @@ Chain('12-5 5-3 3-3', start=12)
 """
 
 from ._bots.longest import DEFAULT_MAX_NODES, Chain, longest_train
-from ._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer, player_name
+from ._bots.names import player_name
+from ._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
 from ._bots.search import SearchPlayer
 
 __all__ = [

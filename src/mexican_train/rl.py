@@ -34,8 +34,9 @@ except ImportError as error:
         "pip install 'mexican-train[rl]'"
     ) from error
 
-from ._adapters.codecs import ENCODING_VERSION, ActionCodec, ObservationCodec, tile_index
+from ._adapters.codecs import ENCODING_VERSION, ActionCodec, ObservationCodec
 from ._adapters.envs import RENDER_MODES, SingleSeatEnv, env, raw_env, round_rewards
+from ._core.tiles import tile_index
 
 __all__ = [
     "ENCODING_VERSION",

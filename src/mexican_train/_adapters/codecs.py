@@ -19,7 +19,7 @@ from .._core.engine import legal_moves
 from .._core.errors import InvalidArgumentError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
-from .._core.tiles import Tile, full_set
+from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
 
 __all__ = ["ENCODING_VERSION", "ActionCodec", "ObservationCodec"]
@@ -36,18 +36,6 @@ def _shown(value: object) -> str:
     if type(value) is int and value.bit_length() > 64:
         return f"a whole number of {value.bit_length()} bits"
     return repr(value)
-
-
-def tile_index(tile: Tile) -> int:
-    """Return the tile's index in a set: ``high * (high + 1) // 2 + low``.
-
-    The index does not depend on the set's size: a double-6 set's tiles keep
-    their indices in a double-12 set.
-
-    >>> tile_index(Tile(0, 0)), tile_index(Tile(1, 0)), tile_index(Tile(12, 12))
-    (0, 1, 90)
-    """
-    return tile.high * (tile.high + 1) // 2 + tile.low
 
 
 def _check_table(rules: object, players: object) -> tuple[Rules, int, int]:

@@ -21,12 +21,12 @@ from .._core.errors import IllegalMoveError, InvalidArgumentError
 from .._core.moves import Draw, Move, NextRound
 from .._core.rules import EnginePlacement, Rules
 from .._core.state import GameState
-from .._core.tiles import Tile, full_set
+from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import view
 from .._formats.notation import format_move, format_state
 from .._formats.render import render_text
 from .._positions.chance import draw_tile, next_round, reorder_boneyard
-from .codecs import ActionCodec, ObservationCodec, tile_index
+from .codecs import ActionCodec, ObservationCodec
 from .envs import round_rewards
 
 __all__ = ["GAME_NAME", "MexicanTrainGame", "MexicanTrainState"]

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from .._core.engine import round_score
 from .._core.errors import InvalidArgumentError
 from .._core.state import GameState
-from .._core.tiles import Tile, full_set
+from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
 from .._positions.chance import build_state
 
@@ -137,8 +137,8 @@ def _unseen(max_pip: int, shown: list[tuple[Tile, ...]]) -> list[Tile]:
             if type(tile) is not Tile:
                 known = {tile for group in shown for tile in group}
                 return [tile for tile in full_set(max_pip) if tile not in known]
-            seen |= 1 << tile._index
-    return [tile for tile in full_set(max_pip) if not seen >> tile._index & 1]
+            seen |= 1 << tile_index(tile)
+    return [tile for tile in full_set(max_pip) if not seen >> tile_index(tile) & 1]
 
 
 def _fit_scores(

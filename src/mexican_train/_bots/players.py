@@ -9,18 +9,18 @@ the bot is shown, which keeps simulations reproducible on any executor.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from typing import Any, Final, Protocol, cast, runtime_checkable
+from typing import Any, Final, Protocol, runtime_checkable
 
 import attrs
 
 from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import CallLastTile, Move, Play
-from .._core.tiles import MAX_PIP, Tile, full_set
+from .._core.tiles import MAX_PIP, Tile, full_set, tile_index
 from .._core.view import PlayerView
 from .longest import longest_train
+from .policy import ENDGAME, best_shed, near_out, planned_move
 
-__all__ = ["GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer", "player_name"]
+__all__ = ["GreedyPlayer", "PlannerPlayer", "Player", "RandomPlayer"]
 
 
 @runtime_checkable
@@ -46,35 +46,6 @@ class Player(Protocol):
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return the move to make: one of *moves*."""
-
-
-def player_name(player: object) -> str:
-    """Return the name reports and the command line use for *player*.
-
-    Its ``name`` attribute if it has one; the built-in bots are ``planner``,
-    ``greedy``, ``random`` and ``search``, with any setting that is not the default in
-    brackets; any other player goes by its class's name.
-
-    >>> player_name(PlannerPlayer()), player_name(RandomPlayer(seed=3))
-    ('planner', 'random(seed=3)')
-    >>> class HeavyFirst:
-    ...     def choose(self, view, moves):
-    ...         return moves[0]
-    >>> player_name(HeavyFirst())
-    'HeavyFirst'
-    """
-    name = getattr(player, "name", None)
-    if isinstance(name, str):
-        return name
-    short = _SHORT_NAMES.get(type(player))
-    if short is None:
-        return type(player).__name__
-    changed = [
-        f"{field.name}={getattr(player, field.name)!r}"
-        for field in attrs.fields(cast(Any, type(player)))
-        if getattr(player, field.name) != field.default
-    ]
-    return f"{short}({', '.join(changed)})" if changed else short
 
 
 def _whole(minimum: int, maximum: int | None = None, what: str = "") -> Any:
@@ -133,7 +104,7 @@ class RandomPlayer:
         weights = _TILE_WEIGHTS
         x = 0
         for tile in view.hand:
-            x += weights[tile._index]  # under 2**30 for a hand of up to 32 tiles
+            x += weights[tile_index(tile)]  # under 2**30 for a hand of up to 32 tiles
         seat = view.seat
         x += (
             view.boneyard_size * 0x2545F49
@@ -169,41 +140,14 @@ def _tile_weights() -> tuple[int, ...]:
 _TILE_WEIGHTS = _tile_weights()
 
 
-def _reachable_ends(view: PlayerView, plays: Sequence[Play]) -> set[int]:
-    # The open ends the player may play on now: where a follow-up tile could go (D1).
-    return {view.trains[move.train].open_end for move in plays}
-
-
-def _can_follow(double: Tile, hand: Sequence[Tile], ends: set[int]) -> bool:
-    # D1: after a double the player must play again, on it or anywhere else open to them.
-    targets = ends | {double.high}
-    return any(t is not double and (t.high in targets or t.low in targets) for t in hand)
-
-
-def _shed_value(view: PlayerView, move: Play, ends: set[int]) -> int:
-    """Score a play for shedding pips: a double pays only if the hand can follow it."""
-    tile = move.tile
-    value = tile.pips
-    if tile.is_double:
-        # D1: a double and its follow-up shed two tiles in one turn; a double that
-        # cannot be followed leaves a marker on the player's own train instead.
-        value += 100 if _can_follow(tile, view.hand, ends) else -100
-    if move.train == view.seat and view.trains[move.train].marked:
-        value += 1  # P6: a tile on one's own train lifts the marker
-    return value
-
-
-def _best_shed(view: PlayerView, plays: Sequence[Play]) -> Play:
-    ends = _reachable_ends(view, plays)
-    return max(plays, key=lambda move: _shed_value(view, move, ends))
-
-
 _CALL: Final = CallLastTile()
 
 
-def _non_play(moves: tuple[Move, ...]) -> Move:
-    # Draw comes before Pass in legal_moves: draw when allowed, else pass.
-    return moves[0]
+def _seat(view: PlayerView, player: str) -> int:
+    seat = view.seat
+    if seat is None:
+        raise InvalidArgumentError(f"{player} plays a seat: a spectator view has none")
+    return seat
 
 
 @attrs.frozen
@@ -213,8 +157,9 @@ class GreedyPlayer:
     Each turn it plays the legal tile with the most pips.  A double goes first
     when the hand holds a tile to follow it with (D1: two tiles shed in one
     turn), and last when it does not (an unfollowed double ends the turn with
-    a marker).  It calls "last tile" when the rules ask for it, draws only
-    when it cannot play, and never stops a first-turn chain early (P4).
+    a marker); a tile on its own marked train counts a pip more, for lifting
+    the marker (P6).  It calls "last tile" when the rules ask for it, draws
+    only when it cannot play, and never stops a first-turn chain early (P4).
 
     >>> import attrs
     >>> from mexican_train import HUB, Deal, Tile, full_set, legal_moves, new_game, view
@@ -230,19 +175,26 @@ class GreedyPlayer:
     """
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
-        """Return the legal play that sheds the most pips, else draw or pass."""
+        """Return the legal play that sheds the most pips, else draw or pass.
+
+        Raises:
+            InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
+        """
         _some(moves)
         if len(moves) == 1:
             return moves[0]
+        seat = _seat(view, "GreedyPlayer")
         if _CALL in moves:
             return _CALL
         plays = [m for m in moves if isinstance(m, Play)]
-        return _best_shed(view, plays) if plays else _non_play(moves)
+        if not plays:
+            return moves[0]  # Draw comes before Pass in legal_moves: draw when allowed
+        return best_shed(plays, plays, view.hand, view, seat)
 
 
 @functools.lru_cache(maxsize=8192)
 def _plan(hand: tuple[Tile, ...], open_end: int, max_nodes: int) -> tuple[Tile, ...]:
-    return longest_train(hand, open_end, max_nodes=max_nodes)
+    return tuple(longest_train(hand, open_end, max_nodes=max_nodes))
 
 
 @attrs.frozen
@@ -261,6 +213,9 @@ class PlannerPlayer:
     * once an opponent is down to *endgame* tiles or fewer, stops saving and
       sheds the most pips, as `GreedyPlayer` does.
 
+    `SearchPlayer`'s playouts play every seat by the same rule, with a plan made
+    once per playout and followed while its tiles last.
+
     Attributes:
         endgame: the opponent hand size at which it stops saving tiles.
         max_nodes: the search budget for `longest_train`.
@@ -272,52 +227,23 @@ class PlannerPlayer:
     Play(Tile(12, 9), 3)
     """
 
-    endgame: int = attrs.field(default=2, validator=_whole(0))
+    endgame: int = attrs.field(default=ENDGAME, validator=_whole(0))
     max_nodes: int = attrs.field(default=20_000, validator=_whole(1))
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
-        """Return the next tile of the plan, a leftover tile, or draw or pass."""
+        """Return the next tile of the plan, a leftover tile, or draw or pass.
+
+        Raises:
+            InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
+        """
         _some(moves)
         if len(moves) == 1:
             return moves[0]
-        if _CALL in moves:
-            return _CALL
-        plays = [m for m in moves if isinstance(m, Play)]
-        if not plays:
-            return _non_play(moves)
-        seat = view.seat
-        assert seat is not None
-        own = view.trains[seat]
-        plan = _plan(view.hand, own.open_end, self.max_nodes)
+        seat = _seat(view, "PlannerPlayer")
+        hand = view.hand
+        plan = _plan(hand, view.trains[seat].open_end, self.max_nodes)
         first_turn = view.rules.first_turn is not None and not view.had_first_turn[seat]
-        if first_turn:
-            # P4: lay the whole planned train now, while only the own train is open.
-            nxt = Play(plan[0], seat) if plan else None
-            return nxt if nxt in plays else _best_shed(view, plays)
-        if view.open_doubles and not view.turn_doubles:
-            # D2: a binding double limits the choice; shed the most pips.
-            return _best_shed(view, plays)
-        opponents = [n for s, n in enumerate(view.hand_sizes) if s != seat]
-        if min(opponents, default=len(view.hand)) <= self.endgame:
-            return _best_shed(view, plays)  # E3: someone is about to go out
-        keep = set(plan)
-        elsewhere = [m for m in plays if m.train != seat and m.tile not in keep]
-        if elsewhere:
-            ends = _reachable_ends(view, plays)
-            best = max(elsewhere, key=lambda m: _shed_value(view, m, ends))
-            if _shed_value(view, best, ends) > 0:
-                return best
-        if plan:
-            nxt = Play(plan[0], seat)
-            if nxt in plays:
-                return nxt
-        return _best_shed(view, plays)
-
-
-#: The names the built-in bots go by (`player_name`, the command line's --bots);
-#: `SearchPlayer` adds its own (search.py, a layer above).
-_SHORT_NAMES: dict[type, str] = {
-    PlannerPlayer: "planner",
-    GreedyPlayer: "greedy",
-    RandomPlayer: "random",
-}
+        shed_now = (bool(view.open_doubles) and not view.turn_doubles) or near_out(
+            view.hand_sizes, seat, self.endgame
+        )
+        return planned_move(moves, hand, view, seat, plan, 0, first_turn, shed_now)

@@ -27,7 +27,7 @@ from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import CallLastTile, Move
 from .._core.view import PlayerView
 from .determinize import determinize
-from .players import _SHORT_NAMES, PlannerPlayer
+from .players import PlannerPlayer
 from .playout import playout as _playout
 
 __all__ = ["SearchPlayer"]
@@ -125,10 +125,6 @@ class SearchPlayer:
         default = moves.index(_PLANNER.choose(view, moves))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         return moves[_halving(view, moves, seat, default, self.iterations, rng, deadline)]
-
-
-# The command line and reports call it 'search', as the other built-in bots by their names.
-_SHORT_NAMES[SearchPlayer] = "search"
 
 
 def _halving(

@@ -26,7 +26,8 @@ from .._core.moves import Draw, Move, NextRound, Pass, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
 from .._core.view import view
-from .players import Player, player_name
+from .names import player_name
+from .players import Player
 
 __all__ = [
     "IllegalMove",

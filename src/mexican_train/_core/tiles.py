@@ -6,7 +6,7 @@ from typing import ClassVar, Final
 
 from .errors import InvalidArgumentError, MexicanTrainError, shown
 
-__all__ = ["Tile", "full_set", "set_size"]
+__all__ = ["Tile", "full_set", "set_size", "tile_index"]
 
 
 #: The largest number a tile may show, so the largest set is double-30 (496 tiles).
@@ -204,3 +204,15 @@ def full_set(max_pip: int) -> tuple[Tile, ...]:
         tiles = tuple(Tile(a, b) for a in range(max_pip + 1) for b in range(a + 1))
         _SETS[max_pip] = tiles
     return tiles
+
+
+def tile_index(tile: Tile) -> int:
+    """Return the tile's index in a set: ``high * (high + 1) // 2 + low``.
+
+    The index does not depend on the set's size: a double-6 set's tiles keep
+    their indices in a double-12 set, and ``full_set(n)[tile_index(t)] is t``.
+
+    >>> tile_index(Tile(0, 0)), tile_index(Tile(1, 0)), tile_index(Tile(12, 12))
+    (0, 1, 90)
+    """
+    return tile._index

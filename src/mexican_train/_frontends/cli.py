@@ -20,7 +20,8 @@ from typing import Any, NoReturn
 import click
 
 from .. import COMPILED
-from .._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer, player_name
+from .._bots.names import BOTS, player_name
+from .._bots.players import Player
 from .._bots.search import SearchPlayer
 from .._bots.simulate import simulate as run_simulation
 from .._catalogue.variants import (
@@ -54,17 +55,7 @@ __all__ = [
     "seed_option",
 ]
 
-#: The bots the command line knows, by name.
-BOTS = ("planner", "greedy", "random", "search")
-
 _EXIT_INTERRUPTED = 130  # the shell's code for a program stopped by Ctrl-C
-
-_BUILT_IN: dict[str, Callable[[], Player]] = {
-    "planner": PlannerPlayer,
-    "greedy": GreedyPlayer,
-    "random": RandomPlayer,
-    "search": SearchPlayer,
-}
 
 
 # -- the options every game command shares (demo, play, simulate, serve) ---------------
@@ -117,8 +108,8 @@ seed_option = click.option(
 )
 
 _BOTS_HELP = (
-    "The bots, comma-separated and repeated round the table: planner, greedy, random, "
-    "search, or your own as module:Class (a class with choose(view, moves))."
+    f"The bots, comma-separated and repeated round the table: {', '.join(BOTS)}, "
+    "or your own as module:Class (a class with choose(view, moves))."
 )
 
 
@@ -177,7 +168,7 @@ def _make_player(found: object, spec: str, option: str) -> Player:
 def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Player]:
     """Return *seats* players from the names in *text*, repeated round the table.
 
-    A name is a built-in bot (``planner``, ``greedy``, ``random``) or
+    A name is a library bot (``planner``, ``greedy``, ``random``, ``search``) or
     ``module:Class`` for your own: a class with a ``choose(view, moves)``
     method, made with no arguments for each seat (or an object with that
     method, shared by the seats it fills).
@@ -188,11 +179,11 @@ def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Play
     specs = [part.strip() for part in text.split(",") if part.strip()]
     if not specs:
         raise click.UsageError(f"{option}: name at least one bot ({', '.join(BOTS)})")
-    found = {spec: _load_user_bot(spec, option) for spec in specs if spec.lower() not in _BUILT_IN}
+    found = {spec: _load_user_bot(spec, option) for spec in specs if spec.lower() not in BOTS}
     players: list[Player] = []
     for seat in range(seats):
         spec = specs[seat % len(specs)]
-        built_in = _BUILT_IN.get(spec.lower())
+        built_in = BOTS.get(spec.lower())
         players.append(built_in() if built_in else _make_player(found[spec], spec, option))
     for spec in found:  # a bad name fails even when the table has fewer seats than names
         if spec not in specs[:seats]:

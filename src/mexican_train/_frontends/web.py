@@ -21,6 +21,7 @@ from typing import IO, Any, Final
 
 import attrs
 
+from .._bots.names import player_name
 from .._bots.players import GreedyPlayer, Player  # noqa: F401  (GreedyPlayer: the doctests)
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError
@@ -44,13 +45,14 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _VERSION = re.compile(r"[0-9]{1,12}")
 
 
+# The most of a bot's name a seat's label shows: a name of the bot's own may be long.
+_NAME_SHOWN: Final = 32
+
+
 def _label(bot: Player | None, seat: int) -> str:
     if bot is None:
         return f"Seat {seat}"
-    name = getattr(bot, "name", None)
-    if not isinstance(name, str):  # a bot with no name: its class's, "PlannerPlayer" as "planner"
-        name = type(bot).__name__.removesuffix("Player").lower() or "bot"
-    return f"Seat {seat} ({name[:24]})"
+    return f"Seat {seat} ({player_name(bot)[:_NAME_SHOWN]})"
 
 
 @attrs.frozen

@@ -23,7 +23,7 @@ from .._core.errors import MexicanTrainError
 from .._core.moves import MEXICAN
 from .._core.rules import EnginePlacement, Rules
 from .._core.state import Train
-from .._core.tiles import Tile, full_set, set_size
+from .._core.tiles import Tile, full_set, set_size, tile_index
 from .._core.view import PlayerView
 from .fields import StateFields
 
@@ -212,13 +212,13 @@ def _tiles_fit(
     """
     if engine.high > max_pip:
         return False
-    mask = 1 << engine._index
+    mask = 1 << tile_index(engine)
     count = 1
     for group in (*groups, *[train.tiles for train in trains]):
         for tile in group:
             if tile.high > max_pip:
                 return False
-            bit = 1 << tile._index
+            bit = 1 << tile_index(tile)
             if mask & bit:
                 return False  # twice
             mask |= bit
