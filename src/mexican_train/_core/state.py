@@ -1135,7 +1135,20 @@ def state_from_fields(
             owned |= 1 << seat
     board = tuple([(train.open_end, train.tiles) for train in trains])
     return GameState(
-        round_, len(round_.boneyard), tuple(mask_of(hand) for hand in hands),
-        board, table, marks, owned, current_player, firsts, turn_tiles, has_drawn,
-        tuple(turn_doubles), tuple(open_doubles), idle_turns, is_over, last_tile_called,
-    )  # fmt: skip
+        round_=round_,
+        left=len(round_.boneyard),
+        hands=tuple(mask_of(hand) for hand in hands),
+        board=board,
+        table=table,
+        marks=marks,
+        owned=owned,
+        current=current_player,
+        firsts=firsts,
+        turn_tiles=turn_tiles,
+        has_drawn=has_drawn,
+        turn_doubles=tuple(turn_doubles),
+        open_doubles=tuple(open_doubles),
+        idle=idle_turns,
+        is_over=is_over,
+        called=last_tile_called,
+    )
