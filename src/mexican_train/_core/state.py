@@ -898,33 +898,20 @@ def seat_view_fields(state: GameState, seat: Any) -> tuple[Any, ...]:
 
 
 def owner_played_default(tiles: tuple[Tile, ...], is_mexican: bool) -> bool:
-    """Return `Train.owner_played` for a train read from where it was not written.
+    """Return `Train.owner_played` for a train whose document or notation leaves it out.
 
-    Documents, notation and pickles made before the field say nothing of it: a
-    personal train's tiles are then its owner's (forced on an unmarked train, P6,
-    and what a marked one meant when they were made); the Mexican train has no owner.
+    A personal train's tiles are then its owner's (forced on an unmarked train, P6);
+    the Mexican train has no owner.
     """
     return bool(tiles) and not is_mexican
 
 
 def unpickle_state(*values: Any) -> GameState:
-    """Return the state `GameState.__reduce__` pickled (trains as tuples of their fields).
-
-    A pickle made before `Train.owner_played` holds triples: a personal train's
-    is then whether it has tiles (see `owner_played_default`).
-    """
+    """Return the state `GameState.__reduce__` pickled (trains as tuples of their fields)."""
     fields = list(values)
     index = _FIELDS.index("trains")
     pickled: tuple[tuple[Any, ...], ...] = fields[index]
-    trains = []
-    for seat, train in enumerate(pickled):
-        if len(train) == 3:  # tiles, open end, marker
-            tiles, open_end, marked = train
-            owner = owner_played_default(tiles, seat == len(pickled) - 1)
-            trains.append(Train(tiles, open_end, marked, owner))
-        else:
-            trains.append(Train(*train))
-    fields[index] = tuple(trains)
+    fields[index] = tuple([Train(*train) for train in pickled])
     return state_from_fields(*fields)
 
 
