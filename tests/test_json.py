@@ -568,13 +568,13 @@ def test_a_document_of_any_other_schema_is_refused_naming_the_one_read(
 ) -> None:
     """Only ``mexican-train/2`` is read: no document of another schema was ever released."""
     state = new_game(2, HUB, seed=3)
-    value = {
+    values: dict[str, GameState | PlayerView | Move | GameRecord] = {
         "state": state,
         "view": view(state, 0),
         "move": legal_moves(state)[0],
         "record": GameRecord(2, HUB, seed=3),
-    }[kind]
+    }
     with pytest.raises(SchemaError) as caught:
-        from_json({**to_json(value), "schema": schema})
+        from_json({**to_json(values[kind]), "schema": schema})
     assert caught.value.path == "$.schema"
     assert "'mexican-train/2'" in caught.value.reason

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from operator import attrgetter
 from types import FunctionType
-from typing import Any, Final
+from typing import Any, Final, NoReturn, overload
 
 from .deal import Deal
 from .errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError, shown
@@ -62,11 +62,21 @@ INTERPRETED: Final[bool] = isinstance(_probe, FunctionType)
 # -- setting up -----------------------------------------------------------------
 
 
-# The public functions take their arguments as Any: the library checks them itself,
-# so that both builds refuse a wrong argument alike (a compiled build would refuse a
-# mistyped one with its own TypeError before the library's check could name it).
+# The library checks the public functions' arguments itself.  A compiled build first
+# checks an argument typed with one of its compiled classes (`GameState`) or with a
+# builtin, in words of its own, and turns a bool passed for an int into an int; so
+# `new_game` takes its arguments as Any, its overloads giving their types, and both
+# builds refuse a bool or a str for the number of players alike (a DealError).
 
 
+@overload
+def new_game(
+    players: bool, rules: Rules = ..., seed: int | None = ..., *, deal: Deal | None = ...
+) -> NoReturn: ...
+@overload
+def new_game(
+    players: int, rules: Rules = ..., seed: int | None = ..., *, deal: Deal | None = ...
+) -> GameState: ...
 def new_game(
     players: Any, rules: Any = STANDARD, seed: Any = None, *, deal: Any = None
 ) -> GameState:
@@ -248,7 +258,7 @@ def _check_deal(
 # -- legal moves ----------------------------------------------------------------
 
 
-def legal_moves(state: Any) -> tuple[Move, ...]:
+def legal_moves(state: GameState | PlayerView) -> tuple[Move, ...]:
     """Return every legal move, in a fixed order: plays, then `Draw`, then `Pass`.
 
     Guarantees: the order is deterministic (tiles ascending, then trains by id
@@ -819,7 +829,7 @@ def _suit_on_table(state: GameState, pip: int) -> bool:
 # -- applying moves -------------------------------------------------------------
 
 
-def apply(state: Any, move: Any) -> GameState:
+def apply(state: GameState, move: Move) -> GameState:
     """Return the state after *move*; *state* itself is left as it was.
 
     Raises:
@@ -1112,7 +1122,7 @@ def _end_turn(
     )  # fmt: skip
 
 
-def round_score(hand: Any, rules: Any = STANDARD) -> int:
+def round_score(hand: Iterable[Tile], rules: Rules = STANDARD) -> int:
     """Return what *hand* scores at the end of a round (E3, V7).
 
     >>> round_score([Tile(12, 5), Tile(0, 0)])

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Final,
+    NoReturn,
+    SupportsIndex,
+    TypedDict,
+    TypeVar,
+    overload,
+)
 
 from .errors import InvalidArgumentError, shown
 from .hooks import svg
@@ -12,9 +22,11 @@ from .rules import Rules, rules_repr
 from .tiles import MAX_PIP, Tile, full_set
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from .moves import Move
 
-__all__ = ["GameState", "Train"]
+__all__ = ["GameState", "StateChanges", "Train"]
 
 _T = TypeVar("_T")
 
@@ -40,8 +52,8 @@ class Train:
     Train(tiles=(Tile(12, 5),), open_end=5, marked=False, owner_played=True)
 
     Raises:
-        TypeError: if *tiles* is not a tuple, *open_end* not an int, or *marked* or
-            *owner_played* not a bool.
+        TypeError: if *tiles* is not a tuple, *open_end* not an int (a bool is not
+            one), or *marked* or *owner_played* not a bool.
         InvalidArgumentError: if *open_end* is not a number a tile can show (0-30).
     """
 
@@ -49,14 +61,15 @@ class Train:
 
     def __init__(
         self,
-        tiles: Any,  # tuple[Tile, ...]
-        open_end: Any,  # int
-        marked: Any = False,  # bool
-        owner_played: Any = False,  # bool
+        tiles: tuple[Tile, ...],
+        open_end: SupportsIndex,
+        marked: bool = False,
+        owner_played: bool = False,
     ) -> None:
-        # Typed Any and checked here, so both builds refuse alike, in these words: a
-        # compiled build would check typed arguments first, in words of its own, and
-        # turn a bool open end into an int.
+        # Checked here, so that both builds refuse the same values (a compiled build
+        # checks the tuple and the bools first, in words of its own).  The open end is
+        # typed SupportsIndex, which a compiled build does not check: it would turn a
+        # bool passed for an int into an int, and the check below refuses a bool.
         if (
             type(tiles) is not tuple
             or type(open_end) is not int
@@ -450,6 +463,36 @@ _FIELDS: Final = (
 )
 
 
+class StateChanges(TypedDict, total=False):
+    """The fields `GameState.replace` takes, each of its attribute's type.
+
+    Where an attribute is a tuple, `GameState.replace` takes a tuple or a list.
+    """
+
+    rules: Rules
+    players: int
+    max_pip: int
+    hand_size: int
+    seed: int
+    round_number: int
+    engine: Tile
+    first_player: int
+    hands: Sequence[Sequence[Tile]]
+    boneyard: Sequence[Tile]
+    trains: Sequence[Train]
+    current_player: int | None
+    had_first_turn: Sequence[bool]
+    turn_tiles: int
+    has_drawn: bool
+    turn_doubles: Sequence[int]
+    open_doubles: Sequence[int]
+    idle_turns: int
+    scores: Sequence[int]
+    round_scores: Sequence[Sequence[int]]
+    is_over: bool
+    last_tile_called: bool
+
+
 class GameState:
     """Everything about a game at one moment: a frozen, hashable value.
 
@@ -660,8 +703,13 @@ class GameState:
 
     # -- derived ----------------------------------------------------------------
 
-    # The seat and train arguments are typed Any so that the library's own check
-    # runs on both builds (a compiled build would refuse a str as a TypeError first).
+    # The seat and train arguments are taken as Any, so that the library's own check
+    # runs on both builds: a compiled build would refuse a str for an int in words of
+    # its own, and turn a bool into an int.  The overloads give their types.
+    @overload
+    def hand(self, seat: bool) -> NoReturn: ...
+    @overload
+    def hand(self, seat: int) -> tuple[Tile, ...]: ...
     def hand(self, seat: Any) -> tuple[Tile, ...]:
         """Return the tiles *seat* holds, in ascending order.
 
@@ -672,6 +720,10 @@ class GameState:
         check_seat(seat, self._round.players)
         return tiles_of(self._hands[seat])
 
+    @overload
+    def train(self, train_id: bool) -> NoReturn: ...
+    @overload
+    def train(self, train_id: int) -> Train: ...
     def train(self, train_id: Any) -> Train:
         """Return the train with id *train_id*: a seat, or `MEXICAN`.
 
@@ -683,6 +735,10 @@ class GameState:
         train: Train = self.trains[train_id]
         return train
 
+    @overload
+    def has_had_first_turn(self, seat: bool) -> NoReturn: ...
+    @overload
+    def has_had_first_turn(self, seat: int) -> bool: ...
     def has_had_first_turn(self, seat: Any) -> bool:
         """Return whether *seat* has finished its first turn of this round.
 
@@ -734,7 +790,7 @@ class GameState:
         r = self._round
         return winners_of(r.scores, r.round_scores, r.rules.tie_break)
 
-    def replace(self, **changes: Any) -> GameState:
+    def replace(self, **changes: Unpack[StateChanges]) -> GameState:
         """Return a copy of the state with some public fields changed, unchecked.
 
         It takes the names of `GameState`'s attributes (``hands=...``,
@@ -771,7 +827,7 @@ class GameState:
         _check_shape(values)
         return state_from_fields(**values)
 
-    def __replace__(self, **changes: Any) -> GameState:
+    def __replace__(self, **changes: Unpack[StateChanges]) -> GameState:
         return self.replace(**changes)
 
     def _repr_svg_(self) -> str | None:
