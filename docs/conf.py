@@ -83,9 +83,9 @@ mt_tests_dir = str(HERE.parent / "tests")
 # The modules whose rule citations are the implementation (the engine core), in the
 # order the rule boxes list them; the modules holding variants of the rules; and the
 # conformance kit that checks any Rules.
-mt_rule_code_modules = ["_engine", "_rules", "_tables", "_state", "_moves", "_tiles",
-                        "_shuffle", "_view"]  # fmt: skip
-mt_rule_variant_modules = ["_variants", "variants"]
+mt_rule_code_modules = [f"_core.{name}" for name in ("engine", "rules", "tables", "state",
+                                                     "moves", "tiles", "shuffle", "view")]  # fmt: skip
+mt_rule_variant_modules = ["_catalogue.variants", "variants"]
 mt_rule_check_modules = ["testing"]
 # Code that cites rule ids only to describe them (tables of the variant axes).
-mt_rule_ignore = ["_variants.rules_table", "_variants.describe_rules"]
+mt_rule_ignore = ["_catalogue.variants.rules_table", "_catalogue.variants.describe_rules"]

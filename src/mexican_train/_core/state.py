@@ -464,9 +464,10 @@ _FIELDS: Final = (
 
 
 class StateChanges(TypedDict, total=False):
-    """The fields `GameState.replace` takes, each of its attribute's type.
+    """The fields `GameState.replace` takes, for a type checker: a `dict` of some of them.
 
-    Where an attribute is a tuple, `GameState.replace` takes a tuple or a list.
+    Its keys are the names in ``GameState.FIELDS``, each of its attribute's type (where
+    the attribute is a tuple, `GameState.replace` takes a tuple or a list).
     """
 
     rules: Rules

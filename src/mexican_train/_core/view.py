@@ -77,7 +77,10 @@ def _frozen(self: object, name: str, value: object = None) -> None:
 
 
 class ViewChanges(TypedDict, total=False):
-    """The fields `PlayerView.replace` takes, each of its attribute's type."""
+    """The fields `PlayerView.replace` takes, for a type checker: a `dict` of some of them.
+
+    Its keys are the names in ``PlayerView.FIELDS``, each of its attribute's type.
+    """
 
     rules: Rules
     players: int
