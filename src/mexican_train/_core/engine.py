@@ -64,9 +64,10 @@ INTERPRETED: Final[bool] = isinstance(_probe, FunctionType)
 
 # The library checks the public functions' arguments itself.  A compiled build first
 # checks an argument typed with one of its compiled classes (`GameState`) or with a
-# builtin, in words of its own, and turns a bool passed for an int into an int; so
+# builtin, in words of its own, and turns a bool passed for an int into an int.  So
 # `new_game` takes its arguments as Any, its overloads giving their types, and both
-# builds refuse a bool or a str for the number of players alike (a DealError).
+# builds refuse a bool or a str for the number of players alike (a DealError); and
+# `legal_moves`, whose state may be a `PlayerView` too, names both in its refusal.
 
 
 @overload
@@ -258,7 +259,11 @@ def _check_deal(
 # -- legal moves ----------------------------------------------------------------
 
 
-def legal_moves(state: GameState | PlayerView) -> tuple[Move, ...]:
+@overload
+def legal_moves(state: GameState) -> tuple[Move, ...]: ...
+@overload
+def legal_moves(state: PlayerView) -> tuple[Move, ...]: ...
+def legal_moves(state: Any) -> tuple[Move, ...]:
     """Return every legal move, in a fixed order: plays, then `Draw`, then `Pass`.
 
     Guarantees: the order is deterministic (tiles ascending, then trains by id
