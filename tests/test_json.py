@@ -566,7 +566,7 @@ def test_nothing_half_built_escapes_a_refused_document() -> None:
 def test_a_document_of_any_other_schema_is_refused_naming_the_one_read(
     schema: str, kind: str
 ) -> None:
-    """Only ``mexican-train/2`` is read: no document of another schema was ever released."""
+    """Only ``mexican-train/2`` is read: a document of any other schema is refused."""
     state = new_game(2, HUB, seed=3)
     values: dict[str, GameState | PlayerView | Move | GameRecord] = {
         "state": state,
