@@ -70,3 +70,9 @@ def test_mypy_strict_refuses_exactly_the_marked_wrong_calls_and_accepts_the_righ
 
 def test_the_package_says_it_is_typed() -> None:
     assert (Path(mexican_train.__file__).parent / "py.typed").is_file()
+
+
+def test_the_changes_replace_takes_are_typed_for_every_field_in_order() -> None:
+    """`GameState.replace` and `PlayerView.replace` take their fields as typed keywords."""
+    assert tuple(mexican_train.StateChanges.__annotations__) == mexican_train.GameState.FIELDS
+    assert tuple(mexican_train.ViewChanges.__annotations__) == mexican_train.PlayerView.FIELDS
