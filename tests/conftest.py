@@ -17,3 +17,6 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+# A user's calls, right and wrong, for mypy only (tests/test_typing.py): never run.
+collect_ignore = ["typecheck"]

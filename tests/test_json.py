@@ -558,56 +558,23 @@ def test_nothing_half_built_escapes_a_refused_document() -> None:
     assert caught.value.__context__ is None or isinstance(caught.value.__context__, Exception)
 
 
-# -- documents of schema 1, written before E2 was revised (2026-12-01) -------------------
-
-# The E2 scenario of docs/explanation/rules/scoring.rst: under the old E2 the round ended
-# after seat 1 and seat 0 passed (a marker each); under the revised rule it goes on.
-_E2_RULES = attrs.evolve(HUB, max_pip=3, hand_size=4)
-_E2_DEAL = Deal([["0-0", "2-0", "2-2", "3-2"], ["1-0", "1-1", "2-1", "3-1"]], ["3-0"])
-_E2_MOVES = (
-    Play(Tile(3, 2), 0), Play(Tile(3, 1), 1), Play(Tile(2, 0), 0), Play(Tile(1, 0), 1),
-    Play(Tile(0, 0), 0), Draw(), Play(Tile(3, 0), 0), Pass(), Pass(),
-)  # fmt: skip
+# -- only the released schema is read ----------------------------------------------------
 
 
-def _schema_1(document: dict[str, Any]) -> dict[str, Any]:
-    return {**document, "schema": "mexican-train/1"}
-
-
-def test_e2_moves_and_events_of_schema_1_are_read_as_they_were_written() -> None:
-    """E2's revision changed no move or event, so their schema-1 documents still read."""
-    move = Play(Tile(12, 5), MEXICAN)
-    assert from_json(_schema_1(to_json(move))) == move
-    assert move_from_json(_schema_1(to_json(Draw()))) == Draw()
-    event = TilePlayed(1, Tile(12, 5), MEXICAN, 5)
-    assert event_from_json(_schema_1(to_json(event))) == event
-
-
-@pytest.mark.parametrize("kind", ["state", "view"])
-def test_e2_states_and_views_of_schema_1_are_refused_saying_why(kind: str) -> None:
-    """A schema-1 state or view counts E2's idle turns the old way: refused, with the reason."""
-    state = new_game(4, HUB, seed=1)
-    value = state if kind == "state" else view(state, 0)
+@pytest.mark.parametrize("schema", ["mexican-train/1", "mexican-train/3", "mexican-train"])
+@pytest.mark.parametrize("kind", ["state", "view", "move", "record"])
+def test_a_document_of_any_other_schema_is_refused_naming_the_one_read(
+    schema: str, kind: str
+) -> None:
+    """Only ``mexican-train/2`` is read: a document of any other schema is refused."""
+    state = new_game(2, HUB, seed=3)
+    values: dict[str, GameState | PlayerView | Move | GameRecord] = {
+        "state": state,
+        "view": view(state, 0),
+        "move": legal_moves(state)[0],
+        "record": GameRecord(2, HUB, seed=3),
+    }
     with pytest.raises(SchemaError) as caught:
-        from_json(_schema_1(to_json(value)))
+        from_json({**to_json(values[kind]), "schema": schema})
     assert caught.value.path == "$.schema"
-    assert "revised on 2026-12-01" in caught.value.reason
-    assert f"{kind}s of 'mexican-train/2' only" in caught.value.reason
-
-
-def test_e2_a_record_of_schema_1_that_still_replays_is_read() -> None:
-    """A schema-1 record is replayed under the revised E2; when it replays, it is read."""
-    game = GameRecord(2, _E2_RULES, 3, _E2_DEAL, moves=_E2_MOVES)
-    assert record_from_json(_schema_1(to_json(game))) == game
-
-
-def test_e2_a_record_of_schema_1_ended_by_the_old_rule_is_refused_saying_why() -> None:
-    """A schema-1 record whose round ended by schema 1's count does not replay: the error
-    says that the record predates the revised E2."""
-    game = GameRecord(2, _E2_RULES, 3, _E2_DEAL, moves=(*_E2_MOVES, NextRound()))
-    document = _schema_1(to_json(game))
-    with pytest.raises(SchemaError) as caught:
-        record_from_json(document)
-    assert caught.value.path == f"$.moves[{len(_E2_MOVES)}]"
-    assert "revised on 2026-12-01" in caught.value.reason
-    assert "does not replay under the revised rule" in caught.value.reason
+    assert "'mexican-train/2'" in caught.value.reason

@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -71,7 +72,7 @@ def test_s5_hand_sizes_are_the_sizes_of_the_hands_as_every_view_shows_them(
 
 def test_replace_refuses_an_unknown_field() -> None:
     with pytest.raises(TypeError, match="no field 'colour'"):
-        new_game(2, seed=1).replace(colour=3)
+        new_game(2, seed=1).replace(colour=3)  # type: ignore[call-arg]
 
 
 def test_replace_refuses_a_hand_that_lists_a_tile_twice() -> None:
@@ -102,7 +103,7 @@ def test_replace_refuses_a_hand_that_lists_a_tile_twice() -> None:
     ],
 )
 def test_replace_refuses_a_value_of_the_wrong_kind_in_the_same_words_in_both_builds(
-    changes: dict[str, object], message: str
+    changes: dict[str, Any], message: str
 ) -> None:
     """The library checks the kinds itself: a compiled build would refuse in its own words
     what the pure one let through (``hand_size='15'`` made a state, compiled refused it)."""
@@ -128,7 +129,7 @@ def test_replace_refuses_a_value_of_the_wrong_kind_in_the_same_words_in_both_bui
     ],
 )
 def test_replace_refuses_a_state_of_an_impossible_shape_before_building_anything(
-    changes: dict[str, object], message: str
+    changes: dict[str, Any], message: str
 ) -> None:
     """Rules may be broken (that is what replace is for); the shape may not: the engine
     indexes by seat, train id and tile.  A huge player count is refused by the counts,

@@ -41,10 +41,10 @@ from ._core.rules import (
     Rules,
     Table,
 )
-from ._core.state import GameState, Train
+from ._core.state import GameState, StateChanges, Train
 from ._core.tables import TABLE_A, TABLE_B, DealTable
 from ._core.tiles import Tile, TileNotationError, full_set, set_size
-from ._core.view import PlayerView, spectator_view, view
+from ._core.view import PlayerView, ViewChanges, spectator_view, view
 from ._formats.events import apply_with_events
 from ._formats.notation import NotationError, format_move, format_state, parse_move, parse_state
 from ._formats.record import GameRecord, ReplayError, record, replay, replay_states
@@ -101,11 +101,13 @@ __all__ = [
     "RulesError",
     "SchemaError",
     "SimulationResult",
+    "StateChanges",
     "Table",
     "Tile",
     "TileNotationError",
     "Train",
     "UnknownVariantError",
+    "ViewChanges",
     "__version__",
     "apply",
     "apply_with_events",

@@ -75,7 +75,10 @@ def parse_move(text: str) -> Move:
 def position(entry: dict[str, object]) -> GameState:
     """Return the state an entry of the golden file describes."""
     rules = PRESETS[str(entry["rules"])]
-    state = new_game(int(entry["players"]), rules, seed=int(entry["seed"]))  # type: ignore[call-overload]
+    players, seed = entry["players"], entry["seed"]
+    assert type(players) is int
+    assert type(seed) is int
+    state = new_game(players, rules, seed=seed)
     for text in entry["moves"]:  # type: ignore[attr-defined]
         state = apply(state, parse_move(text))
     return state

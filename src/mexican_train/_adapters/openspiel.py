@@ -8,6 +8,7 @@ penalty).  No state is ever patched.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final, Generic, TypeVar
 
 import numpy as np
@@ -86,7 +87,7 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
     (True, 55)
     """
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: Mapping[str, int | str] | None = None) -> None:
         merged = {**_GAME_TYPE.parameter_specification, **(params or {})}
         rules, players = _rules(merged)
         actions = ActionCodec(rules, players)
@@ -121,7 +122,7 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
         return MexicanTrainState(self)
 
     def make_py_observer(
-        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+        self, iig_obs_type: Any = None, params: Mapping[str, object] | None = None
     ) -> Any:
         """Return an observer of what one seat may know (OpenSpiel's observer protocol)."""
         if params:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from operator import attrgetter
 from types import FunctionType
-from typing import Any, Final
+from typing import Any, Final, NoReturn, overload
 
 from .deal import Deal
 from .errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError, shown
@@ -62,11 +62,22 @@ INTERPRETED: Final[bool] = isinstance(_probe, FunctionType)
 # -- setting up -----------------------------------------------------------------
 
 
-# The public functions take their arguments as Any: the library checks them itself,
-# so that both builds refuse a wrong argument alike (a compiled build would refuse a
-# mistyped one with its own TypeError before the library's check could name it).
+# The library checks the public functions' arguments itself.  A compiled build first
+# checks an argument typed with one of its compiled classes (`GameState`) or with a
+# builtin, in words of its own, and turns a bool passed for an int into an int.  So
+# `new_game` takes its arguments as Any, its overloads giving their types, and both
+# builds refuse a bool or a str for the number of players alike (a DealError); and
+# `legal_moves`, whose state may be a `PlayerView` too, names both in its refusal.
 
 
+@overload
+def new_game(
+    players: bool, rules: Rules = ..., seed: int | None = ..., *, deal: Deal | None = ...
+) -> NoReturn: ...
+@overload
+def new_game(
+    players: int, rules: Rules = ..., seed: int | None = ..., *, deal: Deal | None = ...
+) -> GameState: ...
 def new_game(
     players: Any, rules: Any = STANDARD, seed: Any = None, *, deal: Any = None
 ) -> GameState:
@@ -186,10 +197,23 @@ def start_round(
         seed, boneyard,
     )  # fmt: skip
     return GameState(
-        round_, len(boneyard), tuple(hands),
-        ((pip, ()),) * (players + 1),  # P2: all trains start empty (shared: immutable)
-        1 << engine._index, 0, 0, first, 0, 0, False, (), (), 0, False, False,
-    )  # fmt: skip
+        round_=round_,
+        left=len(boneyard),
+        hands=tuple(hands),
+        board=((pip, ()),) * (players + 1),  # P2: all trains start empty (shared: immutable)
+        table=1 << engine._index,
+        marks=0,
+        owned=0,
+        current=first,
+        firsts=0,
+        turn_tiles=0,
+        has_drawn=False,
+        turn_doubles=(),
+        open_doubles=(),
+        idle=0,
+        is_over=False,
+        called=False,
+    )
 
 
 @cache
@@ -235,6 +259,10 @@ def _check_deal(
 # -- legal moves ----------------------------------------------------------------
 
 
+@overload
+def legal_moves(state: GameState) -> tuple[Move, ...]: ...
+@overload
+def legal_moves(state: PlayerView) -> tuple[Move, ...]: ...
 def legal_moves(state: Any) -> tuple[Move, ...]:
     """Return every legal move, in a fixed order: plays, then `Draw`, then `Pass`.
 
@@ -806,7 +834,7 @@ def _suit_on_table(state: GameState, pip: int) -> bool:
 # -- applying moves -------------------------------------------------------------
 
 
-def apply(state: Any, move: Any) -> GameState:
+def apply(state: GameState, move: Move) -> GameState:
     """Return the state after *move*; *state* itself is left as it was.
 
     Raises:
@@ -906,19 +934,45 @@ def _draw(s: GameState) -> GameState:
     left = s._left
     hands = _replace(s._hands, seat, s._hands[seat] | 1 << dealt[len(dealt) - left]._index)
     return GameState(
-        s._round, left - 1, hands, s._board, s._table, s._marks, s._owned, seat,
-        s._firsts, s._turn_tiles, True, s._turn_doubles, s._open_doubles, s._idle, False,
-        s._called,
-    )  # fmt: skip
+        round_=s._round,
+        left=left - 1,
+        hands=hands,
+        board=s._board,
+        table=s._table,
+        marks=s._marks,
+        owned=s._owned,
+        current=seat,
+        firsts=s._firsts,
+        turn_tiles=s._turn_tiles,
+        has_drawn=True,
+        turn_doubles=s._turn_doubles,
+        open_doubles=s._open_doubles,
+        idle=s._idle,
+        is_over=False,
+        called=s._called,
+    )
 
 
 def _call(s: GameState) -> GameState:
     # The last-tile call: only recorded; _end_turn reads it.
     return GameState(
-        s._round, s._left, s._hands, s._board, s._table, s._marks, s._owned,
-        s._current, s._firsts, s._turn_tiles, s._has_drawn, s._turn_doubles, s._open_doubles,
-        s._idle, False, True,
-    )  # fmt: skip
+        round_=s._round,
+        left=s._left,
+        hands=s._hands,
+        board=s._board,
+        table=s._table,
+        marks=s._marks,
+        owned=s._owned,
+        current=s._current,
+        firsts=s._firsts,
+        turn_tiles=s._turn_tiles,
+        has_drawn=s._has_drawn,
+        turn_doubles=s._turn_doubles,
+        open_doubles=s._open_doubles,
+        idle=s._idle,
+        is_over=False,
+        called=True,
+    )
 
 
 def _play(s: GameState, move: Play) -> GameState:
@@ -993,9 +1047,23 @@ def _same_turn(
     turn_tiles: int,
 ) -> GameState:
     return GameState(
-        s._round, s._left, hands, board, table, marks, owned, s._current, s._firsts,
-        turn_tiles, False, turn_doubles, open_doubles, s._idle, False, s._called,
-    )  # fmt: skip
+        round_=s._round,
+        left=s._left,
+        hands=hands,
+        board=board,
+        table=table,
+        marks=marks,
+        owned=owned,
+        current=s._current,
+        firsts=s._firsts,
+        turn_tiles=turn_tiles,
+        has_drawn=False,
+        turn_doubles=turn_doubles,
+        open_doubles=open_doubles,
+        idle=s._idle,
+        is_over=False,
+        called=s._called,
+    )
 
 
 def _pass(s: GameState) -> GameState:
@@ -1050,13 +1118,16 @@ def _end_turn(
         drawn = len(dealt) - left
         hands = _replace(hands, seat, hands[seat] | mask_of(dealt[drawn : drawn + taken]))
         left -= taken
+    # The hottest construction: positional, in GameState.__init__'s order (round_, left,
+    # hands, board, table, marks, owned, current, firsts, turn_tiles, has_drawn,
+    # turn_doubles, open_doubles, idle, is_over, called).
     return GameState(
         r, left, hands, board, table, marks, owned, (seat + 1) % r.players,  # P1: clockwise
         firsts, 0, False, (), open_doubles, idle, False, False,
     )  # fmt: skip
 
 
-def round_score(hand: Any, rules: Any = STANDARD) -> int:
+def round_score(hand: Iterable[Tile], rules: Rules = STANDARD) -> int:
     """Return what *hand* scores at the end of a round (E3, V7).
 
     >>> round_score([Tile(12, 5), Tile(0, 0)])
@@ -1093,9 +1164,23 @@ def _end_round(
         scores, (*r.round_scores, points), r.seed, r.boneyard,
     )  # fmt: skip
     return GameState(
-        ended, s._left, hands, board, table, marks, owned, None, s._firsts, 0, False,
-        (), (), s._idle, r.round_number >= r.rounds, False,
-    )  # fmt: skip
+        round_=ended,
+        left=s._left,
+        hands=hands,
+        board=board,
+        table=table,
+        marks=marks,
+        owned=owned,
+        current=None,
+        firsts=s._firsts,
+        turn_tiles=0,
+        has_drawn=False,
+        turn_doubles=(),
+        open_doubles=(),
+        idle=s._idle,
+        is_over=r.round_number >= r.rounds,
+        called=False,
+    )
 
 
 # -- explaining refusals --------------------------------------------------------

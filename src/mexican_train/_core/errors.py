@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 
 def shown(value: object) -> str:
     """Return ``repr(value)`` for an error message; a whole number too long to write, described.
@@ -99,7 +97,7 @@ class IllegalMoveError(MexicanTrainError, ValueError):
     """A move that the rules do not allow in this state.
 
     Attributes:
-        move: the refused move.
+        move: the refused move, as given (`apply` refuses what is not a move this way too).
         reason: why it was refused, naming the rule (for example ``"D2: ..."``).
 
     >>> from mexican_train import Pass, apply, new_game
@@ -110,7 +108,7 @@ class IllegalMoveError(MexicanTrainError, ValueError):
     (Pass(), 'P7/P5a: a player who has a legal play must make one')
     """
 
-    def __init__(self, move: Any, reason: str) -> None:
+    def __init__(self, move: object, reason: str) -> None:
         super().__init__(f"illegal move {move!r}: {reason}")
         self.move = move
         self.reason = reason

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Final,
+    NoReturn,
+    SupportsIndex,
+    TypedDict,
+    TypeVar,
+    overload,
+)
 
 from .errors import InvalidArgumentError, shown
 from .moves import MEXICAN, Play
@@ -11,9 +21,11 @@ from .rules import Rules, rules_repr
 from .tiles import MAX_PIP, Tile, full_set
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from .moves import Move
 
-__all__ = ["GameState", "Train"]
+__all__ = ["GameState", "StateChanges", "Train"]
 
 _T = TypeVar("_T")
 
@@ -39,8 +51,8 @@ class Train:
     Train(tiles=(Tile(12, 5),), open_end=5, marked=False, owner_played=True)
 
     Raises:
-        TypeError: if *tiles* is not a tuple, *open_end* not an int, or *marked* or
-            *owner_played* not a bool.
+        TypeError: if *tiles* is not a tuple, *open_end* not an int (a bool is not
+            one), or *marked* or *owner_played* not a bool.
         InvalidArgumentError: if *open_end* is not a number a tile can show (0-30).
     """
 
@@ -48,14 +60,15 @@ class Train:
 
     def __init__(
         self,
-        tiles: Any,  # tuple[Tile, ...]
-        open_end: Any,  # int
-        marked: Any = False,  # bool
-        owner_played: Any = False,  # bool
+        tiles: tuple[Tile, ...],
+        open_end: SupportsIndex,
+        marked: bool = False,
+        owner_played: bool = False,
     ) -> None:
-        # Typed Any and checked here, so both builds refuse alike, in these words: a
-        # compiled build would check typed arguments first, in words of its own, and
-        # turn a bool open end into an int.
+        # Checked here, so that both builds refuse the same values (a compiled build
+        # checks the tuple and the bools first, in words of its own).  The open end is
+        # typed SupportsIndex, which a compiled build does not check: it would turn a
+        # bool passed for an int into an int, and the check below refuses a bool.
         if (
             type(tiles) is not tuple
             or type(open_end) is not int
@@ -449,6 +462,37 @@ _FIELDS: Final = (
 )
 
 
+class StateChanges(TypedDict, total=False):
+    """The fields `GameState.replace` takes, for a type checker: a `dict` of some of them.
+
+    Its keys are the names in ``GameState.FIELDS``, each of its attribute's type (where
+    the attribute is a tuple, `GameState.replace` takes a tuple or a list).
+    """
+
+    rules: Rules
+    players: int
+    max_pip: int
+    hand_size: int
+    seed: int
+    round_number: int
+    engine: Tile
+    first_player: int
+    hands: Sequence[Sequence[Tile]]
+    boneyard: Sequence[Tile]
+    trains: Sequence[Train]
+    current_player: int | None
+    had_first_turn: Sequence[bool]
+    turn_tiles: int
+    has_drawn: bool
+    turn_doubles: Sequence[int]
+    open_doubles: Sequence[int]
+    idle_turns: int
+    scores: Sequence[int]
+    round_scores: Sequence[Sequence[int]]
+    is_over: bool
+    last_tile_called: bool
+
+
 class GameState:
     """Everything about a game at one moment: a frozen, hashable value.
 
@@ -659,8 +703,13 @@ class GameState:
 
     # -- derived ----------------------------------------------------------------
 
-    # The seat and train arguments are typed Any so that the library's own check
-    # runs on both builds (a compiled build would refuse a str as a TypeError first).
+    # The seat and train arguments are taken as Any, so that the library's own check
+    # runs on both builds: a compiled build would refuse a str for an int in words of
+    # its own, and turn a bool into an int.  The overloads give their types.
+    @overload
+    def hand(self, seat: bool) -> NoReturn: ...
+    @overload
+    def hand(self, seat: int) -> tuple[Tile, ...]: ...
     def hand(self, seat: Any) -> tuple[Tile, ...]:
         """Return the tiles *seat* holds, in ascending order.
 
@@ -671,6 +720,10 @@ class GameState:
         check_seat(seat, self._round.players)
         return tiles_of(self._hands[seat])
 
+    @overload
+    def train(self, train_id: bool) -> NoReturn: ...
+    @overload
+    def train(self, train_id: int) -> Train: ...
     def train(self, train_id: Any) -> Train:
         """Return the train with id *train_id*: a seat, or `MEXICAN`.
 
@@ -682,6 +735,10 @@ class GameState:
         train: Train = self.trains[train_id]
         return train
 
+    @overload
+    def has_had_first_turn(self, seat: bool) -> NoReturn: ...
+    @overload
+    def has_had_first_turn(self, seat: int) -> bool: ...
     def has_had_first_turn(self, seat: Any) -> bool:
         """Return whether *seat* has finished its first turn of this round.
 
@@ -733,7 +790,7 @@ class GameState:
         r = self._round
         return winners_of(r.scores, r.round_scores, r.rules.tie_break)
 
-    def replace(self, **changes: Any) -> GameState:
+    def replace(self, **changes: Unpack[StateChanges]) -> GameState:
         """Return a copy of the state with some public fields changed, unchecked.
 
         It takes the names of `GameState`'s attributes (``hands=...``,
@@ -770,7 +827,7 @@ class GameState:
         _check_shape(values)
         return state_from_fields(**values)
 
-    def __replace__(self, **changes: Any) -> GameState:
+    def __replace__(self, **changes: Unpack[StateChanges]) -> GameState:
         return self.replace(**changes)
 
     def _repr_svg_(self) -> str:
@@ -900,33 +957,20 @@ def seat_view_fields(state: GameState, seat: Any) -> tuple[Any, ...]:
 
 
 def owner_played_default(tiles: tuple[Tile, ...], is_mexican: bool) -> bool:
-    """Return `Train.owner_played` for a train read from where it was not written.
+    """Return `Train.owner_played` for a train whose document or notation leaves it out.
 
-    Documents, notation and pickles that do not carry the field say nothing of it: a
-    personal train's tiles are then its owner's (forced on an unmarked train, P6,
-    and what a marked one meant when they were written); the Mexican train has no owner.
+    A personal train's tiles are then its owner's (forced on an unmarked train, P6);
+    the Mexican train has no owner.
     """
     return bool(tiles) and not is_mexican
 
 
 def unpickle_state(*values: Any) -> GameState:
-    """Return the state `GameState.__reduce__` pickled (trains as tuples of their fields).
-
-    A pickle made before `Train.owner_played` holds triples: a personal train's
-    is then whether it has tiles (see `owner_played_default`).
-    """
+    """Return the state `GameState.__reduce__` pickled (trains as tuples of their fields)."""
     fields = list(values)
     index = _FIELDS.index("trains")
     pickled: tuple[tuple[Any, ...], ...] = fields[index]
-    trains = []
-    for seat, train in enumerate(pickled):
-        if len(train) == 3:  # tiles, open end, marker
-            tiles, open_end, marked = train
-            owner = owner_played_default(tiles, seat == len(pickled) - 1)
-            trains.append(Train(tiles, open_end, marked, owner))
-        else:
-            trains.append(Train(*train))
-    fields[index] = tuple(trains)
+    fields[index] = tuple([Train(*train) for train in pickled])
     return state_from_fields(*fields)
 
 
@@ -1137,7 +1181,20 @@ def state_from_fields(
             owned |= 1 << seat
     board = tuple([(train.open_end, train.tiles) for train in trains])
     return GameState(
-        round_, len(round_.boneyard), tuple(mask_of(hand) for hand in hands),
-        board, table, marks, owned, current_player, firsts, turn_tiles, has_drawn,
-        tuple(turn_doubles), tuple(open_doubles), idle_turns, is_over, last_tile_called,
-    )  # fmt: skip
+        round_=round_,
+        left=len(round_.boneyard),
+        hands=tuple(mask_of(hand) for hand in hands),
+        board=board,
+        table=table,
+        marks=marks,
+        owned=owned,
+        current=current_player,
+        firsts=firsts,
+        turn_tiles=turn_tiles,
+        has_drawn=has_drawn,
+        turn_doubles=tuple(turn_doubles),
+        open_doubles=tuple(open_doubles),
+        idle=idle_turns,
+        is_over=is_over,
+        called=last_tile_called,
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -14,7 +14,10 @@ from .tiles import MAX_PIP, set_size
 __all__ = ["TABLE_A", "TABLE_B", "DealTable"]
 
 
-def _read_only(rows: Mapping[Any, int]) -> Mapping[Any, int]:
+_K = TypeVar("_K")
+
+
+def _read_only(rows: Mapping[_K, int]) -> Mapping[_K, int]:
     if not isinstance(rows, Mapping):
         raise TypeError(f"a deal table's rows are a dict, not {rows!r}")
     for key in rows:
@@ -23,6 +26,15 @@ def _read_only(rows: Mapping[Any, int]) -> Mapping[Any, int]:
         if not parts or any(type(part) is not int for part in parts):
             raise TypeError(f"a deal table's keys are whole numbers or pairs of them, not {key!r}")
     return MappingProxyType(dict(sorted(rows.items())))
+
+
+# One converter per field, so that `DealTable`'s constructor takes each field's own type.
+def _hand_sizes(rows: Mapping[tuple[int, int], int]) -> Mapping[tuple[int, int], int]:
+    return _read_only(rows)
+
+
+def _default_sets(rows: Mapping[int, int]) -> Mapping[int, int]:
+    return _read_only(rows)
 
 
 def _check_rows(table: DealTable) -> None:
@@ -80,8 +92,8 @@ class DealTable:
     """
 
     name: str
-    hand_sizes: Mapping[tuple[int, int], int] = attrs.field(converter=_read_only, eq=False)
-    default_sets: Mapping[int, int] = attrs.field(converter=_read_only, eq=False)
+    hand_sizes: Mapping[tuple[int, int], int] = attrs.field(converter=_hand_sizes, eq=False)
+    default_sets: Mapping[int, int] = attrs.field(converter=_default_sets, eq=False)
     # Mappings are not hashable: compare and hash a sorted snapshot instead.
     _key: tuple[object, ...] = attrs.field(init=False, repr=False)
 

@@ -8,7 +8,7 @@ see give that seat equal views (noninterference).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, TypedDict, final
 
 from .rules import Rules, rules_repr
 from .state import (
@@ -22,7 +22,10 @@ from .state import (
 )
 from .tiles import Tile
 
-__all__ = ["PlayerView", "spectator_view", "view"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+__all__ = ["PlayerView", "ViewChanges", "spectator_view", "view"]
 
 
 #: The fields of `PlayerView`, in the order of its constructor's arguments.
@@ -70,6 +73,38 @@ class _Slots:
 
 def _frozen(self: object, name: str, value: object = None) -> None:
     raise AttributeError(f"PlayerView is frozen: {name!r} cannot be changed (see replace())")
+
+
+class ViewChanges(TypedDict, total=False):
+    """The fields `PlayerView.replace` takes, for a type checker: a `dict` of some of them.
+
+    Its keys are the names in ``PlayerView.FIELDS``, each of its attribute's type.
+    """
+
+    rules: Rules
+    players: int
+    max_pip: int
+    hand_size: int
+    round_number: int
+    engine: Tile
+    first_player: int
+    seat: int | None
+    hand: tuple[Tile, ...]
+    hand_sizes: tuple[int, ...]
+    boneyard_size: int
+    trains: tuple[Train, ...]
+    current_player: int | None
+    had_first_turn: tuple[bool, ...]
+    turn_tiles: int
+    has_drawn: bool
+    turn_doubles: tuple[int, ...]
+    open_doubles: tuple[int, ...]
+    idle_turns: int
+    scores: tuple[int, ...]
+    round_scores: tuple[tuple[int, ...], ...]
+    is_over: bool
+    open_hands: tuple[tuple[Tile, ...], ...] | None
+    last_tile_called: bool
 
 
 @final
@@ -239,7 +274,7 @@ class PlayerView(_Slots):
             return ()
         return winners_of(self.scores, self.round_scores, self.rules.tie_break)
 
-    def replace(self, **changes: Any) -> PlayerView:
+    def replace(self, **changes: Unpack[ViewChanges]) -> PlayerView:
         """Return a copy of the view with some fields changed, unchecked.
 
         It takes the names of `PlayerView.FIELDS`, as ``attrs.evolve`` did when
@@ -259,7 +294,7 @@ class PlayerView(_Slots):
             raise TypeError(f"PlayerView has no field {', '.join(map(repr, unknown))}")
         return _build(tuple([changes.get(name, getattr(self, name)) for name in _FIELDS]))
 
-    def __replace__(self, **changes: Any) -> PlayerView:
+    def __replace__(self, **changes: Unpack[ViewChanges]) -> PlayerView:
         return self.replace(**changes)
 
     # -- value semantics --------------------------------------------------------

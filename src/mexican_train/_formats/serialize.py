@@ -54,16 +54,6 @@ __all__ = [
 
 #: The schema every document names in its ``"schema"`` field.
 SCHEMA_VERSION: Final = "mexican-train/2"
-#: The schema before E2 was revised (2026-12-01): a round was blocked after a cycle of turns
-#: without a tile, even when a marker placed in the cycle had opened a play.  Its moves and
-#: events mean what they did; its states and views count the blocked-round turns (E2's
-#: ``idle_turns``) the old way, which cannot be converted, so they are refused; its records
-#: are replayed under the revised rule.
-_SCHEMA_BEFORE_E2: Final = "mexican-train/1"
-_BEFORE_E2 = (
-    f"{_SCHEMA_BEFORE_E2!r} documents were written before E2 was revised on 2026-12-01 "
-    "(a marker newly placed on an unmarked train now starts the blocked-round count again)"
-)
 
 # Without a deal to count, a record's set is bounded here, so that an untrusted
 # record cannot ask for a set of a billion tiles.
@@ -419,18 +409,12 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
     if "schema" not in document:
         raise SchemaError("$.schema", "required field missing")
     schema = document["schema"]
-    if type(schema) is not str or schema not in (SCHEMA_VERSION, _SCHEMA_BEFORE_E2):
+    if type(schema) is not str or schema != SCHEMA_VERSION:
         raise SchemaError("$.schema", f"this library reads {SCHEMA_VERSION!r} documents, "
                                       f"not {_shown(schema)}")  # fmt: skip
     kind = document.get("type")
     if type(kind) is not str or kind not in kinds:
         raise SchemaError("$.type", f"the type is one of {', '.join(kinds)}, not {_shown(kind)}")
-    if schema == _SCHEMA_BEFORE_E2 and kind in ("state", "view"):
-        raise SchemaError(
-            "$.schema",
-            f"{_BEFORE_E2}, so a {kind}'s idle_turns may count turns differently; "
-            f"this library reads {kind}s of {SCHEMA_VERSION!r} only (replay the game's record)",
-        )
     return kind, {key: value for key, value in document.items() if key not in ("schema", "type")}
 
 
@@ -502,7 +486,7 @@ def _read_view(fields: dict[str, Any]) -> PlayerView:
     return view
 
 
-def _read_record(fields: dict[str, Any], *, before_e2: bool = False) -> GameRecord:
+def _read_record(fields: dict[str, Any]) -> GameRecord:
     game = _structure(fields, GameRecord)
     try:
         max_pip, _ = game.rules.deal_table.lookup(
@@ -524,8 +508,6 @@ def _read_record(fields: dict[str, Any], *, before_e2: bool = False) -> GameReco
         if error.move_number == 0:
             raise SchemaError("$.deal" if game.deal else "$", error.reason) from None
         why = f"move {error.move_number} is illegal: {error.reason}"
-        if before_e2:
-            why += f" ({_BEFORE_E2}; this record does not replay under the revised rule)"
         raise SchemaError(f"$.moves[{error.move_number - 1}]", why) from None
     return game
 
@@ -541,11 +523,6 @@ def _read_event(kind: str, fields: dict[str, Any]) -> Event:
         path, bound, number = found
         raise SchemaError(_problem_path(path), bound.refusal(number))
     return event
-
-
-def _before_e2(document: object) -> bool:
-    # Only called once _body has accepted the document (a dict with a known schema).
-    return document["schema"] == _SCHEMA_BEFORE_E2  # type: ignore[index, no-any-return]
 
 
 def _readers() -> dict[str, Callable[[str, dict[str, Any]], Any]]:
@@ -624,8 +601,6 @@ def from_json(document: object) -> GameState | PlayerView | Move | GameRecord | 
     """
     readers = _readers()
     kind, fields = _body(document, readers)
-    if kind == "record":
-        return _read_record(fields, before_e2=_before_e2(document))
     return readers[kind](kind, fields)  # type: ignore[no-any-return]
 
 
@@ -720,7 +695,7 @@ def record_from_json(document: object) -> GameRecord:
     mexican_train._formats.serialize.SchemaError: $.moves[0]: move 1 is illegal: P7/P5a: a player who has a legal play must make one
     """
     _, fields = _body(document, {"record": None})
-    return _read_record(fields, before_e2=_before_e2(document))
+    return _read_record(fields)
 
 
 def event_from_json(document: object) -> Event:
