@@ -286,7 +286,10 @@ def _state_moves(state: GameState, asked: GameState | PlayerView) -> tuple[Move,
             return _with_call(state, r, hand, moves)
         may_draw = r.first_draw  # P4: never draw (unless the variant says so)
     else:
-        usable = _open_trains(state, r, seat, asked)
+        if r.mexican_opens == ALWAYS:  # _open_trains, written out: no call in the hottest path
+            usable = state._marks | 1 << seat | r.mexican_bit
+        else:
+            usable = _open_trains(state, r, seat, asked)
         if state._open_doubles or state._turn_doubles:
             plays = _plays_under_doubles(state, r, usable, hand, board)
         else:
