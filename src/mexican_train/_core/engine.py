@@ -343,12 +343,13 @@ def _open_trains(state: GameState, r: _Round, seat: int, asked: GameState | Play
     else:
         # Any: the answer is checked here, so a compiled build does not refuse it first.
         rule: Any = r.mexican_train
-        opened = rule.is_open(asked, seat)
-        if opened is not True and opened is not False:
+        answer = rule.is_open(asked, seat)
+        if answer is not True and answer is not False:
             raise RulesError(
-                f"{rule!r}.is_open() returned {opened!r}; Rules.mexican_train must return "
+                f"{rule!r}.is_open() returned {answer!r}; Rules.mexican_train must return "
                 "True or False"
             )
+        opened = answer is True
     if not opened:
         usable ^= r.mexican_bit  # closed: a marker replace() put on it opens nothing (P6)
     return usable
