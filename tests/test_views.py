@@ -35,6 +35,7 @@ from mexican_train import (
     spectator_view,
     view,
 )
+from mexican_train._core.view import view_position
 from strategies import hidden_shuffles, histories, variant_tables
 
 
@@ -124,6 +125,28 @@ def test_legal_moves_of_a_view_under_variants(states: list[GameState]) -> None:
         seat = state.current_player
         if seat is not None:
             assert legal_moves(view(state, seat)) == legal_moves(state)
+
+
+@given(histories(tables=variant_tables(), max_moves=150), hidden_shuffles())
+def test_s5_the_state_a_view_keeps_for_its_legal_moves_holds_no_secret(
+    states: list[GameState], rng: random.Random
+) -> None:
+    """S5: `legal_moves(view)` reads a state built from what the view shows: the viewer's
+    hand only, no boneyard, seed 0; the same for a twin that differs in hidden tiles, and
+    the same when the view is rebuilt from its public fields alone."""
+    for state in states:
+        for seat in seats_and_spectator(state):
+            mine = view_of(state, seat)
+            twin = view_of(hidden_twin(state, seat, rng), seat)
+            rebuilt = PlayerView(*[getattr(mine, name) for name in PlayerView.FIELDS])
+            assert legal_moves(mine) == legal_moves(twin) == legal_moves(rebuilt)
+            position = view_position(mine)
+            assert position == view_position(twin) == view_position(rebuilt)
+            assert (position.seed, position.boneyard) == (0, ())
+            assert position.boneyard_size == state.boneyard_size
+            assert position.trains == state.trains
+            for other, hand in enumerate(position.hands):
+                assert hand == (state.hands[other] if other == seat else ())
 
 
 @given(histories(tables=variant_tables(), max_moves=150))

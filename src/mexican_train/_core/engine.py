@@ -38,7 +38,7 @@ from .state import (
 )
 from .tables import check_fit
 from .tiles import Tile, full_set
-from .view import PlayerView
+from .view import PlayerView, view_position
 
 __all__ = ["apply", "legal_moves", "new_game", "round_score"]
 
@@ -282,23 +282,21 @@ def legal_moves(state: Any) -> tuple[Move, ...]:
         if isinstance(state, PlayerView):
             if state.current_player is not None and state.current_player != state.seat:
                 return ()  # not the viewer's turn
-            view_moves = _compute_legal(state, state.hand)
-            if state.rules.last_tile_penalty:
-                view_moves = _with_call(state, state.hand, view_moves)
-            return view_moves
+            return _state_moves(view_position(state), state)
         raise TypeError(f"legal_moves() needs a GameState or PlayerView, not {state!r}")
     moves = state._legal
     if moves is None:
-        moves = _state_moves(state)
+        moves = _state_moves(state, state)
         state._legal = moves  # a cache, invisible to eq and hash
     return moves
 
 
-def _state_moves(state: GameState) -> tuple[Move, ...]:
-    # The legal moves of a state, from its masks; _compute_legal says the same of a
-    # view, from tuples (the behaviour digest holds the two to the same answers).
-    # The commonest case (no double pending) is written out here, in one function:
-    # this is the engine's hottest code (benchmarks/run.py).
+def _state_moves(state: GameState, asked: GameState | PlayerView) -> tuple[Move, ...]:
+    # The legal moves of a state, from its masks: the one place the rules of a turn
+    # are applied, for a state and for a view (its `view_position`, a state that holds
+    # only what the view shows).  *asked* is what a rule's own code is shown: the
+    # state itself, or the view.  The commonest case (no double pending) is written
+    # out here, in one function: this is the engine's hottest code (benchmarks/run.py).
     if state._is_over:
         return ()
     seat = state._current
@@ -308,19 +306,18 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
     hand = state._hands[seat]
     board = state._board
     plays: list[Move]
-    if r.first_turn and not state._firsts >> seat & 1:
+    if r.first_turn and not state._firsts >> seat & 1:  # _on_first_turn, written out
         # P4: a first turn plays only on the player's own train; doubles bind nobody.
         plays = _plays_of(hand & SUITS[board[seat][0]], (seat,), board, r.plays)
         if state._turn_tiles:
             moves: tuple[Move, ...] = (*plays, _PASS)  # P4: the chain may stop after a tile
-            return _with_call_mask(state, r, hand, moves)
+            return _with_call(state, r, hand, moves)
         may_draw = r.first_draw  # P4: never draw (unless the variant says so)
     else:
-        # P3: the own train, others' trains while marked, the Mexican train once open
-        # (V2), as a mask of positions (the Mexican train last, at position r.players).
-        usable = state._marks | 1 << seat | r.mexican_bit
-        if r.mexican_opens != ALWAYS and not _mexican_open(state, r, seat):  # ALWAYS: no call
-            usable ^= r.mexican_bit  # closed: a marker replace() put on it opens nothing (P6)
+        if r.mexican_opens == ALWAYS:  # _open_trains, written out: no call in the hottest path
+            usable = state._marks | 1 << seat | r.mexican_bit
+        else:
+            usable = _open_trains(state, r, seat, asked)
         if state._open_doubles or state._turn_doubles:
             plays = _plays_under_doubles(state, r, usable, hand, board)
         else:
@@ -345,17 +342,45 @@ def _state_moves(state: GameState) -> tuple[Move, ...]:
     elif free:
         plays.append(_PASS)  # P5a: can neither play nor draw: pass (the marker follows)
     if r.penalty:
-        return _with_call_mask(state, r, hand, tuple(plays))
+        return _with_call(state, r, hand, tuple(plays))
     return tuple(plays)
 
 
-def _with_call_mask(
-    state: GameState, r: _Round, hand: int, moves: tuple[Move, ...]
-) -> tuple[Move, ...]:
+def _on_first_turn(state: GameState, r: _Round, seat: int) -> bool:
+    # V1: whether P4's first turn applies to *seat*: the rules have one, and the
+    # seat has not finished it this round.
+    return r.first_turn and not state._firsts >> seat & 1
+
+
+def _with_call(state: GameState, r: _Round, hand: int, moves: tuple[Move, ...]) -> tuple[Move, ...]:
     # The last-tile call: offered, last, to a player holding two tiles who has not called.
     if r.penalty and not state._called and count_tiles(hand) == 2:
         return (*moves, _CALL)
     return moves
+
+
+def _open_trains(state: GameState, r: _Round, seat: int, asked: GameState | PlayerView) -> int:
+    # P3: the own train, others' trains while marked, the Mexican train once open
+    # (V2), as a mask of positions (the Mexican train last, at position r.players).
+    usable = state._marks | 1 << seat | r.mexican_bit
+    opens = r.mexican_opens
+    if opens == ALWAYS:
+        return usable  # the rule says so: it is not asked
+    if opens == AFTER_FIRST_TURN:
+        opened = state._firsts >> seat & 1 == 1
+    else:
+        # Any: the answer is checked here, so a compiled build does not refuse it first.
+        rule: Any = r.mexican_train
+        answer = rule.is_open(asked, seat)
+        if answer is not True and answer is not False:
+            raise RulesError(
+                f"{rule!r}.is_open() returned {answer!r}; Rules.mexican_train must return "
+                "True or False"
+            )
+        opened = answer is True
+    if not opened:
+        usable ^= r.mexican_bit  # closed: a marker replace() put on it opens nothing (P6)
+    return usable
 
 
 def _unions(first: int, count: int) -> tuple[int, ...]:
@@ -474,23 +499,6 @@ _RANK: Final = attrgetter("_rank")
 _BITS: Final = tuple([1 << index for index in range(len(ENDS))])  # by tile index
 
 
-def _mexican_open(state: GameState, r: _Round, seat: int) -> bool:
-    # V2: whether the Mexican train is open to *seat*, as the rule says.
-    opens = r.mexican_opens
-    if opens == ALWAYS:
-        return True
-    if opens == AFTER_FIRST_TURN:
-        return state._firsts >> seat & 1 == 1
-    # Any: the answer is checked here, so a compiled build does not refuse it first.
-    rule: Any = r.mexican_train
-    opened = rule.is_open(state, seat)
-    if opened is not True and opened is not False:
-        raise RulesError(
-            f"{rule!r}.is_open() returned {opened!r}; Rules.mexican_train must return True or False"
-        )
-    return opened
-
-
 def _plays_under_doubles(
     state: GameState, r: _Round, usable: int, hand: int, board: tuple[Line, ...]
 ) -> list[Move]:
@@ -500,10 +508,7 @@ def _plays_under_doubles(
     mexican = len(board) - 1
     earlier = state._open_doubles
     this_turn = state._turn_doubles
-    doubles = []  # per open double: its number, or -1 - its number when dead (D4)
-    for train_id in earlier + this_turn:
-        pip = board[train_id][0]  # the Mexican train (-1) is the last
-        doubles.append(-1 - pip if _suit_on_table(state, pip) else pip)
+    doubles = _numbers(state, earlier + this_turn)
     rule = r.open_doubles
     key = (id(rule), usable, mexican, *earlier, None, *this_turn, None, *doubles)
     known = _ALLOWED.get(key)
@@ -531,95 +536,6 @@ def _access(usable: int, mexican: int) -> list[int]:
     if access[-1] == mexican:
         access[-1] = MEXICAN
     return access
-
-
-def _compute_legal(state: GameState | PlayerView, hand: tuple[Tile, ...]) -> tuple[Move, ...]:
-    # Written against what a PlayerView also holds, so a view gets the same moves.
-    if state.is_over:
-        return ()
-    seat = state.current_player
-    if seat is None:
-        return (_NEXT_ROUND,)  # E4: between rounds only the next deal is legal
-    rules = state.rules
-    trains = state.trains
-    if rules.first_turn is not None and not state.has_had_first_turn(seat):
-        # P4: a first turn plays only on the player's own train; doubles bind nobody.
-        suit = 1 << trains[seat].open_end
-        own = PLAYS[seat]
-        plays: list[Move] = [own[tile._ends] for tile in hand if tile._ends & suit]
-        if state.turn_tiles:
-            return (*plays, _PASS)  # P4: the chain may stop after the first tile
-        may_draw = rules.first_turn.may_draw  # P4: never draw (unless the variant says so)
-    else:
-        plays = _ordinary_plays(state, seat, hand, trains)
-        may_draw = True
-    # P7: a player who can play must; drawing is for a player who cannot (V6: voluntary).
-    free = not plays or not rules.must_play
-    if (
-        free
-        and may_draw
-        and (not state.has_drawn or (rules.draw_until_playable and not plays))
-        and state.boneyard_size
-    ):
-        # P5/D1/D2: one draw per turn, or per double played (or until playable).
-        return (*plays, _DRAW)
-    if free:
-        return (*plays, _PASS)  # P5a: can neither play nor draw: pass (the marker follows)
-    return tuple(plays)
-
-
-def _with_call(
-    state: GameState | PlayerView, hand: tuple[Tile, ...], moves: tuple[Move, ...]
-) -> tuple[Move, ...]:
-    # The last-tile call: offered, last, to a player holding two tiles who has not called.
-    if len(hand) == 2 and state.current_player is not None and not state.last_tile_called:
-        return (*moves, _CALL)
-    return moves
-
-
-def _ordinary_plays(
-    state: GameState | PlayerView, seat: int, hand: tuple[Tile, ...], trains: tuple[Train, ...]
-) -> list[Move]:
-    # P3: own train; the Mexican train once open (V2); others' trains while marked.
-    access = []
-    for train_id in range(state.players):  # the Mexican train is the last
-        if train_id == seat or trains[train_id].marked:
-            access.append(train_id)
-    rule: Any = state.rules.mexican_train  # Any: its answer is checked here
-    opened = rule.is_open(state, seat)
-    if opened is True:
-        access.append(MEXICAN)
-    elif opened is not False:
-        raise RulesError(
-            f"{state.rules.mexican_train!r}.is_open() returned {opened!r}; "
-            f"Rules.mexican_train must return True or False"
-        )
-    usable: Sequence[int] = access
-    earlier = state.open_doubles
-    this_turn = state.turn_doubles
-    if earlier or this_turn:
-        usable, double_access = _restrict(state, access, earlier, this_turn, hand)
-        if double_access is not None:
-            open_ends = [train.open_end for train in trains]
-            return _plays_exempting_doubles(hand, open_ends, usable, double_access)
-
-    # The hot path: plain loops, bit masks and interned plays (benchmarks/run.py).
-    # For each train the player may use, in the documented order (by id, the
-    # Mexican train last): the number it needs, and the plays onto it.
-    targets = []
-    wanted = 0  # bit n set when a train needs n
-    for train_id in usable:
-        suit = 1 << trains[train_id].open_end
-        targets.append((suit, PLAYS[train_id]))
-        wanted |= suit
-    plays: list[Move] = []
-    for tile in hand:
-        ends = tile._ends
-        if ends & wanted:
-            for suit, plays_on in targets:
-                if ends & suit:
-                    plays.append(plays_on[ends])
-    return plays
 
 
 def _plays_exempting_doubles(
@@ -655,37 +571,18 @@ _PLANS_SIZE = 4096  # not Final: a test lowers it
 _ALLOWED: Final[dict[tuple[int | None, ...], tuple[OpenDoubleRule, tuple[int, ...]]]] = {}
 
 
-def _restrict(
-    state: GameState | PlayerView,
-    access: list[int],
-    earlier: tuple[int, ...],
-    this_turn: tuple[int, ...],
-    hand: tuple[Tile, ...],
-) -> tuple[Sequence[int], Sequence[int] | None]:
-    """Apply the open-double rule to the trains a player may use (D1-D4).
-
-    Return the trains for the player's tiles, and the trains for a double when a
-    cover exempts doubles (else None).  Written against what a view holds;
-    `_plays_under_doubles` does the same for a state from its masks.
-    """
-    trains = state.trains
-    doubles = []  # per open double: its number, or -1 - its number when dead (D4)
-    for train_id in earlier + this_turn:
-        pip = trains[train_id].open_end
-        doubles.append(pip if _closable(state, pip, hand) else -1 - pip)
-    return _planned(state, state.rules.open_doubles, access, earlier, this_turn, doubles)
-
-
 def _planned(
-    state: GameState | PlayerView,
+    state: GameState,
     rule: OpenDoubleRule,
     access: list[int],
     earlier: tuple[int, ...],
     this_turn: tuple[int, ...],
     doubles: list[int],
 ) -> tuple[Sequence[int], Sequence[int] | None]:
-    # What _restrict returns, given each open double's number, or -1 - its number
-    # when it is dead (D4), in the order of *earlier* then *this_turn*.
+    # D1-D4: what the open-double rule leaves of the trains a player may use
+    # (*access*): the trains for the player's tiles, and the trains for a double when
+    # a cover exempts doubles (else None).  *doubles* are the open doubles' numbers
+    # (as _numbers gives them), in the order of *earlier* then *this_turn*.
     key = (id(rule), *earlier, None, *this_turn, None, *doubles)  # no train id is None
     known = _PLANS.get(key)
     if known is None or known[0] is not rule:
@@ -713,7 +610,7 @@ def _follow(plan: _Plan, access: list[int]) -> Sequence[int]:
 
 
 def _ask(
-    state: GameState | PlayerView,
+    state: GameState,
     rule: OpenDoubleRule,
     earlier: tuple[int, ...],
     this_turn: tuple[int, ...],
@@ -778,25 +675,15 @@ def _train_order(train_id: int) -> int:
 
 
 def _cover(
-    method: object,
-    state: GameState | PlayerView,
-    train_ids: tuple[int, ...],
-    numbers: Sequence[int] | None = None,
+    method: object, state: GameState, train_ids: tuple[int, ...], numbers: Sequence[int]
 ) -> Cover:
     # Ask the open-double rule about the doubles on *train_ids*, each given by its
-    # number, or -1 - its number when it is dead (D4) (None: as the table says),
-    # and check its answer.
+    # number, or -1 - its number when it is dead (as _numbers gives them), and check
+    # its answer.
     doubles = []
-    for index, train_id in enumerate(train_ids):
-        if numbers is None:
-            pip = state.trains[train_id].open_end
-            closable = _closable(state, pip, ())
-        else:
-            pip = numbers[index]
-            closable = pip >= 0
-            if not closable:
-                pip = -1 - pip
-        doubles.append(OpenDouble(train_id, pip, closable))
+    for train_id, number in zip(train_ids, numbers, strict=True):
+        closable = number >= 0
+        doubles.append(OpenDouble(train_id, number if closable else -1 - number, closable))
     cover = method(tuple(doubles))  # type: ignore[operator]
     if not isinstance(cover, Cover) or not set(cover.trains).issubset(train_ids):
         raise RulesError(
@@ -806,29 +693,20 @@ def _cover(
     return cover
 
 
-def _closable(state: GameState | PlayerView, pip: int, hand: tuple[Tile, ...]) -> bool:
-    # D4: a double is dead once every other tile of its suit is on the table.
-    suit = 1 << pip  # the bit of the tiles that show pip (Tile._ends)
-    for tile in hand:
-        if tile._ends & suit:
-            return True  # a tile of the suit in the player's hand is not on the table
-    if type(state) is GameState:
-        return not _suit_on_table(state, pip)
-    # A player's view holds no other hand and no boneyard: count the table.
-    on_table = 1 if state.engine.high == pip else 0
-    for train in state.trains:
-        for tile in train.tiles:
-            if tile._ends & suit:
-                on_table += 1
-    return on_table < state.max_pip + 1
-
-
-def _suit_on_table(state: GameState, pip: int) -> bool:
-    # Whether every tile of the set that shows *pip* is on the table.  Each tile of
-    # the set is on the table, in a hand or in the boneyard (S1-S4), so this is one
-    # mask operation on the state's mask of the table.
-    suit = SUITS[pip] & state._round.set_mask
-    return state._table & suit == suit
+def _numbers(state: GameState, train_ids: tuple[int, ...]) -> list[int]:
+    # Per open double on *train_ids*: its number, or -1 - its number when it is dead.
+    # D4: a double is dead once every other tile of its suit is on the table.  Each
+    # tile of the set is on the table, in a hand or in the boneyard (S1-S4), so this
+    # is one mask operation on the state's mask of the table (a view's position has
+    # the table too: it is public).
+    numbers = []
+    set_mask = state._round.set_mask
+    table = state._table
+    for train_id in train_ids:
+        pip = state._board[train_id][0]  # the Mexican train (-1) is the last
+        suit = SUITS[pip] & set_mask
+        numbers.append(-1 - pip if table & suit == suit else pip)
+    return numbers
 
 
 # -- applying moves -------------------------------------------------------------
@@ -881,7 +759,7 @@ def apply(state: GameState, move: Move) -> GameState:
     # The next position's legal moves, computed now: the caller asks for them next.
     # A user's rule that answers wrongly is reported by legal_moves, as always.
     try:  # noqa: SIM105 (contextlib.suppress costs a context manager per move)
-        after._legal = _state_moves(after)
+        after._legal = _state_moves(after, after)
     except RulesError:
         pass
     return after
@@ -1187,58 +1065,62 @@ def _end_round(
 
 
 def why_illegal(state: GameState, move: object) -> str:
+    # The reason apply gives for refusing *move*: which decision of _state_moves left
+    # it out, found with the same predicates (_on_first_turn, _open_trains, _numbers
+    # and _cover) and the moves it offered.
     if not isinstance(move, (Play, Draw, Pass, NextRound, CallLastTile)):
         return (
             "not a move: expected Play, Draw, Pass, NextRound or CallLastTile, "
             f"got {type(move).__name__}"
         )
-    if state.is_over:
+    if state._is_over:
         return "E4: the game is over; no move is legal"
-    seat = state.current_player
+    seat = state._current
     if seat is None:
         return "E4: the round is over; the only legal move is NextRound()"
     if isinstance(move, NextRound):
         return "E4: NextRound() is legal only once a round has ended"
-    if isinstance(move, CallLastTile):
-        if not state.rules.last_tile_penalty:
+    r = state._round
+    if isinstance(move, CallLastTile):  # _with_call's three conditions, in its order
+        if not r.penalty:
             return "last tile: these rules have no last-tile call (Rules.last_tile_penalty is 0)"
-        if state.last_tile_called:
+        if state._called:
             return f"last tile: player {seat} has already called this turn"
-        held = len(state.hand(seat))
+        held = count_tiles(state._hands[seat])
         return f"last tile: a player calls holding exactly 2 tiles; player {seat} holds {held}"
-    moves = legal_moves(state)
-    can_play = any(isinstance(m, Play) for m in moves)
-    first = state.rules.first_turn is not None and not state.has_had_first_turn(seat)
+    can_play = any(type(legal) is _PLAY for legal in legal_moves(state))
+    first = _on_first_turn(state, r, seat)
     if isinstance(move, Draw):
-        if first and not state.rules.first_turn.may_draw:  # type: ignore[union-attr]
+        if first and not r.first_draw:
             return "P4: a player never draws on the first turn of a round"
-        if can_play and state.rules.must_play:
+        if can_play and r.must_play:
             return "P7: a player who has a legal play must make one; drawing is only for a player who has none"
-        if state.has_drawn:
+        if state._has_drawn:
             return "P5/D1: only one draw is allowed here, and it has been taken"
         return "P5: the boneyard is empty"
     if isinstance(move, Pass):
-        if can_play and state.rules.must_play:
+        if can_play and r.must_play:
             return "P7/P5a: a player who has a legal play must make one"
         return "P5a: a player who does not play must draw first while the boneyard has tiles"
     tile, train_id = move.tile, move.train
     if tile not in state.hand(seat):
         return f"player {seat} does not hold {tile}"
-    if not MEXICAN <= train_id < state.players:
-        return f"there is no train {train_id} with {state.players} players"
-    train = state.trains[train_id]
-    if not tile.shows(train.open_end):
-        return f"P2: {tile} does not fit train {_train_name(train_id)}, whose open end is {train.open_end}"
+    if not MEXICAN <= train_id < r.players:
+        return f"there is no train {train_id} with {r.players} players"
+    position = r.players if train_id == MEXICAN else train_id
+    end = state._board[position][0]
+    if not tile.shows(end):
+        return f"P2: {tile} does not fit train {_train_name(train_id)}, whose open end is {end}"
     if first:
         return f"P4: on the first turn of a round a player plays only on their own train ({seat})"
-    doubles = (*state.open_doubles, *state.turn_doubles)
-    open_to_seat = train_id == seat or train.marked
-    if train_id == MEXICAN:
-        rule: Any = state.rules.mexican_train  # Any: its answer is checked by legal_moves
-        open_to_seat = open_to_seat or rule.is_open(state, seat)
-    earlier = state.open_doubles
-    bound = bool(earlier) and _cover(state.rules.open_doubles.obligation, state, earlier).only
-    # D2/D3 forbid this play only if binding, or if the train is open to the player (P3).
+    earlier = state._open_doubles
+    doubles = earlier + state._turn_doubles
+    open_to_seat = _open_trains(state, r, seat, state) >> position & 1
+    bound = (
+        bool(earlier)
+        and _cover(r.open_doubles.obligation, state, earlier, _numbers(state, earlier)).only
+    )
+    # The open doubles forbid this play only if binding, or if the train is open to the player.
     if doubles and (bound or open_to_seat):
         lines = ", ".join(_train_name(t) for t in doubles)
         return (f"D2/D3: an open double must be covered first, in order "

@@ -927,7 +927,8 @@ _FIRSTS: Final[dict[tuple[int, int], tuple[bool, ...]]] = {}
 
 
 def view_fields(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> tuple[Any, ...]:
-    """Return `PlayerView`'s fields for *state*, with *hand* and *seat* (S5), in its order.
+    """Return `PlayerView`'s fields for *state*, with *hand* and *seat* (S5), in its order,
+    then what the view keeps for the engine (see `table_masks`).
 
     One call that reads the state's storage (in the compiled build, C fields read
     by C code) instead of a property read per field from `view.py`.
@@ -947,6 +948,9 @@ def view_fields(state: GameState, hand: tuple[Tile, ...], seat: int | None) -> t
         state._idle, r.scores, r.round_scores, state._is_over,
         state.hands if r.rules.open_hands else None,  # V10: open hands show everything
         state._called,
+        # Not a field: the viewer's hand as a mask, then what table_masks gives.
+        (0 if seat is None else state._hands[seat], state._board, state._table, state._marks,
+         state._owned, state._firsts),
     )  # fmt: skip
 
 
@@ -1165,21 +1169,7 @@ def state_from_fields(
         rules, players, max_pip, hand_size, round_number, engine, first_player,
         tuple(scores), tuple(tuple(points) for points in round_scores), seed, tuple(boneyard),
     )  # fmt: skip
-    table = 1 << engine._index
-    for train in trains:
-        table |= mask_of(train.tiles)
-    firsts = 0
-    for seat, done in enumerate(had_first_turn):
-        if done:
-            firsts |= 1 << seat
-    marks = 0  # by position: only replace() can mark the Mexican train (the last)
-    owned = 0
-    for seat, train in enumerate(trains):
-        if train.marked:
-            marks |= 1 << seat
-        if train.owner_played:
-            owned |= 1 << seat
-    board = tuple([(train.open_end, train.tiles) for train in trains])
+    board, table, marks, owned, firsts = table_masks(engine, trains, had_first_turn)
     return GameState(
         round_=round_,
         left=len(round_.boneyard),
@@ -1198,3 +1188,27 @@ def state_from_fields(
         is_over=is_over,
         called=last_tile_called,
     )
+
+
+def table_masks(
+    engine: Tile, trains: tuple[Train, ...], had_first_turn: tuple[bool, ...]
+) -> tuple[tuple[Line, ...], int, int, int, int]:
+    """Return the public storage of a state with this engine, these trains and first turns
+    (see the layout): its board and the masks of the table, the markers, the owners'
+    plays and the first turns had."""
+    table = 1 << engine._index
+    for train in trains:
+        table |= mask_of(train.tiles)
+    firsts = 0
+    for seat, done in enumerate(had_first_turn):
+        if done:
+            firsts |= 1 << seat
+    marks = 0  # by position: only replace() can mark the Mexican train (the last)
+    owned = 0
+    for seat, train in enumerate(trains):
+        if train.marked:
+            marks |= 1 << seat
+        if train.owner_played:
+            owned |= 1 << seat
+    board = tuple([(train.open_end, train.tiles) for train in trains])
+    return board, table, marks, owned, firsts
