@@ -358,7 +358,7 @@ def test_resampling_keeps_the_information_state_and_deals_the_unseen_anew() -> N
 
 @pytest.mark.parametrize("resampler", [False, True])
 def test_openspiel_ismcts_plays_the_game(resampler: bool) -> None:
-    """OpenSpiel's ISMCTSBot plays a seat through one round, by the game's own resampling."""
+    """OpenSpiel's ISMCTSBot plays a seat for a few decisions, by the game's own resampling."""
     game = pyspiel.load_game(GAME_NAME, {"players": 2, "rules": "hub", "rounds": 1})
     bot = ismcts.ISMCTSBot(
         game,
