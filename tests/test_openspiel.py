@@ -1,10 +1,11 @@
-"""Mexican Train as an OpenSpiel game: conformance, chance nodes, observations.
+"""Mexican Train as an OpenSpiel game: conformance, chance nodes, observations, ISMCTS.
 
 OpenSpiel's own ``random_sim_test`` checks the game as a whole (serialization
 included); the tests below check what it cannot: that every tile dealt or drawn
 is one chance node (S1, S3, P5, the last-tile penalty), that chance outcomes are
-the unseen tiles, equally likely, and that a seat observes only what it may know
-(S5).  ``random_sim_test`` plays 5 games per configuration under the ``ci``
+the unseen tiles, equally likely, that a seat observes only what it may know
+(S5), in its observation and its information state, and that resampling from an
+information state keeps it, so that OpenSpiel's ISMCTS plays the game.  ``random_sim_test`` plays 5 games per configuration under the ``ci``
 Hypothesis profile (what CI runs) and 1 under ``dev``, to keep the default suite quick.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sys
 
 import pytest
@@ -25,11 +27,13 @@ if sys.version_info < (3, 11):
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
 
 from mexican_train import (
     Draw,
     IllegalMoveError,
     InvalidArgumentError,
+    RulesError,
     Tile,
     UnknownVariantError,
     legal_moves,
@@ -228,14 +232,172 @@ def test_an_illegal_action_and_a_foreign_chance_outcome_are_refused() -> None:
     assert state.game_state is before
 
 
-def test_no_information_state_is_declared() -> None:
-    """The observation holds the present, not the history: no information state."""
+def test_the_information_state_is_a_string_of_the_view_and_the_round_history() -> None:
+    """The information state is a string: the seat's observation, then the round's moves."""
     game = load(2, "hub")
     kind = game.get_type()
+    assert kind.provides_information_state_string
     assert not kind.provides_information_state_tensor
-    assert not kind.provides_information_state_string
-    with pytest.raises(InvalidArgumentError, match="no information state"):
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    rng = random.Random(4)
+    state = game.new_initial_state()
+    while state.is_chance_node() or state.game_state.boneyard_size > 20:
+        step_randomly(state, rng)
+    assert state.game_state is not None
+    seat = state.current_player()
+    observation, history = state.information_state_string(seat).split("\nMoves this round:\n")
+    assert observation == state.observation_string(seat)
+    assert f"{seat}: draw" in history.split("\n")  # a draw shows, its tile does not
+    shown = set(re.findall(r"\b(\d+)-(\d+)\b", history))
+    assert not any(
+        {(str(t.high), str(t.low)), (str(t.low), str(t.high))} & shown
+        for t in state.game_state.boneyard
+    )
+    with pytest.raises(InvalidArgumentError, match="no information state tensor"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)).set_from(state, seat)
+    every_hand = pyspiel.IIGObservationType(
+        perfect_recall=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+    )
+    with pytest.raises(InvalidArgumentError, match="one seat's"):
+        game.make_py_observer(every_hand)
+
+
+def walk_twins(rules: str, seed: int) -> tuple[int, int]:
+    """Play two games seat 0 cannot tell apart; check its information states are equal.
+
+    The two deals give seat 0 the same tiles and swap one tile of each other seat with
+    one of the boneyard; half the other seats' draws take different tiles; every public
+    move is the same (drawn from the moves legal in both games), until the round ends
+    or no move is legal in both.  Returns the steps walked and the steps at which seat
+    1's information states differed.
+    """
+    game = load(3, rules)
+    first, second = game.new_initial_state(), game.new_initial_state()
+    tiles = [action for action, _ in first.chance_outcomes()]
+    random.Random(seed).shuffle(tiles)
+    engine = tile_index(Tile(game.actions.max_pip, game.actions.max_pip))
+    if engine in tiles:  # S3: seat 0 holds the engine, so no seat searches for it
+        tiles.remove(engine)
+        tiles.insert(0, engine)
+    n = game.hand_size
+    mine, rest = tiles[:n], tiles[n:]
+    swapped = rest[:]
+    swapped[0], swapped[-1] = swapped[-1], swapped[0]  # seat 1's first tile
+    swapped[n], swapped[-2] = swapped[-2], swapped[n]  # seat 2's first tile
+    deals = iter([*mine, *rest]), iter([*mine, *swapped])
+    rng = random.Random(seed)
+    steps = differ = 0
+    while first.game_state is None or not first.game_state.is_round_over:
+        assert first.information_state_string(0) == second.information_state_string(0)
+        assert first.observation_string(0) == second.observation_string(0)
+        differ += first.information_state_string(1) != second.information_state_string(1)
+        steps += 1
+        if first.game_state is None or first._dealing():
+            for state, deal in zip((first, second), deals, strict=True):
+                outcomes = {action for action, _ in state.chance_outcomes()}
+                state.apply_action(next(a for a in deal if a in outcomes))
+        elif first.is_chance_node():
+            drawer = first.game_state.current_player
+            if drawer != 0 and rng.random() < 0.5:  # another seat draws, any tile in each
+                for state in (first, second):
+                    state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            outcomes = [{a for a, _ in state.chance_outcomes()} for state in (first, second)]
+            common = sorted(outcomes[0] & outcomes[1])
+            if not common:
+                break
+            action = rng.choice(common)  # seat 0 draws: the same tile in both
+            first.apply_action(action)
+            second.apply_action(action)
+        else:
+            assert first.current_player() == second.current_player()
+            common = sorted(set(first.legal_actions()) & set(second.legal_actions()))
+            if not common:
+                break
+            action = rng.choice(common)
+            first.apply_action(action)
+            second.apply_action(action)
+    return steps, differ
+
+
+@pytest.mark.parametrize("rules", ["hub", "standard", "last-tile-call"])
+def test_s5_information_states_do_not_tell_what_the_seat_cannot_see(rules: str) -> None:
+    """S5: states that differ only in tiles seat 0 cannot see give it equal information states."""
+    walked = [walk_twins(rules, seed) for seed in range(3)]
+    assert sum(steps for steps, _ in walked) > 200  # the walks get well into the rounds
+    assert all(differ for _, differ in walked)  # seat 1 tells the two games apart
+
+
+def test_resampling_keeps_the_information_state_and_deals_the_unseen_anew() -> None:
+    """At every node, a resampled state has the seat's information state; its hidden tiles vary."""
+    rng = random.Random(6)
+    sampler = pyspiel.UniformProbabilitySampler(6, 0.0, 1.0)
+    changed = 0
+    for rules in ("standard", "last-tile-call"):
+        state = load(3, rules).new_initial_state()
+        while not state.is_terminal():
+            seat = rng.randrange(3)
+            world = state.resample_from_infostate(seat, sampler)
+            assert world.information_state_string(seat) == state.information_state_string(seat)
+            assert world.current_player() == state.current_player()
+            assert len(world.chance_outcomes()) == len(state.chance_outcomes())
+            if state.current_player() == seat:
+                assert world.legal_actions() == state.legal_actions()
+            if not state.is_chance_node():
+                assert world.game_state is not None
+                assert state.game_state is not None
+                assert world.game_state.hand(seat) == state.game_state.hand(seat)
+                changed += world.game_state.hands != state.game_state.hands
+            step_randomly(state, rng)
+    assert changed > 50
+    # A resampled state plays on, and serializes, as any other.
+    text = pyspiel.serialize_game_and_state(world.get_game(), world)
+    assert str(pyspiel.deserialize_game_and_state(text)[1]) == str(world)
+    with pytest.raises(InvalidArgumentError, match="player_id must be a seat, 0 to 2, not 3"):
+        state.resample_from_infostate(3, sampler)
+
+
+@pytest.mark.parametrize("resampler", [False, True])
+def test_openspiel_ismcts_plays_the_game(resampler: bool) -> None:
+    """OpenSpiel's ISMCTSBot plays a seat for a few decisions, by the game's own resampling."""
+    game = pyspiel.load_game(GAME_NAME, {"players": 2, "rules": "hub", "rounds": 1})
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        uct_c=2.0,
+        max_simulations=8,
+        random_state=np.random.RandomState(0),
+    )
+    if resampler:  # a seeded sampler, as the benchmark uses; else the bot's own
+        sampler = pyspiel.UniformProbabilitySampler(0, 0.0, 1.0)
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    searched = 0
+    while not state.is_terminal() and searched < 6:
+        if state.current_player() == 0:
+            legal = state.legal_actions()
+            action = int(bot.step(state))
+            assert action in legal
+            searched += len(legal) > 1
+            state.apply_action(action)
+        else:
+            step_randomly(state, rng)
+    assert searched == 6
+
+
+def test_the_rounds_parameter_cuts_the_game() -> None:
+    """rounds=N plays N rounds of the variant; 0 keeps its own; Rules checks the number."""
+    game = load(2, "hub")
+    assert game.rules.rounds is None
+    one = pyspiel.load_game(GAME_NAME, {"players": 2, "rules": "hub", "rounds": 1})
+    assert one.rules.rounds == 1
+    state = one.new_initial_state()
+    rng = random.Random(8)
+    while not state.is_terminal():
+        step_randomly(state, rng)
+    assert len(state.game_state.round_scores) == 1
+    with pytest.raises(RulesError, match="has only 13 engines"):
+        pyspiel.load_game(GAME_NAME, {"players": 2, "rules": "hub", "rounds": 14})
 
 
 def test_rules_are_named_by_variant() -> None:

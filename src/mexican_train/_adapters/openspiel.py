@@ -8,13 +8,16 @@ penalty).  No state is ever patched.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Callable, Mapping
 from typing import Any, Final, Generic, TypeVar
 
+import attrs
 import numpy as np
 import numpy.typing as npt
 import pyspiel
 
+from .._bots.determinize import determinize
 from .._catalogue.variants import get_variant
 from .._core.deal import Deal
 from .._core.engine import apply, legal_moves, new_game
@@ -50,31 +53,39 @@ _GAME_TYPE = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=14,
     min_num_players=2,
-    provides_information_state_string=False,
+    provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": 4, "rules": "hub"},
+    parameter_specification={"players": 4, "rules": "hub", "rounds": 0},
 )
 
 
 def _rules(params: dict[str, Any]) -> tuple[Rules, int]:
-    return get_variant(str(params["rules"])), int(params["players"])
+    rules = get_variant(str(params["rules"]))
+    rounds = int(params["rounds"])
+    if rounds:
+        rules = attrs.evolve(rules, rounds=rounds)  # Rules checks the number (S2)
+    return rules, int(params["players"])
 
 
 class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
     """Mexican Train for OpenSpiel: ``pyspiel.load_game("python_mexican_train", params)``.
 
-    Parameters: ``players`` (default 4) and ``rules``, a variant's name as
-    `~mexican_train.get_variant` takes it (default ``"hub"``).  Player actions are
+    Parameters: ``players`` (default 4), ``rules``, a variant's name as
+    `~mexican_train.get_variant` takes it (default ``"hub"``), and ``rounds``, a
+    number of rounds to play instead of the variant's (default 0: the variant's own,
+    S2).  Player actions are
     `~mexican_train.rl.ActionCodec` indices (trains relative to the mover); chance
     outcomes are tile indices (`~mexican_train.rl.tile_index`), one chance node per
     tile dealt (S1) or drawn: ordinary draws (P5, D1, D2, and every draw of
     ``draw_until_playable``), the engine search of S3 and the last-tile penalty.
     `NextRound` is chance's: the deal of the next round.  Observation tensors are
-    `~mexican_train.rl.ObservationCodec` encodings; no information state is
-    declared, since the observation holds the present, not the seat's history.
-    The utility of a game is the sum over rounds of ``mean(points) - own points``
+    `~mexican_train.rl.ObservationCodec` encodings.  The information state, a string
+    (``information_state_string``), is the seat's observation followed by the
+    round's public history: each player's action this round, a draw shown as a draw,
+    its tile unseen (S5).  `MexicanTrainState.resample_from_infostate` deals what the
+    seat cannot see anew, so OpenSpiel's ``ISMCTSBot`` plays the game.  The utility of a game is the sum over rounds of ``mean(points) - own points``
     (zero-sum), given at the end.
 
     >>> import pyspiel
@@ -90,6 +101,7 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
     def __init__(self, params: Mapping[str, int | str] | None = None) -> None:
         merged = {**_GAME_TYPE.parameter_specification, **(params or {})}
         rules, players = _rules(merged)
+        new_game(players, rules, seed=0)  # the checks of a game (S1, S2), before any deal
         actions = ActionCodec(rules, players)
         tiles = len(full_set(actions.max_pip))
         rounds = rules.rounds or actions.max_pip + 1
@@ -124,14 +136,22 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, object] | None = None
     ) -> Any:
-        """Return an observer of what one seat may know (OpenSpiel's observer protocol)."""
+        """Return an observer of what one seat may know (OpenSpiel's observer protocol).
+
+        With ``perfect_recall``, the observer of the information state: a string only,
+        the seat's observation and the round's public history.
+        """
         if params:
             raise InvalidArgumentError(f"the observer takes no parameters, not {params!r}")
         if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise InvalidArgumentError(
-                "python_mexican_train declares no information state: its observation "
-                "holds the present, not the seat's history"
-            )
+            if not iig_obs_type.public_info or (
+                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            ):
+                raise InvalidArgumentError(
+                    "python_mexican_train's information state is one seat's: the public "
+                    "information and that seat's private information (SINGLE_PLAYER)"
+                )
+            return _Observer(self, history=True)
         return _Observer(self)
 
 
@@ -171,6 +191,9 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         self._penalty: list[Tile] = []  # tiles the last-tile penalty takes, chosen so far
         self._pending: Move | None = None  # a Draw, or a move whose penalty is being drawn
         self._penalty_size = 0
+        # The public history of the round: each player's action, as seat and move (a
+        # draw is a Draw, its tile unseen).  Shared: a new tuple replaces it.
+        self._log: _Shared[tuple[tuple[int, Move], ...]] = _Shared(())
         self._max_pip, self._hand_size = game.actions.max_pip, game.hand_size
 
     @property
@@ -290,6 +313,7 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         else:
             self.game_state = next_round(self.game_state, deal)
         self._dealt, self._searched = [], []
+        self._log = _Shared(())
 
     # -- the players' moves ----------------------------------------------------------
 
@@ -301,6 +325,8 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
     def _apply_move(self, move: Move) -> None:
         state = self.game_state
         assert state is not None
+        assert state.current_player is not None
+        self._log = _Shared((*self._log.value, (state.current_player, move)))
         if move is _DRAW:
             self._pending = move  # the tile comes from a chance node
             return
@@ -403,16 +429,86 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         mine += [t for k, t in enumerate(self._searched) if (first + k) % self._players == seat]
         return mine
 
+    def _history_text(self) -> str:
+        # The round's public history, rendered once per log.
+        shared = self._log
+        text = shared.texts.get(None)
+        if text is None:
+            moves = [f"{seat}: {format_move(move)}" for seat, move in shared.value]
+            text = "\n".join(["Moves this round:", *moves])
+            shared.texts[None] = text
+        return text
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> MexicanTrainState:
+        """Return a state *player_id* cannot tell from this one, the unseen tiles dealt anew.
+
+        The game-state part is `~mexican_train.determinize` of the seat's view: the
+        other hands and the boneyard are dealt at random from the tiles the seat cannot
+        see (S5).  Tiles chosen so far by a chance node under way are resampled too (the
+        other seats' tiles of a deal, the last-tile penalty's); later chance outcomes
+        are chance's, as in any state.  The new state has the same information state
+        string for *player_id* and the same public history, so the same legal actions;
+        it has no OpenSpiel action history (``history()`` is empty), since its hidden
+        tiles were never dealt one by one.
+
+        Args:
+            player_id: the seat whose information state is kept.
+            probability_sampler: a callable returning a float in [0, 1), such as
+                ``pyspiel.UniformProbabilitySampler``; it is called once, and its value
+                seeds the sampling.
+
+        Raises:
+            InvalidArgumentError: if *player_id* is not a seat of the game.
+        """
+        if type(player_id) is not int or not 0 <= player_id < self._players:
+            raise InvalidArgumentError(
+                f"player_id must be a seat, 0 to {self._players - 1}, not {player_id!r}"
+            )
+        rng = random.Random(int(probability_sampler() * 2**53))
+        world = self._game.value.new_initial_state()
+        world._log, world._pending = self._log, self._pending
+        world._penalty_size = self._penalty_size
+        if self.game_state is not None:
+            world.game_state = determinize(view(self.game_state, player_id), rng)
+        if self._dealing():
+            # The other seats' tiles of the deal under way, and of S3's search.
+            mine = self._dealt_to(player_id)
+            unseen = [t for t in self._pool() if t not in mine]
+            if self._deal_complete():
+                unseen.remove(self._engine())  # S3: still searched for, so not drawn yet
+            dealt = [*self._dealt, *self._searched]
+            others = iter(rng.sample(unseen, len(dealt) - len(mine)))
+            dealt = [t if t in mine else next(others) for t in dealt]
+            world._dealt, world._searched = dealt[: len(self._dealt)], dealt[len(self._dealt) :]
+        elif self._penalty:
+            assert world.game_state is not None
+            world._penalty = rng.sample(world.game_state.boneyard, len(self._penalty))
+        return world
+
 
 class _Observer:
     """What one seat may know (S5), as OpenSpiel's PyObserver protocol asks."""
 
-    def __init__(self, game: MexicanTrainGame) -> None:
+    def __init__(self, game: MexicanTrainGame, *, history: bool = False) -> None:
+        # history: the information state, the round's public history included; it is
+        # a string only (no information state tensor is declared).
+        self.history = history
         self._codec = game.observations
-        self.tensor: npt.NDArray[np.float32] = np.zeros(self._codec.shape, np.float32)
-        self.dict = {name: self.tensor[block] for name, block in self._codec.layout.items()}
+        self.tensor: npt.NDArray[np.float32] | None = (
+            None if history else np.zeros(self._codec.shape, np.float32)
+        )
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        if self.tensor is not None:
+            self.dict = {name: self.tensor[block] for name, block in self._codec.layout.items()}
 
     def set_from(self, state: MexicanTrainState, player: int) -> None:
+        if self.tensor is None:
+            raise InvalidArgumentError(
+                "python_mexican_train declares no information state tensor; "
+                "information_state_string describes the information state"
+            )
         if state.game_state is not None:
             self.tensor[:] = state._encoding(player)
         else:
@@ -427,9 +523,14 @@ class _Observer:
 
     def string_from(self, state: MexicanTrainState, player: int) -> str:
         lines = [] if state.game_state is None else [state._text(player)]
+        if self.history:
+            lines.append(state._history_text())
         if state._dealing():
             mine = " ".join(map(str, sorted(state._dealt_to(player), key=tile_index)))
             lines.append(f"Round {state._round()} being dealt; your tiles so far: {mine}")
+            if self.history:
+                dealt = len(state._dealt) + len(state._searched)
+                lines.append(f"Tiles dealt or drawn so far: {dealt}")
         return "\n".join(lines)
 
 
