@@ -11,6 +11,6 @@ collect_ignore = []
 if sys.version_info < (3, 11):
     collect_ignore += [
         "src/mexican_train/openspiel.py",
-        "src/mexican_train/_openspiel.py",
+        "src/mexican_train/_adapters/openspiel.py",
         "docs/howto/openspiel.rst",
     ]
