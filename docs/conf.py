@@ -4,6 +4,13 @@ Build with ``python -m sphinx -W -n --keep-going -b html docs docs/_build/html``
 There is no network access at build time, so there is no intersphinx: the few
 references to Python and attrs are resolved by ``docs/_ext/mt_docs.py`` from a
 small, explicit table, and every other reference must resolve inside these docs.
+
+The ``docs`` extra is all the build needs (``pip install '.[docs]'``, as Read the Docs
+installs it, ``.readthedocs.yaml``): it brings the ``rl`` and ``openspiel`` extras in, so
+autodoc imports the real numpy, Gymnasium, PettingZoo and OpenSpiel and documents the
+adapters as they are.  Nothing is mocked (no ``autodoc_mock_imports``): a mocked base
+class or annotation would document something other than what users install.  open_spiel
+installs on Python 3.11 and later, so the docs build there (Read the Docs uses 3.12).
 """
 
 from __future__ import annotations

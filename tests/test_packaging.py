@@ -97,3 +97,37 @@ def test_read_the_docs_builds_the_sphinx_site_with_the_docs_extra() -> None:
     assert any(
         url.startswith("Documentation, https://mexican-train.readthedocs.io") for url in urls
     )
+
+
+def test_the_docs_extra_brings_what_autodoc_imports() -> None:
+    """The docs build from the docs extra alone: it brings the adapters' extras in."""
+    from pathlib import Path
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    extras = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    assert "mexican-train[rl,openspiel]" in extras["docs"]
+    assert {"sphinx", "furo", "myst-parser"} <= {
+        re.split(r"[<>=;\[ ]", requirement)[0] for requirement in extras["docs"]
+    }
+
+
+def test_every_bot_is_importable_from_the_top_level() -> None:
+    """Every bot of ``mexican_train.players`` is also ``mexican_train.<its name>``."""
+    import mexican_train.players as players
+
+    bots = [
+        name
+        for name in players.__all__
+        if isinstance(getattr(players, name), type) and hasattr(getattr(players, name), "choose")
+    ]
+    assert {"RandomPlayer", "GreedyPlayer", "PlannerPlayer", "SearchPlayer"} <= set(bots)
+    for name in bots:
+        assert name in mexican_train.__all__
+        assert getattr(mexican_train, name) is getattr(players, name)

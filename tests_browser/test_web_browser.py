@@ -1,8 +1,9 @@
 """The web table in a real browser: Playwright drives Debian's chromium and plays by clicking.
 
 Not part of the default test run (it needs chromium and the ``playwright`` package,
-never a browser download): ``.ci/run`` installs both and runs
-``python -m pytest tests_browser``.
+never a browser download): ``nox -s browser`` installs ``playwright``, finds chromium at
+``/usr/bin/chromium`` and runs ``python -m pytest tests_browser``; ``.ci/run`` and the CI
+workflow run that session.
 """
 
 from __future__ import annotations

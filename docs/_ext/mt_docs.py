@@ -127,6 +127,11 @@ EXTERNAL: dict[str, str] = {
     },
     "numpy.ndarray": "https://numpy.org/doc/stable/reference/generated/numpy.ndarray.html",
     "numpy.dtype": "https://numpy.org/doc/stable/reference/generated/numpy.dtype.html",
+    # numpy.typing.NDArray: on Python 3.12 and later a type alias named by its private home.
+    **dict.fromkeys(
+        ("numpy.typing.NDArray", "numpy._typing._array_like.NDArray"),
+        "https://numpy.org/doc/stable/reference/typing.html#numpy.typing.NDArray",
+    ),
     "gymnasium.Env": "https://gymnasium.farama.org/api/env/",
     "gymnasium.spaces.Box": "https://gymnasium.farama.org/api/spaces/fundamental/#box",
     "gymnasium.spaces.box.Box": "https://gymnasium.farama.org/api/spaces/fundamental/#box",

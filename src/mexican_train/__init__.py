@@ -11,6 +11,7 @@
 from ._bots.determinize import determinize
 from ._bots.longest import longest_train
 from ._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
+from ._bots.search import SearchPlayer
 from ._bots.simulate import SimulationResult, simulate
 from ._catalogue.variants import VARIANTS, get_variant
 from ._core import engine as _engine
@@ -100,6 +101,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SchemaError",
+    "SearchPlayer",
     "SimulationResult",
     "StateChanges",
     "Table",

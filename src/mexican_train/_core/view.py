@@ -335,8 +335,11 @@ class PlayerView(_Slots):
         )
 
     def __hash__(self) -> int:
-        # Every field but the rules (an attrs value of many fields, slow to hash):
-        # views equal in everything else but their rules merely share a hash.
+        # Every field but the rules (an attrs value of many fields, slow to hash, and
+        # its strings hash differently in every process): views equal in everything
+        # else but their rules merely share a hash.  The rest are ints, tiles, trains
+        # and tuples of them, with None hashed as -1 (Python before 3.12 hashes None
+        # by its address), so a view hashes alike in every process, as a state does.
         try:
             return self._hash
         except AttributeError:
@@ -344,11 +347,11 @@ class PlayerView(_Slots):
         known = hash(
             (
                 self.players, self.max_pip, self.hand_size, self.round_number, self.engine,
-                self.first_player, self.seat, self.hand, self.hand_sizes, self.boneyard_size,
-                self.trains, self.current_player, self.had_first_turn, self.turn_tiles,
-                self.has_drawn, self.turn_doubles, self.open_doubles, self.idle_turns,
-                self.scores, self.round_scores, self.is_over, self.open_hands,
-                self.last_tile_called,
+                self.first_player, _no_none(self.seat), self.hand, self.hand_sizes,
+                self.boneyard_size, self.trains, _no_none(self.current_player),
+                self.had_first_turn, self.turn_tiles, self.has_drawn, self.turn_doubles,
+                self.open_doubles, self.idle_turns, self.scores, self.round_scores,
+                self.is_over, _no_none(self.open_hands), self.last_tile_called,
             )
         )  # fmt: skip
         object.__setattr__(self, "_hash", known)  # a cache, not a field
@@ -483,3 +486,9 @@ def _round_of(v: PlayerView) -> _Round:
 def _refuse(state: object) -> NoReturn:
     hint = " (it is already a view)" if isinstance(state, PlayerView) else ""
     raise TypeError(f"view() needs a GameState, not {type(state).__name__}{hint}")
+
+
+def _no_none(value: object) -> object:
+    # What a view's hash reads for a field that may be None: None hashes by its address
+    # before Python 3.12, differently in every process; -1 hashes the same everywhere.
+    return -1 if value is None else value
