@@ -14,7 +14,8 @@ from typing import Any, Final, Protocol, cast, runtime_checkable
 
 import attrs
 
-from .._core.errors import InvalidArgumentError, shown
+from .._core.bounds import bounded
+from .._core.errors import InvalidArgumentError
 from .._core.moves import CallLastTile, Move, Play
 from .._core.tiles import MAX_PIP, Tile, full_set
 from .._core.view import PlayerView
@@ -77,18 +78,6 @@ def player_name(player: object) -> str:
     return f"{short}({', '.join(changed)})" if changed else short
 
 
-def _whole(minimum: int, maximum: int | None = None, what: str = "") -> Any:
-    # what: how the message words the range; by default ">= minimum".
-    def check(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-        if type(value) is not int or value < minimum or (maximum is not None and value >= maximum):
-            raise InvalidArgumentError(
-                f"{type(instance).__name__}.{attribute.name} is a whole number "
-                f"{what or f'>= {minimum}'}, not {shown(value)}"
-            )
-
-    return check
-
-
 def _some(moves: tuple[Move, ...]) -> None:
     if not moves:
         raise InvalidArgumentError("choose() needs the legal moves, at least one; moves is empty")
@@ -115,7 +104,7 @@ class RandomPlayer:
     True
     """
 
-    seed: int = attrs.field(default=0, validator=_whole(-(1 << 64), 1 << 64, "of at most 64 bits"))
+    seed: int = attrs.field(default=0, validator=bounded("seed"))
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return one of *moves*, chosen by hashing the seed and the position."""
@@ -272,8 +261,8 @@ class PlannerPlayer:
     Play(Tile(12, 9), 3)
     """
 
-    endgame: int = attrs.field(default=2, validator=_whole(0))
-    max_nodes: int = attrs.field(default=20_000, validator=_whole(1))
+    endgame: int = attrs.field(default=2, validator=bounded("endgame"))
+    max_nodes: int = attrs.field(default=20_000, validator=bounded("max_nodes"))
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return the next tile of the plan, a leftover tile, or draw or pass."""
