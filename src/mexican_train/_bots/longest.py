@@ -131,7 +131,7 @@ def longest_train(
 
     Raises:
         InvalidArgumentError: if *hand* holds a tile twice, *open_end* is not a
-            whole number 0-30, or *max_nodes* not a whole number >= 1.
+            whole number 0-30, or *max_nodes* not one from 1 to 10**9.
         TypeError: if *hand* is not a list of tiles.
 
     >>> longest_train(["12-5", "5-3", "5-5", "3-9", "12-1", "9-9"], 12)

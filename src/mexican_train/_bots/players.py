@@ -96,7 +96,8 @@ class RandomPlayer:
     and independently from position to position, game to game and seed to seed.
 
     Attributes:
-        seed: any whole number; different seeds play differently.
+        seed: a whole number of at most 64 bits, as a game's (S6); different seeds
+            play differently.
 
     >>> from mexican_train import HUB, legal_moves, new_game, view
     >>> mine = view(new_game(4, HUB, seed=1), 0)
@@ -251,8 +252,8 @@ class PlannerPlayer:
       sheds the most pips, as `GreedyPlayer` does.
 
     Attributes:
-        endgame: the opponent hand size at which it stops saving tiles.
-        max_nodes: the search budget for `longest_train`.
+        endgame: the opponent hand size at which it stops saving tiles, 0 to 496.
+        max_nodes: the search budget for `longest_train`, 1 to 10**9.
 
     >>> from mexican_train import STANDARD, legal_moves, new_game, view
     >>> state = new_game(4, STANDARD, seed=7)

@@ -72,7 +72,7 @@ class SearchPlayer:
 
     Attributes:
         iterations: playouts per decision, spread over ceil(log2(candidates)) rounds
-            of halving (at least one sample for each candidate in play).
+            of halving (at least one sample for each candidate in play); 1 to 1,000,000.
         seed: any whole number of at most 64 bits; different seeds sample differently.
         seconds: an optional time limit per decision, checked between samples; a
             choice made under it depends on the machine's speed and is not

@@ -509,7 +509,8 @@ def simulate(
 
     Raises:
         DealError: if the rules cannot deal for ``len(players)`` players.
-        InvalidArgumentError: if *games* or *batch_size* is not a whole number >= 1.
+        InvalidArgumentError: if *games* or *batch_size* is not a whole number from 1
+            to 10,000,000, or *seed* has more than 64 bits.
         TypeError: if a player has no ``choose`` method, or *executor* no ``map``.
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
