@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import attrs
 
-from .errors import InvalidArgumentError, shown
+from .errors import SHOWN_BITS, InvalidArgumentError, shown
 
 __all__ = [
     "BOUNDS",
@@ -92,8 +92,10 @@ BOUNDS: Final = {
     "score": Bound(-(10**9), 10**9, "a score"),
     "double_blank_score": Bound(-(10**6), 10**6, "the double-blank's score"),
     "last_tile_penalty": Bound(0, _TILES, "the last-tile penalty"),
-    # Input nesting: JSON documents, request bodies, the notation's brackets.
+    # Input nesting: JSON documents, request bodies, the notation's brackets; and the
+    # length of a number in a JSON document, checked before any field is read.
     "depth": Bound(0, MAX_DEPTH, "a depth of nesting"),
+    "bits": Bound(0, SHOWN_BITS, "a number's length in bits"),
     # Bots and simulations: budgets large enough for any use, small enough that a typo
     # cannot make one call run for days (a million playouts take hours already).
     "endgame": Bound(0, _TILES, "an opponent's hand size"),

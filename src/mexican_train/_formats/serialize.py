@@ -433,7 +433,7 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
 
 #: No field needs a number this long (seeds have 64 bits); a longer one could not even be
 #: shown in a message (Python refuses to write ints of more than 4300 digits).
-_MAX_BITS: Final = 1000
+_MAX_BITS: Final = BOUNDS["bits"].high
 
 
 def _check_shape(document: dict[str, Any]) -> None:
