@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import random
 import re
@@ -32,6 +33,7 @@ from mexican_train import (
     RulesError,
     Tile,
     apply,
+    build_state,
     full_set,
     legal_moves,
     new_game,
@@ -646,3 +648,23 @@ def request_bodies(draw: st.DrawFn) -> bytes:
     if kind == "mutated":
         text = draw(mutated_texts(text)) if text else text
     return text.encode("utf-8", "surrogatepass")
+
+
+# -- numbers near a bound ---------------------------------------------------------------------
+
+
+def numbers_near(low: int, high: int) -> st.SearchStrategy[int]:
+    """Whole numbers on both sides of the range *low* to *high*: its edges, a step past
+    them, any number inside or beyond, and numbers too long to print (> 4300 digits)."""
+    return (
+        st.sampled_from([low, high, low - 1, high + 1])
+        | st.sampled_from([-1, 1]).map(lambda sign: sign * 10**5000)  # drawn, never printed
+        | st.integers(low, high)
+        | st.integers(max_value=low - 1)
+        | st.integers(min_value=high + 1)
+    )
+
+
+def parts_of(state: GameState) -> dict[str, Any]:
+    """Every part `build_state` takes, read from *state*'s attributes of the same names."""
+    return {name: getattr(state, name) for name in inspect.signature(build_state).parameters}

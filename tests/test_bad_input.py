@@ -34,6 +34,7 @@ from mexican_train import (
     Tile,
     Train,
     apply,
+    build_state,
     format_state,
     full_set,
     legal_moves,
@@ -47,7 +48,7 @@ from mexican_train import (
     view,
 )
 from mexican_train._frontends.cli import _read_move, cli
-from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
+from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer, SearchPlayer
 from mexican_train.render import render_svg, render_text
 from mexican_train.serialize import (
     SchemaError,
@@ -57,6 +58,8 @@ from mexican_train.serialize import (
     to_json,
 )
 from mexican_train.simulation import simulate
+from mexican_train.web import WebTable
+from strategies import parts_of
 
 
 def refused(call: Callable[[], object], error: type[BaseException], *shown: str) -> str:
@@ -92,7 +95,7 @@ def test_invalid_argument_error_is_a_library_error_and_a_value_error() -> None:
 def test_tile_with_an_impossible_end_raises_invalid_argument_naming_it(
     ends: tuple[Any, Any],
 ) -> None:
-    refused(lambda: Tile(*ends), InvalidArgumentError, "0-30", repr(ends[0]))
+    refused(lambda: Tile(*ends), InvalidArgumentError, "from 0 to 30", repr(ends[0]))
 
 
 @pytest.mark.parametrize("text", [None, 5, b"1-2"])
@@ -376,7 +379,7 @@ def test_cli_demo_with_a_seed_of_more_than_64_bits_prints_one_line() -> None:
     result = CliRunner().invoke(cli, ["demo", "--seed", str(2**64)], prog_name="mexican-train")
     assert result.exit_code == 1
     assert result.stderr.strip().splitlines() == [
-        f"Error: a seed is a whole number of at most 64 bits, not {2**64}"
+        f"Error: seed is a whole number of at most 64 bits, not {2**64}"
     ]
 
 
@@ -440,12 +443,43 @@ HUGE = 10**5000
         lambda: new_game(4, seed=HUGE),
         lambda: simulate(TWO, games=1, seed=HUGE),
         lambda: longest_train([Tile(1, 1)], HUGE),
+        lambda: longest_train([Tile(1, 1)], 1, max_nodes=HUGE),
+        lambda: set_size(HUGE),
+        lambda: full_set(-HUGE),
+        lambda: RandomPlayer(seed=-HUGE),
+        lambda: SearchPlayer(seed=HUGE),
+        lambda: SearchPlayer(iterations=HUGE),
+        lambda: PlannerPlayer(endgame=HUGE),
+        lambda: PlannerPlayer(max_nodes=-HUGE),
+        lambda: simulate(TWO, games=HUGE),
+        lambda: simulate(TWO, games=1, batch_size=HUGE),
+        lambda: GameRecord(2, STANDARD, HUGE),
+        lambda: GameRecord(HUGE, STANDARD, 1),
+        lambda: WebTable(2, seed=-HUGE),
     ],
 )
 def test_a_huge_whole_number_gets_an_invalid_argument_error_describing_it(
     call: Callable[[], object],
 ) -> None:
     refused(call, InvalidArgumentError, "a whole number of 16610 bits")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["players", "seed", "round_number", "current_player", "first_player", "turn_tiles",
+     "idle_turns", "scores", "round_scores", "turn_doubles", "open_doubles"],
+)  # fmt: skip
+@pytest.mark.parametrize("sign", [1, -1])
+def test_build_state_refuses_a_huge_number_in_any_part_describing_it(name: str, sign: int) -> None:
+    parts = parts_of(a_state())
+    number = sign * HUGE
+    if name == "round_scores":
+        parts[name] = [[number] * 4]
+    elif name in ("scores", "turn_doubles", "open_doubles"):
+        parts[name] = [number] * len(parts[name] or [0])
+    else:
+        parts[name] = number
+    refused(lambda: build_state(**parts), InvalidArgumentError, "a whole number of 16610 bits")
 
 
 def test_new_game_for_a_huge_player_count_raises_deal_error_describing_it() -> None:
@@ -483,11 +517,11 @@ def test_simulate_refuses_a_seed_of_more_than_64_bits() -> None:
 @pytest.mark.parametrize("open_end", [-1, 31, 10**9])
 def test_train_refuses_an_open_end_no_tile_shows(open_end: int) -> None:
     Train((), 30)
-    refused(lambda: Train((), open_end), InvalidArgumentError, "0-30", str(open_end))
+    refused(lambda: Train((), open_end), InvalidArgumentError, "from 0 to 30", str(open_end))
 
 
 def test_longest_train_refuses_an_open_end_above_30() -> None:
-    refused(lambda: longest_train([Tile(1, 1)], 31), InvalidArgumentError, "0-30", "31")
+    refused(lambda: longest_train([Tile(1, 1)], 31), InvalidArgumentError, "from 0 to 30", "31")
 
 
 def test_cli_output_it_cannot_write_gives_one_line_not_a_traceback(

@@ -1,7 +1,8 @@
-"""One table of bounds for every number in every format.
+"""One table of bounds for every number, in every format and at every entry point.
 
 A number inside its bound round-trips through JSON and the notation; a number outside is
 refused by both readers, whatever the field.  The JSON Schema publishes the same table.
+The functions that take a number (a seed, a set, a bot's budget) accept the same ones.
 """
 
 from __future__ import annotations
@@ -17,20 +18,35 @@ from hypothesis import strategies as st
 
 from mexican_train import (
     HUB,
+    GameRecord,
     GameState,
+    InvalidArgumentError,
+    InvalidStateError,
     NotationError,
     Play,
     Tile,
     apply,
+    build_state,
     format_move,
     format_state,
+    full_set,
     legal_moves,
     new_game,
     parse_move,
     parse_state,
+    set_size,
+    view,
 )
-from mexican_train._core.bounds import BOUNDS, FIELD_BOUNDS, Bound
+from mexican_train._core.bounds import BOUNDS, FIELD_BOUNDS, MAX_DEPTH, MAX_PIP, Bound, check_bound
+from mexican_train._core.errors import shown
 from mexican_train.events import RoundEnded, TurnStarted
+from mexican_train.players import (
+    GreedyPlayer,
+    PlannerPlayer,
+    RandomPlayer,
+    SearchPlayer,
+    longest_train,
+)
 from mexican_train.serialize import (
     SchemaError,
     event_from_json,
@@ -38,7 +54,11 @@ from mexican_train.serialize import (
     move_from_json,
     state_from_json,
     to_json,
+    view_from_json,
 )
+from mexican_train.simulation import simulate
+from mexican_train.web import MAX_JSON_DEPTH
+from strategies import numbers_near, parts_of
 
 # -- the schema publishes the table -----------------------------------------------------------
 
@@ -106,19 +126,12 @@ def _round_two() -> GameState:
 ROUND_TWO = _round_two()
 
 
-def with_score(value: int) -> GameState:
-    # E3: the totals add up the rounds; in round 2 seat 0's total is its round-1 score.
-    other = ROUND_TWO.round_scores[0][1]
-    return ROUND_TWO.replace(scores=(value, other), round_scores=((value, other),))
-
-
 def with_seed(value: int) -> GameState:
     return ROUND_TWO.replace(seed=value)
 
 
 #: A field whose only limit is its bound, and a state holding any value in it.
 STATE_FIELDS: dict[str, tuple[Bound, Callable[[int], GameState]]] = {
-    "score": (BOUNDS["score"], with_score),
     "seed": (BOUNDS["seed"], with_seed),
 }
 #: A field of Rules whose only limit is its bound, and the value written in the base state.
@@ -225,3 +238,149 @@ def test_an_event_score_inside_its_bound_round_trips_and_outside_is_refused(valu
     else:
         with pytest.raises(SchemaError, match=r"\$\.round_scores\[0\]: a score is"):
             event_from_json(to_json(event))
+
+
+# -- round scores: the pips of a hand (E3, V7) -------------------------------------------------
+
+
+def with_round_score(state: GameState, value: int) -> GameState:
+    """*state*, in round 2, with seat 0's round-1 score (and so its total, E3) *value*."""
+    other = state.round_scores[0][1]
+    return state.replace(scores=(value, other), round_scores=((value, other),))
+
+
+def round_two(double_blank_score: int) -> GameState:
+    rules = attrs.evolve(ROUND_TWO.rules, double_blank_score=double_blank_score)
+    return ROUND_TWO.replace(rules=rules)
+
+
+@pytest.mark.parametrize("double_blank_score", [50, 0, -50])
+@given(data=st.data())
+def test_a_round_score_is_one_a_hand_can_score_in_every_reader_and_build_state(
+    double_blank_score: int, data: st.DataObject
+) -> None:
+    """E3, V7: a hand scores its pips, the double-blank counting ``double_blank_score``: at
+    least min(0, that score), at most every pip of the set plus it.  No rule makes a round
+    score below 0 unless the double-blank counts below 0."""
+    low = min(0, double_blank_score)
+    high = 6 * 7 * 8 // 2 + max(0, double_blank_score)  # the pips of a double-6 set
+    value = data.draw(numbers_near(low, high).filter(lambda n: n in BOUNDS["score"]))
+    state = with_round_score(round_two(double_blank_score), value)
+    document, text = to_json(state), format_state(state)
+    if low <= value <= high:
+        assert state_from_json(document) == state
+        assert parse_state(text) == state
+        assert build_state(**parts_of(state)) == state
+        return
+    with pytest.raises(SchemaError) as caught:
+        state_from_json(document)
+    assert caught.value.path == "$.round_scores[0][0]"
+    assert "E3" in caught.value.reason
+    with pytest.raises(NotationError) as refused:
+        parse_state(text)
+    assert refused.value.field == "scores"
+    with pytest.raises(InvalidStateError) as invalid:
+        build_state(**parts_of(state))
+    assert invalid.value.field == "round_scores[0][0]"
+
+
+@pytest.mark.parametrize("score", [-1, -50])
+def test_a_negative_round_score_is_refused_when_the_double_blank_counts_50(score: int) -> None:
+    state = with_round_score(ROUND_TWO, score)
+    assert state.rules.double_blank_score == 50
+    with pytest.raises(SchemaError, match="V7"):
+        state_from_json(to_json(state))
+    with pytest.raises(NotationError, match="V7"):
+        parse_state(format_state(state))
+    with pytest.raises(InvalidStateError, match="V7"):
+        build_state(**parts_of(state))
+
+
+def test_a_view_with_a_negative_round_score_is_refused() -> None:
+    document = to_json(view(with_round_score(ROUND_TWO, -1), 1))
+    with pytest.raises(SchemaError) as caught:
+        view_from_json(document)
+    assert caught.value.path == "$.round_scores[0][0]"
+
+
+# -- every entry point takes the same numbers ---------------------------------------------------
+
+
+def _agrees(calls: dict[str, Callable[[], object]]) -> None:
+    """Every call of *calls* succeeds, or every one raises InvalidArgumentError."""
+    refused: dict[str, bool] = {}
+    for name, call in calls.items():
+        try:
+            call()
+        except InvalidArgumentError:
+            refused[name] = True
+        else:
+            refused[name] = False
+    assert len(set(refused.values())) == 1, refused
+
+
+SEED = BOUNDS["seed"]
+
+
+@given(numbers_near(SEED.low, SEED.high))
+@example(-(2**64))
+@example(2**64)
+def test_every_entry_point_takes_the_same_seeds(seed: int) -> None:
+    """S6: a seed is whole number of at most 64 bits, either sign, wherever it is given."""
+    start = new_game(2, HUB, seed=1)
+    _agrees(
+        {
+            "new_game": lambda: new_game(2, HUB, seed=seed),
+            "RandomPlayer": lambda: RandomPlayer(seed=seed),
+            "SearchPlayer": lambda: SearchPlayer(seed=seed),
+            "GameRecord": lambda: GameRecord(2, HUB, seed),
+            "build_state": lambda: build_state(**{**parts_of(start), "seed": seed}),
+            "simulate": lambda: simulate([GreedyPlayer(), GreedyPlayer()], HUB, games=1, seed=seed),
+        }
+    )
+    assert (seed in SEED) == (SEED.low <= seed <= SEED.high)
+
+
+@given(numbers_near(0, MAX_PIP) | st.sampled_from([True, False]))
+@example(31)
+def test_set_size_and_full_set_take_the_same_sets(max_pip: int) -> None:
+    _agrees({"set_size": lambda: set_size(max_pip), "full_set": lambda: full_set(max_pip)})
+    if max_pip in BOUNDS["pip"]:
+        assert set_size(max_pip) == len(full_set(max_pip))
+
+
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        ("iterations", lambda n: SearchPlayer(iterations=n)),
+        ("endgame", lambda n: PlannerPlayer(endgame=n)),
+        ("max_nodes", lambda n: PlannerPlayer(max_nodes=n)),
+        ("max_nodes", lambda n: longest_train([], 12, max_nodes=n)),
+        ("pip", lambda n: longest_train([], n)),
+        ("games", lambda n: simulate([GreedyPlayer(), GreedyPlayer()], HUB, games=1, batch_size=n)),
+    ],
+)
+def test_a_bot_budget_outside_its_bound_is_refused_naming_it(
+    name: str, make: Callable[[int], object]
+) -> None:
+    bound = BOUNDS[name]
+    make(bound.low)
+    for value in (bound.low - 1, bound.high + 1, 10**5000):
+        with pytest.raises(InvalidArgumentError, match="is a whole number from"):
+            make(value)
+
+
+def test_every_reader_nests_to_the_same_depth() -> None:
+    assert MAX_JSON_DEPTH == MAX_DEPTH == BOUNDS["depth"].high
+
+
+@pytest.mark.parametrize("name", sorted(BOUNDS))
+def test_check_bound_names_the_argument_and_shows_the_value(name: str) -> None:
+    bound = BOUNDS[name]
+    assert check_bound(name, bound.low, "x") == bound.low
+    assert check_bound(name, bound.high, "x") == bound.high
+    for value in (bound.high + 1, 10**5000, True, "1"):
+        with pytest.raises(InvalidArgumentError) as caught:
+            check_bound(name, value, "the_argument")
+        assert str(caught.value).startswith(f"the_argument is a whole number {bound.words()}")
+        assert str(caught.value).endswith(shown(value))

@@ -38,8 +38,8 @@ from mexican_train import (
     spectator_view,
     view,
 )
+from mexican_train._core.bounds import MAX_DEPTH
 from mexican_train._formats import serialize as _serialize
-from mexican_train._positions.check import MAX_DEPTH
 from mexican_train.events import TilePlayed
 from mexican_train.serialize import (
     SCHEMA_VERSION,
@@ -154,7 +154,7 @@ def test_a_play_of_tile_99_1_is_a_schema_error(reader: Reader) -> None:
         reader(document)
     assert caught.value.path == "$.tile"
     assert "99-1" in caught.value.reason
-    assert "0-30" in caught.value.reason
+    assert "from 0 to 30" in caught.value.reason
 
 
 @pytest.mark.parametrize(
@@ -172,7 +172,7 @@ def test_a_tile_out_of_every_set_is_a_schema_error_wherever_a_tile_is_read(
     with pytest.raises(SchemaError) as caught:
         reader(document)
     assert caught.value.path == "$." + ".".join(map(str, where)).replace(".0", "[0]")
-    assert "0-30" in caught.value.reason
+    assert "from 0 to 30" in caught.value.reason
 
 
 # -- apply and views --------------------------------------------------------------------------

@@ -93,8 +93,8 @@ def test_strings_are_read_as_tiles() -> None:
     ("hand", "end", "message"),
     [
         (["6-5", "5-6"], 6, "6-5 repeated"),
-        (["6-5"], -1, "open end"),
-        (["6-5"], "6", "open end"),
+        (["6-5"], -1, "open_end"),
+        (["6-5"], "6", "open_end"),
         (["6-x"], 6, "12-5"),
     ],
 )

@@ -123,7 +123,7 @@ def test_replace_refuses_a_value_of_the_wrong_kind_in_the_same_words_in_both_bui
         ({"current_player": 2}, "a seat is 0-1, not 2"),
         ({"first_player": -1}, "a seat is 0-1, not -1"),
         ({"open_doubles": (5,)}, "a train id is a seat 0-1 or MEXICAN (-1), not 5"),
-        ({"max_pip": 31}, "max_pip is 0-30, not 31"),
+        ({"max_pip": 31}, "max_pip is a whole number from 0 to 30, not 31"),
         ({"max_pip": 6}, "does not have"),  # the double-9 set's tiles are in play
         ({"trains": (Train((), 9), Train((), 9), Train((), 12))}, "trains[2] needs a 12"),
     ],

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from .._core.engine import legal_moves
-from .._core.errors import InvalidArgumentError
+from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
 from .._core.tiles import Tile, full_set, tile_index
@@ -29,13 +29,6 @@ ENCODING_VERSION: Final = 1
 
 #: The moves after the plays, in this order, at the end of the action space.
 _SPECIAL: Final[tuple[Move, ...]] = (Draw(), Pass(), NextRound(), CallLastTile())
-
-
-def _shown(value: object) -> str:
-    # repr, but never thousands of digits in a message.
-    if type(value) is int and value.bit_length() > 64:
-        return f"a whole number of {value.bit_length()} bits"
-    return repr(value)
 
 
 def _check_table(rules: object, players: object) -> tuple[Rules, int, int]:
@@ -128,8 +121,7 @@ class ActionCodec:
     def _check_seat(self, seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < self.players:
             raise InvalidArgumentError(
-                f"a seat is 0-{self.players - 1} in a {self.players}-player game, "
-                f"not {_shown(seat)}"
+                f"a seat is 0-{self.players - 1} in a {self.players}-player game, not {shown(seat)}"
             )
         return seat
 
@@ -185,7 +177,7 @@ class ActionCodec:
             number = None
         if number is None or not 0 <= number < self.size:
             raise InvalidArgumentError(
-                f"an action is a whole number 0-{self.size - 1} for this game, not {_shown(index)}"
+                f"an action is a whole number 0-{self.size - 1} for this game, not {shown(index)}"
             )
         plays = self.size - len(_SPECIAL)
         if number >= plays:

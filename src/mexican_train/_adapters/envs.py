@@ -20,6 +20,7 @@ from pettingzoo.utils import wrappers
 
 from .._bots.players import GreedyPlayer, Player
 from .._catalogue.variants import get_variant
+from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError
 from .._core.moves import NextRound
@@ -167,7 +168,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; the same *seed* gives the same game (S6)."""
         if seed is not None:
-            self._seeds = np.random.default_rng(seed)
+            self._seeds = np.random.default_rng(check_bound("env_seed", seed, "seed"))
         self.state = new_game(self.players, self.rules, seed=int(self._seeds.integers(0, 2**63)))
         self.agents = self.possible_agents[:]
         self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0.0)
@@ -337,7 +338,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Start a new game and play the other seats up to the agent's first move."""
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_bound("env_seed", seed, "seed"))
         state = new_game(self.players, self.rules, seed=int(self.np_random.integers(0, 2**63)))
         self.state, _ = self._advance(state)
         return self._observe(), {}

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .._core.errors import InvalidArgumentError, shown
-from .._core.tiles import MAX_PIP, Tile
+from .._core.bounds import check_bound
+from .._core.errors import InvalidArgumentError
+from .._core.tiles import Tile
 from .trail import longest_trail
 
 __all__ = ["DEFAULT_MAX_NODES", "Chain", "longest_train"]
@@ -130,7 +131,7 @@ def longest_train(
 
     Raises:
         InvalidArgumentError: if *hand* holds a tile twice, *open_end* is not a
-            whole number 0-30, or *max_nodes* not a whole number >= 1.
+            whole number 0-30, or *max_nodes* not one from 1 to 10**9.
         TypeError: if *hand* is not a list of tiles.
 
     >>> longest_train(["12-5", "5-3", "5-5", "3-9", "12-1", "9-9"], 12)
@@ -149,10 +150,6 @@ def longest_train(
         raise InvalidArgumentError(
             f"a hand holds each tile once; {', '.join(map(str, twice))} repeated"
         )
-    if type(open_end) is not int or not 0 <= open_end <= MAX_PIP:
-        raise InvalidArgumentError(
-            f"an open end is a whole number 0-{MAX_PIP}, not {shown(open_end)}"
-        )
-    if type(max_nodes) is not int or max_nodes < 1:
-        raise InvalidArgumentError(f"max_nodes is a whole number >= 1, not {shown(max_nodes)}")
+    open_end = check_bound("pip", open_end, "open_end")
+    max_nodes = check_bound("max_nodes", max_nodes, "max_nodes")
     return Chain(longest_trail(sorted(tiles, reverse=True), open_end, max_nodes), open_end)

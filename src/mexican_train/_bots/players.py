@@ -9,11 +9,12 @@ the bot is shown, which keeps simulations reproducible on any executor.
 from __future__ import annotations
 
 import functools
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
 import attrs
 
-from .._core.errors import InvalidArgumentError, shown
+from .._core.bounds import bounded
+from .._core.errors import InvalidArgumentError
 from .._core.moves import CallLastTile, Move, Play
 from .._core.tiles import MAX_PIP, Tile, full_set, tile_index
 from .._core.view import PlayerView
@@ -48,18 +49,6 @@ class Player(Protocol):
         """Return the move to make: one of *moves*."""
 
 
-def _whole(minimum: int, maximum: int | None = None, what: str = "") -> Any:
-    # what: how the message words the range; by default ">= minimum".
-    def check(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-        if type(value) is not int or value < minimum or (maximum is not None and value >= maximum):
-            raise InvalidArgumentError(
-                f"{type(instance).__name__}.{attribute.name} is a whole number "
-                f"{what or f'>= {minimum}'}, not {shown(value)}"
-            )
-
-    return check
-
-
 def _some(moves: tuple[Move, ...]) -> None:
     if not moves:
         raise InvalidArgumentError("choose() needs the legal moves, at least one; moves is empty")
@@ -78,7 +67,8 @@ class RandomPlayer:
     and independently from position to position, game to game and seed to seed.
 
     Attributes:
-        seed: any whole number; different seeds play differently.
+        seed: a whole number of at most 64 bits, as a game's (S6); different seeds
+            play differently.
 
     >>> from mexican_train import HUB, legal_moves, new_game, view
     >>> mine = view(new_game(4, HUB, seed=1), 0)
@@ -86,7 +76,7 @@ class RandomPlayer:
     True
     """
 
-    seed: int = attrs.field(default=0, validator=_whole(-(1 << 64), 1 << 64, "of at most 64 bits"))
+    seed: int = attrs.field(default=0, validator=bounded("seed"))
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return one of *moves*, chosen by hashing the seed and the position."""
@@ -217,8 +207,8 @@ class PlannerPlayer:
     once per playout and followed while its tiles last.
 
     Attributes:
-        endgame: the opponent hand size at which it stops saving tiles.
-        max_nodes: the search budget for `longest_train`.
+        endgame: the opponent hand size at which it stops saving tiles, 0 to 496.
+        max_nodes: the search budget for `longest_train`, 1 to 10**9.
 
     >>> from mexican_train import STANDARD, legal_moves, new_game, view
     >>> state = new_game(4, STANDARD, seed=7)
@@ -227,8 +217,8 @@ class PlannerPlayer:
     Play(Tile(12, 9), 3)
     """
 
-    endgame: int = attrs.field(default=ENDGAME, validator=_whole(0))
-    max_nodes: int = attrs.field(default=20_000, validator=_whole(1))
+    endgame: int = attrs.field(default=ENDGAME, validator=bounded("endgame"))
+    max_nodes: int = attrs.field(default=20_000, validator=bounded("max_nodes"))
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return the next tile of the plan, a leftover tile, or draw or pass.

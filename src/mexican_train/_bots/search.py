@@ -22,6 +22,7 @@ import time
 
 import attrs
 
+from .._core.bounds import bounded
 from .._core.engine import apply
 from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import CallLastTile, Move
@@ -37,20 +38,6 @@ _CALL = CallLastTile()
 _PLANNER = PlannerPlayer()
 _Z = 1.0
 _MIN_SAMPLES = 4
-
-
-def _iterations(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    if type(value) is not int or value < 1:
-        raise InvalidArgumentError(
-            f"SearchPlayer.iterations is a whole number >= 1, not {shown(value)}"
-        )
-
-
-def _seed(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    if type(value) is not int or not -(1 << 64) < value < 1 << 64:
-        raise InvalidArgumentError(
-            f"SearchPlayer.seed is a whole number of at most 64 bits, not {shown(value)}"
-        )
 
 
 def _seconds(instance: object, attribute: attrs.Attribute[float | None], value: object) -> None:
@@ -85,7 +72,7 @@ class SearchPlayer:
 
     Attributes:
         iterations: playouts per decision, spread over ceil(log2(candidates)) rounds
-            of halving (at least one sample for each candidate in play).
+            of halving (at least one sample for each candidate in play); 1 to 1,000,000.
         seed: any whole number of at most 64 bits; different seeds sample differently.
         seconds: an optional time limit per decision, checked between samples; a
             choice made under it depends on the machine's speed and is not
@@ -100,8 +87,8 @@ class SearchPlayer:
     (True, True)
     """
 
-    iterations: int = attrs.field(default=200, validator=_iterations)
-    seed: int = attrs.field(default=0, validator=_seed)
+    iterations: int = attrs.field(default=200, validator=bounded("iterations"))
+    seed: int = attrs.field(default=0, validator=bounded("seed"))
     seconds: float | None = attrs.field(default=None, validator=_seconds)
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:

@@ -20,8 +20,9 @@ from typing import Any, Final
 
 import attrs
 
+from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
-from .._core.errors import IllegalMoveError, InvalidArgumentError, shown
+from .._core.errors import IllegalMoveError, shown
 from .._core.moves import Draw, Move, NextRound, Pass, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
@@ -509,7 +510,8 @@ def simulate(
 
     Raises:
         DealError: if the rules cannot deal for ``len(players)`` players.
-        InvalidArgumentError: if *games* or *batch_size* is not a whole number >= 1.
+        InvalidArgumentError: if *games* or *batch_size* is not a whole number from 1
+            to 10,000,000, or *seed* has more than 64 bits.
         TypeError: if a player has no ``choose`` method, or *executor* no ``map``.
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
@@ -525,20 +527,15 @@ def simulate(
     for player in players:
         if not callable(getattr(player, "choose", None)):
             raise TypeError(f"a player needs a choose(view, moves) method; {player!r} has none")
-    if type(games) is not int or games < 1:
-        raise InvalidArgumentError(f"games is a whole number >= 1, not {shown(games)}")
+    games = check_bound("games", games, "games")
     if type(seed) is not int:
-        raise TypeError(f"a seed is a whole number, not {seed!r}")
-    if not -(1 << 64) < seed < 1 << 64:
-        # As new_game's (S6): a seed a record or a JSON document can hold.
-        raise InvalidArgumentError(
-            f"a seed is a whole number of at most 64 bits, not {shown(seed)}"
-        )
+        raise TypeError(f"a seed is a whole number, not {shown(seed)}")
+    seed = check_bound("seed", seed, "seed")  # as new_game's (S6)
     new_game(len(players), rules, seed=0)  # DealError now, not in a worker
     if batch_size is None:
         batch_size = 1 if executor is None else max(1, min(50, games // 40))
-    elif type(batch_size) is not int or batch_size < 1:
-        raise InvalidArgumentError(f"batch_size is a whole number >= 1, not {shown(batch_size)}")
+    else:
+        batch_size = check_bound("games", batch_size, "batch_size")
     if executor is not None and not callable(getattr(executor, "map", None)):
         raise TypeError(
             f"executor needs a map(fn, items) method, like an Executor; not {executor!r}"

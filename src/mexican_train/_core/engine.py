@@ -15,8 +15,9 @@ from operator import attrgetter
 from types import FunctionType
 from typing import Any, Final, NoReturn, overload
 
+from .bounds import check_bound
 from .deal import Deal
-from .errors import DealError, IllegalMoveError, InvalidArgumentError, RulesError, shown
+from .errors import DealError, IllegalMoveError, RulesError
 from .moves import MEXICAN, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .rules import STANDARD, Cover, EnginePlacement, OpenDouble, OpenDoubleRule, Rules
 from .shuffle import shuffled
@@ -122,11 +123,9 @@ def new_game(
         seed = secrets.randbits(64)  # the one random choice, made here at the edge (S6)
     elif type(seed) is not int:
         raise TypeError(f"a seed is a whole number, not {seed!r}")
-    elif not -(1 << 64) < seed < 1 << 64:
+    else:
         # S6: a seed of more than 64 bits could not be written to JSON or notation.
-        raise InvalidArgumentError(
-            f"a seed is a whole number of at most 64 bits, not {shown(seed)}"
-        )
+        seed = check_bound("seed", seed, "seed")
     if deal is not None and not isinstance(deal, Deal):
         raise TypeError(f"deal must be a Deal, not {deal!r}")
     return start_round(

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Final
+
+#: `shown` describes a whole number longer than this instead of writing it; the JSON reader
+#: refuses one before reading any field (no field needs more than 64 bits).
+SHOWN_BITS: Final = 1000
+
 
 def shown(value: object) -> str:
     """Return ``repr(value)`` for an error message; a whole number too long to write, described.
@@ -12,7 +18,7 @@ def shown(value: object) -> str:
     >>> shown(-3), shown("x"), shown(10**5000)
     ('-3', "'x'", 'a whole number of 16610 bits')
     """
-    if type(value) is int and value.bit_length() > 1000:
+    if type(value) is int and value.bit_length() > SHOWN_BITS:
         return f"a whole number of {value.bit_length()} bits"
     return repr(value)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final, TypeAlias, Union
 
+from .bounds import MAX_TRAIN
 from .errors import InvalidArgumentError, shown
 from .tiles import Tile
 
@@ -12,11 +13,6 @@ __all__ = ["MEXICAN", "CallLastTile", "Draw", "Move", "NextRound", "Pass", "Play
 #: The Mexican train's id (P2).  A personal train's id is its owner's seat,
 #: ``0 .. players - 1``; ``-1`` also indexes the last of a state's trains.
 MEXICAN: Final = -1
-
-
-#: Train ids stop below this: no table seats a billion players, and the bound keeps
-#: absurd ids out of every message (the notation writes at most 9 digits).
-MAX_TRAIN: Final = 1_000_000_000
 
 
 class Play:

@@ -15,6 +15,7 @@ from typing import (
     overload,
 )
 
+from .bounds import check_bound
 from .errors import InvalidArgumentError, shown
 from .moves import MEXICAN, Play
 from .rules import Rules, rules_repr
@@ -80,9 +81,7 @@ class Train:
                 f"owner_played, not {tiles!r}, {open_end!r}, {marked!r}, {owner_played!r}"
             )
         if not 0 <= open_end <= MAX_PIP:
-            raise InvalidArgumentError(
-                f"a train's open end is a whole number 0-{MAX_PIP}, not {shown(open_end)}"
-            )
+            check_bound("pip", open_end, "a train's open end")  # raises, in the table's words
         self._tiles: Final[tuple[Tile, ...]] = tiles
         self._open_end: Final[int] = open_end
         self._marked: Final[bool] = marked
@@ -1091,7 +1090,7 @@ def _check_shape(values: dict[str, Any]) -> None:
             check_train_id(train_id, players)
     max_pip = values["max_pip"]
     if not 0 <= max_pip <= MAX_PIP:
-        raise InvalidArgumentError(f"max_pip is 0-{MAX_PIP}, not {shown(max_pip)}")
+        check_bound("pip", max_pip, "max_pip")  # raises, in the table's words
     held = {"engine": (values["engine"],), "boneyard": values["boneyard"]}
     for seat, hand in enumerate(values["hands"]):
         if len(set(hand)) != len(hand):

@@ -8,8 +8,9 @@ from typing import Any, TypeVar
 
 import attrs
 
+from .bounds import BOUNDS
 from .errors import DealError, shown
-from .tiles import MAX_PIP, set_size
+from .tiles import set_size
 
 __all__ = ["TABLE_A", "TABLE_B", "DealTable"]
 
@@ -47,14 +48,14 @@ def _check_rows(table: DealTable) -> None:
         if not isinstance(key, tuple) or len(key) != 2:
             raise TypeError(f"DealTable.hand_sizes has (players, max_pip) keys, not {key!r}")
         players, max_pip = key
-        if players < 1 or not 0 <= max_pip <= MAX_PIP:
+        if players not in BOUNDS["players"] or max_pip not in BOUNDS["pip"]:
             raise DealError(
-                f"{table.name}: a row is (players >= 1, set 0-{MAX_PIP}), not "
-                f"({shown(players)}, {shown(max_pip)})"
+                f"{table.name}: a row is (players {BOUNDS['players'].words()}, set "
+                f"{BOUNDS['pip'].words()}), not ({shown(players)}, {shown(max_pip)})"
             )
-        if type(size) is not int or size < 2:
+        if size not in BOUNDS["hand_size"]:
             raise DealError(
-                f"{table.name}: a hand is at least 2 tiles, not {shown(size)} "
+                f"{table.name}: a hand is {BOUNDS['hand_size'].words()} tiles, not {shown(size)} "
                 f"(for {players} players with double-{max_pip})"
             )
     sets = table.default_sets
@@ -67,10 +68,10 @@ def _check_rows(table: DealTable) -> None:
             f"without gaps, not {sorted(sets)[:20]}"
         )
     for players, max_pip in sets.items():
-        if type(max_pip) is not int or not 0 <= max_pip <= MAX_PIP:
+        if max_pip not in BOUNDS["pip"]:
             raise DealError(
-                f"{table.name}: the default set for {players} players is double-0 to "
-                f"double-{MAX_PIP}, not {shown(max_pip)}"
+                f"{table.name}: the default set for {players} players is double-N for N "
+                f"{BOUNDS['pip'].words()}, not {shown(max_pip)}"
             )
 
 

@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
+from .bounds import MAX_PIP, check_bound
 from .errors import InvalidArgumentError, MexicanTrainError, shown
 
-__all__ = ["Tile", "full_set", "set_size", "tile_index"]
-
-
-#: The largest number a tile may show, so the largest set is double-30 (496 tiles).
-#: Sets sold stop at double-18 or double-21; the cap keeps a typo (or a hostile
-#: document) from building a set of millions.
-MAX_PIP: Final = 30
+__all__ = ["MAX_PIP", "Tile", "full_set", "set_size", "tile_index"]
 
 
 class Tile:
@@ -49,10 +44,7 @@ class Tile:
             if tile is not None:
                 return tile
         for end in (a, b):
-            if type(end) is not int or not 0 <= end <= MAX_PIP:
-                raise InvalidArgumentError(
-                    f"a tile's ends are whole numbers 0-{MAX_PIP}, not {shown(end)}"
-                )
+            check_bound("pip", end, "a tile's end")
         high, low = (a, b) if a >= b else (b, a)
         tile = cls._cache.get((high, low))
         if tile is None:
@@ -174,6 +166,7 @@ class TileNotationError(MexicanTrainError, ValueError):
 
 
 _SETS: Final[dict[int, tuple[Tile, ...]]] = {}
+_SET: Final = "max_pip (the set is double-N)"
 
 
 def set_size(max_pip: int) -> int:
@@ -182,10 +175,7 @@ def set_size(max_pip: int) -> int:
     >>> [set_size(n) for n in (6, 9, 12, 15, 18)]
     [28, 55, 91, 136, 190]
     """
-    if type(max_pip) is not int or max_pip < 0:
-        raise InvalidArgumentError(
-            f"a set is double-N for a whole number N >= 0, not {shown(max_pip)}"
-        )
+    max_pip = check_bound("pip", max_pip, _SET)
     return (max_pip + 1) * (max_pip + 2) // 2
 
 
@@ -197,10 +187,7 @@ def full_set(max_pip: int) -> tuple[Tile, ...]:
     """
     tiles = _SETS.get(max_pip) if type(max_pip) is int else None
     if tiles is None:
-        if type(max_pip) is not int or not 0 <= max_pip <= MAX_PIP:
-            raise InvalidArgumentError(
-                f"a set is double-N for a whole number N from 0 to {MAX_PIP}, not {shown(max_pip)}"
-            )
+        max_pip = check_bound("pip", max_pip, _SET)
         tiles = tuple(Tile(a, b) for a in range(max_pip + 1) for b in range(a + 1))
         _SETS[max_pip] = tiles
     return tiles

@@ -16,12 +16,13 @@ from typing import Any, NoReturn
 import attrs
 
 from .._catalogue.variants import VARIANTS, combination_name
+from .._core.bounds import MAX_DEPTH
 from .._core.errors import MexicanTrainError
 from .._core.moves import MEXICAN, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
 from .._core.state import GameState, Train, owner_played_default
 from .._core.tiles import Tile
-from .._positions.check import MAX_DEPTH, Path, Problem, check_state
+from .._positions.check import Path, Problem, check_state
 from .._positions.fields import StateFields
 from .names import get_rules, kebab_name, public_names
 

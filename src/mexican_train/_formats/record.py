@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from .._core.bounds import bounded
 from .._core.deal import Deal
 from .._core.engine import apply, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
@@ -89,9 +90,9 @@ class GameRecord:
     ()
     """
 
-    players: int = attrs.field(validator=_check_int)
+    players: int = attrs.field(validator=[_check_int, bounded("players")])
     rules: Rules = attrs.field(validator=_check_kind(Rules))
-    seed: int = attrs.field(validator=_check_int)
+    seed: int = attrs.field(validator=[_check_int, bounded("seed")])
     deal: Deal | None = attrs.field(default=None, validator=_check_kind(Deal, optional=True))
     moves: tuple[Move, ...] = attrs.field(default=(), converter=_moves)
 

@@ -26,14 +26,14 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn
 
-from .._core.bounds import BOUNDS, first_out_of_bounds
+from .._core.bounds import BOUNDS, MAX_DEPTH, MAX_TRAIN, first_out_of_bounds
 from .._core.errors import InvalidArgumentError, MexicanTrainError, shown
-from .._core.moves import MAX_TRAIN, Move, Play
+from .._core.moves import Move, Play
 from .._core.state import GameState, Train
 from .._core.tables import DealTable
 from .._core.tiles import Tile, set_size
 from .._core.view import PlayerView
-from .._positions.check import MAX_DEPTH, SEED_LIMIT, Path, Problem, check_state, check_view
+from .._positions.check import Path, Problem, check_state, check_view
 from .._positions.fields import StateFields, TrainFields, ViewFields, fields_of
 from .events import Event
 from .names import kebab_name, public_names
@@ -55,9 +55,6 @@ __all__ = [
 #: The schema every document names in its ``"schema"`` field.
 SCHEMA_VERSION: Final = "mexican-train/2"
 
-# Without a deal to count, a record's set is bounded here, so that an untrusted
-# record cannot ask for a set of a billion tiles.
-_MAX_SET_TILES = 20_000
 _TILE = re.compile(r"([0-9]{1,4})-([0-9]{1,4})")
 _T = TypeVar("_T")
 
@@ -420,7 +417,7 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
 
 #: No field needs a number this long (seeds have 64 bits); a longer one could not even be
 #: shown in a message (Python refuses to write ints of more than 4300 digits).
-_MAX_BITS: Final = 1000
+_MAX_BITS: Final = BOUNDS["bits"].high
 
 
 def _check_shape(document: dict[str, Any]) -> None:
@@ -494,14 +491,10 @@ def _read_record(fields: dict[str, Any]) -> GameRecord:
         )
     except MexicanTrainError as error:
         raise SchemaError("$.players", str(error)) from None
-    if game.deal is None and set_size(max_pip) > _MAX_SET_TILES:
-        raise SchemaError("$.rules", f"a double-{max_pip} set is larger than this reader accepts")
     if game.deal is not None:
         dealt = sum(map(len, game.deal.hands)) + len(game.deal.boneyard)
         if dealt + 1 < set_size(max_pip):
             raise SchemaError("$.deal", f"{dealt} tiles dealt from a double-{max_pip} set")
-    if not -SEED_LIMIT < game.seed < SEED_LIMIT:
-        raise SchemaError("$.seed", "a seed is a whole number of at most 64 bits")
     try:
         replay(game)
     except ReplayError as error:

@@ -32,6 +32,7 @@ from .._catalogue.variants import (
     variant_name,
     variant_names,
 )
+from .._core.bounds import BOUNDS
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, MexicanTrainError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
@@ -605,7 +606,7 @@ def play(
     "--games",
     "-n",
     # A bound, so that a typo cannot queue more batches than memory holds.
-    type=click.IntRange(min=1, max=10_000_000),
+    type=click.IntRange(min=BOUNDS["games"].low, max=BOUNDS["games"].high),
     default=100,
     show_default=True,
     help="How many games.",

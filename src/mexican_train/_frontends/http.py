@@ -38,6 +38,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import attrs
 
+from .._core.bounds import MAX_DEPTH
 from .._core.errors import MexicanTrainError
 
 __all__ = [
@@ -56,7 +57,7 @@ REQUEST_TIMEOUT: Final = 5.0
 #: Seconds an answer may take to be written before the connection is dropped.
 WRITE_TIMEOUT: Final = 5.0
 #: The deepest nesting of arrays and objects a request's JSON may have.
-MAX_JSON_DEPTH: Final = 32
+MAX_JSON_DEPTH: Final = MAX_DEPTH
 
 _MAX_LINE = 65536  # the standard library's own bound on a request line
 _CONTENT_LENGTH = re.compile(r"[0-9]{1,12}")

@@ -23,6 +23,7 @@ import attrs
 
 from .._bots.names import player_name
 from .._bots.players import GreedyPlayer, Player  # noqa: F401  (GreedyPlayer: the doctests)
+from .._core.bounds import BOUNDS
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
@@ -539,7 +540,7 @@ class _TableHandler(JSONRequestHandler):
                     400, "bad request", 'the body is {"move": <move>, "version": <number>}'
                 )
             version = body.get("version")
-            if version is not None and (type(version) is not int or not 0 <= version < 10**12):
+            if version is not None and version not in BOUNDS["version"]:
                 raise RequestError(400, "bad request", "version is the number the table showed")
             return Response.json(table.play(seat, _read_move(body["move"]), version))
         raise RequestError(404, "not found", f"nothing at {path[:80]}")

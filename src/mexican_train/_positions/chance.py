@@ -15,9 +15,16 @@ from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any
 
+from .._core.bounds import check_bound
 from .._core.deal import Deal, tiles_of
 from .._core.engine import apply, legal_moves, start_round, why_illegal
-from .._core.errors import DealError, IllegalMoveError, InvalidArgumentError, InvalidStateError
+from .._core.errors import (
+    DealError,
+    IllegalMoveError,
+    InvalidArgumentError,
+    InvalidStateError,
+    shown,
+)
 from .._core.moves import Draw, NextRound
 from .._core.rules import EnginePlacement, Rules
 from .._core.state import GameState, Train, flag, whole, with_boneyard
@@ -94,6 +101,8 @@ def build_state(
         InvalidStateError: if the parts are inconsistent (a tile missing or repeated,
             a train that does not join, a hand of the wrong size for the turn, scores
             that do not add up, ...); ``.field`` names the part and ``.reason`` says why.
+        InvalidArgumentError: if a number is outside the bounds every format can
+            write back (a seed of more than 64 bits, a seat of a billion, ...).
         TypeError: if a part is of the wrong kind altogether (a str where a seat belongs).
 
     >>> from mexican_train import HUB, InvalidStateError, new_game
@@ -111,10 +120,10 @@ def build_state(
     boneyard -- 90 tiles shown, but a double-12 set has 91: missing X
     """
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules value, not {rules!r}")
-    players = whole(players, "players")
-    seed = whole(seed, "seed")
-    round_number = whole(round_number, "round_number")
+        raise TypeError(f"rules must be a Rules value, not {shown(rules)}")
+    players = _number(players, "players", "players")
+    seed = _number(seed, "seed", "seed")
+    round_number = _number(round_number, "round_number", "round_number")
     try:
         max_pip, hand_size = rules.deal_table.lookup(players, rules.max_pip, rules.hand_size)
     except (DealError, LookupError, ValueError) as error:
@@ -122,30 +131,34 @@ def build_state(
     rounds = rules.rounds or max_pip + 1
     if not 1 <= round_number <= min(rounds, max_pip + 1):
         raise InvalidStateError(
-            "round_number", f"a round is 1-{min(rounds, max_pip + 1)} (S2), not {round_number}"
+            "round_number",
+            f"a round is 1-{min(rounds, max_pip + 1)} (S2), not {shown(round_number)}",
         )
     if current_player is not None:
-        current_player = whole(current_player, "current_player")
+        current_player = _number(current_player, "current_player", "seat")
     if first_player is None:
         if rules.engine_placement is not EnginePlacement.SET_ASIDE:
             raise InvalidStateError(
                 "first_player", "under S3 the first player is whoever held the engine: give it"
             )
         first_player = (round_number - 1) % players  # S4: seat 0, then the next each round
-    first_player = whole(first_player, "first_player")
+    first_player = _number(first_player, "first_player", "seat")
     flags = (
         (True,) * players
         if had_first_turn is None
         else tuple(flag(done, f"had_first_turn[{i}]") for i, done in _items(had_first_turn))
     )
     rows = tuple(
-        tuple(whole(x, f"round_scores[{r}][{i}]") for i, x in _items(row, f"round_scores[{r}]"))
+        tuple(
+            _number(x, f"round_scores[{r}][{i}]", "score")
+            for i, x in _items(row, f"round_scores[{r}]")
+        )
         for r, row in _items(round_scores, "round_scores")
     )
     if scores is None:
         totals = tuple(sum(column) for column in zip(*rows, strict=False)) or (0,) * players
     else:
-        totals = tuple(whole(x, f"scores[{i}]") for i, x in _items(scores, "scores"))
+        totals = tuple(_number(x, f"scores[{i}]", "score") for i, x in _items(scores, "scores"))
     fields = StateFields(
         rules,
         players,
@@ -163,11 +176,17 @@ def build_state(
         tuple(_train(train, f"trains[{i}]") for i, train in _items(trains, "trains")),
         current_player,
         flags,
-        whole(turn_tiles, "turn_tiles"),
+        _number(turn_tiles, "turn_tiles", "tile_count"),
         flag(has_drawn, "has_drawn"),
-        tuple(whole(t, f"turn_doubles[{i}]") for i, t in _items(turn_doubles, "turn_doubles")),
-        tuple(whole(t, f"open_doubles[{i}]") for i, t in _items(open_doubles, "open_doubles")),
-        whole(idle_turns, "idle_turns"),
+        tuple(
+            _number(t, f"turn_doubles[{i}]", "train")
+            for i, t in _items(turn_doubles, "turn_doubles")
+        ),
+        tuple(
+            _number(t, f"open_doubles[{i}]", "train")
+            for i, t in _items(open_doubles, "open_doubles")
+        ),
+        _number(idle_turns, "idle_turns", "turn_count"),
         totals,
         rows,
         current_player is None and round_number == rounds,
@@ -291,10 +310,15 @@ def next_round(state: GameState, deal: Deal) -> GameState:
 # -- checking the kinds of the parts ----------------------------------------------------
 
 
+def _number(value: object, what: str, bound: str) -> int:
+    # A whole number (TypeError otherwise) inside its bound: every check after may show it.
+    return check_bound(bound, whole(value, what), what)
+
+
 def _items(values: object, what: str = "") -> Iterable[tuple[int, Any]]:
     # A str is iterable, but "6-5" is one tile, not a list of them.
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise TypeError(f"{what or 'a part'} is a list, not {values!r}")
+        raise TypeError(f"{what or 'a part'} is a list, not {shown(values)}")
     return enumerate(values)
 
 
@@ -304,7 +328,7 @@ def _tiles(values: object, what: str) -> tuple[Tile, ...]:
 
 def _train(value: object, what: str) -> Train:
     if not isinstance(value, Train):
-        raise TypeError(f"{what} is a Train, not {value!r}")
+        raise TypeError(f"{what} is a Train, not {shown(value)}")
     return Train(
         _tiles(value.tiles, f"{what}.tiles"),
         whole(value.open_end, f"{what}.open_end"),

@@ -17,9 +17,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Sequence
 
-from .._core.bounds import BOUNDS, first_out_of_bounds
+from .._core.bounds import first_out_of_bounds
 from .._core.engine import new_game, round_score
-from .._core.errors import MexicanTrainError
+from .._core.errors import MexicanTrainError, shown
 from .._core.moves import MEXICAN
 from .._core.rules import EnginePlacement, Rules
 from .._core.state import Train
@@ -27,17 +27,9 @@ from .._core.tiles import Tile, full_set, set_size, tile_index
 from .._core.view import PlayerView
 from .fields import StateFields
 
-__all__ = ["MAX_DEPTH", "SEED_LIMIT", "Path", "Problem", "check_state", "check_view", "engine_of"]
+__all__ = ["Path", "Problem", "check_state", "check_view", "engine_of"]
 
 Path = tuple[str | int, ...]
-
-#: Every reader refuses input nested deeper than this, before reading it, so that none can
-#: recurse without end: a JSON document's objects and arrays (a record's deal table is the
-#: deepest field, 5 levels down), a notation's brackets in the rules field (2 levels today).
-MAX_DEPTH = 32
-
-#: Seeds are whole numbers of at most 64 bits, either sign (S6).
-SEED_LIMIT = BOUNDS["seed"].high + 1
 
 # Listing the missing tiles needs the whole set: only for sets of a sane size.
 _LISTABLE = 5000
@@ -67,8 +59,6 @@ def check_state(state: StateFields) -> None:
     _check_counts(s.players, s.trains, s.had_first_turn, s.scores, s.round_scores)
     if len(s.hands) != s.players:
         raise Problem(("hands",), f"{len(s.hands)} hands for {s.players} players")
-    if type(s.seed) is not int or not -SEED_LIMIT < s.seed < SEED_LIMIT:
-        raise Problem(("seed",), f"a seed is a whole number of at most 64 bits, not {s.seed!r}")
     _check_setup(s.rules, s.players, s.max_pip, s.hand_size)
     _check_round(s)
     if not _tiles_fit(s.max_pip, s.engine, (*s.hands, s.boneyard), s.trains, hidden=0):
@@ -102,14 +92,16 @@ def check_view(view: PlayerView) -> None:
         raise Problem(("hand_sizes",), f"{len(v.hand_sizes)} hand sizes for {v.players} players")
     for seat, size in enumerate(v.hand_sizes):
         if size < 0:
-            raise Problem(("hand_sizes", seat), f"a hand size is at least 0, not {size}")
+            raise Problem(("hand_sizes", seat), f"a hand size is at least 0, not {shown(size)}")
     if v.boneyard_size < 0:
-        raise Problem(("boneyard_size",), f"a boneyard size is at least 0, not {v.boneyard_size}")
+        raise Problem(
+            ("boneyard_size",), f"a boneyard size is at least 0, not {shown(v.boneyard_size)}"
+        )
     if v.seat is None:
         if v.hand:
             raise Problem(("hand",), "a spectator (seat null) holds no hand")
     elif not 0 <= v.seat < v.players:
-        raise Problem(("seat",), f"a seat is 0-{v.players - 1} or null, not {v.seat}")
+        raise Problem(("seat",), f"a seat is 0-{v.players - 1} or null, not {shown(v.seat)}")
     elif len(v.hand) != v.hand_sizes[v.seat]:
         raise Problem(
             ("hand",),
@@ -157,7 +149,7 @@ def check_view(view: PlayerView) -> None:
             if v.round_scores[-1][seat] != expected:
                 raise Problem(
                     ("round_scores", len(v.round_scores) - 1, seat),
-                    f"the hand left scores {expected} (E3), not {v.round_scores[-1][seat]}",
+                    f"the hand left scores {expected} (E3), not {shown(v.round_scores[-1][seat])}",
                 )
     _check_bounds(v)
 
@@ -179,7 +171,7 @@ def _check_counts(
 ) -> None:
     # Lengths first: everything after may then index freely, and sizes are tied to the input.
     if players < 1:
-        raise Problem(("players",), f"a game has at least 1 player, not {players}")
+        raise Problem(("players",), f"a game has at least 1 player, not {shown(players)}")
     if len(trains) != players + 1:
         raise Problem(
             ("trains",),
@@ -272,9 +264,13 @@ def _check_setup(rules: Rules, players: int, max_pip: int, hand_size: int) -> No
     # Compare with the rules' explicit choices before asking the deal table anything:
     # *max_pip* is tied to the input's size by now, an untrusted Rules.max_pip is not.
     if rules.max_pip is not None and rules.max_pip != max_pip:
-        raise Problem(("max_pip",), f"the rules choose a double-{rules.max_pip} set, not {max_pip}")
+        raise Problem(
+            ("max_pip",), f"the rules choose a double-{rules.max_pip} set, not {shown(max_pip)}"
+        )
     if rules.hand_size is not None and rules.hand_size != hand_size:
-        raise Problem(("hand_size",), f"the rules deal {rules.hand_size} tiles, not {hand_size}")
+        raise Problem(
+            ("hand_size",), f"the rules deal {rules.hand_size} tiles, not {shown(hand_size)}"
+        )
     try:
         table_pip, table_size = rules.deal_table.lookup(players, rules.max_pip, rules.hand_size)
     except (MexicanTrainError, LookupError, ValueError) as error:
@@ -290,10 +286,10 @@ def _check_setup(rules: Rules, players: int, max_pip: int, hand_size: int) -> No
 def _check_round(t: StateFields | PlayerView) -> None:
     """Check the round and its engine (S2, V9): cheap, and clearer before the tiles."""
     if t.max_pip < 0:
-        raise Problem(("max_pip",), f"a set is double-N for N >= 0, not {t.max_pip}")
+        raise Problem(("max_pip",), f"a set is double-N for N >= 0, not {shown(t.max_pip)}")
     rounds = t.rounds
     if not 1 <= t.round_number <= rounds:
-        raise Problem(("round_number",), f"a round is 1-{rounds}, not {t.round_number}")
+        raise Problem(("round_number",), f"a round is 1-{rounds}, not {shown(t.round_number)}")
     if t.round_number > t.max_pip + 1:
         raise Problem(("round_number",), f"a double-{t.max_pip} set has {t.max_pip + 1} engines")
     engine = engine_of(t.rules, t.max_pip, t.round_number)
@@ -331,7 +327,9 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
     rounds = t.rounds
     engine = t.engine
     if not 0 <= t.first_player < t.players:
-        raise Problem(("first_player",), f"a seat is 0-{t.players - 1}, not {t.first_player}")
+        raise Problem(
+            ("first_player",), f"a seat is 0-{t.players - 1}, not {shown(t.first_player)}"
+        )
     if t.rules.engine_placement is EnginePlacement.SET_ASIDE:
         first = (t.round_number - 1) % t.players  # S4: seat 0, then the next seat each round
         if t.first_player != first:
@@ -363,7 +361,9 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
             )
     else:
         if not 0 <= seat < t.players:
-            raise Problem(("current_player",), f"a seat is 0-{t.players - 1} or null, not {seat}")
+            raise Problem(
+                ("current_player",), f"a seat is 0-{t.players - 1} or null, not {shown(seat)}"
+            )
         if len(t.round_scores) != t.round_number - 1:
             raise Problem(
                 ("round_scores",),
@@ -396,7 +396,7 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
     if t.last_tile_called and not t.rules.last_tile_penalty:
         raise Problem(("last_tile_called",), "these rules have no last-tile call")
     if t.turn_tiles < 0:
-        raise Problem(("turn_tiles",), f"a count of tiles is at least 0, not {t.turn_tiles}")
+        raise Problem(("turn_tiles",), f"a count of tiles is at least 0, not {shown(t.turn_tiles)}")
     on_table = sum(len(train.tiles) for train in t.trains)
     if t.turn_tiles > on_table:
         raise Problem(
@@ -405,7 +405,9 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
     # E2: an unchanged turn draws a tile while the boneyard lasts; past that, a cycle ends it.
     idle_limit = set_size(t.max_pip) + 2 * t.players
     if not 0 <= t.idle_turns <= idle_limit:
-        raise Problem(("idle_turns",), f"a count of turns is 0-{idle_limit}, not {t.idle_turns}")
+        raise Problem(
+            ("idle_turns",), f"a count of turns is 0-{idle_limit}, not {shown(t.idle_turns)}"
+        )
     if (
         seat is not None
         and not t.boneyard_size
@@ -426,10 +428,29 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
             f"{len(t.turn_doubles)} doubles played this turn, but only {t.turn_tiles} tiles",
         )
 
+    _check_round_scores(t)
     # E3: the totals are the round scores added up (a double-blank may count < 0, V7).
     totals = [sum(column) for column in zip(*t.round_scores, strict=True)] or [0] * t.players
     if list(t.scores) != totals:
         raise Problem(("scores",), f"the round scores add up to {totals}, not {list(t.scores)}")
+
+
+def _check_round_scores(t: StateFields | PlayerView) -> None:
+    """Check every round score is one some hand of the set scores (E3, V7)."""
+    # E3: the pips left in a hand; V7: the double-blank counts Rules.double_blank_score,
+    # so only a hand holding it scores below 0, and no hand more than the whole set.
+    double_blank = t.rules.double_blank_score
+    low = min(0, double_blank)
+    high = t.max_pip * (t.max_pip + 1) * (t.max_pip + 2) // 2 + max(0, double_blank)
+    for number, row in enumerate(t.round_scores):
+        for seat, score in enumerate(row):
+            if not low <= score <= high:
+                raise Problem(
+                    ("round_scores", number, seat),
+                    f"a round scores the pips left in a hand (E3), the double-blank "
+                    f"counting {double_blank} (V7): from {low} to {high} with a "
+                    f"double-{t.max_pip} set, not {shown(score)}",
+                )
 
 
 def _check_train(index: int, train: Train, pip: int, *, is_mexican: bool) -> None:
@@ -443,7 +464,7 @@ def _check_train(index: int, train: Train, pip: int, *, is_mexican: bool) -> Non
         end = tile.other_end(end)
     if train.open_end != end:
         raise Problem(
-            ("trains", index, "open_end"), f"the train ends in {end}, not {train.open_end}"
+            ("trains", index, "open_end"), f"the train ends in {end}, not {shown(train.open_end)}"
         )
     if train.marked and is_mexican:
         raise Problem(("trains", index, "marked"), "the Mexican train never carries a marker (P6)")
@@ -474,7 +495,8 @@ def _check_doubles(
     for i, train_id in enumerate(train_ids):
         if not MEXICAN <= train_id < t.players:
             raise Problem(
-                (name, i), f"a train id is a seat 0-{t.players - 1} or {MEXICAN}, not {train_id}"
+                (name, i),
+                f"a train id is a seat 0-{t.players - 1} or {MEXICAN}, not {shown(train_id)}",
             )
         if train_id in seen:
             raise Problem((name, i), f"train {train_id} is listed twice among the open doubles")
