@@ -30,16 +30,6 @@ from .._core.view import view
 from .names import player_name
 from .players import Player
 
-__all__ = [
-    "IllegalMove",
-    "PlayerStats",
-    "RuleCounters",
-    "SimulationResult",
-    "Summary",
-    "game_seed",
-    "simulate",
-]
-
 #: z for a two-sided 95% confidence interval (normal approximation).
 _Z95 = 1.959963984540054
 

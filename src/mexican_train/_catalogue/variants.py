@@ -31,26 +31,6 @@ from .._core.rules import (
     instance_of,
 )
 
-__all__ = [
-    "ALIASES",
-    "ENTRY_POINT_GROUP",
-    "VARIANTS",
-    "CloseAnyOrder",
-    "CoverOwnDouble",
-    "MexicanAfterAllTrains",
-    "MexicanAfterOwnTrain",
-    "NeverBind",
-    "NoMexicanTrain",
-    "StrictCloseInOrder",
-    "combine",
-    "describe_rules",
-    "describe_variant",
-    "get_variant",
-    "rules_table",
-    "variant_name",
-    "variant_names",
-]
-
 #: The `importlib.metadata` entry-point group through which an installed
 #: package registers variants: each entry point's name is the variant's name,
 #: its object a `Rules` value.

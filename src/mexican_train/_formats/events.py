@@ -17,25 +17,6 @@ from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Pl
 from .._core.state import GameState
 from .._core.tiles import Tile
 
-__all__ = [
-    "DoubleClosed",
-    "DoubleOpened",
-    "Event",
-    "GameOver",
-    "LastTileCalled",
-    "MarkerPlaced",
-    "MarkerRemoved",
-    "Passed",
-    "RoundEnded",
-    "RoundStarted",
-    "TileDrawn",
-    "TilePlayed",
-    "TurnStarted",
-    "apply_with_events",
-    "derive_events",
-    "redact_events",
-]
-
 
 @attrs.frozen
 class TilePlayed:

@@ -39,19 +39,6 @@ from .events import Event
 from .names import kebab_name, public_names
 from .record import GameRecord, ReplayError, replay
 
-__all__ = [
-    "SCHEMA_VERSION",
-    "SchemaError",
-    "event_from_json",
-    "from_json",
-    "json_schema",
-    "move_from_json",
-    "record_from_json",
-    "state_from_json",
-    "to_json",
-    "view_from_json",
-]
-
 #: The schema every document names in its ``"schema"`` field.
 SCHEMA_VERSION: Final = "mexican-train/2"
 

@@ -9,15 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .._catalogue.variants import (
-    CloseAnyOrder,
-    CoverOwnDouble,
-    MexicanAfterAllTrains,
-    MexicanAfterOwnTrain,
-    NeverBind,
-    NoMexicanTrain,
-    StrictCloseInOrder,
-)
+from .._catalogue import variants as catalogue
 from .._core.errors import MexicanTrainError
 from .._core.rules import (
     CloseInOrder,
@@ -56,10 +48,10 @@ def _mexican(rules: Rules) -> str:
         MexicanFromSecondTurn: "The Mexican train opens to each player from their second "
         "turn of the round (V2).",
         MexicanFromFirstTurn: "The Mexican train is open to everybody from the first turn (V2).",
-        NoMexicanTrain: 'There is no Mexican train: this is plain "Train Dominoes" (V2).',
-        MexicanAfterOwnTrain: "The Mexican train opens to a player once they have played a "
+        catalogue.NoMexicanTrain: 'There is no Mexican train: this is plain "Train Dominoes" (V2).',
+        catalogue.MexicanAfterOwnTrain: "The Mexican train opens to a player once they have played a "
         "tile on their own train (V2); tiles others laid on it while it was marked do not count.",
-        MexicanAfterAllTrains: "The Mexican train opens once every player has played a tile "
+        catalogue.MexicanAfterAllTrains: "The Mexican train opens once every player has played a tile "
         "on their own train (V2); tiles others laid on a marked train do not count.",
     }
     return texts.get(type(rule), f"When the Mexican train is open is decided by {rule!r} (V2).")
@@ -68,19 +60,19 @@ def _mexican(rules: Rules) -> str:
 def _doubles(rules: Rules) -> str:
     rule = rules.open_doubles
     order = "most recent first" if getattr(rule, "reverse", False) else "in the order played"
-    if isinstance(rule, NeverBind):
+    if isinstance(rule, catalogue.NeverBind):
         return (
             "A double left at the end of a train binds nobody: anyone may cover it "
             "where they may play anyway (V3)."
         )
-    if isinstance(rule, CloseAnyOrder):
+    if isinstance(rule, catalogue.CloseAnyOrder):
         text = "While doubles are open, the player to move must cover one of them, any one (V3)."
-    elif isinstance(rule, StrictCloseInOrder):
+    elif isinstance(rule, catalogue.StrictCloseInOrder):
         text = (
             "After a double you may lay more doubles; the first other tile goes on the "
             f"turn's first double and nowhere else.  Open doubles are closed {order} (D3)."
         )
-    elif isinstance(rule, CoverOwnDouble):
+    elif isinstance(rule, catalogue.CoverOwnDouble):
         text = (
             "Whoever lays a double must cover it themselves with the next tile; if they "
             f"cannot, even after drawing, it stays open and binds everybody, closed {order} (D1-D3)."
