@@ -365,6 +365,14 @@ def test_json_depth_ignores_brackets_in_strings() -> None:
     assert json_depth("[" * 40) == 40
 
 
+def test_json_depth_reads_escaped_quotes_in_one_pass() -> None:
+    """A body of escaped quotes (the worst case of a backtracking scan) is counted right."""
+    body = '"' + '\\"' * 8000 + '"'
+    assert json_depth(f"[{body}, [[{body}]]]") == 3
+    assert json_depth('\\"' * 8000 + "[[") == 0  # the first quote opens a string never closed
+    assert json_depth('["\\\\", []]') == 2  # an escaped backslash ends no string early
+
+
 def _depth(value: object) -> int:
     if isinstance(value, list):
         return 1 + max(map(_depth, value), default=0)
