@@ -130,6 +130,8 @@ def test_a_person_plays_a_whole_game_by_clicking(
             break
         if phase == "round-over":
             dealt = True
+            hint = page.locator("#hint").text_content() or ""
+            assert hint.startswith("The round is over"), hint  # E4: anyone may deal
         # S5: the page shows this seat's hand, and no other.
         if phase == "my-turn":
             assert _hand_on_page(page) == sorted(map(str, view(table.state, 0).hand))

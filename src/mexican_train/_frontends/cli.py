@@ -766,7 +766,10 @@ def serve(
 
     Open the link printed for your seat; bots play the seats nobody takes.
     Several people share a table with --people: each gets a link of their
-    own (the part after # is the seat's secret key).  Ctrl-C stops it.
+    own (the part after # is the seat's secret key).  With --host 0.0.0.0
+    the links name this machine's network address.  --seed is for replaying
+    a game: whoever knows it knows every hand, so leave it out when several
+    people play.  Ctrl-C stops it.
     """
     from .web import serve as serve_table  # the server is loaded only for this command
 

@@ -10,9 +10,11 @@ through the library's public API.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import math
 import re
 import secrets
+import socket
 import sys
 import threading
 from collections.abc import Mapping, Sequence
@@ -33,7 +35,7 @@ from .._formats.render import render_svg
 from .._formats.serialize import SchemaError, move_from_json, to_json
 from .http import JSONRequestHandler, JSONServer, RequestError, Response
 
-__all__ = ["WebServer", "WebTable", "make_server", "serve"]
+__all__ = ["WebServer", "WebTable", "make_server", "seed_warning", "serve", "shareable_host"]
 
 #: Seconds a ``GET /api/view?since=N`` waits for the table to change before answering.
 LONG_POLL: Final = 10.0
@@ -41,6 +43,7 @@ LONG_POLL: Final = 10.0
 LOG_LINES: Final = 12
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
 _VERSION = re.compile(r"[0-9]{1,12}")
 
 
@@ -380,7 +383,7 @@ def _move_document(move: Move, table: PlayerView) -> dict[str, Any]:
         )
         kind, words = (
             "pass",
-            "End your first turn (P4)" if stop else "Pass (a marker goes on your train, P6)",
+            "End your first turn (P4)" if stop else "Pass (a marker goes on your train, P5)",
         )
     elif isinstance(move, CallLastTile):
         kind, words = "call", "Call 'last tile'"
@@ -437,8 +440,8 @@ def _describe(
         if marked:
             lines.append(
                 (
-                    f"{who} passed: a marker goes on their train (P6).",
-                    "You passed: a marker goes on your train (P6).",
+                    f"{who} passed: a marker goes on their train (P5).",
+                    "You passed: a marker goes on your train (P5).",
                 )
             )
         else:
@@ -573,9 +576,13 @@ class WebServer(JSONServer):
         super().__init__(address, _TableHandler, log=log)
 
     def links(self) -> dict[int, str]:
-        """Return each person's seat's link: the token travels in the fragment, never sent."""
-        host, port = self.server_address[:2]
-        host = host.decode() if isinstance(host, bytes) else host
+        """Return each person's seat's link: the token travels in the fragment, never sent.
+
+        A server listening on every interface (``0.0.0.0``) gives links with an address
+        others can open: see `shareable_host`.
+        """
+        address, port = self.server_address[:2]
+        host = shareable_host(address if isinstance(address, str) else bytes(address).decode())
         return {
             seat: f"http://{host}:{port}/#token={token}"
             for seat, token in self.table.tokens.items()
@@ -585,6 +592,50 @@ class WebServer(JSONServer):
         """Stop the table's bots and close the listening socket."""
         self.table.close()
         super().server_close()
+
+
+def shareable_host(host: str) -> str:
+    """Return an address other machines can open for a server listening on *host*.
+
+    A server listening on every interface (``0.0.0.0``, ``::`` or ``""``) is reached at
+    this machine's network address, or its name when no address but the loopback one
+    is known; any other *host* is returned as it is.
+
+    >>> shareable_host("127.0.0.1")
+    '127.0.0.1'
+    >>> shareable_host("0.0.0.0") != "0.0.0.0"
+    True
+    """
+    if host not in _EVERY_INTERFACE:
+        return host
+    name = socket.gethostname()
+    try:
+        found = socket.getaddrinfo(name, None, socket.AF_INET, socket.SOCK_STREAM)
+    except OSError:  # a name that does not resolve: others may still know it
+        found = []
+    for *_, address in found:
+        if not ipaddress.ip_address(address[0]).is_loopback:
+            return str(address[0])
+    return name
+
+
+def seed_warning(seed: int | None, people: int) -> str | None:
+    """Return a warning for a table dealt from a known *seed* with several *people*, or None.
+
+    A fixed seed is for replaying a game: from the seed and their own hand, a player
+    can deal every other hand, so people playing one another must not be given one.
+
+    >>> seed_warning(None, 3) is None, seed_warning(7, 1) is None
+    (True, True)
+    >>> print(seed_warning(7, 2))
+    Warning: --seed 7 fixes the deals, for replaying a game: a player who knows the seed knows every hand. Leave it out when several people play.
+    """
+    if seed is None or people < 2:
+        return None
+    return (
+        f"Warning: --seed {seed} fixes the deals, for replaying a game: a player who "
+        "knows the seed knows every hand. Leave it out when several people play."
+    )
 
 
 def make_server(
@@ -651,7 +702,11 @@ def serve(
     )
     server = make_server(table, host, port, log=log)
     try:
-        print(f"Mexican Train at http://{host}:{server.server_address[1]}/", file=out)
+        warning = seed_warning(seed, people)
+        if warning is not None:
+            print(warning, file=out)
+        shown = shareable_host(host)
+        print(f"Mexican Train at http://{shown}:{server.server_address[1]}/", file=out)
         print("Open your seat's link (keep it secret: it is the seat's key):", file=out)
         for seat, link in server.links().items():
             print(f"  seat {seat}: {link}", file=out)

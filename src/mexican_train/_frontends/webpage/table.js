@@ -92,7 +92,9 @@ function showControls() {
   const plays = selected ? playsOf(selected) : [];
   let hint = "";
   if (doc.view.is_over) hint = "";
-  else if (!mine) hint = "Waiting for the others\u2026";
+  else if (doc.view.current_player === null) {
+    hint = "The round is over: anyone at the table may deal the next one (E4).";
+  } else if (!mine) hint = "Waiting for the others\u2026";
   else if (selected) hint = `Now click where ${selected} goes.`;
   else if (doc.moves.some((move) => move.kind === "play")) hint = "Click a tile in your hand, then a train.";
   else hint = "No tile of yours fits: choose a move below.";
