@@ -19,8 +19,8 @@ example ``examples/http_table.py``), then, for a bounded time:
   sending the move to reading the answer is recorded.
 
 It prints the honest moves' latency (median, 95th and 99th percentile, maximum), how
-many flood requests were answered, and how long the server took to close stalled
-sockets.  ``--check S`` exits with status 1 if an honest request failed, if the 95th
+many flood requests were answered, how long the server took to close stalled sockets,
+and, before the attack, the median of 50 ``GET /api/view`` on one kept-alive connection.  ``--check S`` exits with status 1 if an honest request failed, if the 95th
 percentile exceeded S seconds, or if a stalled socket was held past 5 s plus S.
 Everything is bounded: the sockets held, the threads, the time.
 """
@@ -214,6 +214,21 @@ def play_honestly(
     return latencies, failures
 
 
+def kept_alive(port: int, token: str, count: int = 50) -> list[float]:
+    """Time *count* ``GET /api/view`` on one kept-alive connection, as a browser reuses one."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=IO_TIMEOUT)
+    times = []
+    try:
+        for _ in range(count):
+            started = time.perf_counter()
+            connection.request("GET", "/api/view", headers={"Authorization": f"Bearer {token}"})
+            connection.getresponse().read()
+            times.append(time.perf_counter() - started)
+    finally:
+        connection.close()
+    return times
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else float("nan")
@@ -241,6 +256,7 @@ def main() -> None:
     server, port, seats = start_server(args.target)
     try:
         quiet_latencies, _ = play_honestly(port, seats, args.target, 1.0)  # a baseline
+        reused = kept_alive(port, seats[0][1]) if args.target == "web" else []
         move_path = "/api/move" if args.target == "web" else "/seat/0/move"
         attacker = subprocess.Popen(
             [sys.executable, __file__, "--attack", str(port), move_path, seats[1][1],
@@ -262,6 +278,7 @@ def main() -> None:
         "stalled_sockets": args.stalled,
         "flooders": args.flooders,
         "quiet_p95_ms": round(percentile(quiet_latencies, 95) * 1000, 1),
+        "kept_alive_p50_ms": round(percentile(reused, 50) * 1000, 2),
         "moves": len(latencies),
         "failures": failures,
         "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
@@ -281,6 +298,8 @@ def main() -> None:
             problems.append(f"{failures} honest requests failed, {len(latencies)} moves answered")
         if result["p95_ms"] > args.check * 1000:
             problems.append(f"p95 {result['p95_ms']} ms is over {args.check * 1000:.0f} ms")
+        if result["kept_alive_p50_ms"] > 40:  # a delayed ACK costs ~40 ms a request
+            problems.append(f"a kept-alive request took {result['kept_alive_p50_ms']} ms")
         if attack_counts["stalled_close_max"] > 5 + args.check:
             problems.append(f"a stalled socket was held {attack_counts['stalled_close_max']} s")
         if problems:

@@ -552,7 +552,7 @@ class JSONServer(ThreadingHTTPServer):
 
     daemon_threads = True
     block_on_close = False
-    request_queue_size = 256  # the listen backlog: a burst of connections is not refused
+    request_queue_size = 1024  # the listen backlog: a burst of connections is not dropped
     #: The most connections served at once.
     max_connections: ClassVar[int] = 512
     #: The most connections served at once from one address (a browser opens about six).
