@@ -58,7 +58,7 @@ def test_a_kept_table_resumes_at_its_position_with_its_tokens(tmp_path: Path) ->
     for token in table.tokens.values():
         assert token.encode() not in kept_bytes
         assert token_hash(token).encode() in kept_bytes
-    resumed = WebTable.resume(kept, {2: PlannerPlayer()})
+    resumed = WebTable.resume(kept.record, kept.seats, kept.token_hashes, {2: PlannerPlayer()})
     assert resumed.state == table.state
     assert resumed.version == table.version == 30
     assert resumed.tokens == {}  # only the hashes are kept: the people keep their links

@@ -36,7 +36,7 @@ from .._formats.record import GameRecord, replay
 from .._formats.render import render_svg
 from .._formats.serialize import SchemaError, move_from_json, to_json
 from .http import JSONRequestHandler, JSONServer, RequestError, Response
-from .store import StoredTable, TableStore, token_hash
+from .store import TableStore, token_hash
 
 __all__ = ["WebServer", "WebTable", "make_server", "seed_warning", "serve", "shareable_host"]
 
@@ -130,7 +130,8 @@ class WebTable:
         self._state = state
         self._bots = bots
         #: Called with each move's number (from 1), seat and move before the table applies
-        #: it; if it raises, the move is not applied.  `serve` commits moves to a database here.
+        #: it; if it raises, the move is not applied.  ``mexican-train serve --db`` commits
+        #: moves to a database here.
         self.journal: Callable[[int, int, Move], None] | None = None
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot.
@@ -139,7 +140,7 @@ class WebTable:
         self.tokens: Mapping[int, str] = {
             seat: secrets.token_urlsafe(24) for seat in range(players) if seat not in bots
         }
-        #: The hash of each person's token, by seat: what a database keeps (never a token).
+        #: The SHA-256 of each person's token, by seat, which a database keeps instead of it.
         self.token_hashes: Mapping[int, str] = {
             seat: token_hash(token) for seat, token in self.tokens.items()
         }
@@ -151,24 +152,30 @@ class WebTable:
 
     @classmethod
     def resume(
-        cls, kept: StoredTable, bots: Mapping[int, Player], *, bot_delay: float = 0.0
+        cls,
+        game: GameRecord,
+        seats: Sequence[int],
+        token_hashes: Mapping[int, str],
+        bots: Mapping[int, Player],
+        *,
+        bot_delay: float = 0.0,
     ) -> WebTable:
-        """Return the table *kept* in a database, at its position, its seats' tokens still good.
+        """Return the table of the record *game* at its position, its seats' tokens still good.
 
-        The record is replayed through the engine (`replay`), then move by move into
-        the table's log.  The tokens themselves are not known, only their hashes: the
-        people keep their links.
+        *seats* is the seat that made each move of the record, *token_hashes* the hash of
+        each person's token (`token_hashes`).  The record is replayed through the engine
+        (`~mexican_train.replay`), then move by move into the table's log.  The tokens
+        themselves are not known, only their hashes: the people keep their links.
 
         Raises:
-            ReplayError: if the record does not replay.
+            mexican_train.ReplayError: if the record does not replay.
         """
-        game = kept.record
         replay(game)  # a record that does not replay is refused before anything is set up
         table = cls(game.players, game.rules, bots=bots, seed=game.seed, bot_delay=bot_delay)
         table.tokens = {}
-        table.token_hashes = dict(kept.token_hashes)
+        table.token_hashes = dict(token_hashes)
         with table._changed:
-            for seat, move in zip(kept.seats, game.moves, strict=True):
+            for seat, move in zip(seats, game.moves, strict=True):
                 table._apply(seat, move)
         return table
 
@@ -638,8 +645,8 @@ class WebServer(JSONServer):
     def links(self) -> dict[int, str]:
         """Return each person's seat's link: the token travels in the fragment, never sent.
 
-        A server listening on every interface (``0.0.0.0``) gives links with an address
-        others can open: see `shareable_host`.
+        A server listening on every interface (``0.0.0.0``) gives links with this
+        machine's network address, which others can open.
         """
         address, port = self.server_address[:2]
         host = shareable_host(address if isinstance(address, str) else bytes(address).decode())
@@ -807,9 +814,10 @@ def _unfinished_table(store: TableStore, bot_delay: float) -> tuple[int, WebTabl
     kept = store.tables()
     if not kept:
         return None
-    bots = {seat: _bot_from_name(name) for seat, name in kept[-1].bots.items()}
-    table = WebTable.resume(kept[-1], bots, bot_delay=bot_delay)
-    return None if table.state.is_over else (kept[-1].number, table)
+    last = kept[-1]
+    bots = {seat: _bot_from_name(name) for seat, name in last.bots.items()}
+    table = WebTable.resume(last.record, last.seats, last.token_hashes, bots, bot_delay=bot_delay)
+    return None if table.state.is_over else (last.number, table)
 
 
 def _bot_from_name(name: str) -> Player:
