@@ -1,24 +1,26 @@
 """Abuse the web table over localhost and time honest players' moves meanwhile.
 
-    python benchmarks/http_load.py [--seconds 10] [--stalled 200] [--flooders 4]
+    python benchmarks/http_load.py [--seconds 10] [--stalled 600] [--flooders 4]
                                    [--target web|example] [--check SECONDS] [--json]
 
 Starts a server in a process of its own (``mexican-train serve``, two people, or the
 example ``examples/http_table.py``), then, for a bounded time:
 
-- an attacker process holds ``--stalled`` sockets open, each having sent half a
+- an attacker process, connecting from another loopback address (127.0.0.2) as
+  another machine would, holds ``--stalled`` sockets open, each having sent half a
   request and then nothing, and opens a new one whenever the server closes one;
-- ``--flooders`` threads of the same process send oversized and malformed requests
+- ``--flooders`` threads of the same process, each from an address of its own, send oversized and malformed requests
   back to back, each on a new connection (a 200 MB Content-Length, a negative one, a
   chunked body, JSON nested thousands deep, a request line of 70 KB, PUT, a wrong
-  token, garbage);
+  token, garbage, a header line the parser cannot read, and a seated opponent's worst
+  body: 16 KB of escaped quotes sent with a seat's own token);
 - this process plays the honest players: every 50 ms the player to move reads its
   view and sends a legal move, each request on a new connection, and the time from
   sending the move to reading the answer is recorded.
 
 It prints the honest moves' latency (median, 95th and 99th percentile, maximum), how
-many flood requests were answered, and how long the server took to close stalled
-sockets.  ``--check S`` exits with status 1 if an honest request failed, if the 95th
+many flood requests were answered, how long the server took to close stalled sockets,
+and, before the attack, the median of 50 ``GET /api/view`` on one kept-alive connection.  ``--check S`` exits with status 1 if an honest request failed, if the 95th
 percentile exceeded S seconds, or if a stalled socket was held past 5 s plus S.
 Everything is bounded: the sockets held, the threads, the time.
 """
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import re
 import socket
 import statistics
@@ -41,6 +44,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 EXAMPLE = HERE.parent / "examples" / "http_table.py"
 HOST = "127.0.0.1"
+# The attacker's own addresses (the loopback range is 127.0.0.0/8): the stalled sockets
+# come from one, each flooder from another, as from other machines.
+ATTACKER = "127.0.0.2"
 IO_TIMEOUT = 30.0  # a socket operation that takes longer is a failure, not a hang
 
 
@@ -58,7 +64,7 @@ def start_server(target: str) -> tuple[subprocess.Popen[str], int, list[tuple[st
         pattern = r"seat (\d): http://[\d.]+:(\d+)/play/\d#token=([\w-]+)"
     server = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={"PYTHONUNBUFFERED": "1", "PATH": ""},
+        env={"PYTHONUNBUFFERED": "1", "PATH": "", "PYTHONPATH": os.environ.get("PYTHONPATH", "")},
     )  # fmt: skip
     assert server.stdout is not None
     seats: list[tuple[str, str]] = []
@@ -78,9 +84,12 @@ def start_server(target: str) -> tuple[subprocess.Popen[str], int, list[tuple[st
 # -- the attackers ----------------------------------------------------------------------------
 
 
-def flood_requests(move_path: str) -> list[bytes]:
+def flood_requests(move_path: str, token: str) -> list[bytes]:
     deep = b"[" * 16_000
+    quotes = b'{"move": "' + b'\\"' * 8_000 + b'"}'  # the worst case of a backtracking scan
     return [
+        f"POST {move_path} HTTP/1.1\r\nAuthorization: Bearer {token}\r\nContent-Length: {len(quotes)}\r\n\r\n".encode() + quotes,
+        f"POST {move_path} HTTP/1.1\r\nX : y\r\nContent-Length: 2\r\n\r\n{{}}".encode(),
         f"POST {move_path} HTTP/1.1\r\nContent-Length: 200000000\r\n\r\n".encode() + b"x" * 4096,
         f"POST {move_path} HTTP/1.1\r\nContent-Length: -1\r\n\r\n{{}}".encode(),
         f"POST {move_path} HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".encode(),
@@ -92,7 +101,13 @@ def flood_requests(move_path: str) -> list[bytes]:
     ]  # fmt: skip
 
 
-def attack(port: int, move_path: str, seconds: float, stalled: int, flooders: int) -> None:
+def _connect(port: int, address: str = ATTACKER) -> socket.socket:
+    return socket.create_connection((HOST, port), IO_TIMEOUT, (address, 0))
+
+
+def attack(
+    port: int, move_path: str, token: str, seconds: float, stalled: int, flooders: int
+) -> None:
     """The attacker process: hold *stalled* sockets and flood, for *seconds*; print counts."""
     end = time.monotonic() + seconds
     counts = {"flood_sent": 0, "flood_answered": 0, "stalled_opened": 0, "stalled_closed": 0}
@@ -100,12 +115,12 @@ def attack(port: int, move_path: str, seconds: float, stalled: int, flooders: in
     lock = threading.Lock()
 
     def flooder(index: int) -> None:
-        requests = flood_requests(move_path)
+        requests = flood_requests(move_path, token)
         n = index
         while time.monotonic() < end:
             n += 1
             try:
-                with socket.create_connection((HOST, port), timeout=IO_TIMEOUT) as sock:
+                with _connect(port, f"127.0.1.{index + 1}") as sock:
                     sock.sendall(requests[n % len(requests)])
                     answer = sock.recv(64)
             except OSError:
@@ -118,7 +133,7 @@ def attack(port: int, move_path: str, seconds: float, stalled: int, flooders: in
     def staller() -> None:
         while time.monotonic() < end:
             try:
-                sock = socket.create_connection((HOST, port), timeout=IO_TIMEOUT)
+                sock = _connect(port)
             except OSError:
                 time.sleep(0.1)
                 continue
@@ -199,6 +214,21 @@ def play_honestly(
     return latencies, failures
 
 
+def kept_alive(port: int, token: str, count: int = 50) -> list[float]:
+    """Time *count* ``GET /api/view`` on one kept-alive connection, as a browser reuses one."""
+    connection = http.client.HTTPConnection(HOST, port, timeout=IO_TIMEOUT)
+    times = []
+    try:
+        for _ in range(count):
+            started = time.perf_counter()
+            connection.request("GET", "/api/view", headers={"Authorization": f"Bearer {token}"})
+            connection.getresponse().read()
+            times.append(time.perf_counter() - started)
+    finally:
+        connection.close()
+    return times
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else float("nan")
@@ -207,25 +237,29 @@ def percentile(values: list[float], p: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--stalled", type=int, default=200)
+    parser.add_argument("--stalled", type=int, default=600)
     parser.add_argument("--flooders", type=int, default=4)
     parser.add_argument("--target", choices=["web", "example"], default="web")
     parser.add_argument("--check", type=float, default=None, metavar="SECONDS")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--attack", nargs=2, metavar=("PORT", "PATH"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--attack", nargs=3, metavar=("PORT", "PATH", "TOKEN"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if not (0 < args.seconds <= 60 and 0 <= args.stalled <= 1000 and 0 <= args.flooders <= 32):
         parser.error("bounds: 0 < --seconds <= 60, --stalled <= 1000, --flooders <= 32")
     if args.attack:
-        attack(int(args.attack[0]), args.attack[1], args.seconds, args.stalled, args.flooders)
+        port, path, token = args.attack
+        attack(int(port), path, token, args.seconds, args.stalled, args.flooders)
         return
 
     server, port, seats = start_server(args.target)
     try:
         quiet_latencies, _ = play_honestly(port, seats, args.target, 1.0)  # a baseline
+        reused = kept_alive(port, seats[0][1]) if args.target == "web" else []
         move_path = "/api/move" if args.target == "web" else "/seat/0/move"
         attacker = subprocess.Popen(
-            [sys.executable, __file__, "--attack", str(port), move_path,
+            [sys.executable, __file__, "--attack", str(port), move_path, seats[1][1],
              "--seconds", str(args.seconds), "--stalled", str(args.stalled),
              "--flooders", str(args.flooders)],
             stdout=subprocess.PIPE, text=True,
@@ -244,6 +278,7 @@ def main() -> None:
         "stalled_sockets": args.stalled,
         "flooders": args.flooders,
         "quiet_p95_ms": round(percentile(quiet_latencies, 95) * 1000, 1),
+        "kept_alive_p50_ms": round(percentile(reused, 50) * 1000, 2) if reused else None,
         "moves": len(latencies),
         "failures": failures,
         "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
@@ -263,6 +298,8 @@ def main() -> None:
             problems.append(f"{failures} honest requests failed, {len(latencies)} moves answered")
         if result["p95_ms"] > args.check * 1000:
             problems.append(f"p95 {result['p95_ms']} ms is over {args.check * 1000:.0f} ms")
+        if reused and percentile(reused, 50) > 0.040:  # a delayed ACK costs ~40 ms a request
+            problems.append(f"a kept-alive request took {result['kept_alive_p50_ms']} ms")
         if attack_counts["stalled_close_max"] > 5 + args.check:
             problems.append(f"a stalled socket was held {attack_counts['stalled_close_max']} s")
         if problems:

@@ -28,6 +28,7 @@ from mexican_train.web import (
     JSONRequestHandler,
     JSONServer,
     RequestError,
+    Response,
     WebTable,
     json_depth,
     make_server,
@@ -188,6 +189,17 @@ def test_an_early_error_closes_the_connection_before_the_body(target: Target) ->
     answers = _exchange(target, raw)
     assert [a[0] for a in answers] == [403]
     assert answers[0][1]["connection"] == "close"
+
+
+def test_a_malformed_header_line_is_refused_and_its_body_never_read(target: Target) -> None:
+    """``X : y`` would end the headers early: the Content-Length after it must not be lost."""
+    smuggled = f"GET /api/view HTTP/1.1\r\nAuthorization: Bearer {target.token}\r\n\r\n".encode()
+    raw = _post(target, f"X : y\r\nContent-Length: {len(smuggled)}\r\n") + smuggled
+    answers = _exchange(target, raw)
+    assert [a[0] for a in answers] == [400]
+    assert answers[0][1]["connection"] == "close"
+    _json_error(answers[0])
+    assert target.moves() == 0
 
 
 def test_an_oversized_body_is_refused_unread(target: Target) -> None:
@@ -357,12 +369,108 @@ def test_connections_past_the_bound_are_answered_503() -> None:
         thread.join(SOCKET_TIMEOUT)
 
 
+def test_one_client_cannot_take_every_connection() -> None:
+    """Past max_per_client, one address gets 503 while another is still served."""
+
+    class Small(JSONServer):
+        max_per_client = 2
+
+    server = Small(("127.0.0.1", 0), _Hello, log=None)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    port = server.server_address[1]
+    held = [_connect_from("127.0.0.2", port) for _ in range(2)]
+    try:
+        for sock in held:  # both are being served: each waits for the rest of its request
+            sock.sendall(b"GET / HTTP/1.1\r\n")
+        with _connect_from("127.0.0.2", port) as extra:
+            answers = _responses(_read_all(extra))
+        assert [a[0] for a in answers] == [503]
+        with _connect_from("127.0.0.1", port) as other:
+            other.sendall(b"GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n")
+            answers = _responses(_read_all(other))
+        assert [a[0] for a in answers] == [200]
+        held.pop().close()  # a connection closed frees its place for the same client
+        assert _wait_for(lambda: server._per_client.get("127.0.0.2") == 1)
+        with _connect_from("127.0.0.2", port) as again:
+            again.sendall(b"GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n")
+            assert [a[0] for a in _responses(_read_all(again))] == [200]
+    finally:
+        for sock in held:
+            sock.close()
+        server.shutdown()
+        server.server_close()
+        thread.join(SOCKET_TIMEOUT)
+
+
+def test_answers_go_out_at_once_in_one_write() -> None:
+    """TCP_NODELAY is set, and a kept-alive connection gets each answer whole."""
+    seen: list[int] = []
+
+    class Probe(JSONRequestHandler):
+        def respond(self, method: str, path: str) -> Response:
+            seen.append(self.connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            return Response.json({"path": path})
+
+    server = JSONServer(("127.0.0.1", 0), Probe, log=None)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    try:
+        request = b"GET /a HTTP/1.1\r\n\r\n"
+        answers = _exchange_raw(
+            server.server_address[1], request * 3 + b"GET /b HTTP/1.1\r\nConnection: close\r\n\r\n"
+        )
+        assert [json.loads(a[2])["path"] for a in answers] == ["/a", "/a", "/a", "/b"]
+        assert len(seen) == 4
+        assert all(seen)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(SOCKET_TIMEOUT)
+
+
+class _Hello(JSONRequestHandler):
+    def respond(self, method: str, path: str) -> Response:
+        return Response.json({"hello": path})
+
+
+def _connect_from(address: str, port: int) -> socket.socket:
+    """Connect to the server from *address*, one of the loopback range's many addresses."""
+    return socket.create_connection(("127.0.0.1", port), SOCKET_TIMEOUT, (address, 0))
+
+
+def _exchange_raw(port: int, raw: bytes) -> list[tuple[int, dict[str, str], bytes]]:
+    with socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) as sock:
+        sock.sendall(raw)
+        return _responses(_read_all(sock))
+
+
+def _wait_for(condition: Any) -> bool:
+    """Wait (at most SOCKET_TIMEOUT) until *condition()* holds; return whether it did."""
+    end = time.monotonic() + SOCKET_TIMEOUT
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 # -- the JSON reader alone ---------------------------------------------------------------------
 
 
 def test_json_depth_ignores_brackets_in_strings() -> None:
     assert json_depth('["[[[[", "\\"[[["]') == 1
     assert json_depth("[" * 40) == 40
+
+
+def test_json_depth_reads_escaped_quotes_in_one_pass() -> None:
+    """A body of escaped quotes (the worst case of a backtracking scan) is counted right."""
+    body = '"' + '\\"' * 8000 + '"'
+    assert json_depth(f"[{body}, [[{body}]]]") == 3
+    assert json_depth('["' + '\\"' * 8000 + "[[") == 1  # a string never closed holds the rest
+    assert json_depth('["\\\\", []]') == 2  # an escaped backslash ends no string early
 
 
 def _depth(value: object) -> int:

@@ -38,6 +38,7 @@ from mexican_train import (
     view,
 )
 from mexican_train._frontends.cli import cli
+from mexican_train._frontends.web import seed_warning, shareable_host
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.serialize import view_from_json
 from mexican_train.web import RequestError, WebServer, WebTable, make_server
@@ -417,3 +418,32 @@ def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
                 raise
     assert process.returncode == 0, err
     assert "Stopped." in out
+
+
+def test_links_on_every_interface_name_an_address_others_can_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Listening on 0.0.0.0, the links give the machine's network address, never 0.0.0.0."""
+    lan = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.1.1", 0)),
+           (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("192.168.1.20", 0))]  # fmt: skip
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: lan)
+    assert shareable_host("0.0.0.0") == "192.168.1.20"
+    assert shareable_host("10.0.0.5") == "10.0.0.5"  # an address given is kept
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args, **kwargs: lan[:1])
+    assert shareable_host("0.0.0.0") == socket.gethostname()  # no address but loopback: the name
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=1)
+    server = make_server(table, "0.0.0.0", 0, log=None)
+    try:
+        (link,) = server.links().values()
+        assert link.startswith(f"http://{socket.gethostname()}:{server.server_address[1]}/#token=")
+    finally:
+        server.server_close()
+
+
+def test_a_seed_with_several_people_is_warned_about() -> None:
+    assert seed_warning(None, 4) is None
+    assert seed_warning(3, 1) is None  # one person against bots: a replay, nobody to cheat
+    warning = seed_warning(3, 2)
+    assert warning is not None
+    assert "--seed 3" in warning
+    assert "every hand" in warning

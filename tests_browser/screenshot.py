@@ -40,7 +40,7 @@ def main(out: str) -> None:
             page = browser.new_page(viewport={"width": 1280, "height": 860})
             page.goto(server.links()[0])
             page.wait_for_selector("#board svg")
-            playable = page.locator("#board g.hand-tile.playable")
+            playable = page.locator("#hand .hand-tile.playable")
             if playable.count():
                 playable.first.click()
             page.screenshot(path=out, full_page=True)

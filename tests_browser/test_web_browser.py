@@ -88,7 +88,7 @@ def _take_turn(page: Page) -> str:
     (a train's button) or ``"action"``.
     """
     version = page.evaluate("document.body.dataset.version")
-    tiles = page.locator("#board g.hand-tile.playable")
+    tiles = page.locator("#hand .hand-tile.playable")
     if tiles.count() > 0:
         tiles.first.click()
         # The train in the picture takes the click as well as its button; use both.
@@ -109,7 +109,7 @@ def _take_turn(page: Page) -> str:
 
 def _hand_on_page(page: Page) -> list[str]:
     return sorted(
-        page.locator("#board g.hand-tile").evaluate_all("gs => gs.map(g => g.dataset.tile)")
+        page.locator("#hand .hand-tile").evaluate_all("gs => gs.map(g => g.dataset.tile)")
     )
 
 
@@ -131,6 +131,8 @@ def test_a_person_plays_a_whole_game_by_clicking(
             break
         if phase == "round-over":
             dealt = True
+            hint = page.locator("#hint").text_content() or ""
+            assert hint.startswith("The round is over"), hint  # E4: anyone may deal
         # S5: the page shows this seat's hand, and no other.
         if phase == "my-turn":
             assert _hand_on_page(page) == sorted(map(str, view(table.state, 0).hand))
@@ -221,7 +223,45 @@ def test_a_late_answer_with_an_older_version_does_not_take_the_page_back(
     )
     assert page.evaluate("document.body.dataset.version") == shown
     assert page.evaluate("document.body.dataset.phase") == "my-turn"
-    assert page.locator("#board g.hand-tile.playable").count() > 0
+    assert page.locator("#hand .hand-tile.playable").count() > 0
     # A newer one is shown.
     page.evaluate("show({...doc, version: doc.version + 1})")
     assert page.evaluate("document.body.dataset.version") == str(int(shown) + 1)
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_hand_tiles_are_large_enough_to_touch(
+    browser: Browser, one_person: WebServer, width: int, height: int
+) -> None:
+    """Each hand tile is a button of 44 CSS px at least each way, on a phone and a desktop."""
+    context = browser.new_context(bypass_csp=True, viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    sizes = page.locator("#hand .hand-tile").evaluate_all(
+        "tiles => tiles.map(t => [t.getBoundingClientRect().width, t.getBoundingClientRect().height])"
+    )
+    assert len(sizes) == len(view(one_person.table.state, 0).hand)
+    assert min(min(size) for size in sizes) >= 44, sizes
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scroll
+    assert page.locator("#board g.hand-tile").count() == 0  # the picture leaves the hand out
+    context.close()
+
+
+def test_a_tile_is_chosen_and_played_with_the_keyboard(
+    browser: Browser, one_person: WebServer
+) -> None:
+    page = _page(browser)
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    version = page.evaluate("document.body.dataset.version")
+    page.locator("#hand .hand-tile.playable").first.focus()
+    page.keyboard.press("Enter")
+    chosen = page.locator("#hand .hand-tile.selected")
+    assert chosen.count() == 1
+    assert chosen.get_attribute("aria-pressed") == "true"
+    assert "playable" in (chosen.get_attribute("aria-label") or "")
+    page.locator("#trains button:not([disabled])").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
+    assert page.locator("#error").text_content() == ""

@@ -741,6 +741,12 @@ def rules(name: str, house: tuple[str, ...], list_only: bool, table: bool) -> No
     show_default=True,
     help="Seconds a bot waits before it moves.",
 )
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Keep the table in this SQLite database: a restart resumes it.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the access log.")
 def serve(
     host: str,
@@ -752,14 +758,21 @@ def serve(
     bots: str,
     seed: int | None,
     bot_delay: float,
+    db: str | None,
     quiet: bool,
 ) -> None:
     """Play in the browser: serve a table and print each person's link.
 
     Open the link printed for your seat; bots play the seats nobody takes.
     Several people share a table with --people: each gets a link of their
-    own (the part after # is the seat's secret key).  Ctrl-C stops it.
+    own (the part after # is the seat's secret key).  With --host 0.0.0.0
+    the links name this machine's network address.  --seed is for replaying
+    a game: whoever knows it knows every hand, so leave it out when several
+    people play.  With --db the table is kept in a database, every move
+    committed before it is acknowledged; a restart with the same --db
+    resumes it, and its links still work.  Ctrl-C stops it.
     """
+    from .store import StoreError
     from .web import serve as serve_table  # the server is loaded only for this command
 
     chosen = rules_from_options(rules, house)
@@ -771,9 +784,12 @@ def serve(
         serve_table(
             players=players, people=people, bots=seated, rules=chosen, seed=seed,
             host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
+            db=db,
         )  # fmt: skip
     except KeyboardInterrupt:
         click.echo("Stopped.")
+    except StoreError as error:
+        raise click.ClickException(str(error)) from None
     except OSError as error:
         raise click.ClickException(
             f"cannot serve on {host}:{port}: {error.strerror or error}"

@@ -9,10 +9,16 @@ example ``examples/http_table.py``) is built on `JSONRequestHandler` and
   a thread for longer;
 - a body needs one plain ``Content-Length`` (no sign, digits only) of at most
   `JSONRequestHandler.max_body` bytes; a chunked body is refused;
-- JSON is read only after its nesting depth is checked (`MAX_JSON_DEPTH`), so that a
-  document nested thousands deep is a 400, not a `RecursionError`;
-- an error answered before the body was read closes the connection, so the unread
-  body is never taken for the next request;
+- JSON is read only after its nesting depth is checked (`MAX_JSON_DEPTH`), in time
+  linear in the body, so that a document nested thousands deep is a 400, not a
+  `RecursionError`, and no body costs more than its length;
+- an error answered before the body was read closes the connection, and so does a
+  header line the parser cannot read, so an unread body is never taken for the next
+  request;
+- one address holds at most `JSONServer.max_per_client` connections, all clients
+  together `JSONServer.max_connections`;
+- each answer leaves in one write with ``TCP_NODELAY``: no delayed-ACK stall on a
+  kept-alive connection;
 - a method the server does not serve (PUT, DELETE, ...) is a 405 with a JSON body,
   and every other error is JSON too;
 - the access log shows the method, the path (never the query string, never a
@@ -24,6 +30,7 @@ This module uses only the standard library and the library's errors.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import re
 import socket
@@ -61,9 +68,12 @@ MAX_JSON_DEPTH: Final = MAX_DEPTH
 
 _MAX_LINE = 65536  # the standard library's own bound on a request line
 _CONTENT_LENGTH = re.compile(r"[0-9]{1,12}")
-# A JSON string, escapes included: removed before brackets are counted.
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# json_depth's three passes, each linear in the text: escapes, then strings (escapes gone,
+# a string ends at the next quote, or at the end of the text), then all but brackets.
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_STRING = re.compile(r'"[^"]*(?:"|\Z)')
 _NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 _UNPRINTABLE = re.compile(r"[^\x21-\x7e]")
 _TOKEN_LIKE = re.compile(r"[A-Za-z0-9_~.%-]{16,}")
 
@@ -120,22 +130,18 @@ def json_depth(text: str) -> int:
 
     Brackets inside strings do not count.  The text need not be valid JSON: the count
     is made before ``json.loads`` ever sees it, so that a document nested too deeply
-    can be refused without a `RecursionError`.
+    can be refused without a `RecursionError`.  It reads the text in linear time, so a
+    body full of escaped quotes costs no more than any other body of its length.
 
     >>> json_depth('{"move": ["[[[", {"a": []}]}')
     4
     >>> json_depth('"12-5@M"')
     0
     """
-    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))
-    depth = deepest = 0
-    for bracket in brackets:
-        if bracket in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth = max(depth - 1, 0)
-    return deepest
+    brackets = _NOT_A_BRACKET.sub("", _STRING.sub("", _ESCAPE.sub("", text)))
+    # The deepest running count.  A closing bracket with nothing open makes the JSON
+    # invalid there, and json.loads stops at it: what follows is never nested deeper.
+    return max(itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets), initial=0))
 
 
 def _no_constant(name: str) -> object:
@@ -282,6 +288,7 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
 
     rfile: Any  # a _DeadlineReader once set up
     _body_pending: bool
+    _headers_buffer: list[bytes]  # http.server's buffer of the answer's status line and headers
 
     def version_string(self) -> str:
         """Return the ``Server`` header: the name only, no Python version."""
@@ -362,7 +369,22 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        # An answer goes out in one write, at once: without this, Nagle's algorithm and
+        # the client's delayed ACK hold each answer on a kept-alive connection ~40 ms.
+        with contextlib.suppress(OSError):
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.rfile = _DeadlineReader(self.connection)
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        # A header line the parser could not read (``X : y``) ends the headers early and
+        # leaves the rest unread, a Content-Length among it: the body would then be read
+        # as the next request.  Refuse the request and close the connection.
+        if self.headers.defects or self.headers.get_payload():
+            self.send_error(400)
+            return False
+        return True
 
     def handle_one_request(self) -> None:
         self.rfile.start(getattr(self.server, "request_timeout", REQUEST_TIMEOUT))
@@ -411,8 +433,12 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         if self.close_connection:
             self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(answer.body)
+        if self.request_version == "HTTP/0.9":  # no status line, no headers: the body alone
+            self.wfile.write(answer.body)
+            return
+        # The headers and the body in one write (end_headers would write them in two).
+        self._headers_buffer.append(b"\r\n" + answer.body)
+        self.flush_headers()
 
     # http.server calls do_<METHOD>: these reach _dispatch, which answers a method not in
     # `methods` with a JSON 405; a method with no do_ here is answered 405 by send_error.
@@ -508,8 +534,11 @@ _BUSY = (
 class JSONServer(ThreadingHTTPServer):
     """A threading HTTP server for a `JSONRequestHandler`, with bounds on connections.
 
-    At most `max_connections` connections are served at once; one more is answered
-    503 and closed.  Handler threads are daemons, so a stalled client never delays
+    At most `max_connections` connections are served at once, and at most
+    `max_per_client` from one address, so that one client holding connections open
+    cannot lock the others out; one more is answered 503 and closed.  Behind a reverse
+    proxy every client has the proxy's address: let the proxy limit each client, and
+    raise `max_per_client`.  Handler threads are daemons, so a stalled client never delays
     the server's shutdown.  *log* receives the access log (None: no log);
     *request_timeout* is the seconds a request may take to arrive, headers and body.
 
@@ -524,9 +553,11 @@ class JSONServer(ThreadingHTTPServer):
 
     daemon_threads = True
     block_on_close = False
-    request_queue_size = 256  # the listen backlog: a burst of connections is not refused
+    request_queue_size = 1024  # the listen backlog: a burst of connections is not dropped
     #: The most connections served at once.
     max_connections: ClassVar[int] = 512
+    #: The most connections served at once from one address (a browser opens about six).
+    max_per_client: ClassVar[int] = 32
 
     def __init__(
         self,
@@ -540,13 +571,17 @@ class JSONServer(ThreadingHTTPServer):
         self.log = log
         self.request_timeout = request_timeout
         self._active = 0
+        self._per_client: dict[str, int] = {}
         self._active_lock = threading.Lock()
 
     def process_request(self, request: Any, client_address: Any) -> None:
+        client = str(client_address[0])
         with self._active_lock:
-            full = self._active >= self.max_connections
+            held = self._per_client.get(client, 0)
+            full = self._active >= self.max_connections or held >= self.max_per_client
             if not full:
                 self._active += 1
+                self._per_client[client] = held + 1
         if full:
             try:
                 request.setblocking(False)
@@ -561,8 +596,12 @@ class JSONServer(ThreadingHTTPServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
+            client = str(client_address[0])
             with self._active_lock:
                 self._active -= 1
+                held = self._per_client.pop(client) - 1
+                if held:
+                    self._per_client[client] = held
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A client that resets its connection is not news; never print a traceback here.

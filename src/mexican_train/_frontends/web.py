@@ -10,32 +10,37 @@ through the library's public API.
 from __future__ import annotations
 
 import hmac
+import importlib
+import ipaddress
 import math
 import re
 import secrets
+import socket
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import IO, Any, Final
 
 import attrs
 
 from .._bots.names import player_name
-from .._bots.players import GreedyPlayer, Player  # noqa: F401  (GreedyPlayer: the doctests)
+from .._bots.players import GreedyPlayer, Player
 from .._core.bounds import BOUNDS
 from .._core.engine import apply, legal_moves, new_game
-from .._core.errors import IllegalMoveError, InvalidArgumentError
+from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
 from .._core.view import PlayerView, view
 from .._formats.notation import NotationError, format_move, parse_move
+from .._formats.record import GameRecord, replay
 from .._formats.render import render_svg
 from .._formats.serialize import SchemaError, move_from_json, to_json
 from .http import JSONRequestHandler, JSONServer, RequestError, Response
+from .store import TableStore, token_hash
 
-__all__ = ["WebServer", "WebTable", "make_server", "serve"]
+__all__ = ["WebServer", "WebTable", "make_server", "seed_warning", "serve", "shareable_host"]
 
 #: Seconds a ``GET /api/view?since=N`` waits for the table to change before answering.
 LONG_POLL: Final = 10.0
@@ -43,6 +48,7 @@ LONG_POLL: Final = 10.0
 LOG_LINES: Final = 12
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
 _VERSION = re.compile(r"[0-9]{1,12}")
 
 
@@ -126,6 +132,10 @@ class WebTable:
             )
         self._state = state
         self._bots = bots
+        #: Called with each move's number (from 1), seat and move before the table applies
+        #: it; if it raises, the move is not applied.  ``mexican-train serve --db`` commits
+        #: moves to a database here.
+        self.journal: Callable[[int, int, Move], None] | None = None
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot.
         self.labels: tuple[str, ...] = tuple(_label(bots.get(s), s) for s in range(players))
@@ -133,11 +143,57 @@ class WebTable:
         self.tokens: Mapping[int, str] = {
             seat: secrets.token_urlsafe(24) for seat in range(players) if seat not in bots
         }
+        #: The SHA-256 of each person's token, by seat, which a database keeps instead of it.
+        self.token_hashes: Mapping[int, str] = {
+            seat: token_hash(token) for seat, token in self.tokens.items()
+        }
         self._version = 0
         self._log: list[_Entry] = []
         self._changed = threading.Condition()
         self._closed = False
         self._thread: threading.Thread | None = None
+
+    @classmethod
+    def resume(
+        cls,
+        game: GameRecord,
+        seats: Sequence[int],
+        token_hashes: Mapping[int, str],
+        bots: Mapping[int, Player],
+        *,
+        bot_delay: float = 0.0,
+    ) -> WebTable:
+        """Return the table of the record *game* at its position, its seats' tokens still good.
+
+        *seats* is the seat that made each move of the record, *token_hashes* the hash of
+        each person's token (`token_hashes`).  The record is replayed through the engine
+        (`~mexican_train.replay`), then move by move into the table's log.  The tokens
+        themselves are not known, only their hashes: the people keep their links.
+
+        Raises:
+            mexican_train.ReplayError: if the record does not replay.
+        """
+        replay(game)  # a record that does not replay is refused before anything is set up
+        table = cls(game.players, game.rules, bots=bots, seed=game.seed, bot_delay=bot_delay)
+        table.tokens = {}
+        table.token_hashes = dict(token_hashes)
+        with table._changed:
+            for seat, move in zip(seats, game.moves, strict=True):
+                table._apply(seat, move)
+        return table
+
+    def bot_names(self) -> dict[int, str]:
+        """Return each bot's class as ``module:Class``, by seat: how a database names it."""
+        return {
+            seat: f"{type(bot).__module__}:{type(bot).__qualname__}"
+            for seat, bot in self._bots.items()
+        }
+
+    def record(self) -> GameRecord:
+        """Return the record of the game's start: its players, rules and seed (S6)."""
+        with self._changed:
+            state = self._state
+        return GameRecord(state.players, state.rules, state.seed)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -168,9 +224,10 @@ class WebTable:
                 401, "no token", "send your seat's token as 'Authorization: Bearer <token>'"
             )
         found = None
-        for seat, secret in self.tokens.items():
-            # A constant-time comparison with every token: a token must not leak through timing.
-            if hmac.compare_digest(token.encode(), secret.encode()):
+        given = token_hash(token)
+        for seat, kept in self.token_hashes.items():
+            # A constant-time comparison with every seat: a token must not leak through timing.
+            if hmac.compare_digest(given, kept):
                 found = seat
         if found is None:
             raise RequestError(403, "wrong token", "no seat at this table has that token")
@@ -263,9 +320,19 @@ class WebTable:
         return self.document(seat)
 
     def _apply(self, seat: int, move: Move) -> None:
-        """Apply *move* under the lock, log it, and wake whoever waits."""
+        """Apply *move* under the lock, log it, and wake whoever waits.
+
+        The journal, if any, has the move first: a move it cannot keep is not applied.
+        """
         before = self._state
         after = apply(before, move)
+        if self.journal is not None:
+            try:
+                self.journal(self._version + 1, seat, move)
+            except MexicanTrainError as error:
+                raise RequestError(
+                    503, "not saved", f"the move could not be kept: {error}"
+                ) from None
         self._state = after
         self._version += 1
         for others, own in _describe(before, after, seat, move, self.labels):
@@ -310,9 +377,12 @@ class WebTable:
             if self._version != version:
                 return True  # cannot happen (only this seat may move), but never apply stale
             try:
-                self._apply(seat, move)
-            except IllegalMoveError:
-                self._apply(seat, moves[0])  # a bot's illegal choice: its first legal move
+                try:
+                    self._apply(seat, move)
+                except IllegalMoveError:
+                    self._apply(seat, moves[0])  # a bot's illegal choice: its first legal move
+            except RequestError:  # the journal could not keep it: the bot tries again later
+                return False
         return True
 
     def start(self) -> None:
@@ -383,7 +453,7 @@ def _move_document(move: Move, table: PlayerView) -> dict[str, Any]:
         )
         kind, words = (
             "pass",
-            "End your first turn (P4)" if stop else "Pass (a marker goes on your train, P6)",
+            "End your first turn (P4)" if stop else "Pass (a marker goes on your train, P5)",
         )
     elif isinstance(move, CallLastTile):
         kind, words = "call", "Call 'last tile'"
@@ -440,8 +510,8 @@ def _describe(
         if marked:
             lines.append(
                 (
-                    f"{who} passed: a marker goes on their train (P6).",
-                    "You passed: a marker goes on your train (P6).",
+                    f"{who} passed: a marker goes on their train (P5).",
+                    "You passed: a marker goes on your train (P5).",
                 )
             )
         else:
@@ -576,9 +646,13 @@ class WebServer(JSONServer):
         super().__init__(address, _TableHandler, log=log)
 
     def links(self) -> dict[int, str]:
-        """Return each person's seat's link: the token travels in the fragment, never sent."""
-        host, port = self.server_address[:2]
-        host = host.decode() if isinstance(host, bytes) else host
+        """Return each person's seat's link: the token travels in the fragment, never sent.
+
+        A server listening on every interface (``0.0.0.0``) gives links with this
+        machine's network address, which others can open.
+        """
+        address, port = self.server_address[:2]
+        host = shareable_host(address if isinstance(address, str) else bytes(address).decode())
         return {
             seat: f"http://{host}:{port}/#token={token}"
             for seat, token in self.table.tokens.items()
@@ -588,6 +662,50 @@ class WebServer(JSONServer):
         """Stop the table's bots and close the listening socket."""
         self.table.close()
         super().server_close()
+
+
+def shareable_host(host: str) -> str:
+    """Return an address other machines can open for a server listening on *host*.
+
+    A server listening on every interface (``0.0.0.0``, ``::`` or ``""``) is reached at
+    this machine's network address, or its name when no address but the loopback one
+    is known; any other *host* is returned as it is.
+
+    >>> shareable_host("127.0.0.1")
+    '127.0.0.1'
+    >>> shareable_host("0.0.0.0") != "0.0.0.0"
+    True
+    """
+    if host not in _EVERY_INTERFACE:
+        return host
+    name = socket.gethostname()
+    try:
+        found = socket.getaddrinfo(name, None, socket.AF_INET, socket.SOCK_STREAM)
+    except OSError:  # a name that does not resolve: others may still know it
+        found = []
+    for *_, address in found:
+        if not ipaddress.ip_address(address[0]).is_loopback:
+            return str(address[0])
+    return name
+
+
+def seed_warning(seed: int | None, people: int) -> str | None:
+    """Return a warning for a table dealt from a known *seed* with several *people*, or None.
+
+    A fixed seed is for replaying a game: from the seed and their own hand, a player
+    can deal every other hand, so people playing one another must not be given one.
+
+    >>> seed_warning(None, 3) is None, seed_warning(7, 1) is None
+    (True, True)
+    >>> print(seed_warning(7, 2))
+    Warning: --seed 7 fixes the deals, for replaying a game: a player who knows the seed knows every hand. Leave it out when several people play.
+    """
+    if seed is None or people < 2:
+        return None
+    return (
+        f"Warning: --seed {seed} fixes the deals, for replaying a game: a player who "
+        "knows the seed knows every hand. Leave it out when several people play."
+    )
 
 
 def make_server(
@@ -626,11 +744,17 @@ def serve(
     bot_delay: float = 0.6,
     out: IO[str] = sys.stdout,
     log: IO[str] | None = sys.stderr,
+    db: str | None = None,
 ) -> None:
     """Serve a table until interrupted: people in the first *people* seats, *bots* in the rest.
 
     Prints the link of each person's seat to *out*.  This is ``mexican-train serve``,
     which reads *rules* and *bots* from its ``--rules``/``--house`` and ``--bots``.
+
+    With *db*, the path of an SQLite database, every move is committed there before it
+    is applied, and a table the database holds whose game is not over is served again
+    at its position instead of a new one: its seats' links still work, and its bots are
+    made again from their classes.
 
     Raises:
         MexicanTrainError: for a player count the game refuses (`DealError`), or
@@ -645,20 +769,68 @@ def serve(
         raise InvalidArgumentError(
             f"{players - people} bots fill the seats people do not take, not {len(bots)}"
         )
-    table = WebTable(
-        players,
-        rules,
-        bots={people + i: bot for i, bot in enumerate(bots)},
-        seed=seed,
-        bot_delay=bot_delay,
-    )
+    store = TableStore(db) if db is not None else None
+    found = _unfinished_table(store, bot_delay) if store is not None else None
+    resumed = found is not None
+    if found is not None:
+        number, table = found
+    else:
+        table = WebTable(
+            players,
+            rules,
+            bots={people + i: bot for i, bot in enumerate(bots)},
+            seed=seed,
+            bot_delay=bot_delay,
+        )
+        if store is not None:
+            number = store.add(table.record(), table.token_hashes, table.bot_names())
+    if store is not None:
+        # A move is applied, and so acknowledged, only once it is committed.
+        table.journal = lambda count, seat, move: store.append(number, count, seat, move)
     server = make_server(table, host, port, log=log)
     try:
-        print(f"Mexican Train at http://{host}:{server.server_address[1]}/", file=out)
-        print("Open your seat's link (keep it secret: it is the seat's key):", file=out)
+        warning = seed_warning(seed, people)
+        if warning is not None and not resumed:
+            print(warning, file=out)
+        shown = shareable_host(host)
+        print(f"Mexican Train at http://{shown}:{server.server_address[1]}/", file=out)
+        if resumed:
+            print(
+                f"The table kept in {db} is back at move {table.version}: the links "
+                "given for it still work (on this address and port).",
+                file=out,
+            )
+        else:
+            print("Open your seat's link (keep it secret: it is the seat's key):", file=out)
         for seat, link in server.links().items():
             print(f"  seat {seat}: {link}", file=out)
         print("Press Ctrl-C to stop.", file=out, flush=True)
         server.serve_forever()
     finally:
         server.server_close()
+        if store is not None:
+            store.close()
+
+
+def _unfinished_table(store: TableStore, bot_delay: float) -> tuple[int, WebTable] | None:
+    """Return the latest table kept in *store* and its number, if its game is not over."""
+    kept = store.tables()
+    if not kept:
+        return None
+    last = kept[-1]
+    bots = {seat: _bot_from_name(name) for seat, name in last.bots.items()}
+    table = WebTable.resume(last.record, last.seats, last.token_hashes, bots, bot_delay=bot_delay)
+    return None if table.state.is_over else (last.number, table)
+
+
+def _bot_from_name(name: str) -> Player:
+    """Make the bot named ``module:Class`` again, with no arguments (greedy if it cannot be)."""
+    module, _, qualname = name.partition(":")
+    try:
+        found: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            found = getattr(found, part)
+        bot = found()
+    except Exception:  # a bot that cannot be made again: the greedy one takes its seat
+        return GreedyPlayer()
+    return bot if callable(getattr(bot, "choose", None)) else GreedyPlayer()

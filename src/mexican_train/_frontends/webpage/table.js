@@ -59,23 +59,46 @@ function playsOf(tile) {
   return doc.moves.filter((move) => move.kind === "play" && move.tile === tile);
 }
 
+// The picture without its hand: the page shows the hand as buttons (showHand), large
+// enough to touch.  The hand is drawn last, under a rule and its title: cut there.
+function withoutHand(svg) {
+  const tiles = svg.querySelectorAll("g.hand-tile");
+  const title = tiles.length > 0 ? tiles[0].previousElementSibling : null;
+  const rule = title ? title.previousElementSibling : null;
+  if (rule && rule.tagName === "line") {
+    const top = Number(rule.getAttribute("y1"));
+    const [x, y, width] = svg.getAttribute("viewBox").split(" ").map(Number);
+    svg.setAttribute("viewBox", `${x} ${y} ${width} ${top - y}`);
+    svg.setAttribute("height", String(top - y));
+    title.remove();
+    rule.remove();
+  }
+  for (const tile of tiles) tile.remove();
+}
+
+function showHand() {
+  const tiles = doc.view.hand.map((tile) => {
+    const playable = playsOf(tile).length > 0;
+    const [a, b] = tile.split("-");
+    const button = element("button", null, {
+      "class": "hand-tile" + (playable ? " playable" : "") + (tile === selected ? " selected" : ""),
+      "data-tile": tile,
+      "aria-pressed": String(tile === selected),
+      "aria-label": `${a} and ${b}` + (playable ? ", playable" : ""),
+    });
+    button.append(element("span", a, {"class": "half", "aria-hidden": "true"}),
+                  element("span", b, {"class": "half", "aria-hidden": "true"}));
+    button.addEventListener("click", () => choose(tile));
+    return button;
+  });
+  $("hand").replaceChildren(...tiles);
+  $("hand-title").textContent = `Your hand: ${tiles.length} tile${tiles.length === 1 ? "" : "s"}`;
+}
+
 function showBoard() {
   const parsed = new DOMParser().parseFromString(doc.svg, "image/svg+xml");
   const svg = document.importNode(parsed.documentElement, true);
-  for (const group of svg.querySelectorAll("g.hand-tile")) {
-    const tile = group.dataset.tile;
-    if (playsOf(tile).length > 0) {
-      group.classList.add("playable");
-      group.setAttribute("role", "button");
-      group.setAttribute("tabindex", "0");
-      group.setAttribute("aria-label", "tile " + tile);
-    }
-    if (tile === selected) group.classList.add("selected");
-    group.addEventListener("click", () => choose(tile));
-    group.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") choose(tile);
-    });
-  }
+  withoutHand(svg);
   const targets = selected ? playsOf(selected).map((move) => move.train) : [];
   for (const group of svg.querySelectorAll("g.train")) {
     const train = Number(group.dataset.train);
@@ -92,7 +115,9 @@ function showControls() {
   const plays = selected ? playsOf(selected) : [];
   let hint = "";
   if (doc.view.is_over) hint = "";
-  else if (!mine) hint = "Waiting for the others\u2026";
+  else if (doc.view.current_player === null) {
+    hint = "The round is over: anyone at the table may deal the next one (E4).";
+  } else if (!mine) hint = "Waiting for the others\u2026";
   else if (selected) hint = `Now click where ${selected} goes.`;
   else if (doc.moves.some((move) => move.kind === "play")) hint = "Click a tile in your hand, then a train.";
   else hint = "No tile of yours fits: choose a move below.";
@@ -163,6 +188,7 @@ function show(next) {
   $("status").classList.toggle("your-turn", doc.moves.length > 0);
   document.title = (doc.moves.length > 0 ? "\u25B6 " : "") + "Mexican Train";
   showBoard();
+  showHand();
   showControls();
   showScores();
   $("log").replaceChildren(...doc.log.map((line) => element("li", line)));
@@ -178,7 +204,9 @@ function choose(tile) {
   $("error").textContent = "";
   selected = selected === tile ? null : tile;
   showBoard();
+  showHand();
   showControls();
+  if (selected) $("hand").querySelector(`[data-tile="${tile}"]`).focus();
 }
 
 function playOn(train) {

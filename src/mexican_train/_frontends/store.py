@@ -1,0 +1,181 @@
+"""Web tables kept in SQLite, so that a restart loses nothing.
+
+A table is kept as its record -- the players, the rules and the seed of its deals
+(`GameRecord`) -- with every move played since, one row each, and the SHA-256 hash of
+each person's token (never a token).  A move is committed before the table applies
+it, so a move a client saw acknowledged is on disk.  The database runs in WAL mode
+with full synchronisation: a process killed at any point leaves every committed move.
+
+>>> from mexican_train import HUB, Draw, new_game
+>>> store = TableStore(":memory:")
+>>> number = store.add(GameRecord(2, HUB, seed=5), {0: token_hash("s3cret")}, {1: "greedy"})
+>>> store.append(number, 1, 0, Draw())
+>>> kept = store.tables()[-1]
+>>> kept.record.moves, kept.token_hashes == {0: token_hash("s3cret")}, kept.bots
+((Draw(),), True, {1: 'greedy'})
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+
+import attrs
+
+from .._core.errors import MexicanTrainError
+from .._core.moves import Move
+from .._formats.record import GameRecord
+from .._formats.serialize import SchemaError, move_from_json, record_from_json, to_json
+
+__all__ = ["StoreError", "StoredTable", "TableStore", "token_hash"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY,
+    record TEXT NOT NULL,
+    token_hashes TEXT NOT NULL,
+    bots TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    seat INTEGER,
+    move TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+"""
+
+
+class StoreError(MexicanTrainError, OSError):
+    """The tables' database cannot be opened, read or written."""
+
+
+def token_hash(token: str) -> str:
+    """Return the hex SHA-256 of a seat's *token*: what the database keeps instead of it.
+
+    >>> len(token_hash("abc"))
+    64
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@attrs.frozen
+class StoredTable:
+    """A table as the database keeps it.
+
+    Attributes:
+        number: the table's number in the database.
+        record: the game's start and every move played since.
+        seats: the seat that made each move (a round is dealt by a person, E4).
+        token_hashes: the hash of each person's token, by seat.
+        bots: the name of each bot, by seat (``planner``, or ``module:Class``).
+    """
+
+    number: int
+    record: GameRecord
+    seats: tuple[int, ...]
+    token_hashes: Mapping[int, str]
+    bots: Mapping[int, str]
+
+
+class TableStore:
+    """The tables of a server, in the SQLite database at *path* (made if missing).
+
+    Safe to share between threads: every call holds one lock.
+
+    Raises:
+        StoreError: if the database cannot be opened or is not one of tables.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")  # a commit is on disk when it returns
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the tables' database {path}: {error}") from None
+        self._lock = threading.Lock()
+
+    def add(
+        self, start: GameRecord, token_hashes: Mapping[int, str], bots: Mapping[int, str]
+    ) -> int:
+        """Keep a new table that starts as *start*; return its number."""
+        fields = (
+            json.dumps(to_json(start)),
+            json.dumps({str(seat): value for seat, value in token_hashes.items()}),
+            json.dumps({str(seat): name for seat, name in bots.items()}),
+        )
+        with self._lock:
+            cursor = self._write(
+                "INSERT INTO tables (record, token_hashes, bots) VALUES (?, ?, ?)", fields
+            )
+        return int(cursor.lastrowid or 0)
+
+    def append(self, number: int, count: int, seat: int, move: Move) -> None:
+        """Commit table *number*'s move number *count* (from 1), made by *seat*.
+
+        Raises:
+            StoreError: if it cannot be written (the move must then not be applied).
+        """
+        with self._lock:
+            self._write(
+                "INSERT INTO moves (table_id, number, seat, move) VALUES (?, ?, ?, ?)",
+                (number, count, seat, json.dumps(to_json(move))),
+            )
+
+    def tables(self) -> list[StoredTable]:
+        """Return every table kept, oldest first, each with all its moves.
+
+        Raises:
+            StoreError: if a table's record or a move cannot be read.
+        """
+        with self._lock:
+            try:
+                rows = self._db.execute(
+                    "SELECT id, record, token_hashes, bots FROM tables ORDER BY id"
+                ).fetchall()
+                moves = {
+                    number: self._db.execute(
+                        "SELECT seat, move FROM moves WHERE table_id = ? ORDER BY number",
+                        (number,),
+                    ).fetchall()
+                    for number, *_ in rows
+                }
+            except sqlite3.Error as error:
+                raise StoreError(f"cannot read the tables' database: {error}") from None
+        try:
+            return [
+                StoredTable(
+                    number,
+                    attrs.evolve(
+                        record_from_json(json.loads(start)),
+                        moves=[move_from_json(json.loads(move)) for _, move in moves[number]],
+                    ),
+                    tuple(int(seat) for seat, _ in moves[number]),
+                    {int(seat): str(value) for seat, value in json.loads(hashes).items()},
+                    {int(seat): str(name) for seat, name in json.loads(bots).items()},
+                )
+                for number, start, hashes, bots in rows
+            ]
+        except (ValueError, SchemaError) as error:
+            raise StoreError(f"a table in the database cannot be read: {error}") from None
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
+
+    def _write(self, sql: str, parameters: tuple[object, ...]) -> sqlite3.Cursor:
+        try:
+            return self._db.execute(sql, parameters)  # autocommit: one statement, one commit
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write to the tables' database: {error}") from None
