@@ -124,62 +124,67 @@ def _row(
     scalars: list[float],
 ) -> int:
     # One observation (the layout of ObservationCodec): the bits, and the scalars
-    # appended to *scalars*.  Rows are relative to *seat*.
+    # appended to *scalars*.  Rows are relative to *seat*.  The trains, seats and
+    # game blocks are built as small numbers (native ints in the compiled build,
+    # for up to 2 players with a double-12 set) and shifted into place once.
     players, tiles, pips = lay.players, lay.tiles, lay.pips
     bits = hand
     if others is not None:  # V10: every hand is on show
         for k in range(1, players):
             bits |= others[(seat + k) % players] << k * tiles
-    bits |= table << lay.table
-    bits |= 1 << lay.engine + engine.high
+    bits |= (table | 1 << tiles + engine.high) << lay.table
     open_bits = _train_bits(open_doubles, players)  # D2
     turn_bits = _train_bits(turn_doubles, players)  # D1
     width = pips + 6
+    trains = 0
     for slot in range(players + 1):
         position = players if slot == players else (seat + slot) % players
         end, laid = board[position]
-        base = lay.trains + slot * width + pips
-        bits |= 1 << base - pips + end
+        row = 1 << end
         if marks >> position & 1:  # P6
-            bits |= 1 << base
+            row |= 1 << pips
         if laid:
-            bits |= 1 << base + 1
+            row |= 2 << pips
             if laid[-1].is_double:
-                bits |= 1 << base + 2
+                row |= 4 << pips
         if open_bits >> position & 1:
-            bits |= 1 << base + 3
+            row |= 8 << pips
         if turn_bits >> position & 1:
-            bits |= 1 << base + 4
+            row |= 16 << pips
+        trains |= row << slot * width
         scalars.append(len(laid) / tiles)
+    rest = 0  # the seats block, then the game block
     for k in range(players):
         other = (seat + k) % players
-        base = lay.seats + 5 * k
+        row = 0
         if firsts >> other & 1:
-            bits |= 1 << base + 1
+            row |= 2
         if current == other:
-            bits |= 1 << base + 2
+            row |= 4
         if first == other:
-            bits |= 1 << base + 3
+            row |= 8
+        rest |= row << 5 * k
         scalars.append(sizes[other] / tiles)
         scalars.append(scores[other] / lay.bound)
-    game = lay.game
     scalars.append(left / tiles)
     scalars.append(round_number / lay.rounds)
     scalars.append(min(turn_tiles / tiles, 1.0))
     scalars.append(min(idle / players, 1.0))
+    game = 1 << 10
     if current == seat:
-        bits |= 1 << game + 2
+        game |= 1 << 2
     if current is None:
-        bits |= 1 << game + 3
+        game |= 1 << 3
     if is_over:
-        bits |= 1 << game + 4
+        game |= 1 << 4
     if has_drawn:
-        bits |= 1 << game + 6
+        game |= 1 << 6
     if called:
-        bits |= 1 << game + 7
+        game |= 1 << 7
     if mexican_open:  # V2
-        bits |= 1 << game + 9
-    return bits | 1 << game + 10
+        game |= 1 << 9
+    rest |= game << 5 * players
+    return bits | (trains | rest << (players + 1) * width) << lay.trains
 
 
 def state_row(lay: Layout, state: GameState, seat: int, scalars: list[float]) -> int:

@@ -445,6 +445,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         )
         self._started = False
 
+    @property
+    def states(self) -> tuple[GameState, ...]:
+        """The game on each table now (the whole state: for tests, pictures and replays)."""
+        return tuple(self._tables.states)
+
     def _batch(
         self, bits: list[int], scalars: list[float], mask: list[int], rows: int
     ) -> dict[str, npt.NDArray[Any]]:
