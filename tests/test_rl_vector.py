@@ -19,6 +19,7 @@ from mexican_train import (
     VARIANTS,
     GreedyPlayer,
     InvalidArgumentError,
+    PlayerView,
     Rules,
     apply,
     legal_moves,
@@ -39,8 +40,9 @@ def random_actions(observation: dict[str, np.ndarray], rng: np.random.Generator)
     return np.array([rng.choice(np.flatnonzero(row)) for row in observation["action_mask"]])
 
 
-def some_views(rules: Rules, players: int, count: int) -> list:
-    state, rng, views = new_game(players, rules, seed=4), np.random.default_rng(4), []
+def some_views(rules: Rules, players: int, count: int) -> list[PlayerView]:
+    state, rng = new_game(players, rules, seed=4), np.random.default_rng(4)
+    views: list[PlayerView] = []
     while len(views) < count and not state.is_over:
         views += [view(state, seat) for seat in range(players)]
         moves = legal_moves(state)
@@ -69,7 +71,7 @@ def test_batches_are_the_single_encodings_written_into_the_callers_arrays(
 def test_a_wrong_out_array_is_refused_and_left_alone() -> None:
     views = some_views(HUB, 2, 4)
     observations, actions = ObservationCodec(HUB, 2), ActionCodec(HUB, 2)
-    wrong = [
+    wrong: list[np.ndarray] = [
         np.zeros((len(views), *observations.shape), dtype=np.float64),
         np.zeros((len(views) + 1, *observations.shape), dtype=np.float32),
     ]
@@ -79,7 +81,7 @@ def test_a_wrong_out_array_is_refused_and_left_alone() -> None:
             observations.encode_batch(views, out=out)
         assert np.array_equal(out, before)
     with pytest.raises(InvalidArgumentError, match="fills a int8 array"):
-        actions.mask(views[0], out=np.zeros(actions.size, dtype=np.int32))  # type: ignore[arg-type]
+        actions.mask(views[0], out=np.zeros(actions.size, dtype=np.int32))
     with pytest.raises(InvalidArgumentError, match="fills"):
         observations.encode(views[0], out=[0.0])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="sequence of PlayerViews"):
@@ -100,6 +102,7 @@ def test_observations_and_masks_are_the_codecs_of_each_tables_view(
     for _ in range(150):
         for table, state in enumerate(envs.states):
             seat = state.current_player
+            assert seat is not None
             assert seat == (infos["seat"][table] if self_play else 0)
             mine = view(state, seat)
             assert np.array_equal(observation["observation"][table], observations.encode(mine))
@@ -154,13 +157,21 @@ def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
             final = infos["final_obs"]["observation"][table]
             assert final[game][4] == 1.0  # the game is over
             assert not infos["final_obs"]["action_mask"][table].any()
+            ended_game = before[table]
+            assert set(infos["final_info"][table]) == {"scores", "winners"}
+            scores, winners = (
+                infos["final_info"][table]["scores"],
+                infos["final_info"][table]["winners"],
+            )
+            assert winners and all(scores[seat] == min(scores) for seat in winners)  # E5
+            assert ended_game.rules.rounds == 1
             assert envs.states[table] is not before[table]
             assert envs.states[table].round_number == 1
             assert observation["observation"][table][game][4] == 0.0
             assert observation["action_mask"][table].any()
-        for table, state in enumerate(envs.states):
-            if not terminated[table]:
-                assert state.round_number == before[table].round_number == 1
+        for number, game_now in enumerate(envs.states):
+            if not terminated[number]:
+                assert game_now.round_number == before[number].round_number == 1
 
 
 def test_the_agents_return_is_the_mean_total_less_its_own() -> None:

@@ -271,6 +271,7 @@ class Steps:
         self.done: list[bool] = [False] * tables
         self.illegal: list[bool] = [False] * tables
         self.final_tables: list[int] = []  # the tables whose game ended, in order
+        self.final_states: list[GameState] = []  # their games' last states
         self.final_bits: list[int] = []  # their last observations, as above
         self.final_scalars: list[float] = []
 
@@ -329,6 +330,7 @@ class Tables:
             if move is None or state.is_over:
                 steps.done[table] = True
                 steps.final_tables.append(table)
+                steps.final_states.append(state)
                 steps.final_bits.append(state_row(lay, state, seat, steps.final_scalars))
                 state = self._deal(table)
             self.states[table] = state

@@ -507,7 +507,10 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             for key, value in finals.items():
                 final_obs[key][steps.final_tables] = value
             infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
-            infos["final_info"] = np.array([{} for _ in range(self.num_envs)], dtype=object)
+            final_info = np.array([{} for _ in range(self.num_envs)], dtype=object)
+            for table, state in zip(steps.final_tables, steps.final_states, strict=True):
+                final_info[table] = {"scores": state.scores, "winners": state.winners}
+            infos["final_info"] = final_info
             infos["_final_info"] = done.copy()
             if any(steps.illegal):
                 infos["illegal_action"] = np.array(steps.illegal, dtype=bool)
@@ -539,7 +542,8 @@ def vector_env(
     points`` at each round's end).  A game that ends is dealt anew within the
     same step (``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``):
     ``infos["final_obs"]`` holds the ended games' last observations, where
-    ``infos["_final_obs"]`` is True.  An action outside the mask ends that
+    ``infos["_final_obs"]`` is True, and ``infos["final_info"]`` a dict per
+    ended game with its total ``"scores"`` and its ``"winners"`` (E5).  An action outside the mask ends that
     table's game with *illegal_reward* (``infos["illegal_action"]``).  One call
     of ``step`` plays every table, in library code.
 
