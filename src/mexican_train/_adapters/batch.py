@@ -206,7 +206,8 @@ def state_row(lay: Layout, state: GameState, seat: int, scalars: list[float]) ->
             mexican_open = lay.rules.mexican_train.is_open(state, seat)
     return _row(
         lay, seat, hands[seat], hands if lay.open_hands else None, table, state.engine,
-        board, marks, state.open_doubles, state.turn_doubles, state.hand_sizes, firsts,
+        board, marks, state.open_doubles, state.turn_doubles,
+        tuple([hand.bit_count() for hand in hands]), firsts,
         current, state.first_player, state.scores, state.boneyard_size, state.round_number,
         state.turn_tiles, state.has_drawn, state.last_tile_called, state.idle_turns,
         state.is_over, mexican_open, scalars,
@@ -262,10 +263,10 @@ def action_index(move: Move, seat: int, players: int, size: int) -> int:
 class Steps:
     """What one step (or reset) of all tables gives: filled by `Tables`, read by the env."""
 
-    def __init__(self, tables: int, players: int) -> None:
+    def __init__(self, tables: int, players: int, actions: int) -> None:
         self.bits: list[int] = []  # one observation's bits per table
         self.scalars: list[float] = []  # its scalars, table after table
-        self.mask: list[int] = []  # flat indices (table * actions + action) of the legal moves
+        self.mask = bytearray(tables * actions)  # the masks, table after table (1: legal)
         self.seats: list[int] = [0] * tables  # the seat each observation is for
         self.rewards: list[float] = [0.0] * (tables * players)  # per table, per seat
         self.done: list[bool] = [False] * tables
@@ -300,13 +301,15 @@ class Tables:
         self.illegal_reward: Final = illegal_reward
         self.states: list[GameState] = []
         self.rngs: list[random.Random] = []
-        self.legal: list[dict[int, Move]] = [{} for _ in range(count)]
+        # Per table, the legal moves of the seat to move and their action indices.
+        self.moves: list[tuple[Move, ...]] = [() for _ in range(count)]
+        self.numbers: list[list[int]] = [[] for _ in range(count)]
 
     def reset(self, seeds: list[int]) -> Steps:
         """Deal a new game on every table, table *i*'s moves fixed by ``seeds[i]`` (S6)."""
         self.rngs = [random.Random(seed) for seed in seeds]
         self.states = []
-        steps = Steps(self.count, self.lay.players)
+        steps = Steps(self.count, self.lay.players, self.lay.actions)
         for table in range(self.count):
             self.states.append(self._deal(table))
             self._observe(table, steps)
@@ -316,12 +319,14 @@ class Tables:
         """Make each table's agent move ``actions[i]``, then the others' until the next."""
         lay = self.lay
         players = lay.players
-        steps = Steps(self.count, players)
+        steps = Steps(self.count, players, lay.actions)
         for table in range(self.count):
             state = self.states[table]
             seat = state.current_player
             assert seat is not None  # a table waits on a learner's move
-            move = self.legal[table].get(actions[table])
+            numbers = self.numbers[table]
+            action = actions[table]
+            move = self.moves[table][numbers.index(action)] if action in numbers else None
             if move is None:
                 steps.rewards[table * players + seat] += self.illegal_reward
                 steps.illegal[table] = True
@@ -375,9 +380,12 @@ class Tables:
         steps.bits.append(state_row(lay, state, seat, steps.scalars))
         moves = legal_moves(state)
         numbers = indices(moves, seat, lay.players, lay.actions, 0)
-        self.legal[table] = dict(zip(numbers, moves, strict=True))
+        self.moves[table] = moves
+        self.numbers[table] = numbers
         base = table * lay.actions
-        steps.mask += [base + number for number in numbers]
+        mask = steps.mask
+        for number in numbers:
+            mask[base + number] = 1
 
 
 def pack(bits: list[int], nbytes: int) -> bytes:

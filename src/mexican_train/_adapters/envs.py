@@ -451,12 +451,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         return tuple(self._tables.states)
 
     def _batch(
-        self, bits: list[int], scalars: list[float], mask: list[int], rows: int
+        self, bits: list[int], scalars: list[float], mask: bytearray, rows: int
     ) -> dict[str, npt.NDArray[Any]]:
         observation = np.empty((rows, *self.observations.shape), dtype=np.float32)
         self.observations.fill(bits, scalars, observation)
-        masks = np.zeros((rows, self.actions.size), dtype=np.int8)
-        masks.reshape(-1)[mask] = 1
+        masks = np.frombuffer(mask, dtype=np.int8).reshape(rows, self.actions.size)
         return {"observation": observation, "action_mask": masks}
 
     def _result(self, steps: Steps) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
@@ -502,7 +501,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         reward = rewards if self.self_play else rewards[:, self.seat].copy()
         done = np.array(steps.done, dtype=bool)
         if steps.final_tables:  # same-step autoreset: the ended games' last observations
-            finals = self._batch(steps.final_bits, steps.final_scalars, [], len(steps.final_tables))
+            rows = len(steps.final_tables)
+            empty = bytearray(rows * self.actions.size)  # a game over has no legal move
+            finals = self._batch(steps.final_bits, steps.final_scalars, empty, rows)
             final_obs = {key: np.zeros_like(value) for key, value in observation.items()}
             for key, value in finals.items():
                 final_obs[key][steps.final_tables] = value
