@@ -366,7 +366,7 @@ class Tables:
             player = self.opponents[seat]
             if player is None:
                 moves = legal_moves(state)
-                state = apply(state, moves[self.rngs[table].randrange(len(moves))])
+                state = apply(state, moves[int(self.rngs[table].random() * len(moves))])
             else:
                 theirs = view(state, seat)
                 state = apply(state, player.choose(theirs, legal_moves(theirs)))

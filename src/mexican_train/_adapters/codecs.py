@@ -452,6 +452,13 @@ class ObservationCodec:
     def fill(self, bits: list[int], scalars: list[float], out: npt.NDArray[np.float32]) -> None:
         """Write encodings given as bits and scalars (see the batch module) into *out*."""
         lay = self._lay
-        raw = np.frombuffer(pack(bits, lay.nbytes), dtype=np.uint8).reshape(len(bits), lay.nbytes)
-        out[:] = np.unpackbits(raw, axis=1, count=lay.size, bitorder="little")
+        raw = np.frombuffer(pack(bits, lay.nbytes), dtype=np.uint8)
+        if len(bits) == 1:  # one row: the one-dimensional calls cost less
+            row = out[0]
+            row[:] = np.unpackbits(raw, count=lay.size, bitorder="little")
+            row[self._scalars] = scalars
+            return
+        out[:] = np.unpackbits(
+            raw.reshape(len(bits), lay.nbytes), axis=1, count=lay.size, bitorder="little"
+        )
         out[:, self._scalars] = np.asarray(scalars, dtype=np.float32).reshape(len(bits), -1)
