@@ -141,8 +141,10 @@ def vector_steps(players: int, rules: Rules, tables: int, steps: int) -> Callabl
         nonlocal observation
         for _ in range(steps):
             mask = observation["action_mask"]
-            noise = rng.random(mask.shape, dtype=np.float32) + 1.0  # legal actions: 1 to 2
-            observation = envs.step((noise * mask).argmax(axis=1))[0]
+            noise = rng.random(mask.shape, dtype=np.float32)
+            noise += 1.0  # legal actions score 1 to 2, the others 0
+            noise *= mask
+            observation = envs.step(noise.argmax(axis=1))[0]
         return steps * tables
 
     return work
