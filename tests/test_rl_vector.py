@@ -163,7 +163,8 @@ def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
                 infos["final_info"][table]["scores"],
                 infos["final_info"][table]["winners"],
             )
-            assert winners and all(scores[seat] == min(scores) for seat in winners)  # E5
+            assert winners
+            assert all(scores[seat] == min(scores) for seat in winners)  # E5
             assert ended_game.rules.rounds == 1
             assert envs.states[table] is not before[table]
             assert envs.states[table].round_number == 1
@@ -237,3 +238,20 @@ def test_steps_need_a_reset_and_one_whole_number_per_table() -> None:
     for actions in (np.zeros(3, dtype=np.int64), np.zeros(2), [[0, 0]]):
         with pytest.raises(InvalidArgumentError, match="one whole-number action per table"):
             envs.step(actions)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_s5_every_variants_tables_show_the_codecs_encoding_of_the_view(name: str) -> None:
+    """S5, V10: under every catalogue variant the tables' encodings are the views' own."""
+    rules = VARIANTS[name]
+    envs = vector_env(2, players=3, rules=rules, opponents="random", self_play=name < "m")
+    observations, actions = ObservationCodec(rules, 3), ActionCodec(rules, 3)
+    observation, _ = envs.reset(seed=len(name))
+    rng = np.random.default_rng(len(name))
+    for _ in range(40):
+        for table, state in enumerate(envs.states):
+            assert state.current_player is not None
+            mine = view(state, state.current_player)
+            assert np.array_equal(observation["observation"][table], observations.encode(mine))
+            assert np.array_equal(observation["action_mask"][table], actions.mask(mine))
+        observation, *_ = envs.step(random_actions(observation, rng))
