@@ -8,7 +8,7 @@ most likely legal action each turn, plays fresh games against `RandomPlayer` and
 `GreedyPlayer`; the win rates come with 95% confidence intervals.
 
     python examples/train_agent.py                  # a few seconds: a smoke run
-    python examples/train_agent.py --seconds 300 --games 1000 --save policy.npz
+    python examples/train_agent.py --seconds 150 --games 1000 --save policy.npz
 
 Needs the ``rl`` extra (numpy, gymnasium, pettingzoo).
 """
