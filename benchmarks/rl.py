@@ -13,6 +13,11 @@ Figures (medians over repeated runs, CPU time):
 - the Gymnasium single-seat environment against `GreedyPlayer` opponents: agent steps
   per second (each includes the opponents' moves until the agent's next turn);
 - the codecs alone: microseconds per ``ObservationCodec.encode`` and ``ActionCodec.mask``;
+- at scale (HUB, 2 players, a random opponent, masked random actions): the bare core's
+  random moves per second, and agent steps per second of the single-seat environment
+  and of ``vector_env`` at 1, 16 and 256 tables, each as a ratio to the core's figure
+  measured in the same run; and the codecs' microseconds per view, one at a time and
+  in batches (``encode_batch``, ``mask_batch`` into the caller's arrays);
 - with open_spiel installed, the OpenSpiel game: steps per second of random play
   through ``pyspiel`` (chance nodes included).
 """
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -28,8 +34,18 @@ from typing import Any
 
 import numpy as np
 
-from mexican_train import HUB, STANDARD, Rules, apply, legal_moves, new_game, view
-from mexican_train.rl import ActionCodec, ObservationCodec, SingleSeatEnv, raw_env
+from mexican_train import (
+    COMPILED,
+    HUB,
+    STANDARD,
+    RandomPlayer,
+    Rules,
+    apply,
+    legal_moves,
+    new_game,
+    view,
+)
+from mexican_train.rl import ActionCodec, ObservationCodec, SingleSeatEnv, raw_env, vector_env
 
 PRESETS = {"HUB": HUB, "STANDARD": STANDARD}
 
@@ -76,6 +92,106 @@ def single_seat_steps(players: int, rules: Rules, games: int) -> Callable[[], in
         return steps
 
     return work
+
+
+def core_moves(players: int, rules: Rules, games: int) -> Callable[[], int]:
+    """The bare core: whole games of random legal moves (as ``benchmarks/run.py`` plays them)."""
+
+    def work() -> int:
+        moves = 0
+        for seed in range(games):
+            rng = random.Random(seed)
+            state = new_game(players, rules, seed=seed)
+            while not state.is_over:
+                state = apply(state, rng.choice(legal_moves(state)))
+                moves += 1
+        return moves
+
+    return work
+
+
+def single_seat_random_steps(players: int, rules: Rules, games: int) -> Callable[[], int]:
+    def work() -> int:
+        rng = np.random.default_rng(0)
+        opponents = [RandomPlayer(seed=seat) for seat in range(1, players)]
+        game, steps = SingleSeatEnv(players=players, rules=rules, opponents=opponents), 0
+        for seed in range(games):
+            game.reset(seed=seed)
+            done = False
+            while not done:
+                action = int(rng.choice(np.flatnonzero(game.action_masks())))
+                _, _, done, _, _ = game.step(action)
+                steps += 1
+        return steps
+
+    return work
+
+
+def vector_steps(players: int, rules: Rules, tables: int, steps: int) -> Callable[[], int]:
+    """Agent steps of ``vector_env``: masked random actions, chosen for all tables at once.
+
+    The tables are dealt once, before the clock starts; games that end during the
+    run are dealt anew inside ``step`` (autoreset), and that is timed.
+    """
+    envs = vector_env(tables, players=players, rules=rules, opponents="random")
+    rng = np.random.default_rng(0)
+    observation = envs.reset(seed=0)[0]
+
+    def work() -> int:
+        nonlocal observation
+        for _ in range(steps):
+            mask = observation["action_mask"]
+            noise = rng.random(mask.shape, dtype=np.float32)
+            noise += 1.0  # legal actions score 1 to 2, the others 0
+            noise *= mask
+            observation = envs.step(noise.argmax(axis=1))[0]
+        return steps * tables
+
+    return work
+
+
+def batch_us(players: int, rules: Rules) -> dict[str, float]:
+    """Microseconds per view of the batched codecs, over a round's views."""
+    state, rng = new_game(players, rules, seed=1), np.random.default_rng(1)
+    views = []
+    while not state.is_round_over:
+        views.append(view(state, state.current_player or 0))
+        moves = legal_moves(state)
+        state = apply(state, moves[int(rng.integers(len(moves)))])
+    observations, actions = ObservationCodec(rules, players), ActionCodec(rules, players)
+    out = np.empty((len(views), *observations.shape), dtype=np.float32)
+    masks = np.empty((len(views), actions.size), dtype=np.int8)
+    result = {}
+    for name, call in (
+        ("encode_batch", lambda: observations.encode_batch(views, out=out)),
+        ("mask_batch", lambda: actions.mask_batch(views, out=masks)),
+    ):
+        start = time.process_time()
+        for _ in range(10):
+            call()
+        result[name] = (time.process_time() - start) / 10 / len(views) * 1e6
+    return result
+
+
+def scale(quick: bool, repeats: int) -> dict[str, float]:
+    """The figures of the vector environment against the bare core, HUB with 2 players."""
+    players, rules = 2, HUB
+    core = timed(core_moves(players, rules, 1 if quick else 4), repeats)
+    figures = {"core random moves/s": core}
+    single = timed(single_seat_random_steps(players, rules, 1 if quick else 4), repeats)
+    figures["single env steps/s"] = single
+    figures["single env / core"] = single / core
+    for tables in (1, 16, 256):
+        steps = max((200 if quick else 4000) // tables, 4 if quick else 40)
+        rate = timed(vector_steps(players, rules, tables, steps), repeats)
+        figures[f"vector env {tables} steps/s"] = rate
+        figures[f"vector env {tables} / core"] = rate / core
+    codecs = codec_us(players, rules)
+    figures["encode us"] = codecs["encode"]
+    figures["encode / move"] = codecs["encode"] * core / 1e6
+    figures["mask us"] = codecs["mask"]
+    figures.update({f"{k} us/view": v for k, v in batch_us(players, rules).items()})
+    return figures
 
 
 def codec_us(players: int, rules: Rules) -> dict[str, float]:
@@ -127,7 +243,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     repeats, games = (1, 1) if args.quick else (5, 2)
-    results: dict[str, Any] = {}
+    build = "compiled" if COMPILED else "pure Python"
+    at_scale = scale(args.quick, repeats)
+    print(f"At scale: HUB, 2 players, a random opponent ({build} build)")
+    for name, value in at_scale.items():
+        shown = f"{value:,.3f}" if "/ " in name or value < 100 else f"{value:,.0f}"
+        print(f"  {name:28}{shown:>14}")
+    print()
+    results: dict[str, Any] = {"scale": at_scale, "build": build}
     for name, rules in PRESETS.items():
         for players in (2, 4):
             key = f"{name} {players} players"
@@ -139,9 +262,10 @@ def main(argv: list[str] | None = None) -> int:
             spiel = openspiel_steps(players, name.lower(), games)
             if spiel is not None:
                 results[key]["openspiel steps/s"] = timed(spiel, repeats)
-    columns = sorted({column for row in results.values() for column in row})
+    table = {key: row for key, row in results.items() if key not in ("scale", "build")}
+    columns = sorted({column for row in table.values() for column in row})
     print(f"{'':22}" + "".join(f"{column:>22}" for column in columns))
-    for key, row in results.items():
+    for key, row in table.items():
         print(
             f"{key:22}" + "".join(f"{row.get(column, float('nan')):>22.0f}" for column in columns)
         )

@@ -26,7 +26,7 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("howto/render.rst", "cairosvg"): "needs the optional cairosvg package",
     ("howto/train-an-agent.rst", "MaskablePPO"): (
         "needs sb3-contrib, which brings in PyTorch; the environment calls it makes "
-        "(reset, step, action_masks) run in the page's numpy learner and in tests/test_rl_envs.py"
+        "(reset, step, action_masks) run in tests/test_rl_envs.py"
     ),
 }
 

@@ -318,4 +318,4 @@ def test_scores_are_encoded_within_bounds_with_a_negative_double_blank() -> None
         state = apply(state, rng.choice(legal_moves(state)))
         assert codec.space.contains(codec.encode(view(state, 0)))
     seats = codec.encode(view(state, 0))[codec.layout["seats"]].reshape(2, 5)
-    assert seats[0, 4] == pytest.approx(state.scores[0] / codec._bound)
+    assert seats[0, 4] == pytest.approx(state.scores[0] / codec._lay.bound)

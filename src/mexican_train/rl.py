@@ -10,6 +10,8 @@ gymnasium).  Everything here is built on the public API (`legal_moves`,
 - `SingleSeatEnv`: one seat as a Gymnasium environment, library players at the
   other seats, with `~SingleSeatEnv.action_masks` for MaskablePPO.  Importing
   this module also registers it with Gymnasium as ``mexican_train/SingleSeat-v0``.
+- `vector_env`: many tables as one Gymnasium vector environment (`VectorEnv`),
+  every table stepped by one call into the library, or in self-play.
 
 >>> from mexican_train import HUB
 >>> from mexican_train.rl import SingleSeatEnv
@@ -35,7 +37,15 @@ except ImportError as error:
     ) from error
 
 from ._adapters.codecs import ENCODING_VERSION, ActionCodec, ObservationCodec
-from ._adapters.envs import RENDER_MODES, SingleSeatEnv, env, raw_env, round_rewards
+from ._adapters.envs import (
+    RENDER_MODES,
+    SingleSeatEnv,
+    VectorEnv,
+    env,
+    raw_env,
+    round_rewards,
+    vector_env,
+)
 from ._core.tiles import tile_index
 
 __all__ = [
@@ -44,10 +54,12 @@ __all__ = [
     "ActionCodec",
     "ObservationCodec",
     "SingleSeatEnv",
+    "VectorEnv",
     "env",
     "raw_env",
     "round_rewards",
     "tile_index",
+    "vector_env",
 ]
 
 if "mexican_train/SingleSeat-v0" not in gymnasium.registry:

@@ -9,7 +9,8 @@ whenever a layout does.
 from __future__ import annotations
 
 import operator
-from typing import Final
+from collections.abc import Sequence
+from typing import Final, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -21,8 +22,11 @@ from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Pl
 from .._core.rules import Rules
 from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
+from .batch import Layout, indices, pack, view_row
 
 __all__ = ["ENCODING_VERSION", "ActionCodec", "ObservationCodec"]
+
+_D = TypeVar("_D", bound=np.generic)
 
 #: The version of the action and observation layouts documented in "Train an agent".
 ENCODING_VERSION: Final = 1
@@ -55,6 +59,29 @@ def _check_view(view: object, rules: Rules, players: int, what: str) -> PlayerVi
             f"a {view.players}-player game under {view.rules!r}"
         )
     return view
+
+
+def _out(out: object, rows: int | None, width: int, dtype: type[_D], what: str) -> npt.NDArray[_D]:
+    # A caller's array to fill: exactly the shape and dtype the codec writes.
+    shape = (width,) if rows is None else (rows, width)
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype:
+        found = (
+            f"a {out.dtype} array of shape {out.shape}"
+            if isinstance(out, np.ndarray)
+            else repr(out)
+        )
+        raise InvalidArgumentError(
+            f"{what} fills a {np.dtype(dtype)} array of shape {shape}, not {found}"
+        )
+    return cast("npt.NDArray[_D]", out)
+
+
+def _views(views: object, rules: Rules, players: int, what: str) -> list[PlayerView]:
+    if not isinstance(views, Sequence):
+        raise TypeError(f"{what} needs a sequence of PlayerViews, not {views!r}")
+    return [_check_view(mine, rules, players, what) for mine in views]
 
 
 class ActionCodec:
@@ -186,11 +213,15 @@ class ActionCodec:
         train = MEXICAN if slot == self.players else (seat + slot) % self.players
         return Play(self._by_index[tile_number], train)
 
-    def mask(self, view: PlayerView) -> npt.NDArray[np.int8]:
+    def mask(
+        self, view: PlayerView, out: npt.NDArray[np.int8] | None = None
+    ) -> npt.NDArray[np.int8]:
         """Return an int8 array with 1 at the index of each legal move of *view*'s seat.
 
         It is exactly ``legal_moves(view)``: all zeros when it is not the seat's
-        turn or the game is over, only `NextRound` between rounds.
+        turn or the game is over, only `NextRound` between rounds.  With *out*,
+        an int8 array of shape ``(size,)``, the mask is written there and *out*
+        returned.
 
         >>> from mexican_train import HUB, legal_moves, new_game, view
         >>> codec = ActionCodec(HUB, 4)
@@ -202,16 +233,47 @@ class ActionCodec:
 
         Raises:
             InvalidArgumentError: if *view* is a spectator's, or of another game's
-                rules or number of players.
+                rules or number of players, or *out* is not an int8 array of
+                shape ``(size,)``.
             TypeError: if *view* is not a `PlayerView`.
         """
         view = _check_view(view, self.rules, self.players, "ActionCodec.mask()")
-        mask = np.zeros(self.size, dtype=np.int8)
-        seat = view.seat
-        assert seat is not None  # _check_view refused a spectator
-        for move in legal_moves(view):
-            mask[self.encode(move, seat)] = 1
+        mask = _out(out, None, self.size, np.int8, "ActionCodec.mask()")
+        self._fill([view], mask.reshape(1, self.size))
         return mask
+
+    def mask_batch(
+        self, views: Sequence[PlayerView], out: npt.NDArray[np.int8] | None = None
+    ) -> npt.NDArray[np.int8]:
+        """Return the masks of many views at once: row *i* is ``mask(views[i])``.
+
+        With *out*, an int8 array of shape ``(len(views), size)``, the masks are
+        written there and *out* returned (no new array).
+
+        >>> from mexican_train import HUB, new_game, view
+        >>> codec = ActionCodec(HUB, 2)
+        >>> games = [new_game(2, HUB, seed=seed) for seed in range(3)]
+        >>> masks = codec.mask_batch([view(game, game.current_player) for game in games])
+        >>> masks.shape, bool((masks.sum(axis=1) > 0).all())
+        ((3, 277), True)
+
+        Raises:
+            InvalidArgumentError: as `mask`, for any view or a wrong *out*.
+            TypeError: if *views* is not a sequence of `PlayerView`.
+        """
+        mine = _views(views, self.rules, self.players, "ActionCodec.mask_batch()")
+        masks = _out(out, len(mine), self.size, np.int8, "ActionCodec.mask_batch()")
+        return self._fill(mine, masks)
+
+    def _fill(self, views: list[PlayerView], out: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+        flat: list[int] = []
+        for row, mine in enumerate(views):
+            seat = mine.seat
+            assert seat is not None  # _check_view refused a spectator
+            flat += indices(legal_moves(mine), seat, self.players, self.size, row * self.size)
+        out.fill(0)
+        out.reshape(-1)[flat] = 1
+        return out
 
 
 class ObservationCodec:
@@ -261,7 +323,7 @@ class ObservationCodec:
     """
 
     __slots__ = (
-        "_bound", "_rounds", "_space", "_tiles", "layout", "max_pip", "players", "rules", "shape"
+        "_lay", "_scalars", "_space", "layout", "max_pip", "players", "rules", "shape"
     )  # fmt: skip
 
     rules: Rules
@@ -272,26 +334,21 @@ class ObservationCodec:
 
     def __init__(self, rules: Rules, players: int) -> None:
         self.rules, self.players, self.max_pip = _check_table(rules, players)
-        n_tiles = len(full_set(self.max_pip))
-        pips = self.max_pip + 1
-        self._tiles = n_tiles
-        self._rounds = rules.rounds or pips
-        total = self.max_pip * pips * (pips + 1) // 2  # the pips of the whole set
-        self._bound = self._rounds * (total + abs(rules.double_blank_score)) or 1
-        sizes = {
-            "hands": players * n_tiles,
-            "table": n_tiles,
-            "engine": pips,
-            "trains": (players + 1) * (pips + 6),
-            "seats": players * 5,
-            "game": 11,
+        lay = self._lay = Layout(rules, players, self.max_pip)
+        self._scalars = np.array(lay.scalars, dtype=np.intp)
+        starts = {
+            "hands": 0,
+            "table": lay.table,
+            "engine": lay.engine,
+            "trains": lay.trains,
+            "seats": lay.seats,
+            "game": lay.game,
         }
-        self.layout = {}
-        start = 0
-        for name, size in sizes.items():
-            self.layout[name] = slice(start, start + size)
-            start += size
-        self.shape = (start,)
+        ends = [*list(starts.values())[1:], lay.size]
+        self.layout = {
+            name: slice(start, end) for (name, start), end in zip(starts.items(), ends, strict=True)
+        }
+        self.shape = (lay.size,)
         low = np.zeros(self.shape, dtype=np.float32)
         low[self.layout["seats"]][4::5] = -1.0  # scores (V7: a double-blank score may be < 0)
         high = np.ones(self.shape, dtype=np.float32)
@@ -315,8 +372,13 @@ class ObservationCodec:
         """
         return self._space
 
-    def encode(self, view: PlayerView) -> npt.NDArray[np.float32]:
-        """Return the encoding of *view*: a new float32 array of shape ``shape``.
+    def encode(
+        self, view: PlayerView, out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """Return the encoding of *view*: a float32 array of shape ``shape``.
+
+        With *out*, a float32 array of that shape, the encoding is written there
+        and *out* returned (no new array).
 
         >>> from mexican_train import STANDARD, new_game, view
         >>> codec = ObservationCodec(STANDARD, 2)
@@ -326,72 +388,57 @@ class ObservationCodec:
 
         Raises:
             InvalidArgumentError: if *view* is a spectator's, or of another game's
-                rules or number of players.
+                rules or number of players, or *out* is not a float32 array of
+                shape ``shape``.
             TypeError: if *view* is not a `PlayerView`.
         """
         view = _check_view(view, self.rules, self.players, "ObservationCodec.encode()")
-        seat = view.seat
-        assert seat is not None  # _check_view refused a spectator
-        players, n_tiles, pips = self.players, self._tiles, self.max_pip + 1
-        obs = np.zeros(self.shape, dtype=np.float32)
-        layout = self.layout
-
-        hands = obs[layout["hands"]].reshape(players, n_tiles)
-        hands[0, [tile_index(t) for t in view.hand]] = 1.0
-        if view.open_hands is not None:  # V10: every hand is on show
-            for k in range(1, players):
-                hands[k, [tile_index(t) for t in view.open_hands[(seat + k) % players]]] = 1.0
-
-        table = obs[layout["table"]]
-        table[tile_index(view.engine)] = 1.0
-        obs[layout["engine"]][view.engine.high] = 1.0
-
-        trains = obs[layout["trains"]].reshape(players + 1, pips + 6)
-        for slot in range(players + 1):
-            train_id = MEXICAN if slot == players else (seat + slot) % players
-            train = view.trains[train_id]
-            row = trains[slot]
-            row[train.open_end] = 1.0
-            if train.tiles:
-                table[[tile_index(t) for t in train.tiles]] = 1.0
-            row[pips] = train.marked
-            row[pips + 1] = bool(train.tiles)
-            row[pips + 2] = train.ends_in_double
-            train_key = len(view.trains) - 1 if train_id == MEXICAN else train_id
-            row[pips + 3] = any(_same(d, train_key, view) for d in view.open_doubles)
-            row[pips + 4] = any(_same(d, train_key, view) for d in view.turn_doubles)
-            row[pips + 5] = len(train.tiles) / n_tiles
-
-        seats = obs[layout["seats"]].reshape(players, 5)
-        for k in range(players):
-            other = (seat + k) % players
-            seats[k] = (
-                view.hand_sizes[other] / n_tiles,
-                view.had_first_turn[other],
-                view.current_player == other,
-                view.first_player == other,
-                view.scores[other] / self._bound,
-            )
-
-        mexican_open = view.current_player is not None and view.rules.mexican_train.is_open(
-            view, seat
-        )
-        obs[layout["game"]] = (
-            view.boneyard_size / n_tiles,
-            view.round_number / self._rounds,
-            view.is_my_turn,
-            view.is_round_over,
-            view.is_over,
-            min(view.turn_tiles / n_tiles, 1.0),
-            view.has_drawn,
-            view.last_tile_called,
-            min(view.idle_turns / players, 1.0),
-            mexican_open,
-            1.0,
-        )
+        obs = _out(out, None, self.shape[0], np.float32, "ObservationCodec.encode()")
+        self._encode([view], obs.reshape(1, self.shape[0]))
         return obs
 
+    def encode_batch(
+        self, views: Sequence[PlayerView], out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """Return the encodings of many views at once: row *i* is ``encode(views[i])``.
 
-def _same(train_id: int, key: int, view: PlayerView) -> bool:
-    # Open doubles name trains by id, the Mexican train as MEXICAN or its index.
-    return (len(view.trains) - 1 if train_id == MEXICAN else train_id) == key
+        With *out*, a float32 array of shape ``(len(views), *shape)``, the
+        encodings are written there and *out* returned (no new array).
+
+        >>> from mexican_train import HUB, new_game, view
+        >>> codec = ObservationCodec(HUB, 2)
+        >>> game = new_game(2, HUB, seed=3)
+        >>> codec.encode_batch([view(game, 0), view(game, 1)]).shape
+        (2, 364)
+
+        Raises:
+            InvalidArgumentError: as `encode`, for any view or a wrong *out*.
+            TypeError: if *views* is not a sequence of `PlayerView`.
+        """
+        mine = _views(views, self.rules, self.players, "ObservationCodec.encode_batch()")
+        obs = _out(out, len(mine), self.shape[0], np.float32, "ObservationCodec.encode_batch()")
+        self._encode(mine, obs)
+        return obs
+
+    def _encode(self, views: list[PlayerView], out: npt.NDArray[np.float32]) -> None:
+        scalars: list[float] = []
+        bits = []
+        for mine in views:
+            seat = mine.seat
+            assert seat is not None  # _check_view refused a spectator
+            bits.append(view_row(self._lay, mine, seat, scalars))
+        self.fill(bits, scalars, out)
+
+    def fill(self, bits: list[int], scalars: list[float], out: npt.NDArray[np.float32]) -> None:
+        """Write encodings given as bits and scalars (see the batch module) into *out*."""
+        lay = self._lay
+        raw = np.frombuffer(pack(bits, lay.nbytes), dtype=np.uint8)
+        if len(bits) == 1:  # one row: the one-dimensional calls cost less
+            row = out[0]
+            row[:] = np.unpackbits(raw, count=lay.size, bitorder="little")
+            row[self._scalars] = scalars
+            return
+        out[:] = np.unpackbits(
+            raw.reshape(len(bits), lay.nbytes), axis=1, count=lay.size, bitorder="little"
+        )
+        out[:, self._scalars] = np.asarray(scalars, dtype=np.float32).reshape(len(bits), -1)

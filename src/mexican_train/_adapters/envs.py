@@ -15,10 +15,11 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .._bots.players import GreedyPlayer, Player
+from .._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
 from .._catalogue.variants import get_variant
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
@@ -28,27 +29,24 @@ from .._core.rules import HUB, Rules
 from .._core.state import GameState
 from .._core.view import view
 from .._formats.render import render_svg, render_text
+from .batch import Layout, Steps, Tables, round_rewards
 from .codecs import ActionCodec, ObservationCodec
 
-__all__ = ["RENDER_MODES", "SingleSeatEnv", "env", "raw_env", "round_rewards"]
+__all__ = [
+    "RENDER_MODES",
+    "SingleSeatEnv",
+    "VectorEnv",
+    "env",
+    "raw_env",
+    "round_rewards",
+    "vector_env",
+]
 
 #: The render modes both environments offer: "human" prints the text picture,
 #: "ansi" returns it, "svg" returns the SVG picture.
 RENDER_MODES: Final = ("human", "ansi", "svg")
 
 _NEXT_ROUND: Final = NextRound()
-
-
-def round_rewards(points: Sequence[int]) -> tuple[float, ...]:
-    """Return each seat's reward for a round: ``mean(points) - own points`` (zero-sum).
-
-    *points* are the seats' scores for the round (E3), lower being better.
-
-    >>> round_rewards((0, 10, 20, 30))
-    (15.0, 5.0, -5.0, -15.0)
-    """
-    mean = sum(points) / len(points)
-    return tuple(float(mean - own) for own in points)
 
 
 def _check_render_mode(render_mode: object) -> str | None:
@@ -371,3 +369,209 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
         return _render(self._game(), self.render_mode)
+
+
+#: The bots `vector_env` knows by name; "random" is a uniformly random legal move
+#: drawn from the table's own generator (no view built: the fastest opponent).
+_BOTS: Final[dict[str, type[Player] | None]] = {
+    "random": None,
+    "greedy": GreedyPlayer,
+    "planner": PlannerPlayer,
+    "random-player": RandomPlayer,
+}
+
+
+def _opponent(bot: object) -> Player | None:
+    if isinstance(bot, str):
+        if bot not in _BOTS:
+            raise InvalidArgumentError(
+                f"an opponent is a Player or one of {', '.join(_BOTS)}, not {bot!r}"
+            )
+        kind = _BOTS[bot]
+        return None if kind is None else kind()
+    if not callable(getattr(bot, "choose", None)):
+        raise InvalidArgumentError(f"an opponent is a Player or a bot's name, not {bot!r}")
+    return cast("Player", bot)
+
+
+class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
+    """Many tables stepped together: a Gymnasium 1.x vector environment (see `vector_env`)."""
+
+    metadata = {  # noqa: RUF012 (Gymnasium's)
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int,
+        rules: Rules | str,
+        opponents: str | Player | Sequence[str | Player],
+        seat: int,
+        self_play: bool,
+        illegal_reward: float,
+    ) -> None:
+        if type(num_envs) is not int or num_envs < 1:
+            raise InvalidArgumentError(f"num_envs is a whole number from 1, not {num_envs!r}")
+        rules = _rules(rules)
+        self.actions = ActionCodec(rules, players)
+        self.observations = ObservationCodec(rules, players)
+        if type(seat) is not int or not 0 <= seat < players:
+            raise InvalidArgumentError(f"a seat is 0-{players - 1}, not {seat!r}")
+        bots = (
+            [opponents] * (players - 1)
+            if isinstance(opponents, str) or not isinstance(opponents, Sequence)
+            else list(opponents)
+        )
+        if len(bots) != players - 1:
+            raise InvalidArgumentError(
+                f"a {players}-player game needs {players - 1} opponents, not {len(bots)}"
+            )
+        others = iter([_opponent(bot) for bot in bots])
+        seated = [None if s == seat else next(others) for s in range(players)]
+        learners = (1 << players) - 1 if self_play else 1 << seat
+        self.rules, self.players, self.seat, self.self_play = rules, players, seat, self_play
+        self.num_envs = num_envs
+        lay = Layout(rules, players, self.actions.max_pip)
+        self._tables = Tables(lay, num_envs, learners, seated, float(illegal_reward))
+        self.single_action_space = spaces.Discrete(self.actions.size)
+        self.action_space = spaces.MultiDiscrete([self.actions.size] * num_envs)
+        mask_space = spaces.Box(0, 1, (self.actions.size,), dtype=np.int8)
+        self.single_observation_space = spaces.Dict(
+            {"observation": self.observations.space, "action_mask": mask_space}
+        )
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, num_envs
+        )
+        self._started = False
+
+    @property
+    def states(self) -> tuple[GameState, ...]:
+        """The game on each table now (the whole state: for tests, pictures and replays)."""
+        return tuple(self._tables.states)
+
+    def _batch(
+        self, bits: list[int], scalars: list[float], mask: bytearray, rows: int
+    ) -> dict[str, npt.NDArray[Any]]:
+        observation = np.empty((rows, *self.observations.shape), dtype=np.float32)
+        self.observations.fill(bits, scalars, observation)
+        masks = np.frombuffer(mask, dtype=np.int8).reshape(rows, self.actions.size)
+        return {"observation": observation, "action_mask": masks}
+
+    def _result(self, steps: Steps) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
+        observation = self._batch(steps.bits, steps.scalars, steps.mask, self.num_envs)
+        infos: dict[str, Any] = {}
+        if self.self_play:
+            infos["seat"] = np.array(steps.seats, dtype=np.int64)
+            infos["_seat"] = np.ones(self.num_envs, dtype=bool)
+        return observation, infos
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
+        """Deal a new game on every table; the same *seed* gives the same games (S6)."""
+        if isinstance(seed, list):
+            raise InvalidArgumentError("vector_env().reset takes one seed for all tables")
+        super().reset(seed=seed)
+        seeds = self.np_random.integers(0, 2**63, size=self.num_envs).tolist()
+        self._started = True
+        return self._result(self._tables.reset(seeds))
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        dict[str, npt.NDArray[Any]],
+        npt.NDArray[Any],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Make every table's move ``actions[i]``; tables whose game ended start a new one."""
+        if not self._started:
+            raise InvalidArgumentError("the environment has no games yet: call reset() first")
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_envs,) or chosen.dtype.kind not in "iu":
+            raise InvalidArgumentError(
+                f"step() takes one whole-number action per table, shape ({self.num_envs},), "
+                f"not {actions!r}"
+            )
+        steps = self._tables.step(chosen.tolist())
+        observation, infos = self._result(steps)
+        rewards = np.array(steps.rewards, dtype=np.float64).reshape(self.num_envs, self.players)
+        reward = rewards if self.self_play else rewards[:, self.seat].copy()
+        done = np.array(steps.done, dtype=bool)
+        if steps.final_tables:  # same-step autoreset: the ended games' last observations
+            rows = len(steps.final_tables)
+            empty = bytearray(rows * self.actions.size)  # a game over has no legal move
+            finals = self._batch(steps.final_bits, steps.final_scalars, empty, rows)
+            final_obs = {key: np.zeros_like(value) for key, value in observation.items()}
+            for key, value in finals.items():
+                final_obs[key][steps.final_tables] = value
+            infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
+            final_info = np.array([{} for _ in range(self.num_envs)], dtype=object)
+            for table, state in zip(steps.final_tables, steps.final_states, strict=True):
+                final_info[table] = {"scores": state.scores, "winners": state.winners}
+            infos["final_info"] = final_info
+            infos["_final_info"] = done.copy()
+            if any(steps.illegal):
+                infos["illegal_action"] = np.array(steps.illegal, dtype=bool)
+                infos["_illegal_action"] = infos["illegal_action"].copy()
+        return observation, reward, done, np.zeros(self.num_envs, dtype=bool), infos
+
+
+def vector_env(
+    num_envs: int,
+    *,
+    players: int = 2,
+    rules: Rules | str = HUB,
+    opponents: str | Player | Sequence[str | Player] = "random",
+    seat: int = 0,
+    self_play: bool = False,
+    illegal_reward: float = -100.0,
+    seed: int | None = None,
+) -> VectorEnv:
+    """Return *num_envs* tables as one Gymnasium vector environment.
+
+    Each table is a game; the learner plays *seat* on every table and library
+    bots the other seats: *opponents* is a bot's name (``"random"``: a random
+    legal move, the fastest; ``"greedy"``, ``"planner"``, ``"random-player"``:
+    `RandomPlayer`), a `Player`, or a list of these, one per other seat in seat
+    order.  Observations are a dict of two batched arrays: ``"observation"``,
+    float32 ``(num_envs, *ObservationCodec.shape)``, and ``"action_mask"``, int8
+    ``(num_envs, ActionCodec.size)``; actions are `ActionCodec` indices, one per
+    table.  Rewards are `SingleSeatEnv`'s (``mean(points of all seats) - own
+    points`` at each round's end).  A game that ends is dealt anew within the
+    same step (``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``):
+    ``infos["final_obs"]`` holds the ended games' last observations, where
+    ``infos["_final_obs"]`` is True, and ``infos["final_info"]`` a dict per
+    ended game with its total ``"scores"`` and its ``"winners"`` (E5).  An action outside the mask ends that
+    table's game with *illegal_reward* (``infos["illegal_action"]``).  One call
+    of ``step`` plays every table, in library code.
+
+    With *self_play*, every seat is the learner: each table's observation and
+    mask are for the seat to move (``infos["seat"]``), and the rewards are an
+    array ``(num_envs, players)``, every seat's reward from that step.
+
+    ``reset(seed=...)`` fixes every table's games (S6); *seed* here is the
+    seed of the first reset when it is given none.
+
+    >>> envs = vector_env(4, players=2, seed=1)
+    >>> observation, infos = envs.reset()
+    >>> observation["observation"].shape, observation["action_mask"].dtype
+    ((4, 364), dtype('int8'))
+    >>> import numpy as np
+    >>> actions = np.array([np.flatnonzero(row)[0] for row in observation["action_mask"]])
+    >>> observation, reward, terminated, truncated, infos = envs.step(actions)
+    >>> reward.shape, terminated.shape
+    ((4,), (4,))
+
+    Raises:
+        DealError: if the rules' deal table does not cover *players* (S1).
+        UnknownVariantError: if *rules* names no variant.
+        InvalidArgumentError: for *num_envs* below 1, a seat the game does not
+            have, an unknown bot or the wrong number of opponents.
+    """
+    envs = VectorEnv(num_envs, players, rules, opponents, seat, self_play, illegal_reward)
+    envs._np_random, envs._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+    return envs

@@ -1211,3 +1211,15 @@ def table_masks(
             owned |= 1 << seat
     board = tuple([(train.open_end, train.tiles) for train in trains])
     return board, table, marks, owned, firsts
+
+
+def masks_of(state: GameState) -> tuple[tuple[int, ...], int, tuple[Line, ...], int, int]:
+    """Return the masks of *state*'s layout: hands, table, board, markers, first turns.
+
+    The hands are one mask per seat (secret: only a reader that keeps to what a
+    seat may know, S5, uses them), the table the mask of the tiles on it (the
+    engine's too), the board one (open end, tiles) per train, the Mexican train
+    last (P2), the markers bit *i* for trains[i] (P6), the first turns bit *seat*
+    once that seat's first turn is over.  For encoders that work on masks.
+    """
+    return (state._hands, state._table, state._board, state._marks, state._firsts)

@@ -1,0 +1,398 @@
+"""The per-table work of the encoders and of the vector environment, on the state's masks.
+
+An observation is built as one whole number, bit *i* for entry *i* of the
+`ObservationCodec` layout (hands and the table are the state's own tile masks,
+shifted into place, P2), plus the few entries that are not 0 or 1, in a fixed
+order (`Layout.scalars`); the codecs turn many of these into numpy arrays in a
+few calls.  An action mask is the list of the legal moves' indices.  `Tables`
+plays many games at once, one agent seat per table or every seat (self-play):
+a whole step of every table is one call.  The compiled build compiles this
+module; it needs no numpy.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from .._bots.players import Player
+from .._core.engine import apply, legal_moves, new_game
+from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from .._core.rules import Rules
+from .._core.state import (
+    AFTER_FIRST_TURN,
+    ALWAYS,
+    GameState,
+    Line,
+    mask_of,
+    masks_of,
+    mexican_opens,
+)
+from .._core.tiles import Tile
+from .._core.view import PlayerView, view
+
+__all__ = [
+    "Layout",
+    "Steps",
+    "Tables",
+    "action_index",
+    "indices",
+    "pack",
+    "round_rewards",
+    "state_row",
+    "view_row",
+]
+
+_NEXT_ROUND: Final = NextRound()
+
+
+def round_rewards(points: tuple[int, ...] | list[int]) -> tuple[float, ...]:
+    """Return each seat's reward for a round: ``mean(points) - own points`` (zero-sum).
+
+    *points* are the seats' scores for the round (E3), lower being better.
+
+    >>> round_rewards((0, 10, 20, 30))
+    (15.0, 5.0, -5.0, -15.0)
+    """
+    mean = sum(points) / len(points)
+    return tuple([float(mean - own) for own in points])
+
+
+class Layout:
+    """Where each block of the observation starts, for one rules and number of players."""
+
+    def __init__(self, rules: Rules, players: int, max_pip: int) -> None:
+        pips = max_pip + 1
+        tiles = pips * (pips + 1) // 2
+        self.rules: Final = rules
+        self.players: Final = players
+        self.tiles: Final = tiles
+        self.pips: Final = pips
+        self.rounds: Final[int] = rules.rounds or pips
+        total = max_pip * pips * (pips + 1) // 2  # the pips of the whole set
+        self.bound: Final[int] = self.rounds * (total + abs(rules.double_blank_score)) or 1
+        self.open_hands: Final[bool] = rules.open_hands  # V10
+        self.opens: Final[int] = mexican_opens(rules.mexican_train)  # V2
+        self.table: Final = players * tiles
+        self.engine: Final = self.table + tiles
+        self.trains: Final = self.engine + pips
+        self.seats: Final = self.trains + (players + 1) * (pips + 6)
+        self.game: Final = self.seats + players * 5
+        self.size: Final = self.game + 11
+        self.nbytes: Final = (self.size + 7) // 8
+        self.actions: Final = tiles * (players + 1) + 4
+        # The entries that are not 0 or 1, in the order a row lists them.
+        scalars = [self.trains + slot * (pips + 6) + pips + 5 for slot in range(players + 1)]
+        for k in range(players):
+            scalars += [self.seats + 5 * k, self.seats + 5 * k + 4]
+        scalars += [self.game, self.game + 1, self.game + 5, self.game + 8]
+        self.scalars: Final[list[int]] = scalars
+
+
+def _train_bits(train_ids: tuple[int, ...], players: int) -> int:
+    # Train ids (a seat or MEXICAN) as bits by board position, the Mexican train last.
+    bits = 0
+    for train_id in train_ids:
+        bits |= 1 << (players if train_id in (MEXICAN, players) else train_id)
+    return bits
+
+
+def _row(
+    lay: Layout,
+    seat: int,
+    hand: int,
+    others: tuple[int, ...] | None,
+    table: int,
+    engine: Tile,
+    board: tuple[Line, ...],
+    marks: int,
+    open_doubles: tuple[int, ...],
+    turn_doubles: tuple[int, ...],
+    sizes: tuple[int, ...],
+    firsts: int,
+    current: int | None,
+    first: int,
+    scores: tuple[int, ...],
+    left: int,
+    round_number: int,
+    turn_tiles: int,
+    has_drawn: bool,
+    called: bool,
+    idle: int,
+    is_over: bool,
+    mexican_open: bool,
+    scalars: list[float],
+) -> int:
+    # One observation (the layout of ObservationCodec): the bits, and the scalars
+    # appended to *scalars*.  Rows are relative to *seat*.  The trains, seats and
+    # game blocks are built as small numbers (native ints in the compiled build,
+    # for up to 2 players with a double-12 set) and shifted into place once.
+    players, tiles, pips = lay.players, lay.tiles, lay.pips
+    bits = hand
+    if others is not None:  # V10: every hand is on show
+        for k in range(1, players):
+            bits |= others[(seat + k) % players] << k * tiles
+    bits |= (table | 1 << tiles + engine.high) << lay.table
+    open_bits = _train_bits(open_doubles, players)  # D2
+    turn_bits = _train_bits(turn_doubles, players)  # D1
+    width = pips + 6
+    trains = 0
+    for slot in range(players + 1):
+        position = players if slot == players else (seat + slot) % players
+        end, laid = board[position]
+        row = 1 << end
+        if marks >> position & 1:  # P6
+            row |= 1 << pips
+        if laid:
+            row |= 2 << pips
+            if laid[-1].is_double:
+                row |= 4 << pips
+        if open_bits >> position & 1:
+            row |= 8 << pips
+        if turn_bits >> position & 1:
+            row |= 16 << pips
+        trains |= row << slot * width
+        scalars.append(len(laid) / tiles)
+    rest = 0  # the seats block, then the game block
+    for k in range(players):
+        other = (seat + k) % players
+        row = 0
+        if firsts >> other & 1:
+            row |= 2
+        if current == other:
+            row |= 4
+        if first == other:
+            row |= 8
+        rest |= row << 5 * k
+        scalars.append(sizes[other] / tiles)
+        scalars.append(scores[other] / lay.bound)
+    scalars.append(left / tiles)
+    scalars.append(round_number / lay.rounds)
+    scalars.append(min(turn_tiles / tiles, 1.0))
+    scalars.append(min(idle / players, 1.0))
+    game = 1 << 10
+    if current == seat:
+        game |= 1 << 2
+    if current is None:
+        game |= 1 << 3
+    if is_over:
+        game |= 1 << 4
+    if has_drawn:
+        game |= 1 << 6
+    if called:
+        game |= 1 << 7
+    if mexican_open:  # V2
+        game |= 1 << 9
+    rest |= game << 5 * players
+    return bits | (trains | rest << (players + 1) * width) << lay.trains
+
+
+def state_row(lay: Layout, state: GameState, seat: int, scalars: list[float]) -> int:
+    """Return the bits of the encoding of ``view(state, seat)`` and append its scalars.
+
+    Reads only what *seat* may know (S5): its own hand, every hand only when
+    hands are open (V10), and the public masks.
+    """
+    hands, table, board, marks, firsts = masks_of(state)
+    current = state.current_player
+    mexican_open = False
+    if current is not None:
+        opens = lay.opens
+        if opens == ALWAYS:
+            mexican_open = True
+        elif opens == AFTER_FIRST_TURN:
+            mexican_open = firsts >> seat & 1 == 1
+        else:
+            mexican_open = lay.rules.mexican_train.is_open(state, seat)
+    return _row(
+        lay, seat, hands[seat], hands if lay.open_hands else None, table, state.engine,
+        board, marks, state.open_doubles, state.turn_doubles,
+        tuple([hand.bit_count() for hand in hands]), firsts,
+        current, state.first_player, state.scores, state.boneyard_size, state.round_number,
+        state.turn_tiles, state.has_drawn, state.last_tile_called, state.idle_turns,
+        state.is_over, mexican_open, scalars,
+    )  # fmt: skip
+
+
+def view_row(lay: Layout, mine: PlayerView, seat: int, scalars: list[float]) -> int:
+    """Return the bits of the encoding of *mine*, *seat*'s view, and append its scalars."""
+    trains = mine.trains
+    board: list[Line] = []
+    marks = 0
+    table = 1 << mine.engine._index
+    for position, train in enumerate(trains):
+        laid = train.tiles
+        board.append((train.open_end, laid))
+        table |= mask_of(laid)
+        if train.marked:
+            marks |= 1 << position
+    firsts = 0
+    for other, done in enumerate(mine.had_first_turn):
+        if done:
+            firsts |= 1 << other
+    shown = mine.open_hands
+    current = mine.current_player
+    return _row(
+        lay, seat, mask_of(mine.hand),
+        None if shown is None else tuple([mask_of(hand) for hand in shown]),
+        table, mine.engine, tuple(board), marks, mine.open_doubles, mine.turn_doubles,
+        mine.hand_sizes, firsts, current, mine.first_player, mine.scores, mine.boneyard_size,
+        mine.round_number, mine.turn_tiles, mine.has_drawn, mine.last_tile_called,
+        mine.idle_turns, mine.is_over,
+        current is not None and mine.rules.mexican_train.is_open(mine, seat), scalars,
+    )  # fmt: skip
+
+
+def action_index(move: Move, seat: int, players: int, size: int) -> int:
+    """Return the `ActionCodec` index of *move* made by *seat* (trains relative to it)."""
+    if isinstance(move, Play):
+        train = move.train
+        slot = players if train == MEXICAN else (train - seat) % players
+        return move.tile._index * (players + 1) + slot
+    if isinstance(move, Draw):
+        return size - 4
+    if isinstance(move, Pass):
+        return size - 3
+    if isinstance(move, NextRound):
+        return size - 2
+    if isinstance(move, CallLastTile):
+        return size - 1
+    raise TypeError(f"an action index needs a move (Play, Draw, Pass, ...), not {move!r}")
+
+
+class Steps:
+    """What one step (or reset) of all tables gives: filled by `Tables`, read by the env."""
+
+    def __init__(self, tables: int, players: int, actions: int) -> None:
+        self.bits: list[int] = []  # one observation's bits per table
+        self.scalars: list[float] = []  # its scalars, table after table
+        self.mask = bytearray(tables * actions)  # the masks, table after table (1: legal)
+        self.seats: list[int] = [0] * tables  # the seat each observation is for
+        self.rewards: list[float] = [0.0] * (tables * players)  # per table, per seat
+        self.done: list[bool] = [False] * tables
+        self.illegal: list[bool] = [False] * tables
+        self.final_tables: list[int] = []  # the tables whose game ended, in order
+        self.final_states: list[GameState] = []  # their games' last states
+        self.final_bits: list[int] = []  # their last observations, as above
+        self.final_scalars: list[float] = []
+
+
+class Tables:
+    """Many games at once: the agent seats play the actions given, bots the others.
+
+    *learners* is the mask of the seats the learner plays (bit *seat*); every
+    other seat is played by *opponents[seat]*, or, where that is None, by a
+    uniformly random legal move from the table's own generator.  A game that
+    ends is replaced by a new one at once (Gymnasium's same-step autoreset).
+    """
+
+    def __init__(
+        self,
+        lay: Layout,
+        count: int,
+        learners: int,
+        opponents: list[Player | None],
+        illegal_reward: float,
+    ) -> None:
+        self.lay: Final = lay
+        self.count: Final = count
+        self.learners: Final = learners
+        self.opponents: Final = opponents
+        self.illegal_reward: Final = illegal_reward
+        self.states: list[GameState] = []
+        self.rngs: list[random.Random] = []
+        # Per table, the legal moves of the seat to move and their action indices.
+        self.moves: list[tuple[Move, ...]] = [() for _ in range(count)]
+        self.numbers: list[list[int]] = [[] for _ in range(count)]
+
+    def reset(self, seeds: list[int]) -> Steps:
+        """Deal a new game on every table, table *i*'s moves fixed by ``seeds[i]`` (S6)."""
+        self.rngs = [random.Random(seed) for seed in seeds]
+        self.states = []
+        steps = Steps(self.count, self.lay.players, self.lay.actions)
+        for table in range(self.count):
+            self.states.append(self._deal(table))
+            self._observe(table, steps)
+        return steps
+
+    def step(self, actions: list[int]) -> Steps:
+        """Make each table's agent move ``actions[i]``, then the others' until the next."""
+        lay = self.lay
+        players = lay.players
+        steps = Steps(self.count, players, lay.actions)
+        for table in range(self.count):
+            state = self.states[table]
+            seat = state.current_player
+            assert seat is not None  # a table waits on a learner's move
+            numbers = self.numbers[table]
+            action = actions[table]
+            move = self.moves[table][numbers.index(action)] if action in numbers else None
+            if move is None:
+                steps.rewards[table * players + seat] += self.illegal_reward
+                steps.illegal[table] = True
+            else:
+                state = self._advance(apply(state, move), table, steps.rewards)
+            if move is None or state.is_over:
+                steps.done[table] = True
+                steps.final_tables.append(table)
+                steps.final_states.append(state)
+                steps.final_bits.append(state_row(lay, state, seat, steps.final_scalars))
+                state = self._deal(table)
+            self.states[table] = state
+            self._observe(table, steps)
+        return steps
+
+    def _deal(self, table: int) -> GameState:
+        state = new_game(self.lay.players, self.lay.rules, seed=self.rngs[table].getrandbits(63))
+        return self._advance(state, table, None)
+
+    def _advance(self, state: GameState, table: int, rewards: list[float] | None) -> GameState:
+        # Deal new rounds (E4) and play the other seats until a learner is to move;
+        # add the seats' round rewards to *rewards* (None: a new game's, none yet).
+        players = self.lay.players
+        while True:
+            seat = state.current_player
+            if seat is None:
+                if rewards is not None:
+                    base = table * players
+                    for other, reward in enumerate(round_rewards(state.round_scores[-1])):
+                        rewards[base + other] += reward
+                if state.is_over:
+                    return state
+                state = apply(state, _NEXT_ROUND)
+                continue
+            if self.learners >> seat & 1:
+                return state
+            player = self.opponents[seat]
+            if player is None:
+                moves = legal_moves(state)
+                state = apply(state, moves[int(self.rngs[table].random() * len(moves))])
+            else:
+                theirs = view(state, seat)
+                state = apply(state, player.choose(theirs, legal_moves(theirs)))
+
+    def _observe(self, table: int, steps: Steps) -> None:
+        lay = self.lay
+        state = self.states[table]
+        seat = state.current_player
+        assert seat is not None  # a table waits on a learner's move
+        steps.seats[table] = seat
+        steps.bits.append(state_row(lay, state, seat, steps.scalars))
+        moves = legal_moves(state)
+        numbers = indices(moves, seat, lay.players, lay.actions, 0)
+        self.moves[table] = moves
+        self.numbers[table] = numbers
+        base = table * lay.actions
+        mask = steps.mask
+        for number in numbers:
+            mask[base + number] = 1
+
+
+def pack(bits: list[int], nbytes: int) -> bytes:
+    """Return the rows' bits as bytes, *nbytes* per row, little-endian (for ``np.unpackbits``)."""
+    return b"".join([row.to_bytes(nbytes, "little") for row in bits])
+
+
+def indices(moves: tuple[Move, ...], seat: int, players: int, size: int, base: int) -> list[int]:
+    """Return *base* plus the `action_index` of each of *moves*."""
+    return [base + action_index(move, seat, players, size) for move in moves]

@@ -1,0 +1,257 @@
+"""The batched encoders and the vector environment of `mexican_train.rl`.
+
+The vector environment's observations and masks must be exactly the codecs'
+encodings of each table's view (so the noninterference of `ObservationCodec`,
+tested in test_rl_codecs.py, covers them), its masks exactly the legal moves,
+its games reproducible from a seed and reset within the step that ends them.
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+from mexican_train import (
+    HUB,
+    STANDARD,
+    VARIANTS,
+    GreedyPlayer,
+    InvalidArgumentError,
+    PlayerView,
+    Rules,
+    apply,
+    legal_moves,
+    new_game,
+    view,
+)
+from mexican_train.rl import ActionCodec, ObservationCodec, round_rewards, vector_env
+
+TABLES = [
+    pytest.param(HUB, 2, "random", id="HUB-2-random"),
+    pytest.param(STANDARD, 3, "greedy", id="STANDARD-3-greedy"),
+    pytest.param(VARIANTS["open-hands"], 2, "random", id="open-hands-2"),
+]
+
+
+def random_actions(observation: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    """One random legal action per table."""
+    return np.array([rng.choice(np.flatnonzero(row)) for row in observation["action_mask"]])
+
+
+def some_views(rules: Rules, players: int, count: int) -> list[PlayerView]:
+    state, rng = new_game(players, rules, seed=4), np.random.default_rng(4)
+    views: list[PlayerView] = []
+    while len(views) < count and not state.is_over:
+        views += [view(state, seat) for seat in range(players)]
+        moves = legal_moves(state)
+        state = apply(state, moves[int(rng.integers(len(moves)))])
+    return views
+
+
+@pytest.mark.parametrize(("rules", "players", "bot"), TABLES)
+def test_batches_are_the_single_encodings_written_into_the_callers_arrays(
+    rules: Rules, players: int, bot: str
+) -> None:
+    views = some_views(rules, players, 60)
+    observations, actions = ObservationCodec(rules, players), ActionCodec(rules, players)
+    out = np.full((len(views), *observations.shape), 7.0, dtype=np.float32)
+    masks = np.full((len(views), actions.size), 7, dtype=np.int8)
+    assert observations.encode_batch(views, out=out) is out
+    assert actions.mask_batch(views, out=masks) is masks
+    for row, mine in enumerate(views):
+        assert np.array_equal(out[row], observations.encode(mine))
+        assert np.array_equal(masks[row], actions.mask(mine))
+    single = np.empty(observations.shape, dtype=np.float32)
+    assert observations.encode(views[0], out=single) is single
+    assert np.array_equal(single, out[0])
+
+
+def test_a_wrong_out_array_is_refused_and_left_alone() -> None:
+    views = some_views(HUB, 2, 4)
+    observations, actions = ObservationCodec(HUB, 2), ActionCodec(HUB, 2)
+    wrong: list[np.ndarray] = [
+        np.zeros((len(views), *observations.shape), dtype=np.float64),
+        np.zeros((len(views) + 1, *observations.shape), dtype=np.float32),
+    ]
+    for out in wrong:
+        before = out.copy()
+        with pytest.raises(InvalidArgumentError, match="fills a float32 array of shape"):
+            observations.encode_batch(views, out=out)
+        assert np.array_equal(out, before)
+    with pytest.raises(InvalidArgumentError, match="fills a int8 array"):
+        actions.mask(views[0], out=np.zeros(actions.size, dtype=np.int32))
+    with pytest.raises(InvalidArgumentError, match="fills"):
+        observations.encode(views[0], out=[0.0])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="sequence of PlayerViews"):
+        observations.encode_batch(views[0])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("rules", "players", "bot"), TABLES)
+@pytest.mark.parametrize("self_play", [False, True], ids=["one-seat", "self-play"])
+def test_observations_and_masks_are_the_codecs_of_each_tables_view(
+    rules: Rules, players: int, bot: str, self_play: bool
+) -> None:
+    """Each table shows the codecs' encoding and mask of the acting seat's view."""
+    envs = vector_env(5, players=players, rules=rules, opponents=bot, self_play=self_play)
+    observations, actions = ObservationCodec(rules, players), ActionCodec(rules, players)
+    observation, infos = envs.reset(seed=11)
+    rng = np.random.default_rng(0)
+    assert envs.observation_space.contains(observation)
+    for _ in range(150):
+        for table, state in enumerate(envs.states):
+            seat = state.current_player
+            assert seat is not None
+            assert seat == (infos["seat"][table] if self_play else 0)
+            mine = view(state, seat)
+            assert np.array_equal(observation["observation"][table], observations.encode(mine))
+            assert np.array_equal(observation["action_mask"][table], actions.mask(mine))
+            offered = {actions.decode(int(i), seat) for i in np.flatnonzero(actions.mask(mine))}
+            assert offered == set(legal_moves(state)) != set()
+        observation, reward, _, truncated, infos = envs.step(random_actions(observation, rng))
+        assert reward.shape == ((5, players) if self_play else (5,))
+        assert not truncated.any()
+        if self_play:
+            assert np.allclose(reward.sum(axis=1), 0.0)  # round rewards are zero-sum
+
+
+def play(seed: int, steps: int, **settings: object) -> list[np.ndarray]:
+    envs = vector_env(4, players=2, **settings)  # type: ignore[arg-type]
+    observation, _ = envs.reset(seed=seed)
+    rng = np.random.default_rng(1)
+    seen = [observation["observation"]]
+    for _ in range(steps):
+        observation, reward, terminated, _, _ = envs.step(random_actions(observation, rng))
+        seen += [observation["observation"], reward, terminated]
+    return seen
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "random-player"])
+def test_the_same_seed_plays_the_same_games(bot: str) -> None:
+    first, again = play(3, 120, opponents=bot), play(3, 120, opponents=bot)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    other = play(4, 120, opponents=bot)
+    assert not all(np.array_equal(a, b) for a, b in zip(first, other, strict=True))
+
+
+def test_the_constructor_seed_is_the_first_resets() -> None:
+    envs, again = vector_env(3, seed=5), vector_env(3, seed=5)
+    assert np.array_equal(envs.reset()[0]["observation"], again.reset(seed=5)[0]["observation"])
+
+
+def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
+    """Same-step autoreset: the last observation is in infos, the new game's is returned."""
+    envs = vector_env(3, players=2, rules=attrs.evolve(STANDARD, rounds=1), seed=2)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    observations = envs.observations
+    game = observations.layout["game"]
+    observation, _ = envs.reset()
+    rng, ended = np.random.default_rng(2), 0
+    while ended < 6:
+        before = envs.states
+        observation, _, terminated, _, infos = envs.step(random_actions(observation, rng))
+        for table in np.flatnonzero(terminated):
+            ended += 1
+            assert infos["_final_obs"][table]
+            final = infos["final_obs"]["observation"][table]
+            assert final[game][4] == 1.0  # the game is over
+            assert not infos["final_obs"]["action_mask"][table].any()
+            ended_game = before[table]
+            assert set(infos["final_info"][table]) == {"scores", "winners"}
+            scores, winners = (
+                infos["final_info"][table]["scores"],
+                infos["final_info"][table]["winners"],
+            )
+            assert winners
+            assert all(scores[seat] == min(scores) for seat in winners)  # E5
+            assert ended_game.rules.rounds == 1
+            assert envs.states[table] is not before[table]
+            assert envs.states[table].round_number == 1
+            assert observation["observation"][table][game][4] == 0.0
+            assert observation["action_mask"][table].any()
+        for number, game_now in enumerate(envs.states):
+            if not terminated[number]:
+                assert game_now.round_number == before[number].round_number == 1
+
+
+def test_the_agents_return_is_the_mean_total_less_its_own() -> None:
+    """The round rewards (mean - own points) add up to the game's mean total less the seat's."""
+    rules = attrs.evolve(HUB, rounds=2)
+    envs = vector_env(1, players=3, rules=rules, opponents="greedy", seat=1)
+    observation, _ = envs.reset(seed=8)
+    rng, total = np.random.default_rng(8), 0.0
+    while True:
+        observation, reward, terminated, _, infos = envs.step(random_actions(observation, rng))
+        total += float(reward[0])
+        if terminated[0]:
+            break
+    codec = envs.observations
+    pips = codec.max_pip + 1
+    bound = 2 * (codec.max_pip * pips * (pips + 1) // 2 + abs(rules.double_blank_score))
+    seats = infos["final_obs"]["observation"][0][codec.layout["seats"]].reshape(3, 5)
+    scores = seats[:, 4].astype(np.float64) * bound  # row 0 is the agent's seat
+    assert total == pytest.approx(scores.mean() - scores[0], abs=1e-3)
+    assert total == pytest.approx(round_rewards(tuple(round(s) for s in scores))[0])
+
+
+def test_an_action_outside_the_mask_ends_the_game_with_the_illegal_reward() -> None:
+    envs = vector_env(2, players=2, seed=1, illegal_reward=-7.0)
+    observation, _ = envs.reset()
+    actions = np.array([int(np.flatnonzero(row == 0)[0]) for row in observation["action_mask"]])
+    actions[1] = int(np.flatnonzero(observation["action_mask"][1])[0])
+    before = envs.states
+    _, reward, terminated, _, infos = envs.step(actions)
+    assert terminated.tolist() == [True, False]
+    assert reward[0] == -7.0
+    assert infos["illegal_action"].tolist() == [True, False]
+    assert envs.states[0] is not before[0]
+
+
+def test_opponents_may_be_players_and_lists() -> None:
+    envs = vector_env(2, players=3, opponents=[GreedyPlayer(), "planner"], seed=1)
+    observation, _ = envs.reset()
+    envs.step(random_actions(observation, np.random.default_rng(0)))
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"num_envs": 0}, "num_envs is a whole number from 1"),
+        ({"opponents": "genius"}, "an opponent is a Player or one of"),
+        ({"opponents": ["random", "random"]}, "needs 1 opponents, not 2"),
+        ({"opponents": 3}, "an opponent is a Player or a bot's name"),
+        ({"seat": 2}, "a seat is 0-1"),
+    ],
+)
+def test_bad_settings_are_refused(settings: dict[str, object], words: str) -> None:
+    arguments: dict[str, object] = {"num_envs": 2, "players": 2, **settings}
+    with pytest.raises(InvalidArgumentError, match=words):
+        vector_env(**arguments)  # type: ignore[arg-type]
+
+
+def test_steps_need_a_reset_and_one_whole_number_per_table() -> None:
+    envs = vector_env(2, players=2)
+    with pytest.raises(InvalidArgumentError, match="call reset"):
+        envs.step(np.zeros(2, dtype=np.int64))
+    envs.reset(seed=0)
+    for actions in (np.zeros(3, dtype=np.int64), np.zeros(2), [[0, 0]]):
+        with pytest.raises(InvalidArgumentError, match="one whole-number action per table"):
+            envs.step(actions)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_s5_every_variants_tables_show_the_codecs_encoding_of_the_view(name: str) -> None:
+    """S5, V10: under every catalogue variant the tables' encodings are the views' own."""
+    rules = VARIANTS[name]
+    envs = vector_env(2, players=3, rules=rules, opponents="random", self_play=name < "m")
+    observations, actions = ObservationCodec(rules, 3), ActionCodec(rules, 3)
+    observation, _ = envs.reset(seed=len(name))
+    rng = np.random.default_rng(len(name))
+    for _ in range(40):
+        for table, state in enumerate(envs.states):
+            assert state.current_player is not None
+            mine = view(state, state.current_player)
+            assert np.array_equal(observation["observation"][table], observations.encode(mine))
+            assert np.array_equal(observation["action_mask"][table], actions.mask(mine))
+        observation, *_ = envs.step(random_actions(observation, rng))
