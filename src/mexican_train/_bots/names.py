@@ -53,6 +53,6 @@ def player_name(player: object) -> str:
     changed = [
         f"{field.name}={getattr(player, field.name)!r}"
         for field in attrs.fields(cast(Any, type(player)))
-        if getattr(player, field.name) != field.default
+        if field.init and getattr(player, field.name) != field.default
     ]
     return f"{short}({', '.join(changed)})" if changed else short

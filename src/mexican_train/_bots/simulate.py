@@ -26,6 +26,7 @@ from .._core.moves import Draw, Move, NextRound, Pass, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
 from .._core.view import view
+from .._formats.events import Event, derive_events, redact_events
 from .names import player_name
 from .players import Player
 
@@ -342,6 +343,12 @@ def _play_game(batch: _Batch, number: int) -> _Game:
     by_seat = [(seat + number) % count if batch.rotate_seats else seat for seat in range(count)]
     players = copy.deepcopy(batch.players)  # a fresh copy each game: no state carries over
     chooses = [players[by_seat[seat]].choose for seat in range(count)]  # each seat's method
+    # The players that take note of what they see (SearchPlayer.observe), by seat.
+    observers = [
+        (seat, observe)
+        for seat in range(count)
+        if callable(observe := getattr(players[by_seat[seat]], "observe", None))
+    ]
     seed = game_seed(batch.seed, number)
     state = new_game(count, batch.rules, seed=seed)
     tally = _Tally(batch.rules)
@@ -351,7 +358,9 @@ def _play_game(batch: _Batch, number: int) -> _Game:
         if seat is None:  # between rounds, or the game is over
             if state.is_over:
                 break
-            state = apply(state, _NEXT_ROUND)
+            after = apply(state, _NEXT_ROUND)
+            _tell(observers, state, _NEXT_ROUND, after)
+            state = after
             continue
         moves = legal_moves(state)
         move = chooses[seat](view(state, seat), moves)
@@ -365,10 +374,24 @@ def _play_game(batch: _Batch, number: int) -> _Game:
             )  # fmt: skip
             return _Game((), (), (), (), tally.counters(), illegal)
         record(state, move, after, seat)
+        _tell(observers, state, move, after)
         state = after
     scores = tuple(state.scores[by_seat.index(p)] for p in range(count))
     winners = tuple(sorted(by_seat[seat] for seat in state.winners))
     return _Game(scores, winners, tuple(tally.turns), tuple(tally.tiles), tally.counters(), None)
+
+
+def _tell(
+    observers: list[tuple[int, Callable[[tuple[Event, ...]], object]]],
+    before: GameState,
+    move: Move,
+    after: GameState,
+) -> None:
+    # Each observing seat is told what the move did, as it may see it (S5).
+    if observers:
+        events = derive_events(before, move, after)
+        for seat, observe in observers:
+            observe(redact_events(events, seat))
 
 
 _NEXT_ROUND: Final = NextRound()
