@@ -168,7 +168,8 @@ def _make_player(found: object, spec: str, option: str) -> Player:
 def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Player]:
     """Return *seats* players from the names in *text*, repeated round the table.
 
-    A name is a library bot (``planner``, ``greedy``, ``random``, ``search``) or
+    A name is a library bot (``planner``, ``greedy``, ``random``, ``search``), a
+    level (``easy``, ``medium``, ``hard``), or
     ``module:Class`` for your own: a class with a ``choose(view, moves)``
     method, made with no arguments for each seat (or an object with that
     method, shared by the seats it fills).
