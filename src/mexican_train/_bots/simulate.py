@@ -14,7 +14,7 @@ import copy
 import hashlib
 import math
 import statistics
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any, Final
 
@@ -37,7 +37,9 @@ __all__ = [
     "SimulationResult",
     "Summary",
     "game_seed",
+    "observers_of",
     "simulate",
+    "tell",
 ]
 
 #: z for a two-sided 95% confidence interval (normal approximation).
@@ -343,12 +345,7 @@ def _play_game(batch: _Batch, number: int) -> _Game:
     by_seat = [(seat + number) % count if batch.rotate_seats else seat for seat in range(count)]
     players = copy.deepcopy(batch.players)  # a fresh copy each game: no state carries over
     chooses = [players[by_seat[seat]].choose for seat in range(count)]  # each seat's method
-    # The players that take note of what they see (SearchPlayer.observe), by seat.
-    observers = [
-        (seat, observe)
-        for seat in range(count)
-        if callable(observe := getattr(players[by_seat[seat]], "observe", None))
-    ]
+    observers = observers_of({seat: players[by_seat[seat]] for seat in range(count)})
     seed = game_seed(batch.seed, number)
     state = new_game(count, batch.rules, seed=seed)
     tally = _Tally(batch.rules)
@@ -359,7 +356,7 @@ def _play_game(batch: _Batch, number: int) -> _Game:
             if state.is_over:
                 break
             after = apply(state, _NEXT_ROUND)
-            _tell(observers, state, _NEXT_ROUND, after)
+            tell(observers, state, _NEXT_ROUND, after)
             state = after
             continue
         moves = legal_moves(state)
@@ -374,20 +371,37 @@ def _play_game(batch: _Batch, number: int) -> _Game:
             )  # fmt: skip
             return _Game((), (), (), (), tally.counters(), illegal)
         record(state, move, after, seat)
-        _tell(observers, state, move, after)
+        tell(observers, state, move, after)
         state = after
     scores = tuple(state.scores[by_seat.index(p)] for p in range(count))
     winners = tuple(sorted(by_seat[seat] for seat in state.winners))
     return _Game(scores, winners, tuple(tally.turns), tuple(tally.tiles), tally.counters(), None)
 
 
-def _tell(
-    observers: list[tuple[int, Callable[[tuple[Event, ...]], object]]],
-    before: GameState,
-    move: Move,
-    after: GameState,
-) -> None:
-    # Each observing seat is told what the move did, as it may see it (S5).
+Observers = list[tuple[int, Callable[[tuple[Event, ...]], object]]]
+
+
+def observers_of(players: Mapping[int, object]) -> Observers:
+    """Return the ``observe`` methods of the players that have one, by seat.
+
+    >>> from mexican_train.players import PlannerPlayer, SearchPlayer
+    >>> [seat for seat, _ in observers_of({0: PlannerPlayer(), 2: SearchPlayer()})]
+    [2]
+    """
+    found: Observers = []
+    for seat, player in players.items():
+        observe = getattr(player, "observe", None)
+        if callable(observe):
+            found.append((seat, observe))
+    return found
+
+
+def tell(observers: Observers, before: GameState, move: Move, after: GameState) -> None:
+    """Tell each observing seat what *move* did, as that seat may see it (S5).
+
+    Front ends and runners call it after every move, `NextRound` included, for the
+    players that take note of the round (`SearchPlayer.observe`).
+    """
     if observers:
         events = derive_events(before, move, after)
         for seat, observe in observers:

@@ -23,6 +23,7 @@ import attrs
 
 from .._bots.names import player_name
 from .._bots.players import GreedyPlayer, Player  # noqa: F401  (GreedyPlayer: the doctests)
+from .._bots.simulate import observers_of, tell
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
@@ -125,6 +126,7 @@ class WebTable:
             )
         self._state = state
         self._bots = bots
+        self._observers = observers_of(bots)
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot.
         self.labels: tuple[str, ...] = tuple(_label(bots.get(s), s) for s in range(players))
@@ -265,6 +267,7 @@ class WebTable:
         """Apply *move* under the lock, log it, and wake whoever waits."""
         before = self._state
         after = apply(before, move)
+        tell(self._observers, before, move, after)  # bots that keep the round's events
         self._state = after
         self._version += 1
         for others, own in _describe(before, after, seat, move, self.labels):
