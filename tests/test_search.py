@@ -213,7 +213,7 @@ def test_searcher_keeps_the_round_it_observes_and_sets_aside_another_games() -> 
     # Another game's events: a tile this table does not show.
     player.observe([Passed(1), TilePlayed(2, Tile(5, 5), 2, 5), TurnStarted(0)])
     state = new_game(4, HUB, seed=1)
-    mine = view(state, state.current_player)
+    mine = view(state, 0)
     move = player.choose(mine, legal_moves(mine))
     assert move == SearchPlayer(iterations=8).choose(mine, legal_moves(mine))
     assert player == SearchPlayer(iterations=8)  # the history is no part of the value
