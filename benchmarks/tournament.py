@@ -36,7 +36,8 @@ from typing import Any
 
 import attrs
 
-from mexican_train import COMPILED, HUB, STANDARD, Player, apply, legal_moves, new_game, view
+from mexican_train import COMPILED, HUB, STANDARD, Player, legal_moves, new_game, view
+from mexican_train.events import apply_with_events, redact_events
 from mexican_train.players import GreedyPlayer, PlannerPlayer, SearchPlayer
 
 PRESETS = {"STANDARD": STANDARD, "HUB": HUB}
@@ -62,12 +63,23 @@ def play_round(
             and not any(type(m).__name__ == "CallLastTile" for m in moves)
         ):
             times.append(elapsed)
-        state = apply(state, move)
+        after, events = apply_with_events(state, move)
+        for watcher, player in enumerate(players):
+            observe = getattr(player, "observe", None)
+            if observe is not None:  # what the round shows, as that seat sees it
+                observe(redact_events(events, watcher))
+        state = after
     return list(state.round_scores[-1]), times
 
 
 def run_cell(
-    preset: str, opponent: str, iterations: int | None, rounds: int, seed: int, first: int = 0
+    preset: str,
+    opponent: str,
+    iterations: int | None,
+    rounds: int,
+    seed: int,
+    first: int = 0,
+    inference: bool = True,
 ) -> dict[str, Any]:
     """Play *rounds* rounds of one cell, four per deal; *iterations* None is the control."""
     per_deal: list[float] = []
@@ -81,7 +93,7 @@ def run_cell(
             bot = OPPONENTS[opponent]()
             players: list[Player] = [bot, bot, bot, bot]
             if iterations is not None:
-                players[seat] = SearchPlayer(iterations=iterations, seed=seed)
+                players[seat] = SearchPlayer(iterations=iterations, seed=seed, inference=inference)
             points, taken = play_round(preset, deal, players, seat)
             times += taken
             others = [p for s, p in enumerate(points) if s != seat]
@@ -102,6 +114,7 @@ def run_cell(
         "preset": preset,
         "opponent": opponent,
         "iterations": iterations,
+        "inference": inference,
         "rounds": len(diffs),
         "deals": deals,
         "first_deal": first,
@@ -146,6 +159,11 @@ def main(argv: list[str] | None = None) -> int:
         "--control", action="store_true", help="also play the bot itself in the searcher's seat"
     )
     parser.add_argument("--json", help="also append every cell to this file, one JSON per line")
+    parser.add_argument(
+        "--no-inference",
+        action="store_true",
+        help="the searcher ignores what the round has shown (determinize without history)",
+    )
     parser.add_argument("--smoke", action="store_true", help="4 rounds a cell, 8 iterations")
     args = parser.parse_args(argv)
     if args.smoke:
@@ -158,7 +176,13 @@ def main(argv: list[str] | None = None) -> int:
         for opponent in args.opponents:
             for iterations in budgets:
                 cell = run_cell(
-                    preset, opponent, iterations, args.rounds, args.seed, args.first_deal
+                    preset,
+                    opponent,
+                    iterations,
+                    args.rounds,
+                    args.seed,
+                    args.first_deal,
+                    not args.no_inference,
                 )
                 print(_row(cell), flush=True)
                 if args.json:

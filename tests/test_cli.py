@@ -240,7 +240,7 @@ def test_python_dash_m_runs_the_same_command_line() -> None:
     assert done.stdout.split()[0] == "standard"
 
 
-@pytest.mark.parametrize("command", ["", "demo", "play", "simulate", "rules", "serve"])
+@pytest.mark.parametrize("command", ["", "demo", "play", "simulate", "rules", "serve", "analyze"])
 def test_the_cli_reference_shows_the_current_help(command: str) -> None:
     """docs/reference/cli.rst quotes each command's --help verbatim (at 88 columns)."""
     args = [command] if command else []

@@ -6,12 +6,13 @@ uniformly, and the result depends on the view and the random generator alone.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mexican_train import (
@@ -20,7 +21,10 @@ from mexican_train import (
     GameState,
     InvalidArgumentError,
     InvalidStateError,
+    Pass,
+    PlayerView,
     Rules,
+    Tile,
     apply,
     determinize,
     full_set,
@@ -30,6 +34,14 @@ from mexican_train import (
     view,
 )
 from mexican_train._bots import determinize as _determinize
+from mexican_train.events import (
+    Event,
+    Passed,
+    TilePlayed,
+    TurnStarted,
+    apply_with_events,
+    redact_events,
+)
 from strategies import hidden_shuffles, histories, positions, short_preset_tables, variant_tables
 
 
@@ -196,3 +208,144 @@ def test_a_view_built_by_hand_with_junk_for_tiles_is_refused_with_a_typed_error(
         determinize(written, random.Random(3))  # read as tiles, and also dealt as unseen
     with pytest.raises(TypeError, match="is a Tile or an 'a-b' str, not 5"):
         determinize(mine.replace(hand=(5, *mine.hand[1:])), random.Random(3))  # type: ignore[arg-type]
+
+
+# -- inference: determinize(view, rng, history=...) ---------------------------------
+
+
+def _round_with_events(
+    rules: Rules, players: int, seed: int, moves: int
+) -> list[tuple[GameState, tuple[Event, ...]]]:
+    """Each state of a random round, with the events of the round up to it."""
+    rng = random.Random(seed)
+    state = new_game(players, rules, seed=seed)
+    events: tuple[Event, ...] = ()
+    out = [(state, events)]
+    for _ in range(moves):
+        if state.current_player is None:
+            break
+        state, new = apply_with_events(state, rng.choice(legal_moves(state)))
+        events += new
+        out.append((state, events))
+    return out
+
+
+def _forbidden(mine: PlayerView, history: tuple[Event, ...]) -> dict[int, set[Tile]]:
+    shown = [(mine.engine,), mine.hand, *(train.tiles for train in mine.trains)]
+    unseen = tuple(_determinize._unseen(mine.max_pip, shown))
+    facts = _determinize._facts(mine, history, unseen)
+    return {
+        seat: {tile for p, tile in enumerate(unseen) if mask >> p & 1}
+        for seat, mask in facts.items()
+    }
+
+
+@settings(max_examples=25, deadline=None)
+@given(variant_tables(max_pip=9, max_rounds=1), st.integers(0, 2**32), hidden_shuffles())
+def test_s5_p7_determinize_with_history_keeps_the_view_and_the_facts(
+    table: tuple[Rules, int], seed: int, rng: random.Random
+) -> None:
+    """The view is kept; no seat holds a tile it could have played when it passed.
+
+    The real hands always fit the facts (they are facts), and so does every sample.
+    """
+    rules, players = table
+    for state, events in _round_with_events(rules, players, seed, 200)[1:]:
+        for seat in range(players):
+            mine = view(state, seat)
+            history = redact_events(events, seat)
+            forbidden = _forbidden(mine, history)
+            for other, tiles in forbidden.items():
+                assert not tiles & set(state.hand(other))
+            world = determinize(mine, rng, history=history)
+            assert view(world, seat) == mine
+            for other, tiles in forbidden.items():
+                assert not tiles & set(world.hand(other))
+
+
+def test_p7_a_pass_tells_something_in_an_ordinary_round() -> None:
+    """The facts are not vacuous: random play passes, and the passes rule tiles out."""
+    told = 0
+    for state, events in _round_with_events(HUB, 4, 5, 300):
+        for seat in range(4):
+            told += sum(
+                map(len, _forbidden(view(state, seat), redact_events(events, seat)).values())
+            )
+    assert told > 0
+
+
+def test_determinize_with_no_pass_in_the_history_is_the_sampler_without_one() -> None:
+    state, events = _round_with_events(HUB, 4, 3, 3)[-1]
+    mine = view(state, 0)
+    history = redact_events(events, 0)
+    assert not _forbidden(mine, history)
+    assert determinize(mine, random.Random(4), history=history) == determinize(
+        mine, random.Random(4)
+    )
+    assert determinize(mine, random.Random(4), history=None) == determinize(mine, random.Random(4))
+
+
+def test_determinize_refuses_a_history_of_the_wrong_kind_or_another_game() -> None:
+    mine = view(_round_with_events(HUB, 4, 3, 12)[-1][0], 0)
+    with pytest.raises(TypeError, match="events"):
+        determinize(mine, random.Random(1), history=[Pass()])  # type: ignore[list-item]
+    # Seat 1 passed, then a tile the table does not show was played.
+    made_up = (Passed(1), TilePlayed(2, Tile(5, 5), 2, 5), TurnStarted(3))
+    with pytest.raises(InvalidArgumentError, match="history"):
+        determinize(view(new_game(4, HUB, seed=3), 0), random.Random(1), history=made_up)
+
+
+def _fitting_deals(
+    facts: dict[int, int], unseen: list[Tile], sizes: dict[int, int]
+) -> list[tuple[tuple[Tile, ...], ...]]:
+    seats = sorted(facts)
+    deals = []
+
+    def go(k: int, left: list[int], taken: tuple[tuple[Tile, ...], ...]) -> None:
+        if k == len(seats):
+            deals.append(taken)
+            return
+        for combo in itertools.combinations(left, sizes[seats[k]]):
+            if not any(facts[seats[k]] >> p & 1 for p in combo):
+                rest = [p for p in left if p not in combo]
+                go(k + 1, rest, (*taken, tuple(unseen[p] for p in combo)))
+
+    go(0, list(range(len(unseen))), ())
+    return deals
+
+
+@pytest.mark.parametrize("tries", [16, 0])
+def test_s5_the_deals_that_fit_are_drawn_uniformly_chi_square(
+    tries: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every deal that fits the facts comes up as often (alpha = 1e-4), both ways.
+
+    Eight unseen tiles, two seats of two tiles that passed, with overlapping tiles
+    they cannot hold: the deals that fit are enumerated, and 6,000 samples counted,
+    by rejection (16 tries) and by the exact sampler alone (0 tries).
+    """
+    monkeypatch.setattr(_determinize, "_REJECTION_TRIES", tries)
+    unseen = sorted(full_set(3))[:8]
+    facts = {1: 0b00001111, 3: 0b00111100}
+    sizes = {1: 2, 3: 2}
+    deals = _fitting_deals(facts, unseen, sizes)
+    assert 5 < len(deals) < 40
+    rng = random.Random(20261203)
+    samples = 6000
+    counts: Counter[tuple[tuple[Tile, ...], ...]] = Counter()
+    for _ in range(samples):
+        hands = _determinize._deal_fitting(facts, unseen, sizes, rng)
+        counts[tuple(tuple(sorted(hands[s])) for s in sorted(facts))] += 1
+    keyed = {tuple(tuple(sorted(hand)) for hand in deal) for deal in deals}
+    assert set(counts) <= keyed
+    expected = samples / len(keyed)
+    statistic = sum((counts[deal] - expected) ** 2 / expected for deal in keyed)
+    dof = len(keyed) - 1
+    # Wilson-Hilferty is rough below 30 degrees of freedom; 3.719 plus a margin.
+    assert statistic < _chi_square_critical(dof, 4.2)
+
+
+def test_s5_no_deal_fits_facts_that_leave_a_seat_too_few_tiles() -> None:
+    unseen = sorted(full_set(3))[:4]
+    with pytest.raises(InvalidArgumentError, match="history"):
+        _determinize._deal_fitting({1: 0b0111}, unseen, {1: 2}, random.Random(1))

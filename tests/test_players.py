@@ -376,3 +376,18 @@ def test_player_name_of_a_bot_without_a_name_is_its_class_name() -> None:
             return moves[0]
 
     assert player_name(HeavyFirst()) == "HeavyFirst"
+
+
+def test_levels_are_bots_by_strength_wherever_bots_are_named() -> None:
+    """easy, medium and hard make the greedy, planner and search bots, in any case."""
+    from mexican_train._frontends.cli import bots_from_option
+    from mexican_train.players import LEVELS, make_bot
+
+    assert list(LEVELS) == ["easy", "medium", "hard"]
+    assert make_bot("easy") == GreedyPlayer()
+    assert make_bot("MEDIUM") == PlannerPlayer()
+    assert make_bot("hard") == SearchPlayer()
+    assert bots_from_option("easy,hard", 3) == [GreedyPlayer(), SearchPlayer(), GreedyPlayer()]
+    assert player_name(make_bot("hard")) == "search"
+    with pytest.raises(InvalidArgumentError, match="no bot named 'expert'"):
+        make_bot("expert")

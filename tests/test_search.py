@@ -22,6 +22,7 @@ from mexican_train import (
     determinize,
     legal_moves,
     new_game,
+    simulate,
     spectator_view,
     view,
 )
@@ -171,3 +172,48 @@ def test_d1_a_double_may_be_followed_on_the_own_train() -> None:
     assert PlannerPlayer().choose(mine, legal_moves(mine)) == on("3-3", MEXICAN)
     step = planned_step(state, legal_moves(state), 0, [None, None], [0, 0], False)
     assert step == on("3-3", MEXICAN)
+
+
+def test_the_runners_tell_a_searcher_what_its_seat_saw() -> None:
+    """simulate and the web table call observe with the events, redacted for the seat."""
+    from mexican_train._formats.events import RoundStarted, TileDrawn, TilePlayed
+    from mexican_train._frontends.web import WebTable
+
+    seen: list[object] = []
+
+    class Watcher(PlannerPlayer):
+        def observe(self, events: tuple[object, ...]) -> None:
+            seen.extend(events)
+
+    simulate([Watcher(), PlannerPlayer()], HUB, games=1, seed=2, rotate_seats=False)
+    assert any(type(e) is RoundStarted for e in seen)
+    assert all(e.tile is None for e in seen if type(e) is TileDrawn and e.seat != 0)
+    assert any(e.tile is not None for e in seen if type(e) is TileDrawn and e.seat == 0)
+    seen.clear()
+    table = WebTable(2, HUB, bots={1: Watcher()}, seed=3)
+    for _ in range(6):
+        if table.state.current_player == 0:
+            table.play(0, legal_moves(table.state)[0])
+        table.play_bots()
+    assert any(type(e) is TilePlayed and e.seat == 0 for e in seen)
+    assert any(type(e) is TilePlayed and e.seat == 1 for e in seen)
+
+
+def test_searcher_keeps_the_round_it_observes_and_sets_aside_another_games() -> None:
+    """observe keeps the current round's events; a history that does not fit is not used."""
+    from mexican_train._formats.events import Passed, RoundStarted, TilePlayed, TurnStarted
+
+    player = SearchPlayer(iterations=8)
+    player.observe(TurnStarted(1))
+    player.observe([Passed(1), TurnStarted(2)])
+    assert player._history == [TurnStarted(1), Passed(1), TurnStarted(2)]
+    started = RoundStarted(2, Tile(11, 11), 0, (15, 15), 60)
+    player.observe([started, TurnStarted(0)])
+    assert player._history == [started, TurnStarted(0)]
+    # Another game's events: a tile this table does not show.
+    player.observe([Passed(1), TilePlayed(2, Tile(5, 5), 2, 5), TurnStarted(0)])
+    state = new_game(4, HUB, seed=1)
+    mine = view(state, 0)
+    move = player.choose(mine, legal_moves(mine))
+    assert move == SearchPlayer(iterations=8).choose(mine, legal_moves(mine))
+    assert player == SearchPlayer(iterations=8)  # the history is no part of the value

@@ -8,6 +8,7 @@
 (13, True)
 """
 
+from ._bots.coach import Review, analyze
 from ._bots.determinize import determinize
 from ._bots.longest import longest_train
 from ._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
@@ -98,6 +99,7 @@ __all__ = [
     "PlayerView",
     "RandomPlayer",
     "ReplayError",
+    "Review",
     "Rules",
     "RulesError",
     "SchemaError",
@@ -111,6 +113,7 @@ __all__ = [
     "UnknownVariantError",
     "ViewChanges",
     "__version__",
+    "analyze",
     "apply",
     "apply_with_events",
     "build_state",

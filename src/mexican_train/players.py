@@ -1,5 +1,8 @@
 """Players and bots: the `Player` protocol, four ready bots, and `longest_train`.
 
+People choose a strength by level (`LEVELS`: ``easy``, ``medium``, ``hard``);
+`make_bot` makes any bot or level by name, as the command line's ``--bots`` does.
+
 A player is anything with a ``choose(view, moves)`` method: it is shown a
 `~mexican_train.PlayerView` (never the full `~mexican_train.GameState`) and
 the legal moves, and returns one of them.
@@ -22,12 +25,13 @@ Chain('12-5 5-3 3-3', start=12)
 """
 
 from ._bots.longest import DEFAULT_MAX_NODES, Chain, longest_train
-from ._bots.names import player_name
+from ._bots.names import LEVELS, make_bot, player_name
 from ._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
 from ._bots.search import SearchPlayer
 
 __all__ = [
     "DEFAULT_MAX_NODES",
+    "LEVELS",
     "Chain",
     "GreedyPlayer",
     "PlannerPlayer",
@@ -35,5 +39,6 @@ __all__ = [
     "RandomPlayer",
     "SearchPlayer",
     "longest_train",
+    "make_bot",
     "player_name",
 ]

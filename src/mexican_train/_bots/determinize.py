@@ -11,14 +11,32 @@ tile's private index, to keep the tiles seen in a mask).
 
 from __future__ import annotations
 
+import functools
+import math
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from .._core.engine import round_score
+from .._core.engine import legal_moves, round_score
 from .._core.errors import InvalidArgumentError
-from .._core.state import GameState
+from .._core.moves import MEXICAN, Play
+from .._core.state import GameState, Train
 from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
+from .._formats.events import (
+    DoubleClosed,
+    DoubleOpened,
+    Event,
+    GameOver,
+    LastTileCalled,
+    MarkerPlaced,
+    MarkerRemoved,
+    Passed,
+    RoundEnded,
+    RoundStarted,
+    TileDrawn,
+    TilePlayed,
+    TurnStarted,
+)
 from .._positions.chance import build_state
 
 __all__ = ["determinize"]
@@ -29,9 +47,15 @@ _FIT_ATTEMPTS = 200
 _FIT_STEPS = 400
 # ... and then searched exhaustively for at most this many steps.
 _EXACT_NODES = 2_000_000
+_EVENT_TYPES = (
+    TilePlayed, TileDrawn, Passed, LastTileCalled, MarkerPlaced, MarkerRemoved, DoubleOpened,
+    DoubleClosed, TurnStarted, RoundEnded, RoundStarted, GameOver,
+)  # fmt: skip
 
 
-def determinize(view: PlayerView, rng: random.Random) -> GameState:
+def determinize(
+    view: PlayerView, rng: random.Random, history: Iterable[Event] | None = None
+) -> GameState:
     """Return a complete state whose view for the viewing seat is *view*.
 
     ``view(determinize(v, rng), v.seat) == v`` always holds.  The tiles the seat cannot
@@ -46,19 +70,32 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     score what the round's scores say (E3): they are drawn at random among hands
     that do, not uniformly; they play no further part in the game.
 
-    The same *rng* state gives the same result, on every platform.  Tiles other seats
-    are known not to hold (they drew when they could not play) are not taken into
-    account: every unseen tile is equally likely anywhere it is unseen.
+    The same *rng* state gives the same result, on every platform.
+
+    With *history* None, every unseen tile is equally likely anywhere it is unseen.
+    With *history* -- the events of the round so far as the seat saw them
+    (`redact_events` of what `apply_with_events` gave, from the start of the round,
+    in order) -- the sampler also keeps what the round has shown.  When a player
+    who can play must (P7), a seat that passed without playing a tile that turn,
+    and has neither played nor drawn since, holds no tile it could have played on
+    the trains open to it then: such deals are never returned.  Tiles it drew since
+    are unknown again, so nothing is inferred about a seat that has drawn or played
+    after its pass.  Among the deals that fit, the sampler is uniform (by rejection,
+    then by counting the deals that fit; see `_deal_fitting`).  Between rounds and
+    under open hands (V10) the history tells nothing more.
 
     Args:
         view: a seat's view (`view`), not a spectator's.
         rng: the source of randomness; it is advanced.
+        history: the round's events as the seat saw them, or None.
 
     Raises:
         InvalidArgumentError: if *view* is a spectator's (seat None): it keeps no
             hand to hold fixed, and a state consistent with it is simply a new deal;
-            or if no hands fit the round's scores (a view no game reaches).
-        TypeError: if *view* is not a `PlayerView` or *rng* not a `random.Random`.
+            or if no hands fit the round's scores (a view no game reaches), or if
+            *history* does not fit the view.
+        TypeError: if *view* is not a `PlayerView`, *rng* not a `random.Random`,
+            or *history* holds something other than events.
 
     >>> import random
     >>> from mexican_train import HUB, new_game, view
@@ -95,6 +132,17 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         hands[seat] = view.hand
         hidden = [other for other in range(view.players) if other != seat]
     unseen = _unseen(view.max_pip, shown)
+    facts = {} if history is None or not hidden else _facts(view, tuple(history), tuple(unseen))
+    if facts:
+        # The seats the history tells about first, uniformly among the deals that fit;
+        # the rest of the tiles, uniformly, to the others and the boneyard below.
+        sizes = {other: view.hand_sizes[other] for other in facts}
+        known = _deal_fitting(facts, unseen, sizes, rng)
+        for other, tiles in known.items():
+            hands[other] = tuple(tiles)
+        dealt = {tile for tiles in known.values() for tile in tiles}
+        unseen = [tile for tile in unseen if tile not in dealt]
+        hidden = [other for other in hidden if other not in facts]
     rng.shuffle(unseen)  # full_set's fixed order, then the rng: the same everywhere
     start = 0
     for other in hidden:
@@ -280,3 +328,220 @@ def _exact_fit(
     if rest is None:
         return None
     return [*chosen, rest]
+
+
+# -- inference: what the round has shown ---------------------------------------------
+
+# Worlds drawn uniformly and kept if they fit the facts, before the exact sampler.
+_REJECTION_TRIES = 16
+
+
+@functools.lru_cache(maxsize=64)  # a search determinizes one view many times
+def _facts(
+    view: PlayerView, history: tuple[Event, ...], unseen: tuple[Tile, ...]
+) -> dict[int, int]:
+    """Return, for each other seat whose pass still tells something, the unseen tiles it lacks.
+
+    The masks are of positions in *unseen*.  A seat's pass tells something when the
+    rules make a player who can play do so (P7), it played no tile in that turn, and
+    since the pass it has neither played nor drawn: its hand is then the hand it
+    passed with, which held no tile it could play on the trains open to it then.
+    Those tiles are found by asking `legal_moves` about the table as it was, undone
+    from the view event by event, with each tile alone in the seat's hand.  The
+    answer is cached (do not change it).
+    """
+    events = list(history)
+    for event in events:
+        if not isinstance(event, _EVENT_TYPES):
+            raise TypeError(
+                f"determinize() needs history to hold events, not {type(event).__name__}"
+            )
+    starts = [i for i, event in enumerate(events) if type(event) is RoundStarted]
+    round_begun = bool(starts)
+    if starts:
+        events = events[starts[-1] + 1 :]  # the current round only
+    seat = view.seat
+    if not view.rules.must_play or view.current_player is None or view.open_hands is not None:
+        return {}
+    # The last informative pass of each other seat, if it has not acted since.
+    passes: dict[int, int] = {}
+    played_this_turn: set[int] = set()
+    for index, event in enumerate(events):
+        kind = type(event)
+        if kind is TurnStarted:
+            played_this_turn.discard(event.seat)  # type: ignore[union-attr]
+        elif kind is TilePlayed or kind is TileDrawn:
+            who = event.seat  # type: ignore[union-attr]
+            passes.pop(who, None)
+            if kind is TilePlayed:
+                played_this_turn.add(who)
+        elif kind is Passed:
+            who = event.seat  # type: ignore[union-attr]
+            if who != seat and who not in played_this_turn:
+                passes[who] = index
+            else:
+                passes.pop(who, None)
+    facts: dict[int, int] = {}
+    for who, index in passes.items():
+        table = _table_then(view, events, index, who, round_begun)
+        lacks = 0
+        for position, tile in enumerate(unseen):
+            alone = table.replace(hand=(tile,))
+            if any(type(move) is Play and move.tile == tile for move in legal_moves(alone)):
+                lacks |= 1 << position
+        if lacks:
+            facts[who] = lacks
+    return facts
+
+
+def _table_then(
+    view: PlayerView, events: list[Event], index: int, who: int, round_begun: bool
+) -> PlayerView:
+    """Return *who*'s view, as to the table, just before its pass at *events[index]*."""
+    trains = list(view.trains)
+    open_doubles = list(view.open_doubles)
+    mexican = len(trains) - 1
+    for event in reversed(events[index:]):
+        kind = type(event)
+        if kind is TilePlayed:
+            assert isinstance(event, TilePlayed)
+            at = mexican if event.train == MEXICAN else event.train
+            train = trains[at]
+            if not train.tiles or train.tiles[-1] != event.tile:
+                raise InvalidArgumentError(
+                    f"history does not fit the view: {event.tile} is not the last tile of "
+                    f"train {event.train}"
+                )
+            tile = event.tile
+            before = tile.other_end(train.open_end)
+            owner = at < view.players and any(
+                type(e) is TilePlayed and e.seat == at and e.train == at for e in events[:index]
+            )
+            trains[at] = Train(
+                train.tiles[:-1],
+                before,
+                train.marked,
+                train.owner_played and (owner or not round_begun) if at < view.players else False,
+            )
+        elif kind is MarkerPlaced or kind is MarkerRemoved:
+            at = mexican if event.train == MEXICAN else event.train  # type: ignore[union-attr]
+            train = trains[at]
+            trains[at] = Train(
+                train.tiles, train.open_end, kind is MarkerRemoved, train.owner_played
+            )
+        elif kind is DoubleOpened:
+            open_doubles.remove(event.train)  # type: ignore[union-attr]
+        elif kind is DoubleClosed:
+            open_doubles.append(event.train)  # type: ignore[union-attr]
+    # Its turns so far, the one it passed in included (the first player's first turn
+    # has no TurnStarted when the history begins with the game, not a RoundStarted).
+    turns = sum(type(e) is TurnStarted and e.seat == who for e in events[:index])
+    if not round_begun and who == view.first_player:
+        turns += 1
+    had_first_turn = list(view.had_first_turn)
+    had_first_turn[who] = turns > 1
+    return view.replace(
+        seat=who,
+        current_player=who,
+        trains=tuple(trains),
+        open_doubles=tuple(open_doubles),
+        turn_doubles=(),
+        turn_tiles=0,
+        has_drawn=True,
+        boneyard_size=0,
+        had_first_turn=tuple(had_first_turn),
+        last_tile_called=True,
+    )
+
+
+def _deal_fitting(
+    facts: dict[int, int],
+    unseen: list[Tile],
+    sizes: dict[int, int],
+    rng: random.Random,
+) -> dict[int, list[Tile]]:
+    """Return the hands of the seats in *facts*, uniformly among those that fit them.
+
+    A seat of *facts* holds none of the tiles its mask marks.  First by rejection:
+    hands drawn uniformly, kept if they fit (a uniform draw conditioned on fitting
+    is uniform among the hands that fit).  Then, if none of a few draws fits, by
+    counting: the tiles fall into classes by the set of these seats that may hold
+    them; the number of fitting deals that give each seat so many tiles of each
+    class is a product of multinomials, so each class's split is drawn in
+    proportion to the number of deals that follow from it, and the tiles of a class
+    go to its split's places in a uniform random order.  Both are uniform among the
+    fitting deals, so whichever gives the result, it is uniform.  The tiles no seat
+    of *facts* receives are the rest, dealt afterwards uniformly to the other seats
+    and the boneyard.
+    """
+    seats = sorted(facts)
+    for _ in range(_REJECTION_TRIES):
+        picks = rng.sample(range(len(unseen)), sum(sizes[s] for s in seats))
+        hands: dict[int, list[Tile]] = {}
+        start = 0
+        fits = True
+        for s in seats:
+            mine = picks[start : start + sizes[s]]
+            start += sizes[s]
+            if any(facts[s] >> p & 1 for p in mine):
+                fits = False
+                break
+            hands[s] = [unseen[p] for p in mine]
+        if fits:
+            return hands
+    # The exact sampler: classes by the mask of the seats that may hold a tile.
+    by_mask: dict[int, list[Tile]] = {}
+    for position, tile in enumerate(unseen):
+        mask = sum(1 << k for k, s in enumerate(seats) if not facts[s] >> position & 1)
+        by_mask.setdefault(mask, []).append(tile)
+    classes = sorted(by_mask.items())
+    counts = [len(tiles) for _, tiles in classes]
+    masks = [mask for mask, _ in classes]
+
+    @functools.cache
+    def ways(c: int, caps: tuple[int, ...]) -> int:
+        # The fitting splits of classes c.. into the seats' remaining room *caps*.
+        if c == len(classes):
+            return int(not any(caps))
+        return sum(weight * ways(c + 1, rest) for weight, _, rest in splits(c, caps))
+
+    def splits(c: int, caps: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+        # Each way to give seats of the class's mask some of its tiles: the number of
+        # ways to choose which tiles, the split, and the room left.
+        found: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+
+        def go(k: int, left: int, weight: int, taken: tuple[int, ...]) -> None:
+            if k == len(seats):
+                rest = tuple(cap - take for cap, take in zip(caps, taken, strict=True))
+                found.append((weight, taken, rest))
+                return
+            most = min(left, caps[k]) if masks[c] >> k & 1 else 0
+            for take in range(most + 1):
+                go(k + 1, left - take, weight * math.comb(left, take), (*taken, take))
+
+        go(0, counts[c], 1, ())
+        return found
+
+    caps = tuple(sizes[s] for s in seats)
+    if ways(0, caps) == 0:
+        raise InvalidArgumentError(
+            "no deal of the unseen tiles fits the history: a seat that passed would hold a "
+            "tile it could have played (the history is not this view's)"
+        )
+    hands = {s: [] for s in seats}
+    for c, (_, tiles) in enumerate(classes):
+        options = splits(c, caps)
+        pick = rng.randrange(ways(c, caps))
+        for option in options:
+            pick -= option[0] * ways(c + 1, option[2])
+            if pick < 0:
+                break
+        _, taken, rest = option
+        shuffled = tiles[:]
+        rng.shuffle(shuffled)
+        start = 0
+        for k, take in enumerate(taken):
+            hands[seats[k]] += shuffled[start : start + take]
+            start += take
+        caps = rest
+    return hands

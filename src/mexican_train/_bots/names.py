@@ -2,28 +2,56 @@
 
 The command line's ``--bots``, the simulation's results, the web table and the games
 the command line narrates all name a player with `player_name`, and the command line
-makes the bots it names from `BOTS`: one table, here, above every bot it holds.
+makes the bots it names from `BOTS`: one table, here, above every bot it holds.  The
+table also holds the levels for people, ``easy``, ``medium`` and ``hard`` (`LEVELS`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, cast
 
 import attrs
 
+from .._core.errors import InvalidArgumentError, shown
 from .players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
 from .search import SearchPlayer
 
-__all__ = ["BOTS", "player_name"]
+__all__ = ["BOTS", "LEVELS", "make_bot", "player_name"]
 
-#: The library's bots by the name they go by, each made with no arguments by default.
-BOTS: Final[dict[str, type[Player]]] = {
+_BY_NAME: Final[dict[str, type[Player]]] = {
     "planner": PlannerPlayer,
     "greedy": GreedyPlayer,
     "random": RandomPlayer,
     "search": SearchPlayer,
 }
-_NAMES: Final[dict[type, str]] = {bot: name for name, bot in BOTS.items()}
+#: The levels for people, weakest first, and the bot each stands for: ``easy`` plays
+#: the heaviest tile it can (greedy), ``medium`` plans its own train and sheds pips
+#: (planner), ``hard`` searches 200 playouts a decision (search, the default budget).
+LEVELS: Final[dict[str, str]] = {"easy": "greedy", "medium": "planner", "hard": "search"}
+#: Every bot and level by the name it goes by, each a callable that makes a fresh player.
+BOTS: Final[dict[str, Callable[[], Player]]] = {
+    **_BY_NAME,
+    **{level: _BY_NAME[bot] for level, bot in LEVELS.items()},
+}
+_NAMES: Final[dict[type, str]] = {bot: name for name, bot in _BY_NAME.items()}
+
+
+def make_bot(name: str) -> Player:
+    """Return a fresh player of the bot or level *name* (any case).
+
+    >>> make_bot("hard"), make_bot("Easy")
+    (SearchPlayer(iterations=200, seed=0, seconds=None, inference=True), GreedyPlayer())
+
+    Raises:
+        InvalidArgumentError: if *name* is not one of `BOTS`.
+    """
+    maker = BOTS.get(name.lower()) if isinstance(name, str) else None
+    if maker is None:
+        raise InvalidArgumentError(
+            f"no bot named {shown(name)}; the bots and levels are {', '.join(BOTS)}"
+        )
+    return maker()
 
 
 def player_name(player: object) -> str:
@@ -53,6 +81,6 @@ def player_name(player: object) -> str:
     changed = [
         f"{field.name}={getattr(player, field.name)!r}"
         for field in attrs.fields(cast(Any, type(player)))
-        if getattr(player, field.name) != field.default
+        if field.init and getattr(player, field.name) != field.default
     ]
     return f"{short}({', '.join(changed)})" if changed else short

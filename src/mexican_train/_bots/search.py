@@ -19,6 +19,7 @@ import math
 import random
 import statistics
 import time
+from collections.abc import Iterable
 
 import attrs
 
@@ -27,6 +28,8 @@ from .._core.engine import apply
 from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import CallLastTile, Move
 from .._core.view import PlayerView
+from .._formats.events import Event, RoundStarted
+from .determinize import _EVENT_TYPES as _EVENTS
 from .determinize import determinize
 from .players import PlannerPlayer
 from .playout import playout as _playout
@@ -67,8 +70,16 @@ class SearchPlayer:
     and taking the best mean of a few of them was measured to play worse than the
     planner.  It always makes the last-tile call when it may.
 
-    A choice depends only on the view, the legal moves, *iterations* and *seed*:
-    the same arguments give the same move in any process, whatever the hidden tiles.
+    What the round has shown is used when the player is told it: a front end or a
+    runner that calls `observe` with every event of the game, as this seat may see
+    it (`redact_events`), lets the samples keep the facts of the passes
+    (``determinize(..., history=)``).  `simulate` does; a player never told plays
+    as if nothing were known beyond its view.  A history that does not fit the
+    view (a player moved to another game without being told) is set aside.
+
+    A choice depends only on the view, the events observed, the legal moves,
+    *iterations* and *seed*: the same arguments give the same move in any process,
+    whatever the hidden tiles.
 
     Attributes:
         iterations: playouts per decision, spread over ceil(log2(candidates)) rounds
@@ -77,6 +88,8 @@ class SearchPlayer:
         seconds: an optional time limit per decision, checked between samples; a
             choice made under it depends on the machine's speed and is not
             reproducible.  None (the default) plays by *iterations* alone.
+        inference: whether the samples keep what the events observed have shown
+            (True, the default) or deal every unseen tile anywhere (False).
 
     >>> from mexican_train import HUB, legal_moves, new_game, view
     >>> state = new_game(4, HUB, seed=1)
@@ -90,6 +103,33 @@ class SearchPlayer:
     iterations: int = attrs.field(default=200, validator=bounded("iterations"))
     seed: int = attrs.field(default=0, validator=bounded("seed"))
     seconds: float | None = attrs.field(default=None, validator=_seconds)
+    inference: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    # The events of the current round, as observed: state a player carries, not a
+    # setting (no part of equality or the name).
+    _history: list[Event] = attrs.field(factory=list, init=False, eq=False, repr=False)
+
+    def observe(self, events: Event | Iterable[Event]) -> None:
+        """Take note of what this seat saw happen: one event or several, in order.
+
+        Call it with every event of the game as the seat may see it
+        (`redact_events`), the seat's own moves included; a `RoundStarted` begins a
+        new history.  `simulate` calls it for every player that has it.
+
+        >>> from mexican_train import HUB, new_game, legal_moves, view
+        >>> from mexican_train.events import apply_with_events, redact_events
+        >>> state = new_game(4, HUB, seed=1)
+        >>> player = SearchPlayer(iterations=24)
+        >>> state, events = apply_with_events(state, legal_moves(state)[0])
+        >>> seat = state.current_player
+        >>> player.observe(redact_events(events, seat))
+        >>> mine = view(state, seat)
+        >>> player.choose(mine, legal_moves(mine)) in legal_moves(mine)
+        True
+        """
+        for event in (events,) if isinstance(events, _EVENTS) else events:
+            if type(event) is RoundStarted:
+                self._history.clear()
+            self._history.append(event)
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return the planner's move, or another whose playouts end the round clearly better.
@@ -111,7 +151,14 @@ class SearchPlayer:
         rng = random.Random(_key(self.seed, view))
         default = moves.index(_PLANNER.choose(view, moves))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        return moves[_halving(view, moves, seat, default, self.iterations, rng, deadline)]
+        history: tuple[Event, ...] | None = None
+        if self.inference and self._history:
+            history = tuple(self._history)
+            try:
+                determinize(view, random.Random(0), history)
+            except InvalidArgumentError:
+                history = None  # another game's events: set aside
+        return moves[_halving(view, moves, seat, default, self.iterations, rng, deadline, history)]
 
 
 def _halving(
@@ -122,6 +169,7 @@ def _halving(
     iterations: int,
     rng: random.Random,
     deadline: float | None,
+    history: tuple[Event, ...] | None = None,
 ) -> int:
     """Return the index of the move to make: successive halving, then `_pick`.
 
@@ -141,7 +189,7 @@ def _halving(
         if phase == phases - 1:
             worlds = max(worlds, math.ceil((iterations - played) / len(active)))
         for _ in range(worlds):
-            world = determinize(view, rng)
+            world = determinize(view, rng, history)
             for index in active:
                 samples[index].append(_playout(apply(world, moves[index]), seat))
             played += len(active)

@@ -14,7 +14,7 @@ import copy
 import hashlib
 import math
 import statistics
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any, Final
 
@@ -27,6 +27,7 @@ from .._core.moves import Draw, Move, NextRound, Pass, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
 from .._core.view import view
+from .._formats.events import Event, derive_events, redact_events
 from .names import player_name
 from .players import Player
 
@@ -333,6 +334,7 @@ def _play_game(batch: _Batch, number: int) -> _Game:
     by_seat = [(seat + number) % count if batch.rotate_seats else seat for seat in range(count)]
     players = copy.deepcopy(batch.players)  # a fresh copy each game: no state carries over
     chooses = [players[by_seat[seat]].choose for seat in range(count)]  # each seat's method
+    observers = observers_of({seat: players[by_seat[seat]] for seat in range(count)})
     seed = game_seed(batch.seed, number)
     state = new_game(count, batch.rules, seed=seed)
     tally = _Tally(batch.rules)
@@ -342,7 +344,9 @@ def _play_game(batch: _Batch, number: int) -> _Game:
         if seat is None:  # between rounds, or the game is over
             if state.is_over:
                 break
-            state = apply(state, _NEXT_ROUND)
+            after = apply(state, _NEXT_ROUND)
+            tell(observers, state, _NEXT_ROUND, after)
+            state = after
             continue
         moves = legal_moves(state)
         move = chooses[seat](view(state, seat), moves)
@@ -356,10 +360,41 @@ def _play_game(batch: _Batch, number: int) -> _Game:
             )  # fmt: skip
             return _Game((), (), (), (), tally.counters(), illegal)
         record(state, move, after, seat)
+        tell(observers, state, move, after)
         state = after
     scores = tuple(state.scores[by_seat.index(p)] for p in range(count))
     winners = tuple(sorted(by_seat[seat] for seat in state.winners))
     return _Game(scores, winners, tuple(tally.turns), tuple(tally.tiles), tally.counters(), None)
+
+
+Observers = list[tuple[int, Callable[[tuple[Event, ...]], object]]]
+
+
+def observers_of(players: Mapping[int, object]) -> Observers:
+    """Return the ``observe`` methods of the players that have one, by seat.
+
+    >>> from mexican_train.players import PlannerPlayer, SearchPlayer
+    >>> [seat for seat, _ in observers_of({0: PlannerPlayer(), 2: SearchPlayer()})]
+    [2]
+    """
+    found: Observers = []
+    for seat, player in players.items():
+        observe = getattr(player, "observe", None)
+        if callable(observe):
+            found.append((seat, observe))
+    return found
+
+
+def tell(observers: Observers, before: GameState, move: Move, after: GameState) -> None:
+    """Tell each observing seat what *move* did, as that seat may see it (S5).
+
+    Front ends and runners call it after every move, `NextRound` included, for the
+    players that take note of the round (`SearchPlayer.observe`).
+    """
+    if observers:
+        events = derive_events(before, move, after)
+        for seat, observe in observers:
+            observe(redact_events(events, seat))
 
 
 _NEXT_ROUND: Final = NextRound()

@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 import click
 
 from .. import COMPILED
+from .._bots.coach import analyze as run_analysis
 from .._bots.names import BOTS, player_name
 from .._bots.players import Player
 from .._bots.search import SearchPlayer
@@ -41,6 +42,7 @@ from .._core.state import GameState
 from .._core.tiles import Tile, TileNotationError
 from .._core.view import PlayerView, view
 from .._formats.render import render_text
+from .._formats.serialize import record_from_json
 from .explain import explain_rules
 from .narrate import Narrator
 
@@ -169,7 +171,8 @@ def _make_player(found: object, spec: str, option: str) -> Player:
 def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Player]:
     """Return *seats* players from the names in *text*, repeated round the table.
 
-    A name is a library bot (``planner``, ``greedy``, ``random``, ``search``) or
+    A name is a library bot (``planner``, ``greedy``, ``random``, ``search``), a
+    level (``easy``, ``medium``, ``hard``), or
     ``module:Class`` for your own: a class with a ``choose(view, moves)``
     method, made with no arguments for each seat (or an object with that
     method, shared by the seats it fills).
@@ -660,6 +663,64 @@ def simulate(
     else:
         click.echo(f"Rules: {rules_label(chosen)}")
         click.echo(result.report())
+
+
+# -- analyze -------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("record_file", metavar="RECORD.json", type=click.File("r", encoding="utf-8"))
+@click.option(
+    "--seat",
+    type=click.IntRange(min=0),
+    default=None,
+    help="The seat to review (default: every seat).",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="How many of the biggest mistakes to show.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1, max=10_000),
+    default=40,
+    show_default=True,
+    help="Sampled deals per decision: more is slower and steadier.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The coach's seed.")
+def analyze(record_file: Any, seat: int | None, top: int, samples: int, seed: int) -> None:
+    """Review a recorded game: the biggest mistakes, and what was better.
+
+    Each decision is judged from what its seat could know: its own tiles and
+    what the table showed, never the hidden tiles.  The record is the JSON of
+    a GameRecord (mexican_train.serialize.to_json).
+    """
+    try:
+        document = json.load(record_file)
+    except ValueError as error:
+        raise click.UsageError(f"RECORD.json is not JSON: {error}") from None
+    game = record_from_json(document)
+    if seat is not None and seat >= game.players:
+        raise click.UsageError(f"--seat: the game has seats 0-{game.players - 1}, not {seat}")
+    reviews = list(run_analysis(game, seat, samples=samples, seed=seed))
+    who = "every seat" if seat is None else f"seat {seat}"
+    mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
+    click.echo(f"{len(reviews)} decisions of {who} reviewed, {samples} sampled deals each.")
+    if not mistakes:
+        click.echo("No move lost points against the best move found.")
+        return
+    click.echo(f"The biggest mistakes ({len(mistakes)}):")
+    for review in mistakes:
+        click.echo(
+            f"  round {review.round_number}, move {review.move_number}, seat {review.seat}: "
+            f"lost {review.loss:.1f} points"
+        )
+        click.echo(textwrap.indent(textwrap.fill(f"Better: {review.reason}.", 76), "    "))
+    total = sum(review.loss for review in reviews)
+    click.echo(f"In all, about {total:.1f} points lost against the best moves found.")
 
 
 # -- rules ---------------------------------------------------------------------------

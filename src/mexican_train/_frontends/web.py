@@ -26,6 +26,7 @@ import attrs
 
 from .._bots.names import player_name
 from .._bots.players import GreedyPlayer, Player
+from .._bots.simulate import observers_of, tell
 from .._core.bounds import BOUNDS
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
@@ -136,6 +137,7 @@ class WebTable:
         #: it; if it raises, the move is not applied.  ``mexican-train serve --db`` commits
         #: moves to a database here.
         self.journal: Callable[[int, int, Move], None] | None = None
+        self._observers = observers_of(bots)
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot.
         self.labels: tuple[str, ...] = tuple(_label(bots.get(s), s) for s in range(players))
@@ -333,6 +335,7 @@ class WebTable:
                 raise RequestError(
                     503, "not saved", f"the move could not be kept: {error}"
                 ) from None
+        tell(self._observers, before, move, after)  # bots that keep the round's events
         self._state = after
         self._version += 1
         for others, own in _describe(before, after, seat, move, self.labels):

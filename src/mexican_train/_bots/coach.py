@@ -1,0 +1,197 @@
+"""The coach: each decision of a recorded round judged against the other legal moves.
+
+`analyze` replays a record and, at every decision of a seat, values each legal move
+from what that seat could know (S5): its view and the round's events as it saw them
+(`redact_events`), sampled into complete worlds by ``determinize(..., history=)``.
+Every move is played out in the same sampled worlds (common random numbers) by the
+search's playouts, and valued by the mean of the seat's round points less the other
+seats' mean (E3): lower is better, as in `SearchPlayer`.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Iterator
+
+import attrs
+
+from .._core.engine import apply, legal_moves
+from .._core.errors import InvalidArgumentError, shown
+from .._core.moves import CallLastTile, Draw, Move, NextRound, Pass, Play
+from .._core.state import GameState
+from .._core.view import view
+from .._formats.events import Event, derive_events, redact_events
+from .._formats.record import GameRecord, replay_states
+from .determinize import determinize
+from .playout import playout
+
+__all__ = ["Review", "analyze"]
+
+
+@attrs.frozen
+class Review:
+    """One decision judged: the move made, the best move found, and what the difference cost.
+
+    Attributes:
+        move_number: the move's place in the record, from 1.
+        round_number: the round it was made in.
+        seat: the seat that made it.
+        chosen: the move made.
+        best: the move with the best value (lowest); *chosen* when they tie.
+        loss: the expected points lost by *chosen* against *best*: the difference
+            of their values, >= 0, and 0 when they agree.
+        values: every legal move with its value -- the mean over the samples of the
+            seat's round points less the other seats' mean (E3) after it -- best
+            first.
+        samples: the number of sampled worlds each move was played out in.
+        reason: the judgement in a sentence.
+    """
+
+    move_number: int
+    round_number: int
+    seat: int
+    chosen: Move
+    best: Move
+    loss: float
+    values: tuple[tuple[Move, float], ...]
+    samples: int
+    reason: str
+
+
+def analyze(
+    record: GameRecord, seat: int | None = None, *, samples: int = 40, seed: int = 0
+) -> Iterator[Review]:
+    """Yield a `Review` of each decision of *seat* (or of every seat) in *record*, in order.
+
+    A decision is a turn's move where more than one move was legal.  Each legal move
+    is valued in *samples* worlds dealt from the seat's view and the events of the
+    round as the seat saw them (S5: nothing hidden from the seat is used), every
+    move in the same worlds; the result depends only on the record, *samples* and
+    *seed*.
+
+    Args:
+        record: a game record (`record`, `record_from_json`).
+        seat: the seat to review, or None for every seat.
+        samples: sampled worlds per decision, >= 1; more is slower and steadier.
+        seed: any whole number: the same seed gives the same reviews.
+
+    Raises:
+        InvalidArgumentError: if *seat* is not a seat of the game, or *samples* < 1.
+        ReplayError: if the record does not replay.
+
+    >>> from mexican_train import HUB, GreedyPlayer, apply, legal_moves, new_game, record, view
+    >>> state = new_game(2, HUB, seed=2)
+    >>> start, moves = state, []
+    >>> while state.current_player is not None and len(moves) < 12:
+    ...     mine = view(state, state.current_player)
+    ...     moves.append(GreedyPlayer().choose(mine, legal_moves(mine)))
+    ...     state = apply(state, moves[-1])
+    >>> reviews = list(analyze(record(start, moves), seat=0, samples=8, seed=1))
+    >>> all(r.seat == 0 and r.loss >= 0 for r in reviews)
+    True
+    >>> reviews == list(analyze(record(start, moves), seat=0, samples=8, seed=1))
+    True
+    """
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"analyze() needs a GameRecord, not {type(record).__name__}")
+    if seat is not None and (type(seat) is not int or not 0 <= seat < record.players):
+        raise InvalidArgumentError(
+            f"analyze(): seat is None or a seat 0-{record.players - 1}, not {shown(seat)}"
+        )
+    if type(samples) is not int or samples < 1:
+        raise InvalidArgumentError(
+            f"analyze(): samples is a whole number >= 1, not {shown(samples)}"
+        )
+    if type(seed) is not int:
+        raise InvalidArgumentError(f"analyze(): seed is a whole number, not {shown(seed)}")
+    return _reviews(record, seat, samples, seed)
+
+
+def _reviews(record: GameRecord, seat: int | None, samples: int, seed: int) -> Iterator[Review]:
+    events: list[Event] = []  # the round's events so far, unredacted
+    states = replay_states(record)
+    before = next(states)
+    for number, (move, after) in enumerate(zip(record.moves, states, strict=True), start=1):
+        mover = before.current_player
+        if type(move) is NextRound:
+            events = []
+        elif mover is not None and (seat is None or mover == seat):
+            moves = legal_moves(before)
+            if len(moves) > 1:
+                yield _review(before, mover, move, moves, events, number, samples, seed)
+        if type(move) is not NextRound:
+            events += derive_events(before, move, after)
+        before = after
+
+
+def _review(
+    state: GameState,
+    seat: int,
+    chosen: Move,
+    moves: tuple[Move, ...],
+    events: list[Event],
+    number: int,
+    samples: int,
+    seed: int,
+) -> Review:
+    mine = view(state, seat)
+    history = redact_events(events, seat)
+    rng = random.Random(f"analyze|{seed}|{number}")  # str: hashed alike in every process
+    outcomes: list[list[float]] = [[] for _ in moves]
+    for _ in range(samples):
+        world = determinize(mine, rng, history)
+        for index, move in enumerate(moves):
+            outcomes[index].append(playout(apply(world, move), seat))
+    means = [statistics.fmean(values) for values in outcomes]
+    order = sorted(range(len(moves)), key=means.__getitem__)  # ties: legal_moves' order
+    mine_index = moves.index(chosen)
+    best_index = order[0]
+    if means[mine_index] <= means[best_index]:
+        best_index = mine_index
+    loss = means[mine_index] - means[best_index]
+    return Review(
+        move_number=number,
+        round_number=state.round_number,
+        seat=seat,
+        chosen=chosen,
+        best=moves[best_index],
+        loss=loss,
+        values=tuple((moves[i], means[i]) for i in order),
+        samples=samples,
+        reason=_reason(moves[mine_index], moves[best_index], loss, samples, seat),
+    )
+
+
+def _words(move: Move, seat: int | None = None) -> str:
+    """Return *move* in words: ``play 6-5 on your train``, ``draw``, ``pass``, ...
+
+    >>> from mexican_train import MEXICAN, Play, Tile
+    >>> _words(Play(Tile(6, 5), MEXICAN)), _words(Play(Tile(6, 5), 2), seat=2)
+    ('play 6-5 on the Mexican train', 'play 6-5 on your train')
+    """
+    if isinstance(move, Play):
+        if move.train < 0:
+            where = "the Mexican train"
+        elif move.train == seat:
+            where = "your train"
+        else:
+            where = f"seat {move.train}'s train"
+        return f"play {move.tile} on {where}"
+    if type(move) is Draw:
+        return "draw"
+    if type(move) is Pass:
+        return "pass"
+    if type(move) is CallLastTile:
+        return "call 'last tile'"
+    return "deal the next round"
+
+
+def _reason(chosen: Move, best: Move, loss: float, samples: int, seat: int) -> str:
+    if chosen == best:
+        return f"{_words(chosen, seat)} was the best move found ({samples} sampled deals)"
+    return (
+        f"{_words(best, seat)} instead of {_words(chosen, seat)}: about {loss:.1f} "
+        f"points better for you against the others at the end of the round, on average "
+        f"over {samples} deals of the tiles you could not see"
+    )

@@ -1,0 +1,109 @@
+"""`analyze`: the coach judges each decision from what its seat could know (S5)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import attrs
+import pytest
+from click.testing import CliRunner
+
+from mexican_train import (
+    HUB,
+    GameRecord,
+    GreedyPlayer,
+    InvalidArgumentError,
+    PlannerPlayer,
+    analyze,
+    apply,
+    determinize,
+    legal_moves,
+    new_game,
+    record,
+    view,
+)
+from mexican_train._frontends.cli import cli
+from mexican_train.serialize import to_json
+
+
+def _game(seed: int = 5, players: int = 3) -> GameRecord:
+    """A one-round game: a greedy seat 0 against planners."""
+    state = new_game(players, attrs.evolve(HUB, max_pip=9, rounds=1), seed=seed)
+    start, moves = state, []
+    bots = [GreedyPlayer()] + [PlannerPlayer()] * (players - 1)
+    while state.current_player is not None:
+        mine = view(state, state.current_player)
+        moves.append(bots[state.current_player].choose(mine, legal_moves(mine)))
+        state = apply(state, moves[-1])
+    return record(start, moves)
+
+
+def test_each_decision_has_a_best_move_and_a_loss_of_at_least_zero() -> None:
+    game = _game()
+    reviews = list(analyze(game, seat=0, samples=6, seed=2))
+    assert reviews
+    for review in reviews:
+        assert review.seat == 0
+        assert review.chosen == game.moves[review.move_number - 1]
+        assert review.loss >= 0
+        assert (review.loss == 0) == (review.chosen == review.best)
+        values = [value for _, value in review.values]
+        assert values == sorted(values)
+        moves = [move for move, _ in review.values]
+        assert review.chosen in moves
+        assert review.best in moves
+        assert dict(review.values)[review.chosen] - dict(review.values)[review.best] == (
+            pytest.approx(review.loss)
+        )
+        assert review.reason
+    assert any(review.loss > 0 for review in reviews), "a greedy player errs somewhere"
+
+
+def test_the_reviews_depend_on_the_seed_alone_and_cover_every_seat() -> None:
+    game = _game(seed=7)
+    first = list(analyze(game, samples=4, seed=1))
+    assert first == list(analyze(game, samples=4, seed=1))
+    assert {review.seat for review in first} == {0, 1, 2}
+    only = list(analyze(game, seat=1, samples=4, seed=1))
+    assert only == [review for review in first if review.seat == 1]
+
+
+def test_s5_the_coach_does_not_look_at_hidden_tiles() -> None:
+    """Two deals that seat 0 cannot tell apart get the same review of its first move."""
+    game = _game(seed=11)
+    state = game.start()
+    seat = state.current_player
+    assert seat is not None
+    # Another deal of the tiles the seat cannot see.
+    other = determinize(view(state, seat), random.Random(1))
+    assert other.hands != state.hands
+    assert view(other, seat) == view(state, seat)
+    move = game.moves[0]
+    mine = list(analyze(record(state, [move]), seat=seat, samples=5, seed=3))
+    theirs = list(analyze(record(other, [move]), seat=seat, samples=5, seed=3))
+    assert mine == theirs
+
+
+def test_analyze_refuses_a_seat_or_samples_out_of_range() -> None:
+    game = _game()
+    with pytest.raises(InvalidArgumentError, match="seat"):
+        analyze(game, seat=3)
+    with pytest.raises(InvalidArgumentError, match="samples"):
+        analyze(game, samples=0)
+    with pytest.raises(TypeError, match="GameRecord"):
+        analyze("game.json")  # type: ignore[arg-type]
+
+
+def test_the_command_line_prints_the_biggest_mistakes(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_json(_game())))
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "0", "--samples", "6"])
+    assert result.exit_code == 0, result.output
+    assert "decisions of seat 0 reviewed" in result.output
+    assert "The biggest mistakes" in result.output
+    assert "Better: play" in result.output
+    bad = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "7"])
+    assert bad.exit_code != 0
+    assert "seats 0-2" in bad.output
