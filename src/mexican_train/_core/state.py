@@ -967,7 +967,7 @@ def seat_view_fields(state: GameState, seat: Any) -> tuple[Any, ...]:
 _PUBLIC_ROUNDS: Final[dict[tuple[int, ...], _Round]] = {}
 
 
-def view_position(fields: tuple[Any, ...]) -> GameState:
+def position_of_view(fields: tuple[Any, ...]) -> GameState:
     """Return the state the engine reads for the view with these *fields*: what it shows.
 
     *fields* are a `PlayerView`'s, in its order, then what `view_fields` keeps for the

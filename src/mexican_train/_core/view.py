@@ -16,11 +16,11 @@ from .state import (
     Train,
     check_seat,
     check_train_id,
+    position_of_view,
     seat_view_fields,
     view_fields,
     winners_of,
 )
-from .state import view_position as _position_of
 from .tiles import Tile
 
 if TYPE_CHECKING:
@@ -443,7 +443,7 @@ def view_position(v: PlayerView) -> GameState:
     """
     found = v._position
     if found is None:
-        found = _position_of(v._fields)
+        found = position_of_view(v._fields)
         object.__setattr__(v, "_position", found)
     return found
 
