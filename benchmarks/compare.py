@@ -32,6 +32,7 @@ ROWS: list[tuple[str, tuple[str, ...], str]] = [
     ("baseline moves/s", ("rounds", "baseline", "moves_per_s"), "{:,.0f}"),
     ("one move, HUB (µs)", ("calls", "HUB", "apply_us"), "{:.2f}"),
     ("legal_moves of a new state, HUB (µs)", ("calls", "HUB", "legal_moves_us"), "{:.2f}"),
+    ("legal_moves of a new view, HUB (µs)", ("calls", "HUB", "legal_moves_view_us"), "{:.2f}"),
     ("hash() of a new state, HUB (µs)", ("calls", "HUB", "hash_us"), "{:.2f}"),
     ("view, HUB (µs)", ("calls", "HUB", "view_us"), "{:.2f}"),
     ("simulate games/s, 1 core", ("simulate", "1 core", "games_per_s"), "{:.1f}"),

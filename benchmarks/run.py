@@ -236,7 +236,7 @@ def bench_rounds(plan: Plan) -> dict[str, Any]:
 
 
 def bench_calls(plan: Plan) -> dict[str, Any]:
-    """Median µs per legal_moves (first call and cached), apply, view and new_game."""
+    """Median µs per legal_moves (first call, cached, of a view), apply, view and new_game."""
     copies = 10
     codec = json_codec()
     results: dict[str, Any] = {}
@@ -251,10 +251,18 @@ def bench_calls(plan: Plan) -> dict[str, Any]:
         def fresh(state: GameState) -> Callable[[], list[Any]]:
             return lambda: [uncached(state) for _ in range(copies)]
 
+        def fresh_views(state: GameState) -> Callable[[], list[Any]]:
+            seat = state.current_player
+            assert seat is not None  # a mid-round position
+            return lambda: [view(state, seat) for _ in range(copies)]
+
         figures = {
             # The first call on a state computes its moves; later calls return them.
             "legal_moves_us": per_call_us([fresh(s) for s in positions], legal_moves),
             "legal_moves_cached_us": per_call_us([same(s) for s in positions], legal_moves),
+            # The mover's view, new (as a bot meets it on each decision): the view is made
+            # before the clock starts, so the figure is legal_moves alone.
+            "legal_moves_view_us": per_call_us([fresh_views(s) for s in positions], legal_moves),
             # As in play: apply a move just returned by legal_moves (so its check is cached).
             "apply_us": per_call_us(
                 [same(pair) for pair in zip(positions, moves, strict=True)],
@@ -475,6 +483,7 @@ def report(results: dict[str, Any]) -> None:
     labels = {
         "legal_moves_us": "legal_moves, first call (µs)",
         "legal_moves_cached_us": "legal_moves, cached (µs)",
+        "legal_moves_view_us": "legal_moves of a new view (µs)",
         "apply_us": "one move: apply (+ next legal_moves) (µs)",
         "view_us": "view (µs)",
         "hash_us": "hash() of a new state (µs)",

@@ -149,6 +149,21 @@ def test_s5_the_state_a_view_keeps_for_its_legal_moves_holds_no_secret(
                 assert hand == (state.hands[other] if other == seat else ())
 
 
+def test_views_of_rounds_that_differ_only_in_their_past_read_their_own_round() -> None:
+    """The round a view's position reads is shared by views of the same public round, and
+    never by views whose scores or round scores differ."""
+    mine = view(new_game(4, HUB, seed=1), 0)
+    other = view(new_game(4, HUB, seed=2), 0)
+    assert (mine.engine, mine.first_player) == (other.engine, other.first_player)
+    assert view_position(mine)._round is view_position(other)._round
+    past = mine.replace(round_scores=((3, 0, 0, 0),), scores=(3, 0, 0, 0))
+    other_past = mine.replace(round_scores=((1, 0, 2, 0),), scores=(3, 0, 0, 0))
+    for changed in (past, other_past, past):
+        position = view_position(changed.replace())
+        assert (position.scores, position.round_scores) == (changed.scores, changed.round_scores)
+    assert view_position(mine).round_scores == ()
+
+
 @given(histories(tables=variant_tables(), max_moves=150))
 def test_s5_v10_a_view_holds_no_tile_of_another_hand_unless_hands_are_open(
     states: list[GameState],

@@ -959,6 +959,54 @@ def seat_view_fields(state: GameState, seat: Any) -> tuple[Any, ...]:
     return view_fields(state, tiles_of(state._hands[seat]), seat)
 
 
+# The rounds of views' positions, by the rules' id (their hash is slow) and the public
+# facts a round holds but its round scores (a tuple of tuples, slow to hash: compared
+# instead); an entry keeps its rules alive, so the id stays theirs.  Bounded: emptied
+# when full.
+_PUBLIC_ROUNDS: Final[dict[tuple[int, ...], _Round]] = {}
+
+
+def position_of_view(fields: tuple[Any, ...]) -> GameState:
+    """Return the state the engine reads for the view with these *fields*: what it shows.
+
+    *fields* are a `PlayerView`'s, in its order, then what `view_fields` keeps for the
+    engine (None: found from the fields).  The viewer's hand (every other hand
+    empty), the table, the turn and the boneyard's size (S5); no boneyard and the
+    seed 0, in a round shared by the views of the same public round.
+    """
+    rules: Rules = fields[0]
+    players: int = fields[1]
+    max_pip: int = fields[2]
+    hand_size: int = fields[3]
+    round_number: int = fields[4]
+    engine: Tile = fields[5]
+    first_player: int = fields[6]
+    seat: int | None = fields[7]
+    scores: tuple[int, ...] = fields[19]
+    round_scores: tuple[tuple[int, ...], ...] = fields[20]
+    key = (id(rules), players, max_pip, hand_size, round_number, engine._index, first_player,
+           *scores)  # fmt: skip
+    round_ = _PUBLIC_ROUNDS.get(key)
+    if round_ is None or round_.rules is not rules or round_.round_scores != round_scores:
+        if len(_PUBLIC_ROUNDS) >= 1024:
+            _PUBLIC_ROUNDS.clear()
+        round_ = _PUBLIC_ROUNDS[key] = _Round(
+            rules, players, max_pip, hand_size, round_number, engine, first_player,
+            scores, round_scores, 0, (),
+        )  # fmt: skip
+    masks: tuple[Any, ...] | None = fields[24]
+    if masks is None:
+        masks = (mask_of(fields[8]), *table_masks(engine, fields[11], fields[13]))
+    hands = [0] * players
+    if seat is not None:
+        hands[seat] = masks[0]
+    return GameState(
+        round_, fields[10], tuple(hands), masks[1], masks[2], masks[3], masks[4], fields[12],
+        masks[5], fields[14], fields[15], fields[16], fields[17], fields[18], fields[21],
+        fields[23],
+    )  # fmt: skip
+
+
 def owner_played_default(tiles: tuple[Tile, ...], is_mexican: bool) -> bool:
     """Return `Train.owner_played` for a train whose document or notation leaves it out.
 

@@ -14,12 +14,10 @@ from .rules import Rules, rules_repr
 from .state import (
     GameState,
     Train,
-    _Round,
     check_seat,
     check_train_id,
-    mask_of,
+    position_of_view,
     seat_view_fields,
-    table_masks,
     view_fields,
     winners_of,
 )
@@ -71,7 +69,7 @@ class _Slots:
     field is a plain slot read.
     """
 
-    __slots__ = (*_FIELDS, "_hash", "_masks", "_position", "__weakref__")
+    __slots__ = (*_FIELDS, "_hash", "_fields", "_position", "__weakref__")
 
 
 def _frozen(self: object, name: str, value: object = None) -> None:
@@ -145,7 +143,7 @@ class PlayerView(_Slots):
 
     if TYPE_CHECKING:  # read-only to type checkers; at run time, `_Slots`'s slots
         _hash: int
-        _masks: tuple[Any, ...] | None  # the hand's mask, then what table_masks gives
+        _fields: tuple[Any, ...]  # what _build was given
         _position: GameState | None
 
         @property
@@ -383,7 +381,10 @@ _new_slots: Final = _Slots.__new__
 
 def _build(fields: tuple[Any, ...]) -> PlayerView:
     """Return the view with these fields, in the order of `PlayerView.FIELDS`, then its
-    masks for the engine (see `view_position`; None: found from the fields when needed)."""
+    masks for the engine (see `view_position`; None: found from the fields when needed).
+
+    The view keeps the tuple too (not a field), for `view_position`.
+    """
     view: Any = _new_slots(_Slots)
     (
         view.rules, view.players, view.max_pip, view.hand_size, view.round_number,
@@ -391,8 +392,9 @@ def _build(fields: tuple[Any, ...]) -> PlayerView:
         view.boneyard_size, view.trains, view.current_player, view.had_first_turn,
         view.turn_tiles, view.has_drawn, view.turn_doubles, view.open_doubles,
         view.idle_turns, view.scores, view.round_scores, view.is_over, view.open_hands,
-        view.last_tile_called, view._masks,
+        view.last_tile_called, _,
     ) = fields  # fmt: skip
+    view._fields = fields
     view._position = None  # built by view_position on first demand
     view.__class__ = PlayerView  # from now on, frozen
     return view  # type: ignore[no-any-return]
@@ -435,52 +437,15 @@ def view_position(v: PlayerView) -> GameState:
     """Return the state the engine reads for *v*'s legal moves: what *v* shows, nothing more.
 
     The viewer's hand (every other hand empty), the table, the turn, and the
-    boneyard's size (S5); no boneyard and no seed (0).  Built from the masks that
-    `view` kept (a view built otherwise finds them from its fields) on first demand,
-    and kept on the view (a cache, not a field).
+    boneyard's size (S5); no boneyard and no seed (0).  Built by the core from the
+    fields the view was made of on first demand, and kept on the view (a cache, not
+    a field).
     """
     found = v._position
-    if found is not None:
-        return found
-    masks = v._masks
-    if masks is None:
-        masks = (mask_of(v.hand), *table_masks(v.engine, v.trains, v.had_first_turn))
-    hand, board, table, marks, owned, firsts = masks
-    hands = [0] * v.players
-    if v.seat is not None:
-        hands[v.seat] = hand
-    found = GameState(
-        round_=_round_of(v), left=v.boneyard_size, hands=tuple(hands), board=board,
-        table=table, marks=marks, owned=owned, current=v.current_player, firsts=firsts,
-        turn_tiles=v.turn_tiles, has_drawn=v.has_drawn, turn_doubles=v.turn_doubles,
-        open_doubles=v.open_doubles, idle=v.idle_turns, is_over=v.is_over,
-        called=v.last_tile_called,
-    )  # fmt: skip
-    object.__setattr__(v, "_position", found)
+    if found is None:
+        found = position_of_view(v._fields)
+        object.__setattr__(v, "_position", found)
     return found
-
-
-# The rounds of views' positions, by the rules' id (its hash is slow) and the rest
-# of what a round holds; an entry keeps its rules alive, so the id stays theirs.
-# Bounded: emptied when full.
-_ROUNDS: Final[dict[tuple[object, ...], _Round]] = {}
-
-
-def _round_of(v: PlayerView) -> _Round:
-    # The round of *v*'s position: its public facts, no boneyard and the seed 0.
-    key = (
-        id(v.rules), v.players, v.max_pip, v.hand_size, v.round_number, v.engine,
-        v.first_player, v.scores, v.round_scores,
-    )  # fmt: skip
-    known = _ROUNDS.get(key)
-    if known is None or known.rules is not v.rules:
-        if len(_ROUNDS) >= 1024:
-            _ROUNDS.clear()
-        known = _ROUNDS[key] = _Round(
-            v.rules, v.players, v.max_pip, v.hand_size, v.round_number, v.engine,
-            v.first_player, v.scores, v.round_scores, 0, (),
-        )  # fmt: skip
-    return known
 
 
 def _refuse(state: object) -> NoReturn:
