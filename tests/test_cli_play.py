@@ -138,7 +138,7 @@ def _quit(child: pexpect.spawn) -> int:
     child.expect(r"Game abandoned")
     child.expect(pexpect.EOF)
     child.close()
-    return child.exitstatus
+    return int(child.exitstatus)
 
 
 def test_q_and_ctrl_d_leave_with_status_0_ctrl_c_with_130() -> None:
