@@ -373,3 +373,15 @@ def test_play_names_your_seat_once() -> None:
     assert "* seat 0 (you) " in result.stdout
     assert "(you) (you)" not in result.stdout
     assert "Game abandoned" in result.stdout
+
+
+def test_simulate_says_one_game_hides_the_bar_off_a_terminal_and_clamps_at_zero() -> None:
+    """ "1 game", no bare "Playing" line without a terminal, and no interval below 0 (E3)."""
+    args = ["-n", "2", "-p", "2", "-r", "short-game", "--bots", "planner,greedy", "--seed", "4"]
+    result = run("simulate", *args)
+    assert "Playing" not in result.stderr
+    planner = result.stdout.splitlines()[3].split()
+    assert planner[1] == "planner"
+    assert planner[-3:] == ["0.0", "-", "19.2"]  # 6.5 +- 12.7 would reach -6.2: clamped
+    one = run("simulate", "-n", "1", "-p", "2", "--bots", "random,greedy").stdout
+    assert "1 game, 2 players" in one
