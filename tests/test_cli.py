@@ -200,26 +200,84 @@ def test_rules_lists_the_variants_one_line_each() -> None:
 @pytest.mark.parametrize(
     ("args", "text"),
     [
-        (["demo", "--rules", "chickenfoot"], "no variant named 'chickenfoot'"),
-        (["rules", "chickenfoot"], "no variant named 'chickenfoot'"),
-        (["demo", "--house", "chickenfoot"], "no variant named 'chickenfoot'"),
+        (["demo", "--rules", "chickenfoot"], "--rules: there are no rules called 'chickenfoot'"),
+        (["rules", "chickenfoot"], "NAME: there are no rules called 'chickenfoot'"),
+        (["demo", "--house", "chickenfoot"], "--house: there is no variant called 'chickenfoot'"),
         (["demo", "--house", "double-blank-0", "--house", "double-blank-25"], "conflict"),
-        (["demo", "--players", "20"], "covers 2-14 players, not 20"),
+        (["demo", "--players", "20"], "--players: the standard rules allow 2-14 players, not 20"),
+        (["simulate", "-r", "hub", "--players", "13"], "the hub rules allow 2-12 players, not 13"),
         (["demo", "--players", "1"], "not 1"),
         (["simulate", "--players", "1"], "players, not 1"),
         (["demo", "--players", "four"], "'four' is not a valid integer"),
         (["simulate", "--games", "0"], "0 is not in the range"),
-        (["simulate", "--bots", "greedy,robot"], "no bot named 'robot'"),
+        (["simulate", "--bots", "greedy,robot"], "no bot called 'robot'"),
+        (["demo", "--bots", "planner,,greedy"], "'planner,,greedy' has an empty name"),
+        (["demo", "--bots", "planner,"], "has an empty name"),
+        (["rules", "--list", "extra"], "takes nothing else, not 'extra'"),
+        (["rules", "--list", "--house", "ascending"], "takes nothing else"),
+        (["demo", "--seed", str(2**64)], "a seed is a whole number of at most 64 bits"),
         (["demo", "--bots", "no_such_module:Bot"], "cannot import 'no_such_module'"),
         (["demo", "--bots", ","], "name at least one bot"),
         (["play", "--seat", "4"], "there is no seat 4 with 4 players"),
-        (["play", "--rules", "nope"], "no variant named 'nope'"),
+        (["play", "--rules", "nope"], "there are no rules called 'nope'"),
         (["demo", "--colour", "red"], "No such option"),
         (["dance"], "No such command"),
     ],
 )
 def test_bad_input_gives_one_clear_line_and_a_failure_status(args: list[str], text: str) -> None:
-    assert_one_line_error(run(*args), text)
+    """Every usage error, a bad name of rules, variant or bot included, exits 2."""
+    result = run(*args)
+    assert_one_line_error(result, text)
+    assert result.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "suggested"),
+    [
+        (["demo", "--rules", "standrd"], "(did you mean 'standard'?)"),
+        (["rules", "hubb"], "(did you mean 'hub'"),
+        (["demo", "--house", "reverse-doubel"], "(did you mean 'reverse-doubles'"),
+        (["demo", "--bots", "planer"], "(did you mean 'planner'?)"),
+        (["simulate", "--bots", "greedy,Serch"], "(did you mean 'search'?)"),
+    ],
+)
+def test_a_misspelt_name_gets_a_did_you_mean(args: list[str], suggested: str) -> None:
+    """An unknown name suggests the close ones, not a list of every name."""
+    result = run(*args)
+    assert_one_line_error(result, suggested)
+    assert "train-dominoes" not in result.stderr  # the whole catalogue is not listed
+    assert result.exit_code == 2
+
+
+def test_a_failure_while_running_exits_1() -> None:
+    """1 is for failures at run time: here a bot that breaks the rules' protocol."""
+    result = run("demo", "-p", "2", "--seed", "1", "--bots", "test_cli:_Cheat")
+    assert_one_line_error(result, "illegal move")
+    assert result.exit_code == 1
+
+
+class _Cheat:
+    """A bot that always draws, even when it must play (P7)."""
+
+    def choose(self, view: object, moves: object) -> object:
+        from mexican_train import Draw
+
+        return Draw()
+
+
+def test_players_help_names_the_counts_the_rules_allow() -> None:
+    """--players shows no bare range that the rules then refuse: it says what they allow."""
+    text = " ".join(run("simulate", "--help").stdout.split())
+    assert "1<=x<=1000]" not in text
+    assert "standard: 2-14, hub: 2-12" in text
+
+
+def test_rules_list_is_plain_text() -> None:
+    """No reST markup (``CallLastTile()``) on a terminal."""
+    text = run("rules", "--list").stdout
+    assert "`" not in text
+    assert "(CallLastTile())" in text
+    assert "`" not in run("rules", "last-tile-call").stdout
 
 
 def test_version() -> None:
@@ -271,17 +329,21 @@ def test_play_enter_alone_takes_the_only_move() -> None:
 @pytest.mark.parametrize(
     ("reason", "words"),
     [
-        ("P3: train 2 belongs to another player and carries no marker",
-         "P3: seat 2's train belongs to another player and carries no marker"),
+        ("P3: seat 2's train belongs to another player and carries no marker",
+         "seat 2's train belongs to another player and carries no marker (P3)."),
         ("V2: the Mexican train is not open to player 0 yet",
-         "V2: the Mexican train is not open to you yet"),
-        ("player 0 does not hold 6-5", "you do not hold 6-5"),
-        ("P2: 6-5 does not fit train MEXICAN, whose open end is 3",
-         "P2: 6-5 does not fit the Mexican train, whose open end is 3"),
-        ("P2: 6-5 does not fit train 0, whose open end is 3",
-         "P2: 6-5 does not fit your train, whose open end is 3"),
+         "the Mexican train is not open to you yet (V2)."),
+        ("player 0 does not hold 6-5", "you do not hold 6-5."),
+        ("P2: 6-5 does not fit the Mexican train, whose open end is 3",
+         "6-5 does not fit the Mexican train, whose open end is 3 (P2)."),
+        ("P2: 6-5 does not fit seat 0's train, whose open end is 3",
+         "6-5 does not fit your train, whose open end is 3 (P2)."),
+        ("P4: on the first turn of a round a player plays only on their own train, "
+         "not on the Mexican train",
+         "on the first turn of a round you play only on your own train, "
+         "not on the Mexican train (P4)."),
         ("last tile: these rules have no last-tile call (Rules.last_tile_penalty is 0)",
-         "last tile: these rules have no last-tile call"),
+         "last tile: these rules have no last-tile call."),
     ],
 )  # fmt: skip
 def test_play_says_refusals_in_the_players_words(reason: str, words: str) -> None:
@@ -292,7 +354,8 @@ def test_demo_says_who_placed_the_engine_and_why_hands_grew() -> None:
     """S3: nobody held 12-12, so the players drew until seat 0 did; the draws stay in hand."""
     text = " ".join(run("demo", "-p", "4", "--seed", "0").stdout.split())
     assert "Nobody held it, so the players drew in turn until seat 0 (planner) drew it" in text
-    assert "which is why hands are larger than dealt (seat 0 (planner) 6 tiles," in text
+    assert "The tiles drawn stay in the players' hands (seat 0 (planner) drew 6," in text
+    assert "larger than dealt" not in text
 
 
 def test_demo_under_hub_says_the_engine_was_set_aside() -> None:
@@ -310,3 +373,15 @@ def test_play_names_your_seat_once() -> None:
     assert "* seat 0 (you) " in result.stdout
     assert "(you) (you)" not in result.stdout
     assert "Game abandoned" in result.stdout
+
+
+def test_simulate_says_one_game_hides_the_bar_off_a_terminal_and_clamps_at_zero() -> None:
+    """ "1 game", no bare "Playing" line without a terminal, and no interval below 0 (E3)."""
+    args = ["-n", "2", "-p", "2", "-r", "short-game", "--bots", "planner,greedy", "--seed", "4"]
+    result = run("simulate", *args)
+    assert "Playing" not in result.stderr
+    planner = result.stdout.splitlines()[3].split()
+    assert planner[1] == "planner"
+    assert planner[-3:] == ["0.0", "-", "19.2"]  # 6.5 +- 12.7 would reach -6.2: clamped
+    one = run("simulate", "-n", "1", "-p", "2", "--bots", "random,greedy").stdout
+    assert "1 game, 2 players" in one

@@ -57,13 +57,13 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     # HUB: seat 0 moves first in round 1 (S4), with a full boneyard, so Pass is illegal.
     child.expect(r"Your move \[1-\d+, \? for help\]")
     child.sendline("p")
-    child.expect(r"Not allowed: P(7|5a)")
+    child.expect(r"Not allowed: a player who has a legal play must make one \(P7/P5a\)\.")
     child.expect(r"Your move \[1-")
     child.sendline("zz")
     child.expect(r"I did not understand 'zz'")
     child.expect(r"Your move \[1-")
     child.sendline("99")
-    child.expect(r"there is no move 99")
+    child.expect(r"There is no move 99: choose 1-\d+\.")
     child.expect(r"Your move \[1-")
     child.sendline("?")
     child.expect(
@@ -131,3 +131,46 @@ def test_play_says_which_tile_you_drew_and_where_the_bot_played() -> None:
     assert bot_played
     child.expect([r"Your move \[", r"Press Enter to deal"])  # waiting for the player
     _ctrl_c(child, then=r"Game abandoned")
+
+
+def _quit(child: pexpect.spawn) -> int:
+    """Wait for the end of the game; return its exit status."""
+    child.expect(r"Game abandoned")
+    child.expect(pexpect.EOF)
+    child.close()
+    return int(child.exitstatus)
+
+
+def test_q_and_ctrl_d_leave_with_status_0_ctrl_c_with_130() -> None:
+    """A chosen quit (q, or Ctrl-D: the end of input) is a success; only Ctrl-C is 130."""
+    args = ("--rules", "hub", "--players", "2", "--seed", "3", "--bots", "greedy")
+    child = _play(*args)
+    child.expect(r"Your move \[")
+    child.sendline("q")
+    assert _quit(child) == 0
+    child = _play(*args)
+    child.expect(r"Your move \[")
+    child.sendeof()
+    assert _quit(child) == 0
+    child = _play(*args)
+    child.expect(r"Your move \[")
+    _ctrl_c(child, then=r"Game abandoned")
+    assert child.exitstatus == 130
+
+
+def test_a_first_turn_play_elsewhere_names_p4_and_the_mexican_train() -> None:
+    """Rulebook A's first turn builds your own train (P4): a tile sent to the Mexican train
+    is refused for that reason, in words, even where it would not fit (P2)."""
+    child = _play("--rules", "standard", "--players", "3", "--seed", "5", "--bots", "planner")
+    child.expect(r"2\) play (\d+-\d+) on your train")
+    tile = child.match.group(1)
+    child.expect(r"Your move \[1-")
+    child.sendline(f"{tile} m")
+    child.expect(
+        r"Not allowed: on the first turn of a round you play only on your own train, "
+        r"not on the Mexican train \(P4\)\."
+    )
+    child.expect(r"Your move \[1-")
+    child.sendline(f"{tile} 7")
+    child.expect(r"Not allowed: there is no train 7: with 3 players the trains are")
+    _ctrl_c(child)

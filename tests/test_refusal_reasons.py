@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 import attrs
+import pytest
 
-from mexican_train import HUB, MEXICAN, legal_moves
+from mexican_train import HUB, MEXICAN, IllegalMoveError, apply, legal_moves
 from mexican_train.variants import NeverBind
 from scenario_helpers import DRAW, PASS, assert_refused, on, run, start
 
@@ -40,3 +41,25 @@ def test_never_bind_play_on_an_unmarked_train_is_refused_by_p3() -> None:
     assert not state.train(0).marked
     assert legal_moves(state) == (on("2-2", 1),)
     assert_refused(state, on("5-1", 0), "P3")
+
+
+def test_first_turn_play_on_the_mexican_train_is_refused_by_p4_not_p2() -> None:
+    """Rulebook A's first turn: 0-0 does not fit the Mexican train (P2), but the reason it
+    is refused is that a first turn plays only on the player's own train (P4); trains are
+    named as players call them."""
+    state = start(["6-6 0-0", "6-2 1-1"])  # STANDARD: seat 0 places 6-6, seat 0 starts
+    assert state.current_player == 0
+    error = assert_refused(state, on("0-0", MEXICAN), "P4")
+    assert error.reason.endswith("only on their own train, not on the Mexican train")
+    assert "MEXICAN" not in error.reason
+    error = assert_refused(state, on("0-0", 1), "P4")
+    assert error.reason.endswith("not on seat 1's train")
+
+
+def test_refusals_name_trains_as_players_do() -> None:
+    """P2 and P3 name "seat 1's train", never an internal number; a train that does not
+    exist is refused with the trains that do."""
+    state = run(start(["6-5 2-0", "6-2 1-1"], rules=HUB), on("6-5", 0), on("6-2", 1))
+    assert assert_refused(state, on("2-0", 1), "P3").reason.startswith("P3: seat 1's train belongs")
+    with pytest.raises(IllegalMoveError, match=r"there is no train 7: with 2 players"):
+        apply(state, on("2-0", 7))

@@ -247,7 +247,7 @@ def test_a_table_that_cannot_be_is_refused(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--bots", "chess"], "no bot named 'chess'"),
+        (["--bots", "chess"], "no bot called 'chess'"),
         (["--bots", "no.such.module:Bot"], "cannot import"),
         (["--rules", "chess"], "chess"),
         (["--house", "no-such-house-rule"], "no-such-house-rule"),
@@ -359,9 +359,9 @@ def test_links_carry_the_token_in_the_fragment(served: WebServer) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--rules", "chess"], "no variant named 'chess'"),
+        (["--rules", "chess"], "no rules called 'chess'"),
         (["--players", "2", "--people", "3"], "--people"),
-        (["--bots", "chess"], "no bot named 'chess'"),
+        (["--bots", "chess"], "no bot called 'chess'"),
         (["--players", "99"], ""),
         (["--port", "70000"], "--port"),
     ],

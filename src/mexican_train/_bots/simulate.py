@@ -264,8 +264,11 @@ class SimulationResult:
         4 games, 2 players, seats rotated: 40 rounds, 22 blocked (55.0%)
         """
         seats = "seats rotated" if self.rotate_seats else "fixed seats"
+        games = f"{self.completed_games} game{'' if self.completed_games == 1 else 's'}"
+        # E3: no score is below 0 unless the double-blank scores less, so neither is an interval.
+        floor = 0.0 if self.rules.double_blank_score >= 0 else float("-inf")
         lines = [
-            f"{self.completed_games} games, {len(self.players)} players, {seats}: "
+            f"{games}, {len(self.players)} players, {seats}: "
             f"{self.rounds} rounds, {self.counters.rounds_blocked} blocked "
             f"({100 * self.blocked_rate:.1f}%)"
         ]
@@ -273,7 +276,7 @@ class SimulationResult:
         width = max(len("player"), *map(len, names))
         lines.append(f"{'player':<{width}}  {'wins':>5}  {'mean score':>10}  {'95% CI':>17}")
         for name, p in zip(names, self.player_stats, strict=True):
-            ci = f"{p.score.low:.1f} - {p.score.high:.1f}"
+            ci = f"{max(p.score.low, floor):.1f} - {p.score.high:.1f}"
             lines.append(f"{name:<{width}}  {p.wins:>5}  {p.score.mean:>10.1f}  {ci:>17}")
         c = self.counters
         lines.append(

@@ -1105,11 +1105,15 @@ def why_illegal(state: GameState, move: object) -> str:
     if tile not in state.hand(seat):
         return f"player {seat} does not hold {tile}"
     if not MEXICAN <= train_id < r.players:
-        return f"there is no train {train_id} with {r.players} players"
+        return (f"there is no train {train_id}: with {r.players} players the trains are "
+                f"seat 0's to seat {r.players - 1}'s and the Mexican train")  # fmt: skip
+    if first and train_id != seat:  # P4 before P2: on a first turn no other train is open
+        return (f"P4: on the first turn of a round a player plays only on their own train, "
+                f"not on {_train_name(train_id)}")  # fmt: skip
     position = r.players if train_id == MEXICAN else train_id
     end = state._board[position][0]
     if not tile.shows(end):
-        return f"P2: {tile} does not fit train {_train_name(train_id)}, whose open end is {end}"
+        return f"P2: {tile} does not fit {_train_name(train_id)}, whose open end is {end}"
     if first:
         return f"P4: on the first turn of a round a player plays only on their own train ({seat})"
     earlier = state._open_doubles
@@ -1123,11 +1127,12 @@ def why_illegal(state: GameState, move: object) -> str:
     if doubles and (bound or open_to_seat):
         lines = ", ".join(_train_name(t) for t in doubles)
         return (f"D2/D3: an open double must be covered first, in order "
-                f"(open doubles on trains {lines}); see legal_moves()")  # fmt: skip
+                f"(open doubles on {lines}); see legal_moves()")  # fmt: skip
     if train_id == MEXICAN:
         return f"V2: the Mexican train is not open to player {seat} yet"
-    return f"P3: train {train_id} belongs to another player and carries no marker"
+    return f"P3: {_train_name(train_id)} belongs to another player and carries no marker"
 
 
 def _train_name(train_id: int) -> str:
-    return "MEXICAN" if train_id == MEXICAN else str(train_id)
+    # A train as players call it: "the Mexican train", "seat 2's train".
+    return "the Mexican train" if train_id == MEXICAN else f"seat {train_id}'s train"

@@ -7,6 +7,7 @@ stderr and a non-zero exit status, never a traceback.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import json
 import os
@@ -35,9 +36,15 @@ from .._catalogue.variants import (
 )
 from .._core.bounds import BOUNDS
 from .._core.engine import apply, legal_moves, new_game
-from .._core.errors import IllegalMoveError, MexicanTrainError
+from .._core.errors import (
+    DealError,
+    IllegalMoveError,
+    MexicanTrainError,
+    RulesError,
+    UnknownVariantError,
+)
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
-from .._core.rules import Rules
+from .._core.rules import HUB, STANDARD, Rules
 from .._core.state import GameState
 from .._core.tiles import Tile, TileNotationError
 from .._core.view import PlayerView, view
@@ -58,7 +65,25 @@ __all__ = [
     "seed_option",
 ]
 
-_EXIT_INTERRUPTED = 130  # the shell's code for a program stopped by Ctrl-C
+# Exit statuses (docs/reference/cli.rst): 0 success (a chosen quit too), 1 a failure
+# while running, 2 a usage error (a bad option, or a name of rules, variant or bot that
+# does not exist), 130 stopped by Ctrl-C (the shell's code for it).
+_EXIT_FAILURE = 1
+_EXIT_INTERRUPTED = 130
+
+
+def _did_you_mean(name: str, known: Sequence[str]) -> str:
+    """Return " (did you mean 'x'?)" for the names in *known* close to *name*, or ""."""
+    close = difflib.get_close_matches(name.strip().lower(), known, n=3)
+    if not close:
+        return ""
+    return f" (did you mean {' or '.join(repr(found) for found in close)}?)"
+
+
+def _plain(text: str) -> str:
+    """Return *text* with its reST markup (``code``, :role:`target`) stripped for a terminal."""
+    text = re.sub(r":\w+:`~?([^`<]*?)\s*(?:<[^>]*>)?`", r"\1", text)
+    return re.sub(r"``?([^`]+)``?", r"\1", text)
 
 
 # -- the options every game command shares (demo, play, simulate, serve) ---------------
@@ -88,16 +113,25 @@ def rules_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def players_option(default: int = 4, help: str = "How many players.") -> Callable[..., Any]:
-    """Return the ``--players N`` option (parameter *players*): always a count."""
+    """Return the ``--players N`` option (parameter *players*): always a count.
+
+    The rules decide which counts they deal for (S1); `check_game` says which.
+    """
     return click.option(
         "--players",
         "-p",
-        type=click.IntRange(min=1, max=1000),
+        type=int,
         default=default,
         show_default=True,
         metavar="N",
-        help=help,
+        help=f"{help}  The rules say how many they deal for (standard: {_player_counts(STANDARD)}, hub: {_player_counts(HUB)}).",
     )
+
+
+def _check_seed(context: click.Context, parameter: click.Parameter, value: int | None) -> Any:
+    if value is not None and value not in BOUNDS["seed"]:
+        raise click.BadParameter(BOUNDS["seed"].refusal(value), context, parameter)
+    return value
 
 
 def bots_option(default: str, help: str) -> Callable[..., Any]:
@@ -107,7 +141,11 @@ def bots_option(default: str, help: str) -> Callable[..., Any]:
 
 #: The ``--seed`` option (parameter *seed*), for commands that deal games.
 seed_option = click.option(
-    "--seed", type=int, default=None, help="Fix the deals (and the random bots) to replay a game."
+    "--seed",
+    type=int,
+    default=None,
+    callback=_check_seed,
+    help="Fix the deals (and the random bots) to replay a game.",
 )
 
 _BOTS_HELP = (
@@ -116,13 +154,27 @@ _BOTS_HELP = (
 )
 
 
-def rules_from_options(rules: str, house: Sequence[str] = ()) -> Rules:
+def rules_from_options(rules: str, house: Sequence[str] = (), option: str = "--rules") -> Rules:
     """Return the rules named by ``--rules`` and ``--house`` (`variants.combine`).
 
+    *option* names the rules' parameter in messages (``NAME`` for ``rules``).
+
     Raises:
-        UnknownVariantError, RulesError: an unknown name, or house rules that conflict.
+        click.UsageError: an unknown name (with the names close to it), or house
+            rules that conflict.
     """
-    return combine(rules, *house) if house else get_variant(rules)
+    try:
+        return combine(rules, *house) if house else get_variant(rules)
+    except UnknownVariantError as error:
+        where = "--house" if error.name in house and error.name != rules else option
+        raise click.UsageError(
+            f"{where}: there {'is no variant' if where == '--house' else 'are no rules'} "
+            f"called {_shown(error.name)}"
+            f"{_did_you_mean(error.name, error.known)}; "
+            "'mexican-train rules --list' lists them"
+        ) from None
+    except RulesError as error:
+        raise click.UsageError(f"--house: {error}") from None
 
 
 def rules_label(rules: Rules) -> str:
@@ -135,8 +187,8 @@ def _load_user_bot(spec: str, option: str) -> object:
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise click.UsageError(
-            f"{option}: no bot named {spec!r}; the bots are {', '.join(BOTS)}, "
-            "or your own as module:Class"
+            f"{option}: there is no bot called {_shown(spec)}{_did_you_mean(spec, list(BOTS))}; "
+            f"the bots are {', '.join(BOTS)}, or your own as module:Class"
         )
     # As 'python -m' does, find modules in the current directory too.
     if os.getcwd() not in sys.path and "" not in sys.path:
@@ -180,9 +232,13 @@ def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Play
     Raises:
         click.UsageError: a name that is no bot, or a bot that cannot be loaded.
     """
-    specs = [part.strip() for part in text.split(",") if part.strip()]
-    if not specs:
+    specs = [part.strip() for part in text.split(",")]
+    if not any(specs):
         raise click.UsageError(f"{option}: name at least one bot ({', '.join(BOTS)})")
+    if not all(specs):
+        raise click.UsageError(
+            f"{option}: {_shown(text)} has an empty name; separate the names with one comma"
+        )
     found = {spec: _load_user_bot(spec, option) for spec in specs if spec.lower() not in BOTS}
     players: list[Player] = []
     for seat in range(seats):
@@ -195,8 +251,33 @@ def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Play
     return players
 
 
+def _player_counts(rules: Rules) -> str:
+    """Return the player counts *rules* deal for (S1), as ranges: "2-8", "2-4, 6"."""
+    counts = []
+    for players in rules.deal_table.player_counts:
+        try:
+            new_game(players, rules, seed=0)
+        except DealError:
+            continue
+        counts.append(players)
+    spans: list[list[int]] = []
+    for players in counts:
+        if spans and spans[-1][-1] == players - 1:
+            spans[-1][-1] = players
+        else:
+            spans.append([players, players])
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in spans) or "no"
+
+
 def _check_game(players: int, rules: Rules) -> None:
-    new_game(players, rules, seed=0)  # S1: DealError for an impossible player count
+    """Refuse, as a usage error, a player count the rules do not deal for (S1)."""
+    try:
+        new_game(players, rules, seed=0)
+    except DealError:
+        raise click.UsageError(
+            f"--players: the {rules_label(rules)} rules allow {_player_counts(rules)} "
+            f"players, not {players}"
+        ) from None
 
 
 class _Group(click.Group):
@@ -222,9 +303,9 @@ class _Group(click.Group):
         except click.Abort:
             _fail("interrupted", _EXIT_INTERRUPTED)
         except MexicanTrainError as error:
-            _fail(str(error), 1)
+            _fail(str(error), _EXIT_FAILURE)
         except OSError as error:  # stdout on a full disk, a closed file... (click handles EPIPE)
-            _fail(f"cannot write the output: {error.strerror or error}", 1)
+            _fail(f"cannot write the output: {error.strerror or error}", _EXIT_FAILURE)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -417,22 +498,26 @@ def _full_help(state: GameState, seat: int) -> str:
 
 
 def _in_player_words(reason: str, seat: int) -> str:
-    """Return an engine refusal in the player's words: "you", "your train", "seat 2"."""
+    """Return an engine refusal as one clause in the player's words, its rule at the end.
+
+    "P4: ... a player plays only on their own train, not on seat 1's train" becomes
+    "on the first turn ... you play only on your own train, not on seat 1's train (P4)."
+    """
     text = reason.replace("; see legal_moves()", "")
     text = re.sub(r" \(Rules\.\w+ is \w+\)", "", text)
-    text = text.replace("train MEXICAN", "the Mexican train").replace(
-        "trains MEXICAN", "the Mexican train"
-    )
     text = re.sub(
         rf"\bplayer {seat} (does|holds|has)\b",
         lambda m: "you " + {"does": "do", "holds": "hold", "has": "have"}[m[1]],
         text,
     )
     text = re.sub(rf"\bto player {seat}\b", "to you", text)
-    text = re.sub(rf"\btrain {seat}\b", "your train", text)
-    text = re.sub(r"\btrain (\d+)\b", r"seat \1's train", text)
+    text = text.replace(f"seat {seat}'s train", "your train")
+    text = text.replace("a player plays only on their own train", "you play only on your own train")
     text = text.replace(f"their own train ({seat})", "your own train")
-    return text
+    rule, colon, rest = text.partition(": ")
+    if colon and re.fullmatch(r"[A-Z]\d+[a-z]?(/[A-Z]\d+[a-z]?)*", rule):
+        text = f"{rest} ({rule})"
+    return text if text.endswith(".") else text + "."
 
 
 def _is_number(word: str) -> bool:
@@ -454,7 +539,7 @@ def _parse_train(word: str, seat: int) -> int:
         return seat
     if _is_number(word):
         return int(word)
-    raise ValueError(f"{_shown(word)} is not a train: use m, or a seat number")
+    raise ValueError(f"{_shown(word)} is not a train: use m, or a seat number.")
 
 
 def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> Move:
@@ -469,7 +554,7 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> M
         number = int(first) if _is_number(first) else 0
         if not 1 <= number <= len(moves):
             shown = first if len(first) <= 20 else first[:20] + "..."
-            raise ValueError(f"there is no move {shown}: choose 1-{len(moves)}")
+            raise ValueError(f"There is no move {shown}: choose 1-{len(moves)}.")
         return moves[number - 1]
     simple: dict[str, Move] = {"d": Draw(), "draw": Draw(), "p": Pass(), "pass": Pass()}
     if rules.last_tile_penalty:  # the call exists only where the rules have it
@@ -487,10 +572,14 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> M
     fitting = [m for m in moves if isinstance(m, Play) and m.tile is tile]
     if len(fitting) > 1:
         where = ", ".join(_train_name(m.train, seat) for m in fitting)
-        raise ValueError(f"{tile} can go on {where}: say which, e.g. '{tile} m'")
+        raise ValueError(f"{tile} can go on {where}: say which, e.g. '{tile} m'.")
     if fitting:
         return fitting[0]
     return Play(tile, seat)  # not legal: apply() will say why
+
+
+class _Quit(Exception):
+    """The player chose to leave the game (q, or Ctrl-D at the prompt)."""
 
 
 def _human_turn(state: GameState, seat: int, names: Sequence[str], narrator: Narrator) -> GameState:
@@ -505,7 +594,7 @@ def _human_turn(state: GameState, seat: int, names: Sequence[str], narrator: Nar
     while True:
         text = click.prompt(f"Your move [{choices}, ? for help]", default="", show_default=False)
         if text.strip().lower() in {"q", "quit", "exit"}:
-            raise KeyboardInterrupt
+            raise _Quit
         if text.strip() in {"?", "help"}:
             click.echo(_full_help(state, seat))
             continue
@@ -544,7 +633,8 @@ def play(
     On your turn the table and your legal moves are shown; type a move's
     number (Enter alone when there is only one), or a tile such as 6-5 (with m
     for the Mexican train, or a seat number), d to draw, p to pass, h for a
-    hint (the search bot's move), ? for help.  q or Ctrl-C leaves the game.
+    hint (the search bot's move), ? for help.  q or Ctrl-D leaves the game
+    (exit status 0); Ctrl-C stops it (130).
     """
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
@@ -591,8 +681,14 @@ def play(
                 click.echo("")
                 click.echo(render_text(state, names=names))
                 click.echo(_round_summary(state, names))
-    except (KeyboardInterrupt, EOFError, click.Abort):
+    except (_Quit, EOFError):  # a chosen quit: q, or Ctrl-D (end of input) at a prompt
         click.echo("\nGame abandoned. Bye!")
+        return
+    except (KeyboardInterrupt, click.Abort) as error:
+        # click.prompt turns Ctrl-D into Abort too: the end of input means a quit.
+        click.echo("\nGame abandoned. Bye!")
+        if isinstance(error, click.Abort) and not isinstance(error.__context__, KeyboardInterrupt):
+            return
         sys.exit(_EXIT_INTERRUPTED)
     click.echo("")
     click.echo(_standings(state, names))
@@ -614,7 +710,14 @@ def play(
     show_default=True,
     help="How many games.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="The simulation's seed.")
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    callback=_check_seed,
+    help="The simulation's seed.",
+)
 @click.option(
     "--workers",
     "-j",
@@ -639,8 +742,10 @@ def simulate(
     """Simulate many games between bots.
 
     Prints wins and mean scores with 95% confidence intervals for each
-    player (--json for the whole result).  The same seed gives the same
-    numbers with any number of --workers.
+    player (--json for the whole result).  An interval never reaches below
+    the smallest score the rules allow (0 unless the double-blank scores
+    less, E3).  The same seed gives the same numbers with any number of
+    --workers.  A progress bar shows on a terminal only.
     """
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
@@ -648,7 +753,11 @@ def simulate(
     executor: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
         with click.progressbar(
-            length=games, label="Playing", file=sys.stderr, show_pos=True
+            length=games,
+            label="Playing",
+            file=sys.stderr,
+            show_pos=True,
+            hidden=not sys.stderr.isatty(),
         ) as bar:
             result = run_simulation(
                 table, chosen, games, seed, executor,
@@ -727,7 +836,7 @@ def analyze(record_file: Any, seat: int | None, top: int, samples: int, seed: in
 
 
 @cli.command()
-@click.argument("name", default="standard")
+@click.argument("name", required=False)
 @click.option(
     "--house",
     multiple=True,
@@ -738,25 +847,30 @@ def analyze(record_file: Any, seat: int | None, top: int, samples: int, seed: in
     "--list", "list_only", is_flag=True, help="List every variant, one line each, and stop."
 )
 @click.option("--table", is_flag=True, help="Show every rule axis in a table instead of prose.")
-def rules(name: str, house: tuple[str, ...], list_only: bool, table: bool) -> None:
+def rules(name: str | None, house: tuple[str, ...], list_only: bool, table: bool) -> None:
     """Explain the rules of a preset, variant or combination.
 
     NAME is a preset (standard, hub) or a variant; the default is standard.
     With --house, house rules are added to it, as in the game commands.
     """
     if list_only:
+        if name is not None or house or table:
+            given = name if name is not None else ("--house" if house else "--table")
+            raise click.UsageError(
+                f"--list lists every variant and takes nothing else, not {_shown(given)}"
+            )
         names = variant_names()
         width = max(map(len, names))
         for variant in names:
-            first = describe_variant(variant).split(". ")[0].rstrip(".")
+            first = _plain(describe_variant(variant)).split(". ")[0].rstrip(".")
             click.echo(f"{variant:<{width}}  {first}.")
         return
-    chosen = rules_from_options(name, house)
+    chosen = rules_from_options("standard" if name is None else name, house, option="NAME")
     label = rules_label(chosen)
     click.echo(f"The {label} rules")
     click.echo("=" * len(f"The {label} rules"))
     if label != "custom":
-        click.echo(textwrap.fill(describe_variant(label), 80))
+        click.echo(textwrap.fill(_plain(describe_variant(label)), 80))
     click.echo("")
     if table:
         described = describe_rules(chosen)

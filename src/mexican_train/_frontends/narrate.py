@@ -82,15 +82,11 @@ class Narrator:
         if not any(extra):
             held = self._verb(first, "holds", "hold")
             return f"{head} {self.who(first)} {held} it, {places} it and {plays} first (S3)."
-        drew = [
-            f"{self.who(s, start=False)} {n} tile{'s' if n > 1 else ''}"
-            for s, n in enumerate(extra)
-            if n
-        ]
+        drew = [f"{self.who(s, start=False)} drew {n}" for s, n in enumerate(extra) if n]
         return (
             f"{head} Nobody held it, so the players drew in turn until {name} drew it, "
             f"and {name} {places} it and {plays} first (S3).  The tiles drawn stay in the "
-            f"hands, which is why hands are larger than dealt ({', '.join(drew)})."
+            f"players' hands ({', '.join(drew)})."
         )
 
     def move(self, before: GameState, move: Move, after: GameState) -> str:
