@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import typing
 from collections.abc import Iterable, Iterator
 
 from .._core.engine import legal_moves, round_score
@@ -22,21 +23,7 @@ from .._core.moves import MEXICAN, Play
 from .._core.state import GameState, Train
 from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
-from .._formats.events import (
-    DoubleClosed,
-    DoubleOpened,
-    Event,
-    GameOver,
-    LastTileCalled,
-    MarkerPlaced,
-    MarkerRemoved,
-    Passed,
-    RoundEnded,
-    RoundStarted,
-    TileDrawn,
-    TilePlayed,
-    TurnStarted,
-)
+from .._formats import events as kinds
 from .._positions.chance import build_state
 
 __all__ = ["determinize"]
@@ -47,14 +34,11 @@ _FIT_ATTEMPTS = 200
 _FIT_STEPS = 400
 # ... and then searched exhaustively for at most this many steps.
 _EXACT_NODES = 2_000_000
-_EVENT_TYPES = (
-    TilePlayed, TileDrawn, Passed, LastTileCalled, MarkerPlaced, MarkerRemoved, DoubleOpened,
-    DoubleClosed, TurnStarted, RoundEnded, RoundStarted, GameOver,
-)  # fmt: skip
+_EVENT_TYPES: tuple[type[kinds.Event], ...] = typing.get_args(kinds.Event)
 
 
 def determinize(
-    view: PlayerView, rng: random.Random, history: Iterable[Event] | None = None
+    view: PlayerView, rng: random.Random, history: Iterable[kinds.Event] | None = None
 ) -> GameState:
     """Return a complete state whose view for the viewing seat is *view*.
 
@@ -338,7 +322,7 @@ _REJECTION_TRIES = 16
 
 @functools.lru_cache(maxsize=64)  # a search determinizes one view many times
 def _facts(
-    view: PlayerView, history: tuple[Event, ...], unseen: tuple[Tile, ...]
+    view: PlayerView, history: tuple[kinds.Event, ...], unseen: tuple[Tile, ...]
 ) -> dict[int, int]:
     """Return, for each other seat whose pass still tells something, the unseen tiles it lacks.
 
@@ -356,7 +340,7 @@ def _facts(
             raise TypeError(
                 f"determinize() needs history to hold events, not {type(event).__name__}"
             )
-    starts = [i for i, event in enumerate(events) if type(event) is RoundStarted]
+    starts = [i for i, event in enumerate(events) if type(event) is kinds.RoundStarted]
     round_begun = bool(starts)
     if starts:
         events = events[starts[-1] + 1 :]  # the current round only
@@ -368,14 +352,14 @@ def _facts(
     played_this_turn: set[int] = set()
     for index, event in enumerate(events):
         kind = type(event)
-        if kind is TurnStarted:
+        if kind is kinds.TurnStarted:
             played_this_turn.discard(event.seat)  # type: ignore[union-attr]
-        elif kind is TilePlayed or kind is TileDrawn:
+        elif kind is kinds.TilePlayed or kind is kinds.TileDrawn:
             who = event.seat  # type: ignore[union-attr]
             passes.pop(who, None)
-            if kind is TilePlayed:
+            if kind is kinds.TilePlayed:
                 played_this_turn.add(who)
-        elif kind is Passed:
+        elif kind is kinds.Passed:
             who = event.seat  # type: ignore[union-attr]
             if who != seat and who not in played_this_turn:
                 passes[who] = index
@@ -395,7 +379,7 @@ def _facts(
 
 
 def _table_then(
-    view: PlayerView, events: list[Event], index: int, who: int, round_begun: bool
+    view: PlayerView, events: list[kinds.Event], index: int, who: int, round_begun: bool
 ) -> PlayerView:
     """Return *who*'s view, as to the table, just before its pass at *events[index]*."""
     trains = list(view.trains)
@@ -403,8 +387,8 @@ def _table_then(
     mexican = len(trains) - 1
     for event in reversed(events[index:]):
         kind = type(event)
-        if kind is TilePlayed:
-            assert isinstance(event, TilePlayed)
+        if kind is kinds.TilePlayed:
+            assert isinstance(event, kinds.TilePlayed)
             at = mexican if event.train == MEXICAN else event.train
             train = trains[at]
             if not train.tiles or train.tiles[-1] != event.tile:
@@ -415,7 +399,8 @@ def _table_then(
             tile = event.tile
             before = tile.other_end(train.open_end)
             owner = at < view.players and any(
-                type(e) is TilePlayed and e.seat == at and e.train == at for e in events[:index]
+                type(e) is kinds.TilePlayed and e.seat == at and e.train == at
+                for e in events[:index]
             )
             trains[at] = Train(
                 train.tiles[:-1],
@@ -423,19 +408,19 @@ def _table_then(
                 train.marked,
                 train.owner_played and (owner or not round_begun) if at < view.players else False,
             )
-        elif kind is MarkerPlaced or kind is MarkerRemoved:
+        elif kind is kinds.MarkerPlaced or kind is kinds.MarkerRemoved:
             at = mexican if event.train == MEXICAN else event.train  # type: ignore[union-attr]
             train = trains[at]
             trains[at] = Train(
-                train.tiles, train.open_end, kind is MarkerRemoved, train.owner_played
+                train.tiles, train.open_end, kind is kinds.MarkerRemoved, train.owner_played
             )
-        elif kind is DoubleOpened:
+        elif kind is kinds.DoubleOpened:
             open_doubles.remove(event.train)  # type: ignore[union-attr]
-        elif kind is DoubleClosed:
+        elif kind is kinds.DoubleClosed:
             open_doubles.append(event.train)  # type: ignore[union-attr]
     # Its turns so far, the one it passed in included (the first player's first turn
-    # has no TurnStarted when the history begins with the game, not a RoundStarted).
-    turns = sum(type(e) is TurnStarted and e.seat == who for e in events[:index])
+    # has no kinds.TurnStarted when the history begins with the game, not a kinds.RoundStarted).
+    turns = sum(type(e) is kinds.TurnStarted and e.seat == who for e in events[:index])
     if not round_begun and who == view.first_player:
         turns += 1
     had_first_turn = list(view.had_first_turn)

@@ -126,7 +126,9 @@ class SearchPlayer:
         >>> player.choose(mine, legal_moves(mine)) in legal_moves(mine)
         True
         """
-        for event in (events,) if isinstance(events, _EVENTS) else events:
+        # isinstance with the tuple of event types narrows only its positive branch.
+        batch: Iterable[Event] = (events,) if isinstance(events, _EVENTS) else events  # type: ignore[assignment]
+        for event in batch:
             if type(event) is RoundStarted:
                 self._history.clear()
             self._history.append(event)
