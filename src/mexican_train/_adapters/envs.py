@@ -448,7 +448,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
 
     @property
     def states(self) -> tuple[GameState, ...]:
-        """The game on each table now (the whole state: for tests, pictures and replays)."""
+        """The game on each table now, as whole states (for tests, pictures and replays)."""
         return tuple(self._tables.states)
 
     def _batch(

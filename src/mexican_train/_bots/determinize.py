@@ -65,7 +65,7 @@ def determinize(
     the trains open to it then: such deals are never returned.  Tiles it drew since
     are unknown again, so nothing is inferred about a seat that has drawn or played
     after its pass.  Among the deals that fit, the sampler is uniform (by rejection,
-    then by counting the deals that fit; see `_deal_fitting`).  Between rounds and
+    then by counting the deals that fit).  Between rounds and
     under open hands (V10) the history tells nothing more.
 
     Args:

@@ -44,7 +44,7 @@ def make_bot(name: str) -> Player:
     (SearchPlayer(iterations=200, seed=0, seconds=None, inference=True), GreedyPlayer())
 
     Raises:
-        InvalidArgumentError: if *name* is not one of `BOTS`.
+        InvalidArgumentError: if *name* is not the name of a bot or a level.
     """
     maker = BOTS.get(name.lower()) if isinstance(name, str) else None
     if maker is None:
