@@ -48,7 +48,7 @@ TIMEOUT = 20  # seconds: a hung server fails the test instead of blocking it
 
 
 def _tiles_named(document: dict[str, Any]) -> set[Tile]:
-    """Every tile written anywhere in *document* (JSON, picture and log included)."""
+    """Every tile written anywhere in *document* (its JSON and log included)."""
     text = json.dumps(document)
     return {Tile.parse(t) for t in re.findall(r"\b\d+-\d+\b", text)}
 
@@ -200,6 +200,22 @@ def test_the_log_says_what_happened_in_public_words() -> None:
     assert all(not re.search(r"\d-\d", line) for line in drawn)  # never named to the others
 
 
+def test_the_log_holds_every_line_of_the_round_and_starts_again_at_the_deal() -> None:
+    """E4: the document's log is the whole round, from its deal; the next deal starts a new one."""
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    moves = 0
+    while not table.state.is_round_over:
+        moves += table.play_bots()
+        if not table.state.is_round_over:
+            table.play(0, _person_move(table, 0))
+            moves += 1
+    log = table.document(0)["log"]
+    assert len(log) == moves + 1  # one line a move, and the round's end (E1 or E2)
+    assert log[-1].startswith("Round 1 is over")
+    table.play(0, NextRound())
+    assert table.document(0)["log"] == [f"Round 2 dealt (engine {table.state.engine})."]
+
+
 def test_s5_only_the_drawer_is_told_which_tile_was_drawn() -> None:
     table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
     for _ in range(200):
@@ -299,6 +315,7 @@ def _request(server: WebServer, path: str, body: object = None, token: str | Non
 def test_the_page_and_its_files_are_served_without_a_token(served: WebServer) -> None:
     for path, kind in [
         ("/", "text/html"),
+        ("/board.js", "text/javascript"),
         ("/table.js", "text/javascript"),
         ("/table.css", "text/css"),
     ]:

@@ -9,16 +9,17 @@ workflow run that session.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import attrs
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
-from mexican_train import HUB, STANDARD, view
-from mexican_train.players import GreedyPlayer
+from mexican_train import HUB, MEXICAN, STANDARD, legal_moves, view
+from mexican_train.players import GreedyPlayer, PlannerPlayer
 from mexican_train.web import WebServer, WebTable, make_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -73,6 +74,23 @@ def two_people() -> Iterator[WebServer]:
     yield from _serve(WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=8))
 
 
+def _late_table() -> WebTable:
+    """You and three planners, double-12, well into round 1: trains of 6 to 12 tiles, your turn."""
+    table = WebTable(4, STANDARD, bots={seat: PlannerPlayer() for seat in (1, 2, 3)}, seed=12)
+    you = PlannerPlayer()
+    while sum(len(train.tiles) for train in table.state.trains) < 50:
+        table.play(0, you.choose(view(table.state, 0), legal_moves(view(table.state, 0))))
+        table.play_bots()
+        assert table.state.current_player == 0, "the round ended before the trains grew"
+    return table
+
+
+@pytest.fixture
+def late() -> Iterator[WebServer]:
+    """A table late in a round, long trains on the board (`_late_table`)."""
+    yield from _serve(_late_table())
+
+
 def _phase(page: Page) -> str:
     page.wait_for_function(
         "['my-turn', 'round-over', 'game-over'].includes(document.body.dataset.phase)",
@@ -84,18 +102,18 @@ def _phase(page: Page) -> str:
 def _take_turn(page: Page) -> str:
     """Make one move by clicking: a playable tile then a train, else Draw/Pass/Next round.
 
-    Return what was clicked last: ``"picture"`` (a train in the picture), ``"button"``
-    (a train's button) or ``"action"``.
+    Return what was clicked last: ``"board"`` (a train on the board), ``"button"``
+    (a train's button under the hand) or ``"action"``.
     """
     version = page.evaluate("document.body.dataset.version")
     tiles = page.locator("#hand .hand-tile.playable")
     if tiles.count() > 0:
         tiles.first.click()
-        # The train in the picture takes the click as well as its button; use both.
-        pictured = page.locator("#board g.train.target:has(g.tile)")  # a train with tiles
-        if int(version) % 2 and pictured.count() > 0:
-            pictured.first.locator("g.tile").last.click()  # its open end's tile
-            clicked = "picture"
+        # The train on the board takes the click as well as its button; use both.
+        lit = page.locator("#board [data-train].target")
+        if int(version) % 2 and lit.count() > 0:
+            lit.first.locator(".open-end").click()
+            clicked = "board"
         else:
             page.locator("#trains button:not([disabled])").first.click()
             clicked = "button"
@@ -122,7 +140,7 @@ def test_a_person_plays_a_whole_game_by_clicking(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(one_person.links()[0])
-    page.wait_for_selector("#board svg", timeout=WAIT)
+    page.wait_for_selector("#board [data-train]", timeout=WAIT)
     reloaded = dealt = False
     clicked: set[str] = set()
     for _ in range(MAX_CLICKS):
@@ -148,7 +166,7 @@ def test_a_person_plays_a_whole_game_by_clicking(
         pytest.fail(f"the game did not end within {MAX_CLICKS} clicks")
     assert reloaded
     assert dealt
-    assert clicked == {"picture", "button", "action"}
+    assert clicked == {"board", "button", "action"}
     assert table.state.is_over
     status = page.locator("#status").text_content() or ""
     assert status.startswith("The game is over")
@@ -170,7 +188,7 @@ def test_two_people_share_a_table_and_see_each_others_moves(
     pages = [_page(browser) for _ in links]
     for page, link in zip(pages, links.values(), strict=True):
         page.goto(link)
-        page.wait_for_selector("#board svg", timeout=WAIT)
+        page.wait_for_selector("#board [data-train]", timeout=WAIT)
     for _ in range(12):
         current = table.state.current_player
         assert current in (0, 1)  # the bot in seat 2 has already moved
@@ -244,7 +262,7 @@ def test_hand_tiles_are_large_enough_to_touch(
     assert len(sizes) == len(view(one_person.table.state, 0).hand)
     assert min(min(size) for size in sizes) >= 44, sizes
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scroll
-    assert page.locator("#board g.hand-tile").count() == 0  # the picture leaves the hand out
+    assert page.locator("#board .hand-tile").count() == 0  # the board leaves the hand out
     context.close()
 
 
@@ -265,3 +283,155 @@ def test_a_tile_is_chosen_and_played_with_the_keyboard(
     page.keyboard.press("Enter")
     page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
     assert page.locator("#error").text_content() == ""
+
+
+def _short_side(element: Locator) -> float:
+    box = element.bounding_box()
+    assert box is not None, "not displayed"
+    return float(min(box["width"], box["height"]))
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)], ids=["phone", "desktop"])
+def test_each_trains_last_tile_and_open_end_stay_large_late_in_a_round(
+    browser: Browser, late: WebServer, width: int, height: int
+) -> None:
+    """However long the trains, each one's last tile and open end are 24 CSS px at least;
+    the tiles before them fold behind a button that unfolds them."""
+    state = late.table.state
+    assert max(len(train.tiles) for train in state.trains) >= 12  # long trains
+    context = browser.new_context(bypass_csp=True, viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(late.links()[0])
+    assert _phase(page) == "my-turn"
+    assert page.locator("#board [data-train]").count() == state.players + 1
+    for train_id in (*range(state.players), MEXICAN):
+        train = state.trains[train_id]
+        node = page.locator(f'#board [data-train="{train_id}"]')
+        last = node.locator("[data-tile]").last
+        assert last.get_attribute("data-tile") == str(train.tiles[-1])
+        assert _short_side(last) >= 24, train_id
+        end = node.locator(".open-end")
+        assert end.get_attribute("data-open-end") == str(train.open_end)
+        assert _short_side(end) >= 24, train_id
+    longest = max(range(state.players), key=lambda seat: len(state.trains[seat].tiles))
+    node = page.locator(f'#board [data-train="{longest}"]')
+    assert node.locator("[data-tile]").count() < len(state.trains[longest].tiles)  # folded
+    node.locator("button.more").click()
+    page.wait_for_function(
+        f"document.querySelectorAll('#board [data-train=\"{longest}\"] [data-tile]').length"
+        f" === {len(state.trains[longest].tiles)}",
+        timeout=WAIT,
+    )
+    assert node.locator("button.more").get_attribute("aria-expanded") == "true"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scroll
+    context.close()
+
+
+def test_the_chosen_tile_and_its_trains_stand_out_and_are_played_with_the_keyboard(
+    browser: Browser, late: WebServer
+) -> None:
+    """The chosen tile has a check mark and a dashed outline, its trains a dashed border and
+    words, not a colour alone; the trains it may go on are buttons; Escape puts it back."""
+    page = _page(browser)
+    page.goto(late.links()[0])
+    assert _phase(page) == "my-turn"
+    plays = [move for move in late.table.document(0)["moves"] if move["kind"] == "play"]
+    tile = plays[0]["tile"]
+    targets = {move["train"] for move in plays if move["tile"] == tile}
+    first = page.locator("#hand .hand-tile").first
+    first.focus()
+    page.keyboard.press("ArrowRight")  # the arrows move along the hand
+    second = page.locator("#hand .hand-tile").nth(1).get_attribute("data-tile")
+    assert page.evaluate("document.activeElement.dataset.tile") == second
+    page.locator(f'#hand .hand-tile[data-tile="{tile}"]').focus()
+    page.keyboard.press("Enter")
+    chosen = page.locator("#hand .hand-tile.selected")
+    assert chosen.get_attribute("data-tile") == tile
+    assert chosen.get_attribute("aria-pressed") == "true"
+    assert chosen.locator(".chosen").count() == 1  # a check mark
+    assert chosen.evaluate("t => getComputedStyle(t).outlineStyle") == "dashed"
+    lit = page.locator("#board [data-train].target")
+    assert {int(t) for t in lit.evaluate_all("ts => ts.map(t => t.dataset.train)")} == targets
+    for index in range(lit.count()):
+        train = lit.nth(index)
+        assert train.get_attribute("role") == "button"
+        assert train.get_attribute("tabindex") == "0"
+        assert (train.get_attribute("aria-label") or "").startswith(f"Play {tile} on ")
+        assert f"{tile} goes here" in (train.text_content() or "")
+        assert train.evaluate("t => getComputedStyle(t).borderTopStyle") == "dashed"
+    assert page.locator('#board [data-train][role="button"]').count() == len(targets)
+    page.keyboard.press("Escape")
+    assert page.locator("#hand .hand-tile.selected").count() == 0
+    assert page.locator("#board [data-train].target").count() == 0
+    # Choose it again, then press Enter on a train of the board.
+    page.locator(f'#hand .hand-tile[data-tile="{tile}"]').focus()
+    page.keyboard.press("Enter")
+    version = page.evaluate("document.body.dataset.version")
+    page.locator("#board [data-train].target").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
+    assert page.locator("#error").text_content() == ""
+    assert tile not in _hand_on_page(page)
+
+
+def test_the_log_scrolls_and_holds_every_line_of_the_round(
+    browser: Browser, late: WebServer
+) -> None:
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(late.links()[0])
+    assert _phase(page) == "my-turn"
+    log = late.table.document(0)["log"]
+    assert len(log) > 40
+    box = page.locator("#log")
+    assert box.get_attribute("role") == "log"
+    assert box.get_attribute("aria-live") == "polite"
+    assert box.locator("li").all_text_contents() == log
+    height, shown, top = box.evaluate("b => [b.scrollHeight, b.clientHeight, b.scrollTop]")
+    assert height > shown  # it scrolls
+    assert top + shown >= height - 1  # the newest line in view
+    _take_turn(page)
+    _phase(page)  # the bots have answered: the page shows the table as it is
+    now = late.table.document(0)["log"]
+    assert len(now) > len(log)
+    assert box.locator("li").all_text_contents() == now
+    height, shown, top = box.evaluate("b => [b.scrollHeight, b.clientHeight, b.scrollTop]")
+    assert top + shown >= height - 1
+    context.close()
+
+
+def _luminance(colour: str) -> float:
+    """The relative luminance (WCAG 2) of ``#rrggbb`` or ``rgb(r, g, b)``."""
+    if colour.startswith("#"):
+        channels = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    else:
+        channels = [int(c) for c in re.findall(r"\d+", colour)[:3]]
+    linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_pips_are_dots_whose_colours_keep_a_contrast_of_3_to_1(
+    browser: Browser, late: WebServer
+) -> None:
+    """Each half shows as many dots as pips; one colour a number, 3:1 at least on the face."""
+    page = _page(browser)
+    page.goto(late.links()[0])
+    assert _phase(page) == "my-turn"
+    halves = page.locator("#hand .hand-tile .half, #board .tile .half").evaluate_all(
+        """hs => hs.map(h => [Number(h.dataset.pips), h.querySelectorAll('circle').length,
+            [...new Set([...h.querySelectorAll('circle')].map(c => c.getAttribute('fill')))],
+            getComputedStyle(h.closest('.tile, .hand-tile')).backgroundColor])"""
+    )
+    assert {pips for pips, *_ in halves} == set(range(13))  # every number of a double-12 set
+    colours: dict[int, set[str]] = {}
+    for pips, dots, fills, face in halves:
+        assert dots == pips
+        colours.setdefault(pips, set()).update(fills)
+        for fill in fills:
+            light, dark = sorted((_luminance(fill), _luminance(face)), reverse=True)
+            assert (light + 0.05) / (dark + 0.05) >= 3, (pips, fill, face)
+    assert all(len(fills) == 1 for pips, fills in colours.items() if pips)
+    hand = page.locator("#hand .hand-tile").evaluate_all(
+        "ts => ts.map(t => [t.dataset.tile, [...t.querySelectorAll('.half')].map(h => h.dataset.pips).join('-')])"
+    )
+    assert all(tile == pips for tile, pips in hand)

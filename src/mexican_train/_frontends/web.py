@@ -36,7 +36,6 @@ from .._core.state import GameState
 from .._core.view import PlayerView, view
 from .._formats.notation import NotationError, format_move, parse_move
 from .._formats.record import GameRecord, replay
-from .._formats.render import render_svg
 from .._formats.serialize import SchemaError, move_from_json, to_json
 from .http import JSONRequestHandler, JSONServer, RequestError, Response
 from .store import TableStore, token_hash
@@ -45,8 +44,6 @@ __all__ = ["WebServer", "WebTable", "make_server", "seed_warning", "serve", "sha
 
 #: Seconds a ``GET /api/view?since=N`` waits for the table to change before answering.
 LONG_POLL: Final = 10.0
-#: How many lines of the table's log each document carries.
-LOG_LINES: Final = 12
 
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
@@ -239,17 +236,19 @@ class WebTable:
         """Return what *seat* may know now, as JSON-ready data (S5).
 
         The document holds the seat's view in the library's JSON (``"view"``), the
-        SVG picture of it (``"svg"``), the moves the seat may make now (``"moves"``,
-        empty when it is not its turn), whose turn it is (``"status"``), the latest
-        lines of the table's log, and ``"version"``, which grows with every move.
+        moves the seat may make now (``"moves"``, empty when it is not its turn), whose
+        turn it is (``"status"``), every line of the round's log (``"log"``, oldest
+        first, from the deal; between rounds, the round just finished), and
+        ``"version"``, which grows with every move.  The page draws the table from the
+        view; `~mexican_train.render.render_svg` draws it as a picture.
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
         >>> sorted(table.document(0))  # doctest: +NORMALIZE_WHITESPACE
-        ['bots', 'log', 'moves', 'names', 'scores', 'seat', 'status', 'svg', 'version',
-         'view', 'winners']
+        ['bots', 'log', 'moves', 'names', 'scores', 'seat', 'status', 'version', 'view',
+         'winners']
         """
         with self._changed:
-            state, version, log = self._state, self._version, self._log[-LOG_LINES:]
+            state, version, log = self._state, self._version, list(self._log)
         mine = view(state, seat)
         names = [("You" if s == seat else label) for s, label in enumerate(self.labels)]
         moves = legal_moves(mine)
@@ -259,7 +258,6 @@ class WebTable:
             "names": names,
             "bots": sorted(self._bots),
             "view": to_json(mine),
-            "svg": render_svg(mine, names=self.labels),  # the picture says "(you)" itself
             "moves": [_move_document(move, mine) for move in moves],
             "status": _status(mine, names),
             "scores": _score_table(mine),
@@ -338,9 +336,10 @@ class WebTable:
         tell(self._observers, before, move, after)  # bots that keep the round's events
         self._state = after
         self._version += 1
+        if isinstance(move, NextRound):
+            self._log.clear()  # a document's log is the round's, from its deal (E4)
         for others, own in _describe(before, after, seat, move, self.labels):
             self._log.append(_Entry(self._version, seat, others, own))
-        del self._log[: -LOG_LINES * 4]
         self._changed.notify_all()
 
     def _bot_to_move(self) -> tuple[int, PlayerView] | None:
@@ -553,6 +552,7 @@ def _static(name: str) -> bytes:
 
 _PAGES: Final = {
     "/": ("index.html", "text/html; charset=utf-8"),
+    "/board.js": ("board.js", "text/javascript; charset=utf-8"),
     "/table.js": ("table.js", "text/javascript; charset=utf-8"),
     "/table.css": ("table.css", "text/css; charset=utf-8"),
     "/favicon.svg": ("favicon.svg", "image/svg+xml"),

@@ -11,6 +11,9 @@ const token = new URLSearchParams(location.hash.slice(1)).get("token");
 let doc = null;       // the seat's latest document
 let selected = null;  // the tile chosen in the hand, as "a-b"
 let sending = false;
+let expanded = new Set();  // the trains whose first tiles are unfolded, this round
+let round = null;         // the round they are unfolded in
+let logShown = [];        // the log's lines on the page
 
 const $ = (id) => document.getElementById(id);
 
@@ -59,23 +62,6 @@ function playsOf(tile) {
   return doc.moves.filter((move) => move.kind === "play" && move.tile === tile);
 }
 
-// The picture without its hand: the page shows the hand as buttons (showHand), large
-// enough to touch.  The hand is drawn last, under a rule and its title: cut there.
-function withoutHand(svg) {
-  const tiles = svg.querySelectorAll("g.hand-tile");
-  const title = tiles.length > 0 ? tiles[0].previousElementSibling : null;
-  const rule = title ? title.previousElementSibling : null;
-  if (rule && rule.tagName === "line") {
-    const top = Number(rule.getAttribute("y1"));
-    const [x, y, width] = svg.getAttribute("viewBox").split(" ").map(Number);
-    svg.setAttribute("viewBox", `${x} ${y} ${width} ${top - y}`);
-    svg.setAttribute("height", String(top - y));
-    title.remove();
-    rule.remove();
-  }
-  for (const tile of tiles) tile.remove();
-}
-
 function showHand() {
   const tiles = doc.view.hand.map((tile) => {
     const playable = playsOf(tile).length > 0;
@@ -84,11 +70,13 @@ function showHand() {
       "class": "hand-tile" + (playable ? " playable" : "") + (tile === selected ? " selected" : ""),
       "data-tile": tile,
       "aria-pressed": String(tile === selected),
-      "aria-label": `${a} and ${b}` + (playable ? ", playable" : ""),
+      "aria-label": `${a} and ${b}` + (playable ? ", playable" : "")
+        + (tile === selected ? ", chosen" : ""),
     });
-    button.append(element("span", a, {"class": "half", "aria-hidden": "true"}),
-                  element("span", b, {"class": "half", "aria-hidden": "true"}));
+    tileHalves(button, Number(a), Number(b));
+    if (tile === selected) button.append(element("span", "\u2713", {"class": "chosen", "aria-hidden": "true"}));
     button.addEventListener("click", () => choose(tile));
+    button.addEventListener("keydown", (event) => handKey(event, tile));
     return button;
   });
   $("hand").replaceChildren(...tiles);
@@ -96,18 +84,41 @@ function showHand() {
 }
 
 function showBoard() {
-  const parsed = new DOMParser().parseFromString(doc.svg, "image/svg+xml");
-  const svg = document.importNode(parsed.documentElement, true);
-  withoutHand(svg);
-  const targets = selected ? playsOf(selected).map((move) => move.train) : [];
-  for (const group of svg.querySelectorAll("g.train")) {
-    const train = Number(group.dataset.train);
-    if (targets.includes(train)) {
-      group.classList.add("target");
-      group.addEventListener("click", () => playOn(train));
-    }
+  if (round !== doc.view.round_number) {
+    round = doc.view.round_number;
+    expanded = new Set();
   }
-  $("board").replaceChildren(svg);
+  const targets = selected ? playsOf(selected).map((move) => move.train) : [];
+  $("board").replaceChildren(...drawBoard(doc, {
+    selected,
+    targets,
+    // As many large tiles as a row holds beside its "+N tiles" and open end (83 px each).
+    shown: Math.max(2, Math.floor(($("board").clientWidth - 230) / 83)),
+    expanded,
+    onPlay: playOn,
+    onFold: (train) => {
+      if (!expanded.delete(train)) expanded.add(train);
+      showBoard();
+      $("board").querySelector(`[data-train="${train}"] button.more`).focus();
+    },
+  }));
+}
+
+// The log: every line of the round, the newest at the bottom, in view.  Only new lines
+// are added, so that a screen reader announces them alone (role="log").
+function showLog() {
+  const lines = doc.log;
+  const box = $("log");
+  const following = box.scrollTop + box.clientHeight >= box.scrollHeight - 8;
+  const continues = lines.length >= logShown.length
+    && logShown.every((line, index) => lines[index] === line);
+  if (continues) {
+    box.append(...lines.slice(logShown.length).map((line) => element("li", line)));
+  } else {
+    box.replaceChildren(...lines.map((line) => element("li", line)));
+  }
+  if (following || !continues || lines.length !== logShown.length) box.scrollTop = box.scrollHeight;
+  logShown = lines.slice();
 }
 
 function showControls() {
@@ -118,8 +129,8 @@ function showControls() {
   else if (doc.view.current_player === null) {
     hint = "The round is over: anyone at the table may deal the next one (E4).";
   } else if (!mine) hint = "Waiting for the others\u2026";
-  else if (selected) hint = `Now click where ${selected} goes.`;
-  else if (doc.moves.some((move) => move.kind === "play")) hint = "Click a tile in your hand, then a train.";
+  else if (selected) hint = `Now choose a lit train for ${selected} (click it, or Tab to it and press Enter); Escape puts the tile back.`;
+  else if (doc.moves.some((move) => move.kind === "play")) hint = "Choose a tile in your hand, then a train.";
   else hint = "No tile of yours fits: choose a move below.";
   $("hint").textContent = hint;
 
@@ -191,7 +202,7 @@ function show(next) {
   showHand();
   showControls();
   showScores();
-  $("log").replaceChildren(...doc.log.map((line) => element("li", line)));
+  showLog();
 }
 
 // -- what the player does ----------------------------------------------------------------
@@ -206,8 +217,23 @@ function choose(tile) {
   showBoard();
   showHand();
   showControls();
-  if (selected) $("hand").querySelector(`[data-tile="${tile}"]`).focus();
+  $("hand").querySelector(`[data-tile="${tile}"]`).focus();
 }
+
+// The keyboard in the hand: the arrows move along it.
+function handKey(event, tile) {
+  const buttons = [...$("hand").querySelectorAll("button.hand-tile")];
+  const index = buttons.findIndex((button) => button.dataset.tile === tile);
+  if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+    event.preventDefault();
+    const step = event.key === "ArrowRight" ? 1 : -1;
+    buttons[(index + step + buttons.length) % buttons.length].focus();
+  }
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && selected) choose(selected);  // put the chosen tile back
+});
 
 function playOn(train) {
   const move = selected && playsOf(selected).find((m) => m.train === train);

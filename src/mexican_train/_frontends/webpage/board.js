@@ -1,0 +1,216 @@
+// The web table's board and tiles, drawn from the seat's view: plain JavaScript, no build step.
+//
+// Each train is an element [data-train="n"] (the Mexican train is -1) with its tiles as
+// [data-tile="a-b"]: its last tiles and open end are drawn large, the tiles before them
+// collapse behind a "+N tiles" button.  Pips are dots: their count is the information,
+// and their colour, from the Okabe-Ito palette, only helps the eye.
+"use strict";
+
+const BOARD_MEXICAN = -1;
+// Okabe-Ito hues, the lighter ones (orange, sky blue, yellow) darkened so that every
+// pip keeps a contrast of 3:1 at least against the ivory tile face (--face in table.css).
+const PIP_COLOURS = ["#0072b2", "#d55e00", "#007a5a", "#a8527f", "#9e6d00", "#1b1b1b"];
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function make(tag, text, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  node.append(...children);
+  return node;
+}
+
+// Where the dots of *count* pips go, in a 30 x 30 square: the usual faces up to 9, then
+// two full columns and a middle one (10-12 on four rows, 13-18 on six).
+function pipPlaces(count) {
+  const grid = {
+    0: [], 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
+    4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
+    6: [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]],
+    7: [[0, 0], [0, 1], [0, 2], [1, 1], [2, 0], [2, 1], [2, 2]],
+    8: [[0, 0], [0, 1], [0, 2], [1, 0], [1, 2], [2, 0], [2, 1], [2, 2]],
+    9: [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2], [2, 0], [2, 1], [2, 2]],
+  };
+  if (count in grid) return grid[count].map(([c, r]) => [6 + 9 * c, 6 + 9 * r]);
+  const rows = count <= 12 ? 4 : 6;
+  const middle = count - 2 * rows;
+  const places = [];
+  for (let r = 0; r < rows; r++) {
+    const y = 4 + (22 * r) / (rows - 1);
+    places.push([6, y], [24, y]);
+  }
+  for (let m = 0; m < middle; m++) places.push([15, 30 * (m + 0.5) / middle]);
+  return places;
+}
+
+function pipColour(count) {
+  return PIP_COLOURS[(count - 1) % PIP_COLOURS.length];
+}
+
+// One half of a tile: *count* dots.
+function half(count) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 30 30");
+  svg.setAttribute("class", "half");
+  svg.setAttribute("aria-hidden", "true");
+  svg.dataset.pips = String(count);
+  const radius = count <= 9 ? 3.4 : count <= 12 ? 2.9 : 2.2;
+  for (const [x, y] of pipPlaces(count)) {
+    const dot = document.createElementNS(SVG_NS, "circle");
+    dot.setAttribute("cx", String(x));
+    dot.setAttribute("cy", String(y));
+    dot.setAttribute("r", String(radius));
+    dot.setAttribute("fill", pipColour(count));
+    svg.append(dot);
+  }
+  return svg;
+}
+
+// The two halves of a tile, *near* first; doubles and hand tiles stand upright.
+function tileHalves(node, near, far) {
+  node.append(half(near), half(far));
+  return node;
+}
+
+// A board tile: its data-tile is the tile as the view writes it, its halves as it lies.
+function boardTile(tile, near, far, size) {
+  const upright = near === far;
+  const node = make("span", null, {
+    "class": `tile ${size}` + (upright ? " upright" : ""),
+    "data-tile": tile,
+    "role": "img",
+    "aria-label": `${near}-${far}`,
+  });
+  return tileHalves(node, near, far);
+}
+
+// The tiles of a train as they lie from the engine (P2): each joins at the open end.
+function laid(tiles, engine) {
+  let end = engine;
+  return tiles.map((tile) => {
+    const [a, b] = tile.split("-").map(Number);
+    const near = a === end ? a : b === end ? b : a;  // not a chain: as written
+    const far = near === a ? b : a;
+    end = far;
+    return {tile, near, far};
+  });
+}
+
+function ownerWords(train, board) {
+  if (train === BOARD_MEXICAN) return "Mexican train";
+  if (train === board.seat) return "Your train";
+  return board.names[train] + "'s train";
+}
+
+// What a train's state is, in words (an icon helps the eye, the words carry the meaning).
+function trainBadges(train, data, board) {
+  const view = board.view;
+  const badges = [];
+  const rank = view.open_doubles.indexOf(train);
+  if (rank >= 0) {
+    const which = view.open_doubles.length > 1 ? ` #${rank + 1} (D3)` : " (D2)";
+    badges.push(["double", "\u25C6 Open double" + which + ": cover it first"]);
+  }
+  if (train === BOARD_MEXICAN) badges.push(["open", "Open to everyone (P3)"]);
+  else if (data.marked) badges.push(["marker", "\u2691 Marker: open to everyone (P6)"]);
+  else badges.push(["closed", "Closed: its owner's only (P3)"]);
+  if (train !== BOARD_MEXICAN && view.current_player === train) {
+    badges.push(["turn", "\u25B6 To play"]);
+  }
+  return badges.map(([kind, words]) => make("span", words, {"class": `badge ${kind}`}));
+}
+
+function trainFacts(train, board) {
+  if (train === BOARD_MEXICAN) return "";
+  const view = board.view;
+  const tiles = view.hand_sizes[train];
+  return `${tiles} tile${tiles === 1 ? "" : "s"} in hand \u00B7 ${view.scores[train]} points`;
+}
+
+// One train: its head (owner, state, hand size, score), then its line of tiles.
+function drawTrain(train, board, options) {
+  const view = board.view;
+  const data = view.trains[train === BOARD_MEXICAN ? view.trains.length - 1 : train];
+  const engine = Number(view.engine.split("-")[0]);
+  const tiles = laid(data.tiles, engine);
+  const open = options.expanded.has(train);
+  const hidden = tiles.length > options.shown + 1 ? tiles.length - options.shown : 0;
+  const target = options.targets.includes(train);
+  const classes = ["train"];
+  if (train === board.seat) classes.push("mine");
+  if (target) classes.push("target");
+  if (data.marked) classes.push("marked");
+  if (view.open_doubles.includes(train)) classes.push("open-double");
+  const name = ownerWords(train, board);
+  const node = make("li", null, {"class": classes.join(" "), "data-train": String(train)});
+
+  const head = make("div", null, {"class": "train-head"},
+    make("span", name, {"class": "owner"}),
+    make("span", trainFacts(train, board), {"class": "facts"}),
+    ...trainBadges(train, data, board));
+  const line = make("div", null, {"class": "train-line"});
+  if (hidden > 0) {
+    const more = make("button", open ? "\u2212 Fold" : `+${hidden} tiles`, {
+      "class": "more",
+      "aria-expanded": String(open),
+      "aria-label": open ? `Fold the first ${hidden} tiles of ${name}` : `Show the first ${hidden} tiles of ${name}`,
+    });
+    more.addEventListener("click", (event) => {
+      event.stopPropagation();  // unfolding a train does not play on it
+      options.onFold(train);
+    });
+    line.append(more);
+  }
+  if (tiles.length === 0) line.append(make("span", "No tile yet", {"class": "empty"}));
+  tiles.forEach(({tile, near, far}, index) => {
+    if (index < hidden && !open) return;
+    line.append(boardTile(tile, near, far, index < tiles.length - options.shown ? "small" : "large"));
+  });
+  line.append(make("span", null, {"class": "open-end", "data-open-end": String(data.open_end),
+                                   "role": "img", "aria-label": `open end ${data.open_end}`},
+                   half(data.open_end), make("span", String(data.open_end), {"class": "end-number"})));
+  if (target) {
+    line.append(make("span", `\u25C0 ${options.selected} goes here`, {"class": "play-here"}));
+  }
+  node.append(head, line);
+
+  const said = [name, ...[...head.querySelectorAll(".facts, .badge")].map((n) => n.textContent)]
+    .filter(Boolean).join(", ");
+  const ends = `${data.tiles.length} tile${data.tiles.length === 1 ? "" : "s"}, open end ${data.open_end}`;
+  if (target) {
+    // The trains the chosen tile may go on are buttons (P3).
+    node.setAttribute("role", "button");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("aria-label", `Play ${options.selected} on ${name} (${ends}; ${said})`);
+    node.addEventListener("click", () => options.onPlay(train));
+    node.addEventListener("keydown", (event) => {
+      if (event.target === node && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        options.onPlay(train);
+      }
+    });
+  } else {
+    node.setAttribute("aria-label", `${said}; ${ends}`);
+  }
+  return node;
+}
+
+// The board: the engine and the round, then one train per seat and the Mexican train.
+// *options*: selected (the chosen tile or null), targets (the trains it may go on),
+// shown (how many tiles at a train's end are always shown, large), expanded (a Set of
+// unfolded trains), onPlay(train), onFold(train).
+function drawBoard(board, options) {
+  const view = board.view;
+  const engine = Number(view.engine.split("-")[0]);
+  const head = make("div", null, {"class": "board-head"},
+    make("span", null, {"class": "engine", "role": "img", "aria-label": `Engine ${view.engine}`},
+         boardTile(view.engine, engine, engine, "large"), make("span", "Engine", {"class": "caption"})),
+    make("p", `Round ${view.round_number} of ${view.rules.rounds || view.max_pip + 1} \u00B7 ` +
+         `boneyard: ${view.boneyard_size} tile${view.boneyard_size === 1 ? "" : "s"}`,
+         {"class": "round"}));
+  const personal = [...board.names.keys()];
+  const ids = view.trains.length > view.players ? [...personal, BOARD_MEXICAN] : personal;
+  const list = make("ol", null, {"class": "trains", "aria-label": "Trains"},
+                    ...ids.map((train) => drawTrain(train, board, options)));
+  return [head, list];
+}
