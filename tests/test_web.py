@@ -17,6 +17,8 @@ import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -230,6 +232,24 @@ def test_s5_only_the_drawer_is_told_which_tile_was_drawn() -> None:
     (tile,) = set(table.state.hand(0)) - before
     assert table.document(0)["log"][-1] == f"You drew {tile}."
     assert table.document(1)["log"][-1] == "Seat 0 drew a tile."
+
+
+def test_the_page_cites_only_rules_the_docs_define() -> None:
+    """Every rule id the page, its hints or its documents cite heads a section of the docs."""
+    docs = Path(__file__).resolve().parent.parent / "docs" / "explanation"
+    pages = [*docs.glob("rules/*.rst"), docs / "rulebooks.rst"]
+    defined = {
+        match[1]
+        for page in pages
+        for match in re.finditer(r"^([SPDEV][0-9]+a?) \u2014 ", page.read_text("utf-8"), re.M)
+    }
+    assert {"P5", "P6", "D2", "E4"} <= defined
+    webpage = resources.files("mexican_train._frontends") / "webpage"
+    texts = [webpage / name for name in ("index.html", "board.js", "table.js")]
+    texts.append(resources.files("mexican_train._frontends") / "web.py")
+    for text in texts:
+        cited = set(re.findall(r"\b([SPDEV][0-9]+a?)\b", text.read_text("utf-8")))
+        assert cited <= defined, (text.name, cited - defined)
 
 
 def test_seat_for_checks_the_token() -> None:

@@ -1,7 +1,7 @@
 """Take the docs' picture of the web table: ``python tests_browser/screenshot.py OUT.png``.
 
-A four-player standard game (you against three planner bots), a few turns in, with
-a tile of your hand chosen; chromium as in the browser test.
+A four-player standard game (you against three planner bots) in the middle of its first
+round, a tile of your hand chosen; chromium as in the browser test, at 1280x800.
 """
 
 from __future__ import annotations
@@ -19,27 +19,29 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
-def main(out: str) -> None:
-    bots = {seat: PlannerPlayer() for seat in (1, 2, 3)}
-    table = WebTable(4, STANDARD, bots=bots, seed=12)
-    # A few turns in: you play your longest first-turn line, the bots answer.
-    for _ in range(40):
+def table_in_play(tiles: int) -> WebTable:
+    """You and three planners at double-12 (seed 12), played until the trains hold *tiles*
+    tiles in all, your turn; up to 50, round 1 has not ended."""
+    table = WebTable(4, STANDARD, bots={seat: PlannerPlayer() for seat in (1, 2, 3)}, seed=12)
+    you = PlannerPlayer()
+    while sum(len(train.tiles) for train in table.state.trains) < tiles:
+        table.play(0, you.choose(view(table.state, 0), legal_moves(view(table.state, 0))))
         table.play_bots()
-        state = table.state
-        if state.current_player != 0 or sum(len(t.tiles) for t in state.trains) > 16:
-            break
-        mine = view(state, 0)
-        table.play(0, PlannerPlayer().choose(mine, legal_moves(mine)))
-    table.play_bots()
+        assert table.state.current_player == 0, "the round ended before the trains grew"
+    return table
+
+
+def main(out: str) -> None:
+    table = table_in_play(38)
     server = make_server(table, "127.0.0.1", 0, log=None)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 860})
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(server.links()[0])
-            page.wait_for_selector("#board svg")
+            page.wait_for_selector("#board [data-train]")
             playable = page.locator("#hand .hand-tile.playable")
             if playable.count():
                 playable.first.click()

@@ -17,9 +17,10 @@ from pathlib import Path
 import attrs
 import pytest
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
+from screenshot import table_in_play
 
-from mexican_train import HUB, MEXICAN, STANDARD, legal_moves, view
-from mexican_train.players import GreedyPlayer, PlannerPlayer
+from mexican_train import HUB, MEXICAN, STANDARD, view
+from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable, make_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -74,21 +75,10 @@ def two_people() -> Iterator[WebServer]:
     yield from _serve(WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=8))
 
 
-def _late_table() -> WebTable:
-    """You and three planners, double-12, well into round 1: trains of 6 to 12 tiles, your turn."""
-    table = WebTable(4, STANDARD, bots={seat: PlannerPlayer() for seat in (1, 2, 3)}, seed=12)
-    you = PlannerPlayer()
-    while sum(len(train.tiles) for train in table.state.trains) < 50:
-        table.play(0, you.choose(view(table.state, 0), legal_moves(view(table.state, 0))))
-        table.play_bots()
-        assert table.state.current_player == 0, "the round ended before the trains grew"
-    return table
-
-
 @pytest.fixture
 def late() -> Iterator[WebServer]:
-    """A table late in a round, long trains on the board (`_late_table`)."""
-    yield from _serve(_late_table())
+    """A table late in a round: 50 tiles on the trains, the longest 12, your turn."""
+    yield from _serve(table_in_play(50))
 
 
 def _phase(page: Page) -> str:

@@ -111,7 +111,7 @@ function trainBadges(train, data, board) {
     const which = view.open_doubles.length > 1 ? ` #${rank + 1} (D3)` : " (D2)";
     badges.push(["double", "\u25C6 Open double" + which + ": cover it first"]);
   }
-  if (train === BOARD_MEXICAN) badges.push(["open", "Open to everyone (P3)"]);
+  if (train === BOARD_MEXICAN) badges.push(["open", "Shared by all (P3)"]);
   else if (data.marked) badges.push(["marker", "\u2691 Marker: open to everyone (P6)"]);
   else badges.push(["closed", "Closed: its owner's only (P3)"]);
   if (train !== BOARD_MEXICAN && view.current_player === train) {

@@ -127,7 +127,7 @@ function showControls() {
   let hint = "";
   if (doc.view.is_over) hint = "";
   else if (doc.view.current_player === null) {
-    hint = "The round is over: anyone at the table may deal the next one (E4).";
+    hint = "The round is over: any person at the table may deal the next one (E4).";
   } else if (!mine) hint = "Waiting for the others\u2026";
   else if (selected) hint = `Now choose a lit train for ${selected} (click it, or Tab to it and press Enter); Escape puts the tile back.`;
   else if (doc.moves.some((move) => move.kind === "play")) hint = "Choose a tile in your hand, then a train.";
