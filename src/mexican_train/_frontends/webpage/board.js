@@ -54,7 +54,7 @@ function half(count) {
   svg.setAttribute("class", "half");
   svg.setAttribute("aria-hidden", "true");
   svg.dataset.pips = String(count);
-  const radius = count <= 9 ? 3.4 : count <= 12 ? 2.9 : 2.2;
+  const radius = count <= 9 ? 3.4 : count <= 12 ? 2.9 : 1.9;
   for (const [x, y] of pipPlaces(count)) {
     const dot = document.createElementNS(SVG_NS, "circle");
     dot.setAttribute("cx", String(x));
@@ -149,7 +149,10 @@ function drawTrain(train, board, options) {
     make("span", trainFacts(train, board), {"class": "facts"}),
     ...trainBadges(train, data, board));
   const line = make("div", null, {"class": "train-line"});
-  if (hidden > 0) {
+  if (hidden > 0 && target) {
+    // A train that is a button holds no other control: the count alone, unfolded or not.
+    line.append(make("span", open ? "" : `+${hidden} tiles`, {"class": "more"}));
+  } else if (hidden > 0) {
     const more = make("button", open ? "\u2212 Fold" : `+${hidden} tiles`, {
       "class": "more",
       "aria-expanded": String(open),

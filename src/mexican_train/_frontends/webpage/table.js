@@ -117,7 +117,7 @@ function showLog() {
   } else {
     box.replaceChildren(...lines.map((line) => element("li", line)));
   }
-  if (following || !continues || lines.length !== logShown.length) box.scrollTop = box.scrollHeight;
+  if (following || !continues) box.scrollTop = box.scrollHeight;  // unless reading back
   logShown = lines.slice();
 }
 
