@@ -84,8 +84,8 @@ def test_s5_a_document_holds_the_seats_view_and_nothing_hidden() -> None:
             table.play_bots()
 
 
-def test_the_end_of_a_round_is_told_to_the_seat_that_ended_it_as_you() -> None:
-    """E1/E2: the round's last mover reads "you" in the round-over line; the others its label."""
+def test_the_end_of_a_round_is_told_to_each_seat_with_itself_as_you() -> None:
+    """E1-E3: each seat reads "you" for itself in the round-over line, whoever moved last."""
     for seed in range(40):
         table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=seed)
         while not table.state.is_round_over:
@@ -93,14 +93,17 @@ def test_the_end_of_a_round_is_told_to_the_seat_that_ended_it_as_you() -> None:
                 table.play(0, _person_move(table, 0))
             else:
                 table.play_bots()
-        if table.state.round_scores[-1][0] == 0:  # seat 0, the person, went out (E1)
+        bot_last = table.document(0)["log"][-2].startswith(table.labels[1])
+        if table.state.round_scores[-1][0] == 0 and bot_last:  # the person went out (E1)
             break
     else:
-        pytest.fail("no deal where the person goes out")
+        pytest.fail("no deal where the person goes out and the bot moves last")
     mine = table.document(0)["log"][-1]
     theirs = table.document(1)["log"][-1]
-    assert mine.startswith("Round 1 is over: you went out (E1). Points: you 0, ")
-    assert theirs.startswith(f"Round 1 is over: {table.labels[0]} went out (E1). ")
+    bot = table.labels[1]
+    points = table.state.round_scores[-1]
+    assert mine == f"Round 1 is over: you went out (E1). Points: you 0, {bot} {points[1]}."
+    assert theirs == f"Round 1 is over: Seat 0 went out (E1). Points: Seat 0 0, you {points[1]}."
 
 
 def test_a_person_and_bots_play_a_whole_game() -> None:

@@ -22,8 +22,6 @@ from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 from typing import IO, Any, Final
 
-import attrs
-
 from .._bots.names import player_name
 from .._bots.players import GreedyPlayer, Player
 from .._bots.simulate import observers_of, tell
@@ -58,16 +56,6 @@ def _label(bot: Player | None, seat: int) -> str:
     if bot is None:
         return f"Seat {seat}"
     return f"Seat {seat} ({player_name(bot)[:_NAME_SHOWN]})"
-
-
-@attrs.frozen
-class _Entry:
-    """One line of the table's log: what *seat* did, said to the others and to itself."""
-
-    version: int
-    seat: int | None
-    others: str
-    own: str
 
 
 class WebTable:
@@ -147,7 +135,8 @@ class WebTable:
             seat: token_hash(token) for seat, token in self.tokens.items()
         }
         self._version = 0
-        self._log: list[_Entry] = []
+        #: The round's log: each line as each seat reads it, by seat.
+        self._log: list[tuple[str, ...]] = []
         self._changed = threading.Condition()
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -262,7 +251,7 @@ class WebTable:
             "status": _status(mine, names),
             "scores": _score_table(mine),
             "winners": list(mine.winners),
-            "log": [entry.own if entry.seat == seat else entry.others for entry in log],
+            "log": [line[seat] for line in log],
         }
 
     def wait(self, seat: int, since: int, timeout: float = LONG_POLL) -> dict[str, Any]:
@@ -338,8 +327,7 @@ class WebTable:
         self._version += 1
         if isinstance(move, NextRound):
             self._log.clear()  # a document's log is the round's, from its deal (E4)
-        for others, own in _describe(before, after, seat, move, self.labels):
-            self._log.append(_Entry(self._version, seat, others, own))
+        self._log.extend(_describe(before, after, seat, move, self.labels))
         self._changed.notify_all()
 
     def _bot_to_move(self) -> tuple[int, PlayerView] | None:
@@ -492,41 +480,49 @@ def _score_table(table: PlayerView) -> dict[str, Any]:
 
 def _describe(
     before: GameState, after: GameState, seat: int, move: Move, labels: Sequence[str]
-) -> list[tuple[str, str]]:
-    """Say what *move* did, in public words only: to the other seats, and to *seat* itself."""
+) -> list[tuple[str, ...]]:
+    """Say what *seat*'s *move* did, in public words only: each line as each seat reads it."""
     who = labels[seat]
-    lines: list[tuple[str, str]] = []
+    said: list[tuple[str, str]] = []  # each line to the others, and to *seat* itself
     if isinstance(move, Play):
         theirs = _train_words(move.train, seat, labels, "their own")
         yours = _train_words(move.train, seat, labels, "your")
-        lines.append(
+        said.append(
             (f"{who} played {move.tile} on {theirs}.", f"You played {move.tile} on {yours}.")
         )
     elif isinstance(move, Draw):
         # Only the drawer is told which tile (S5): the others learn that a tile was drawn.
         drawn = sorted(set(after.hand(seat)) - set(before.hand(seat)))
         own = f"You drew {', '.join(map(str, drawn))}." if drawn else "You drew a tile."
-        lines.append((f"{who} drew a tile.", own))
+        said.append((f"{who} drew a tile.", own))
     elif isinstance(move, Pass):
         marked = after.trains[seat].marked and not before.trains[seat].marked
         if marked:
-            lines.append(
+            said.append(
                 (
                     f"{who} passed: a marker goes on their train (P5).",
                     "You passed: a marker goes on your train (P5).",
                 )
             )
         else:
-            lines.append((f"{who} ended the turn.", "You ended your turn."))
+            said.append((f"{who} ended the turn.", "You ended your turn."))
     elif isinstance(move, CallLastTile):
-        lines.append((f"{who} called 'last tile'.", "You called 'last tile'."))
+        said.append((f"{who} called 'last tile'.", "You called 'last tile'."))
     elif isinstance(move, NextRound):
         text = f"Round {after.round_number} dealt (engine {after.engine})."
-        lines.append((f"{who}: {text}", text))
+        said.append((f"{who}: {text}", text))
+    seats = range(after.players)
+    lines = [tuple(own if s == seat else others for s in seats) for others, own in said]
     if after.is_round_over and not before.is_round_over:
-        # Told twice: naming every seat to the others, and "you" to the seat that moved.
-        as_you = [("you" if s == seat else label) for s, label in enumerate(labels)]
-        lines.append((_round_over(after, labels), _round_over(after, as_you)))
+        # Each seat reads itself as "you" among the others' names.
+        lines.append(
+            tuple(
+                _round_over(
+                    after, [("you" if s == reader else name) for s, name in enumerate(labels)]
+                )
+                for reader in seats
+            )
+        )
     return lines
 
 
