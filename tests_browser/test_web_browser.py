@@ -362,6 +362,14 @@ def test_the_chosen_tile_and_its_trains_stand_out_and_are_played_with_the_keyboa
     page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
     assert page.locator("#error").text_content() == ""
     assert tile not in _hand_on_page(page)
+    # The focus goes back to the hand, and stays there while the bots answer.
+    in_hand = "document.activeElement.closest('#hand, #actions') !== null"
+    assert page.evaluate(in_hand)
+    page.wait_for_function(
+        f"Number(document.body.dataset.version) >= {int(version) + 2}", timeout=WAIT
+    )
+    assert _phase(page) in ("my-turn", "round-over")
+    assert page.evaluate(in_hand)
 
 
 def test_the_log_scrolls_and_holds_every_line_of_the_round(

@@ -98,8 +98,7 @@ function showBoard() {
     onPlay: playOn,
     onFold: (train) => {
       if (!expanded.delete(train)) expanded.add(train);
-      showBoard();
-      $("board").querySelector(`[data-train="${train}"] button.more`).focus();
+      redraw(showBoard);
     },
   }));
 }
@@ -198,11 +197,34 @@ function show(next) {
   $("status").textContent = doc.status;
   $("status").classList.toggle("your-turn", doc.moves.length > 0);
   document.title = (doc.moves.length > 0 ? "\u25B6 " : "") + "Mexican Train";
-  showBoard();
-  showHand();
-  showControls();
+  redraw(() => {
+    showBoard();
+    showHand();
+    showControls();
+  });
   showScores();
   showLog();
+}
+
+// Draw the board, hand and controls again, the focus kept on the same tile, train or
+// button if it is still there (each has a data-tile, data-train or data-kind), else
+// given to the hand.
+function redraw(draw) {
+  const focused = document.activeElement;
+  const region = focused && focused.closest("#board, #hand, #trains, #actions");
+  let again = null;
+  if (region) {
+    const named = focused.closest("[data-tile], [data-train], [data-kind]");
+    const [key, value] = named ? Object.entries(named.dataset)[0] : [null, null];
+    const attribute = key && key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+    const more = focused.matches("button.more") ? " button.more" : "";
+    again = attribute && `#${region.id} [data-${attribute}="${value}"]${more}`;
+  }
+  draw();
+  if (!region) return;
+  const target = again && document.querySelector(again);
+  if (target && target.tabIndex >= 0 && !target.disabled) target.focus();
+  else refocus();
 }
 
 // -- what the player does ----------------------------------------------------------------
@@ -214,9 +236,11 @@ function choose(tile) {
   }
   $("error").textContent = "";
   selected = selected === tile ? null : tile;
-  showBoard();
-  showHand();
-  showControls();
+  redraw(() => {
+    showBoard();
+    showHand();
+    showControls();
+  });
   $("hand").querySelector(`[data-tile="${tile}"]`).focus();
 }
 
@@ -238,6 +262,13 @@ document.addEventListener("keydown", (event) => {
 function playOn(train) {
   const move = selected && playsOf(selected).find((m) => m.train === train);
   if (move) send(move.notation);
+}
+
+// Give the focus to the hand: its first playable tile, else a move's button, else a tile.
+function refocus() {
+  const next = $("hand").querySelector(".hand-tile.playable") || $("actions").querySelector("button")
+    || $("hand").querySelector(".hand-tile");
+  if (next) next.focus();
 }
 
 async function send(notation) {
