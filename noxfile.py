@@ -155,7 +155,7 @@ def compiled(session: nox.Session) -> None:
 
 @nox.session
 def browser(session: nox.Session) -> None:
-    """Play whole games on the web table by clicking, in a real browser.
+    """Play whole games on the web table by clicking, and measure its tiles, in a real browser.
 
     Playwright drives the system's chromium, /usr/bin/chromium: never a browser download.
     """

@@ -1,5 +1,9 @@
 """The web table in a real browser: Playwright drives Debian's chromium and plays by clicking.
 
+It also measures the page at a phone's and a desktop's size (the hand's tiles, each
+train's last tile late in a round), and checks the selection, keyboard play, the log
+and the pips' contrast.
+
 Not part of the default test run (it needs chromium and the ``playwright`` package,
 never a browser download): ``nox -s browser`` installs ``playwright``, finds chromium at
 ``/usr/bin/chromium`` and runs ``python -m pytest tests_browser``; ``.ci/run`` and the CI
