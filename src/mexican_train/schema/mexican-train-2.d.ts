@@ -265,6 +265,8 @@ export interface Rules {
   draw_until_playable?: boolean;
   last_tile_penalty?: number;
   tie_break?: boolean;
+  highest_engine?: null | number;
+  marker_lifts_anywhere?: boolean;
 }
 /**
  * A GameState: everything about a game at one moment.
