@@ -291,6 +291,13 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
         "once.  In a first turn that builds the player's own train, where nobody draws "
         "(P4), they may pass before the first tile and get a marker.",
     ),
+    "marker-lifts-anywhere": (
+        _standard(marker_lifts_anywhere=True),
+        "Rulebook A's parenthesis read literally (P6): a marker goes as soon as its owner "
+        "plays a tile on any train (the Mexican train, a marked train, an open double "
+        "they cover elsewhere), not only on their own.  Other players' tiles may then lie "
+        "alone on an unmarked train.",
+    ),
     "double-blank-0": (
         _standard(double_blank_score=0),
         "The double-blank left in a hand counts 0 (E3, V7).",
@@ -329,13 +336,6 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
     "shared-ties": (
         _standard(tie_break=False),
         "Players level on the lowest total share the win; E5's tie-break is not used.",
-    ),
-    "marker-lifts-anywhere": (
-        _standard(marker_lifts_anywhere=True),
-        "Rulebook A's parenthesis read literally (P6): a marker goes as soon as its owner "
-        "plays a tile on any train (the Mexican train, a marked train, an open double "
-        "they cover elsewhere), not only on their own.  Other players' tiles may then lie "
-        "alone on an unmarked train.",
     ),
 }
 

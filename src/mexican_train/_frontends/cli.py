@@ -485,9 +485,10 @@ def _full_help(state: GameState, seat: int) -> str:
             "on a train with a marker (P3).  If you cannot, draw one tile; if it does not "
             "fit either, pass and a marker goes on your train (P5)."
         )
+    anywhere = " a tile anywhere" if state.rules.marker_lifts_anywhere else " on it"
     lines.append(
-        "A marker (shown on a train) opens that train to everyone until its owner plays "
-        "on it (P6).  The player who runs out of tiles ends the round; the others score "
+        "A marker (shown on a train) opens that train to everyone until its owner plays"
+        f"{anywhere} (P6).  The player who runs out of tiles ends the round; the others score "
         "the pips left in hand, and the lowest total after all rounds wins (E1, E3, E5)."
     )
     lines.append(

@@ -173,6 +173,10 @@ export type Event =
       seat: Seat;
     }
   | {
+      type: "one-tile-left";
+      seat: Seat;
+    }
+  | {
       type: "last-tile-called";
       seat: Seat;
     }
