@@ -566,7 +566,7 @@ def test_p6_marker_lifts_anywhere_leaves_the_first_turn_as_it_is() -> None:
     """P4, P6: a first turn plays only on the own train, so the variant changes nothing
     there; the marker of a first-turn pass goes with the owner's next tile anywhere."""
     hands = ["4-1 3-0 2-0 5-0", "6-6 6-5 6-4 2-1"]
-    moves = [on("6-5", 1), PASS, on("6-4", M)]
+    moves: list[Move] = [on("6-5", 1), PASS, on("6-4", M)]
     kept, lifted = (run(start(rules, hands), *moves) for rules in ("standard", LIFTS))
     assert kept.train(0).marked  # P4: the pass placed it
     assert lifted.train(0).marked
