@@ -430,7 +430,9 @@ class Rules:
     draw_until_playable: bool = attrs.field(default=False, validator=instance_of(bool))
     last_tile_penalty: int = attrs.field(default=0, validator=_count("last_tile_penalty"))
     tie_break: bool = attrs.field(default=True, validator=instance_of(bool))
-    highest_engine: int | None = attrs.field(default=None, validator=_optional_int("pip"))
+    highest_engine: int | None = attrs.field(
+        default=None, validator=_optional_int("highest_engine")
+    )
     marker_lifts_anywhere: bool = attrs.field(default=False, validator=instance_of(bool))
 
     def __attrs_post_init__(self) -> None:
