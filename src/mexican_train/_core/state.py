@@ -46,7 +46,8 @@ class Train:
 
     A started personal train without a marker must say *owner_played*: only the
     owner's tile lifts a marker (P6), so only a marked train can hold other
-    players' tiles alone.
+    players' tiles alone (unless ``Rules.marker_lifts_anywhere``, where the
+    owner's tile on any train lifts it).
 
     >>> Train((Tile(12, 5),), open_end=5, owner_played=True)
     Train(tiles=(Tile(12, 5),), open_end=5, marked=False, owner_played=True)

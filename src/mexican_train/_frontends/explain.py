@@ -155,6 +155,8 @@ def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
             f"Call 'last tile' while holding two tiles; whoever ends a turn with one tile "
             f"after playing without calling draws {rules.last_tile_penalty}."
         )
+    else:
+        turn.append("When a player is down to one tile, the table announces it for them (E3a).")
     doubles = [
         "Whoever plays a double plays again at once, on it or anywhere they may play; if "
         "they cannot, they draw, and then pass with a marker (D1).",
