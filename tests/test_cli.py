@@ -397,3 +397,11 @@ def test_demo_announces_a_seat_down_to_one_tile_without_the_call() -> None:
     assert called.exit_code == 0, called.output
     assert "one tile left" not in called.stdout
     assert "calls 'last tile'" in called.stdout
+
+
+def test_thirteen_rounds_names_the_player_counts_whose_set_holds_the_12_12() -> None:
+    """S2: thirteen-rounds needs a 12-12, which Table A deals from 4 players: an option error."""
+    result = run("demo", "--rules", "thirteen-rounds", "--players", "3")
+    assert_one_line_error(result, "--players: the thirteen-rounds rules allow 4-14 players, not 3")
+    assert result.exit_code == 2
+    assert run("demo", "--rules", "thirteen-rounds", "--players", "4", "-q").exit_code == 0
