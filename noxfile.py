@@ -129,7 +129,8 @@ def compiled(session: nox.Session) -> None:
 
     MEXICAN_TRAIN_COMPILE=1, the wheel built from the sdist into dist-compiled/; the suite
     (the behaviour digest among it) runs against it installed, and the benchmarks' quick
-    mode on it.
+    mode on it, OpenSpiel's ISMCTS against SearchPlayer among them (Python 3.11 and later,
+    where the test extra brings the openspiel extra).
     """
     found = _build(session, "dist-compiled", env={"MEXICAN_TRAIN_COMPILE": "1"})
     wheel = _the_wheel(found)
@@ -151,6 +152,11 @@ def compiled(session: nox.Session) -> None:
     session.log(f"{wheel.name}: {len(shipped)} package files, compiled {sorted(built)}")
     _test_installed(session, wheel, compiled=True)
     session.run("python", str(ROOT / "benchmarks" / "run.py"), "--quick")
+    newer = session.run(
+        "python", "-c", "import sys; print(sys.version_info >= (3, 11))", silent=True
+    )
+    if str(newer).strip() == "True":  # the openspiel extra installs on Python 3.11 and later
+        session.run("python", str(ROOT / "benchmarks" / "openspiel_ismcts.py"), "--quick")
 
 
 @nox.session

@@ -101,6 +101,24 @@ the setting:
 ...     print(error)
 'dead-doubles-bind' and 'doubles-never-bind' conflict: 'dead-doubles-bind' sets Rules.open_doubles.release_dead (to False), but under 'doubles-never-bind' Rules.open_doubles is NeverBind(), which has no such setting
 
+Rulebook A's two literal readings combine with every other house rule.
+``thirteen-rounds`` sets which engine comes first (``highest_engine``, :rule:`S2`): with
+``short-game`` the game is its three highest rounds, 12-12 to 10-10, and with ``ascending``
+it goes from 0-0 up to 12-12.  Whatever it is combined with, a set without the 12-12 is
+refused, naming the set, when the rules are built or when the deal table picks the set.
+``marker-lifts-anywhere`` changes only when a marker goes (:rule:`P6`); with
+``mexican-after-own-train`` a tile elsewhere lifts the marker but still does not count as
+a tile on the player's own train, so the Mexican train stays closed to them.
+
+>>> short = combine("standard", "thirteen-rounds", "short-game")
+>>> short.highest_engine, short.rounds
+(12, 3)
+>>> try:
+...     attrs.evolve(short, max_pip=9)
+... except RulesError as error:
+...     print(error)
+Rules.highest_engine=12 needs the 12-12, but a double-9 set has no 12-12 (S2)
+
 """
 
 REGISTRY = """\

@@ -186,6 +186,7 @@ def variant_tables(draw: st.DrawFn, max_pip: int = 12, max_rounds: int = 3) -> t
     the Mexican-train rule (V2), engine placement (V5), open hands (V10), the
     open-double rule with its ``reverse`` and ``release_dead`` (V3, V4), and the
     catalogue's switches (draw until playable, the last-tile call, shared ties).
+    It varies the highest engine (S2) and when a marker goes (P6) too.
     The number of rounds is kept at
     *max_rounds* or fewer, and the set at double-*max_pip* or smaller, so that games
     stay short.
@@ -199,13 +200,15 @@ def variant_tables(draw: st.DrawFn, max_pip: int = 12, max_rounds: int = 3) -> t
     most = (set_size(pip) - set_aside) // players
     hand_size = draw(st.integers(min_value=2, max_value=most))
     first_turn = draw(st.none() | st.builds(FirstTurn, chain=st.booleans(), may_draw=st.booleans()))
+    rounds = draw(st.integers(min_value=1, max_value=min(max_rounds, pip + 1)))
     rules = attrs.evolve(
         base,
         engine_placement=placement,
         max_pip=pip,
         hand_size=hand_size,
         double_blank_score=draw(st.sampled_from([50, 25, 0]) | st.integers(-10, 100)),
-        rounds=draw(st.integers(min_value=1, max_value=min(max_rounds, pip + 1))),
+        rounds=rounds,
+        highest_engine=draw(st.none() | st.integers(min_value=rounds - 1, max_value=pip)),
         ascending=draw(st.booleans()),
         must_play=draw(st.booleans()),
         first_turn=first_turn,
@@ -215,6 +218,7 @@ def variant_tables(draw: st.DrawFn, max_pip: int = 12, max_rounds: int = 3) -> t
         draw_until_playable=draw(st.booleans()),
         last_tile_penalty=draw(st.sampled_from([0, 0, 1, 2])),
         tie_break=draw(st.booleans()),
+        marker_lifts_anywhere=draw(st.booleans()),
     )
     return rules, players
 
@@ -629,8 +633,12 @@ def catalogue_tables(draw: st.DrawFn, max_players: int = 6) -> tuple[Rules, int]
     """A variant of the catalogue (`VARIANTS`) and a player count its table covers, up to
     *max_players*."""
     rules = draw(st.sampled_from(list(VARIANTS.values())))
-    counts = rules.deal_table.player_counts
-    return rules, draw(st.integers(counts.start, min(max_players, counts.stop - 1)))
+    table = rules.deal_table
+    # S2: a count whose set lacks the rules' highest engine is refused (thirteen-rounds).
+    counts = [
+        n for n in table.player_counts if rules.top_engine(table.lookup(n)[0]) <= table.lookup(n)[0]
+    ]
+    return rules, draw(st.sampled_from([n for n in counts if n <= max(max_players, counts[0])]))
 
 
 @st.composite

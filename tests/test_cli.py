@@ -385,3 +385,23 @@ def test_simulate_says_one_game_hides_the_bar_off_a_terminal_and_clamps_at_zero(
     assert planner[-3:] == ["0.0", "-", "19.2"]  # 6.5 +- 12.7 would reach -6.2: clamped
     one = run("simulate", "-n", "1", "-p", "2", "--bots", "random,greedy").stdout
     assert "1 game, 2 players" in one
+
+
+def test_demo_announces_a_seat_down_to_one_tile_without_the_call() -> None:
+    """E3a: under hub the narration says when a seat has one tile left; under the call
+    variant the players call instead, and the narration never announces it for them."""
+    result = run("demo", "--players", "2", "--rules", "hub", "--seed", "3")
+    assert "Seat 0 (planner) has one tile left (E3a: the table announces it)." in result.stdout
+    assert result.stdout.count("one tile left (E3a") > 1
+    called = run("demo", "--players", "2", "--rules", "last-tile-call", "--seed", "3")
+    assert called.exit_code == 0, called.output
+    assert "one tile left" not in called.stdout
+    assert "calls 'last tile'" in called.stdout
+
+
+def test_thirteen_rounds_names_the_player_counts_whose_set_holds_the_12_12() -> None:
+    """S2: thirteen-rounds needs a 12-12, which Table A deals from 4 players: an option error."""
+    result = run("demo", "--rules", "thirteen-rounds", "--players", "3")
+    assert_one_line_error(result, "--players: the thirteen-rounds rules allow 4-14 players, not 3")
+    assert result.exit_code == 2
+    assert run("demo", "--rules", "thirteen-rounds", "--players", "4", "-q").exit_code == 0

@@ -14,12 +14,16 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
+    Deal,
     Draw,
     GameState,
     Move,
+    Play,
+    Rules,
     Tile,
     apply,
     apply_with_events,
+    full_set,
     legal_moves,
     new_game,
 )
@@ -31,6 +35,7 @@ from mexican_train.events import (
     LastTileCalled,
     MarkerPlaced,
     MarkerRemoved,
+    OneTileLeft,
     Passed,
     RoundEnded,
     RoundStarted,
@@ -40,6 +45,7 @@ from mexican_train.events import (
     derive_events,
     redact_events,
 )
+from mexican_train.serialize import event_from_json, to_json
 from strategies import recorded_games, variant_tables
 
 
@@ -112,6 +118,8 @@ class FrontEnd:
             self.scores = event.scores
         elif isinstance(event, GameOver):
             self.over = True
+        elif isinstance(event, OneTileLeft):
+            assert self.hand_sizes[event.seat] == 1  # E3a: told once the hand is down to one
         else:
             assert isinstance(event, (Passed, LastTileCalled))
 
@@ -220,3 +228,60 @@ def test_events_are_frozen_values() -> None:
     assert hash(event) == hash(TurnStarted(1))
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         event.seat = 2  # type: ignore[misc]
+
+
+# -- E3a: the automatic last-tile announcement ------------------------------------------
+
+
+def one_tile_events(rules: Rules, players: int, seed: int) -> list[tuple[int, int, bool]]:
+    """Play a random game; for each move by a seat, its hand size before and after, and
+    whether the events say `OneTileLeft` for it."""
+    state = new_game(players, rules, seed=seed)
+    rng = random.Random(seed)
+    seen = []
+    while not state.is_over:
+        move = rng.choice(legal_moves(state))
+        seat = state.current_player
+        after, events = apply_with_events(state, move)
+        if seat is not None:
+            told = [event for event in events if isinstance(event, OneTileLeft)]
+            assert told in ([], [OneTileLeft(seat)])
+            seen.append((len(state.hand(seat)), len(after.hand(seat)), bool(told)))
+        state = after
+    return seen
+
+
+@pytest.mark.parametrize("rules", [HUB, STANDARD], ids=["HUB", "STANDARD"])
+def test_e3a_one_tile_left_is_told_exactly_when_a_hand_goes_down_to_one(rules: Rules) -> None:
+    """E3a: the event comes exactly when a move leaves its player with one tile, never else."""
+    small = attrs.evolve(rules, max_pip=6, hand_size=5)
+    seen = [step for seed in range(6) for step in one_tile_events(small, 3, seed)]
+    assert any(told for _, _, told in seen)
+    assert all(told == (after == 1 and before != 1) for before, after, told in seen)
+
+
+def test_e3a_never_under_the_last_tile_call() -> None:
+    """E3a: under ``last-tile-call`` the player announces with CallLastTile (LastTileCalled)."""
+    small = attrs.evolve(STANDARD, max_pip=6, hand_size=5, last_tile_penalty=2)
+    seen = [step for seed in range(6) for step in one_tile_events(small, 3, seed)]
+    assert any(after == 1 for _, after, _ in seen)
+    assert not any(told for _, _, told in seen)
+
+
+def test_e3a_hub_seat_down_to_one_tile_is_announced_and_public() -> None:
+    """E3a, S5: seat 0 plays its second-last tile; everyone is told, with nothing to hide."""
+    rules = attrs.evolve(HUB, max_pip=6, hand_size=2)
+    hands = [[Tile(6, 5), Tile(1, 0)], [Tile(3, 2), Tile(4, 4)]]
+    dealt = {tile for hand in hands for tile in hand} | {Tile(6, 6)}
+    rest = [tile for tile in full_set(6) if tile not in dealt]
+    state = new_game(2, rules, seed=0, deal=Deal(hands, rest))
+    after, events = apply_with_events(state, Play(Tile(6, 5), MEXICAN))
+    assert events == (TilePlayed(0, Tile(6, 5), MEXICAN, 5), OneTileLeft(0), TurnStarted(1))
+    assert redact_events(events, 1) == redact_events(events, None) == events
+    document = to_json(OneTileLeft(0))
+    assert document["type"] == "one-tile-left"
+    assert event_from_json(document) == OneTileLeft(0)
+    # Seat 1: nothing fits, so it draws: its hand grows, and nobody is told of one tile.
+    assert legal_moves(after) == (Draw(),)
+    _, events = apply_with_events(after, Draw())
+    assert not any(isinstance(event, OneTileLeft) for event in events)

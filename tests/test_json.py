@@ -191,7 +191,7 @@ def test_a_custom_deal_table_is_written_row_by_row() -> None:
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_every_registered_variant_round_trips(name: str) -> None:
-    state = new_game(3, VARIANTS[name], seed=5)
+    state = new_game(4, VARIANTS[name], seed=5)
     document = through_json(to_json(state))
     assert_valid(document)
     assert state_from_json(document) == state

@@ -244,8 +244,8 @@ def test_steps_need_a_reset_and_one_whole_number_per_table() -> None:
 def test_s5_every_variants_tables_show_the_codecs_encoding_of_the_view(name: str) -> None:
     """S5, V10: under every catalogue variant the tables' encodings are the views' own."""
     rules = VARIANTS[name]
-    envs = vector_env(2, players=3, rules=rules, opponents="random", self_play=name < "m")
-    observations, actions = ObservationCodec(rules, 3), ActionCodec(rules, 3)
+    envs = vector_env(2, players=4, rules=rules, opponents="random", self_play=name < "m")
+    observations, actions = ObservationCodec(rules, 4), ActionCodec(rules, 4)
     observation, _ = envs.reset(seed=len(name))
     rng = np.random.default_rng(len(name))
     for _ in range(40):

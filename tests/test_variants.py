@@ -26,14 +26,18 @@ from mexican_train import (
     Rules,
     RulesError,
     Tile,
+    Train,
     apply,
+    build_state,
     full_set,
     get_variant,
     legal_moves,
     new_game,
     view,
 )
-from mexican_train.variants import VARIANTS
+from mexican_train.notation import format_state, parse_state
+from mexican_train.serialize import state_from_json, to_json
+from mexican_train.variants import VARIANTS, combine
 
 M = MEXICAN
 PASS = Pass()
@@ -436,3 +440,150 @@ def test_a_mexican_train_rule_that_does_not_answer_a_bool_is_refused(answer: obj
     state = run(start(rules, UNSTARTED), on("6-5", 0), PASS, PASS)  # first turns don't ask
     with pytest.raises(RulesError, match=rf"MaybeOpen\(answer={answer!r}\)\.is_open\(\) returned"):
         legal_moves(state)
+
+
+# -- the rulebooks' literal readings (S2, P6) ---------------------------------------
+
+
+THIRTEEN = get_variant("thirteen-rounds")
+
+
+@pytest.mark.parametrize("max_pip", [12, 15, 18])
+def test_s2_thirteen_rounds_starts_from_the_12_12_whatever_the_set(max_pip: int) -> None:
+    """S2 (Rulebook A literally): round 1's engine is 12-12 and the game has 13 rounds,
+    on a double-12 set as on a double-15 or -18 one (STANDARD: N-N and N+1 rounds)."""
+    rules = attrs.evolve(THIRTEEN, max_pip=max_pip, hand_size=5)
+    state = new_game(2, rules, seed=4)
+    assert (state.engine, state.rounds) == (Tile(12, 12), 13)
+    standard = new_game(2, attrs.evolve(STANDARD, max_pip=max_pip, hand_size=5), seed=4)
+    assert (standard.engine, standard.rounds) == (Tile(max_pip, max_pip), max_pip + 1)
+
+
+def test_s2_thirteen_rounds_deals_the_whole_set_and_its_holder_places_the_12_12() -> None:
+    """S2, S3: on a double-15 set the higher doubles are ordinary tiles; the 12-12's holder
+    places it and plays first."""
+    hands = [["15-15", "14-14", "13-13", "12-0"], ["12-12", "12-5", "5-5", "9-2", "3-1"]]
+    dealt = {Tile.parse(t) for hand in hands for t in hand}
+    rest = [t for t in full_set(15) if t not in dealt]
+    rules = attrs.evolve(THIRTEEN, max_pip=15, hand_size=4)
+    hands[1].remove("3-1")  # S3: the holder's hand is the others' plus the engine
+    state = new_game(2, rules, seed=1, deal=Deal(hands, rest + [Tile(3, 1)]))
+    assert state.engine == Tile(12, 12)
+    assert state.current_player == state.first_player == 1
+    assert Tile(15, 15) in state.hand(0)
+    assert legal_moves(state) == (on("12-5", 1),)  # P4: the 12-12 is the engine to match
+
+
+def test_s2_thirteen_rounds_goes_down_to_the_double_blank() -> None:
+    """S2: the engines go 12-12, 11-11, ... 0-0 and the game is over after the 13th round."""
+    state = new_game(2, attrs.evolve(THIRTEEN, max_pip=15, hand_size=3), seed=2)
+    engines = [state.engine]
+    while not state.is_over:
+        state = apply(state, legal_moves(state)[0])
+        if state.engine != engines[-1]:
+            engines.append(state.engine)
+    assert engines == [Tile(n, n) for n in range(12, -1, -1)]
+    assert len(state.round_scores) == 13
+
+
+def test_s2_thirteen_rounds_refuses_a_set_without_the_12_12() -> None:
+    """S2: Rulebook A names the 12-12 engine; a set that has none is refused, naming it:
+    when the rules are built, when they are combined, and when Table A picks the set."""
+    with pytest.raises(RulesError, match=r"a double-9 set has no 12-12 \(S2\)"):
+        attrs.evolve(THIRTEEN, max_pip=9)
+    with pytest.raises(RulesError, match=r"cannot be played: .*double-6 set has no 12-12"):
+        combine(attrs.evolve(STANDARD, max_pip=6), "thirteen-rounds")
+    with pytest.raises(RulesError, match=r"double-9 set \(Table A's for 3 players\) has no 12-12"):
+        new_game(3, THIRTEEN, seed=1)
+    assert new_game(4, THIRTEEN, seed=1).engine == Tile(12, 12)  # Table A: double-12
+    assert new_game(2, combine("hub", "thirteen-rounds"), seed=1).engine == Tile(12, 12)
+
+
+def test_s2_thirteen_rounds_combines_with_the_other_round_variants() -> None:
+    """S2, V9: with short-game the three highest of its engines; with ascending 0-0 up to 12-12."""
+    short = attrs.evolve(combine("standard", "thirteen-rounds", "short-game"), max_pip=15)
+    state = new_game(2, attrs.evolve(short, hand_size=5), seed=1)
+    assert (state.engine, state.rounds) == (Tile(12, 12), 3)
+    up = attrs.evolve(combine("standard", "thirteen-rounds", "ascending"), max_pip=15, hand_size=5)
+    assert (new_game(2, up, seed=1).engine, new_game(2, up, seed=1).rounds) == (Tile(0, 0), 13)
+    with pytest.raises(RulesError, match="give only 13 rounds"):
+        attrs.evolve(THIRTEEN, rounds=14)
+
+
+LIFTS = get_variant("marker-lifts-anywhere")
+
+
+def marked_table(rules: Rules, *, open_double: bool = False) -> GameState:
+    """Seat 0 to move, its train marked and holding seat 1's 6-4; the Mexican train 6-3.
+
+    With *open_double* seat 1's own train ends in the open double 2-2 (6-2, 2-2).
+    """
+    rules = attrs.evolve(rules, max_pip=6, hand_size=5)
+    mine = Train((Tile(6, 4),), 4, marked=True, owner_played=False)
+    theirs = Train((Tile(6, 2), Tile(2, 2)), 2, owner_played=True) if open_double else None
+    trains = [mine, theirs or Train((), 6), Train((Tile(6, 3),), 3)]
+    hands = [["3-1", "2-1", "5-5"], ["4-2", "4-1", "0-0"]]
+    used = {Tile.parse(t) for hand in hands for t in hand}
+    used |= {t for train in trains for t in train.tiles} | {Tile(6, 6)}
+    return build_state(
+        rules=rules, players=2, seed=0, round_number=1, hands=hands,
+        boneyard=[t for t in full_set(6) if t not in used], trains=trains,
+        current_player=0, first_player=0, had_first_turn=[True, True],
+        open_doubles=[1] if open_double else [],
+    )  # fmt: skip
+
+
+def test_p6_marker_lifts_anywhere_a_tile_on_the_mexican_train_lifts_it() -> None:
+    """P6 (Rulebook A's parenthesis literally): the owner's tile on the Mexican train lifts
+    the marker, and seat 1's tile on it is then alone on an unmarked train; STANDARD keeps it."""
+    lifted = run(marked_table(LIFTS), on("3-1", M))
+    kept = run(marked_table(STANDARD), on("3-1", M))
+    assert kept.train(0).marked
+    assert not lifted.train(0).marked
+    assert lifted.train(0) == Train((Tile(6, 4),), 4, marked=False, owner_played=False)
+    # Seat 1 may no longer play on seat 0's train: P3, in legal_moves, the view and the reason.
+    assert on("4-2", 0) in legal_moves(kept)
+    assert on("4-2", 0) not in legal_moves(lifted)
+    assert legal_moves(view(lifted, 1)) == legal_moves(lifted)
+    assert not view(lifted, 1).train(0).marked
+    with pytest.raises(IllegalMoveError) as refused:
+        apply(lifted, on("4-2", 0))
+    assert refused.value.reason.startswith("P3: seat 0's train belongs to another player")
+
+
+def test_p6_marker_lifts_anywhere_covering_an_open_double_elsewhere_lifts_it() -> None:
+    """P6 with D2: seat 0 must cover seat 1's open double, on seat 1's train; the tile
+    that closes it lifts seat 0's marker under the variant, not under STANDARD."""
+    for rules, marked in ((STANDARD, True), (LIFTS, False)):
+        state = marked_table(rules, open_double=True)
+        assert legal_moves(state) == (on("2-1", 1),)  # D2: the open double binds
+        state = run(state, on("2-1", 1))
+        assert state.train(0).marked is marked
+        assert state.open_doubles == ()
+
+
+def test_p6_marker_lifts_anywhere_leaves_the_first_turn_as_it_is() -> None:
+    """P4, P6: a first turn plays only on the own train, so the variant changes nothing
+    there; the marker of a first-turn pass goes with the owner's next tile anywhere."""
+    hands = ["4-1 3-0 2-0 5-0", "6-6 6-5 6-4 2-1"]
+    moves: list[Move] = [on("6-5", 1), PASS, on("6-4", M)]
+    kept, lifted = (run(start(rules, hands), *moves) for rules in ("standard", LIFTS))
+    assert kept.train(0).marked  # P4: the pass placed it
+    assert lifted.train(0).marked
+    assert legal_moves(kept) == legal_moves(lifted) == (on("4-1", M),)
+    assert run(kept, on("4-1", M)).train(0).marked
+    assert not run(lifted, on("4-1", M)).train(0).marked
+
+
+def test_p6_marker_lifts_anywhere_round_trips_in_notation_and_json() -> None:
+    """The new settings are written and read back: the notation by the variant's name, JSON
+    field by field; and `repr` names the variant."""
+    state = run(marked_table(LIFTS), on("3-1", M))
+    assert parse_state(format_state(state)) == state
+    assert state_from_json(to_json(state)) == state
+    assert format_state(state).startswith("marker-lifts-anywhere(max_pip=6,hand_size=5) ")
+    assert "get_variant('thirteen-rounds')" in repr(new_game(4, THIRTEEN, seed=1))
+    both = attrs.evolve(STANDARD, highest_engine=11, marker_lifts_anywhere=True)
+    state = new_game(5, both, seed=3)
+    assert parse_state(format_state(state)) == state
+    assert state_from_json(to_json(state)) == state

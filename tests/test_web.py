@@ -27,6 +27,7 @@ from click.testing import CliRunner
 
 from child_processes import as_a_terminal_would, posix_only
 from mexican_train import (
+    HUB,
     STANDARD,
     DealError,
     Draw,
@@ -487,3 +488,23 @@ def test_a_seed_with_several_people_is_warned_about() -> None:
     assert warning is not None
     assert "--seed 3" in warning
     assert "every hand" in warning
+
+
+def test_e3a_the_log_announces_a_seat_down_to_one_tile() -> None:
+    """E3a: when a play leaves a seat one tile, every seat's log says so (no move needed)."""
+    table = WebTable(
+        2, attrs.evolve(HUB, max_pip=6, hand_size=7, rounds=2), bots={1: GreedyPlayer()}, seed=4
+    )
+    for _ in range(300):
+        table.play_bots()
+        if table.state.current_player != 0:
+            break
+        move = _person_move(table, 0)
+        before = len(table.state.hand(0))
+        table.play(0, move)
+        if before != 1 and len(table.state.hand(0)) == 1:
+            assert "You have one tile left (E3a)." in table.document(0)["log"]
+            theirs = table.document(1)["log"]
+            assert any(line.endswith(" has one tile left (E3a).") for line in theirs)
+            return
+    pytest.fail("seat 0 never came down to one tile")

@@ -54,6 +54,7 @@ RULE_IDS = (
     + ["P5a"]
     + [f"D{i}" for i in range(1, 6)]
     + [f"E{i}" for i in range(1, 6)]
+    + ["E3a"]
     + [f"V{i}" for i in range(1, 11)]
 )
 _VALID = frozenset(RULE_IDS)

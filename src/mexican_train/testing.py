@@ -35,7 +35,8 @@ What is checked (each with its rule id):
   the hands, the trains, the boneyard and the engine; every train a chain from
   the engine with the right open end (P2); the engine of the round (S2, V9); no
   marker on the Mexican train (P6); `~mexican_train.Train.owner_played` only on
-  a started personal train, and on every started one without a marker (P6, V2);
+  a started personal train, and on every started one without a marker (P6, V2;
+  not where a tile on any train lifts the marker, ``Rules.marker_lifts_anywhere``);
   open doubles on trains that end in that double (D2); scores the sum of the
   round scores (E3); winners (E5, or shared ties with ``Rules.tie_break``
   False); a round still running only while every hand that should hold tiles
@@ -300,6 +301,8 @@ def _check_trains(state: GameState) -> None:
     if not engine.is_double:
         raise _fail("the engine is a double", "S2", f"engine {engine}", state)
     rounds = state.rounds
+    if rounds != (state.rules.rounds or _top_engine(state.rules, state.max_pip) + 1):
+        raise _fail("one round per engine", "S2", f"{rounds} rounds", state)
     if not 1 <= state.round_number <= rounds:
         raise _fail("round number", "S2", f"round {state.round_number} of {rounds}", state)
     expected = _engine_pip(state.rules, state.max_pip, state.round_number)
@@ -344,7 +347,8 @@ def _check_trains(state: GameState) -> None:
                 f"train {seat} has no tile but says its owner played on it",
                 state,
             )
-        if train.tiles and not train.marked and not train.owner_played:
+        lifts_anywhere = state.rules.marker_lifts_anywhere  # P6: by a tile elsewhere too
+        if train.tiles and not train.marked and not train.owner_played and not lifts_anywhere:
             raise _fail(
                 "only a marked train holds other players' tiles alone",
                 "P6",
@@ -470,9 +474,14 @@ def _special_first_turn(state: GameState, seat: int) -> bool:
     return state.rules.first_turn is not None and not state.had_first_turn[seat]
 
 
+def _top_engine(rules: Rules, max_pip: int) -> int:
+    # S2: the highest engine is the set's own double, unless the rules name another.
+    return max_pip if rules.highest_engine is None else rules.highest_engine
+
+
 def _engine_pip(rules: Rules, max_pip: int, round_number: int) -> int:
-    # S2: the engines go N-N down to 0-0 (V9: or up from 0-0).
-    return round_number - 1 if rules.ascending else max_pip - (round_number - 1)
+    # S2: the engines go from the highest down to 0-0 (V9: or up from 0-0).
+    return round_number - 1 if rules.ascending else _top_engine(rules, max_pip) - (round_number - 1)
 
 
 # -- what legal_moves must offer -------------------------------------------------
@@ -789,8 +798,8 @@ def _check_tile_flow(
 
 def _check_markers(before: GameState, move: Move, after: GameState, seat: int) -> None:
     marked = [train.marked for train in before.trains]
-    if isinstance(move, Play) and move.train == seat:
-        marked[seat] = False  # P6: the owner's tile lifts the marker
+    if isinstance(move, Play) and (move.train == seat or before.rules.marker_lifts_anywhere):
+        marked[seat] = False  # P6: the owner's tile lifts the marker (the variant: anywhere)
     elif move is _PASS and not (_special_first_turn(before, seat) and before.turn_tiles):
         marked[seat] = True  # P5, D1, D2: a turn ended without a (final) tile
     got = [train.marked for train in after.trains]

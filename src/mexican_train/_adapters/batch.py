@@ -68,7 +68,7 @@ class Layout:
         self.players: Final = players
         self.tiles: Final = tiles
         self.pips: Final = pips
-        self.rounds: Final[int] = rules.rounds or pips
+        self.rounds: Final[int] = rules.round_count(max_pip)
         total = max_pip * pips * (pips + 1) // 2  # the pips of the whole set
         self.bound: Final[int] = self.rounds * (total + abs(rules.double_blank_score)) or 1
         self.open_hands: Final[bool] = rules.open_hands  # V10

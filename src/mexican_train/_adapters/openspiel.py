@@ -104,7 +104,7 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
         new_game(players, rules, seed=0)  # the checks of a game (S1, S2), before any deal
         actions = ActionCodec(rules, players)
         tiles = len(full_set(actions.max_pip))
-        rounds = rules.rounds or actions.max_pip + 1
+        rounds = rules.round_count(actions.max_pip)
         observations = ObservationCodec(rules, players)
         # The most a seat can trail the table's mean over a game (E3, V7).
         pips = actions.max_pip * (actions.max_pip + 1) * (actions.max_pip + 2) // 2
@@ -226,7 +226,7 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
     def _engine(self) -> Tile:
         # S2, V9: round r's engine.
         r = self._round()
-        pip = r - 1 if self._rules.ascending else self._max_pip - (r - 1)
+        pip = self._rules.engine_pip(self._max_pip, r)
         return Tile(pip, pip)
 
     def _pool(self) -> list[Tile]:

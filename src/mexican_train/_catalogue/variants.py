@@ -291,6 +291,13 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
         "once.  In a first turn that builds the player's own train, where nobody draws "
         "(P4), they may pass before the first tile and get a marker.",
     ),
+    "marker-lifts-anywhere": (
+        _standard(marker_lifts_anywhere=True),
+        "Rulebook A's parenthesis read literally (P6): a marker goes as soon as its owner "
+        "plays a tile on any train (the Mexican train, a marked train, an open double "
+        "they cover elsewhere), not only on their own.  Other players' tiles may then lie "
+        "alone on an unmarked train.",
+    ),
     "double-blank-0": (
         _standard(double_blank_score=0),
         "The double-blank left in a hand counts 0 (E3, V7).",
@@ -314,6 +321,13 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
     "short-game": (
         _standard(rounds=3),
         "A short game of three rounds, with the three highest engines (S2, V9).",
+    ),
+    "thirteen-rounds": (
+        _standard(highest_engine=12),
+        "Rulebook A read literally (S2): thirteen rounds, the engines from 12-12 down to "
+        "0-0 whatever the set, so a double-15 or double-18 set plays only its thirteen "
+        "lowest engines.  A set without the 12-12 (double-9 and smaller, as Table A deals "
+        "for 2-3 players) is refused.",
     ),
     "open-hands": (
         _standard(open_hands=True),
@@ -786,6 +800,12 @@ def _describe_set(rules: Rules) -> str:
     return text
 
 
+def _describe_rounds(rules: Rules) -> str:
+    text = "one per engine" if rules.rounds is None else str(rules.rounds)
+    top = rules.highest_engine
+    return text if top is None else f"{text}, from {top}-{top}"
+
+
 def describe_rules(rules: Rules) -> dict[str, str]:
     """Return every rule axis of *rules* (the V rules), described in a few words.
 
@@ -819,9 +839,12 @@ def describe_rules(rules: Rules) -> dict[str, str]:
         "draw (P5)": "until playable" if rules.draw_until_playable else "one tile",
         "last tile": f"call it, or draw {penalty}" if penalty else "no call",
         "double-blank (E3, V7)": f"{rules.double_blank_score} points",
-        "rounds (S2, V9)": "one per engine" if rules.rounds is None else str(rules.rounds),
+        "rounds (S2, V9)": _describe_rounds(rules),
         "engine order (S2, V9)": "ascending" if rules.ascending else "descending",
         "hands (S5, V10)": "open" if rules.open_hands else "private",
+        "markers (P6)": "lifted by a tile on any train"
+        if rules.marker_lifts_anywhere
+        else "lifted by a tile on the own train",
         "ties (E5)": "broken as E5 says" if rules.tie_break else "shared",
     }
 

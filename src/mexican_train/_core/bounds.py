@@ -78,6 +78,7 @@ BOUNDS: Final = {
     # Rounds (S2, V9).
     "rounds": Bound(1, MAX_PIP + 1, "a number of rounds"),
     "round_number": Bound(1, MAX_PIP + 1, "a round's number"),
+    "highest_engine": Bound(0, MAX_PIP, "the highest engine"),
     # Seats and trains: the notation writes at most 9 digits (P2).
     "players": Bound(1, MAX_TRAIN - 1, "a number of players"),
     "seat": Bound(0, MAX_TRAIN - 1, "a seat"),

@@ -94,7 +94,8 @@ def new_game(
     Raises:
         DealError: if the deal table does not cover *players*, the hands do not
             fit in the set, or *deal* is inconsistent.
-        RulesError: if *rules* asks for more rounds than the set has engines.
+        RulesError: if *rules* asks for more rounds than the set has engines, or
+            for a highest engine the set does not hold (S2).
         InvalidArgumentError: if *seed* has more than 64 bits.
         TypeError: if *rules*, *seed* or *deal* is of the wrong type.
 
@@ -114,11 +115,8 @@ def new_game(
         if rules.hand_size is None:
             raise
         raise DealError(f"Rules.hand_size={rules.hand_size} does not fit: {error}") from None
-    if rules.rounds is not None and rules.rounds > max_pip + 1:
-        raise RulesError(
-            f"Rules.rounds={rules.rounds}, but a double-{max_pip} set has only "
-            f"{max_pip + 1} engines"
-        )
+    if rules.max_pip is None:  # S2: the deal table's set, checked once the players are known
+        rules.check_set(max_pip, f" ({rules.deal_table.name}'s for {players} players)")
     if seed is None:
         seed = secrets.randbits(64)  # the one random choice, made here at the edge (S6)
     elif type(seed) is not int:
@@ -134,11 +132,6 @@ def new_game(
     )  # fmt: skip
 
 
-def _engine_pip(rules: Rules, max_pip: int, round_number: int) -> int:
-    # S2: one round per engine, from N-N down to 0-0 (V9: or up, or fewer rounds).
-    return round_number - 1 if rules.ascending else max_pip - (round_number - 1)
-
-
 def start_round(
     rules: Rules,
     players: int,
@@ -152,7 +145,7 @@ def start_round(
     round_scores: tuple[tuple[int, ...], ...],
     deal: Deal | None = None,
 ) -> GameState:
-    pip = _engine_pip(rules, max_pip, round_number)
+    pip = rules.engine_pip(max_pip, round_number)  # S2
     engine = Tile(pip, pip)
     set_aside = rules.engine_placement is EnginePlacement.SET_ASIDE
     aside = engine if set_aside else None
@@ -767,24 +760,27 @@ def apply(state: GameState, move: Move) -> GameState:
 def _carry_trains(before: GameState, after: GameState, move: Move) -> None:
     # Give the state after *move* the `Train` values of the state before (built when
     # it was viewed) that the move left as they were: a play changes the train it
-    # joins (and its owner's marker and play, when it is the mover's own); a pass
-    # may mark the mover's train; a draw or a call changes no train.  So a caller
-    # that views every state (simulate, a table) builds one train a move, not all.
+    # joins (and its owner's marker and play, when it is the mover's own); a pass,
+    # or a tile elsewhere (P6, Rules.marker_lifts_anywhere), may change the mover's
+    # marker; a draw or a call changes no train.  So a caller that views every
+    # state (simulate, a table) builds one or two trains a move, not all.
     seat = before._current
     trains = before._trains
     if seat is None or trains is None:
         return  # NextRound: a new table
+    positions = []
     if isinstance(move, Play):
-        position = move.train if move.train != MEXICAN else len(trains) - 1
-    elif move is _PASS and after._marks != before._marks:
-        position = seat
-    else:
+        positions.append(move.train if move.train != MEXICAN else len(trains) - 1)
+    if after._marks != before._marks and seat not in positions:
+        positions.append(seat)
+    if not positions:
         after._trains = trains
         return
-    end, tiles = after._board[position]
-    bit = 1 << position
     kept = list(trains)
-    kept[position] = Train(tiles, end, after._marks & bit != 0, after._owned & bit != 0)
+    for position in positions:
+        end, tiles = after._board[position]
+        bit = 1 << position
+        kept[position] = Train(tiles, end, after._marks & bit != 0, after._owned & bit != 0)
     after._trains = tuple(kept)
 
 
@@ -870,6 +866,8 @@ def _play(s: GameState, move: Play) -> GameState:
         if marks >> seat & 1:
             marks ^= 1 << seat  # a new int only when the marker goes (14 players: not cached)
         owned |= 1 << seat
+    elif marks >> seat & 1 and s._round.lifts_anywhere:
+        marks ^= 1 << seat  # P6 (Rules.marker_lifts_anywhere): a tile on any train lifts it
     joined_end = low if high == end else high
     changed_board = list(s._board)
     changed_board[train_id] = (joined_end, line[1] + (tile,))

@@ -388,8 +388,11 @@ class Rules:
         must_play: a player who can play must (P7); False allows a voluntary draw (V6).
         double_blank_score: what the double-blank counts in a hand at the end (E3, V7),
             from -1,000,000 to 1,000,000.
-        rounds: how many rounds; None: one per engine, N+1 (S2, V9).
+        rounds: how many rounds; None: one per engine (S2, V9).
         ascending: engines go up from 0-0 instead of down from N-N (V9).
+        highest_engine: the highest engine, whatever the set: the rounds' engines go
+            from {H, H} down to {0, 0} (or up, with *ascending*); None: the set's own
+            highest double, N (S2).  A set without the {H, H} is refused.
         open_hands: every player sees every hand (S5, V10).
         draw_until_playable: a player with no legal play draws again and again
             until they can play or the boneyard is empty, instead of once (P5, D1, D2).
@@ -399,10 +402,14 @@ class Rules:
             the boneyard holds), at most 496.  0: no call.
         tie_break: break a tie on the lowest total as E5 says; False: every
             player on the lowest total shares the win.
+        marker_lifts_anywhere: a marker goes as soon as its owner plays a tile on
+            any train (Rulebook A's parenthesis read literally); False: only a tile
+            on their own train lifts it (P6).
 
     Raises:
         RulesError: if a value is out of range, or two values contradict each
-            other (a hand size or a number of rounds that the chosen set cannot give).
+            other (a hand size, a number of rounds or a highest engine that the
+            chosen set cannot give).
         TypeError: if a value has the wrong type (a protocol not implemented).
     """
 
@@ -423,16 +430,22 @@ class Rules:
     draw_until_playable: bool = attrs.field(default=False, validator=instance_of(bool))
     last_tile_penalty: int = attrs.field(default=0, validator=_count("last_tile_penalty"))
     tie_break: bool = attrs.field(default=True, validator=instance_of(bool))
+    highest_engine: int | None = attrs.field(
+        default=None, validator=_optional_int("highest_engine")
+    )
+    marker_lifts_anywhere: bool = attrs.field(default=False, validator=instance_of(bool))
 
     def __attrs_post_init__(self) -> None:
         # Contradictions visible without a player count; new_game checks the rest (S1, S2).
+        top = self.highest_engine
+        if top is not None and self.rounds is not None and self.rounds > top + 1:
+            raise RulesError(
+                f"Rules.rounds={self.rounds}, but engines from {top}-{top} to 0-0 "
+                f"give only {top + 1} rounds (S2)"
+            )
         if self.max_pip is None:
             return
-        if self.rounds is not None and self.rounds > self.max_pip + 1:
-            raise RulesError(
-                f"Rules.rounds={self.rounds}, but a double-{self.max_pip} set has only "
-                f"{self.max_pip + 1} engines (S2)"
-            )
+        self.check_set(self.max_pip)
         available = set_size(self.max_pip) - (self.engine_placement is EnginePlacement.SET_ASIDE)
         if self.hand_size is not None and 2 * self.hand_size > available:
             raise RulesError(
@@ -440,6 +453,59 @@ class Rules:
                 f"{self.hand_size} need {2 * self.hand_size} tiles, but a double-{self.max_pip} "
                 f"set has only {available} to deal (S1)"
             )
+
+    def check_set(self, max_pip: int, whose: str = "") -> None:
+        """Raise `RulesError` unless a double-*max_pip* set gives these rules' rounds (S2).
+
+        *whose* says where the set comes from, for the message (``" (Table A's
+        for 3 players)"``).
+
+        >>> attrs.evolve(STANDARD, highest_engine=12).check_set(9)
+        Traceback (most recent call last):
+        ...
+        mexican_train._core.errors.RulesError: Rules.highest_engine=12 needs the 12-12, but a double-9 set has no 12-12 (S2)
+        """
+        top = self.highest_engine
+        if top is not None and top > max_pip:
+            raise RulesError(
+                f"Rules.highest_engine={top} needs the {top}-{top}, but a double-{max_pip} "
+                f"set{whose} has no {top}-{top} (S2)"
+            )
+        engines = self.top_engine(max_pip) + 1
+        if self.rounds is not None and self.rounds > engines:
+            raise RulesError(
+                f"Rules.rounds={self.rounds}, but a double-{max_pip} set{whose} has only "
+                f"{engines} engines (S2)"
+            )
+
+    def top_engine(self, max_pip: int) -> int:
+        """Return the number of the highest engine played with a double-*max_pip* set (S2).
+
+        >>> STANDARD.top_engine(15), attrs.evolve(STANDARD, highest_engine=12).top_engine(15)
+        (15, 12)
+        """
+        return max_pip if self.highest_engine is None else self.highest_engine
+
+    def round_count(self, max_pip: int) -> int:
+        """Return the number of rounds of a game with a double-*max_pip* set (S2, V9).
+
+        >>> STANDARD.round_count(9), attrs.evolve(STANDARD, highest_engine=12).round_count(18)
+        (10, 13)
+        """
+        return self.rounds or self.top_engine(max_pip) + 1
+
+    def engine_pip(self, max_pip: int, round_number: int) -> int:
+        """Return the number of round *round_number*'s engine with a double-*max_pip* set.
+
+        S2: one round per engine, from the highest down to {0, 0} (V9: or up, or
+        fewer rounds).
+
+        >>> STANDARD.engine_pip(12, 1), attrs.evolve(STANDARD, ascending=True).engine_pip(12, 1)
+        (12, 0)
+        """
+        if self.ascending:
+            return round_number - 1
+        return self.top_engine(max_pip) - (round_number - 1)
 
 
 #: Rulebook A exactly: Table A, the engine's holder starts (S3), a first turn

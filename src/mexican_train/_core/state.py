@@ -46,7 +46,8 @@ class Train:
 
     A started personal train without a marker must say *owner_played*: only the
     owner's tile lifts a marker (P6), so only a marked train can hold other
-    players' tiles alone.
+    players' tiles alone (unless ``Rules.marker_lifts_anywhere``, where the
+    owner's tile on any train lifts it).
 
     >>> Train((Tile(12, 5),), open_end=5, owner_played=True)
     Train(tiles=(Tile(12, 5),), open_end=5, marked=False, owner_played=True)
@@ -353,6 +354,7 @@ class _Round:
         "first_player",
         "first_turn",
         "hand_size",
+        "lifts_anywhere",
         "max_pip",
         "mexican_bit",
         "mexican_opens",
@@ -397,7 +399,7 @@ class _Round:
         self.seed: Final = seed  # S6: fixes the shuffle of every round
         self.boneyard: Final = boneyard  # as dealt, in draw order (secret)
         # S2, V9: the number of rounds in the game.
-        self.rounds: Final = rules.rounds or max_pip + 1
+        self.rounds: Final = rules.round_count(max_pip)
         # The mask of every tile of the set: the first tiles in ascending order.
         self.set_mask: Final = (1 << (max_pip + 1) * (max_pip + 2) // 2) - 1
         # The rules' facts the engine reads on every move, read once per round.
@@ -408,6 +410,8 @@ class _Round:
         self.must_play: Final[bool] = rules.must_play
         self.draw_until_playable: Final[bool] = rules.draw_until_playable
         self.penalty: Final[int] = rules.last_tile_penalty
+        # P6: whether the owner's tile on any train lifts their marker.
+        self.lifts_anywhere: Final[bool] = rules.marker_lifts_anywhere
         self.mexican_train: Final = rules.mexican_train
         self.open_doubles: Final = rules.open_doubles
         # V2: how the engine learns whether the Mexican train is open to a seat.

@@ -70,6 +70,23 @@ class LastTileCalled:
 
 
 @attrs.frozen
+class OneTileLeft:
+    """*seat* is down to one tile: the automatic last-tile announcement (E3a).
+
+    Told whenever a move leaves the mover with exactly one tile in hand, under
+    rules without the last-tile call; every seat sees every hand's size (S5), so
+    it is public and `redact_events` keeps it.  Under the call
+    (``Rules.last_tile_penalty``, the ``last-tile-call`` variant) announcing is
+    the player's own move, told by `LastTileCalled`, and this event never comes.
+
+    >>> OneTileLeft(1)
+    OneTileLeft(seat=1)
+    """
+
+    seat: int
+
+
+@attrs.frozen
 class MarkerPlaced:
     """A marker was placed on the train of seat *train* (P5, P6).
 
@@ -83,6 +100,8 @@ class MarkerPlaced:
 @attrs.frozen
 class MarkerRemoved:
     """The marker on the train of seat *train* was lifted by its owner's tile (P6).
+
+    The tile is on that train, or on any train under ``Rules.marker_lifts_anywhere``.
 
     >>> MarkerRemoved(3)
     MarkerRemoved(train=3)
@@ -175,6 +194,7 @@ Event: TypeAlias = Union[  # noqa: UP007 (a runtime alias on 3.10)
     TileDrawn,
     Passed,
     LastTileCalled,
+    OneTileLeft,
     MarkerPlaced,
     MarkerRemoved,
     DoubleOpened,
@@ -191,7 +211,8 @@ def derive_events(before: GameState, move: Move, after: GameState) -> tuple[Even
 
     The order is: the move itself (`TilePlayed`, `TileDrawn`, `Passed` or
     `LastTileCalled`, or `RoundStarted` for `NextRound`), markers, the open double
-    it closed, then either the end of the round (`RoundEnded`, and `GameOver`
+    it closed, `OneTileLeft` when the mover is down to one tile (E3a), then
+    either the end of the round (`RoundEnded`, and `GameOver`
     after the last round) or, when the turn passes, the penalty tiles of a missed
     last-tile call (`TileDrawn`), the doubles the turn left open (`DoubleOpened`)
     and the next player's `TurnStarted`.
@@ -235,6 +256,9 @@ def derive_events(before: GameState, move: Move, after: GameState) -> tuple[Even
             events.append(MarkerPlaced(train) if new.marked else MarkerRemoved(train))
     if isinstance(move, Play) and move.train in before.open_doubles:
         events.append(DoubleClosed(move.train, before.trains[move.train].tiles[-1]))
+    left = after.hand_sizes[seat]
+    if left == 1 and before.hand_sizes[seat] != 1 and not before.rules.last_tile_penalty:
+        events.append(OneTileLeft(seat))  # E3a: the announcement, made for the player
     if after.current_player is None:
         points = after.round_scores[-1]
         events.append(RoundEnded(after.round_number, points, after.scores))

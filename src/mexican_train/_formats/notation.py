@@ -628,7 +628,7 @@ class _PositionReader:
             rows.append(tuple(row))
         self.spans[("round_scores",)] = part["scores"]
 
-        rounds = the_rules.rounds or max_pip + 1
+        rounds = the_rules.round_count(max_pip)
         return StateFields(
             the_rules, players, max_pip, hand_size, seed, round_number, engine, first,
             tuple(hands), boneyard, tuple(trains), current, flags, turn_tiles,

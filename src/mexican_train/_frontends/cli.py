@@ -252,12 +252,12 @@ def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Play
 
 
 def _player_counts(rules: Rules) -> str:
-    """Return the player counts *rules* deal for (S1), as ranges: "2-8", "2-4, 6"."""
+    """Return the player counts *rules* deal for (S1, S2), as ranges: "2-8", "2-4, 6"."""
     counts = []
     for players in rules.deal_table.player_counts:
         try:
             new_game(players, rules, seed=0)
-        except DealError:
+        except (DealError, RulesError):  # S2: a set without the rules' highest engine
             continue
         counts.append(players)
     spans: list[list[int]] = []
@@ -270,10 +270,10 @@ def _player_counts(rules: Rules) -> str:
 
 
 def _check_game(players: int, rules: Rules) -> None:
-    """Refuse, as a usage error, a player count the rules do not deal for (S1)."""
+    """Refuse, as a usage error, a player count the rules do not deal for (S1, S2)."""
     try:
         new_game(players, rules, seed=0)
-    except DealError:
+    except (DealError, RulesError):
         raise click.UsageError(
             f"--players: the {rules_label(rules)} rules allow {_player_counts(rules)} "
             f"players, not {players}"
@@ -485,9 +485,10 @@ def _full_help(state: GameState, seat: int) -> str:
             "on a train with a marker (P3).  If you cannot, draw one tile; if it does not "
             "fit either, pass and a marker goes on your train (P5)."
         )
+    anywhere = " a tile anywhere" if state.rules.marker_lifts_anywhere else " on it"
     lines.append(
-        "A marker (shown on a train) opens that train to everyone until its owner plays "
-        "on it (P6).  The player who runs out of tiles ends the round; the others score "
+        "A marker (shown on a train) opens that train to everyone until its owner plays"
+        f"{anywhere} (P6).  The player who runs out of tiles ends the round; the others score "
         "the pips left in hand, and the lowest total after all rounds wins (E1, E3, E5)."
     )
     lines.append(

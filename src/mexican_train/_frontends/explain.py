@@ -97,15 +97,18 @@ def _doubles(rules: Rules) -> str:
 
 def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
     holder = rules.engine_placement is EnginePlacement.HOLDER
+    top = rules.highest_engine
+    highest = "the set's highest double" if top is None else f"{top}-{top}, whatever the set,"
     setup = [
         _deal(rules),
         "Each round has its own engine: "
         + (
             "0-0 in round 1, then one higher each round (S2, V9)."
             if rules.ascending
-            else "the set's highest double in round 1, then one lower each round (S2)."
+            else f"{highest} in round 1, then one lower each round (S2)."
         )
-        + (f"  The game lasts {rules.rounds} rounds (V9)." if rules.rounds else ""),
+        + (f"  The game lasts {rules.rounds} rounds (V9)." if rules.rounds else "")
+        + (f"  A set without the {top}-{top} cannot be played." if top is not None else ""),
         "The player holding the round's engine places it in the middle and plays first; if "
         "nobody holds it, players draw in turn until someone does, keeping what they draw (S3)."
         if holder
@@ -140,7 +143,9 @@ def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
          if rules.draw_until_playable
          else "A player with no legal play draws one tile and plays it if it fits")
         + "; one who still cannot play passes, and a marker goes on their train (P5).",
-        "A marker opens that train to everyone until its owner plays on it again (P6).",
+        "A marker opens that train to everyone until its owner plays a tile anywhere (P6)."
+        if rules.marker_lifts_anywhere
+        else "A marker opens that train to everyone until its owner plays on it again (P6).",
         "You must play when you can (P7)."
         if rules.must_play
         else "You may draw instead of playing, once per turn, and then pass (V6).",
@@ -150,6 +155,8 @@ def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
             f"Call 'last tile' while holding two tiles; whoever ends a turn with one tile "
             f"after playing without calling draws {rules.last_tile_penalty}."
         )
+    else:
+        turn.append("When a player is down to one tile, the table announces it for them (E3a).")
     doubles = [
         "Whoever plays a double plays again at once, on it or anywhere they may play; if "
         "they cannot, they draw, and then pass with a marker (D1).",

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.state import GameState
 from .._core.tiles import Tile
+from .._formats.events import OneTileLeft, derive_events
 
 __all__ = ["Narrator"]
 
@@ -109,6 +110,10 @@ class Narrator:
                     f" {who} did not call 'last tile', so {self._verb(seat, 'draws', 'draw')} "
                     f"{penalty} as the penalty."
                 )
+            if isinstance(move, Play) and OneTileLeft(seat) in derive_events(before, move, after):
+                # E3a: the announcement is made for the player (no call to make).
+                rule = self._once("one-tile", "(E3a: the table announces it)") or " (E3a)"
+                told += f" {who} {self._verb(seat, 'has', 'have')} one tile left{rule}."
             return told
         if isinstance(move, Draw):
             drawn = _gained(before, after, seat)
@@ -145,6 +150,9 @@ class Narrator:
             notes.append("closing the open double there (D2)")
         if before.trains[move.train].marked and not after.trains[move.train].marked:
             notes.append("and the marker comes off (P6)")
+        elif before.trains[seat].marked and not after.trains[seat].marked:
+            whose = "your" if seat == self.you else "its"
+            notes.append(f"and the marker on {whose} own train comes off (P6: a tile anywhere)")
         if move.tile.is_double and not first_turn and not after.is_round_over:
             notes.append(
                 "a double: " + ("you play" if seat == self.you else "it plays") + " again (D1)"
@@ -161,9 +169,13 @@ class Narrator:
             return f"{who} {self._verb(seat, 'stops', 'stop')} the first-turn train there (P4)."
         if after.trains[seat].marked and not before.trains[seat].marked:
             whose = "your" if seat == self.you else "its"
+            until = (
+                "plays a tile anywhere"
+                if before.rules.marker_lifts_anywhere
+                else "plays on it again"
+            )
             explain = self._once(
-                "marker",
-                "A marker opens a train to every player until its owner plays on it again (P6).",
+                "marker", f"A marker opens a train to every player until its owner {until} (P6)."
             )
             stuck = "cannot play" if before.rules.must_play or before.turn_tiles else "passes"
             lead = f"{who} {stuck}" if stuck == "passes" else f"{who} {stuck} and"

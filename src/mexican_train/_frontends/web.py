@@ -32,6 +32,7 @@ from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Pl
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
 from .._core.view import PlayerView, view
+from .._formats.events import OneTileLeft, derive_events
 from .._formats.notation import NotationError, format_move, parse_move
 from .._formats.record import GameRecord, replay
 from .._formats.serialize import SchemaError, move_from_json, to_json
@@ -490,6 +491,8 @@ def _describe(
         said.append(
             (f"{who} played {move.tile} on {theirs}.", f"You played {move.tile} on {yours}.")
         )
+        if OneTileLeft(seat) in derive_events(before, move, after):
+            lines.append((f"{who} has one tile left (E3a).", "You have one tile left (E3a)."))
     elif isinstance(move, Draw):
         # Only the drawer is told which tile (S5): the others learn that a tile was drawn.
         drawn = sorted(set(after.hand(seat)) - set(before.hand(seat)))

@@ -23,6 +23,7 @@ from .._core.errors import (
     IllegalMoveError,
     InvalidArgumentError,
     InvalidStateError,
+    RulesError,
     shown,
 )
 from .._core.moves import Draw, NextRound
@@ -128,11 +129,14 @@ def build_state(
         max_pip, hand_size = rules.deal_table.lookup(players, rules.max_pip, rules.hand_size)
     except (DealError, LookupError, ValueError) as error:
         raise InvalidStateError("players", str(error)) from None
-    rounds = rules.rounds or max_pip + 1
-    if not 1 <= round_number <= min(rounds, max_pip + 1):
+    try:
+        rules.check_set(max_pip)  # S2: the set holds the rules' engines
+    except RulesError as error:
+        raise InvalidStateError("rules", str(error)) from None
+    rounds = rules.round_count(max_pip)
+    if not 1 <= round_number <= rounds:
         raise InvalidStateError(
-            "round_number",
-            f"a round is 1-{min(rounds, max_pip + 1)} (S2), not {shown(round_number)}",
+            "round_number", f"a round is 1-{rounds} (S2), not {shown(round_number)}"
         )
     if current_player is not None:
         current_player = _number(current_player, "current_player", "seat")

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from .._core.bounds import first_out_of_bounds
 from .._core.engine import new_game, round_score
-from .._core.errors import MexicanTrainError, shown
+from .._core.errors import MexicanTrainError, RulesError, shown
 from .._core.moves import MEXICAN
 from .._core.rules import EnginePlacement, Rules
 from .._core.state import Train
@@ -46,7 +46,7 @@ class Problem(Exception):
 
 def engine_of(rules: Rules, max_pip: int, round_number: int) -> Tile:
     """Return the engine of round *round_number* (S2; V9 ascending)."""
-    pip = round_number - 1 if rules.ascending else max_pip - (round_number - 1)
+    pip = rules.engine_pip(max_pip, round_number)
     return Tile(pip, pip)
 
 
@@ -290,6 +290,10 @@ def _check_round(t: StateFields | PlayerView) -> None:
     rounds = t.rounds
     if not 1 <= t.round_number <= rounds:
         raise Problem(("round_number",), f"a round is 1-{rounds}, not {shown(t.round_number)}")
+    try:
+        t.rules.check_set(t.max_pip)
+    except RulesError as error:
+        raise Problem(("max_pip",), str(error)) from None
     if t.round_number > t.max_pip + 1:
         raise Problem(("round_number",), f"a double-{t.max_pip} set has {t.max_pip + 1} engines")
     engine = engine_of(t.rules, t.max_pip, t.round_number)
@@ -337,7 +341,10 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
                 ("first_player",), f"round {t.round_number} starts with seat {first} (S4)"
             )
     for index, train in enumerate(t.trains):
-        _check_train(index, train, engine.high, is_mexican=index == t.players)
+        _check_train(
+            index, train, engine.high, is_mexican=index == t.players,
+            lifts_anywhere=t.rules.marker_lifts_anywhere,
+        )  # fmt: skip
 
     seat = t.current_player
     if seat is None:
@@ -453,7 +460,9 @@ def _check_round_scores(t: StateFields | PlayerView) -> None:
                 )
 
 
-def _check_train(index: int, train: Train, pip: int, *, is_mexican: bool) -> None:
+def _check_train(
+    index: int, train: Train, pip: int, *, is_mexican: bool, lifts_anywhere: bool
+) -> None:
     # P2: every train is a chain from the engine; its open end is where it stops.
     end = pip
     for i, tile in enumerate(train.tiles):
@@ -478,9 +487,10 @@ def _check_train(index: int, train: Train, pip: int, *, is_mexican: bool) -> Non
             ("trains", index, "owner_played"),
             "the owner cannot have played on a train that has no tile (V2)",
         )
-    if train.tiles and not train.marked and not train.owner_played and not is_mexican:
+    if train.tiles and not (train.marked or train.owner_played or is_mexican or lifts_anywhere):
         # P6: other players play on a train only while it is marked, and only the
-        # owner's tile lifts the marker (a double they must cover is on it already).
+        # owner's tile on it lifts the marker (a double they must cover is on it
+        # already); where a tile anywhere lifts it, others' tiles may lie there alone.
         raise Problem(
             ("trains", index, "owner_played"),
             "other players' tiles alone lie only on a marked train: its owner must have "

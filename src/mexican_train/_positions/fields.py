@@ -71,7 +71,7 @@ class StateFields:
     @property
     def rounds(self) -> int:
         """The number of rounds in the game (S2, V9)."""
-        return self.rules.rounds or self.max_pip + 1
+        return self.rules.round_count(self.max_pip)
 
     @property
     def boneyard_size(self) -> int:

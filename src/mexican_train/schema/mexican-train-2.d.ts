@@ -173,6 +173,10 @@ export type Event =
       seat: Seat;
     }
   | {
+      type: "one-tile-left";
+      seat: Seat;
+    }
+  | {
       type: "last-tile-called";
       seat: Seat;
     }
@@ -265,6 +269,8 @@ export interface Rules {
   draw_until_playable?: boolean;
   last_tile_penalty?: number;
   tie_break?: boolean;
+  highest_engine?: null | number;
+  marker_lifts_anywhere?: boolean;
 }
 /**
  * A GameState: everything about a game at one moment.
