@@ -216,7 +216,9 @@ def test_the_log_holds_every_line_of_the_round_and_starts_again_at_the_deal() ->
             table.play(0, _person_move(table, 0))
             moves += 1
     log = table.document(0)["log"]
-    assert len(log) == moves + 1  # one line a move, and the round's end (E1 or E2)
+    announced = sum(line.endswith("one tile left (E3a).") for line in log)
+    # One line a move, one a seat down to one tile (E3a), and the round's end (E1 or E2).
+    assert len(log) == moves + announced + 1
     assert log[-1].startswith("Round 1 is over")
     table.play(0, NextRound())
     assert table.document(0)["log"] == [f"Round 2 dealt (engine {table.state.engine})."]

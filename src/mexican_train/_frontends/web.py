@@ -492,7 +492,7 @@ def _describe(
             (f"{who} played {move.tile} on {theirs}.", f"You played {move.tile} on {yours}.")
         )
         if OneTileLeft(seat) in derive_events(before, move, after):
-            lines.append((f"{who} has one tile left (E3a).", "You have one tile left (E3a)."))
+            said.append((f"{who} has one tile left (E3a).", "You have one tile left (E3a)."))
     elif isinstance(move, Draw):
         # Only the drawer is told which tile (S5): the others learn that a tile was drawn.
         drawn = sorted(set(after.hand(seat)) - set(before.hand(seat)))
