@@ -270,8 +270,8 @@ def test_serve_refuses_bad_options_before_it_listens(args: list[str], message: s
 @pytest.fixture
 def served() -> Iterator[WebServer]:
     table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
-    server = make_server(table, "127.0.0.1", 0, log=None)
-    server.long_poll = 0.2
+    server = WebServer(("127.0.0.1", 0), table, log=None, long_poll=0.2)
+    table.start()
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True
     thread.start()

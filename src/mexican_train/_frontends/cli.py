@@ -16,7 +16,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 import click
 
@@ -888,6 +888,9 @@ def rules(name: str | None, house: tuple[str, ...], list_only: bool, table: bool
 
 # -- serve ---------------------------------------------------------------------------
 
+#: The packages the web extra brings (pyproject.toml), which serve imports.
+_WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "anyio"})
+
 
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
@@ -948,7 +951,15 @@ def serve(
     resumes it, and its links still work.  Ctrl-C stops it.
     """
     from .store import StoreError
-    from .web import serve as serve_table  # the server is loaded only for this command
+
+    try:
+        from .web import serve as serve_table  # the server is loaded only for this command
+    except ImportError as error:
+        if error.name not in _WEB_EXTRA:
+            raise
+        raise click.ClickException(
+            f"serve needs the web extra ({error.name} is missing): pip install 'mexican-train[web]'"
+        ) from None
 
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)

@@ -1,7 +1,7 @@
 """The web table: a game served to browsers, with bots in the seats nobody takes.
 
 `WebTable` holds the game and the seats' secret tokens; `make_server` serves it over
-HTTP with the hardened request layer of ``http.py``.  The page (``webpage/``) is
+HTTP and WebSockets (``app.py``: Starlette on uvicorn, with a guard).  The page (``webpage/``) is
 plain HTML, CSS and JavaScript: no build step.  Each seat only ever receives its own
 view (S5), and every move is checked by `apply` on the server.  Everything here goes
 through the library's public API.
@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import hmac
 import importlib
-import ipaddress
 import math
-import re
 import secrets
-import socket
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from importlib import resources
 from typing import IO, Any, Final
 
 import attrs
@@ -27,30 +23,24 @@ import attrs
 from .._bots.names import player_name
 from .._bots.players import GreedyPlayer, Player
 from .._bots.simulate import observers_of, tell
-from .._core.bounds import BOUNDS
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
 from .._core.view import PlayerView, view
-from .._formats.notation import NotationError, format_move, parse_move
+from .._formats.notation import format_move
 from .._formats.record import GameRecord, replay
 from .._formats.render import render_svg
-from .._formats.serialize import SchemaError, move_from_json, to_json
-from .http import JSONRequestHandler, JSONServer, RequestError, Response
+from .._formats.serialize import to_json
+from .app import LONG_POLL, WebServer, shareable_host
+from .http import RequestError
 from .store import TableStore, token_hash
 
 __all__ = ["WebServer", "WebTable", "make_server", "seed_warning", "serve", "shareable_host"]
 
-#: Seconds a ``GET /api/view?since=N`` waits for the table to change before answering.
-LONG_POLL: Final = 10.0
 #: How many lines of the table's log each document carries.
 LOG_LINES: Final = 12
-
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
-_VERSION = re.compile(r"[0-9]{1,12}")
 
 
 # The most of a bot's name a seat's label shows: a name of the bot's own may be long.
@@ -154,6 +144,8 @@ class WebTable:
         self._changed = threading.Condition()
         self._closed = False
         self._thread: threading.Thread | None = None
+        self._listeners: list[Callable[[], None]] = []
+        self._present = [0] * players  # the pages open at each seat
 
     @classmethod
     def resume(
@@ -196,6 +188,51 @@ class WebTable:
         with self._changed:
             state = self._state
         return GameRecord(state.players, state.rules, state.seed)
+
+    # -- who is there -----------------------------------------------------------------------
+
+    def listen(self, callback: Callable[[], None]) -> None:
+        """Call *callback* (from any thread, quickly) whenever the table or its presence changes."""
+        with self._changed:
+            self._listeners.append(callback)
+
+    def arrive(self, seat: int) -> None:
+        """Count one more page open at *seat* (a server's WebSocket, while it is connected)."""
+        with self._changed:
+            self._present[seat] += 1
+            self._tell()
+
+    def leave(self, seat: int) -> None:
+        """Count one page fewer at *seat* (see `arrive`)."""
+        with self._changed:
+            self._present[seat] = max(0, self._present[seat] - 1)
+            self._tell()
+
+    @property
+    def connected(self) -> tuple[bool, ...]:
+        """Whether each seat is taken now, by seat: a bot's always, a person's while a page is open.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()})
+        >>> table.connected
+        (False, True)
+        >>> table.arrive(0); table.connected
+        (True, True)
+        """
+        with self._changed:
+            return tuple(
+                seat in self._bots or count > 0 for seat, count in enumerate(self._present)
+            )
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close` was called."""
+        return self._closed
+
+    def _tell(self) -> None:
+        """Wake whoever waits, and call the listeners (under the lock)."""
+        self._changed.notify_all()
+        for callback in self._listeners:
+            callback()
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -241,12 +278,14 @@ class WebTable:
         The document holds the seat's view in the library's JSON (``"view"``), the
         SVG picture of it (``"svg"``), the moves the seat may make now (``"moves"``,
         empty when it is not its turn), whose turn it is (``"status"``), the latest
-        lines of the table's log, and ``"version"``, which grows with every move.
+        lines of the table's log, ``"connected"``, whether each seat is taken now (a
+        bot's always, a person's while their page is connected), and ``"version"``,
+        which grows with every move.
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
         >>> sorted(table.document(0))  # doctest: +NORMALIZE_WHITESPACE
-        ['bots', 'log', 'moves', 'names', 'scores', 'seat', 'status', 'svg', 'version',
-         'view', 'winners']
+        ['bots', 'connected', 'log', 'moves', 'names', 'scores', 'seat', 'status', 'svg',
+         'version', 'view', 'winners']
         """
         with self._changed:
             state, version, log = self._state, self._version, self._log[-LOG_LINES:]
@@ -258,6 +297,7 @@ class WebTable:
             "version": version,
             "names": names,
             "bots": sorted(self._bots),
+            "connected": list(self.connected),
             "view": to_json(mine),
             "svg": render_svg(mine, names=self.labels),  # the picture says "(you)" itself
             "moves": [_move_document(move, mine) for move in moves],
@@ -341,7 +381,7 @@ class WebTable:
         for others, own in _describe(before, after, seat, move, self.labels):
             self._log.append(_Entry(self._version, seat, others, own))
         del self._log[: -LOG_LINES * 4]
-        self._changed.notify_all()
+        self._tell()
 
     def _bot_to_move(self) -> tuple[int, PlayerView] | None:
         seat = self._state.current_player
@@ -422,7 +462,7 @@ class WebTable:
         """
         with self._changed:
             self._closed = True
-            self._changed.notify_all()
+            self._tell()
         if self._thread is not None:
             self._thread.join(5)
 
@@ -545,151 +585,6 @@ def _round_over(after: GameState, labels: Sequence[str]) -> str:
 
 
 # -- the server ----------------------------------------------------------------------------------
-
-
-def _static(name: str) -> bytes:
-    return (resources.files("mexican_train._frontends") / "webpage" / name).read_bytes()
-
-
-_PAGES: Final = {
-    "/": ("index.html", "text/html; charset=utf-8"),
-    "/table.js": ("table.js", "text/javascript; charset=utf-8"),
-    "/table.css": ("table.css", "text/css; charset=utf-8"),
-    "/favicon.svg": ("favicon.svg", "image/svg+xml"),
-}
-_CSP: Final = (
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-    "frame-ancestors 'none'"
-)
-
-
-def _read_move(data: object) -> Move:
-    try:
-        if isinstance(data, str):
-            return parse_move(data[:64])
-        return move_from_json(data)  # untrusted: every field is checked
-    except (SchemaError, NotationError) as error:
-        raise RequestError(400, "bad move", str(error)) from None
-
-
-class _TableHandler(JSONRequestHandler):
-    """The web table's routes: the page, ``GET /api/view`` and ``POST /api/move``."""
-
-    server: WebServer
-
-    def respond(self, method: str, path: str) -> Response:
-        if path in _PAGES:
-            if method != "GET":
-                raise RequestError(405, "method not allowed", f"{path} is read with GET")
-            name, kind = _PAGES[path]
-            return Response(200, _static(name), kind, (("Content-Security-Policy", _CSP),))
-        if "token" in self.query:
-            raise RequestError(
-                400,
-                "token in the URL",
-                "send the token in the 'Authorization: Bearer <token>' header, never in the URL",
-            )
-        table = self.server.table
-        if path == "/api/view":
-            if method != "GET":
-                raise RequestError(405, "method not allowed", "/api/view is read with GET")
-            seat = table.seat_for(self._token())
-            since = self._since()
-            if since is None:
-                return Response.json(table.document(seat))
-            return Response.json(table.wait(seat, since, self.server.long_poll))
-        if path == "/api/move":
-            if method != "POST":
-                raise RequestError(405, "method not allowed", "/api/move takes a POST")
-            seat = table.seat_for(self._token())
-            body = self.json_body()
-            if (
-                not isinstance(body, dict)
-                or "move" not in body
-                or not set(body) <= {"move", "version"}
-            ):
-                raise RequestError(
-                    400, "bad request", 'the body is {"move": <move>, "version": <number>}'
-                )
-            version = body.get("version")
-            if version is not None and version not in BOUNDS["version"]:
-                raise RequestError(400, "bad request", "version is the number the table showed")
-            return Response.json(table.play(seat, _read_move(body["move"]), version))
-        raise RequestError(404, "not found", f"nothing at {path[:80]}")
-
-    def _token(self) -> str | None:
-        token = self.bearer_token()
-        if token is not None and not _TOKEN.fullmatch(token):
-            raise RequestError(403, "wrong token", "no seat at this table has that token")
-        return token
-
-    def _since(self) -> int | None:
-        values = self.query.get("since")
-        if not values:
-            return None
-        if not _VERSION.fullmatch(values[0]):
-            raise RequestError(400, "bad request", "since is the version the page last saw")
-        return int(values[0])
-
-
-class WebServer(JSONServer):
-    """An HTTP server for one `WebTable` (see `make_server`)."""
-
-    def __init__(
-        self,
-        address: tuple[str, int],
-        table: WebTable,
-        *,
-        log: IO[str] | None = sys.stderr,
-        long_poll: float = LONG_POLL,
-    ) -> None:
-        self.table = table  # first: a failed bind calls server_close, which closes the table
-        self.long_poll = long_poll
-        super().__init__(address, _TableHandler, log=log)
-
-    def links(self) -> dict[int, str]:
-        """Return each person's seat's link: the token travels in the fragment, never sent.
-
-        A server listening on every interface (``0.0.0.0``) gives links with this
-        machine's network address, which others can open.
-        """
-        address, port = self.server_address[:2]
-        host = shareable_host(address if isinstance(address, str) else bytes(address).decode())
-        return {
-            seat: f"http://{host}:{port}/#token={token}"
-            for seat, token in self.table.tokens.items()
-        }
-
-    def server_close(self) -> None:
-        """Stop the table's bots and close the listening socket."""
-        self.table.close()
-        super().server_close()
-
-
-def shareable_host(host: str) -> str:
-    """Return an address other machines can open for a server listening on *host*.
-
-    A server listening on every interface (``0.0.0.0``, ``::`` or ``""``) is reached at
-    this machine's network address, or its name when no address but the loopback one
-    is known; any other *host* is returned as it is.
-
-    >>> shareable_host("127.0.0.1")
-    '127.0.0.1'
-    >>> shareable_host("0.0.0.0") != "0.0.0.0"
-    True
-    """
-    if host not in _EVERY_INTERFACE:
-        return host
-    name = socket.gethostname()
-    try:
-        found = socket.getaddrinfo(name, None, socket.AF_INET, socket.SOCK_STREAM)
-    except OSError:  # a name that does not resolve: others may still know it
-        found = []
-    for *_, address in found:
-        if not ipaddress.ip_address(address[0]).is_loopback:
-            return str(address[0])
-    return name
 
 
 def seed_warning(seed: int | None, people: int) -> str | None:

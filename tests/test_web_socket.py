@@ -1,0 +1,121 @@
+"""The web table's WebSocket (/api/ws): pushed documents, presence, refusals; the web extra."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import threading
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from mexican_train import STANDARD, legal_moves, view
+from mexican_train._frontends.cli import cli
+from mexican_train.players import GreedyPlayer
+from mexican_train.serialize import to_json
+from mexican_train.web import WebServer, WebTable
+
+TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
+
+
+@pytest.fixture
+def server() -> Iterator[WebServer]:
+    # Three seats: people in 0 and 1, a bot in 2.
+    table = WebTable(3, STANDARD, bots={2: GreedyPlayer()}, seed=4)
+    made = WebServer(("127.0.0.1", 0), table, log=None, request_timeout=0.5)
+    table.start()
+    thread = threading.Thread(target=made.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield made
+    finally:
+        made.server_close()
+        thread.join(TIMEOUT)
+
+
+@contextlib.contextmanager
+def _open(server: WebServer, hello: object) -> Iterator[ClientConnection]:
+    url = f"ws://127.0.0.1:{server.server_address[1]}/api/ws"
+    with connect(url, open_timeout=TIMEOUT) as socket:
+        if hello is not None:
+            socket.send(json.dumps(hello))
+        yield socket
+
+
+def _next(socket: ClientConnection) -> dict[str, Any]:
+    document = json.loads(socket.recv(timeout=TIMEOUT))
+    assert isinstance(document, dict)
+    return document
+
+
+def _until(socket: ClientConnection, condition: Any) -> dict[str, Any]:
+    while not condition(document := _next(socket)):
+        pass
+    return document
+
+
+def test_a_socket_pushes_the_seats_document_at_every_move(server: WebServer) -> None:
+    table = server.table
+    with _open(server, {"token": table.tokens[0]}) as socket:
+        first = _next(socket)
+        assert first["seat"] == 0
+        assert first["view"]["hand"] == to_json(view(table.state, 0))["hand"]  # its own (S5)
+        while (seat := table.state.current_player) not in (0, 1):
+            _next(socket)  # the bot moves: its move is pushed
+        before = table.version
+        table.play(seat, legal_moves(table.state)[0], before)
+        pushed = _until(socket, lambda doc: doc["version"] > before)
+        assert pushed["seat"] == 0
+
+
+def test_others_see_who_is_connected(server: WebServer) -> None:
+    table = server.table
+    with _open(server, {"token": table.tokens[0]}) as first:
+        assert _next(first)["connected"] == [True, False, True]  # a bot's seat is always taken
+        with _open(server, {"token": table.tokens[1]}) as second:
+            assert _next(second)["connected"] == [True, True, True]
+            _until(first, lambda doc: doc["connected"] == [True, True, True])
+        _until(first, lambda doc: doc["connected"] == [True, False, True])
+    url = f"http://127.0.0.1:{server.server_address[1]}/api/view"
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {table.tokens[1]}"})
+    with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+        assert json.load(answer)["connected"][0] is False  # the first page has gone too
+
+
+@pytest.mark.parametrize(
+    ("hello", "code"),
+    [
+        ({"token": "x" * 32}, 4403),  # a token no seat has
+        ({"token": "not a token!"}, 4403),
+        ({"seat": 0}, 4400),  # not a hello
+        ("[[[[", 4400),
+        (None, 4408),  # nothing said in time (0.5 s here)
+    ],
+)
+def test_a_socket_that_does_not_name_its_seat_is_closed(
+    server: WebServer, hello: object, code: int
+) -> None:
+    with _open(server, hello) as socket, pytest.raises(ConnectionClosed) as closed:
+        socket.recv(timeout=TIMEOUT)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == code
+    assert server.table.connected == (False, False, True)
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("mexican_train._frontends.web", "mexican_train._frontends.app"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    result = CliRunner().invoke(cli, ["serve", "--port", "0"])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "Error: serve needs the web extra (uvicorn is missing): pip install 'mexican-train[web]'"
+    ]
