@@ -57,7 +57,7 @@ def start_server(target: str) -> tuple[subprocess.Popen[str], int, list[tuple[st
     """Start the server; return it, its port and (path prefix, token) for each honest seat."""
     if target == "web":
         command = [sys.executable, "-m", "mexican_train", "serve", "--port", "0",
-                   "--players", "2", "--people", "2", "-q", "--seed", "1"]  # fmt: skip
+                   "--players", "2", "--people", "2", "-q", "--seed", "1", "--no-db"]  # fmt: skip
         pattern = r"seat (\d): http://[\d.]+:(\d+)/#token=([\w-]+)"
     else:
         command = [sys.executable, str(EXAMPLE), "--players", "2", "--port", "0", "--seed", "1"]

@@ -364,6 +364,7 @@ def test_links_carry_the_token_in_the_fragment(served: WebServer) -> None:
         (["--bots", "chess"], "no bot called 'chess'"),
         (["--players", "99"], ""),
         (["--port", "70000"], "--port"),
+        (["--db", "x.db", "--no-db"], "--db and --no-db: choose one"),
     ],
 )
 def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) -> None:
@@ -398,7 +399,9 @@ def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
     ) as process:  # fmt: skip
         try:
             assert process.stdout is not None
-            lines = [process.stdout.readline() for _ in range(4)]
+            lines = [process.stdout.readline()]
+            while lines[-1] and not lines[-1].startswith("Press Ctrl-C"):
+                lines.append(process.stdout.readline())
             links = re.findall(r"seat (\d): (http://\S+)", "".join(lines))
             assert [seat for seat, _ in links] == ["0", "1"]
             base, token = links[0][1].split("#token=")

@@ -923,8 +923,10 @@ _WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "any
     "--db",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Keep the table in this SQLite database: a restart resumes it.",
+    help="Keep the tables in this SQLite database: a restart resumes them "
+    "[default: tables.sqlite3 in your data folder, e.g. ~/.local/share/mexican-train].",
 )
+@click.option("--no-db", is_flag=True, help="Keep nothing: the table ends with the server.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the access log.")
 def serve(
     host: str,
@@ -937,6 +939,7 @@ def serve(
     seed: int | None,
     bot_delay: float,
     db: str | None,
+    no_db: bool,
     quiet: bool,
 ) -> None:
     """Play in the browser: serve a table and print each person's link.
@@ -946,11 +949,12 @@ def serve(
     own (the part after # is the seat's secret key).  With --host 0.0.0.0
     the links name this machine's network address.  --seed is for replaying
     a game: whoever knows it knows every hand, so leave it out when several
-    people play.  With --db the table is kept in a database, every move
-    committed before it is acknowledged; a restart with the same --db
-    resumes it, and its links still work.  Ctrl-C stops it.
+    people play.  The table is kept in a database (--db; --no-db for none),
+    every move committed before it is acknowledged: a restart resumes an
+    unfinished table of the same players and rules, and its links still
+    work.  Ctrl-C stops it.
     """
-    from .store import StoreError
+    from .store import StoreError, default_path
 
     try:
         from .web import serve as serve_table  # the server is loaded only for this command
@@ -966,6 +970,10 @@ def serve(
     if people > players:
         raise click.UsageError(f"--people is at most --players ({players}), not {people}")
     seated = bots_from_option(bots, players - people) if people < players else []
+    if no_db and db is not None:
+        raise click.UsageError("--db and --no-db: choose one")
+    if not no_db and db is None:
+        db = str(default_path())
     try:
         serve_table(
             players=players, people=people, bots=seated, rules=chosen, seed=seed,

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
+import sys
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,7 +34,7 @@ from .._core.moves import Move
 from .._formats.record import GameRecord
 from .._formats.serialize import SchemaError, move_from_json, record_from_json, to_json
 
-__all__ = ["StoreError", "StoredTable", "TableStore", "token_hash"]
+__all__ = ["StoreError", "StoredTable", "TableStore", "default_path", "token_hash"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -54,6 +56,35 @@ CREATE TABLE IF NOT EXISTS moves (
 
 class StoreError(MexicanTrainError, OSError):
     """The tables' database cannot be opened, read or written."""
+
+
+def default_path(
+    environ: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    home: Path | None = None,
+) -> Path:
+    """Return where ``mexican-train serve`` keeps its tables unless told: the user's data folder.
+
+    ``$XDG_DATA_HOME/mexican-train/tables.sqlite3`` (``~/.local/share`` when it is unset or
+    not absolute) on Linux and other Unixes, ``%LOCALAPPDATA%\\mexican-train`` on
+    Windows, ``~/Library/Application Support/mexican-train`` on macOS.
+
+    >>> default_path({"XDG_DATA_HOME": "/data"}, "linux", Path("/home/ann")).as_posix()
+    '/data/mexican-train/tables.sqlite3'
+    >>> default_path({}, "darwin", Path("/Users/ann")).as_posix()
+    '/Users/ann/Library/Application Support/mexican-train/tables.sqlite3'
+    """
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    home = Path.home() if home is None else home
+    if platform == "win32":
+        base = Path(environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    elif platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        xdg = environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"
+    return base / "mexican-train" / "tables.sqlite3"
 
 
 def token_hash(token: str) -> str:

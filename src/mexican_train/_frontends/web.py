@@ -650,9 +650,10 @@ def serve(
     which reads *rules* and *bots* from its ``--rules``/``--house`` and ``--bots``.
 
     With *db*, the path of an SQLite database, every move is committed there before it
-    is applied, and a table the database holds whose game is not over is served again
-    at its position instead of a new one: its seats' links still work, and its bots are
-    made again from their classes.
+    is applied, and the latest table the database holds, if its game is not over and
+    it has the same players, people and rules, is served again at its position instead
+    of a new one: its seats' links still work, and its bots are made again from their
+    classes.
 
     Raises:
         MexicanTrainError: for a player count the game refuses (`DealError`), or
@@ -668,7 +669,9 @@ def serve(
             f"{players - people} bots fill the seats people do not take, not {len(bots)}"
         )
     store = TableStore(db) if db is not None else None
-    found = _unfinished_table(store, bot_delay) if store is not None else None
+    found = None
+    if store is not None:
+        found = _unfinished_table(store, bot_delay, players, people, rules)
     resumed = found is not None
     if found is not None:
         number, table = found
@@ -699,6 +702,8 @@ def serve(
                 file=out,
             )
         else:
+            if db is not None:
+                print(f"Every move is kept in {db}: a restart resumes the table.", file=out)
             print("Open your seat's link (keep it secret: it is the seat's key):", file=out)
         for seat, link in server.links().items():
             print(f"  seat {seat}: {link}", file=out)
@@ -710,14 +715,23 @@ def serve(
             store.close()
 
 
-def _unfinished_table(store: TableStore, bot_delay: float) -> tuple[int, WebTable] | None:
-    """Return the latest table kept in *store* and its number, if its game is not over."""
+def _unfinished_table(
+    store: TableStore, bot_delay: float, players: int, people: int, rules: Rules
+) -> tuple[int, WebTable] | None:
+    """Return the latest table kept in *store* and its number, if its game is not over.
+
+    Only a table of *players* seats, *people* of them people's, under *rules*, comes
+    back: asked for another game, the server deals a new one (the old one stays kept).
+    """
     kept = store.tables()
     if not kept:
         return None
     last = kept[-1]
+    start = last.record
+    if (start.players, start.players - len(last.bots), start.rules) != (players, people, rules):
+        return None
     bots = {seat: _bot_from_name(name) for seat, name in last.bots.items()}
-    table = WebTable.resume(last.record, last.seats, last.token_hashes, bots, bot_delay=bot_delay)
+    table = WebTable.resume(start, last.seats, last.token_hashes, bots, bot_delay=bot_delay)
     return None if table.state.is_over else (last.number, table)
 
 
