@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -450,3 +451,54 @@ def test_a_seed_with_several_people_is_warned_about() -> None:
     assert warning is not None
     assert "--seed 3" in warning
     assert "every hand" in warning
+
+
+# -- a seat left empty, a turn left unplayed -------------------------------------------------------
+
+
+def _until_logged(table: WebTable, words: str) -> list[str]:
+    """Wait (at most TIMEOUT) until a line of the log, as the bot's seat 1 sees it, says *words*."""
+    end = time.monotonic() + TIMEOUT
+    while time.monotonic() < end:
+        log = table.document(1)["log"]
+        if any(words in line for line in log):
+            return list(log)
+        table.wait(1, since=table.version, timeout=0.1)
+    raise AssertionError(f"nobody said {words!r}: {table.document(1)['log']}")
+
+
+def test_takeover_a_bot_plays_a_seat_left_empty_and_hands_it_back() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4, takeover=1, bot_delay=0.3)
+    table.arrive(0)  # seat 0's page is open: nobody plays for it
+    table.start()
+    try:
+        table.leave(0)  # gone: a second later a bot plays for it
+        _until_logged(table, "Seat 0 is away: a bot plays for them until they are back.")
+        before = table.version
+        table.wait(1, since=before, timeout=TIMEOUT)
+        assert table.version > before  # the seat's moves are made without its person
+        table.arrive(0)
+        _until_logged(table, "Seat 0 is back and plays again.")
+        assert table.connected == (True, True)
+    finally:
+        table.close()
+
+
+def test_a_turn_timer_makes_the_move_a_person_did_not_make() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4, turn_timer=1)
+    table.arrive(0)  # the person is there, and does not move
+    table.start()
+    try:
+        log = _until_logged(table, "Seat 0's time ran out: a bot moves for them.")
+        assert sum("time ran out" in line for line in log) == 1  # told once a turn
+        assert "Your time ran out: a bot moves for you." in table.document(0)["log"]
+    finally:
+        table.close()
+
+
+@pytest.mark.parametrize(
+    "options", [{"takeover": 0}, {"turn_timer": float("nan")}, {"takeover": "5"}]
+)
+def test_takeover_and_turn_timer_are_seconds(options: dict[str, Any]) -> None:
+    with pytest.raises(InvalidArgumentError, match="seconds from 1 to 86400"):
+        WebTable(2, SHORT, bots={1: GreedyPlayer()}, **options)

@@ -927,6 +927,20 @@ _WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "any
     "[default: tables.sqlite3 in your data folder, e.g. ~/.local/share/mexican-train].",
 )
 @click.option("--no-db", is_flag=True, help="Keep nothing: the table ends with the server.")
+@click.option(
+    "--takeover",
+    type=click.FloatRange(1, 86400),
+    default=None,
+    metavar="SECONDS",
+    help="A bot plays a seat whose page has been gone this long, until it is back.",
+)
+@click.option(
+    "--turn-timer",
+    type=click.FloatRange(1, 86400),
+    default=None,
+    metavar="SECONDS",
+    help="Seconds a person has for each move; then a bot makes it for them.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the access log.")
 def serve(
     host: str,
@@ -940,6 +954,8 @@ def serve(
     bot_delay: float,
     db: str | None,
     no_db: bool,
+    takeover: float | None,
+    turn_timer: float | None,
     quiet: bool,
 ) -> None:
     """Play in the browser: serve a table and print each person's link.
@@ -978,7 +994,7 @@ def serve(
         serve_table(
             players=players, people=people, bots=seated, rules=chosen, seed=seed,
             host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
-            db=db,
+            db=db, takeover=takeover, turn_timer=turn_timer,
         )  # fmt: skip
     except KeyboardInterrupt:
         click.echo("Stopped.")

@@ -15,13 +15,14 @@ import math
 import secrets
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, Final
 
 import attrs
 
 from .._bots.names import player_name
-from .._bots.players import GreedyPlayer, Player
+from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, tell
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
@@ -77,11 +78,17 @@ class WebTable:
         bots: a player for each seat a bot takes, by seat; the other seats are people's.
         seed: fixes the deals, to replay a game.
         bot_delay: seconds a bot waits before each move, so people see the moves arrive.
+        takeover: seconds after which a bot plays a person's seat that no page is
+            connected to (see `arrive`); it hands the seat back as soon as one is again.
+            None: never.
+        turn_timer: seconds a person has for each move; then a bot makes that move for
+            them.  None: no limit.
 
     Raises:
         DealError: if the rules cannot deal for *players* (S1).
         InvalidArgumentError: if a bot's seat does not exist, every seat is a bot's,
-            or *bot_delay* is not a number of seconds from 0 to 60.
+            *bot_delay* is not a number of seconds from 0 to 60, or *takeover* or
+            *turn_timer* is not a number of seconds from 1 to 86400.
 
     >>> from mexican_train import STANDARD
     >>> from mexican_train.players import PlannerPlayer
@@ -101,6 +108,8 @@ class WebTable:
         bots: Mapping[int, Player] | None = None,
         seed: int | None = None,
         bot_delay: float = 0.0,
+        takeover: float | None = None,
+        turn_timer: float | None = None,
     ) -> None:
         state = new_game(players, rules, seed)  # S1: DealError for a count the rules refuse
         bots = dict(bots or {})
@@ -121,8 +130,22 @@ class WebTable:
             raise InvalidArgumentError(
                 f"bot_delay is a number of seconds from 0 to 60, not {bot_delay!r}"
             )
+        for name, value in (("takeover", takeover), ("turn_timer", turn_timer)):
+            if value is not None and (
+                not isinstance(value, (int, float))
+                or not math.isfinite(value)
+                or not 1 <= value <= 86400
+            ):
+                raise InvalidArgumentError(
+                    f"{name} is a number of seconds from 1 to 86400, or None, not {value!r}"
+                )
         self._state = state
         self._bots = bots
+        self.takeover = takeover
+        self.turn_timer = turn_timer
+        self._stand_ins: dict[int, Player] = {}  # bots playing for people, by seat
+        self._turn_began = time.monotonic()
+        self._timed_out = -1  # the version whose turn ran out, once told
         #: Called with each move's number (from 1), seat and move before the table applies
         #: it; if it raises, the move is not applied.  ``mexican-train serve --db`` commits
         #: moves to a database here.
@@ -146,6 +169,7 @@ class WebTable:
         self._thread: threading.Thread | None = None
         self._listeners: list[Callable[[], None]] = []
         self._present = [0] * players  # the pages open at each seat
+        self._away_since: list[float | None] = [time.monotonic()] * players
 
     @classmethod
     def resume(
@@ -156,6 +180,7 @@ class WebTable:
         bots: Mapping[int, Player],
         *,
         bot_delay: float = 0.0,
+        **options: float | None,
     ) -> WebTable:
         """Return the table of the record *game* at its position, its seats' tokens still good.
 
@@ -163,12 +188,15 @@ class WebTable:
         each person's token (`token_hashes`).  The record is replayed through the engine
         (`~mexican_train.replay`), then move by move into the table's log.  The tokens
         themselves are not known, only their hashes: the people keep their links.
+        *options* are the table's other options (``takeover``, ``turn_timer``).
 
         Raises:
             mexican_train.ReplayError: if the record does not replay.
         """
         replay(game)  # a record that does not replay is refused before anything is set up
-        table = cls(game.players, game.rules, bots=bots, seed=game.seed, bot_delay=bot_delay)
+        table = cls(
+            game.players, game.rules, bots=bots, seed=game.seed, bot_delay=bot_delay, **options
+        )
         table.tokens = {}
         table.token_hashes = dict(token_hashes)
         with table._changed:
@@ -200,12 +228,18 @@ class WebTable:
         """Count one more page open at *seat* (a server's WebSocket, while it is connected)."""
         with self._changed:
             self._present[seat] += 1
+            self._away_since[seat] = None
+            if self._stand_ins.pop(seat, None) is not None and self.takeover is not None:
+                label = self.labels[seat]
+                self._note(seat, f"{label} is back and plays again.", "You are back.")
             self._tell()
 
     def leave(self, seat: int) -> None:
         """Count one page fewer at *seat* (see `arrive`)."""
         with self._changed:
             self._present[seat] = max(0, self._present[seat] - 1)
+            if not self._present[seat]:
+                self._away_since[seat] = time.monotonic()
             self._tell()
 
     @property
@@ -227,6 +261,11 @@ class WebTable:
     def closed(self) -> bool:
         """Whether `close` was called."""
         return self._closed
+
+    def _note(self, seat: int, others: str, own: str) -> None:
+        """Add a line to the log that is not a move (under the lock)."""
+        self._log.append(_Entry(self._version, seat, others, own))
+        del self._log[: -LOG_LINES * 4]
 
     def _tell(self) -> None:
         """Wake whoever waits, and call the listeners (under the lock)."""
@@ -381,13 +420,45 @@ class WebTable:
         for others, own in _describe(before, after, seat, move, self.labels):
             self._log.append(_Entry(self._version, seat, others, own))
         del self._log[: -LOG_LINES * 4]
+        self._turn_began = time.monotonic()
         self._tell()
 
-    def _bot_to_move(self) -> tuple[int, PlayerView] | None:
+    def _bot_to_move(self) -> tuple[int, PlayerView, Player] | None:
+        """Return the seat a bot is to move for now, its view and the bot (under the lock)."""
         seat = self._state.current_player
-        if seat is None or seat not in self._bots:
+        if seat is None:
             return None
-        return seat, view(self._state, seat)
+        bot = self._bots[seat] if seat in self._bots else self._stand_in(seat)
+        return None if bot is None else (seat, view(self._state, seat), bot)
+
+    def _stand_in(self, seat: int) -> Player | None:
+        """Return the bot that plays for person *seat* now, if one does (under the lock).
+
+        One does while the seat has had no page connected for `takeover` seconds, and
+        for a move the person did not make within `turn_timer` seconds.
+        """
+        now = time.monotonic()
+        away = self._away_since[seat]
+        label = self.labels[seat]
+        if self.takeover is not None and away is not None and now - away >= self.takeover:
+            if seat not in self._stand_ins:
+                self._stand_ins[seat] = PlannerPlayer()
+                self._note(
+                    seat,
+                    f"{label} is away: a bot plays for them until they are back.",
+                    "You were away: a bot plays for you until you are back.",
+                )
+            return self._stand_ins[seat]
+        if self.turn_timer is not None and now - self._turn_began >= self.turn_timer:
+            if self._timed_out != self._version:  # told once a turn
+                self._timed_out = self._version
+                self._note(
+                    seat,
+                    f"{label}'s time ran out: a bot moves for them.",
+                    "Your time ran out: a bot moves for you.",
+                )
+            return PlannerPlayer()
+        return None
 
     def play_bots(self, limit: int = 10_000) -> int:
         """Play the bots' moves, at once, until a person is to move or the round ends.
@@ -410,10 +481,10 @@ class WebTable:
             version = self._version
         if turn is None:
             return False
-        seat, mine = turn
+        seat, mine, bot = turn
         moves = legal_moves(mine)
         try:
-            move = self._bots[seat].choose(mine, moves)
+            move = bot.choose(mine, moves)
         except Exception:  # a user's bot that fails must not stop the table
             move = moves[0]
         with self._changed:
@@ -442,9 +513,13 @@ class WebTable:
             self._thread.start()
 
     def _run_bots(self) -> None:
+        # With a takeover or a turn timer, time alone can make a bot's turn: look often.
+        tick = None if self.takeover is None and self.turn_timer is None else 0.25
         while True:
             with self._changed:
-                self._changed.wait_for(lambda: self._closed or self._bot_to_move() is not None)
+                ready = lambda: self._closed or self._bot_to_move() is not None  # noqa: E731
+                if not self._changed.wait_for(ready, tick):
+                    continue
                 if self._closed:
                     return
                 # Let people see the last move before the bot answers it.
@@ -643,6 +718,8 @@ def serve(
     out: IO[str] = sys.stdout,
     log: IO[str] | None = sys.stderr,
     db: str | None = None,
+    takeover: float | None = None,
+    turn_timer: float | None = None,
 ) -> None:
     """Serve a table until interrupted: people in the first *people* seats, *bots* in the rest.
 
@@ -671,7 +748,8 @@ def serve(
     store = TableStore(db) if db is not None else None
     found = None
     if store is not None:
-        found = _unfinished_table(store, bot_delay, players, people, rules)
+        options = {"takeover": takeover, "turn_timer": turn_timer}
+        found = _unfinished_table(store, bot_delay, players, people, rules, options)
     resumed = found is not None
     if found is not None:
         number, table = found
@@ -682,6 +760,8 @@ def serve(
             bots={people + i: bot for i, bot in enumerate(bots)},
             seed=seed,
             bot_delay=bot_delay,
+            takeover=takeover,
+            turn_timer=turn_timer,
         )
         if store is not None:
             number = store.add(table.record(), table.token_hashes, table.bot_names())
@@ -716,7 +796,12 @@ def serve(
 
 
 def _unfinished_table(
-    store: TableStore, bot_delay: float, players: int, people: int, rules: Rules
+    store: TableStore,
+    bot_delay: float,
+    players: int,
+    people: int,
+    rules: Rules,
+    options: Mapping[str, float | None],
 ) -> tuple[int, WebTable] | None:
     """Return the latest table kept in *store* and its number, if its game is not over.
 
@@ -731,7 +816,9 @@ def _unfinished_table(
     if (start.players, start.players - len(last.bots), start.rules) != (players, people, rules):
         return None
     bots = {seat: _bot_from_name(name) for seat, name in last.bots.items()}
-    table = WebTable.resume(start, last.seats, last.token_hashes, bots, bot_delay=bot_delay)
+    table = WebTable.resume(
+        start, last.seats, last.token_hashes, bots, bot_delay=bot_delay, **options
+    )
     return None if table.state.is_over else (last.number, table)
 
 
