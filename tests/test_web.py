@@ -36,12 +36,13 @@ from mexican_train import (
     PlayerView,
     Tile,
     legal_moves,
+    spectator_view,
     view,
 )
 from mexican_train._frontends.cli import cli
-from mexican_train._frontends.web import seed_warning, shareable_host
+from mexican_train._frontends.web import SPECTATOR, seed_warning, shareable_host
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
-from mexican_train.serialize import view_from_json
+from mexican_train.serialize import to_json, view_from_json
 from mexican_train.web import RequestError, WebServer, WebTable, make_server
 
 SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
@@ -502,3 +503,50 @@ def test_a_turn_timer_makes_the_move_a_person_did_not_make() -> None:
 def test_takeover_and_turn_timer_are_seconds(options: dict[str, Any]) -> None:
     with pytest.raises(InvalidArgumentError, match="seconds from 1 to 86400"):
         WebTable(2, SHORT, bots={1: GreedyPlayer()}, **options)
+
+
+# -- spectators -----------------------------------------------------------------------------------
+
+
+def test_s5_a_spectators_document_holds_no_hand_and_no_move() -> None:
+    """Whatever the hands hold, a spectator's document names no tile of any hand (S5)."""
+    table = WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=5)
+    watcher = table.seat_for(table.spectator_token)
+    assert watcher == SPECTATOR
+    for _ in range(30):
+        document = table.document(watcher)
+        assert document["view"]["hand"] == []
+        assert document["moves"] == []
+        assert document["view"] == to_json(spectator_view(table.state))
+        on_table = {t for train in table.state.trains for t in train.tiles}
+        assert (_tiles_named(document) - on_table) & _hidden(table, watcher) == set()
+        seat = table.state.current_player
+        if seat is None:
+            break
+        if seat in table.tokens:
+            table.play(seat, _person_move(table, seat))
+        else:
+            table.play_bots()
+    assert table.version >= 10
+
+
+def test_a_spectators_document_does_not_depend_on_the_hands() -> None:
+    """Noninterference: two tables alike but for their hidden tiles show spectators the same."""
+    first = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=5)
+    second = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=5)
+    state = first.state
+    mine, theirs = state.hands
+    # One tile changes hands: what each seat holds differs, what is public does not.
+    swapped = state.replace(hands=((theirs[0], *mine[1:]), (mine[0], *theirs[1:])))
+    assert swapped != state
+    second._state = swapped
+    assert second.document(SPECTATOR) == first.document(SPECTATOR)
+    assert second.document(0) != first.document(0)  # a seat's own document does differ
+
+
+def test_a_spectator_cannot_move() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=5)
+    with pytest.raises(RequestError) as refused:
+        table.play(SPECTATOR, Draw())
+    assert refused.value.status == 403
+    assert table.version == 0

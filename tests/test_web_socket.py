@@ -6,6 +6,7 @@ import contextlib
 import json
 import sys
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -119,3 +120,26 @@ def test_serve_without_the_web_extra_says_how_to_install_it(
     assert result.output.strip().splitlines() == [
         "Error: serve needs the web extra (uvicorn is missing): pip install 'mexican-train[web]'"
     ]
+
+
+def test_a_spectator_watches_the_public_view_and_cannot_move(server: WebServer) -> None:
+    table = server.table
+    assert table.spectator_token is not None
+    link = server.spectator_link()
+    assert link is not None
+    assert link.endswith(f"/#token={table.spectator_token}")
+    with _open(server, {"token": table.spectator_token}) as socket:
+        document = _next(socket)
+        assert document["seat"] == -1
+        assert document["view"]["hand"] == []
+        assert document["moves"] == []
+        assert table.connected == (False, False, True)  # a spectator is not a seat's person
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.server_address[1]}/api/move",
+        data=json.dumps({"move": "draw"}).encode(),
+        headers={"Authorization": f"Bearer {table.spectator_token}"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=TIMEOUT)
+    assert refused.value.code == 403
+    assert json.load(refused.value)["error"] == "a spectator"

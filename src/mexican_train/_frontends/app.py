@@ -621,6 +621,17 @@ class WebServer:
             for seat, token in self.table.tokens.items()
         }
 
+    def spectator_link(self) -> str | None:
+        """Return the link that shows the table to spectators (no hand), if its token is known.
+
+        A table resumed from a database knows only the token's hash: None.
+        """
+        token = self.table.spectator_token
+        if token is None:
+            return None
+        host, port = self.server_address
+        return f"http://{shareable_host(host)}:{port}/#token={token}"
+
     def serve_forever(self, poll_interval: float = 0.1) -> None:
         """Serve until `shutdown` (*poll_interval*: how often uvicorn looks, in seconds)."""
         self._stopped.clear()

@@ -29,7 +29,7 @@ from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainE
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
-from .._core.view import PlayerView, view
+from .._core.view import PlayerView, spectator_view, view
 from .._formats.notation import format_move
 from .._formats.record import GameRecord, replay
 from .._formats.render import render_svg
@@ -38,7 +38,15 @@ from .app import LONG_POLL, WebServer, shareable_host
 from .http import RequestError
 from .store import TableStore, token_hash
 
-__all__ = ["WebServer", "WebTable", "make_server", "seed_warning", "serve", "shareable_host"]
+__all__ = [
+    "SPECTATOR",
+    "WebServer",
+    "WebTable",
+    "make_server",
+    "seed_warning",
+    "serve",
+    "shareable_host",
+]
 
 #: How many lines of the table's log each document carries.
 LOG_LINES: Final = 12
@@ -46,6 +54,8 @@ LOG_LINES: Final = 12
 
 # The most of a bot's name a seat's label shows: a name of the bot's own may be long.
 _NAME_SHOWN: Final = 32
+#: The seat number of the table's spectators (`WebTable.seat_for`, `WebTable.document`).
+SPECTATOR: Final = -1
 
 
 def _label(bot: Player | None, seat: int) -> str:
@@ -162,6 +172,10 @@ class WebTable:
         self.token_hashes: Mapping[int, str] = {
             seat: token_hash(token) for seat, token in self.tokens.items()
         }
+        #: The token of the table's spectators: it shows the public view only (S5).
+        self.spectator_token: str | None = secrets.token_urlsafe(24)
+        #: Its SHA-256, which a database keeps (as seat `SPECTATOR`).
+        self.spectator_hash = token_hash(self.spectator_token)
         self._version = 0
         self._log: list[_Entry] = []
         self._changed = threading.Condition()
@@ -185,7 +199,7 @@ class WebTable:
         """Return the table of the record *game* at its position, its seats' tokens still good.
 
         *seats* is the seat that made each move of the record, *token_hashes* the hash of
-        each person's token (`token_hashes`).  The record is replayed through the engine
+        each person's token (`token_hashes`), and of the spectators' as seat `SPECTATOR`.  The record is replayed through the engine
         (`~mexican_train.replay`), then move by move into the table's log.  The tokens
         themselves are not known, only their hashes: the people keep their links.
         *options* are the table's other options (``takeover``, ``turn_timer``).
@@ -198,7 +212,9 @@ class WebTable:
             game.players, game.rules, bots=bots, seed=game.seed, bot_delay=bot_delay, **options
         )
         table.tokens = {}
-        table.token_hashes = dict(token_hashes)
+        table.token_hashes = {s: h for s, h in token_hashes.items() if s != SPECTATOR}
+        table.spectator_token = None
+        table.spectator_hash = token_hashes.get(SPECTATOR, "")
         with table._changed:
             for seat, move in zip(seats, game.moves, strict=True):
                 table._apply(seat, move)
@@ -226,6 +242,8 @@ class WebTable:
 
     def arrive(self, seat: int) -> None:
         """Count one more page open at *seat* (a server's WebSocket, while it is connected)."""
+        if seat == SPECTATOR:
+            return
         with self._changed:
             self._present[seat] += 1
             self._away_since[seat] = None
@@ -236,6 +254,8 @@ class WebTable:
 
     def leave(self, seat: int) -> None:
         """Count one page fewer at *seat* (see `arrive`)."""
+        if seat == SPECTATOR:
+            return
         with self._changed:
             self._present[seat] = max(0, self._present[seat] - 1)
             if not self._present[seat]:
@@ -288,7 +308,7 @@ class WebTable:
             return self._version
 
     def seat_for(self, token: str | None) -> int:
-        """Return the seat whose token is *token*.
+        """Return the seat whose token is *token*, or `SPECTATOR` for the spectators' token.
 
         Raises:
             RequestError: 401 without a token, 403 for a token no seat has.
@@ -303,7 +323,7 @@ class WebTable:
             )
         found = None
         given = token_hash(token)
-        for seat, kept in self.token_hashes.items():
+        for seat, kept in (*self.token_hashes.items(), (SPECTATOR, self.spectator_hash)):
             # A constant-time comparison with every seat: a token must not leak through timing.
             if hmac.compare_digest(given, kept):
                 found = seat
@@ -313,6 +333,8 @@ class WebTable:
 
     def document(self, seat: int) -> dict[str, Any]:
         """Return what *seat* may know now, as JSON-ready data (S5).
+
+        For `SPECTATOR`, the public view: no hand, no moves (`~mexican_train.spectator_view`).
 
         The document holds the seat's view in the library's JSON (``"view"``), the
         SVG picture of it (``"svg"``), the moves the seat may make now (``"moves"``,
@@ -328,9 +350,9 @@ class WebTable:
         """
         with self._changed:
             state, version, log = self._state, self._version, self._log[-LOG_LINES:]
-        mine = view(state, seat)
+        mine = spectator_view(state) if seat == SPECTATOR else view(state, seat)
         names = [("You" if s == seat else label) for s, label in enumerate(self.labels)]
-        moves = legal_moves(mine)
+        moves = () if seat == SPECTATOR else legal_moves(mine)
         return {
             "seat": seat,
             "version": version,
@@ -381,6 +403,8 @@ class WebTable:
         >>> table.play(0, legal_moves(table.state)[0])["version"]
         1
         """
+        if seat == SPECTATOR:
+            raise RequestError(403, "a spectator", "a spectator watches: only seats move")
         with self._changed:
             if version is not None and version != self._version:
                 raise RequestError(
@@ -764,7 +788,8 @@ def serve(
             turn_timer=turn_timer,
         )
         if store is not None:
-            number = store.add(table.record(), table.token_hashes, table.bot_names())
+            hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
+            number = store.add(table.record(), hashes, table.bot_names())
     if store is not None:
         # A move is applied, and so acknowledged, only once it is committed.
         table.journal = lambda count, seat, move: store.append(number, count, seat, move)
@@ -787,6 +812,9 @@ def serve(
             print("Open your seat's link (keep it secret: it is the seat's key):", file=out)
         for seat, link in server.links().items():
             print(f"  seat {seat}: {link}", file=out)
+        watch = server.spectator_link()
+        if watch is not None:
+            print(f"  spectators: {watch}", file=out)
         print("Press Ctrl-C to stop.", file=out, flush=True)
         server.serve_forever()
     finally:
