@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from mexican_train import STANDARD, legal_moves, view
+from mexican_train import STANDARD, InvalidArgumentError, legal_moves, view
 from mexican_train._frontends.cli import cli
 from mexican_train.players import GreedyPlayer
 from mexican_train.serialize import to_json
@@ -143,3 +143,30 @@ def test_a_spectator_watches_the_public_view_and_cannot_move(server: WebServer) 
         urllib.request.urlopen(request, timeout=TIMEOUT)
     assert refused.value.code == 403
     assert json.load(refused.value)["error"] == "a spectator"
+
+
+def test_one_server_serves_many_tables_each_token_naming_its_own(server: WebServer) -> None:
+    other = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=9, name="t2")
+    server.add(other)
+    assert server.tables == [server.table, other]
+    assert other.tokens[0].startswith("t2.")
+    with pytest.raises(InvalidArgumentError, match="served already"):
+        server.add(WebTable(2, STANDARD, bots={1: GreedyPlayer()}, name="t2"))
+    base = f"http://127.0.0.1:{server.server_address[1]}/api/view"
+
+    def seat_of(token: str) -> Any:
+        request = urllib.request.Request(base, headers={"Authorization": f"Bearer {token}"})
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+                return json.load(answer)["view"]["hand"] == other.document(0)["view"]["hand"]
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    assert seat_of(other.tokens[0]) is True
+    assert seat_of(server.table.tokens[0]) is False  # the first table's seat, not this one's
+    assert seat_of("t3." + other.tokens[0][3:]) == 403  # no table t3
+    assert seat_of("t2." + server.table.tokens[0]) == 403  # not a token of t2
+    with _open(server, {"token": other.spectator_token}) as socket:
+        assert _next(socket)["view"]["hand_sizes"] == other.document(0)["view"]["hand_sizes"]
+    with pytest.raises(InvalidArgumentError, match="a table's name"):
+        WebTable(2, STANDARD, bots={1: GreedyPlayer()}, name="no dots.")

@@ -57,6 +57,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from .._core.bounds import BOUNDS
+from .._core.errors import InvalidArgumentError
 from .._formats.notation import NotationError, parse_move
 from .._formats.serialize import SchemaError, move_from_json
 from .http import REQUEST_TIMEOUT, RequestError, _shown_path, read_json
@@ -81,7 +82,7 @@ MAX_WAITING: Final = 1024
 MAX_MESSAGE: Final = 4096
 
 _EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_TOKEN = re.compile(r"[A-Za-z0-9_.-]{1,96}")
 _VERSION = re.compile(r"[0-9]{1,12}")
 _CONTENT_LENGTH = re.compile(r"[0-9]{1,12}")
 _HEADERS: Final = (
@@ -349,35 +350,56 @@ class _Changes:
 
 
 class _Routes:
-    """The routes of the table's application."""
+    """The routes of the tables' application: a token names its table (`WebTable.name`)."""
 
-    def __init__(self, table: WebTable, long_poll: float, deadline: float) -> None:
-        self.table = table
+    def __init__(self, long_poll: float, deadline: float) -> None:
         self.long_poll = long_poll
         self.deadline = deadline
-        self.changes = _Changes()
-        table.listen(self.changes.notify)
+        self.tables: dict[str, tuple[WebTable, _Changes]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def add(self, table: WebTable) -> None:
+        """Serve *table* too (its name must be new)."""
+        changes = _Changes()
+        if self.loop is not None:
+            changes.attach(self.loop)
+        self.tables[table.name] = (table, changes)
+        table.listen(changes.notify)
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        for _, changes in self.tables.values():
+            changes.attach(loop)
+
+    def find(self, token: str | None) -> tuple[WebTable, _Changes, int]:
+        """Return the table that *token* names, its changes and the token's seat."""
+        name = token.partition(".")[0] if token is not None and "." in token else ""
+        found = self.tables.get(name)
+        if found is None:
+            raise RequestError(403, "wrong token", "no table here has that token")
+        table, changes = found
+        return table, changes, table.seat_for(token)
 
     async def page(self, request: Request) -> Response:
         name, kind = _PAGES[request.url.path]
         return Response(_static(name), media_type=kind, headers={"Content-Security-Policy": _CSP})
 
     async def view(self, request: Request) -> Response:
-        seat = self.table.seat_for(_bearer(request))
+        table, changes, seat = self.find(_bearer(request))
         since = _since(request)
         if since is not None:
             ends = time.monotonic() + self.long_poll
             while True:
-                changed = self.changes.next()
+                changed = changes.next()
                 remaining = ends - time.monotonic()
-                if self.table.version != since or self.table.closed or remaining <= 0:
+                if table.version != since or table.closed or remaining <= 0:
                     break
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(changed.wait(), remaining)
-        return JSONResponse(await run_in_threadpool(self.table.document, seat))
+        return JSONResponse(await run_in_threadpool(table.document, seat))
 
     async def move(self, request: Request) -> Response:
-        seat = self.table.seat_for(_bearer(request))
+        table, _, seat = self.find(_bearer(request))
         body = read_json(await _body(request))
         if not isinstance(body, dict) or "move" not in body or not set(body) <= {"move", "version"}:
             raise RequestError(
@@ -387,7 +409,7 @@ class _Routes:
         if version is not None and version not in BOUNDS["version"]:
             raise RequestError(400, "bad request", "version is the number the table showed")
         move = _read_move(body["move"])
-        return JSONResponse(await run_in_threadpool(self.table.play, seat, move, version))
+        return JSONResponse(await run_in_threadpool(table.play, seat, move, version))
 
     async def socket(self, websocket: WebSocket) -> None:
         """Push the seat's document at every change, once the first message names the seat.
@@ -398,7 +420,7 @@ class _Routes:
         """
         await websocket.accept()
         try:
-            seat = await asyncio.wait_for(self._hello(websocket), self.deadline)
+            table, changes, seat = await asyncio.wait_for(self._hello(websocket), self.deadline)
         except asyncio.TimeoutError:
             await websocket.close(4408, "say whose seat this is first")
             return
@@ -408,14 +430,14 @@ class _Routes:
         except WebSocketDisconnect:
             return
         reader = asyncio.ensure_future(self._drain(websocket))
-        self.table.arrive(seat)
+        table.arrive(seat)
         try:
             shown: tuple[int, tuple[bool, ...]] | None = None
-            while not reader.done() and not self.table.closed:
-                changed = self.changes.next()
-                now = (self.table.version, self.table.connected)
+            while not reader.done() and not table.closed:
+                changed = changes.next()
+                now = (table.version, table.connected)
                 if now != shown:
-                    document = await run_in_threadpool(self.table.document, seat)
+                    document = await run_in_threadpool(table.document, seat)
                     await websocket.send_text(json.dumps(document))
                     shown = (document["version"], tuple(document["connected"]))
                     continue
@@ -426,16 +448,16 @@ class _Routes:
             pass  # the page went away
         finally:
             reader.cancel()
-            self.table.leave(seat)
+            table.leave(seat)
 
-    async def _hello(self, websocket: WebSocket) -> int:
+    async def _hello(self, websocket: WebSocket) -> tuple[WebTable, _Changes, int]:
         try:
             hello = json.loads(await websocket.receive_text())
         except (ValueError, KeyError, RecursionError):
             hello = None
         if not isinstance(hello, dict) or not isinstance(hello.get("token"), str):
             raise RequestError(400, "bad hello", 'the first message is {"token": "<token>"}')
-        return self.table.seat_for(_checked_token(hello["token"]))
+        return self.find(_checked_token(hello["token"]))
 
     @staticmethod
     async def _drain(websocket: WebSocket) -> None:
@@ -535,11 +557,15 @@ def application(
     deadline: float = REQUEST_TIMEOUT,
 ) -> Callable[[Scope, Receive, Send], Any]:
     """Return the ASGI application that serves *table* (without the guard: see `WebServer`)."""
-    routes = _Routes(table, long_poll, deadline)
+    routes = _Routes(long_poll, deadline)
+    routes.add(table)
+    return _application(routes, log)
 
+
+def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Receive, Send], Any]:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        routes.changes.attach(asyncio.get_running_loop())
+        routes.attach(asyncio.get_running_loop())
         yield
 
     app = Starlette(
@@ -587,8 +613,10 @@ class WebServer:
         self.socket = socket.create_server((host, port), family=family, backlog=2048)
         self.server_address: tuple[str, int] = self.socket.getsockname()[:2]
         http, websocket = _guarded(_Guard(max_per_client, request_timeout))
+        self._routes = _Routes(long_poll, request_timeout)
+        self._routes.add(table)
         config = uvicorn.Config(
-            application(table, log=log, long_poll=long_poll, deadline=request_timeout),
+            _application(self._routes, log),
             http=http,
             ws=websocket,
             ws_max_size=MAX_MESSAGE,
@@ -621,6 +649,21 @@ class WebServer:
             for seat, token in self.table.tokens.items()
         }
 
+    def add(self, table: WebTable) -> None:
+        """Serve *table* as well, from now on; its `~mexican_train.web.WebTable.name` must be new.
+
+        Raises:
+            InvalidArgumentError: if a table of that name is served already.
+        """
+        if table.name in self._routes.tables:
+            raise InvalidArgumentError(f"a table named {table.name!r} is served already")
+        self._routes.add(table)
+
+    @property
+    def tables(self) -> list[WebTable]:
+        """The tables served, the first one (`table`) first."""
+        return [table for table, _ in self._routes.tables.values()]
+
     def spectator_link(self) -> str | None:
         """Return the link that shows the table to spectators (no hand), if its token is known.
 
@@ -646,8 +689,9 @@ class WebServer:
         self._stopped.wait(10)
 
     def server_close(self) -> None:
-        """Stop the table's bots, stop serving, and close the listening socket."""
-        self.table.close()
+        """Stop the tables' bots, stop serving, and close the listening socket."""
+        for table in self.tables:
+            table.close()
         self.shutdown()
         self.socket.close()
 

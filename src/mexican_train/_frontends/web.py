@@ -12,6 +12,7 @@ from __future__ import annotations
 import hmac
 import importlib
 import math
+import re
 import secrets
 import sys
 import threading
@@ -54,6 +55,7 @@ LOG_LINES: Final = 12
 
 # The most of a bot's name a seat's label shows: a name of the bot's own may be long.
 _NAME_SHOWN: Final = 32
+_NAME = re.compile(r"[A-Za-z0-9_-]{0,16}")
 #: The seat number of the table's spectators (`WebTable.seat_for`, `WebTable.document`).
 SPECTATOR: Final = -1
 
@@ -93,6 +95,8 @@ class WebTable:
             None: never.
         turn_timer: seconds a person has for each move; then a bot makes that move for
             them.  None: no limit.
+        name: the table's name among the tables of one server (up to 16 letters, digits,
+            ``-`` and ``_``); its tokens start with it, so that a token names its table.
 
     Raises:
         DealError: if the rules cannot deal for *players* (S1).
@@ -120,7 +124,12 @@ class WebTable:
         bot_delay: float = 0.0,
         takeover: float | None = None,
         turn_timer: float | None = None,
+        name: str = "",
     ) -> None:
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise InvalidArgumentError(
+                f"a table's name is up to 16 letters, digits, - and _, not {name!r}"
+            )
         state = new_game(players, rules, seed)  # S1: DealError for a count the rules refuse
         bots = dict(bots or {})
         for seat in bots:
@@ -140,14 +149,14 @@ class WebTable:
             raise InvalidArgumentError(
                 f"bot_delay is a number of seconds from 0 to 60, not {bot_delay!r}"
             )
-        for name, value in (("takeover", takeover), ("turn_timer", turn_timer)):
+        for option, value in (("takeover", takeover), ("turn_timer", turn_timer)):
             if value is not None and (
                 not isinstance(value, (int, float))
                 or not math.isfinite(value)
                 or not 1 <= value <= 86400
             ):
                 raise InvalidArgumentError(
-                    f"{name} is a number of seconds from 1 to 86400, or None, not {value!r}"
+                    f"{option} is a number of seconds from 1 to 86400, or None, not {value!r}"
                 )
         self._state = state
         self._bots = bots
@@ -164,16 +173,18 @@ class WebTable:
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot.
         self.labels: tuple[str, ...] = tuple(_label(bots.get(s), s) for s in range(players))
+        #: The table's name among a server's tables: its tokens start with it and a dot.
+        self.name = name
         #: The secret token of each person's seat, by seat.
         self.tokens: Mapping[int, str] = {
-            seat: secrets.token_urlsafe(24) for seat in range(players) if seat not in bots
+            seat: self._new_token() for seat in range(players) if seat not in bots
         }
         #: The SHA-256 of each person's token, by seat, which a database keeps instead of it.
         self.token_hashes: Mapping[int, str] = {
             seat: token_hash(token) for seat, token in self.tokens.items()
         }
         #: The token of the table's spectators: it shows the public view only (S5).
-        self.spectator_token: str | None = secrets.token_urlsafe(24)
+        self.spectator_token: str | None = self._new_token()
         #: Its SHA-256, which a database keeps (as seat `SPECTATOR`).
         self.spectator_hash = token_hash(self.spectator_token)
         self._version = 0
@@ -185,6 +196,10 @@ class WebTable:
         self._present = [0] * players  # the pages open at each seat
         self._away_since: list[float | None] = [time.monotonic()] * players
 
+    def _new_token(self) -> str:
+        secret = secrets.token_urlsafe(24)
+        return f"{self.name}.{secret}" if self.name else secret
+
     @classmethod
     def resume(
         cls,
@@ -194,7 +209,8 @@ class WebTable:
         bots: Mapping[int, Player],
         *,
         bot_delay: float = 0.0,
-        **options: float | None,
+        takeover: float | None = None,
+        turn_timer: float | None = None,
     ) -> WebTable:
         """Return the table of the record *game* at its position, its seats' tokens still good.
 
@@ -202,14 +218,20 @@ class WebTable:
         each person's token (`token_hashes`), and of the spectators' as seat `SPECTATOR`.  The record is replayed through the engine
         (`~mexican_train.replay`), then move by move into the table's log.  The tokens
         themselves are not known, only their hashes: the people keep their links.
-        *options* are the table's other options (``takeover``, ``turn_timer``).
+        *bot_delay*, *takeover* and *turn_timer* are the table's options (see `WebTable`).
 
         Raises:
             mexican_train.ReplayError: if the record does not replay.
         """
         replay(game)  # a record that does not replay is refused before anything is set up
         table = cls(
-            game.players, game.rules, bots=bots, seed=game.seed, bot_delay=bot_delay, **options
+            game.players,
+            game.rules,
+            bots=bots,
+            seed=game.seed,
+            bot_delay=bot_delay,
+            takeover=takeover,
+            turn_timer=turn_timer,
         )
         table.tokens = {}
         table.token_hashes = {s: h for s, h in token_hashes.items() if s != SPECTATOR}
@@ -772,8 +794,8 @@ def serve(
     store = TableStore(db) if db is not None else None
     found = None
     if store is not None:
-        options = {"takeover": takeover, "turn_timer": turn_timer}
-        found = _unfinished_table(store, bot_delay, players, people, rules, options)
+        options = _TableOptions(bot_delay, takeover, turn_timer)
+        found = _unfinished_table(store, players, people, rules, options)
     resumed = found is not None
     if found is not None:
         number, table = found
@@ -823,13 +845,15 @@ def serve(
             store.close()
 
 
+@attrs.frozen
+class _TableOptions:
+    bot_delay: float
+    takeover: float | None
+    turn_timer: float | None
+
+
 def _unfinished_table(
-    store: TableStore,
-    bot_delay: float,
-    players: int,
-    people: int,
-    rules: Rules,
-    options: Mapping[str, float | None],
+    store: TableStore, players: int, people: int, rules: Rules, options: _TableOptions
 ) -> tuple[int, WebTable] | None:
     """Return the latest table kept in *store* and its number, if its game is not over.
 
@@ -845,7 +869,13 @@ def _unfinished_table(
         return None
     bots = {seat: _bot_from_name(name) for seat, name in last.bots.items()}
     table = WebTable.resume(
-        start, last.seats, last.token_hashes, bots, bot_delay=bot_delay, **options
+        start,
+        last.seats,
+        last.token_hashes,
+        bots,
+        bot_delay=options.bot_delay,
+        takeover=options.takeover,
+        turn_timer=options.turn_timer,
     )
     return None if table.state.is_over else (last.number, table)
 
