@@ -9,18 +9,23 @@ import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from mexican_train import STANDARD, InvalidArgumentError, legal_moves, view
+from mexican_train._frontends import web
 from mexican_train._frontends.cli import cli
+from mexican_train._frontends.store import TableStore
+from mexican_train._frontends.web import SPECTATOR, lobby_table
 from mexican_train.players import GreedyPlayer
 from mexican_train.serialize import to_json
-from mexican_train.web import WebServer, WebTable
+from mexican_train.web import RequestError, WebServer, WebTable
 
 TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
 
@@ -170,3 +175,88 @@ def test_one_server_serves_many_tables_each_token_naming_its_own(server: WebServ
         assert _next(socket)["view"]["hand_sizes"] == other.document(0)["view"]["hand_sizes"]
     with pytest.raises(InvalidArgumentError, match="a table's name"):
         WebTable(2, STANDARD, bots={1: GreedyPlayer()}, name="no dots.")
+
+
+# -- the lobby, and a new game at the same table ------------------------------------------------
+
+
+def _json_call(server: WebServer, path: str, body: object = None, token: str = "") -> Any:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.server_address[1]}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}"} if token else {},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            return json.load(answer)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_the_lobby_makes_tables_with_a_link_per_seat_and_one_for_spectators(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1)
+    made = WebServer(("127.0.0.1", 0), table, log=None, lobby=lobby_table)
+    thread = threading.Thread(target=made.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert _json_call(made, "/api/lobby")["levels"] == ["easy", "medium", "hard"]
+        asked = {"rules": "hub", "house": [], "players": 3, "people": 2, "level": "easy"}
+        answer = _json_call(made, "/api/tables", asked)
+        assert set(answer["seats"]) == {"0", "1"}
+        token = answer["seats"]["1"].removeprefix("/#token=")
+        assert token.startswith(answer["table"] + ".")
+        document = _json_call(made, "/api/view", token=token)
+        assert document["seat"] == 1
+        assert document["names"][2] == "Seat 2 (greedy)"
+        watcher = answer["spectators"].removeprefix("/#token=")
+        assert _json_call(made, "/api/view", token=watcher)["view"]["hand"] == []
+        assert len(made.tables) == 2
+        for wrong in ({"players": 9}, {"level": "expert"}, {"rules": "chess"}, [1], {"x": 1}):
+            assert _json_call(made, "/api/tables", wrong) == 400
+        monkeypatch.setattr(web, "MAX_TABLES_PER_CLIENT", 1)
+        assert _json_call(made, "/api/tables", asked) == 503  # this address made its share
+        assert len(made.tables) == 2
+    finally:
+        made.server_close()
+        thread.join(TIMEOUT)
+
+
+def test_a_server_without_a_lobby_makes_no_tables(server: WebServer) -> None:
+    assert _json_call(server, "/api/lobby") == 404
+    assert _json_call(server, "/api/tables", {"players": 2}) == 404
+    assert len(server.tables) == 1
+
+
+def test_a_finished_game_is_followed_by_a_new_one_at_the_same_table(tmp_path: Path) -> None:
+    short = attrs.evolve(STANDARD, max_pip=6, rounds=1)
+    table = WebTable(2, short, bots={1: GreedyPlayer()}, seed=2)
+    store = TableStore(tmp_path / "tables.sqlite3")
+    number = store.add(table.record(), table.token_hashes, table.bot_names())
+    web._keep(table, store, number)
+    with pytest.raises(RequestError, match="not over"):
+        table.again(0)
+    while not table.state.is_over:
+        if table.state.current_player == 0:
+            table.play(0, legal_moves(view(table.state, 0))[0])
+        table.play_bots()
+    finished = table.version
+    document = table.again(0)
+    assert document["version"] == finished + 1  # pages take it for the newest
+    assert not table.state.is_over
+    assert table.seat_for(table.tokens[0]) == 0  # the same links
+    assert "You dealt a new game." in document["log"]
+    if table.state.current_player == 0:
+        table.play(0, legal_moves(view(table.state, 0))[0])
+    table.play_bots()
+    kept = store.tables()
+    assert len(kept) == 2  # the new game is kept as a table of its own, its moves with it
+    assert len(kept[-1].record.moves) == table.version - finished - 1
+    again = WebTable.resume(
+        kept[-1].record, kept[-1].seats, kept[-1].token_hashes, {1: GreedyPlayer()}
+    )
+    assert again.state == table.state
+    assert again.seat_for(table.tokens[0]) == 0
+    with pytest.raises(RequestError, match="spectator"):
+        table.again(SPECTATOR)

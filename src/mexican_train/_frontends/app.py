@@ -98,6 +98,7 @@ _CSP: Final = (
 _PAGES: Final = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/table.js": ("table.js", "text/javascript; charset=utf-8"),
+    "/lobby.js": ("lobby.js", "text/javascript; charset=utf-8"),
     "/table.css": ("table.css", "text/css; charset=utf-8"),
     "/favicon.svg": ("favicon.svg", "image/svg+xml"),
 }
@@ -352,11 +353,18 @@ class _Changes:
 class _Routes:
     """The routes of the tables' application: a token names its table (`WebTable.name`)."""
 
-    def __init__(self, long_poll: float, deadline: float) -> None:
+    def __init__(
+        self,
+        long_poll: float,
+        deadline: float,
+        lobby: Callable[[object, str], WebTable] | None = None,
+    ) -> None:
         self.long_poll = long_poll
         self.deadline = deadline
         self.tables: dict[str, tuple[WebTable, _Changes]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.lobby = lobby
+        self._made: dict[str, int] = {}  # the tables the lobby made, by client address
 
     def add(self, table: WebTable) -> None:
         """Serve *table* too (its name must be new)."""
@@ -410,6 +418,41 @@ class _Routes:
             raise RequestError(400, "bad request", "version is the number the table showed")
         move = _read_move(body["move"])
         return JSONResponse(await run_in_threadpool(table.play, seat, move, version))
+
+    async def again(self, request: Request) -> Response:
+        table, _, seat = self.find(_bearer(request))
+        return JSONResponse(await run_in_threadpool(table.again, seat))
+
+    async def choices(self, request: Request) -> Response:
+        from .web import lobby_choices  # web imports this module
+
+        if self.lobby is None:
+            raise RequestError(404, "no lobby", "this server makes no tables")
+        return JSONResponse(lobby_choices())
+
+    async def create(self, request: Request) -> Response:
+        """Make a table as the lobby asks; answer its seats' and spectators' links."""
+        from .web import MAX_TABLES, MAX_TABLES_PER_CLIENT
+
+        if self.lobby is None:
+            raise RequestError(404, "no lobby", "this server makes no tables")
+        client = request.client.host if request.client else ""
+        asked = read_json(await _body(request))
+        if len(self.tables) >= MAX_TABLES or self._made.get(client, 0) >= MAX_TABLES_PER_CLIENT:
+            raise RequestError(503, "full", "this server holds as many tables as it can")
+        name = f"t{len(self.tables) + 1}"
+        while name in self.tables:
+            name += "x"
+        table = await run_in_threadpool(self.lobby, asked, name)
+        self.add(table)
+        self._made[client] = self._made.get(client, 0) + 1
+        return JSONResponse(
+            {
+                "table": name,
+                "seats": {str(seat): f"/#token={token}" for seat, token in table.tokens.items()},
+                "spectators": f"/#token={table.spectator_token}",
+            }
+        )
 
     async def socket(self, websocket: WebSocket) -> None:
         """Push the seat's document at every change, once the first message names the seat.
@@ -573,6 +616,9 @@ def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Recei
             *(Route(path, routes.page, methods=["GET"]) for path in _PAGES),
             Route("/api/view", routes.view, methods=["GET"]),
             Route("/api/move", routes.move, methods=["POST"]),
+            Route("/api/again", routes.again, methods=["POST"]),
+            Route("/api/lobby", routes.choices, methods=["GET"]),
+            Route("/api/tables", routes.create, methods=["POST"]),
             WebSocketRoute("/api/ws", routes.socket),
         ],
         exception_handlers={
@@ -589,7 +635,8 @@ class WebServer:
     """An HTTP and WebSocket server for one `~mexican_train.web.WebTable` (see `make_server`).
 
     It listens as soon as it is made (port 0: any free port; `server_address` says
-    which); `serve_forever` serves until `shutdown` or `server_close`, or Ctrl-C in
+    which).  With *lobby* (`~mexican_train.web.lobby_table`), ``POST /api/tables``
+    makes tables on request, the lobby page's; `serve_forever` serves until `shutdown` or `server_close`, or Ctrl-C in
     the main thread.  At most *max_per_client* connections come from one address and
     *max_connections* from all clients together; behind a reverse proxy every client
     has the proxy's address: let the proxy limit each client, and raise
@@ -606,6 +653,7 @@ class WebServer:
         request_timeout: float = REQUEST_TIMEOUT,
         max_per_client: int = 32,
         max_connections: int = 512,
+        lobby: Callable[[object, str], WebTable] | None = None,
     ) -> None:
         self.table = table
         host, port = address
@@ -613,7 +661,7 @@ class WebServer:
         self.socket = socket.create_server((host, port), family=family, backlog=2048)
         self.server_address: tuple[str, int] = self.socket.getsockname()[:2]
         http, websocket = _guarded(_Guard(max_per_client, request_timeout))
-        self._routes = _Routes(long_poll, request_timeout)
+        self._routes = _Routes(long_poll, request_timeout, lobby)
         self._routes.add(table)
         config = uvicorn.Config(
             _application(self._routes, log),

@@ -22,9 +22,10 @@ from typing import IO, Any, Final
 
 import attrs
 
-from .._bots.names import player_name
+from .._bots.names import make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, tell
+from .._catalogue.variants import combine, get_variant, variant_names
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
@@ -43,6 +44,8 @@ __all__ = [
     "SPECTATOR",
     "WebServer",
     "WebTable",
+    "lobby_choices",
+    "lobby_table",
     "make_server",
     "seed_warning",
     "serve",
@@ -169,6 +172,9 @@ class WebTable:
         #: it; if it raises, the move is not applied.  ``mexican-train serve --db`` commits
         #: moves to a database here.
         self.journal: Callable[[int, int, Move], None] | None = None
+        #: Called with the record of a new game dealt at the table (`again`) before it
+        #: starts; if it raises, the game stays as it was.
+        self.restarted: Callable[[GameRecord], None] | None = None
         self._observers = observers_of(bots)
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot.
@@ -444,6 +450,44 @@ class WebTable:
                 self._apply(seat, move)
             except IllegalMoveError as error:
                 raise RequestError(422, "illegal move", error.reason) from None
+        return self.document(seat)
+
+    def again(self, seat: int) -> dict[str, Any]:
+        """Deal a new game at the table once its game is over; return *seat*'s document.
+
+        The seats, their tokens (so their links) and the bots stay; the version goes on
+        growing, so pages take the new game for the newest document.  `restarted`, if
+        set, is told the new game's record first (a database keeps it as a new table).
+
+        Raises:
+            RequestError: 409 while the game is not over, 403 for a spectator.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
+        >>> table.again(0)
+        Traceback (most recent call last):
+        ...
+        mexican_train._frontends.http.RequestError: 409 not over: the game is not over: finish it first
+        """
+        if seat == SPECTATOR:
+            raise RequestError(403, "a spectator", "a spectator watches: only seats deal")
+        with self._changed:
+            if not self._state.is_over:
+                raise RequestError(409, "not over", "the game is not over: finish it first")
+            state = new_game(self._state.players, self._state.rules, None)
+            if self.restarted is not None:
+                try:
+                    self.restarted(GameRecord(state.players, state.rules, state.seed))
+                except MexicanTrainError as error:
+                    raise RequestError(
+                        503, "not saved", f"the game could not be kept: {error}"
+                    ) from None
+            self._state = state
+            self._version += 1
+            self._observers = observers_of(self._bots)
+            label = self.labels[seat]
+            self._note(seat, f"{label} dealt a new game.", "You dealt a new game.")
+            self._turn_began = time.monotonic()
+            self._tell()
         return self.document(seat)
 
     def _apply(self, seat: int, move: Move) -> None:
@@ -727,14 +771,84 @@ def seed_warning(seed: int | None, people: int) -> str | None:
     )
 
 
+#: The most tables the lobby of one server makes, and the most one address makes.
+MAX_TABLES: Final = 200
+MAX_TABLES_PER_CLIENT: Final = 20
+#: The bots' levels the lobby offers (`mexican_train.players.LEVELS`).
+_LEVELS: Final = ("easy", "medium", "hard")
+_LOBBY_FIELDS: Final = frozenset({"rules", "house", "players", "people", "level"})
+
+
+def lobby_choices() -> dict[str, Any]:
+    """Return what the lobby page offers: the rules, the house rules and the bots' levels.
+
+    >>> lobby_choices()["levels"]
+    ['easy', 'medium', 'hard']
+    """
+    names = list(variant_names())
+    return {"rules": names, "levels": list(_LEVELS), "players": [2, 8]}
+
+
+def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
+    """Return the table a lobby's request asks for, named *name*, its bots started.
+
+    *request* is ``{"rules": name, "house": [names], "players": n, "people": k,
+    "level": "easy" | "medium" | "hard"}``: *people* seats for people (the first ones),
+    bots of that level in the others.
+
+    Raises:
+        RequestError: 400 for a request that is not one, or rules that cannot deal.
+
+    >>> table = lobby_table({"rules": "hub", "players": 3, "people": 2, "level": "easy"}, "t1")
+    >>> sorted(table.tokens), table.tokens[0].startswith("t1."), table.labels[2]
+    ([0, 1], True, 'Seat 2 (greedy)')
+    >>> table.close()
+    """
+    if not isinstance(request, dict) or not set(request) <= _LOBBY_FIELDS:
+        raise RequestError(400, "bad request", f"a table is asked for with {sorted(_LOBBY_FIELDS)}")
+    rules, house = request.get("rules", "standard"), request.get("house", [])
+    players, people = request.get("players", 4), request.get("people", 1)
+    level = request.get("level", "medium")
+    if (
+        not isinstance(rules, str)
+        or not isinstance(house, list)
+        or not all(isinstance(part, str) for part in house)
+        or len(house) > 8
+        or type(players) is not int
+        or type(people) is not int
+        or not 2 <= players <= 8
+        or not 1 <= people <= players
+        or level not in _LEVELS
+    ):
+        raise RequestError(
+            400,
+            "bad request",
+            "rules and house rules by name, 2-8 players, 1 to all of them people, and a "
+            f"level of {', '.join(_LEVELS)}",
+        )
+    try:
+        chosen = combine(rules, *house) if house else get_variant(rules)
+        bots = {seat: make_bot(level) for seat in range(people, players)}
+        table = WebTable(players, chosen, bots=bots, bot_delay=bot_delay, name=name)
+    except MexicanTrainError as error:
+        raise RequestError(400, "bad request", str(error)) from None
+    table.start()
+    return table
+
+
 def make_server(
     table: WebTable,
     host: str = "127.0.0.1",
     port: int = 8000,
     *,
     log: IO[str] | None = sys.stderr,
+    lobby: bool = False,
 ) -> WebServer:
     """Return a server for *table* listening on *host*:*port* (port 0: any free port).
+
+    With *lobby*, the page without a token is the lobby, where anyone who can reach the
+    server makes tables (`lobby_table`; at most `MAX_TABLES`, `MAX_TABLES_PER_CLIENT`
+    from one address).
 
     Call ``serve_forever()`` on it (in a thread, if you like) and ``server_close()``
     when done; the table's bots start with the server.  `WebServer.links` gives each
@@ -746,7 +860,7 @@ def make_server(
     True
     >>> server.server_close()
     """
-    server = WebServer((host, port), table, log=log)
+    server = WebServer((host, port), table, log=log, lobby=lobby_table if lobby else None)
     table.start()
     return server
 
@@ -813,9 +927,8 @@ def serve(
             hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
             number = store.add(table.record(), hashes, table.bot_names())
     if store is not None:
-        # A move is applied, and so acknowledged, only once it is committed.
-        table.journal = lambda count, seat, move: store.append(number, count, seat, move)
-    server = make_server(table, host, port, log=log)
+        _keep(table, store, number)
+    server = make_server(table, host, port, log=log, lobby=True)
     try:
         warning = seed_warning(seed, people)
         if warning is not None and not resumed:
@@ -843,6 +956,24 @@ def serve(
         server.server_close()
         if store is not None:
             store.close()
+
+
+def _keep(table: WebTable, store: TableStore, number: int) -> None:
+    """Commit *table*'s moves to *store* (as table *number*), and each new game as a new table.
+
+    A move is applied, and so acknowledged, only once it is committed.
+    """
+    kept = [number, 0]  # the table's number in the store, the version its game began at
+
+    def journal(count: int, seat: int, move: Move) -> None:
+        store.append(kept[0], count - kept[1], seat, move)
+
+    def restarted(record: GameRecord) -> None:
+        hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
+        kept[:] = [store.add(record, hashes, table.bot_names()), table.version + 1]
+
+    table.journal = journal
+    table.restarted = restarted
 
 
 @attrs.frozen

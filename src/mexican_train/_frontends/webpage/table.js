@@ -274,7 +274,15 @@ function showPresence(next) {
 function received(next) {
   show(next);
   showPresence(next);
+  // A finished game: any person may deal a new one at the same table (same links).
+  $("again").hidden = !(next.view.is_over && next.seat >= 0);
   setLive(true);
+}
+
+async function again() {
+  const answer = await api("/api/again", {});
+  if (answer.ok) received(answer.data);
+  else $("error").textContent = answer.data.reason || answer.data.error;
 }
 
 function listen() {
@@ -336,6 +344,7 @@ async function follow() {
 
 async function start() {
   if (!token) {
+    if (await showLobby()) return;
     $("nolink").hidden = false;
     $("status").textContent = "Not seated.";
     return;
@@ -354,4 +363,5 @@ async function start() {
 }
 
 window.addEventListener("hashchange", () => location.reload());
+$("again").addEventListener("click", again);
 start();
