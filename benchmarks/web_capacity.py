@@ -1,7 +1,7 @@
 """How many 4-player tables one web table process serves, at p95 <= 50 ms a move.
 
     python benchmarks/web_capacity.py [--tables 10 20 40] [--seconds 20] [--think 1.0]
-                                      [--json]
+                                      [--repeat 1] [--json]
 
 For each count of tables: starts one server process (``WebServer`` with that many
 tables of four people each, the standard rules), then plays every table as four
@@ -12,7 +12,9 @@ time from sending the move to reading the answer is recorded, for ``--seconds`` 
 three seconds of warm-up (every page connecting and reading its first document).  Between rounds seat 0
 deals.  It prints, for each count, the moves played, the moves a second, and the
 moves' latency (median, 95th percentile, maximum), and the largest count whose 95th
-percentile is at most 50 ms.  Everything is bounded: the tables, the time.
+percentile is at most 50 ms; with ``--repeat R``, each count runs R times and the run
+with the median 95th percentile is shown (a shared machine's other work shows as
+outliers).  Everything is bounded: the tables, the time.
 """
 
 from __future__ import annotations
@@ -42,7 +44,10 @@ def serve(tables: int) -> None:
     from mexican_train.web import WebServer, WebTable
 
     made = [WebTable(4, STANDARD, seed=i, name=f"t{i}") for i in range(tables)]
-    server = WebServer((HOST, 0), made[0], log=None, max_per_client=8 * tables + 32)
+    # Each page holds a WebSocket and a kept-alive connection, all from this machine: the
+    # caps per client and for everyone (512 by default) are raised to let every page in.
+    bound = 8 * tables + 64
+    server = WebServer((HOST, 0), made[0], log=None, max_per_client=bound, max_connections=bound)
     for table in made[1:]:
         server.add(table)
     tokens = [[table.tokens[seat] for seat in range(4)] for table in made]
@@ -63,8 +68,11 @@ async def _post(connection: list[Any], port: int, token: str, body: bytes) -> in
         if not connection:
             connection.extend(await asyncio.open_connection(HOST, port))
         reader, writer = connection
-        writer.write(request)
-        status_line = await reader.readline()
+        try:
+            writer.write(request)
+            status_line = await reader.readline()
+        except ConnectionError:
+            status_line = b""
         if status_line:
             break
         writer.close()  # closed while idle (uvicorn's keep-alive timeout): open another
@@ -164,13 +172,20 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="+", default=[10, 20, 40])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--repeat", type=int, default=1, help="runs per count; the median")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
         serve(args.serve)
         return
-    rows = [measure(count, args.seconds, args.think) for count in args.tables]
+    rows = []
+    for count in args.tables:
+        runs = sorted(
+            (measure(count, args.seconds, args.think) for _ in range(args.repeat)),
+            key=lambda row: row["p95_ms"],
+        )
+        rows.append(runs[len(runs) // 2])  # the run of the median 95th percentile
     within = [row["tables"] for row in rows if row["p95_ms"] <= TARGET_MS]
     if args.json:
         print(json.dumps({"rows": rows, "capacity": max(within, default=0)}))

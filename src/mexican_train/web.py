@@ -32,11 +32,19 @@ from ._frontends.http import (
     json_depth,
     read_json,
 )
-from ._frontends.web import WebServer, WebTable, make_server
+from ._frontends.web import (
+    SPECTATOR,
+    WebServer,
+    WebTable,
+    lobby_choices,
+    lobby_table,
+    make_server,
+)
 
 __all__ = [
     "MAX_JSON_DEPTH",
     "REQUEST_TIMEOUT",
+    "SPECTATOR",
     "JSONRequestHandler",
     "JSONServer",
     "RequestError",
@@ -44,6 +52,8 @@ __all__ = [
     "WebServer",
     "WebTable",
     "json_depth",
+    "lobby_choices",
+    "lobby_table",
     "make_server",
     "read_json",
 ]

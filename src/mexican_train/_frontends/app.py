@@ -65,7 +65,7 @@ from .http import REQUEST_TIMEOUT, RequestError, _shown_path, read_json
 if TYPE_CHECKING:  # web imports this module
     from .web import WebTable
 
-__all__ = ["LONG_POLL", "MAX_BODY", "WebServer", "application", "shareable_host"]
+__all__ = ["LONG_POLL", "MAX_BODY", "WebServer", "shareable_host"]
 
 #: Seconds a ``GET /api/view?since=N`` waits for the table to change before answering.
 LONG_POLL: Final = 10.0
@@ -592,19 +592,6 @@ class _Frame:
             self.log.flush()
 
 
-def application(
-    table: WebTable,
-    *,
-    log: IO[str] | None = None,
-    long_poll: float = LONG_POLL,
-    deadline: float = REQUEST_TIMEOUT,
-) -> Callable[[Scope, Receive, Send], Any]:
-    """Return the ASGI application that serves *table* (without the guard: see `WebServer`)."""
-    routes = _Routes(long_poll, deadline)
-    routes.add(table)
-    return _application(routes, log)
-
-
 def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Receive, Send], Any]:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -634,7 +621,7 @@ def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Recei
 class WebServer:
     """An HTTP and WebSocket server for one `~mexican_train.web.WebTable` (see `make_server`).
 
-    It listens as soon as it is made (port 0: any free port; `server_address` says
+    It listens as soon as it is made (port 0: any free port; ``server_address`` says
     which).  With *lobby* (`~mexican_train.web.lobby_table`), ``POST /api/tables``
     makes tables on request, the lobby page's; `serve_forever` serves until `shutdown` or `server_close`, or Ctrl-C in
     the main thread.  At most *max_per_client* connections come from one address and
@@ -709,7 +696,7 @@ class WebServer:
 
     @property
     def tables(self) -> list[WebTable]:
-        """The tables served, the first one (`table`) first."""
+        """The tables served, the one the server was made with first."""
         return [table for table, _ in self._routes.tables.values()]
 
     def spectator_link(self) -> str | None:

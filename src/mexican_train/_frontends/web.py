@@ -179,7 +179,7 @@ class WebTable:
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot.
         self.labels: tuple[str, ...] = tuple(_label(bots.get(s), s) for s in range(players))
-        #: The table's name among a server's tables: its tokens start with it and a dot.
+        #: The table's name among a server's tables, which its tokens start with (and a dot).
         self.name = name
         #: The secret token of each person's seat, by seat.
         self.tokens: Mapping[int, str] = {
@@ -189,7 +189,7 @@ class WebTable:
         self.token_hashes: Mapping[int, str] = {
             seat: token_hash(token) for seat, token in self.tokens.items()
         }
-        #: The token of the table's spectators: it shows the public view only (S5).
+        #: The token of the table's spectators, which shows the public view only (S5).
         self.spectator_token: str | None = self._new_token()
         #: Its SHA-256, which a database keeps (as seat `SPECTATOR`).
         self.spectator_hash = token_hash(self.spectator_token)
@@ -292,7 +292,7 @@ class WebTable:
 
     @property
     def connected(self) -> tuple[bool, ...]:
-        """Whether each seat is taken now, by seat: a bot's always, a person's while a page is open.
+        """Whether each seat is taken now (a bot's always, a person's while a page is open).
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()})
         >>> table.connected
@@ -847,8 +847,7 @@ def make_server(
     """Return a server for *table* listening on *host*:*port* (port 0: any free port).
 
     With *lobby*, the page without a token is the lobby, where anyone who can reach the
-    server makes tables (`lobby_table`; at most `MAX_TABLES`, `MAX_TABLES_PER_CLIENT`
-    from one address).
+    server makes tables (`lobby_table`; at most 200, and 20 from one address).
 
     Call ``serve_forever()`` on it (in a thread, if you like) and ``server_close()``
     when done; the table's bots start with the server.  `WebServer.links` gives each
