@@ -662,7 +662,7 @@ class WebServer:
             log_level="error",
             server_header=False,
             limit_concurrency=max_connections,
-            timeout_keep_alive=int(request_timeout),
+            timeout_keep_alive=max(1, round(request_timeout)),
             timeout_graceful_shutdown=1,
             h11_max_incomplete_event_size=16 * 1024,
             backlog=2048,
