@@ -224,3 +224,35 @@ def test_the_default_database_is_in_the_users_data_folder(
     environ: dict[str, str], platform: str, expected: str
 ) -> None:
     assert default_path(environ, platform, Path("/h")).as_posix() == expected
+
+
+@posix_only
+def test_a_table_made_in_the_lobby_survives_kill_9_too(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite3"
+    process, lines = _start("--db", str(db))
+    try:
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
+        request = urllib.request.Request(base + "api/tables", data=json.dumps(asked).encode())
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            made = json.load(answer)
+        token = made["seats"]["0"].removeprefix("/#token=")
+        for _ in range(200):  # bounded: the person moves whenever it is their turn
+            doc = _call(base, token)
+            if doc["version"] >= 3:
+                break
+            if doc["moves"]:
+                _call(base, token, doc["moves"][0]["notation"])
+        seen = _call(base, token)
+    finally:
+        _stop(process)
+    assert seen["version"] >= 3
+    process, lines = _start("--db", str(db), port=int(base.rsplit(":", 1)[1].strip("/")))
+    try:
+        doc = _call(base, token)  # the same link, on the same port
+        assert doc["seat"] == 0
+        assert doc["version"] >= seen["version"]
+        if doc["version"] == seen["version"]:
+            assert doc["view"] == seen["view"]
+    finally:
+        _stop(process)

@@ -445,6 +445,7 @@ class _Routes:
             name += "x"
         table = await run_in_threadpool(self.lobby, asked, name)
         self.add(table)
+        table.start()
         self._made[client] = self._made.get(client, 0) + 1
         return JSONResponse(
             {
@@ -698,6 +699,15 @@ class WebServer:
     def tables(self) -> list[WebTable]:
         """The tables served, the one the server was made with first."""
         return [table for table, _ in self._routes.tables.values()]
+
+    @property
+    def lobby(self) -> Callable[[object, str], WebTable] | None:
+        """What makes the lobby's tables (``POST /api/tables``), or None: no lobby."""
+        return self._routes.lobby
+
+    @lobby.setter
+    def lobby(self, make: Callable[[object, str], WebTable] | None) -> None:
+        self._routes.lobby = make
 
     def spectator_link(self) -> str | None:
         """Return the link that shows the table to spectators (no hand), if its token is known.

@@ -217,6 +217,7 @@ class WebTable:
         bot_delay: float = 0.0,
         takeover: float | None = None,
         turn_timer: float | None = None,
+        name: str = "",
     ) -> WebTable:
         """Return the table of the record *game* at its position, its seats' tokens still good.
 
@@ -224,7 +225,8 @@ class WebTable:
         each person's token (`token_hashes`), and of the spectators' as seat `SPECTATOR`.  The record is replayed through the engine
         (`~mexican_train.replay`), then move by move into the table's log.  The tokens
         themselves are not known, only their hashes: the people keep their links.
-        *bot_delay*, *takeover* and *turn_timer* are the table's options (see `WebTable`).
+        *bot_delay*, *takeover*, *turn_timer* and *name* are the table's options (see
+        `WebTable`).
 
         Raises:
             mexican_train.ReplayError: if the record does not replay.
@@ -238,6 +240,7 @@ class WebTable:
             bot_delay=bot_delay,
             takeover=takeover,
             turn_timer=turn_timer,
+            name=name,
         )
         table.tokens = {}
         table.token_hashes = {s: h for s, h in token_hashes.items() if s != SPECTATOR}
@@ -790,7 +793,7 @@ def lobby_choices() -> dict[str, Any]:
 
 
 def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
-    """Return the table a lobby's request asks for, named *name*, its bots started.
+    """Return the table a lobby's request asks for, named *name* (its bots not started yet).
 
     *request* is ``{"rules": name, "house": [names], "players": n, "people": k,
     "level": "easy" | "medium" | "hard"}``: *people* seats for people (the first ones),
@@ -832,7 +835,6 @@ def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
         table = WebTable(players, chosen, bots=bots, bot_delay=bot_delay, name=name)
     except MexicanTrainError as error:
         raise RequestError(400, "bad request", str(error)) from None
-    table.start()
     return table
 
 
@@ -905,9 +907,9 @@ def serve(
             f"{players - people} bots fill the seats people do not take, not {len(bots)}"
         )
     store = TableStore(db) if db is not None else None
+    options = _TableOptions(bot_delay, takeover, turn_timer)
     found = None
     if store is not None:
-        options = _TableOptions(bot_delay, takeover, turn_timer)
         found = _unfinished_table(store, players, people, rules, options)
     resumed = found is not None
     if found is not None:
@@ -928,6 +930,18 @@ def serve(
     if store is not None:
         _keep(table, store, number)
     server = make_server(table, host, port, log=log, lobby=True)
+    if store is not None:
+        for kept in _lobby_tables(store, options):
+            server.add(kept)
+            kept.start()
+
+        def lobby(request: object, name: str) -> WebTable:
+            made = lobby_table(request, name, bot_delay)
+            hashes = {**made.token_hashes, SPECTATOR: made.spectator_hash}
+            _keep(made, store, store.add(made.record(), hashes, made.bot_names(), name))
+            return made
+
+        server.lobby = lobby
     try:
         warning = seed_warning(seed, people)
         if warning is not None and not resumed:
@@ -969,7 +983,7 @@ def _keep(table: WebTable, store: TableStore, number: int) -> None:
 
     def restarted(record: GameRecord) -> None:
         hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
-        kept[:] = [store.add(record, hashes, table.bot_names()), table.version + 1]
+        kept[:] = [store.add(record, hashes, table.bot_names(), table.name), table.version + 1]
 
     table.journal = journal
     table.restarted = restarted
@@ -990,7 +1004,7 @@ def _unfinished_table(
     Only a table of *players* seats, *people* of them people's, under *rules*, comes
     back: asked for another game, the server deals a new one (the old one stays kept).
     """
-    kept = store.tables()
+    kept = [table for table in store.tables() if not table.name]
     if not kept:
         return None
     last = kept[-1]
@@ -1008,6 +1022,28 @@ def _unfinished_table(
         turn_timer=options.turn_timer,
     )
     return None if table.state.is_over else (last.number, table)
+
+
+def _lobby_tables(store: TableStore, options: _TableOptions) -> list[WebTable]:
+    """Return the tables the lobby made that *store* keeps, each at its latest game, if not over."""
+    latest = {table.name: table for table in store.tables() if table.name}
+    tables = []
+    for kept in latest.values():
+        bots = {seat: _bot_from_name(name) for seat, name in kept.bots.items()}
+        table = WebTable.resume(
+            kept.record,
+            kept.seats,
+            kept.token_hashes,
+            bots,
+            bot_delay=options.bot_delay,
+            takeover=options.takeover,
+            turn_timer=options.turn_timer,
+            name=kept.name,
+        )
+        if not table.state.is_over:
+            _keep(table, store, kept.number)
+            tables.append(table)
+    return tables
 
 
 def _bot_from_name(name: str) -> Player:
