@@ -302,6 +302,7 @@ def test_the_page_and_its_files_are_served_without_a_token(served: WebServer) ->
     for path, kind in [
         ("/", "text/html"),
         ("/table.js", "text/javascript"),
+        ("/lobby.js", "text/javascript"),
         ("/table.css", "text/css"),
     ]:
         status, headers, body = _request(served, path)
