@@ -57,7 +57,7 @@ def start_server(target: str) -> tuple[subprocess.Popen[str], int, list[tuple[st
     """Start the server; return it, its port and (path prefix, token) for each honest seat."""
     if target == "web":
         command = [sys.executable, "-m", "mexican_train", "serve", "--port", "0",
-                   "--players", "2", "--people", "2", "-q", "--seed", "1"]  # fmt: skip
+                   "--players", "2", "--people", "2", "-q", "--seed", "1", "--no-db"]  # fmt: skip
         pattern = r"seat (\d): http://[\d.]+:(\d+)/#token=([\w-]+)"
     else:
         command = [sys.executable, str(EXAMPLE), "--players", "2", "--port", "0", "--seed", "1"]
@@ -88,15 +88,15 @@ def flood_requests(move_path: str, token: str) -> list[bytes]:
     deep = b"[" * 16_000
     quotes = b'{"move": "' + b'\\"' * 8_000 + b'"}'  # the worst case of a backtracking scan
     return [
-        f"POST {move_path} HTTP/1.1\r\nAuthorization: Bearer {token}\r\nContent-Length: {len(quotes)}\r\n\r\n".encode() + quotes,
-        f"POST {move_path} HTTP/1.1\r\nX : y\r\nContent-Length: 2\r\n\r\n{{}}".encode(),
-        f"POST {move_path} HTTP/1.1\r\nContent-Length: 200000000\r\n\r\n".encode() + b"x" * 4096,
-        f"POST {move_path} HTTP/1.1\r\nContent-Length: -1\r\n\r\n{{}}".encode(),
-        f"POST {move_path} HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".encode(),
-        f"POST {move_path} HTTP/1.1\r\nAuthorization: Bearer x\r\nContent-Length: {len(deep)}\r\n\r\n".encode() + deep,
-        b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n",
-        f"PUT {move_path} HTTP/1.1\r\nContent-Length: 2\r\n\r\n{{}}".encode(),
-        f"GET {move_path} HTTP/1.1\r\nAuthorization: Bearer wrong-token\r\n\r\n".encode(),
+        f"POST {move_path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Length: {len(quotes)}\r\n\r\n".encode() + quotes,
+        f"POST {move_path} HTTP/1.1\r\nHost: x\r\nX : y\r\nContent-Length: 2\r\n\r\n{{}}".encode(),
+        f"POST {move_path} HTTP/1.1\r\nHost: x\r\nContent-Length: 200000000\r\n\r\n".encode() + b"x" * 4096,
+        f"POST {move_path} HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n{{}}".encode(),
+        f"POST {move_path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".encode(),
+        f"POST {move_path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer x\r\nContent-Length: {len(deep)}\r\n\r\n".encode() + deep,
+        b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+        f"PUT {move_path} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{{}}".encode(),
+        f"GET {move_path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer wrong-token\r\n\r\n".encode(),
         b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03garbage\r\n\r\n",
     ]  # fmt: skip
 

@@ -100,7 +100,7 @@ def test_read_the_docs_builds_the_sphinx_site_with_the_docs_extra() -> None:
 
 
 def test_the_docs_extra_brings_what_autodoc_imports() -> None:
-    """The docs build from the docs extra alone: it brings the adapters' extras in."""
+    """The docs build from the docs extra alone: it brings the adapters' and the web extras in."""
     from pathlib import Path
 
     if sys.version_info >= (3, 11):
@@ -112,7 +112,7 @@ def test_the_docs_extra_brings_what_autodoc_imports() -> None:
     extras = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"][
         "optional-dependencies"
     ]
-    assert "mexican-train[rl,openspiel]" in extras["docs"]
+    assert "mexican-train[rl,openspiel,web]" in extras["docs"]
     assert {"sphinx", "furo", "myst-parser"} <= {
         re.split(r"[<>=;\[ ]", requirement)[0] for requirement in extras["docs"]
     }

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -38,12 +39,13 @@ from mexican_train import (
     PlayerView,
     Tile,
     legal_moves,
+    spectator_view,
     view,
 )
 from mexican_train._frontends.cli import cli
-from mexican_train._frontends.web import seed_warning, shareable_host
+from mexican_train._frontends.web import SPECTATOR, seed_warning, shareable_host
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
-from mexican_train.serialize import view_from_json
+from mexican_train.serialize import to_json, view_from_json
 from mexican_train.web import RequestError, WebServer, WebTable, make_server
 
 SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
@@ -312,8 +314,8 @@ def test_serve_refuses_bad_options_before_it_listens(args: list[str], message: s
 @pytest.fixture
 def served() -> Iterator[WebServer]:
     table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
-    server = make_server(table, "127.0.0.1", 0, log=None)
-    server.long_poll = 0.2
+    server = WebServer(("127.0.0.1", 0), table, log=None, long_poll=0.2)
+    table.start()
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True
     thread.start()
@@ -343,6 +345,7 @@ def test_the_page_and_its_files_are_served_without_a_token(served: WebServer) ->
         ("/", "text/html"),
         ("/board.js", "text/javascript"),
         ("/table.js", "text/javascript"),
+        ("/lobby.js", "text/javascript"),
         ("/table.css", "text/css"),
     ]:
         status, headers, body = _request(served, path)
@@ -407,6 +410,7 @@ def test_links_carry_the_token_in_the_fragment(served: WebServer) -> None:
         (["--bots", "chess"], "no bot called 'chess'"),
         (["--players", "99"], ""),
         (["--port", "70000"], "--port"),
+        (["--db", "x.db", "--no-db"], "--db and --no-db: choose one"),
     ],
 )
 def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) -> None:
@@ -441,7 +445,9 @@ def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
     ) as process:  # fmt: skip
         try:
             assert process.stdout is not None
-            lines = [process.stdout.readline() for _ in range(4)]
+            lines = [process.stdout.readline()]
+            while lines[-1] and not lines[-1].startswith("Press Ctrl-C"):
+                lines.append(process.stdout.readline())
             links = re.findall(r"seat (\d): (http://\S+)", "".join(lines))
             assert [seat for seat, _ in links] == ["0", "1"]
             base, token = links[0][1].split("#token=")
@@ -510,3 +516,103 @@ def test_e3a_the_log_announces_a_seat_down_to_one_tile() -> None:
             assert any(line.endswith(" has one tile left (E3a).") for line in theirs)
             return
     pytest.fail("seat 0 never came down to one tile")
+
+
+# -- a seat left empty, a turn left unplayed -------------------------------------------------------
+
+
+def _until_logged(table: WebTable, words: str) -> list[str]:
+    """Wait (at most TIMEOUT) until a line of the log, as the bot's seat 1 sees it, says *words*."""
+    end = time.monotonic() + TIMEOUT
+    while time.monotonic() < end:
+        log = table.document(1)["log"]
+        if any(words in line for line in log):
+            return list(log)
+        table.wait(1, since=table.version, timeout=0.1)
+    raise AssertionError(f"nobody said {words!r}: {table.document(1)['log']}")
+
+
+def test_takeover_a_bot_plays_a_seat_left_empty_and_hands_it_back() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4, takeover=1, bot_delay=0.3)
+    table.arrive(0)  # seat 0's page is open: nobody plays for it
+    table.start()
+    try:
+        table.leave(0)  # gone: a second later a bot plays for it
+        _until_logged(table, "Seat 0 is away: a bot plays for them until they are back.")
+        before = table.version
+        table.wait(1, since=before, timeout=TIMEOUT)
+        assert table.version > before  # the seat's moves are made without its person
+        table.arrive(0)
+        _until_logged(table, "Seat 0 is back and plays again.")
+        assert table.connected == (True, True)
+    finally:
+        table.close()
+
+
+def test_a_turn_timer_makes_the_move_a_person_did_not_make() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4, turn_timer=1)
+    table.arrive(0)  # the person is there, and does not move
+    table.start()
+    try:
+        log = _until_logged(table, "Seat 0's time ran out: a bot moves for them.")
+        assert sum("time ran out" in line for line in log) == 1  # told once a turn
+        assert "Your time ran out: a bot moves for you." in table.document(0)["log"]
+    finally:
+        table.close()
+
+
+@pytest.mark.parametrize(
+    "options", [{"takeover": 0}, {"turn_timer": float("nan")}, {"takeover": "5"}]
+)
+def test_takeover_and_turn_timer_are_seconds(options: dict[str, Any]) -> None:
+    with pytest.raises(InvalidArgumentError, match="seconds from 1 to 86400"):
+        WebTable(2, SHORT, bots={1: GreedyPlayer()}, **options)
+
+
+# -- spectators -----------------------------------------------------------------------------------
+
+
+def test_s5_a_spectators_document_holds_no_hand_and_no_move() -> None:
+    """Whatever the hands hold, a spectator's document names no tile of any hand (S5)."""
+    table = WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=5)
+    watcher = table.seat_for(table.spectator_token)
+    assert watcher == SPECTATOR
+    for _ in range(30):
+        document = table.document(watcher)
+        assert document["view"]["hand"] == []
+        assert document["moves"] == []
+        assert document["view"] == to_json(spectator_view(table.state))
+        # The log speaks of every seat by name: nobody is "you" to a spectator.
+        assert not any(line.startswith("You") or " you" in line for line in document["log"])
+        on_table = {t for train in table.state.trains for t in train.tiles}
+        assert (_tiles_named(document) - on_table) & _hidden(table, watcher) == set()
+        seat = table.state.current_player
+        if seat is None:
+            break
+        if seat in table.tokens:
+            table.play(seat, _person_move(table, seat))
+        else:
+            table.play_bots()
+    assert table.version >= 10
+
+
+def test_a_spectators_document_does_not_depend_on_the_hands() -> None:
+    """Noninterference: two tables alike but for their hidden tiles show spectators the same."""
+    first = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=5)
+    second = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=5)
+    state = first.state
+    mine, theirs = state.hands
+    # One tile changes hands: what each seat holds differs, what is public does not.
+    swapped = state.replace(hands=((theirs[0], *mine[1:]), (mine[0], *theirs[1:])))
+    assert swapped != state
+    second._state = swapped
+    assert second.document(SPECTATOR) == first.document(SPECTATOR)
+    assert second.document(0) != first.document(0)  # a seat's own document does differ
+
+
+def test_a_spectator_cannot_move() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=5)
+    with pytest.raises(RequestError) as refused:
+        table.play(SPECTATOR, Draw())
+    assert refused.value.status == 403
+    assert table.version == 0

@@ -18,7 +18,7 @@ import pytest
 
 from child_processes import posix_only
 from mexican_train import STANDARD, legal_moves, view
-from mexican_train._frontends.store import StoreError, TableStore, token_hash
+from mexican_train._frontends.store import StoreError, TableStore, default_path, token_hash
 from mexican_train._frontends.web import WebTable
 from mexican_train.players import GreedyPlayer, PlannerPlayer
 from mexican_train.web import RequestError
@@ -106,11 +106,13 @@ def test_a_table_with_an_unreadable_move_is_a_store_error(tmp_path: Path) -> Non
 # -- kill -9 and a restart -----------------------------------------------------------------------
 
 
-def _start(db: Path) -> tuple[subprocess.Popen[str], list[str]]:
-    """Start ``mexican-train serve --db`` on a free port; return it and what it printed."""
+def _start(
+    *options: str, players: str = "3", port: int = 0
+) -> tuple[subprocess.Popen[str], list[str]]:
+    """Start ``mexican-train serve`` with *options*; return it and what it printed."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "mexican_train", "serve", "--port", "0", "--players", "3",
-         "--people", "2", "--bots", "greedy", "--bot-delay", "0", "--db", str(db), "-q"],
+        [sys.executable, "-m", "mexican_train", "serve", "--port", str(port), "--players",
+         players, "--people", "2", "--bots", "greedy", "--bot-delay", "0", *options, "-q"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )  # fmt: skip
@@ -139,7 +141,7 @@ def _call(base: str, token: str, move: str | None = None) -> dict[str, Any]:
 def test_a_table_survives_kill_9(tmp_path: Path) -> None:
     """Moves acknowledged before a kill -9 are all there after a restart with the same --db."""
     db = tmp_path / "tables.db"
-    process, lines = _start(db)
+    process, lines = _start("--db", str(db))
     try:
         links = dict(re.findall(r"seat (\d): (http://\S+)", "".join(lines)))
         tokens = {int(seat): link.split("#token=")[1] for seat, link in links.items()}
@@ -164,7 +166,7 @@ def test_a_table_survives_kill_9(tmp_path: Path) -> None:
         process.communicate(timeout=TIMEOUT)
     assert played == 12
     assert acknowledged["version"] >= 12
-    process, lines = _start(db)
+    process, lines = _start("--db", str(db))
     try:
         assert any("is back at move" in line for line in lines), lines
         assert not re.search(r"seat \d: http", "".join(lines))  # no new table, no new links
@@ -178,3 +180,79 @@ def test_a_table_survives_kill_9(tmp_path: Path) -> None:
     finally:
         process.send_signal(signal.SIGKILL)
         process.communicate(timeout=TIMEOUT)
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    process.send_signal(signal.SIGKILL)
+    process.communicate(timeout=TIMEOUT)
+
+
+@posix_only
+def test_serve_keeps_its_tables_in_the_data_folder_unless_told(tmp_path: Path) -> None:
+    kept = Path(os.environ["XDG_DATA_HOME"]) / "mexican-train" / "tables.sqlite3"
+    assert default_path() == kept  # the tests' own folder (conftest.py), never the user's
+    process, lines = _start()
+    _stop(process)
+    assert f"Every move is kept in {kept}: a restart resumes the table.\n" in lines
+    assert len(TableStore(kept).tables()) == 1
+    process, lines = _start(players="4")  # another game: a new table, the old one kept
+    _stop(process)
+    assert any("seat 0: http" in line for line in lines)
+    assert len(TableStore(kept).tables()) == 2
+    process, lines = _start("--no-db")
+    _stop(process)
+    assert not any("kept" in line for line in lines)
+    assert len(TableStore(kept).tables()) == 2
+
+
+@pytest.mark.parametrize(
+    ("environ", "platform", "expected"),
+    [
+        ({"XDG_DATA_HOME": "/x"}, "linux", "/x/mexican-train/tables.sqlite3"),
+        ({"XDG_DATA_HOME": "relative"}, "linux", "/h/.local/share/mexican-train/tables.sqlite3"),
+        ({}, "freebsd14", "/h/.local/share/mexican-train/tables.sqlite3"),
+        ({"LOCALAPPDATA": "/l"}, "win32", "/l/mexican-train/tables.sqlite3"),
+        ({}, "win32", "/h/AppData/Local/mexican-train/tables.sqlite3"),
+        (
+            {"XDG_DATA_HOME": "/x"},
+            "darwin",
+            "/h/Library/Application Support/mexican-train/tables.sqlite3",
+        ),
+    ],
+)
+def test_the_default_database_is_in_the_users_data_folder(
+    environ: dict[str, str], platform: str, expected: str
+) -> None:
+    assert default_path(environ, platform, Path("/h")).as_posix() == expected
+
+
+@posix_only
+def test_a_table_made_in_the_lobby_survives_kill_9_too(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite3"
+    process, lines = _start("--db", str(db))
+    try:
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
+        request = urllib.request.Request(base + "api/tables", data=json.dumps(asked).encode())
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            made = json.load(answer)
+        token = made["seats"]["0"].removeprefix("/#token=")
+        for _ in range(200):  # bounded: the person moves whenever it is their turn
+            doc = _call(base, token)
+            if doc["version"] >= 3:
+                break
+            if doc["moves"]:
+                _call(base, token, doc["moves"][0]["notation"])
+        seen = _call(base, token)
+    finally:
+        _stop(process)
+    assert seen["version"] >= 3
+    process, lines = _start("--db", str(db), port=int(base.rsplit(":", 1)[1].strip("/")))
+    try:
+        doc = _call(base, token)  # the same link, on the same port
+        assert doc["seat"] == 0
+        assert doc["version"] >= seen["version"]
+        if doc["version"] == seen["version"]:
+            assert doc["view"] == seen["view"]
+    finally:
+        _stop(process)

@@ -5,11 +5,12 @@ secret token per person; `make_server` serves it to browsers (``mexican-train
 serve`` does both).  Each seat only ever receives its own view (S5); every move is
 checked by `~mexican_train.apply` on the server.
 
-`JSONRequestHandler` and `JSONServer` are the standard library's HTTP server made
-to withstand hostile input (stalled connections, bad ``Content-Length``, deep JSON,
-unknown methods, chunked bodies; tokens never logged).  Build your own JSON
-service on them, as ``examples/http_table.py`` does.  Only the standard library is
-used: the ``web`` extra adds nothing yet.
+The table's server, `WebServer`, is Starlette on uvicorn with a thin guard against
+hostile clients; the ``web`` extra installs them.  `JSONRequestHandler` and
+`JSONServer` are the standard library's HTTP server made to withstand hostile input
+(stalled connections, bad ``Content-Length``, deep JSON, unknown methods, chunked
+bodies; tokens never logged): build a JSON service of your own on them, with no
+dependency, as ``examples/http_table.py`` does.
 
 >>> from mexican_train import STANDARD
 >>> from mexican_train.players import GreedyPlayer
@@ -31,11 +32,19 @@ from ._frontends.http import (
     json_depth,
     read_json,
 )
-from ._frontends.web import WebServer, WebTable, make_server
+from ._frontends.web import (
+    SPECTATOR,
+    WebServer,
+    WebTable,
+    lobby_choices,
+    lobby_table,
+    make_server,
+)
 
 __all__ = [
     "MAX_JSON_DEPTH",
     "REQUEST_TIMEOUT",
+    "SPECTATOR",
     "JSONRequestHandler",
     "JSONServer",
     "RequestError",
@@ -43,6 +52,8 @@ __all__ = [
     "WebServer",
     "WebTable",
     "json_depth",
+    "lobby_choices",
+    "lobby_table",
     "make_server",
     "read_json",
 ]

@@ -16,7 +16,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 import click
 
@@ -889,6 +889,9 @@ def rules(name: str | None, house: tuple[str, ...], list_only: bool, table: bool
 
 # -- serve ---------------------------------------------------------------------------
 
+#: The packages the web extra brings (pyproject.toml), which serve imports.
+_WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "anyio"})
+
 
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
@@ -921,7 +924,23 @@ def rules(name: str | None, house: tuple[str, ...], list_only: bool, table: bool
     "--db",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Keep the table in this SQLite database: a restart resumes it.",
+    help="Keep the tables in this SQLite database: a restart resumes them "
+    "[default: tables.sqlite3 in your data folder, e.g. ~/.local/share/mexican-train].",
+)
+@click.option("--no-db", is_flag=True, help="Keep nothing: the table ends with the server.")
+@click.option(
+    "--takeover",
+    type=click.FloatRange(1, 86400),
+    default=None,
+    metavar="SECONDS",
+    help="A bot plays a seat whose page has been gone this long, until it is back.",
+)
+@click.option(
+    "--turn-timer",
+    type=click.FloatRange(1, 86400),
+    default=None,
+    metavar="SECONDS",
+    help="Seconds a person has for each move; then a bot makes it for them.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the access log.")
 def serve(
@@ -935,6 +954,9 @@ def serve(
     seed: int | None,
     bot_delay: float,
     db: str | None,
+    no_db: bool,
+    takeover: float | None,
+    turn_timer: float | None,
     quiet: bool,
 ) -> None:
     """Play in the browser: serve a table and print each person's link.
@@ -944,23 +966,36 @@ def serve(
     own (the part after # is the seat's secret key).  With --host 0.0.0.0
     the links name this machine's network address.  --seed is for replaying
     a game: whoever knows it knows every hand, so leave it out when several
-    people play.  With --db the table is kept in a database, every move
-    committed before it is acknowledged; a restart with the same --db
-    resumes it, and its links still work.  Ctrl-C stops it.
+    people play.  The table is kept in a database (--db; --no-db for none),
+    every move committed before it is acknowledged: a restart resumes an
+    unfinished table of the same players and rules, and its links still
+    work.  Ctrl-C stops it.
     """
-    from .store import StoreError
-    from .web import serve as serve_table  # the server is loaded only for this command
+    from .store import StoreError, default_path
+
+    try:
+        from .web import serve as serve_table  # the server is loaded only for this command
+    except ImportError as error:
+        if error.name not in _WEB_EXTRA:
+            raise
+        raise click.ClickException(
+            f"serve needs the web extra ({error.name} is missing): pip install 'mexican-train[web]'"
+        ) from None
 
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
     if people > players:
         raise click.UsageError(f"--people is at most --players ({players}), not {people}")
     seated = bots_from_option(bots, players - people) if people < players else []
+    if no_db and db is not None:
+        raise click.UsageError("--db and --no-db: choose one")
+    if not no_db and db is None:
+        db = str(default_path())
     try:
         serve_table(
             players=players, people=people, bots=seated, rules=chosen, seed=seed,
             host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
-            db=db,
+            db=db, takeover=takeover, turn_timer=turn_timer,
         )  # fmt: skip
     except KeyboardInterrupt:
         click.echo("Stopped.")

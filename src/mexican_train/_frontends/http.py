@@ -1,8 +1,9 @@
 """A hardened JSON request layer over the standard library's HTTP server.
 
-Every HTTP server the project ships (the web table, ``mexican-train serve``, and the
-example ``examples/http_table.py``) is built on `JSONRequestHandler` and
-`JSONServer`, so that they refuse hostile input in one place:
+A JSON service with no dependency beyond the library (``examples/http_table.py``) is
+built on `JSONRequestHandler` and `JSONServer`, which refuse hostile input; the web
+table's own server (``app.py``, Starlette on uvicorn) shares `RequestError`,
+`read_json` and `json_depth`:
 
 - a request must arrive whole within `REQUEST_TIMEOUT` seconds (its request line,
   its headers and its body together): a stalled connection is closed, it never holds

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
+import sys
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,7 +34,7 @@ from .._core.moves import Move
 from .._formats.record import GameRecord
 from .._formats.serialize import SchemaError, move_from_json, record_from_json, to_json
 
-__all__ = ["StoreError", "StoredTable", "TableStore", "token_hash"]
+__all__ = ["StoreError", "StoredTable", "TableStore", "default_path", "token_hash"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -40,7 +42,8 @@ CREATE TABLE IF NOT EXISTS tables (
     record TEXT NOT NULL,
     token_hashes TEXT NOT NULL,
     bots TEXT NOT NULL,
-    created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP
+    created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    name TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS moves (
     table_id INTEGER NOT NULL REFERENCES tables(id),
@@ -54,6 +57,35 @@ CREATE TABLE IF NOT EXISTS moves (
 
 class StoreError(MexicanTrainError, OSError):
     """The tables' database cannot be opened, read or written."""
+
+
+def default_path(
+    environ: Mapping[str, str] | None = None,
+    platform: str | None = None,
+    home: Path | None = None,
+) -> Path:
+    """Return where ``mexican-train serve`` keeps its tables unless told: the user's data folder.
+
+    ``$XDG_DATA_HOME/mexican-train/tables.sqlite3`` (``~/.local/share`` when it is unset or
+    not absolute) on Linux and other Unixes, ``%LOCALAPPDATA%\\mexican-train`` on
+    Windows, ``~/Library/Application Support/mexican-train`` on macOS.
+
+    >>> default_path({"XDG_DATA_HOME": "/data"}, "linux", Path("/home/ann")).as_posix()
+    '/data/mexican-train/tables.sqlite3'
+    >>> default_path({}, "darwin", Path("/Users/ann")).as_posix()
+    '/Users/ann/Library/Application Support/mexican-train/tables.sqlite3'
+    """
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    home = Path.home() if home is None else home
+    if platform == "win32":
+        base = Path(environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    elif platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        xdg = environ.get("XDG_DATA_HOME", "")
+        base = Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"
+    return base / "mexican-train" / "tables.sqlite3"
 
 
 def token_hash(token: str) -> str:
@@ -75,6 +107,8 @@ class StoredTable:
         seats: the seat that made each move (a round is dealt by a person, E4).
         token_hashes: the hash of each person's token, by seat.
         bots: the name of each bot, by seat (``planner``, or ``module:Class``).
+        name: the table's name among a server's tables (``""`` for its first one); a new
+            game at a table is kept as a new table of the same name.
     """
 
     number: int
@@ -82,6 +116,7 @@ class StoredTable:
     seats: tuple[int, ...]
     token_hashes: Mapping[int, str]
     bots: Mapping[int, str]
+    name: str = ""
 
 
 class TableStore:
@@ -101,22 +136,31 @@ class TableStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")  # a commit is on disk when it returns
             self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+            if "name" not in columns:  # a database kept before tables had names
+                self._db.execute("ALTER TABLE tables ADD COLUMN name TEXT NOT NULL DEFAULT ''")
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the tables' database {path}: {error}") from None
         self._lock = threading.Lock()
 
     def add(
-        self, start: GameRecord, token_hashes: Mapping[int, str], bots: Mapping[int, str]
+        self,
+        start: GameRecord,
+        token_hashes: Mapping[int, str],
+        bots: Mapping[int, str],
+        name: str = "",
     ) -> int:
-        """Keep a new table that starts as *start*; return its number."""
+        """Keep a new table that starts as *start*, named *name*; return its number."""
         fields = (
             json.dumps(to_json(start)),
             json.dumps({str(seat): value for seat, value in token_hashes.items()}),
-            json.dumps({str(seat): name for seat, name in bots.items()}),
+            json.dumps({str(seat): bot for seat, bot in bots.items()}),
+            name,
         )
         with self._lock:
             cursor = self._write(
-                "INSERT INTO tables (record, token_hashes, bots) VALUES (?, ?, ?)", fields
+                "INSERT INTO tables (record, token_hashes, bots, name) VALUES (?, ?, ?, ?)",
+                fields,
             )
         return int(cursor.lastrowid or 0)
 
@@ -141,7 +185,7 @@ class TableStore:
         with self._lock:
             try:
                 rows = self._db.execute(
-                    "SELECT id, record, token_hashes, bots FROM tables ORDER BY id"
+                    "SELECT id, record, token_hashes, bots, name FROM tables ORDER BY id"
                 ).fetchall()
                 moves = {
                     number: self._db.execute(
@@ -162,9 +206,10 @@ class TableStore:
                     ),
                     tuple(int(seat) for seat, _ in moves[number]),
                     {int(seat): str(value) for seat, value in json.loads(hashes).items()},
-                    {int(seat): str(name) for seat, name in json.loads(bots).items()},
+                    {int(seat): str(bot) for seat, bot in json.loads(bots).items()},
+                    str(name),
                 )
-                for number, start, hashes, bots in rows
+                for number, start, hashes, bots, name in rows
             ]
         except (ValueError, SchemaError) as error:
             raise StoreError(f"a table in the database cannot be read: {error}") from None

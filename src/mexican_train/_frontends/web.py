@@ -1,7 +1,7 @@
 """The web table: a game served to browsers, with bots in the seats nobody takes.
 
 `WebTable` holds the game and the seats' secret tokens; `make_server` serves it over
-HTTP with the hardened request layer of ``http.py``.  The page (``webpage/``) is
+HTTP and WebSockets (``app.py``: Starlette on uvicorn, with a guard).  The page (``webpage/``) is
 plain HTML, CSS and JavaScript: no build step.  Each seat only ever receives its own
 view (S5), and every move is checked by `apply` on the server.  Everything here goes
 through the library's public API.
@@ -11,46 +11,53 @@ from __future__ import annotations
 
 import hmac
 import importlib
-import ipaddress
 import math
 import re
 import secrets
-import socket
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
-from importlib import resources
 from typing import IO, Any, Final
 
-from .._bots.names import player_name
-from .._bots.players import GreedyPlayer, Player
+import attrs
+
+from .._bots.names import make_bot, player_name
+from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, tell
-from .._core.bounds import BOUNDS
+from .._catalogue.variants import combine, get_variant, variant_names
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
-from .._core.view import PlayerView, view
+from .._core.view import PlayerView, spectator_view, view
 from .._formats.events import OneTileLeft, derive_events
-from .._formats.notation import NotationError, format_move, parse_move
+from .._formats.notation import format_move
 from .._formats.record import GameRecord, replay
-from .._formats.serialize import SchemaError, move_from_json, to_json
-from .http import JSONRequestHandler, JSONServer, RequestError, Response
+from .._formats.serialize import to_json
+from .app import LONG_POLL, WebServer, shareable_host
+from .http import RequestError
 from .store import TableStore, token_hash
 
-__all__ = ["WebServer", "WebTable", "make_server", "seed_warning", "serve", "shareable_host"]
-
-#: Seconds a ``GET /api/view?since=N`` waits for the table to change before answering.
-LONG_POLL: Final = 10.0
-
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
-_VERSION = re.compile(r"[0-9]{1,12}")
+__all__ = [
+    "SPECTATOR",
+    "WebServer",
+    "WebTable",
+    "lobby_choices",
+    "lobby_table",
+    "make_server",
+    "seed_warning",
+    "serve",
+    "shareable_host",
+]
 
 
 # The most of a bot's name a seat's label shows: a name of the bot's own may be long.
 _NAME_SHOWN: Final = 32
+_NAME = re.compile(r"[A-Za-z0-9_-]{0,16}")
+#: The seat number of the table's spectators (`WebTable.seat_for`, `WebTable.document`).
+SPECTATOR: Final = -1
 
 
 def _label(bot: Player | None, seat: int) -> str:
@@ -73,11 +80,19 @@ class WebTable:
         bots: a player for each seat a bot takes, by seat; the other seats are people's.
         seed: fixes the deals, to replay a game.
         bot_delay: seconds a bot waits before each move, so people see the moves arrive.
+        takeover: seconds after which a bot plays a person's seat that no page is
+            connected to (see `arrive`); it hands the seat back as soon as one is again.
+            None: never.
+        turn_timer: seconds a person has for each move; then a bot makes that move for
+            them.  None: no limit.
+        name: the table's name among the tables of one server (up to 16 letters, digits,
+            ``-`` and ``_``); its tokens start with it, so that a token names its table.
 
     Raises:
         DealError: if the rules cannot deal for *players* (S1).
         InvalidArgumentError: if a bot's seat does not exist, every seat is a bot's,
-            or *bot_delay* is not a number of seconds from 0 to 60.
+            *bot_delay* is not a number of seconds from 0 to 60, or *takeover* or
+            *turn_timer* is not a number of seconds from 1 to 86400.
 
     >>> from mexican_train import STANDARD
     >>> from mexican_train.players import PlannerPlayer
@@ -97,7 +112,14 @@ class WebTable:
         bots: Mapping[int, Player] | None = None,
         seed: int | None = None,
         bot_delay: float = 0.0,
+        takeover: float | None = None,
+        turn_timer: float | None = None,
+        name: str = "",
     ) -> None:
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise InvalidArgumentError(
+                f"a table's name is up to 16 letters, digits, - and _, not {name!r}"
+            )
         state = new_game(players, rules, seed)  # S1: DealError for a count the rules refuse
         bots = dict(bots or {})
         for seat in bots:
@@ -117,30 +139,60 @@ class WebTable:
             raise InvalidArgumentError(
                 f"bot_delay is a number of seconds from 0 to 60, not {bot_delay!r}"
             )
+        for option, value in (("takeover", takeover), ("turn_timer", turn_timer)):
+            if value is not None and (
+                not isinstance(value, (int, float))
+                or not math.isfinite(value)
+                or not 1 <= value <= 86400
+            ):
+                raise InvalidArgumentError(
+                    f"{option} is a number of seconds from 1 to 86400, or None, not {value!r}"
+                )
         self._state = state
         self._bots = bots
+        self.takeover = takeover
+        self.turn_timer = turn_timer
+        self._stand_ins: dict[int, Player] = {}  # bots playing for people, by seat
+        self._turn_began = time.monotonic()
+        self._timed_out = -1  # the version whose turn ran out, once told
         #: Called with each move's number (from 1), seat and move before the table applies
         #: it; if it raises, the move is not applied.  ``mexican-train serve --db`` commits
         #: moves to a database here.
         self.journal: Callable[[int, int, Move], None] | None = None
+        #: Called with the record of a new game dealt at the table (`again`) before it
+        #: starts; if it raises, the game stays as it was.
+        self.restarted: Callable[[GameRecord], None] | None = None
         self._observers = observers_of(bots)
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot.
         self.labels: tuple[str, ...] = tuple(_label(bots.get(s), s) for s in range(players))
+        #: The table's name among a server's tables, which its tokens start with (and a dot).
+        self.name = name
         #: The secret token of each person's seat, by seat.
         self.tokens: Mapping[int, str] = {
-            seat: secrets.token_urlsafe(24) for seat in range(players) if seat not in bots
+            seat: self._new_token() for seat in range(players) if seat not in bots
         }
         #: The SHA-256 of each person's token, by seat, which a database keeps instead of it.
         self.token_hashes: Mapping[int, str] = {
             seat: token_hash(token) for seat, token in self.tokens.items()
         }
+        #: The token of the table's spectators, which shows the public view only (S5).
+        self.spectator_token: str | None = self._new_token()
+        #: Its SHA-256, which a database keeps (as seat `SPECTATOR`).
+        self.spectator_hash = token_hash(self.spectator_token)
         self._version = 0
         #: The round's log: each line as each seat reads it, by seat.
         self._log: list[tuple[str, ...]] = []
         self._changed = threading.Condition()
         self._closed = False
         self._thread: threading.Thread | None = None
+        self._listeners: list[Callable[[], None]] = []
+        self._present = [0] * players  # the pages open at each seat
+        self._away_since: list[float | None] = [time.monotonic()] * players
+
+    def _new_token(self) -> str:
+        secret = secrets.token_urlsafe(24)
+        return f"{self.name}.{secret}" if self.name else secret
 
     @classmethod
     def resume(
@@ -151,21 +203,37 @@ class WebTable:
         bots: Mapping[int, Player],
         *,
         bot_delay: float = 0.0,
+        takeover: float | None = None,
+        turn_timer: float | None = None,
+        name: str = "",
     ) -> WebTable:
         """Return the table of the record *game* at its position, its seats' tokens still good.
 
         *seats* is the seat that made each move of the record, *token_hashes* the hash of
-        each person's token (`token_hashes`).  The record is replayed through the engine
+        each person's token (`token_hashes`), and of the spectators' as seat `SPECTATOR`.  The record is replayed through the engine
         (`~mexican_train.replay`), then move by move into the table's log.  The tokens
         themselves are not known, only their hashes: the people keep their links.
+        *bot_delay*, *takeover*, *turn_timer* and *name* are the table's options (see
+        `WebTable`).
 
         Raises:
             mexican_train.ReplayError: if the record does not replay.
         """
         replay(game)  # a record that does not replay is refused before anything is set up
-        table = cls(game.players, game.rules, bots=bots, seed=game.seed, bot_delay=bot_delay)
+        table = cls(
+            game.players,
+            game.rules,
+            bots=bots,
+            seed=game.seed,
+            bot_delay=bot_delay,
+            takeover=takeover,
+            turn_timer=turn_timer,
+            name=name,
+        )
         table.tokens = {}
-        table.token_hashes = dict(token_hashes)
+        table.token_hashes = {s: h for s, h in token_hashes.items() if s != SPECTATOR}
+        table.spectator_token = None
+        table.spectator_hash = token_hashes.get(SPECTATOR, "")
         with table._changed:
             for seat, move in zip(seats, game.moves, strict=True):
                 table._apply(seat, move)
@@ -184,6 +252,65 @@ class WebTable:
             state = self._state
         return GameRecord(state.players, state.rules, state.seed)
 
+    # -- who is there -----------------------------------------------------------------------
+
+    def listen(self, callback: Callable[[], None]) -> None:
+        """Call *callback* (from any thread, quickly) whenever the table or its presence changes."""
+        with self._changed:
+            self._listeners.append(callback)
+
+    def arrive(self, seat: int) -> None:
+        """Count one more page open at *seat* (a server's WebSocket, while it is connected)."""
+        if seat == SPECTATOR:
+            return
+        with self._changed:
+            self._present[seat] += 1
+            self._away_since[seat] = None
+            if self._stand_ins.pop(seat, None) is not None and self.takeover is not None:
+                label = self.labels[seat]
+                self._note(seat, f"{label} is back and plays again.", "You are back.")
+            self._tell()
+
+    def leave(self, seat: int) -> None:
+        """Count one page fewer at *seat* (see `arrive`)."""
+        if seat == SPECTATOR:
+            return
+        with self._changed:
+            self._present[seat] = max(0, self._present[seat] - 1)
+            if not self._present[seat]:
+                self._away_since[seat] = time.monotonic()
+            self._tell()
+
+    @property
+    def connected(self) -> tuple[bool, ...]:
+        """Whether each seat is taken now (a bot's always, a person's while a page is open).
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()})
+        >>> table.connected
+        (False, True)
+        >>> table.arrive(0); table.connected
+        (True, True)
+        """
+        with self._changed:
+            return tuple(
+                seat in self._bots or count > 0 for seat, count in enumerate(self._present)
+            )
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close` was called."""
+        return self._closed
+
+    def _note(self, seat: int, others: str, own: str) -> None:
+        """Add a line to the log that is not a move (under the lock)."""
+        self._log.append(_readings(self._state.players, seat, others, own))
+
+    def _tell(self) -> None:
+        """Wake whoever waits, and call the listeners (under the lock)."""
+        self._changed.notify_all()
+        for callback in self._listeners:
+            callback()
+
     # -- reading ----------------------------------------------------------------------------
 
     @property
@@ -199,7 +326,7 @@ class WebTable:
             return self._version
 
     def seat_for(self, token: str | None) -> int:
-        """Return the seat whose token is *token*.
+        """Return the seat whose token is *token*, or `SPECTATOR` for the spectators' token.
 
         Raises:
             RequestError: 401 without a token, 403 for a token no seat has.
@@ -214,7 +341,7 @@ class WebTable:
             )
         found = None
         given = token_hash(token)
-        for seat, kept in self.token_hashes.items():
+        for seat, kept in (*self.token_hashes.items(), (SPECTATOR, self.spectator_hash)):
             # A constant-time comparison with every seat: a token must not leak through timing.
             if hmac.compare_digest(given, kept):
                 found = seat
@@ -225,34 +352,38 @@ class WebTable:
     def document(self, seat: int) -> dict[str, Any]:
         """Return what *seat* may know now, as JSON-ready data (S5).
 
+        For `SPECTATOR`, the public view: no hand, no moves (`~mexican_train.spectator_view`).
+
         The document holds the seat's view in the library's JSON (``"view"``), the
         moves the seat may make now (``"moves"``, empty when it is not its turn), whose
         turn it is (``"status"``), every line of the round's log (``"log"``, oldest
-        first, from the deal; between rounds, the round just finished), and
-        ``"version"``, which grows with every move.  The page draws the table from the
-        view; `~mexican_train.render.render_svg` draws it as a picture.
+        first, from the deal; between rounds, the round just finished), ``"connected"``,
+        whether each seat is taken now (a bot's always, a person's while their page is
+        connected), and ``"version"``, which grows with every move.  The page draws the
+        table from the view; `~mexican_train.render.render_svg` draws it as a picture.
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
         >>> sorted(table.document(0))  # doctest: +NORMALIZE_WHITESPACE
-        ['bots', 'log', 'moves', 'names', 'scores', 'seat', 'status', 'version', 'view',
-         'winners']
+        ['bots', 'connected', 'log', 'moves', 'names', 'scores', 'seat', 'status',
+         'version', 'view', 'winners']
         """
         with self._changed:
             state, version, log = self._state, self._version, list(self._log)
-        mine = view(state, seat)
+        mine = spectator_view(state) if seat == SPECTATOR else view(state, seat)
         names = [("You" if s == seat else label) for s, label in enumerate(self.labels)]
-        moves = legal_moves(mine)
+        moves = () if seat == SPECTATOR else legal_moves(mine)
         return {
             "seat": seat,
             "version": version,
             "names": names,
             "bots": sorted(self._bots),
+            "connected": list(self.connected),
             "view": to_json(mine),
             "moves": [_move_document(move, mine) for move in moves],
             "status": _status(mine, names),
             "scores": _score_table(mine),
             "winners": list(mine.winners),
-            "log": [line[seat] for line in log],
+            "log": [line[seat] for line in log],  # SPECTATOR (-1) reads the last reading
         }
 
     def wait(self, seat: int, since: int, timeout: float = LONG_POLL) -> dict[str, Any]:
@@ -290,6 +421,8 @@ class WebTable:
         >>> table.play(0, legal_moves(table.state)[0])["version"]
         1
         """
+        if seat == SPECTATOR:
+            raise RequestError(403, "a spectator", "a spectator watches: only seats move")
         with self._changed:
             if version is not None and version != self._version:
                 raise RequestError(
@@ -307,6 +440,45 @@ class WebTable:
                 self._apply(seat, move)
             except IllegalMoveError as error:
                 raise RequestError(422, "illegal move", error.reason) from None
+        return self.document(seat)
+
+    def again(self, seat: int) -> dict[str, Any]:
+        """Deal a new game at the table once its game is over; return *seat*'s document.
+
+        The seats, their tokens (so their links) and the bots stay; the version goes on
+        growing, so pages take the new game for the newest document.  `restarted`, if
+        set, is told the new game's record first (a database keeps it as a new table).
+
+        Raises:
+            RequestError: 409 while the game is not over, 403 for a spectator.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
+        >>> table.again(0)
+        Traceback (most recent call last):
+        ...
+        mexican_train._frontends.http.RequestError: 409 not over: the game is not over: finish it first
+        """
+        if seat == SPECTATOR:
+            raise RequestError(403, "a spectator", "a spectator watches: only seats deal")
+        with self._changed:
+            if not self._state.is_over:
+                raise RequestError(409, "not over", "the game is not over: finish it first")
+            state = new_game(self._state.players, self._state.rules, None)
+            if self.restarted is not None:
+                try:
+                    self.restarted(GameRecord(state.players, state.rules, state.seed))
+                except MexicanTrainError as error:
+                    raise RequestError(
+                        503, "not saved", f"the game could not be kept: {error}"
+                    ) from None
+            self._state = state
+            self._version += 1
+            self._observers = observers_of(self._bots)
+            label = self.labels[seat]
+            self._log.clear()  # a document's log is the round's, from its deal (E4)
+            self._note(seat, f"{label} dealt a new game.", "You dealt a new game.")
+            self._turn_began = time.monotonic()
+            self._tell()
         return self.document(seat)
 
     def _apply(self, seat: int, move: Move) -> None:
@@ -329,13 +501,45 @@ class WebTable:
         if isinstance(move, NextRound):
             self._log.clear()  # a document's log is the round's, from its deal (E4)
         self._log.extend(_describe(before, after, seat, move, self.labels))
-        self._changed.notify_all()
+        self._turn_began = time.monotonic()
+        self._tell()
 
-    def _bot_to_move(self) -> tuple[int, PlayerView] | None:
+    def _bot_to_move(self) -> tuple[int, PlayerView, Player] | None:
+        """Return the seat a bot is to move for now, its view and the bot (under the lock)."""
         seat = self._state.current_player
-        if seat is None or seat not in self._bots:
+        if seat is None:
             return None
-        return seat, view(self._state, seat)
+        bot = self._bots[seat] if seat in self._bots else self._stand_in(seat)
+        return None if bot is None else (seat, view(self._state, seat), bot)
+
+    def _stand_in(self, seat: int) -> Player | None:
+        """Return the bot that plays for person *seat* now, if one does (under the lock).
+
+        One does while the seat has had no page connected for `takeover` seconds, and
+        for a move the person did not make within `turn_timer` seconds.
+        """
+        now = time.monotonic()
+        away = self._away_since[seat]
+        label = self.labels[seat]
+        if self.takeover is not None and away is not None and now - away >= self.takeover:
+            if seat not in self._stand_ins:
+                self._stand_ins[seat] = PlannerPlayer()
+                self._note(
+                    seat,
+                    f"{label} is away: a bot plays for them until they are back.",
+                    "You were away: a bot plays for you until you are back.",
+                )
+            return self._stand_ins[seat]
+        if self.turn_timer is not None and now - self._turn_began >= self.turn_timer:
+            if self._timed_out != self._version:  # told once a turn
+                self._timed_out = self._version
+                self._note(
+                    seat,
+                    f"{label}'s time ran out: a bot moves for them.",
+                    "Your time ran out: a bot moves for you.",
+                )
+            return PlannerPlayer()
+        return None
 
     def play_bots(self, limit: int = 10_000) -> int:
         """Play the bots' moves, at once, until a person is to move or the round ends.
@@ -358,10 +562,10 @@ class WebTable:
             version = self._version
         if turn is None:
             return False
-        seat, mine = turn
+        seat, mine, bot = turn
         moves = legal_moves(mine)
         try:
-            move = self._bots[seat].choose(mine, moves)
+            move = bot.choose(mine, moves)
         except Exception:  # a user's bot that fails must not stop the table
             move = moves[0]
         with self._changed:
@@ -389,10 +593,16 @@ class WebTable:
             self._thread = threading.Thread(target=self._run_bots, name="bots", daemon=True)
             self._thread.start()
 
+    def _bots_may_act(self) -> bool:
+        return self._closed or self._bot_to_move() is not None
+
     def _run_bots(self) -> None:
+        # With a takeover or a turn timer, time alone can make a bot's turn: look often.
+        tick = None if self.takeover is None and self.turn_timer is None else 0.25
         while True:
             with self._changed:
-                self._changed.wait_for(lambda: self._closed or self._bot_to_move() is not None)
+                if not self._changed.wait_for(self._bots_may_act, tick):
+                    continue
                 if self._closed:
                     return
                 # Let people see the last move before the bot answers it.
@@ -410,7 +620,7 @@ class WebTable:
         """
         with self._changed:
             self._closed = True
-            self._changed.notify_all()
+            self._tell()
         if self._thread is not None:
             self._thread.join(5)
 
@@ -482,7 +692,7 @@ def _score_table(table: PlayerView) -> dict[str, Any]:
 def _describe(
     before: GameState, after: GameState, seat: int, move: Move, labels: Sequence[str]
 ) -> list[tuple[str, ...]]:
-    """Say what *seat*'s *move* did, in public words only: each line as each seat reads it."""
+    """Say what *seat*'s *move* did, in public words only: each line as `_readings` gives it."""
     who = labels[seat]
     said: list[tuple[str, str]] = []  # each line to the others, and to *seat* itself
     if isinstance(move, Play):
@@ -514,19 +724,27 @@ def _describe(
     elif isinstance(move, NextRound):
         text = f"Round {after.round_number} dealt (engine {after.engine})."
         said.append((f"{who}: {text}", text))
-    seats = range(after.players)
-    lines = [tuple(own if s == seat else others for s in seats) for others, own in said]
+    lines = [_readings(after.players, seat, others, own) for others, own in said]
     if after.is_round_over and not before.is_round_over:
-        # Each seat reads itself as "you" among the others' names.
+        # Each seat reads itself as "you" among the others' names; a spectator reads names.
         lines.append(
             tuple(
                 _round_over(
                     after, [("you" if s == reader else name) for s, name in enumerate(labels)]
                 )
-                for reader in seats
+                for reader in (*range(after.players), SPECTATOR)
             )
         )
     return lines
+
+
+def _readings(players: int, seat: int, others: str, own: str) -> tuple[str, ...]:
+    """Return one line of the log as each seat reads it, then as a spectator reads it.
+
+    *seat* reads *own*, everybody else *others*: a document picks its reader's with
+    ``line[seat]``, and `SPECTATOR`, -1, picks the last.
+    """
+    return (*(own if s == seat else others for s in range(players)), others)
 
 
 def _round_over(after: GameState, labels: Sequence[str]) -> str:
@@ -543,152 +761,6 @@ def _round_over(after: GameState, labels: Sequence[str]) -> str:
 
 
 # -- the server ----------------------------------------------------------------------------------
-
-
-def _static(name: str) -> bytes:
-    return (resources.files("mexican_train._frontends") / "webpage" / name).read_bytes()
-
-
-_PAGES: Final = {
-    "/": ("index.html", "text/html; charset=utf-8"),
-    "/board.js": ("board.js", "text/javascript; charset=utf-8"),
-    "/table.js": ("table.js", "text/javascript; charset=utf-8"),
-    "/table.css": ("table.css", "text/css; charset=utf-8"),
-    "/favicon.svg": ("favicon.svg", "image/svg+xml"),
-}
-_CSP: Final = (
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-    "frame-ancestors 'none'"
-)
-
-
-def _read_move(data: object) -> Move:
-    try:
-        if isinstance(data, str):
-            return parse_move(data[:64])
-        return move_from_json(data)  # untrusted: every field is checked
-    except (SchemaError, NotationError) as error:
-        raise RequestError(400, "bad move", str(error)) from None
-
-
-class _TableHandler(JSONRequestHandler):
-    """The web table's routes: the page, ``GET /api/view`` and ``POST /api/move``."""
-
-    server: WebServer
-
-    def respond(self, method: str, path: str) -> Response:
-        if path in _PAGES:
-            if method != "GET":
-                raise RequestError(405, "method not allowed", f"{path} is read with GET")
-            name, kind = _PAGES[path]
-            return Response(200, _static(name), kind, (("Content-Security-Policy", _CSP),))
-        if "token" in self.query:
-            raise RequestError(
-                400,
-                "token in the URL",
-                "send the token in the 'Authorization: Bearer <token>' header, never in the URL",
-            )
-        table = self.server.table
-        if path == "/api/view":
-            if method != "GET":
-                raise RequestError(405, "method not allowed", "/api/view is read with GET")
-            seat = table.seat_for(self._token())
-            since = self._since()
-            if since is None:
-                return Response.json(table.document(seat))
-            return Response.json(table.wait(seat, since, self.server.long_poll))
-        if path == "/api/move":
-            if method != "POST":
-                raise RequestError(405, "method not allowed", "/api/move takes a POST")
-            seat = table.seat_for(self._token())
-            body = self.json_body()
-            if (
-                not isinstance(body, dict)
-                or "move" not in body
-                or not set(body) <= {"move", "version"}
-            ):
-                raise RequestError(
-                    400, "bad request", 'the body is {"move": <move>, "version": <number>}'
-                )
-            version = body.get("version")
-            if version is not None and version not in BOUNDS["version"]:
-                raise RequestError(400, "bad request", "version is the number the table showed")
-            return Response.json(table.play(seat, _read_move(body["move"]), version))
-        raise RequestError(404, "not found", f"nothing at {path[:80]}")
-
-    def _token(self) -> str | None:
-        token = self.bearer_token()
-        if token is not None and not _TOKEN.fullmatch(token):
-            raise RequestError(403, "wrong token", "no seat at this table has that token")
-        return token
-
-    def _since(self) -> int | None:
-        values = self.query.get("since")
-        if not values:
-            return None
-        if not _VERSION.fullmatch(values[0]):
-            raise RequestError(400, "bad request", "since is the version the page last saw")
-        return int(values[0])
-
-
-class WebServer(JSONServer):
-    """An HTTP server for one `WebTable` (see `make_server`)."""
-
-    def __init__(
-        self,
-        address: tuple[str, int],
-        table: WebTable,
-        *,
-        log: IO[str] | None = sys.stderr,
-        long_poll: float = LONG_POLL,
-    ) -> None:
-        self.table = table  # first: a failed bind calls server_close, which closes the table
-        self.long_poll = long_poll
-        super().__init__(address, _TableHandler, log=log)
-
-    def links(self) -> dict[int, str]:
-        """Return each person's seat's link: the token travels in the fragment, never sent.
-
-        A server listening on every interface (``0.0.0.0``) gives links with this
-        machine's network address, which others can open.
-        """
-        address, port = self.server_address[:2]
-        host = shareable_host(address if isinstance(address, str) else bytes(address).decode())
-        return {
-            seat: f"http://{host}:{port}/#token={token}"
-            for seat, token in self.table.tokens.items()
-        }
-
-    def server_close(self) -> None:
-        """Stop the table's bots and close the listening socket."""
-        self.table.close()
-        super().server_close()
-
-
-def shareable_host(host: str) -> str:
-    """Return an address other machines can open for a server listening on *host*.
-
-    A server listening on every interface (``0.0.0.0``, ``::`` or ``""``) is reached at
-    this machine's network address, or its name when no address but the loopback one
-    is known; any other *host* is returned as it is.
-
-    >>> shareable_host("127.0.0.1")
-    '127.0.0.1'
-    >>> shareable_host("0.0.0.0") != "0.0.0.0"
-    True
-    """
-    if host not in _EVERY_INTERFACE:
-        return host
-    name = socket.gethostname()
-    try:
-        found = socket.getaddrinfo(name, None, socket.AF_INET, socket.SOCK_STREAM)
-    except OSError:  # a name that does not resolve: others may still know it
-        found = []
-    for *_, address in found:
-        if not ipaddress.ip_address(address[0]).is_loopback:
-            return str(address[0])
-    return name
 
 
 def seed_warning(seed: int | None, people: int) -> str | None:
@@ -710,14 +782,82 @@ def seed_warning(seed: int | None, people: int) -> str | None:
     )
 
 
+#: The most tables the lobby of one server makes, and the most one address makes.
+MAX_TABLES: Final = 200
+MAX_TABLES_PER_CLIENT: Final = 20
+#: The bots' levels the lobby offers (`mexican_train.players.LEVELS`).
+_LEVELS: Final = ("easy", "medium", "hard")
+_LOBBY_FIELDS: Final = frozenset({"rules", "house", "players", "people", "level"})
+
+
+def lobby_choices() -> dict[str, Any]:
+    """Return what the lobby page offers: the rules, the house rules and the bots' levels.
+
+    >>> lobby_choices()["levels"]
+    ['easy', 'medium', 'hard']
+    """
+    names = list(variant_names())
+    return {"rules": names, "levels": list(_LEVELS), "players": [2, 8]}
+
+
+def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
+    """Return the table a lobby's request asks for, named *name* (its bots not started yet).
+
+    *request* is ``{"rules": name, "house": [names], "players": n, "people": k,
+    "level": "easy" | "medium" | "hard"}``: *people* seats for people (the first ones),
+    bots of that level in the others.
+
+    Raises:
+        RequestError: 400 for a request that is not one, or rules that cannot deal.
+
+    >>> table = lobby_table({"rules": "hub", "players": 3, "people": 2, "level": "easy"}, "t1")
+    >>> sorted(table.tokens), table.tokens[0].startswith("t1."), table.labels[2]
+    ([0, 1], True, 'Seat 2 (greedy)')
+    >>> table.close()
+    """
+    if not isinstance(request, dict) or not set(request) <= _LOBBY_FIELDS:
+        raise RequestError(400, "bad request", f"a table is asked for with {sorted(_LOBBY_FIELDS)}")
+    rules, house = request.get("rules", "standard"), request.get("house", [])
+    players, people = request.get("players", 4), request.get("people", 1)
+    level = request.get("level", "medium")
+    if (
+        not isinstance(rules, str)
+        or not isinstance(house, list)
+        or not all(isinstance(part, str) for part in house)
+        or len(house) > 8
+        or type(players) is not int
+        or type(people) is not int
+        or not 2 <= players <= 8
+        or not 1 <= people <= players
+        or level not in _LEVELS
+    ):
+        raise RequestError(
+            400,
+            "bad request",
+            "rules and house rules by name, 2-8 players, 1 to all of them people, and a "
+            f"level of {', '.join(_LEVELS)}",
+        )
+    try:
+        chosen = combine(rules, *house) if house else get_variant(rules)
+        bots = {seat: make_bot(level) for seat in range(people, players)}
+        table = WebTable(players, chosen, bots=bots, bot_delay=bot_delay, name=name)
+    except MexicanTrainError as error:
+        raise RequestError(400, "bad request", str(error)) from None
+    return table
+
+
 def make_server(
     table: WebTable,
     host: str = "127.0.0.1",
     port: int = 8000,
     *,
     log: IO[str] | None = sys.stderr,
+    lobby: bool = False,
 ) -> WebServer:
     """Return a server for *table* listening on *host*:*port* (port 0: any free port).
+
+    With *lobby*, the page without a token is the lobby, where anyone who can reach the
+    server makes tables (`lobby_table`; at most 200, and 20 from one address).
 
     Call ``serve_forever()`` on it (in a thread, if you like) and ``server_close()``
     when done; the table's bots start with the server.  `WebServer.links` gives each
@@ -729,7 +869,7 @@ def make_server(
     True
     >>> server.server_close()
     """
-    server = WebServer((host, port), table, log=log)
+    server = WebServer((host, port), table, log=log, lobby=lobby_table if lobby else None)
     table.start()
     return server
 
@@ -747,6 +887,8 @@ def serve(
     out: IO[str] = sys.stdout,
     log: IO[str] | None = sys.stderr,
     db: str | None = None,
+    takeover: float | None = None,
+    turn_timer: float | None = None,
 ) -> None:
     """Serve a table until interrupted: people in the first *people* seats, *bots* in the rest.
 
@@ -754,9 +896,10 @@ def serve(
     which reads *rules* and *bots* from its ``--rules``/``--house`` and ``--bots``.
 
     With *db*, the path of an SQLite database, every move is committed there before it
-    is applied, and a table the database holds whose game is not over is served again
-    at its position instead of a new one: its seats' links still work, and its bots are
-    made again from their classes.
+    is applied, and the latest table the database holds, if its game is not over and
+    it has the same players, people and rules, is served again at its position instead
+    of a new one: its seats' links still work, and its bots are made again from their
+    classes.
 
     Raises:
         MexicanTrainError: for a player count the game refuses (`DealError`), or
@@ -772,7 +915,10 @@ def serve(
             f"{players - people} bots fill the seats people do not take, not {len(bots)}"
         )
     store = TableStore(db) if db is not None else None
-    found = _unfinished_table(store, bot_delay) if store is not None else None
+    options = _TableOptions(bot_delay, takeover, turn_timer)
+    found = None
+    if store is not None:
+        found = _unfinished_table(store, players, people, rules, options)
     resumed = found is not None
     if found is not None:
         number, table = found
@@ -783,13 +929,27 @@ def serve(
             bots={people + i: bot for i, bot in enumerate(bots)},
             seed=seed,
             bot_delay=bot_delay,
+            takeover=takeover,
+            turn_timer=turn_timer,
         )
         if store is not None:
-            number = store.add(table.record(), table.token_hashes, table.bot_names())
+            hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
+            number = store.add(table.record(), hashes, table.bot_names())
     if store is not None:
-        # A move is applied, and so acknowledged, only once it is committed.
-        table.journal = lambda count, seat, move: store.append(number, count, seat, move)
-    server = make_server(table, host, port, log=log)
+        _keep(table, store, number)
+    server = make_server(table, host, port, log=log, lobby=True)
+    if store is not None:
+        for kept in _lobby_tables(store, options):
+            server.add(kept)
+            kept.start()
+
+        def lobby(request: object, name: str) -> WebTable:
+            made = lobby_table(request, name, bot_delay)
+            hashes = {**made.token_hashes, SPECTATOR: made.spectator_hash}
+            _keep(made, store, store.add(made.record(), hashes, made.bot_names(), name))
+            return made
+
+        server.lobby = lobby
     try:
         warning = seed_warning(seed, people)
         if warning is not None and not resumed:
@@ -803,9 +963,14 @@ def serve(
                 file=out,
             )
         else:
+            if db is not None:
+                print(f"Every move is kept in {db}: a restart resumes the table.", file=out)
             print("Open your seat's link (keep it secret: it is the seat's key):", file=out)
         for seat, link in server.links().items():
             print(f"  seat {seat}: {link}", file=out)
+        watch = server.spectator_link()
+        if watch is not None:
+            print(f"  spectators: {watch}", file=out)
         print("Press Ctrl-C to stop.", file=out, flush=True)
         server.serve_forever()
     finally:
@@ -814,15 +979,79 @@ def serve(
             store.close()
 
 
-def _unfinished_table(store: TableStore, bot_delay: float) -> tuple[int, WebTable] | None:
-    """Return the latest table kept in *store* and its number, if its game is not over."""
-    kept = store.tables()
+def _keep(table: WebTable, store: TableStore, number: int) -> None:
+    """Commit *table*'s moves to *store* (as table *number*), and each new game as a new table.
+
+    A move is applied, and so acknowledged, only once it is committed.
+    """
+    kept = [number, 0]  # the table's number in the store, the version its game began at
+
+    def journal(count: int, seat: int, move: Move) -> None:
+        store.append(kept[0], count - kept[1], seat, move)
+
+    def restarted(record: GameRecord) -> None:
+        hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
+        kept[:] = [store.add(record, hashes, table.bot_names(), table.name), table.version + 1]
+
+    table.journal = journal
+    table.restarted = restarted
+
+
+@attrs.frozen
+class _TableOptions:
+    bot_delay: float
+    takeover: float | None
+    turn_timer: float | None
+
+
+def _unfinished_table(
+    store: TableStore, players: int, people: int, rules: Rules, options: _TableOptions
+) -> tuple[int, WebTable] | None:
+    """Return the latest table kept in *store* and its number, if its game is not over.
+
+    Only a table of *players* seats, *people* of them people's, under *rules*, comes
+    back: asked for another game, the server deals a new one (the old one stays kept).
+    """
+    kept = [table for table in store.tables() if not table.name]
     if not kept:
         return None
     last = kept[-1]
+    start = last.record
+    if (start.players, start.players - len(last.bots), start.rules) != (players, people, rules):
+        return None
     bots = {seat: _bot_from_name(name) for seat, name in last.bots.items()}
-    table = WebTable.resume(last.record, last.seats, last.token_hashes, bots, bot_delay=bot_delay)
+    table = WebTable.resume(
+        start,
+        last.seats,
+        last.token_hashes,
+        bots,
+        bot_delay=options.bot_delay,
+        takeover=options.takeover,
+        turn_timer=options.turn_timer,
+    )
     return None if table.state.is_over else (last.number, table)
+
+
+def _lobby_tables(store: TableStore, options: _TableOptions) -> list[WebTable]:
+    """Return the tables the lobby made that *store* keeps, each at its latest game, if not over."""
+    latest = {table.name: table for table in store.tables() if table.name}
+    tables = []
+    for kept in latest.values():
+        bots = {seat: _bot_from_name(name) for seat, name in kept.bots.items()}
+        table = WebTable.resume(
+            kept.record,
+            kept.seats,
+            kept.token_hashes,
+            bots,
+            bot_delay=options.bot_delay,
+            takeover=options.takeover,
+            turn_timer=options.turn_timer,
+            name=kept.name,
+        )
+        if not table.state.is_over:
+            _keep(table, store, kept.number)
+            tables.append(table)
+    return tables
 
 
 def _bot_from_name(name: str) -> Player:

@@ -2,8 +2,9 @@
 //
 // The seat's token comes from the URL's fragment (#token=...), which browsers never
 // send to the server, and travels in the Authorization header only.  The page asks
-// GET /api/view?since=N, which answers as soon as the table changes (a long poll),
-// and sends moves with POST /api/move; the server checks every move with apply().
+// GET /api/view once, then follows the table on a WebSocket (falling back on a long
+// poll, GET /api/view?since=N), and sends moves with POST /api/move; the server checks
+// every move with apply().
 "use strict";
 
 const MEXICAN = -1;
@@ -303,26 +304,104 @@ function refused(answer) {
 
 async function refresh() {
   const answer = await api("/api/view");
-  if (answer.ok) show(answer.data);
+  if (answer.ok) received(answer.data);
   return answer;
 }
 
-async function follow() {
-  for (;;) {
+// The table's changes arrive on a WebSocket (/api/ws): its first message is the seat's
+// token, then the server pushes the seat's document at every move and whenever someone
+// comes or goes.  When the socket closes the page opens another, waiting longer after
+// each failure (at most MAX_WAIT ms); where no socket delivers, it long-polls
+// GET /api/view?since=N for a while, then tries a socket again.
+const MAX_WAIT = 4000;
+const POLL_FOR = 60000;
+
+function setLive(live) {
+  document.body.dataset.live = live ? "yes" : "no";
+  if (!live && doc) $("status").textContent = "Lost the table; reconnecting\u2026";
+}
+
+function showPresence(next) {
+  if (!next.connected) return;
+  const words = next.names.map((name, seat) =>
+    `${name}: ${next.connected[seat] ? "here" : "away"}`);
+  $("presence").textContent = words.join(" \u00b7 ");
+}
+
+function received(next) {
+  show(next);
+  showPresence(next);
+  // A finished game: any person may deal a new one at the same table (same links).
+  $("again").hidden = !(next.view.is_over && next.seat >= 0);
+  setLive(true);
+}
+
+async function again() {
+  const answer = await api("/api/again", {});
+  if (answer.ok) received(answer.data);
+  else $("error").textContent = answer.data.reason || answer.data.error;
+}
+
+function listen() {
+  // Resolves when the socket closes: whether it delivered a document, and its close code.
+  return new Promise((resolve) => {
+    let delivered = false;
+    let socket;
     try {
-      const answer = await api("/api/view?since=" + doc.version);
-      if (answer.status === 401 || answer.status === 403) return refused(answer);
-      if (answer.ok && answer.data.version !== doc.version) show(answer.data);
-      if (!answer.ok) await sleep(1000);
+      const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+      socket = new WebSocket(`${scheme}//${location.host}/api/ws`);
     } catch (error) {
-      $("status").textContent = "Lost the table; reconnecting\u2026";
-      await sleep(1000);
+      resolve({delivered, code: 0, reason: ""});
+      return;
     }
+    socket.onopen = () => socket.send(JSON.stringify({token}));
+    socket.onmessage = (event) => {
+      delivered = true;
+      received(JSON.parse(event.data));
+    };
+    socket.onclose = (event) => resolve({delivered, code: event.code, reason: event.reason});
+  });
+}
+
+async function poll(ms) {
+  // Long-polls for *ms* milliseconds, or until a request fails; returns whether one worked.
+  const end = Date.now() + ms;
+  let worked = false;
+  while (Date.now() < end) {
+    const answer = await api("/api/view?since=" + (doc ? doc.version : 0));
+    if (answer.status === 401 || answer.status === 403) return refused(answer);
+    if (!answer.ok) break;
+    worked = true;
+    received(answer.data);
+  }
+  return worked;
+}
+
+async function follow() {
+  let failures = 0;
+  for (;;) {
+    const closed = await listen();
+    if (closed.code === 4401 || closed.code === 4403) {
+      return refused({data: {error: "wrong token", reason: closed.reason}});
+    }
+    setLive(false);
+    failures = closed.delivered ? 0 : failures + 1;
+    if (failures >= 3) {
+      try {
+        if (await poll(POLL_FOR)) failures = 0;
+      } catch (error) {
+        setLive(false);
+      }
+      if (!$("nolink").hidden) return;
+    }
+    const wait = Math.min(MAX_WAIT, 250 * 2 ** failures);
+    await sleep(wait / 2 + Math.random() * wait / 2);
   }
 }
 
 async function start() {
   if (!token) {
+    if (await showLobby()) return;
     $("nolink").hidden = false;
     $("status").textContent = "Not seated.";
     return;
@@ -341,4 +420,5 @@ async function start() {
 }
 
 window.addEventListener("hashchange", () => location.reload());
+$("again").addEventListener("click", again);
 start();

@@ -1,0 +1,767 @@
+"""The web table's server: a Starlette application on uvicorn, and a thin guard.
+
+`WebServer` serves one `~mexican_train.web.WebTable`: the page, ``GET /api/view``
+(``?since=N`` waits for the table to change: a long poll), ``POST /api/move``, and
+the WebSocket ``/api/ws``, which pushes the seat's document whenever the table
+changes or someone comes or goes.  HTTP, keep-alive, WebSockets and the event loop
+are uvicorn's and Starlette's; what they leave to the application against hostile
+clients is the guard here, in three parts:
+
+- **A deadline for a whole request.**  uvicorn times out idle kept-alive connections
+  (``timeout_keep_alive``) but not a request that arrives one byte at a time.  The
+  guard's HTTP protocol (a subclass of uvicorn's h11 protocol) gives each request
+  `REQUEST_TIMEOUT` seconds from its first byte to the end of its body, and a new
+  connection as long for its first request; past that the connection is closed.
+  A WebSocket must say whose it is (its first message, the seat's token) as soon.
+- **A cap per client.**  At most ``max_per_client`` connections, HTTP and WebSocket
+  together, from one address; one more is answered 503 and closed.  All clients
+  together: ``max_connections`` (uvicorn's ``limit_concurrency``, answered 503).
+- **Bounded, linear-time bodies.**  A body needs one plain ``Content-Length`` of at
+  most `MAX_BODY` bytes (a chunked body is refused); its JSON's nesting is counted in
+  linear time before it is parsed (`~mexican_train.web.read_json`).  uvicorn bounds
+  the headers (``h11_max_incomplete_event_size``) and WebSocket messages
+  (``ws_max_size``).
+
+Every answer is JSON with ``{"error", "reason"}`` on failure, carries
+``Cache-Control: no-store``, ``X-Content-Type-Options: nosniff`` and
+``Referrer-Policy: no-referrer``, and the access log shows the method, the path
+without its query and the status: never a token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+import re
+import socket
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
+from typing import IO, TYPE_CHECKING, Any, Final
+
+import h11
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from .._core.bounds import BOUNDS
+from .._core.errors import InvalidArgumentError
+from .._formats.notation import NotationError, parse_move
+from .._formats.serialize import SchemaError, move_from_json
+from .http import REQUEST_TIMEOUT, RequestError, _shown_path, read_json
+
+if TYPE_CHECKING:  # web imports this module
+    from .web import WebTable
+
+__all__ = ["LONG_POLL", "MAX_BODY", "WebServer", "shareable_host"]
+
+#: Seconds a ``GET /api/view?since=N`` waits for the table to change before answering.
+LONG_POLL: Final = 10.0
+#: The largest request body read, in bytes.
+MAX_BODY: Final = 16 * 1024
+#: The most headers a request may have, and the longest value of one, in bytes.
+MAX_HEADERS: Final = 100
+MAX_HEADER: Final = 8 * 1024
+#: The most fields a query string may have.
+MAX_QUERY_FIELDS: Final = 16
+#: The most connections past their client's cap that wait for their deadline at once.
+MAX_WAITING: Final = 1024
+#: The largest WebSocket message read from a page, in bytes.
+MAX_MESSAGE: Final = 4096
+
+_EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
+_TOKEN = re.compile(r"[A-Za-z0-9_.-]{1,96}")
+_VERSION = re.compile(r"[0-9]{1,12}")
+_CONTENT_LENGTH = re.compile(r"[0-9]{1,12}")
+_HEADERS: Final = (
+    (b"cache-control", b"no-store"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
+_CSP: Final = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
+_PAGES: Final = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/board.js": ("board.js", "text/javascript; charset=utf-8"),
+    "/table.js": ("table.js", "text/javascript; charset=utf-8"),
+    "/lobby.js": ("lobby.js", "text/javascript; charset=utf-8"),
+    "/table.css": ("table.css", "text/css; charset=utf-8"),
+    "/favicon.svg": ("favicon.svg", "image/svg+xml"),
+}
+_BUSY_BODY = b'{"error": "busy", "reason": "too many connections at once; try again"}'
+_BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+    b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(_BUSY_BODY), _BUSY_BODY)
+)
+_LATE_BODY = b'{"error": "timeout", "reason": "the request did not arrive in time"}'
+_LATE = (
+    b"HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\n"
+    b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(_LATE_BODY), _LATE_BODY)
+)
+_MALFORMED_BODY = (
+    b'{"error": "bad request", "reason": "the request is not HTTP/1.1 this server reads"}'
+)
+_MALFORMED = (
+    b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
+    b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(_MALFORMED_BODY), _MALFORMED_BODY)
+)
+# Once the client has sent the whole request (or the connection is no longer HTTP), its
+# deadline is over: a long poll may then take its time.
+_RECEIVED: Final = frozenset({h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR})
+
+
+# -- the guard --------------------------------------------------------------------------------
+
+
+class _Guard:
+    """The connections held by each client address, and the deadline of a request.
+
+    A connection past a client's cap waits, unread, until its deadline, then is
+    answered 503 and closed: a client that re-opens every refused connection at once
+    would otherwise keep the server busy accepting and closing.  At most
+    `MAX_WAITING` connections wait so; past that one more is refused at once.
+    """
+
+    def __init__(self, per_client: int, deadline: float) -> None:
+        self.per_client = per_client
+        self.deadline = deadline
+        self._held: dict[str, int] = {}
+        self._waiting = 0
+
+    def admit(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> str | None:
+        """Count a new connection and return its client; None for one past the cap."""
+        peer = transport.get_extra_info("peername")
+        client = str(peer[0]) if peer else ""
+        held = self._held.get(client, 0)
+        if held >= self.per_client:
+            if self._waiting < MAX_WAITING:
+                transport.pause_reading()
+                self._waiting += 1
+                loop.call_later(self.deadline, self._refuse_later, transport)
+            else:
+                _refuse(transport, _BUSY)
+            return None
+        self._held[client] = held + 1
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            # Each answer leaves at once: without it, Nagle's algorithm holds the body
+            # behind its headers until the client's delayed ACK, ~40 ms.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return client
+
+    def _refuse_later(self, transport: asyncio.Transport) -> None:
+        self._waiting -= 1
+        _refuse(transport, _BUSY)
+
+    def release(self, client: str | None) -> None:
+        """Forget a connection that `admit` counted (*client* is what it returned)."""
+        if client is None:
+            return
+        held = self._held.pop(client) - 1
+        if held:
+            self._held[client] = held
+
+
+def _refuse(transport: asyncio.Transport, answer: bytes) -> None:
+    if not transport.is_closing():
+        transport.write(answer)
+        transport.close()
+
+
+def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
+    """Return uvicorn's HTTP and WebSocket protocols under *guard*."""
+
+    class GuardedHTTP(H11Protocol):
+        _client: str | None = None
+        _timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._client = guard.admit(transport, self.loop)
+            if self._client is None:
+                self.connections.discard(self)  # not counted in everyone's limit
+            else:
+                self._timer = self.loop.call_later(guard.deadline, self._late)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.get_protocol() is not self or self.conn.their_state in _RECEIVED:
+                self._stop_timer()
+            elif self._timer is None:  # the first bytes of a request: its deadline starts
+                self._timer = self.loop.call_later(guard.deadline, self._late)
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self._stop_timer()
+            guard.release(self._client)  # the WebSocket protocol counts the connection now
+            self._client = None
+            super().handle_websocket_upgrade(event)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_timer()
+            guard.release(self._client)
+            self._client = None
+            super().connection_lost(exc)
+
+        def _stop_timer(self) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+        def send_400_response(self, msg: str) -> None:
+            """Answer a request h11 cannot read with a JSON 400, and close the connection."""
+            self._stop_timer()
+            _refuse(self.transport, _MALFORMED)
+
+        def _late(self) -> None:
+            self._timer = None
+            state = self.conn.their_state
+            if self.transport.is_closing() or state in _RECEIVED:
+                return
+            if state is h11.SEND_BODY and self.conn.our_state is h11.SEND_RESPONSE:
+                self.transport.write(_LATE)  # headers were read: the client waits for an answer
+            self.transport.close()
+
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        _client: str | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            assert isinstance(transport, asyncio.Transport)
+            self._client = guard.admit(transport, self.loop)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            guard.release(self._client)
+            self._client = None
+            super().connection_lost(exc)
+
+    return GuardedHTTP, GuardedWebSocket
+
+
+# -- the application --------------------------------------------------------------------------
+
+
+def _static(name: str) -> bytes:
+    return (resources.files("mexican_train._frontends") / "webpage" / name).read_bytes()
+
+
+def _read_move(data: object) -> Any:
+    try:
+        if isinstance(data, str):
+            return parse_move(data[:64])
+        return move_from_json(data)  # untrusted: every field is checked
+    except (SchemaError, NotationError) as error:
+        raise RequestError(400, "bad move", str(error)) from None
+
+
+def _checked_token(token: str | None) -> str | None:
+    if token is not None and not _TOKEN.fullmatch(token):
+        raise RequestError(403, "wrong token", "no seat at this table has that token")
+    return token
+
+
+def _bearer(request: Request) -> str | None:
+    if "token" in request.query_params:
+        raise RequestError(
+            400,
+            "token in the URL",
+            "send the token in the 'Authorization: Bearer <token>' header, never in the URL",
+        )
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return _checked_token(token.strip())
+
+
+def _since(request: Request) -> int | None:
+    values = request.query_params.getlist("since")
+    if not values:
+        return None
+    if not _VERSION.fullmatch(values[0]):
+        raise RequestError(400, "bad request", "since is the version the page last saw")
+    return int(values[0])
+
+
+async def _body(request: Request) -> bytes:
+    """Return the request's body: one plain ``Content-Length`` of at most `MAX_BODY` bytes."""
+    if "transfer-encoding" in request.headers:
+        raise RequestError(
+            411,
+            "length required",
+            "a chunked body (Transfer-Encoding) is not read: send a Content-Length",
+        )
+    values = request.headers.getlist("content-length")
+    if not values:
+        raise RequestError(411, "length required", "a body needs a Content-Length header")
+    if len(values) > 1:
+        raise RequestError(400, "bad request", "send one Content-Length header, not several")
+    if not _CONTENT_LENGTH.fullmatch(values[0].strip()):
+        raise RequestError(
+            400, "bad request", f"Content-Length must be a count of bytes, not {values[0][:20]!r}"
+        )
+    length = int(values[0])
+    if length > MAX_BODY:
+        raise RequestError(
+            413, "too large", f"the body has {length} bytes; at most {MAX_BODY} are read"
+        )
+    return await request.body()
+
+
+class _Changes:
+    """Wakes the event loop's waiters when the table changes (called from any thread)."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._event: asyncio.Event | None = None
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._event = asyncio.Event()
+
+    def notify(self) -> None:
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # a loop already closed
+                loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        if self._event is not None:
+            self._event.set()
+            self._event = asyncio.Event()
+
+    def next(self) -> asyncio.Event:
+        """Return the event set at the next change (call it before looking at the table)."""
+        if self._event is None:
+            self._event = asyncio.Event()
+        return self._event
+
+
+class _Routes:
+    """The routes of the tables' application: a token names its table (`WebTable.name`)."""
+
+    def __init__(
+        self,
+        long_poll: float,
+        deadline: float,
+        lobby: Callable[[object, str], WebTable] | None = None,
+    ) -> None:
+        self.long_poll = long_poll
+        self.deadline = deadline
+        self.tables: dict[str, tuple[WebTable, _Changes]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.lobby = lobby
+        self._made: dict[str, int] = {}  # the tables the lobby made, by client address
+
+    def add(self, table: WebTable) -> None:
+        """Serve *table* too (its name must be new)."""
+        changes = _Changes()
+        if self.loop is not None:
+            changes.attach(self.loop)
+        self.tables[table.name] = (table, changes)
+        table.listen(changes.notify)
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        for _, changes in self.tables.values():
+            changes.attach(loop)
+
+    def find(self, token: str | None) -> tuple[WebTable, _Changes, int]:
+        """Return the table that *token* names, its changes and the token's seat."""
+        name = token.partition(".")[0] if token is not None and "." in token else ""
+        found = self.tables.get(name)
+        if found is None:
+            raise RequestError(403, "wrong token", "no table here has that token")
+        table, changes = found
+        return table, changes, table.seat_for(token)
+
+    async def page(self, request: Request) -> Response:
+        name, kind = _PAGES[request.url.path]
+        return Response(_static(name), media_type=kind, headers={"Content-Security-Policy": _CSP})
+
+    async def view(self, request: Request) -> Response:
+        table, changes, seat = self.find(_bearer(request))
+        since = _since(request)
+        if since is not None:
+            ends = time.monotonic() + self.long_poll
+            while True:
+                changed = changes.next()
+                remaining = ends - time.monotonic()
+                if table.version != since or table.closed or remaining <= 0:
+                    break
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(changed.wait(), remaining)
+        return JSONResponse(await run_in_threadpool(table.document, seat))
+
+    async def move(self, request: Request) -> Response:
+        table, _, seat = self.find(_bearer(request))
+        body = read_json(await _body(request))
+        if not isinstance(body, dict) or "move" not in body or not set(body) <= {"move", "version"}:
+            raise RequestError(
+                400, "bad request", 'the body is {"move": <move>, "version": <number>}'
+            )
+        version = body.get("version")
+        if version is not None and version not in BOUNDS["version"]:
+            raise RequestError(400, "bad request", "version is the number the table showed")
+        move = _read_move(body["move"])
+        return JSONResponse(await run_in_threadpool(table.play, seat, move, version))
+
+    async def again(self, request: Request) -> Response:
+        table, _, seat = self.find(_bearer(request))
+        return JSONResponse(await run_in_threadpool(table.again, seat))
+
+    async def choices(self, request: Request) -> Response:
+        from .web import lobby_choices  # web imports this module
+
+        if self.lobby is None:
+            raise RequestError(404, "no lobby", "this server makes no tables")
+        return JSONResponse(lobby_choices())
+
+    async def create(self, request: Request) -> Response:
+        """Make a table as the lobby asks; answer its seats' and spectators' links."""
+        from .web import MAX_TABLES, MAX_TABLES_PER_CLIENT
+
+        if self.lobby is None:
+            raise RequestError(404, "no lobby", "this server makes no tables")
+        client = request.client.host if request.client else ""
+        asked = read_json(await _body(request))
+        if len(self.tables) >= MAX_TABLES or self._made.get(client, 0) >= MAX_TABLES_PER_CLIENT:
+            raise RequestError(503, "full", "this server holds as many tables as it can")
+        name = f"t{len(self.tables) + 1}"
+        while name in self.tables:
+            name += "x"
+        table = await run_in_threadpool(self.lobby, asked, name)
+        self.add(table)
+        table.start()
+        self._made[client] = self._made.get(client, 0) + 1
+        return JSONResponse(
+            {
+                "table": name,
+                "seats": {str(seat): f"/#token={token}" for seat, token in table.tokens.items()},
+                "spectators": f"/#token={table.spectator_token}",
+            }
+        )
+
+    async def socket(self, websocket: WebSocket) -> None:
+        """Push the seat's document at every change, once the first message names the seat.
+
+        The page sends ``{"token": "<the seat's token>"}`` first (a browser cannot set
+        headers on a WebSocket, and a URL ends up in logs); a wrong one is closed with
+        code 4403, none in time with 4408.
+        """
+        await websocket.accept()
+        try:
+            table, changes, seat = await asyncio.wait_for(self._hello(websocket), self.deadline)
+        except asyncio.TimeoutError:
+            await websocket.close(4408, "say whose seat this is first")
+            return
+        except RequestError as error:
+            await websocket.close(4400 + error.status % 100, error.reason[:100])
+            return
+        except WebSocketDisconnect:
+            return
+        reader = asyncio.ensure_future(self._drain(websocket))
+        table.arrive(seat)
+        try:
+            shown: tuple[int, tuple[bool, ...]] | None = None
+            while not reader.done() and not table.closed:
+                changed = changes.next()
+                now = (table.version, table.connected)
+                if now != shown:
+                    document = await run_in_threadpool(table.document, seat)
+                    await websocket.send_text(json.dumps(document))
+                    shown = (document["version"], tuple(document["connected"]))
+                    continue
+                waiter = asyncio.ensure_future(changed.wait())
+                await asyncio.wait({reader, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass  # the page went away
+        finally:
+            reader.cancel()
+            table.leave(seat)
+
+    async def _hello(self, websocket: WebSocket) -> tuple[WebTable, _Changes, int]:
+        try:
+            hello = json.loads(await websocket.receive_text())
+        except (ValueError, KeyError, RecursionError):
+            hello = None
+        if not isinstance(hello, dict) or not isinstance(hello.get("token"), str):
+            raise RequestError(400, "bad hello", 'the first message is {"token": "<token>"}')
+        return self.find(_checked_token(hello["token"]))
+
+    @staticmethod
+    async def _drain(websocket: WebSocket) -> None:
+        """Read (and ignore) what the page sends, until it goes away."""
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, KeyError):
+            while True:
+                await websocket.receive_text()
+
+
+def _json_error(status: int, error: str, reason: str, close: bool) -> Response:
+    headers = {"Connection": "close"} if close else None
+    return JSONResponse({"error": error, "reason": reason}, status, headers=headers)
+
+
+async def _refused(request: Request, error: Exception) -> Response:
+    assert isinstance(error, RequestError)
+    # An answer given before the body was read ends the exchange: the unread body must not
+    # be read as the next request.
+    return _json_error(error.status, error.error, error.reason, request.method == "POST")
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    reason = {
+        404: f"nothing at {request.url.path[:80]}",
+        405: f"{request.method[:16]} is not served at {request.url.path[:80]}",
+    }.get(error.status_code, error.detail)
+    answer = _json_error(error.status_code, error.detail.lower(), reason, True)
+    answer.headers.update(error.headers or {})
+    return answer
+
+
+async def _disconnected(request: Request, error: Exception) -> Response:
+    return Response(status_code=400)  # nobody reads it: the client has gone
+
+
+def _refusal(scope: Scope) -> Response | None:
+    """Return the answer to a request refused before it is routed, if it is."""
+    if scope["http_version"] not in {"1.0", "1.1"}:
+        return _json_error(505, "version not supported", "only HTTP/1.0 and 1.1 are served", True)
+    headers = scope["headers"]
+    if len(headers) > MAX_HEADERS or any(len(value) > MAX_HEADER for _, value in headers):
+        return _json_error(
+            431,
+            "headers too large",
+            f"at most {MAX_HEADERS} headers of at most {MAX_HEADER} bytes each",
+            True,
+        )
+    if scope["query_string"].count(b"&") >= MAX_QUERY_FIELDS:
+        return _json_error(
+            400, "bad request", f"a query has at most {MAX_QUERY_FIELDS} fields", False
+        )
+    return None
+
+
+class _Frame:
+    """ASGI middleware: the common headers on every answer, and the access log."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Any], log: IO[str] | None) -> None:
+        self.app = app
+        self.log = log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refusal = _refusal(scope)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+
+        async def framed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *_HEADERS]
+                self._write(scope, message["status"])
+            await send(message)
+
+        await self.app(scope, receive, framed)
+
+    def _write(self, scope: Scope, status: int) -> None:
+        if self.log is None:
+            return
+        client = scope.get("client") or ("-", 0)
+        query = "?<query>" if scope.get("query_string") else ""
+        path = _shown_path(scope.get("path", "")) + query
+        stamp = time.strftime("%H:%M:%S")
+        with contextlib.suppress(OSError, ValueError):  # a closed log must not stop the table
+            self.log.write(f'{client[0]} [{stamp}] "{scope["method"][:16]} {path}" {status}\n')
+            self.log.flush()
+
+
+def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Receive, Send], Any]:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        routes.attach(asyncio.get_running_loop())
+        yield
+
+    app = Starlette(
+        routes=[
+            *(Route(path, routes.page, methods=["GET"]) for path in _PAGES),
+            Route("/api/view", routes.view, methods=["GET"]),
+            Route("/api/move", routes.move, methods=["POST"]),
+            Route("/api/again", routes.again, methods=["POST"]),
+            Route("/api/lobby", routes.choices, methods=["GET"]),
+            Route("/api/tables", routes.create, methods=["POST"]),
+            WebSocketRoute("/api/ws", routes.socket),
+        ],
+        exception_handlers={
+            RequestError: _refused,
+            HTTPException: _http_error,
+            ClientDisconnect: _disconnected,
+        },
+        lifespan=lifespan,
+    )
+    return _Frame(app, log)
+
+
+class WebServer:
+    """An HTTP and WebSocket server for one `~mexican_train.web.WebTable` (see `make_server`).
+
+    It listens as soon as it is made (port 0: any free port; ``server_address`` says
+    which).  With *lobby* (`~mexican_train.web.lobby_table`), ``POST /api/tables``
+    makes tables on request, the lobby page's; `serve_forever` serves until `shutdown` or `server_close`, or Ctrl-C in
+    the main thread.  At most *max_per_client* connections come from one address and
+    *max_connections* from all clients together; behind a reverse proxy every client
+    has the proxy's address: let the proxy limit each client, and raise
+    *max_per_client*.
+    """
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        table: WebTable,
+        *,
+        log: IO[str] | None = sys.stderr,
+        long_poll: float = LONG_POLL,
+        request_timeout: float = REQUEST_TIMEOUT,
+        max_per_client: int = 32,
+        max_connections: int = 512,
+        lobby: Callable[[object, str], WebTable] | None = None,
+    ) -> None:
+        self.table = table
+        host, port = address
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.socket = socket.create_server((host, port), family=family, backlog=2048)
+        self.server_address: tuple[str, int] = self.socket.getsockname()[:2]
+        http, websocket = _guarded(_Guard(max_per_client, request_timeout))
+        self._routes = _Routes(long_poll, request_timeout, lobby)
+        self._routes.add(table)
+        config = uvicorn.Config(
+            _application(self._routes, log),
+            http=http,
+            ws=websocket,
+            ws_max_size=MAX_MESSAGE,
+            ws_per_message_deflate=False,
+            lifespan="on",
+            access_log=False,
+            log_config=None,
+            log_level="error",
+            server_header=False,
+            limit_concurrency=max_connections,
+            timeout_keep_alive=max(1, round(request_timeout)),
+            timeout_graceful_shutdown=1,
+            h11_max_incomplete_event_size=16 * 1024,
+            backlog=2048,
+        )
+        self._server = uvicorn.Server(config)
+        self._stopped = threading.Event()
+        self._stopped.set()
+
+    def links(self) -> dict[int, str]:
+        """Return each person's seat's link: the token travels in the fragment, never sent.
+
+        A server listening on every interface (``0.0.0.0``) gives links with this
+        machine's network address, which others can open.
+        """
+        host, port = self.server_address
+        shown = shareable_host(host)
+        return {
+            seat: f"http://{shown}:{port}/#token={token}"
+            for seat, token in self.table.tokens.items()
+        }
+
+    def add(self, table: WebTable) -> None:
+        """Serve *table* as well, from now on; its `~mexican_train.web.WebTable.name` must be new.
+
+        Raises:
+            InvalidArgumentError: if a table of that name is served already.
+        """
+        if table.name in self._routes.tables:
+            raise InvalidArgumentError(f"a table named {table.name!r} is served already")
+        self._routes.add(table)
+
+    @property
+    def tables(self) -> list[WebTable]:
+        """The tables served, the one the server was made with first."""
+        return [table for table, _ in self._routes.tables.values()]
+
+    @property
+    def lobby(self) -> Callable[[object, str], WebTable] | None:
+        """What makes the lobby's tables (``POST /api/tables``), or None: no lobby."""
+        return self._routes.lobby
+
+    @lobby.setter
+    def lobby(self, make: Callable[[object, str], WebTable] | None) -> None:
+        self._routes.lobby = make
+
+    def spectator_link(self) -> str | None:
+        """Return the link that shows the table to spectators (no hand), if its token is known.
+
+        A table resumed from a database knows only the token's hash: None.
+        """
+        token = self.table.spectator_token
+        if token is None:
+            return None
+        host, port = self.server_address
+        return f"http://{shareable_host(host)}:{port}/#token={token}"
+
+    def serve_forever(self, poll_interval: float = 0.1) -> None:
+        """Serve until `shutdown` (*poll_interval*: how often uvicorn looks, in seconds)."""
+        self._stopped.clear()
+        try:
+            self._server.run(sockets=[self.socket])
+        finally:
+            self._stopped.set()
+
+    def shutdown(self) -> None:
+        """Stop `serve_forever` (from another thread) and wait until it has stopped."""
+        self._server.should_exit = True
+        self._stopped.wait(10)
+
+    def server_close(self) -> None:
+        """Stop the tables' bots, stop serving, and close the listening socket."""
+        for table in self.tables:
+            table.close()
+        self.shutdown()
+        self.socket.close()
+
+
+def shareable_host(host: str) -> str:
+    """Return an address other machines can open for a server listening on *host*.
+
+    A server listening on every interface (``0.0.0.0``, ``::`` or ``""``) is reached at
+    this machine's network address, or its name when no address but the loopback one
+    is known; any other *host* is returned as it is.
+
+    >>> shareable_host("127.0.0.1")
+    '127.0.0.1'
+    >>> shareable_host("0.0.0.0") != "0.0.0.0"
+    True
+    """
+    if host not in _EVERY_INTERFACE:
+        return host
+    name = socket.gethostname()
+    try:
+        found = socket.getaddrinfo(name, None, socket.AF_INET, socket.SOCK_STREAM)
+    except OSError:  # a name that does not resolve: others may still know it
+        found = []
+    for *_, address in found:
+        if not ipaddress.ip_address(address[0]).is_loopback:
+            return str(address[0])
+    return name

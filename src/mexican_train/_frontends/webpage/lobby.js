@@ -1,0 +1,67 @@
+// The lobby: the page without a seat's token makes a table (POST /api/tables) and lists
+// a link for each person's seat and one for spectators.  No build step.
+"use strict";
+
+function lobbyElement(tag, text, attributes = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  return node;
+}
+
+function lobbyLink(label, fragment) {
+  const url = location.origin + fragment;
+  const item = lobbyElement("li", label + ": ");
+  item.append(lobbyElement("a", url, {href: url, target: "_blank", rel: "noopener"}));
+  return item;
+}
+
+async function showLobby() {
+  // Returns whether this server has a lobby (it shows it then).
+  let answer;
+  try {
+    answer = await fetch("/api/lobby", {cache: "no-store"});
+  } catch (error) {
+    return false;
+  }
+  if (!answer.ok) return false;
+  const choices = await answer.json();
+  const section = document.getElementById("lobby");
+  const rules = document.getElementById("lobby-rules");
+  rules.replaceChildren(...choices.rules.map((name) => lobbyElement("option", name, {value: name})));
+  const level = document.getElementById("lobby-level");
+  level.replaceChildren(...choices.levels.map((name) => lobbyElement("option", name, {value: name})));
+  level.value = "medium";
+  section.hidden = false;
+  document.getElementById("status").textContent = "Make a table, then share its links.";
+  document.getElementById("lobby-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const house = document.getElementById("lobby-house").value.split(/[\s,]+/).filter(Boolean);
+    const request = {
+      rules: rules.value,
+      house,
+      players: Number(document.getElementById("lobby-players").value),
+      people: Number(document.getElementById("lobby-people").value),
+      level: level.value,
+    };
+    const made = await fetch("/api/tables", {
+      method: "POST",
+      cache: "no-store",
+      headers: {"Content-Type": "application/json"},
+      body: JSON.stringify(request),
+    });
+    const data = await made.json();
+    const error = document.getElementById("lobby-error");
+    if (!made.ok) {
+      error.textContent = data.reason || data.error;
+      return;
+    }
+    error.textContent = "";
+    const links = Object.entries(data.seats).map(([seat, fragment]) =>
+      lobbyLink(`Seat ${seat}`, fragment));
+    links.push(lobbyLink("Spectators", data.spectators));
+    document.getElementById("lobby-links").replaceChildren(...links);
+    document.body.dataset.lobby = data.table;
+  });
+  return true;
+}

@@ -1,0 +1,262 @@
+"""The web table's WebSocket (/api/ws): pushed documents, presence, refusals; the web extra."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from click.testing import CliRunner
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from mexican_train import STANDARD, InvalidArgumentError, legal_moves, view
+from mexican_train._frontends import web
+from mexican_train._frontends.cli import cli
+from mexican_train._frontends.store import TableStore
+from mexican_train._frontends.web import SPECTATOR, lobby_table
+from mexican_train.players import GreedyPlayer
+from mexican_train.serialize import to_json
+from mexican_train.web import RequestError, WebServer, WebTable
+
+TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
+
+
+@pytest.fixture
+def server() -> Iterator[WebServer]:
+    # Three seats: people in 0 and 1, a bot in 2.
+    table = WebTable(3, STANDARD, bots={2: GreedyPlayer()}, seed=4)
+    made = WebServer(("127.0.0.1", 0), table, log=None, request_timeout=0.5)
+    table.start()
+    thread = threading.Thread(target=made.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield made
+    finally:
+        made.server_close()
+        thread.join(TIMEOUT)
+
+
+@contextlib.contextmanager
+def _open(server: WebServer, hello: object) -> Iterator[ClientConnection]:
+    url = f"ws://127.0.0.1:{server.server_address[1]}/api/ws"
+    with connect(url, open_timeout=TIMEOUT) as socket:
+        if hello is not None:
+            socket.send(json.dumps(hello))
+        yield socket
+
+
+def _next(socket: ClientConnection) -> dict[str, Any]:
+    document = json.loads(socket.recv(timeout=TIMEOUT))
+    assert isinstance(document, dict)
+    return document
+
+
+def _until(socket: ClientConnection, condition: Any) -> dict[str, Any]:
+    while not condition(document := _next(socket)):
+        pass
+    return document
+
+
+def test_a_socket_pushes_the_seats_document_at_every_move(server: WebServer) -> None:
+    table = server.table
+    with _open(server, {"token": table.tokens[0]}) as socket:
+        first = _next(socket)
+        assert first["seat"] == 0
+        assert first["view"]["hand"] == to_json(view(table.state, 0))["hand"]  # its own (S5)
+        while (seat := table.state.current_player) not in (0, 1):
+            _next(socket)  # the bot moves: its move is pushed
+        before = table.version
+        table.play(seat, legal_moves(table.state)[0], before)
+        pushed = _until(socket, lambda doc: doc["version"] > before)
+        assert pushed["seat"] == 0
+
+
+def test_others_see_who_is_connected(server: WebServer) -> None:
+    table = server.table
+    with _open(server, {"token": table.tokens[0]}) as first:
+        assert _next(first)["connected"] == [True, False, True]  # a bot's seat is always taken
+        with _open(server, {"token": table.tokens[1]}) as second:
+            assert _next(second)["connected"] == [True, True, True]
+            _until(first, lambda doc: doc["connected"] == [True, True, True])
+        _until(first, lambda doc: doc["connected"] == [True, False, True])
+    url = f"http://127.0.0.1:{server.server_address[1]}/api/view"
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {table.tokens[1]}"})
+    with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+        assert json.load(answer)["connected"][0] is False  # the first page has gone too
+
+
+@pytest.mark.parametrize(
+    ("hello", "code"),
+    [
+        ({"token": "x" * 32}, 4403),  # a token no seat has
+        ({"token": "not a token!"}, 4403),
+        ({"seat": 0}, 4400),  # not a hello
+        ("[[[[", 4400),
+        (None, 4408),  # nothing said in time (0.5 s here)
+    ],
+)
+def test_a_socket_that_does_not_name_its_seat_is_closed(
+    server: WebServer, hello: object, code: int
+) -> None:
+    with _open(server, hello) as socket, pytest.raises(ConnectionClosed) as closed:
+        socket.recv(timeout=TIMEOUT)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == code
+    assert server.table.connected == (False, False, True)
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("mexican_train._frontends.web", "mexican_train._frontends.app"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    result = CliRunner().invoke(cli, ["serve", "--port", "0"])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "Error: serve needs the web extra (uvicorn is missing): pip install 'mexican-train[web]'"
+    ]
+
+
+def test_a_spectator_watches_the_public_view_and_cannot_move(server: WebServer) -> None:
+    table = server.table
+    assert table.spectator_token is not None
+    link = server.spectator_link()
+    assert link is not None
+    assert link.endswith(f"/#token={table.spectator_token}")
+    with _open(server, {"token": table.spectator_token}) as socket:
+        document = _next(socket)
+        assert document["seat"] == -1
+        assert document["view"]["hand"] == []
+        assert document["moves"] == []
+        assert table.connected == (False, False, True)  # a spectator is not a seat's person
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.server_address[1]}/api/move",
+        data=json.dumps({"move": "draw"}).encode(),
+        headers={"Authorization": f"Bearer {table.spectator_token}"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=TIMEOUT)
+    assert refused.value.code == 403
+    assert json.load(refused.value)["error"] == "a spectator"
+
+
+def test_one_server_serves_many_tables_each_token_naming_its_own(server: WebServer) -> None:
+    other = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=9, name="t2")
+    server.add(other)
+    assert server.tables == [server.table, other]
+    assert other.tokens[0].startswith("t2.")
+    with pytest.raises(InvalidArgumentError, match="served already"):
+        server.add(WebTable(2, STANDARD, bots={1: GreedyPlayer()}, name="t2"))
+    base = f"http://127.0.0.1:{server.server_address[1]}/api/view"
+
+    def seat_of(token: str) -> Any:
+        request = urllib.request.Request(base, headers={"Authorization": f"Bearer {token}"})
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+                return json.load(answer)["view"]["hand"] == other.document(0)["view"]["hand"]
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    assert seat_of(other.tokens[0]) is True
+    assert seat_of(server.table.tokens[0]) is False  # the first table's seat, not this one's
+    assert seat_of("t3." + other.tokens[0][3:]) == 403  # no table t3
+    assert seat_of("t2." + server.table.tokens[0]) == 403  # not a token of t2
+    with _open(server, {"token": other.spectator_token}) as socket:
+        assert _next(socket)["view"]["hand_sizes"] == other.document(0)["view"]["hand_sizes"]
+    with pytest.raises(InvalidArgumentError, match="a table's name"):
+        WebTable(2, STANDARD, bots={1: GreedyPlayer()}, name="no dots.")
+
+
+# -- the lobby, and a new game at the same table ------------------------------------------------
+
+
+def _json_call(server: WebServer, path: str, body: object = None, token: str = "") -> Any:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.server_address[1]}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}"} if token else {},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            return json.load(answer)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_the_lobby_makes_tables_with_a_link_per_seat_and_one_for_spectators(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1)
+    made = WebServer(("127.0.0.1", 0), table, log=None, lobby=lobby_table)
+    thread = threading.Thread(target=made.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert _json_call(made, "/api/lobby")["levels"] == ["easy", "medium", "hard"]
+        asked = {"rules": "hub", "house": [], "players": 3, "people": 2, "level": "easy"}
+        answer = _json_call(made, "/api/tables", asked)
+        assert set(answer["seats"]) == {"0", "1"}
+        token = answer["seats"]["1"].removeprefix("/#token=")
+        assert token.startswith(answer["table"] + ".")
+        document = _json_call(made, "/api/view", token=token)
+        assert document["seat"] == 1
+        assert document["names"][2] == "Seat 2 (greedy)"
+        watcher = answer["spectators"].removeprefix("/#token=")
+        assert _json_call(made, "/api/view", token=watcher)["view"]["hand"] == []
+        assert len(made.tables) == 2
+        for wrong in ({"players": 9}, {"level": "expert"}, {"rules": "chess"}, [1], {"x": 1}):
+            assert _json_call(made, "/api/tables", wrong) == 400
+        monkeypatch.setattr(web, "MAX_TABLES_PER_CLIENT", 1)
+        assert _json_call(made, "/api/tables", asked) == 503  # this address made its share
+        assert len(made.tables) == 2
+    finally:
+        made.server_close()
+        thread.join(TIMEOUT)
+
+
+def test_a_server_without_a_lobby_makes_no_tables(server: WebServer) -> None:
+    assert _json_call(server, "/api/lobby") == 404
+    assert _json_call(server, "/api/tables", {"players": 2}) == 404
+    assert len(server.tables) == 1
+
+
+def test_a_finished_game_is_followed_by_a_new_one_at_the_same_table(tmp_path: Path) -> None:
+    short = attrs.evolve(STANDARD, max_pip=6, rounds=1)
+    table = WebTable(2, short, bots={1: GreedyPlayer()}, seed=2)
+    store = TableStore(tmp_path / "tables.sqlite3")
+    number = store.add(table.record(), table.token_hashes, table.bot_names())
+    web._keep(table, store, number)
+    with pytest.raises(RequestError, match="not over"):
+        table.again(0)
+    while not table.state.is_over:
+        if table.state.current_player == 0:
+            table.play(0, legal_moves(view(table.state, 0))[0])
+        table.play_bots()
+    finished = table.version
+    document = table.again(0)
+    assert document["version"] == finished + 1  # pages take it for the newest
+    assert not table.state.is_over
+    assert table.seat_for(table.tokens[0]) == 0  # the same links
+    assert "You dealt a new game." in document["log"]
+    if table.state.current_player == 0:
+        table.play(0, legal_moves(view(table.state, 0))[0])
+    table.play_bots()
+    kept = store.tables()
+    assert len(kept) == 2  # the new game is kept as a table of its own, its moves with it
+    assert len(kept[-1].record.moves) == table.version - finished - 1
+    again = WebTable.resume(
+        kept[-1].record, kept[-1].seats, kept[-1].token_hashes, {1: GreedyPlayer()}
+    )
+    assert again.state == table.state
+    assert again.seat_for(table.tokens[0]) == 0
+    with pytest.raises(RequestError, match="spectator"):
+        table.again(SPECTATOR)

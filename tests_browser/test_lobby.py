@@ -1,0 +1,81 @@
+"""The lobby in a real browser: make a table, open a seat's link and the spectators'.
+
+Like ``test_web_browser.py``: Playwright drives Debian's chromium (``nox -s browser``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+from mexican_train import STANDARD
+from mexican_train.players import GreedyPlayer
+from mexican_train.web import WebServer, WebTable, make_server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+WAIT = 20_000  # ms: a page that never updates fails the test instead of hanging it
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def server() -> Iterator[WebServer]:
+    table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1)
+    made = make_server(table, "127.0.0.1", 0, log=None, lobby=True)
+    thread = threading.Thread(target=made.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield made
+    finally:
+        made.server_close()
+        thread.join(10)
+
+
+def test_the_lobby_makes_a_table_whose_links_open_a_seat_and_the_spectators_view(
+    browser: Browser, server: WebServer
+) -> None:
+    context = browser.new_context(bypass_csp=True)
+    errors: list[str] = []
+    lobby = context.new_page()
+    lobby.on("pageerror", lambda error: errors.append(str(error)))
+    lobby.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+    lobby.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
+    lobby.select_option("#lobby-rules", "hub")
+    lobby.fill("#lobby-players", "3")
+    lobby.fill("#lobby-people", "1")
+    lobby.select_option("#lobby-level", "easy")
+    lobby.click("#lobby-form button[type=submit]")
+    lobby.wait_for_function(
+        "document.querySelectorAll('#lobby-links li').length === 2", timeout=WAIT
+    )
+    seat, spectators = lobby.locator("#lobby-links a").evaluate_all("as => as.map(a => a.href)")
+    assert len(server.tables) == 2
+    made = server.tables[1]
+    assert made.state.players == 3
+    assert seat.endswith(f"#token={made.tokens[0]}")
+
+    player = context.new_page()
+    player.on("pageerror", lambda error: errors.append(str(error)))
+    player.goto(seat)
+    player.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
+    player.wait_for_selector("#hand .hand-tile", timeout=WAIT)
+    assert "Seat 2 (greedy)" in (player.locator("#presence").text_content() or "")
+
+    watcher = context.new_page()
+    watcher.on("pageerror", lambda error: errors.append(str(error)))
+    watcher.goto(spectators)
+    watcher.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
+    watcher.wait_for_selector("#board svg", timeout=WAIT)
+    assert watcher.locator("#hand .hand-tile").count() == 0  # no hand for spectators (S5)
+    assert errors == []
+    context.close()
