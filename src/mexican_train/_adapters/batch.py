@@ -39,6 +39,7 @@ __all__ = [
     "Tables",
     "action_index",
     "indices",
+    "informed_row",
     "lacking_suits",
     "pack",
     "round_rewards",
@@ -325,6 +326,20 @@ class Seen:
             self.lacks[seat] = 0  # a missed last-tile call's penalty tiles
 
 
+def informed_row(
+    lay: Layout,
+    state: GameState,
+    seat: int,
+    lacks: list[int],
+    played: list[int],
+    scalars: list[float],
+) -> int:
+    """Return `state_row` with the information-state block of `Seen`'s *lacks* and *played*."""
+    if state.current_player is None:
+        lacks = [0] * lay.players  # the round is over (seen_bits)
+    return state_row(lay, state, seat, scalars) | seen_bits(lay, seat, lacks, played) << lay.seen
+
+
 def seen_bits(lay: Layout, seat: int, lacks: list[int], played: list[int]) -> int:
     """Return the information-state block for *seat*, as bits from its start.
 
@@ -455,13 +470,10 @@ class Tables:
 
     def _row(self, table: int, state: GameState, seat: int, scalars: list[float]) -> int:
         # The observation of *state* for *seat*, the information state included if asked.
-        lay = self.lay
-        bits = state_row(lay, state, seat, scalars)
-        if self.seen is not None:
-            seen = self.seen[table]
-            lacks = seen.lacks if state.current_player is not None else [0] * lay.players
-            bits |= seen_bits(lay, seat, lacks, seen.played) << lay.seen
-        return bits
+        if self.seen is None:
+            return state_row(self.lay, state, seat, scalars)
+        seen = self.seen[table]
+        return informed_row(self.lay, state, seat, seen.lacks, seen.played, scalars)
 
     def _advance(self, state: GameState, table: int, rewards: list[float] | None) -> GameState:
         # Deal new rounds (E4) and play the other seats until a learner is to move;
