@@ -28,9 +28,10 @@ from .._core.state import (
     mask_of,
     masks_of,
     mexican_opens,
+    table_masks,
 )
 from .._core.tiles import Tile, full_set
-from .._core.view import PlayerView, view
+from .._core.view import PlayerView, view, view_masks
 
 __all__ = [
     "Layout",
@@ -236,26 +237,20 @@ def state_row(lay: Layout, state: GameState, seat: int, scalars: list[float]) ->
 
 def view_row(lay: Layout, mine: PlayerView, seat: int, scalars: list[float]) -> int:
     """Return the bits of the encoding of *mine*, *seat*'s view, and append its scalars."""
-    trains = mine.trains
-    board: list[Line] = []
-    marks = 0
-    table = 1 << mine.engine._index
-    for position, train in enumerate(trains):
-        laid = train.tiles
-        board.append((train.open_end, laid))
-        table |= mask_of(laid)
-        if train.marked:
-            marks |= 1 << position
-    firsts = 0
-    for other, done in enumerate(mine.had_first_turn):
-        if done:
-            firsts |= 1 << other
+    kept = view_masks(mine)
+    if kept is not None:  # a view of a state: its masks, as the state kept them
+        hand, board, table, marks, _, firsts = kept
+    else:
+        hand, board, table, marks, _, firsts = (
+            mask_of(mine.hand),
+            *table_masks(mine.engine, mine.trains, mine.had_first_turn),
+        )
     shown = mine.open_hands
     current = mine.current_player
     return _row(
-        lay, seat, mask_of(mine.hand),
+        lay, seat, hand,
         None if shown is None else tuple([mask_of(hand) for hand in shown]),
-        table, mine.engine, tuple(board), marks, mine.open_doubles, mine.turn_doubles,
+        table, mine.engine, board, marks, mine.open_doubles, mine.turn_doubles,
         mine.hand_sizes, firsts, current, mine.first_player, mine.scores, mine.boneyard_size,
         mine.round_number, mine.turn_tiles, mine.has_drawn, mine.last_tile_called,
         mine.idle_turns, mine.is_over,
