@@ -15,8 +15,8 @@ Figures (medians over repeated runs, CPU time):
 - the codecs alone: microseconds per ``ObservationCodec.encode`` and ``ActionCodec.mask``;
 - at scale (HUB, 2 players, a random opponent, masked random actions): the bare core's
   random moves per second, and agent steps per second of the single-seat environment
-  and of ``vector_env`` at 1, 16 and 256 tables, each as a ratio to the core's figure
-  measured in the same run; and the codecs' microseconds per view, one at a time and
+  and of ``vector_env`` at 1, 16 and 256 tables (and at 256 with the information
+  state), each as a ratio to the core's figure measured in the same run; and the codecs' microseconds per view, one at a time and
   in batches (``encode_batch``, ``mask_batch`` into the caller's arrays);
 - with open_spiel installed, the OpenSpiel game: steps per second of random play
   through ``pyspiel`` (chance nodes included).
@@ -127,13 +127,21 @@ def single_seat_random_steps(players: int, rules: Rules, games: int) -> Callable
     return work
 
 
-def vector_steps(players: int, rules: Rules, tables: int, steps: int) -> Callable[[], int]:
+def vector_steps(
+    players: int, rules: Rules, tables: int, steps: int, information_state: bool = False
+) -> Callable[[], int]:
     """Agent steps of ``vector_env``: masked random actions, chosen for all tables at once.
 
     The tables are dealt once, before the clock starts; games that end during the
     run are dealt anew inside ``step`` (autoreset), and that is timed.
     """
-    envs = vector_env(tables, players=players, rules=rules, opponents="random")
+    envs = vector_env(
+        tables,
+        players=players,
+        rules=rules,
+        opponents="random",
+        information_state=information_state,
+    )
     rng = np.random.default_rng(0)
     observation = envs.reset(seed=0)[0]
 
@@ -186,6 +194,10 @@ def scale(quick: bool, repeats: int) -> dict[str, float]:
         rate = timed(vector_steps(players, rules, tables, steps), repeats)
         figures[f"vector env {tables} steps/s"] = rate
         figures[f"vector env {tables} / core"] = rate / core
+    steps = 4 if quick else 40
+    rate = timed(vector_steps(players, rules, 256, steps, information_state=True), repeats)
+    figures["info-state env 256 steps/s"] = rate
+    figures["info-state env 256 / core"] = rate / core
     codecs = codec_us(players, rules)
     figures["encode us"] = codecs["encode"]
     figures["encode / move"] = codecs["encode"] * core / 1e6

@@ -1,14 +1,17 @@
 """Train a small numpy policy on many tables at once, then measure how often it wins.
 
-The policy is linear and softmax over the legal actions (``mexican_train.rl``'s masks);
-it learns by REINFORCE with a linear value baseline, each action credited with the
-reward of the round it was played in (rounds are scored on their own, E3).  The
-opponents are library bots, played inside ``vector_env``.  Then the trained policy, its
-most likely legal action each turn, plays fresh games against `RandomPlayer` and
-`GreedyPlayer`; the win rates come with 95% confidence intervals.
+The policy is linear and softmax over the legal actions (``mexican_train.rl``'s masks):
+each action's logit is the observation (with the information state: what the other
+seat showed it lacks and has played this round) times the action's weights, plus a few
+features of the action itself (the pips of its tile, a double, which train) times
+weights shared by all actions.  It learns by REINFORCE with a linear value baseline, each
+action credited with the reward of the round it was played in (rounds are scored on their own,
+E3).  The opponents are library bots, played inside ``vector_env``.  Then the trained
+policy, its most likely legal action each turn, plays fresh games against
+`RandomPlayer` and `GreedyPlayer`; the win rates come with 95% confidence intervals.
 
     python examples/train_agent.py                  # a few seconds: a smoke run
-    python examples/train_agent.py --seconds 150 --games 1000 --save policy.npz
+    python examples/train_agent.py --seconds 240 --games 1000 --save policy.npz
 
 Needs the ``rl`` extra (numpy, gymnasium, pettingzoo).
 """
@@ -21,18 +24,37 @@ import time
 
 import numpy as np
 
-from mexican_train.rl import vector_env
+from mexican_train.rl import ActionCodec, vector_env
+
+
+def action_features(codec: ActionCodec) -> np.ndarray:
+    """Per action: its tile's pips / the most, a double, on the own, Mexican or another train."""
+    features = np.zeros((codec.size, 5), dtype=np.float32)
+    for index in range(codec.size):
+        move = codec.decode(index, seat=0)
+        tile = getattr(move, "tile", None)
+        if tile is not None:
+            slot = index % (codec.players + 1)
+            features[index, 0] = (tile.high + tile.low) / (2 * codec.max_pip)
+            features[index, 1] = tile.high == tile.low
+            features[index, 2 + min(2, 0 if slot == 0 else 1 if slot == codec.players else 2)] = 1
+    return features
 
 
 class Policy:
-    """Logits ``observation @ weights`` over the actions; illegal actions get none."""
+    """Logits ``observation @ weights + actions @ shared`` over the actions; illegal: none."""
 
-    def __init__(self, features: int, actions: int) -> None:
-        self.weights = np.zeros((features, actions), dtype=np.float32)
+    def __init__(self, features: int, actions: np.ndarray) -> None:
+        self.weights = np.zeros((features, len(actions)), dtype=np.float32)
+        self.actions = actions
+        self.shared = np.zeros(actions.shape[1], dtype=np.float32)
         self.value = np.zeros(features, dtype=np.float32)
 
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        return observation @ self.weights + self.actions @ self.shared
+
     def odds(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        logits = np.where(mask == 1, observation @ self.weights, -np.inf)
+        logits = np.where(mask == 1, self.logits(observation), -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         odds = np.exp(logits)
         return odds / odds.sum(axis=1, keepdims=True)
@@ -44,7 +66,7 @@ class Policy:
         return (cumulative < draws).sum(axis=1).clip(0, odds.shape[1] - 1), odds
 
     def best(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return np.where(mask == 1, observation @ self.weights, -np.inf).argmax(axis=1)
+        return np.where(mask == 1, self.logits(observation), -np.inf).argmax(axis=1)
 
 
 def round_returns(rewards: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -66,13 +88,20 @@ def round_returns(rewards: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np
 
 
 def train(
-    rules: str, seconds: float, tables: int, opponent: str, seed: int, rate: float = 0.01
+    rules: str,
+    seconds: float,
+    tables: int,
+    opponent: str,
+    seed: int,
+    rate: float = 0.01,
 ) -> tuple[Policy, int]:
-    envs = vector_env(tables, players=2, rules=rules, opponents=opponent, seed=seed)
+    envs = vector_env(
+        tables, players=2, rules=rules, opponents=opponent, seed=seed, information_state=True
+    )
     rng = np.random.default_rng(seed)
     observation, _ = envs.reset()
     features = observation["observation"].shape[1]
-    policy = Policy(features, observation["action_mask"].shape[1])
+    policy = Policy(features, action_features(envs.actions))
     horizon, steps, scale = 32, 0, 1.0
     deadline = time.process_time() + seconds
     while time.process_time() < deadline:
@@ -100,6 +129,7 @@ def train(
         gradient = -odds * advantage[:, None]
         gradient[np.arange(len(actions)), actions] += advantage
         policy.weights += rate * (x.T @ gradient) / len(x)
+        policy.shared += rate * (gradient @ policy.actions).sum(axis=0) / len(x)
         policy.value += rate * scale * (x.T @ advantage) / len(x)
     return policy, steps
 
@@ -109,7 +139,9 @@ def evaluate(
 ) -> tuple[float, float]:
     """Return the policy's share of won games against *opponent*, and its 95% half-width."""
     tables = min(games, 64)
-    envs = vector_env(tables, players=2, rules=rules, opponents=opponent, seed=seed)
+    envs = vector_env(
+        tables, players=2, rules=rules, opponents=opponent, seed=seed, information_state=True
+    )
     observation, _ = envs.reset()
     wins, played = 0.0, 0
     while played < games:
@@ -139,11 +171,16 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.rules}, 2 players: trained {args.seconds:g} CPU s against {args.opponent}, "
         f"{steps:,} agent steps"
     )
-    for opponent, name in (("random-player", "RandomPlayer"), ("greedy", "GreedyPlayer")):
+    bots = (
+        ("random-player", "RandomPlayer"),
+        ("greedy", "GreedyPlayer"),
+        ("planner", "PlannerPlayer"),
+    )
+    for opponent, name in bots:
         share, half = evaluate(policy, args.rules, opponent, args.games, seed=args.seed + 1)
         print(f"wins against {name}: {share:.1%} ± {half:.1%} of {args.games} games (95%)")
     if args.save:
-        np.savez(args.save, weights=policy.weights, value=policy.value)
+        np.savez(args.save, weights=policy.weights, shared=policy.shared, value=policy.value)
     return 0
 
 

@@ -39,6 +39,7 @@ from mexican_train import (
     legal_moves,
     view,
 )
+from mexican_train.events import Event, derive_events, redact_events
 from mexican_train.openspiel import GAME_NAME, MexicanTrainState
 from mexican_train.rl import ActionCodec, ObservationCodec, round_rewards, tile_index
 
@@ -232,12 +233,11 @@ def test_an_illegal_action_and_a_foreign_chance_outcome_are_refused() -> None:
     assert state.game_state is before
 
 
-def test_the_information_state_is_a_string_of_the_view_and_the_round_history() -> None:
-    """The information state is a string: the seat's observation, then the round's moves."""
+def test_the_information_state_string_is_the_view_and_the_round_history() -> None:
+    """The information state's string: the seat's observation, then the round's moves."""
     game = load(2, "hub")
     kind = game.get_type()
     assert kind.provides_information_state_string
-    assert not kind.provides_information_state_tensor
     rng = random.Random(4)
     state = game.new_initial_state()
     while state.is_chance_node() or state.game_state.boneyard_size > 20:
@@ -252,13 +252,49 @@ def test_the_information_state_is_a_string_of_the_view_and_the_round_history() -
         {(str(t.high), str(t.low)), (str(t.low), str(t.high))} & shown
         for t in state.game_state.boneyard
     )
-    with pytest.raises(InvalidArgumentError, match="no information state tensor"):
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)).set_from(state, seat)
     every_hand = pyspiel.IIGObservationType(
         perfect_recall=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
     )
     with pytest.raises(InvalidArgumentError, match="one seat's"):
         game.make_py_observer(every_hand)
+
+
+@pytest.mark.parametrize(("rules", "players"), [("hub", 2), ("standard", 3), ("last-tile-call", 3)])
+def test_the_information_state_tensor_is_the_codecs_of_the_view_and_the_rounds_events(
+    rules: str, players: int
+) -> None:
+    """S5: ``information_state_tensor`` is ``ObservationCodec(information_state=True)``'s.
+
+    Of the seat's view and the round's events as it saw them (the test derives them
+    from each player action, its draw or penalty tiles resolved, and starts them
+    afresh with each round); its shape is the game's.
+    """
+    game = load(players, rules)
+    codec = ObservationCodec(game.rules, players, information_state=True)
+    assert game.get_type().provides_information_state_tensor
+    assert game.information_state_tensor_shape() == list(codec.shape)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    events: list[Event] = []
+    decisions, round_number = 0, 0
+    while not state.is_terminal() and decisions < 400:
+        if state.is_chance_node():
+            step_randomly(state, rng)
+            continue
+        decisions += 1
+        if state.game_state.round_number != round_number:  # a new round: no events yet
+            events, round_number = [], state.game_state.round_number
+        for seat in range(players):
+            mine = view(state.game_state, seat)
+            want = codec.encode(mine, history=redact_events(events, seat))
+            assert state.information_state_tensor(seat) == want.tolist()
+        before, player = state.game_state, state.current_player()
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        while state._pending is not None:  # the tile drawn, or the penalty tiles
+            step_randomly(state, rng)
+        events += derive_events(before, game.actions.decode(action, player), state.game_state)
+    assert decisions == 400 or state.is_terminal()
 
 
 def walk_twins(rules: str, seed: int) -> tuple[int, int]:
@@ -289,6 +325,7 @@ def walk_twins(rules: str, seed: int) -> tuple[int, int]:
     while first.game_state is None or not first.game_state.is_round_over:
         assert first.information_state_string(0) == second.information_state_string(0)
         assert first.observation_string(0) == second.observation_string(0)
+        assert first.information_state_tensor(0) == second.information_state_tensor(0)
         differ += first.information_state_string(1) != second.information_state_string(1)
         steps += 1
         if first.game_state is None or first._dealing():

@@ -32,7 +32,7 @@ from mexican_train import (
     legal_moves,
     new_game,
 )
-from mexican_train.rl import SingleSeatEnv, env, raw_env, round_rewards
+from mexican_train.rl import ObservationCodec, SingleSeatEnv, env, raw_env, round_rewards
 
 PRESETS = [pytest.param(STANDARD, id="STANDARD"), pytest.param(HUB, id="HUB")]
 
@@ -321,3 +321,19 @@ def test_reset_refuses_a_seed_numpy_cannot_take_with_the_librarys_error(
         game.reset(seed=seed)
     game.reset(seed=2**64 - 1)
     game.reset(seed=0)
+
+
+@pytest.mark.usefixtures("strict_warnings")
+def test_the_information_state_is_offered_by_both_environments() -> None:
+    api_test(env(players=3, rules=STANDARD, information_state=True), num_cycles=300)
+    game = SingleSeatEnv(players=2, rules=HUB, information_state=True)
+    codec = ObservationCodec(HUB, 2, information_state=True)
+    observation, _ = game.reset(seed=2)
+    assert observation.shape == codec.shape
+    done, steps = False, 0
+    while not done:
+        action = int(np.flatnonzero(game.action_masks())[0])
+        observation, _, done, _, _ = game.step(action)
+        assert game.observation_space.contains(observation)
+        steps += 1
+    assert steps > 10

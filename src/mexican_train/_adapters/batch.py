@@ -22,23 +22,29 @@ from .._core.rules import Rules
 from .._core.state import (
     AFTER_FIRST_TURN,
     ALWAYS,
+    SUITS,
     GameState,
     Line,
     mask_of,
     masks_of,
     mexican_opens,
+    table_masks,
 )
-from .._core.tiles import Tile
-from .._core.view import PlayerView, view
+from .._core.tiles import Tile, full_set
+from .._core.view import PlayerView, view, view_masks
 
 __all__ = [
     "Layout",
+    "Seen",
     "Steps",
     "Tables",
     "action_index",
     "indices",
+    "informed_row",
+    "lacking_suits",
     "pack",
     "round_rewards",
+    "seen_bits",
     "state_row",
     "view_row",
 ]
@@ -59,9 +65,16 @@ def round_rewards(points: tuple[int, ...] | list[int]) -> tuple[float, ...]:
 
 
 class Layout:
-    """Where each block of the observation starts, for one rules and number of players."""
+    """Where each block of the observation starts, for one rules and number of players.
 
-    def __init__(self, rules: Rules, players: int, max_pip: int) -> None:
+    With *information_state*, the observation ends with one more block: for each
+    other seat, relative to the viewer, the numbers it is known to lack and the
+    tiles it has played this round (`Seen`).
+    """
+
+    def __init__(
+        self, rules: Rules, players: int, max_pip: int, information_state: bool = False
+    ) -> None:
         pips = max_pip + 1
         tiles = pips * (pips + 1) // 2
         self.rules: Final = rules
@@ -78,7 +91,15 @@ class Layout:
         self.trains: Final = self.engine + pips
         self.seats: Final = self.trains + (players + 1) * (pips + 6)
         self.game: Final = self.seats + players * 5
-        self.size: Final = self.game + 11
+        self.seen: Final = self.game + 11  # the information-state block, if any
+        self.size: Final[int] = self.seen + (
+            (players - 1) * (pips + tiles) if information_state else 0
+        )
+        self.information_state: Final = information_state
+        tiles_in_set = full_set(max_pip)
+        self.hand_of_all: Final = tiles_in_set  # every tile: what a pass is probed with
+        in_set = mask_of(tiles_in_set)
+        self.suits: Final[list[int]] = [SUITS[pip] & in_set for pip in range(pips)]
         self.nbytes: Final = (self.size + 7) // 8
         self.actions: Final = tiles * (players + 1) + 4
         # The entries that are not 0 or 1, in the order a row lists them.
@@ -216,31 +237,118 @@ def state_row(lay: Layout, state: GameState, seat: int, scalars: list[float]) ->
 
 def view_row(lay: Layout, mine: PlayerView, seat: int, scalars: list[float]) -> int:
     """Return the bits of the encoding of *mine*, *seat*'s view, and append its scalars."""
-    trains = mine.trains
-    board: list[Line] = []
-    marks = 0
-    table = 1 << mine.engine._index
-    for position, train in enumerate(trains):
-        laid = train.tiles
-        board.append((train.open_end, laid))
-        table |= mask_of(laid)
-        if train.marked:
-            marks |= 1 << position
-    firsts = 0
-    for other, done in enumerate(mine.had_first_turn):
-        if done:
-            firsts |= 1 << other
+    kept = view_masks(mine)
+    if kept is not None:  # a view of a state: its masks, as the state kept them
+        hand, board, table, marks, _, firsts = kept
+    else:
+        hand, board, table, marks, _, firsts = (
+            mask_of(mine.hand),
+            *table_masks(mine.engine, mine.trains, mine.had_first_turn),
+        )
     shown = mine.open_hands
     current = mine.current_player
     return _row(
-        lay, seat, mask_of(mine.hand),
+        lay, seat, hand,
         None if shown is None else tuple([mask_of(hand) for hand in shown]),
-        table, mine.engine, tuple(board), marks, mine.open_doubles, mine.turn_doubles,
+        table, mine.engine, board, marks, mine.open_doubles, mine.turn_doubles,
         mine.hand_sizes, firsts, current, mine.first_player, mine.scores, mine.boneyard_size,
         mine.round_number, mine.turn_tiles, mine.has_drawn, mine.last_tile_called,
         mine.idle_turns, mine.is_over,
         current is not None and mine.rules.mexican_train.is_open(mine, seat), scalars,
     )  # fmt: skip
+
+
+def lacking_suits(lay: Layout, then: PlayerView) -> int:
+    """Return the numbers (bit *n* for *n*) a seat shows it lacks by passing on *then*.
+
+    *then* is the table as the passing seat saw it just before its `Pass`, in a
+    turn in which it played no tile.  When a player who can play must (P7), a
+    seat that passes holds no tile it could have played on the trains open to it
+    (P3, P4, D2): a number is lacked when every tile showing it could have been
+    played.  Where a seat holding a playable tile may pass anyway (V6), the pass
+    tells nothing: 0.
+    """
+    probe = then.replace(
+        hand=lay.hand_of_all, turn_doubles=(), turn_tiles=0, has_drawn=True,
+        boneyard_size=0, last_tile_called=True,
+    )  # fmt: skip
+    playable = 0
+    for move in legal_moves(probe):
+        if isinstance(move, Play):
+            playable |= 1 << move.tile._index
+        elif isinstance(move, Pass):
+            return 0  # the seat could pass with a playable tile in hand
+    lacked = 0
+    for pip, suit in enumerate(lay.suits):
+        if suit & playable == suit:
+            lacked |= 1 << pip
+    return lacked
+
+
+class Seen:
+    """What every seat has shown this round: the numbers it lacks, the tiles it played.
+
+    ``lacks[seat]`` has bit *n* while *seat* is known to hold no tile showing *n*
+    (`lacking_suits` of each of its passes in a turn it played no tile, ORed):
+    its hand only shrinks until it draws again, and a draw (P5, D1, D2, or a
+    missed last-tile call's penalty) forgets them, since the tile drawn may be
+    any.  ``played[seat]`` is the mask of the tiles *seat* has played this round.
+    """
+
+    def __init__(self, players: int) -> None:
+        self.lacks: list[int] = [0] * players
+        self.played: list[int] = [0] * players
+
+    def clear(self) -> None:
+        """Forget everything: a new round (E4) or a new game."""
+        for seat in range(len(self.lacks)):
+            self.lacks[seat] = 0
+            self.played[seat] = 0
+
+    def record(self, lay: Layout, before: GameState, move: Move, after: GameState) -> None:
+        """Note what *move*, made in *before* and giving *after*, shows every seat."""
+        seat = before.current_player
+        if seat is None:  # NextRound: a new deal
+            self.clear()
+            return
+        if isinstance(move, Play):
+            self.played[seat] |= 1 << move.tile._index
+        elif isinstance(move, Draw):
+            self.lacks[seat] = 0
+        elif isinstance(move, Pass) and before.turn_tiles == 0:
+            self.lacks[seat] |= lacking_suits(lay, view(before, seat))
+        if after.boneyard_size < before.boneyard_size and not isinstance(move, Draw):
+            self.lacks[seat] = 0  # a missed last-tile call's penalty tiles
+
+
+def informed_row(
+    lay: Layout,
+    state: GameState,
+    seat: int,
+    lacks: list[int],
+    played: list[int],
+    scalars: list[float],
+) -> int:
+    """Return `state_row` with the information-state block of `Seen`'s *lacks* and *played*."""
+    if state.current_player is None:
+        lacks = [0] * lay.players  # the round is over (seen_bits)
+    return state_row(lay, state, seat, scalars) | seen_bits(lay, seat, lacks, played) << lay.seen
+
+
+def seen_bits(lay: Layout, seat: int, lacks: list[int], played: list[int]) -> int:
+    """Return the information-state block for *seat*, as bits from its start.
+
+    One row per other seat, ``(seat + k) % P`` for k = 1 .. P-1: the numbers it
+    lacks (N + 1), then the tiles it has played this round (T).  Once the round is
+    over no seat plays again: pass *lacks* all 0 then.
+    """
+    players, pips = lay.players, lay.pips
+    width = pips + lay.tiles
+    bits = 0
+    for k in range(1, players):
+        other = (seat + k) % players
+        bits |= (lacks[other] | played[other] << pips) << (k - 1) * width
+    return bits
 
 
 def action_index(move: Move, seat: int, players: int, size: int) -> int:
@@ -304,6 +412,10 @@ class Tables:
         # Per table, the legal moves of the seat to move and their action indices.
         self.moves: list[tuple[Move, ...]] = [() for _ in range(count)]
         self.numbers: list[list[int]] = [[] for _ in range(count)]
+        # Per table, what its seats have shown this round (only for the information state).
+        self.seen: list[Seen] | None = (
+            [Seen(lay.players) for _ in range(count)] if lay.information_state else None
+        )
 
     def reset(self, seeds: list[int]) -> Steps:
         """Deal a new game on every table, table *i*'s moves fixed by ``seeds[i]`` (S6)."""
@@ -331,12 +443,15 @@ class Tables:
                 steps.rewards[table * players + seat] += self.illegal_reward
                 steps.illegal[table] = True
             else:
-                state = self._advance(apply(state, move), table, steps.rewards)
+                after = apply(state, move)
+                if self.seen is not None:
+                    self.seen[table].record(lay, state, move, after)
+                state = self._advance(after, table, steps.rewards)
             if move is None or state.is_over:
                 steps.done[table] = True
                 steps.final_tables.append(table)
                 steps.final_states.append(state)
-                steps.final_bits.append(state_row(lay, state, seat, steps.final_scalars))
+                steps.final_bits.append(self._row(table, state, seat, steps.final_scalars))
                 state = self._deal(table)
             self.states[table] = state
             self._observe(table, steps)
@@ -344,7 +459,16 @@ class Tables:
 
     def _deal(self, table: int) -> GameState:
         state = new_game(self.lay.players, self.lay.rules, seed=self.rngs[table].getrandbits(63))
+        if self.seen is not None:
+            self.seen[table].clear()
         return self._advance(state, table, None)
+
+    def _row(self, table: int, state: GameState, seat: int, scalars: list[float]) -> int:
+        # The observation of *state* for *seat*, the information state included if asked.
+        if self.seen is None:
+            return state_row(self.lay, state, seat, scalars)
+        seen = self.seen[table]
+        return informed_row(self.lay, state, seat, seen.lacks, seen.played, scalars)
 
     def _advance(self, state: GameState, table: int, rewards: list[float] | None) -> GameState:
         # Deal new rounds (E4) and play the other seats until a learner is to move;
@@ -359,6 +483,8 @@ class Tables:
                         rewards[base + other] += reward
                 if state.is_over:
                     return state
+                if self.seen is not None:
+                    self.seen[table].clear()  # E4: a new deal
                 state = apply(state, _NEXT_ROUND)
                 continue
             if self.learners >> seat & 1:
@@ -366,10 +492,14 @@ class Tables:
             player = self.opponents[seat]
             if player is None:
                 moves = legal_moves(state)
-                state = apply(state, moves[int(self.rngs[table].random() * len(moves))])
+                move = moves[int(self.rngs[table].random() * len(moves))]
             else:
                 theirs = view(state, seat)
-                state = apply(state, player.choose(theirs, legal_moves(theirs)))
+                move = player.choose(theirs, legal_moves(theirs))
+            after = apply(state, move)
+            if self.seen is not None:
+                self.seen[table].record(self.lay, state, move, after)
+            state = after
 
     def _observe(self, table: int, steps: Steps) -> None:
         lay = self.lay
@@ -377,7 +507,7 @@ class Tables:
         seat = state.current_player
         assert seat is not None  # a table waits on a learner's move
         steps.seats[table] = seat
-        steps.bits.append(state_row(lay, state, seat, steps.scalars))
+        steps.bits.append(self._row(table, state, seat, steps.scalars))
         moves = legal_moves(state)
         numbers = indices(moves, seat, lay.players, lay.actions, 0)
         self.moves[table] = moves

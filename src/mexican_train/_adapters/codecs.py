@@ -9,24 +9,29 @@ whenever a layout does.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+import typing
+from collections.abc import Iterable, Sequence
 from typing import Final, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from .._bots.determinize import table_then
 from .._core.engine import legal_moves
 from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
+from .._core.state import Train
 from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
-from .batch import Layout, indices, pack, view_row
+from .._formats import events as kinds
+from .batch import Layout, indices, lacking_suits, pack, seen_bits, view_row
 
 __all__ = ["ENCODING_VERSION", "ActionCodec", "ObservationCodec"]
 
 _D = TypeVar("_D", bound=np.generic)
+_EVENT_TYPES: Final[tuple[type[kinds.Event], ...]] = typing.get_args(kinds.Event)
 
 #: The version of the action and observation layouts documented in "Train an agent".
 ENCODING_VERSION: Final = 1
@@ -305,9 +310,28 @@ class ObservationCodec:
     score in a game.  Nothing secret is encoded: the other hands (unless open,
     V10), the boneyard's order and the seed are not in a `PlayerView`.
 
+    With *information_state*, the encoding also says what the seat has seen this
+    round, from the round's events as it saw them (``history=``), in one more
+    block at the end (the blocks above are unchanged):
+
+    ============ ======================= ============================================
+    information  (P - 1) x (N + 1 + T)   per other seat, row *k* for seat
+                                         ``(seat + k) % P`` (k = 1 .. P-1): the
+                                         numbers it is known to lack (N + 1), the
+                                         tiles it has played this round (T)
+    ============ ======================= ============================================
+
+    A seat is known to lack a number when, in a turn in which it played no tile,
+    it passed while every tile showing that number could have been played on a
+    train open to it (P3, P4, D2): a player who can play must (P7), so it held
+    none.  Its hand then only shrinks, so the lack holds until it next draws (a
+    drawn tile may be any); under voluntary play (V6) a pass tells nothing.
+
     Args:
         rules: the rules of the games to encode.
         players: the number of players.
+        information_state: add the information-state block (then `encode`
+            needs the round's events).
 
     Raises:
         DealError: if the rules' deal table does not cover *players* (S1).
@@ -323,18 +347,23 @@ class ObservationCodec:
     """
 
     __slots__ = (
-        "_lay", "_scalars", "_space", "layout", "max_pip", "players", "rules", "shape"
+        "_lay", "_scalars", "_space", "information_state", "layout", "max_pip", "players",
+        "rules", "shape",
     )  # fmt: skip
 
     rules: Rules
     players: int
     max_pip: int
+    information_state: bool
     shape: tuple[int]
     layout: dict[str, slice]
 
-    def __init__(self, rules: Rules, players: int) -> None:
+    def __init__(self, rules: Rules, players: int, *, information_state: bool = False) -> None:
         self.rules, self.players, self.max_pip = _check_table(rules, players)
-        lay = self._lay = Layout(rules, players, self.max_pip)
+        if type(information_state) is not bool:
+            raise TypeError(f"information_state is True or False, not {information_state!r}")
+        self.information_state = information_state
+        lay = self._lay = Layout(rules, players, self.max_pip, information_state)
         self._scalars = np.array(lay.scalars, dtype=np.intp)
         starts = {
             "hands": 0,
@@ -344,6 +373,8 @@ class ObservationCodec:
             "seats": lay.seats,
             "game": lay.game,
         }
+        if information_state:
+            starts["information"] = lay.seen
         ends = [*list(starts.values())[1:], lay.size]
         self.layout = {
             name: slice(start, end) for (name, start), end in zip(starts.items(), ends, strict=True)
@@ -355,7 +386,8 @@ class ObservationCodec:
         self._space = spaces.Box(low=low, high=high, dtype=np.float32)
 
     def __repr__(self) -> str:
-        return f"ObservationCodec({self.rules!r}, {self.players})"
+        extra = ", information_state=True" if self.information_state else ""
+        return f"ObservationCodec({self.rules!r}, {self.players}{extra})"
 
     @property
     def version(self) -> int:
@@ -373,12 +405,20 @@ class ObservationCodec:
         return self._space
 
     def encode(
-        self, view: PlayerView, out: npt.NDArray[np.float32] | None = None
+        self,
+        view: PlayerView,
+        out: npt.NDArray[np.float32] | None = None,
+        *,
+        history: Iterable[kinds.Event] | None = None,
     ) -> npt.NDArray[np.float32]:
         """Return the encoding of *view*: a float32 array of shape ``shape``.
 
         With *out*, a float32 array of that shape, the encoding is written there
-        and *out* returned (no new array).
+        and *out* returned (no new array).  An information-state codec needs
+        *history*: the events of the round so far as the seat saw them
+        (`redact_events` of what `apply_with_events` gave, in order, from the
+        round's `RoundStarted` or from the start of the game); events of earlier
+        rounds may come first and are skipped.
 
         >>> from mexican_train import STANDARD, new_game, view
         >>> codec = ObservationCodec(STANDARD, 2)
@@ -389,21 +429,30 @@ class ObservationCodec:
         Raises:
             InvalidArgumentError: if *view* is a spectator's, or of another game's
                 rules or number of players, or *out* is not a float32 array of
-                shape ``shape``.
-            TypeError: if *view* is not a `PlayerView`.
+                shape ``shape``; if *history* is missing for an information-state
+                codec, given to another, or does not fit *view*.
+            TypeError: if *view* is not a `PlayerView`, or *history* holds
+                something other than events.
         """
-        view = _check_view(view, self.rules, self.players, "ObservationCodec.encode()")
-        obs = _out(out, None, self.shape[0], np.float32, "ObservationCodec.encode()")
-        self._encode([view], obs.reshape(1, self.shape[0]))
+        what = "ObservationCodec.encode()"
+        view = _check_view(view, self.rules, self.players, what)
+        seen = self._seen([view], None if history is None else [history], what)
+        obs = _out(out, None, self.shape[0], np.float32, what)
+        self._encode([view], obs.reshape(1, self.shape[0]), seen)
         return obs
 
     def encode_batch(
-        self, views: Sequence[PlayerView], out: npt.NDArray[np.float32] | None = None
+        self,
+        views: Sequence[PlayerView],
+        out: npt.NDArray[np.float32] | None = None,
+        *,
+        histories: Sequence[Iterable[kinds.Event]] | None = None,
     ) -> npt.NDArray[np.float32]:
         """Return the encodings of many views at once: row *i* is ``encode(views[i])``.
 
         With *out*, a float32 array of shape ``(len(views), *shape)``, the
-        encodings are written there and *out* returned (no new array).
+        encodings are written there and *out* returned (no new array).  An
+        information-state codec needs *histories*, one per view (see `encode`).
 
         >>> from mexican_train import HUB, new_game, view
         >>> codec = ObservationCodec(HUB, 2)
@@ -415,19 +464,108 @@ class ObservationCodec:
             InvalidArgumentError: as `encode`, for any view or a wrong *out*.
             TypeError: if *views* is not a sequence of `PlayerView`.
         """
-        mine = _views(views, self.rules, self.players, "ObservationCodec.encode_batch()")
-        obs = _out(out, len(mine), self.shape[0], np.float32, "ObservationCodec.encode_batch()")
-        self._encode(mine, obs)
+        what = "ObservationCodec.encode_batch()"
+        mine = _views(views, self.rules, self.players, what)
+        seen = self._seen(mine, histories, what)
+        obs = _out(out, len(mine), self.shape[0], np.float32, what)
+        self._encode(mine, obs, seen)
         return obs
 
-    def _encode(self, views: list[PlayerView], out: npt.NDArray[np.float32]) -> None:
+    def _encode(
+        self, views: list[PlayerView], out: npt.NDArray[np.float32], seen: list[int] | None
+    ) -> None:
         scalars: list[float] = []
         bits = []
         for mine in views:
             seat = mine.seat
             assert seat is not None  # _check_view refused a spectator
             bits.append(view_row(self._lay, mine, seat, scalars))
+        if seen is not None:
+            bits = [row | more << self._lay.seen for row, more in zip(bits, seen, strict=True)]
         self.fill(bits, scalars, out)
+
+    def _seen(
+        self,
+        views: list[PlayerView],
+        histories: Sequence[Iterable[kinds.Event]] | None,
+        what: str,
+    ) -> list[int] | None:
+        # The information-state blocks of *views*, or None for a plain codec.
+        if not self.information_state:
+            if histories is not None:
+                raise InvalidArgumentError(
+                    f"{what} takes a history only with ObservationCodec(..., "
+                    "information_state=True)"
+                )
+            return None
+        if histories is None:
+            raise InvalidArgumentError(
+                f"{what} encodes the information state from the round's events: pass "
+                "history= (the redacted events of the round so far)"
+            )
+        if len(histories) != len(views):
+            raise InvalidArgumentError(
+                f"{what} needs one history per view: {len(views)} views, {len(histories)} histories"
+            )
+        return [
+            self._seen_of(mine, history) for mine, history in zip(views, histories, strict=True)
+        ]
+
+    def _seen_of(self, view: PlayerView, history: Iterable[kinds.Event]) -> int:
+        # What view's seat has seen this round (batch.Seen, rebuilt from the events).
+        if isinstance(history, (str, bytes)) or not isinstance(history, Iterable):
+            raise TypeError(f"a history is a sequence of events, not {history!r}")
+        events = list(history)
+        for event in events:
+            if not isinstance(event, _EVENT_TYPES):
+                raise TypeError(f"a history holds events, not {type(event).__name__}")
+            who = getattr(event, "seat", 0)
+            if not 0 <= who < self.players:
+                raise InvalidArgumentError(
+                    f"history does not fit the view: {event!r} names a seat a "
+                    f"{self.players}-player game does not have"
+                )
+        starts = [i for i, event in enumerate(events) if type(event) is kinds.RoundStarted]
+        if starts:
+            events = events[starts[-1] + 1 :]  # the current round only
+        lay, seat = self._lay, view.seat
+        assert seat is not None  # _check_view refused a spectator
+        lacks, played = [0] * self.players, [0] * self.players
+        played_this_turn = 0  # bit seat: it has played a tile this turn
+        over = view.current_player is None
+        open_doubles: list[int] = []  # D2, in the order they were left open
+        owners = 0  # bit seat: it has played on its own train this round
+        for index, event in enumerate(events):
+            kind = type(event)
+            if kind is kinds.DoubleOpened:
+                open_doubles.append(event.train)  # type: ignore[union-attr]
+            elif kind is kinds.DoubleClosed:
+                open_doubles.remove(event.train)  # type: ignore[union-attr]
+            elif kind is kinds.TurnStarted:
+                played_this_turn &= ~(1 << event.seat)  # type: ignore[union-attr]
+            elif kind is kinds.TilePlayed:
+                assert isinstance(event, kinds.TilePlayed)
+                played[event.seat] |= 1 << tile_index(event.tile)
+                played_this_turn |= 1 << event.seat
+                if event.train == event.seat:
+                    owners |= 1 << event.seat
+            elif kind is kinds.TileDrawn:
+                lacks[event.seat] = 0  # type: ignore[union-attr]
+            elif kind is kinds.Passed:
+                who = event.seat  # type: ignore[union-attr]
+                if not over and who != seat and not played_this_turn >> who & 1:
+                    # The table then; the open doubles in their order (D3) and the
+                    # owners' plays, followed from the round's start.
+                    then = table_then(view, events, index, who, bool(starts))
+                    trains = [
+                        Train(t.tiles, t.open_end, t.marked, owners >> at & 1 == 1)
+                        if at < self.players
+                        else t
+                        for at, t in enumerate(then.trains)
+                    ]
+                    then = then.replace(open_doubles=tuple(open_doubles), trains=tuple(trains))
+                    lacks[who] |= lacking_suits(lay, then)
+        return seen_bits(lay, seat, lacks, played)
 
     def fill(self, bits: list[int], scalars: list[float], out: npt.NDArray[np.float32]) -> None:
         """Write encodings given as bits and scalars (see the batch module) into *out*."""

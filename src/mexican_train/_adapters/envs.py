@@ -24,10 +24,11 @@ from .._catalogue.variants import get_variant
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError
-from .._core.moves import NextRound
+from .._core.moves import Move, NextRound
 from .._core.rules import HUB, Rules
 from .._core.state import GameState
-from .._core.view import view
+from .._core.view import PlayerView, view
+from .._formats.events import Event, apply_with_events, redact_events
 from .._formats.render import render_svg, render_text
 from .batch import Layout, Steps, Tables, round_rewards
 from .codecs import ActionCodec, ObservationCodec
@@ -62,6 +63,15 @@ def _rules(rules: Rules | str) -> Rules:
     return get_variant(rules) if isinstance(rules, str) else rules
 
 
+def _encode(
+    codec: ObservationCodec, mine: PlayerView, events: list[Event] | None
+) -> npt.NDArray[np.float32]:
+    # The encoding of a seat's view, with the round's events as it saw them if kept.
+    if events is None:
+        return codec.encode(mine)
+    return codec.encode(mine, history=redact_events(events, mine.seat))
+
+
 def _render(state: GameState, render_mode: str | None) -> str | None:
     if render_mode == "svg":
         return render_svg(state)
@@ -72,13 +82,27 @@ def _render(state: GameState, render_mode: str | None) -> str | None:
     return text
 
 
-def _finish_rounds(state: GameState) -> tuple[GameState, tuple[float, ...] | None]:
+def _apply(state: GameState, move: Move, events: list[Event] | None) -> GameState:
+    # apply(), noting the round's events in *events* (None: none kept) for the
+    # information state; a new round's begin it afresh.
+    if events is None:
+        return apply(state, move)
+    after, more = apply_with_events(state, move)
+    if type(move) is NextRound:
+        events.clear()
+    events += more
+    return after
+
+
+def _finish_rounds(
+    state: GameState, events: list[Event] | None = None
+) -> tuple[GameState, tuple[float, ...] | None]:
     # E4: the environment deals the next round itself; agents are never asked.
     if not state.is_round_over:
         return state, None
     rewards = round_rewards(state.round_scores[-1])
     if not state.is_over:
-        state = apply(state, _NEXT_ROUND)
+        state = _apply(state, _NEXT_ROUND, events)
     return state, rewards
 
 
@@ -99,6 +123,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         rules: the rules to play by, or a variant's name (``"hub"``, ``"standard"``, ...).
         render_mode: None, "human" (prints the table), "ansi" (returns the text)
             or "svg" (returns the picture); the whole table, every hand shown.
+        information_state: observe with ``ObservationCodec(...,
+            information_state=True)``, from the round's events as each agent saw them.
 
     Raises:
         DealError: if the rules' deal table does not cover *players* (S1).
@@ -122,13 +148,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
     }
 
     def __init__(
-        self, players: int = 4, rules: Rules | str = HUB, render_mode: str | None = None
+        self,
+        players: int = 4,
+        rules: Rules | str = HUB,
+        render_mode: str | None = None,
+        *,
+        information_state: bool = False,
     ) -> None:
         super().__init__()
         rules = _rules(rules)
         self.render_mode = _check_render_mode(render_mode)
         self.actions = ActionCodec(rules, players)
-        self.observations = ObservationCodec(rules, players)
+        self.observations = ObservationCodec(rules, players, information_state=information_state)
+        self._events: list[Event] | None = [] if information_state else None
         self.rules, self.players = rules, players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
@@ -159,7 +191,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         """Return what *agent* observes now: its encoded view and its action mask."""
         mine = view(self._game(), self._seat[agent])
         return {
-            "observation": self.observations.encode(mine),
+            "observation": _encode(self.observations, mine, self._events),
             "action_mask": self.actions.mask(mine),
         }
 
@@ -168,6 +200,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         if seed is not None:
             self._seeds = np.random.default_rng(check_bound("env_seed", seed, "seed"))
         self.state = new_game(self.players, self.rules, seed=int(self._seeds.integers(0, 2**63)))
+        if self._events is not None:
+            self._events.clear()
         self.agents = self.possible_agents[:]
         self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards: dict[str, float] = dict.fromkeys(self.agents, 0.0)
@@ -196,7 +230,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
                 f"(legal: {', '.join(map(repr, legal_moves(state)))})",
             )
         self._cumulative_rewards[agent] = 0.0
-        state, rewards = _finish_rounds(apply(state, move))
+        state, rewards = _finish_rounds(_apply(state, move, self._events), self._events)
         self.state = state
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if rewards is not None:
@@ -222,7 +256,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         """Release nothing: the environment holds no outside resources."""
 
 
-def env(players: int = 4, rules: Rules | str = HUB, render_mode: str | None = None) -> AECEnv:
+def env(
+    players: int = 4,
+    rules: Rules | str = HUB,
+    render_mode: str | None = None,
+    *,
+    information_state: bool = False,
+) -> AECEnv:
     """Return the PettingZoo AEC environment, wrapped to enforce the call order.
 
     See `raw_env` for the arguments.
@@ -233,7 +273,9 @@ def env(players: int = 4, rules: Rules | str = HUB, render_mode: str | None = No
     >>> game.agents
     ['player_0', 'player_1', 'player_2']
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(players, rules, render_mode))
+    return wrappers.OrderEnforcingWrapper(
+        raw_env(players, rules, render_mode, information_state=information_state)
+    )
 
 
 class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
@@ -260,6 +302,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         render_mode: None, "human", "ansi" or "svg" (the whole table).
         illegal: "terminate" (the default) or "raise".
         illegal_reward: the reward for an action outside the mask.
+        information_state: observe with ``ObservationCodec(...,
+            information_state=True)``, from the round's events as the agent saw them.
 
     Raises:
         DealError: if the rules' deal table does not cover *players* (S1).
@@ -284,11 +328,13 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         render_mode: str | None = None,
         illegal: str = "terminate",
         illegal_reward: float = -100.0,
+        information_state: bool = False,
     ) -> None:
         self.render_mode = _check_render_mode(render_mode)
         rules = _rules(rules)
         self.actions = ActionCodec(rules, players)
-        self.observations = ObservationCodec(rules, players)
+        self.observations = ObservationCodec(rules, players, information_state=information_state)
+        self._events: list[Event] | None = [] if information_state else None
         if type(seat) is not int or not 0 <= seat < players:
             raise InvalidArgumentError(f"a seat is 0-{players - 1}, not {seat!r}")
         if opponents is None:
@@ -316,13 +362,13 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self.state
 
     def _observe(self) -> npt.NDArray[np.float32]:
-        return self.observations.encode(view(self._game(), self.seat))
+        return _encode(self.observations, view(self._game(), self.seat), self._events)
 
     def _advance(self, state: GameState) -> tuple[GameState, float]:
         # Let the other seats move, and deal new rounds, until the agent is to move.
         reward = 0.0
         while True:
-            state, rewards = _finish_rounds(state)
+            state, rewards = _finish_rounds(state, self._events)
             if rewards is not None:
                 reward += rewards[self.seat]
             if state.is_over or state.current_player == self.seat:
@@ -330,7 +376,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             seat = state.current_player
             assert seat is not None  # _finish_rounds dealt the next round
             theirs = view(state, seat)
-            state = apply(state, self.opponents[seat].choose(theirs, legal_moves(theirs)))
+            move = self.opponents[seat].choose(theirs, legal_moves(theirs))
+            state = _apply(state, move, self._events)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -338,6 +385,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """Start a new game and play the other seats up to the agent's first move."""
         super().reset(seed=None if seed is None else check_bound("env_seed", seed, "seed"))
         state = new_game(self.players, self.rules, seed=int(self.np_random.integers(0, 2**63)))
+        if self._events is not None:
+            self._events.clear()
         self.state, _ = self._advance(state)
         return self._observe(), {}
 
@@ -354,7 +403,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                 )
             info = {"illegal_action": int(action)}
             return self._observe(), self.illegal_reward, True, False, info
-        self.state, reward = self._advance(apply(state, move))
+        self.state, reward = self._advance(_apply(state, move, self._events))
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, self.state.is_over, False, {}
@@ -411,12 +460,13 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         seat: int,
         self_play: bool,
         illegal_reward: float,
+        information_state: bool = False,
     ) -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise InvalidArgumentError(f"num_envs is a whole number from 1, not {num_envs!r}")
         rules = _rules(rules)
         self.actions = ActionCodec(rules, players)
-        self.observations = ObservationCodec(rules, players)
+        self.observations = ObservationCodec(rules, players, information_state=information_state)
         if type(seat) is not int or not 0 <= seat < players:
             raise InvalidArgumentError(f"a seat is 0-{players - 1}, not {seat!r}")
         bots = (
@@ -433,7 +483,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         learners = (1 << players) - 1 if self_play else 1 << seat
         self.rules, self.players, self.seat, self.self_play = rules, players, seat, self_play
         self.num_envs = num_envs
-        lay = Layout(rules, players, self.actions.max_pip)
+        lay = Layout(rules, players, self.actions.max_pip, information_state)
         self._tables = Tables(lay, num_envs, learners, seated, float(illegal_reward))
         self.single_action_space = spaces.Discrete(self.actions.size)
         self.action_space = spaces.MultiDiscrete([self.actions.size] * num_envs)
@@ -529,6 +579,7 @@ def vector_env(
     seat: int = 0,
     self_play: bool = False,
     illegal_reward: float = -100.0,
+    information_state: bool = False,
     seed: int | None = None,
 ) -> VectorEnv:
     """Return *num_envs* tables as one Gymnasium vector environment.
@@ -553,6 +604,11 @@ def vector_env(
     mask are for the seat to move (``infos["seat"]``), and the rewards are an
     array ``(num_envs, players)``, every seat's reward from that step.
 
+    With *information_state*, observations are those of
+    ``ObservationCodec(..., information_state=True)``: what each seat has seen
+    this round (the numbers the others are known to lack, the tiles they have
+    played), followed on each table as its moves are made.
+
     ``reset(seed=...)`` fixes every table's games (S6); *seed* here is the
     seed of the first reset when it is given none.
 
@@ -572,6 +628,8 @@ def vector_env(
         InvalidArgumentError: for *num_envs* below 1, a seat the game does not
             have, an unknown bot or the wrong number of opponents.
     """
-    envs = VectorEnv(num_envs, players, rules, opponents, seat, self_play, illegal_reward)
+    envs = VectorEnv(
+        num_envs, players, rules, opponents, seat, self_play, illegal_reward, information_state
+    )
     envs._np_random, envs._np_random_seed = gymnasium.utils.seeding.np_random(seed)
     return envs

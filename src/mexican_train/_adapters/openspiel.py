@@ -30,6 +30,7 @@ from .._core.view import view
 from .._formats.notation import format_move, format_state
 from .._formats.render import render_text
 from .._positions.chance import draw_tile, next_round, reorder_boneyard
+from .batch import Layout, Seen, informed_row
 from .codecs import ActionCodec, ObservationCodec
 from .envs import round_rewards
 
@@ -54,7 +55,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=14,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification={"players": 4, "rules": "hub", "rounds": 0},
@@ -81,10 +82,12 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
     tile dealt (S1) or drawn: ordinary draws (P5, D1, D2, and every draw of
     ``draw_until_playable``), the engine search of S3 and the last-tile penalty.
     `NextRound` is chance's: the deal of the next round.  Observation tensors are
-    `~mexican_train.rl.ObservationCodec` encodings.  The information state, a string
+    `~mexican_train.rl.ObservationCodec` encodings.  The information state, as a string
     (``information_state_string``), is the seat's observation followed by the
     round's public history: each player's action this round, a draw shown as a draw,
-    its tile unseen (S5).  `MexicanTrainState.resample_from_infostate` deals what the
+    its tile unseen (S5); as a tensor (``information_state_tensor``), the encoding of
+    ``ObservationCodec(..., information_state=True)``: the observation and what the
+    round has shown of the other seats (the numbers they lack, the tiles they played).  `MexicanTrainState.resample_from_infostate` deals what the
     seat cannot see anew, so OpenSpiel's ``ISMCTSBot`` plays the game.  The utility of a game is the sum over rounds of ``mean(points) - own points``
     (zero-sum), given at the end.
 
@@ -106,6 +109,8 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
         tiles = len(full_set(actions.max_pip))
         rounds = rules.round_count(actions.max_pip)
         observations = ObservationCodec(rules, players)
+        self.information = ObservationCodec(rules, players, information_state=True)
+        self.layout = Layout(rules, players, actions.max_pip, True)
         # The most a seat can trail the table's mean over a game (E3, V7).
         pips = actions.max_pip * (actions.max_pip + 1) * (actions.max_pip + 2) // 2
         bound = float(rounds * (pips + abs(rules.double_blank_score)))
@@ -138,8 +143,9 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
     ) -> Any:
         """Return an observer of what one seat may know (OpenSpiel's observer protocol).
 
-        With ``perfect_recall``, the observer of the information state: a string only,
-        the seat's observation and the round's public history.
+        With ``perfect_recall``, the observer of the information state: as a string,
+        the seat's observation and the round's public history; as a tensor, the
+        encoding with the information-state block.
         """
         if params:
             raise InvalidArgumentError(f"the observer takes no parameters, not {params!r}")
@@ -194,6 +200,9 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         # The public history of the round: each player's action, as seat and move (a
         # draw is a Draw, its tile unseen).  Shared: a new tuple replaces it.
         self._log: _Shared[tuple[tuple[int, Move], ...]] = _Shared(())
+        # What the round has shown of each seat (batch.Seen): lacks, then plays; a new
+        # tuple replaces it.
+        self._seen: tuple[tuple[int, ...], tuple[int, ...]] = ((0,) * game.players,) * 2
         self._max_pip, self._hand_size = game.actions.max_pip, game.hand_size
 
     @property
@@ -314,6 +323,7 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
             self.game_state = next_round(self.game_state, deal)
         self._dealt, self._searched = [], []
         self._log = _Shared(())
+        self._seen = ((0,) * self._players,) * 2
 
     # -- the players' moves ----------------------------------------------------------
 
@@ -328,6 +338,7 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         assert state.current_player is not None
         self._log = _Shared((*self._log.value, (state.current_player, move)))
         if move is _DRAW:
+            self._note(state, move, state)
             self._pending = move  # the tile comes from a chance node
             return
         after = apply(state, move)
@@ -336,14 +347,24 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
             # The engine drew by itself (the last-tile penalty): each tile a chance node.
             self._pending, self._penalty, self._penalty_size = move, [], taken
             return
+        self._note(state, move, after)
         self.game_state = after
 
     def _finish_move(self) -> None:
         state, move = self.game_state, self._pending
         assert state is not None
         assert move is not None
-        self.game_state = apply(reorder_boneyard(state, self._penalty), move)
+        after = apply(reorder_boneyard(state, self._penalty), move)
+        self._note(state, move, after)
+        self.game_state = after
         self._pending, self._penalty, self._penalty_size = None, [], 0
+
+    def _note(self, before: GameState, move: Move, after: GameState) -> None:
+        # What the move shows every seat (batch.Seen), for the information state.
+        seen = Seen(self._players)
+        seen.lacks[:], seen.played[:] = self._seen
+        seen.record(self._game.value.layout, before, move, after)
+        self._seen = (tuple(seen.lacks), tuple(seen.played))
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
@@ -406,6 +427,15 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
             encoding = self._game.value.observations.encode(view(shared.value, seat))
             shared.encodings[seat] = encoding
         return encoding
+
+    def _information(self, seat: int, out: npt.NDArray[np.float32]) -> None:
+        # The seat's information state, encoded into *out*.
+        state = self.game_state
+        assert state is not None
+        game, scalars = self._game.value, list[float]()
+        lacks, played = self._seen
+        bits = informed_row(game.layout, state, seat, list(lacks), list(played), scalars)
+        game.information.fill([bits], scalars, out.reshape(1, -1))
 
     def _text(self, seat: int | None) -> str:
         # The table as *seat* sees it (None: everything), rendered once per GameState.
@@ -492,24 +522,17 @@ class _Observer:
     """What one seat may know (S5), as OpenSpiel's PyObserver protocol asks."""
 
     def __init__(self, game: MexicanTrainGame, *, history: bool = False) -> None:
-        # history: the information state, the round's public history included; it is
-        # a string only (no information state tensor is declared).
+        # history: the information state: the string has the round's public history,
+        # the tensor the information-state block.
         self.history = history
-        self._codec = game.observations
-        self.tensor: npt.NDArray[np.float32] | None = (
-            None if history else np.zeros(self._codec.shape, np.float32)
-        )
-        self.dict: dict[str, npt.NDArray[np.float32]] = {}
-        if self.tensor is not None:
-            self.dict = {name: self.tensor[block] for name, block in self._codec.layout.items()}
+        self._codec = game.information if history else game.observations
+        self.tensor: npt.NDArray[np.float32] = np.zeros(self._codec.shape, np.float32)
+        self.dict = {name: self.tensor[block] for name, block in self._codec.layout.items()}
 
     def set_from(self, state: MexicanTrainState, player: int) -> None:
-        if self.tensor is None:
-            raise InvalidArgumentError(
-                "python_mexican_train declares no information state tensor; "
-                "information_state_string describes the information state"
-            )
-        if state.game_state is not None:
+        if state.game_state is not None and self.history:
+            state._information(player, self.tensor)
+        elif state.game_state is not None:
             self.tensor[:] = state._encoding(player)
         else:
             self.tensor.fill(0.0)

@@ -26,7 +26,7 @@ from .._core.view import PlayerView
 from .._formats import events as kinds
 from .._positions.chance import build_state
 
-__all__ = ["determinize"]
+__all__ = ["determinize", "table_then"]
 
 # Between rounds, the hidden hands must score what the round's scores say (E3); the
 # search for hands that do is randomized and restarted at most this many times.
@@ -376,6 +376,22 @@ def _facts(
         if lacks:
             facts[who] = lacks
     return facts
+
+
+def table_then(
+    view: PlayerView, events: list[kinds.Event], index: int, who: int, round_begun: bool
+) -> PlayerView:
+    """Return *who*'s view, as to the table, just before its pass at *events[index]*.
+
+    *events* are the round's events as *view*'s seat saw them, up to *view*
+    (without the `RoundStarted`, which *round_begun* says was there).  The trains,
+    markers, open doubles and *who*'s first turn are undone event by event from
+    *view*; *who* is to move, has drawn, and the boneyard is empty.
+
+    Raises:
+        InvalidArgumentError: if *events* do not fit *view*.
+    """
+    return _table_then(view, events, index, who, round_begun)
 
 
 def _table_then(

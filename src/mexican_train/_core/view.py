@@ -433,6 +433,16 @@ def spectator_view(state: GameState) -> PlayerView:
     return _build(view_fields(state, (), None))
 
 
+def view_masks(v: PlayerView) -> tuple[Any, ...] | None:
+    """Return *v*'s masks as its state kept them, or None for a view built from its fields.
+
+    The viewer's hand as a mask, then what `table_masks` gives (board, table,
+    markers, owners' plays, first turns): for encoders that work on masks.
+    """
+    masks: tuple[Any, ...] | None = v._fields[24]
+    return masks
+
+
 def view_position(v: PlayerView) -> GameState:
     """Return the state the engine reads for *v*'s legal moves: what *v* shows, nothing more.
 
