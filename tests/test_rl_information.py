@@ -31,6 +31,8 @@ TABLES = [
     pytest.param(STANDARD, 3, id="STANDARD-3"),
     pytest.param(VARIANTS["mexican-after-all-trains"], 4, id="after-all-trains-4"),
     pytest.param(VARIANTS["ascending"], 2, id="ascending-2"),
+    pytest.param(VARIANTS["reverse-doubles"], 3, id="reverse-doubles-3"),
+    pytest.param(VARIANTS["strict-double-order"], 4, id="strict-double-order-4"),
     pytest.param(VARIANTS["open-hands"], 2, id="open-hands-2"),
 ]
 

@@ -22,7 +22,6 @@ from .._core.engine import legal_moves
 from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
-from .._core.state import Train
 from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
 from .._formats import events as kinds
@@ -533,37 +532,20 @@ class ObservationCodec:
         lacks, played = [0] * self.players, [0] * self.players
         played_this_turn = 0  # bit seat: it has played a tile this turn
         over = view.current_player is None
-        open_doubles: list[int] = []  # D2, in the order they were left open
-        owners = 0  # bit seat: it has played on its own train this round
         for index, event in enumerate(events):
             kind = type(event)
-            if kind is kinds.DoubleOpened:
-                open_doubles.append(event.train)  # type: ignore[union-attr]
-            elif kind is kinds.DoubleClosed:
-                open_doubles.remove(event.train)  # type: ignore[union-attr]
-            elif kind is kinds.TurnStarted:
+            if kind is kinds.TurnStarted:
                 played_this_turn &= ~(1 << event.seat)  # type: ignore[union-attr]
             elif kind is kinds.TilePlayed:
                 assert isinstance(event, kinds.TilePlayed)
                 played[event.seat] |= 1 << tile_index(event.tile)
                 played_this_turn |= 1 << event.seat
-                if event.train == event.seat:
-                    owners |= 1 << event.seat
             elif kind is kinds.TileDrawn:
                 lacks[event.seat] = 0  # type: ignore[union-attr]
             elif kind is kinds.Passed:
                 who = event.seat  # type: ignore[union-attr]
                 if not over and who != seat and not played_this_turn >> who & 1:
-                    # The table then; the open doubles in their order (D3) and the
-                    # owners' plays, followed from the round's start.
                     then = table_then(view, events, index, who, bool(starts))
-                    trains = [
-                        Train(t.tiles, t.open_end, t.marked, owners >> at & 1 == 1)
-                        if at < self.players
-                        else t
-                        for at, t in enumerate(then.trains)
-                    ]
-                    then = then.replace(open_doubles=tuple(open_doubles), trains=tuple(trains))
                     lacks[who] |= lacking_suits(lay, then)
         return seen_bits(lay, seat, lacks, played)
 

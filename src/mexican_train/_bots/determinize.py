@@ -383,10 +383,11 @@ def table_then(
 ) -> PlayerView:
     """Return *who*'s view, as to the table, just before its pass at *events[index]*.
 
-    *events* are the round's events as *view*'s seat saw them, up to *view*
-    (without the `RoundStarted`, which *round_begun* says was there).  The trains,
-    markers, open doubles and *who*'s first turn are undone event by event from
-    *view*; *who* is to move, has drawn, and the boneyard is empty.
+    *events* are the round's events as *view*'s seat saw them, from the round's start
+    up to *view* (without the `RoundStarted`, which *round_begun* says was there).  The
+    trains and markers are undone from *view*; the open doubles, the owners' plays on
+    their own trains and *who*'s first turn are followed from the round's start; *who*
+    is to move, has drawn, and the boneyard is empty.
 
     Raises:
         InvalidArgumentError: if *events* do not fit *view*.
@@ -397,9 +398,14 @@ def table_then(
 def _table_then(
     view: PlayerView, events: list[kinds.Event], index: int, who: int, round_begun: bool
 ) -> PlayerView:
-    """Return *who*'s view, as to the table, just before its pass at *events[index]*."""
+    """Return *who*'s view, as to the table, just before its pass at *events[index]*.
+
+    The trains' tiles and markers are undone from *view*, event by event back to the
+    pass; what only the round's start can tell (the open doubles in the order they were
+    left open, D3, and which owners have played on their own train) is followed forward
+    from it, since *events* begin with the round.
+    """
     trains = list(view.trains)
-    open_doubles = list(view.open_doubles)
     mexican = len(trains) - 1
     for event in reversed(events[index:]):
         kind = type(event)
@@ -412,28 +418,31 @@ def _table_then(
                     f"history does not fit the view: {event.tile} is not the last tile of "
                     f"train {event.train}"
                 )
-            tile = event.tile
-            before = tile.other_end(train.open_end)
-            owner = at < view.players and any(
-                type(e) is kinds.TilePlayed and e.seat == at and e.train == at
-                for e in events[:index]
-            )
-            trains[at] = Train(
-                train.tiles[:-1],
-                before,
-                train.marked,
-                train.owner_played and (owner or not round_begun) if at < view.players else False,
-            )
+            before = event.tile.other_end(train.open_end)
+            trains[at] = Train(train.tiles[:-1], before, train.marked, train.owner_played)
         elif kind is kinds.MarkerPlaced or kind is kinds.MarkerRemoved:
             at = mexican if event.train == MEXICAN else event.train  # type: ignore[union-attr]
             train = trains[at]
             trains[at] = Train(
                 train.tiles, train.open_end, kind is kinds.MarkerRemoved, train.owner_played
             )
-        elif kind is kinds.DoubleOpened:
-            open_doubles.remove(event.train)  # type: ignore[union-attr]
-        elif kind is kinds.DoubleClosed:
+    open_doubles: list[int] = []
+    owners_played: set[int] = set()
+    for event in events[:index]:
+        kind = type(event)
+        if kind is kinds.DoubleOpened:
             open_doubles.append(event.train)  # type: ignore[union-attr]
+        elif kind is kinds.DoubleClosed:
+            if event.train not in open_doubles:  # type: ignore[union-attr]
+                raise InvalidArgumentError(
+                    f"history does not fit the view: {event!r} closes no open double"
+                )
+            open_doubles.remove(event.train)  # type: ignore[union-attr]
+        elif kind is kinds.TilePlayed and event.train == event.seat:  # type: ignore[union-attr]
+            owners_played.add(event.seat)  # type: ignore[union-attr]
+    for at in range(view.players):
+        train = trains[at]
+        trains[at] = Train(train.tiles, train.open_end, train.marked, at in owners_played)
     # Its turns so far, the one it passed in included (the first player's first turn
     # has no kinds.TurnStarted when the history begins with the game, not a kinds.RoundStarted).
     turns = sum(type(e) is kinds.TurnStarted and e.seat == who for e in events[:index])
