@@ -15,11 +15,12 @@ build); the sampling and the choice stay here.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import attrs
 
@@ -27,10 +28,11 @@ from .._core.bounds import bounded
 from .._core.engine import apply
 from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import CallLastTile, Move
+from .._core.state import GameState
 from .._core.view import PlayerView
 from .._formats.events import Event, RoundStarted
 from .determinize import _EVENT_TYPES as _EVENTS
-from .determinize import determinize
+from .determinize import worlds
 from .players import PlannerPlayer
 from .playout import playout as _playout
 
@@ -153,25 +155,26 @@ class SearchPlayer:
         rng = random.Random(_key(self.seed, view))
         default = moves.index(_PLANNER.choose(view, moves))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        history: tuple[Event, ...] | None = None
-        if self.inference and self._history:
-            history = tuple(self._history)
-            try:
-                determinize(view, random.Random(0), history)
-            except InvalidArgumentError:
-                history = None  # another game's events: set aside
-        return moves[_halving(view, moves, seat, default, self.iterations, rng, deadline, history)]
+        history = tuple(self._history) if self.inference and self._history else None
+        sampler = worlds(view, rng, history)
+        try:
+            first = next(sampler)
+        except InvalidArgumentError:
+            if history is None:
+                raise
+            sampler = worlds(view, rng)  # another game's events: set aside
+            first = next(sampler)
+        samples = itertools.chain((first,), sampler)
+        return moves[_halving(moves, seat, default, self.iterations, samples, deadline)]
 
 
 def _halving(
-    view: PlayerView,
     moves: tuple[Move, ...],
     seat: int,
     default: int,
     iterations: int,
-    rng: random.Random,
+    sampled: Iterator[GameState],
     deadline: float | None,
-    history: tuple[Event, ...] | None = None,
 ) -> int:
     """Return the index of the move to make: successive halving, then `_pick`.
 
@@ -191,7 +194,7 @@ def _halving(
         if phase == phases - 1:
             worlds = max(worlds, math.ceil((iterations - played) / len(active)))
         for _ in range(worlds):
-            world = determinize(view, rng, history)
+            world = next(sampled)
             for index in active:
                 samples[index].append(_playout(apply(world, moves[index]), seat))
             played += len(active)
