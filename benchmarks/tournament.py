@@ -4,6 +4,7 @@ Run from the repository root::
 
     python benchmarks/tournament.py --rounds 300 --iterations 40 100
     python benchmarks/tournament.py --smoke          # a few rounds, a tiny budget (CI)
+    python benchmarks/tournament.py --paired old.jsonl new.jsonl   # two runs' --json, deal by deal
 
 Each cell is one preset (`STANDARD` or `HUB`, 4 players, cut to a single round with
 ``rounds=1``), one kind of opponent (three `PlannerPlayer`\\ s or three `GreedyPlayer`\\ s)
@@ -21,7 +22,10 @@ Printed per cell: the mean difference with its 95% confidence interval (normal, 
 1.96 standard errors), the win rate (rounds where the seat scored lowest, ties shared),
 and the median and 90th-percentile CPU time of a searched decision (a decision with more
 than one legal move and no last-tile call to make): CPU time, because the machine may be
-shared, and wall time then measures the other programs as much as this one.  Only the public API is used.
+shared, and wall time then measures the other programs as much as this one.  ``--paired``
+compares two runs of the same deals (their ``--json`` files, cell by cell in order): the
+second's difference less the first's, deal by deal, with its 95% interval.  Only the
+public API is used.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -41,7 +46,12 @@ from mexican_train.events import apply_with_events, redact_events
 from mexican_train.players import GreedyPlayer, PlannerPlayer, SearchPlayer
 
 PRESETS = {"STANDARD": STANDARD, "HUB": HUB}
-OPPONENTS: dict[str, type[Any]] = {"planner": PlannerPlayer, "greedy": GreedyPlayer}
+OPPONENTS: dict[str, Callable[[], Any]] = {
+    "planner": PlannerPlayer,
+    "greedy": GreedyPlayer,
+    # The searcher as it was before the playouts replanned after a draw, at 180 iterations.
+    "search180": lambda: SearchPlayer(iterations=180, replan=False),
+}
 
 
 def play_round(
@@ -90,8 +100,8 @@ def run_cell(
     for deal in range(first, first + deals):
         here: list[float] = []
         for seat in range(4):
-            bot = OPPONENTS[opponent]()
-            players: list[Player] = [bot, bot, bot, bot]
+            # One player per seat: a searcher keeps what its seat has seen.
+            players: list[Player] = [OPPONENTS[opponent]() for _ in range(4)]
             if iterations is not None:
                 players[seat] = SearchPlayer(iterations=iterations, seed=seed, inference=inference)
             points, taken = play_round(preset, deal, players, seat)
@@ -143,6 +153,29 @@ def _row(cell: dict[str, Any]) -> str:
     )
 
 
+def paired(first: str, second: str) -> list[str]:
+    """Return a line per cell of two ``--json`` files: *second* less *first*, deal by deal."""
+    lines = []
+    with open(first, encoding="utf-8") as a, open(second, encoding="utf-8") as b:
+        for old, new in zip(map(json.loads, a), map(json.loads, b), strict=True):
+            if (old["preset"], old["first_deal"], old["rounds"]) != (
+                new["preset"], new["first_deal"], new["rounds"]
+            ):  # fmt: skip
+                raise SystemExit(f"not the same deals: {old['preset']} and {new['preset']}")
+            deals = [
+                statistics.fmean(new["diffs"][i : i + 4])
+                - statistics.fmean(old["diffs"][i : i + 4])
+                for i in range(0, len(old["diffs"]), 4)
+            ]
+            mean = statistics.fmean(deals)
+            half = 1.96 * statistics.stdev(deals) / math.sqrt(len(deals))
+            lines.append(
+                f"{new['preset']:9} {old['rounds']:5} rounds: {mean:+.2f} "
+                f"[{mean - half:+.2f}, {mean + half:+.2f}] points a round"
+            )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -165,7 +198,16 @@ def main(argv: list[str] | None = None) -> int:
         help="the searcher ignores what the round has shown (determinize without history)",
     )
     parser.add_argument("--smoke", action="store_true", help="4 rounds a cell, 8 iterations")
+    parser.add_argument(
+        "--paired",
+        nargs=2,
+        metavar=("FIRST", "SECOND"),
+        help="compare two --json files of the same deals: SECOND less FIRST, deal by deal",
+    )
     args = parser.parse_args(argv)
+    if args.paired:
+        print("\n".join(paired(*args.paired)))
+        return 0
     if args.smoke:
         args.rounds, args.iterations = 8, [8]
     print(f"the core: {'compiled (mypyc)' if COMPILED else 'pure Python'}")
