@@ -7,16 +7,18 @@ Run from the repository root::
     python benchmarks/tournament.py --paired old.jsonl new.jsonl   # two runs' --json, deal by deal
 
 Each cell is one preset (`STANDARD` or `HUB`, 4 players, cut to a single round with
-``rounds=1``), one kind of opponent (three `PlannerPlayer`\\ s or three `GreedyPlayer`\\ s)
-and one iteration budget.  The seats rotate in full, as in a duplicate tournament: deal
-*d* is dealt from seed *d* and played four times, the searcher in seat 0, 1, 2 and 3 in
-turn, so ``--rounds 300`` plays 75 deals, and every cell plays the same deals.  For each
-round the figure is the **paired difference**: the searcher's points less the mean of its
-three opponents' points (E3; below 0 is better than the table).  Over the four seats of a
-deal, a table of four equal bots scores exactly 0 (each round's differences sum to 0), so
-the luck of the deal and of the seat cancels, and the control row (``--control``: the
-opponent bot itself in the searcher's seat) is 0 by construction.  The confidence
-interval is taken over the deals' means (the four rounds of a deal are not independent).
+``rounds=1``), one kind of opponent (three `PlannerPlayer`\\ s, three `GreedyPlayer`\\ s,
+or, as ``search180``, three ``SearchPlayer(iterations=180, replan=False)``: the search
+with playouts that keep each seat's first plan) and one iteration budget.  The seats
+rotate in full, as in a duplicate tournament: deal *d* is dealt from seed *d* and played
+four times, the searcher in seat 0, 1, 2 and 3 in turn, so ``--rounds 300`` plays 75
+deals, and every cell plays the same deals.  For each round the figure is the **paired
+difference**: the searcher's points less the mean of its three opponents' points (E3;
+below 0 is better than the table).  Over the four seats of a deal, a table of four equal
+bots scores exactly 0 (each round's differences sum to 0), so the luck of the deal and of
+the seat cancels, and the control row (``--control``: the opponent bot itself in the
+searcher's seat) is 0 by construction.  The confidence interval is taken over the deals'
+means (the four rounds of a deal are not independent).
 
 Printed per cell: the mean difference with its 95% confidence interval (normal, mean ±
 1.96 standard errors), the win rate (rounds where the seat scored lowest, ties shared),
@@ -90,6 +92,7 @@ def run_cell(
     seed: int,
     first: int = 0,
     inference: bool = True,
+    replan: bool = True,
 ) -> dict[str, Any]:
     """Play *rounds* rounds of one cell, four per deal; *iterations* None is the control."""
     per_deal: list[float] = []
@@ -103,7 +106,9 @@ def run_cell(
             # One player per seat: a searcher keeps what its seat has seen.
             players: list[Player] = [OPPONENTS[opponent]() for _ in range(4)]
             if iterations is not None:
-                players[seat] = SearchPlayer(iterations=iterations, seed=seed, inference=inference)
+                players[seat] = SearchPlayer(
+                    iterations=iterations, seed=seed, inference=inference, replan=replan
+                )
             points, taken = play_round(preset, deal, players, seat)
             times += taken
             others = [p for s, p in enumerate(points) if s != seat]
@@ -125,6 +130,7 @@ def run_cell(
         "opponent": opponent,
         "iterations": iterations,
         "inference": inference,
+        "replan": replan,
         "rounds": len(diffs),
         "deals": deals,
         "first_deal": first,
@@ -197,6 +203,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the searcher ignores what the round has shown (determinize without history)",
     )
+    parser.add_argument(
+        "--no-replan",
+        action="store_true",
+        help="the searcher's playouts keep each seat's first plan (SearchPlayer(replan=False))",
+    )
     parser.add_argument("--smoke", action="store_true", help="4 rounds a cell, 8 iterations")
     parser.add_argument(
         "--paired",
@@ -225,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.seed,
                     args.first_deal,
                     not args.no_inference,
+                    not args.no_replan,
                 )
                 print(_row(cell), flush=True)
                 if args.json:
