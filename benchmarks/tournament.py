@@ -4,24 +4,30 @@ Run from the repository root::
 
     python benchmarks/tournament.py --rounds 300 --iterations 40 100
     python benchmarks/tournament.py --smoke          # a few rounds, a tiny budget (CI)
+    python benchmarks/tournament.py --paired old.jsonl new.jsonl   # two runs' --json, deal by deal
 
 Each cell is one preset (`STANDARD` or `HUB`, 4 players, cut to a single round with
-``rounds=1``), one kind of opponent (three `PlannerPlayer`\\ s or three `GreedyPlayer`\\ s)
-and one iteration budget.  The seats rotate in full, as in a duplicate tournament: deal
-*d* is dealt from seed *d* and played four times, the searcher in seat 0, 1, 2 and 3 in
-turn, so ``--rounds 300`` plays 75 deals, and every cell plays the same deals.  For each
-round the figure is the **paired difference**: the searcher's points less the mean of its
-three opponents' points (E3; below 0 is better than the table).  Over the four seats of a
-deal, a table of four equal bots scores exactly 0 (each round's differences sum to 0), so
-the luck of the deal and of the seat cancels, and the control row (``--control``: the
-opponent bot itself in the searcher's seat) is 0 by construction.  The confidence
-interval is taken over the deals' means (the four rounds of a deal are not independent).
+``rounds=1``), one kind of opponent (three `PlannerPlayer`\\ s, three `GreedyPlayer`\\ s,
+or, as ``search180``, three ``SearchPlayer(iterations=180, replan=False)``: the search
+with playouts that keep each seat's first plan) and one iteration budget.  The seats
+rotate in full, as in a duplicate tournament: deal *d* is dealt from seed *d* and played
+four times, the searcher in seat 0, 1, 2 and 3 in turn, so ``--rounds 300`` plays 75
+deals, and every cell plays the same deals.  For each round the figure is the **paired
+difference**: the searcher's points less the mean of its three opponents' points (E3;
+below 0 is better than the table).  Over the four seats of a deal, a table of four equal
+bots scores exactly 0 (each round's differences sum to 0), so the luck of the deal and of
+the seat cancels, and the control row (``--control``: the opponent bot itself in the
+searcher's seat) is 0 by construction.  The confidence interval is taken over the deals'
+means (the four rounds of a deal are not independent).
 
 Printed per cell: the mean difference with its 95% confidence interval (normal, mean ±
 1.96 standard errors), the win rate (rounds where the seat scored lowest, ties shared),
 and the median and 90th-percentile CPU time of a searched decision (a decision with more
 than one legal move and no last-tile call to make): CPU time, because the machine may be
-shared, and wall time then measures the other programs as much as this one.  Only the public API is used.
+shared, and wall time then measures the other programs as much as this one.  ``--paired``
+compares two runs of the same deals (their ``--json`` files, cell by cell in order): the
+second's difference less the first's, deal by deal, with its 95% interval.  Only the
+public API is used.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -41,7 +48,12 @@ from mexican_train.events import apply_with_events, redact_events
 from mexican_train.players import GreedyPlayer, PlannerPlayer, SearchPlayer
 
 PRESETS = {"STANDARD": STANDARD, "HUB": HUB}
-OPPONENTS: dict[str, type[Any]] = {"planner": PlannerPlayer, "greedy": GreedyPlayer}
+OPPONENTS: dict[str, Callable[[], Any]] = {
+    "planner": PlannerPlayer,
+    "greedy": GreedyPlayer,
+    # The searcher as it was before the playouts replanned after a draw, at 180 iterations.
+    "search180": lambda: SearchPlayer(iterations=180, replan=False),
+}
 
 
 def play_round(
@@ -80,6 +92,7 @@ def run_cell(
     seed: int,
     first: int = 0,
     inference: bool = True,
+    replan: bool = True,
 ) -> dict[str, Any]:
     """Play *rounds* rounds of one cell, four per deal; *iterations* None is the control."""
     per_deal: list[float] = []
@@ -90,10 +103,12 @@ def run_cell(
     for deal in range(first, first + deals):
         here: list[float] = []
         for seat in range(4):
-            bot = OPPONENTS[opponent]()
-            players: list[Player] = [bot, bot, bot, bot]
+            # One player per seat: a searcher keeps what its seat has seen.
+            players: list[Player] = [OPPONENTS[opponent]() for _ in range(4)]
             if iterations is not None:
-                players[seat] = SearchPlayer(iterations=iterations, seed=seed, inference=inference)
+                players[seat] = SearchPlayer(
+                    iterations=iterations, seed=seed, inference=inference, replan=replan
+                )
             points, taken = play_round(preset, deal, players, seat)
             times += taken
             others = [p for s, p in enumerate(points) if s != seat]
@@ -115,6 +130,7 @@ def run_cell(
         "opponent": opponent,
         "iterations": iterations,
         "inference": inference,
+        "replan": replan,
         "rounds": len(diffs),
         "deals": deals,
         "first_deal": first,
@@ -143,6 +159,29 @@ def _row(cell: dict[str, Any]) -> str:
     )
 
 
+def paired(first: str, second: str) -> list[str]:
+    """Return a line per cell of two ``--json`` files: *second* less *first*, deal by deal."""
+    lines = []
+    with open(first, encoding="utf-8") as a, open(second, encoding="utf-8") as b:
+        for old, new in zip(map(json.loads, a), map(json.loads, b), strict=True):
+            if (old["preset"], old["first_deal"], old["rounds"]) != (
+                new["preset"], new["first_deal"], new["rounds"]
+            ):  # fmt: skip
+                raise SystemExit(f"not the same deals: {old['preset']} and {new['preset']}")
+            deals = [
+                statistics.fmean(new["diffs"][i : i + 4])
+                - statistics.fmean(old["diffs"][i : i + 4])
+                for i in range(0, len(old["diffs"]), 4)
+            ]
+            mean = statistics.fmean(deals)
+            half = 1.96 * statistics.stdev(deals) / math.sqrt(len(deals))
+            lines.append(
+                f"{new['preset']:9} {old['rounds']:5} rounds: {mean:+.2f} "
+                f"[{mean - half:+.2f}, {mean + half:+.2f}] points a round"
+            )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -164,8 +203,22 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the searcher ignores what the round has shown (determinize without history)",
     )
+    parser.add_argument(
+        "--no-replan",
+        action="store_true",
+        help="the searcher's playouts keep each seat's first plan (SearchPlayer(replan=False))",
+    )
     parser.add_argument("--smoke", action="store_true", help="4 rounds a cell, 8 iterations")
+    parser.add_argument(
+        "--paired",
+        nargs=2,
+        metavar=("FIRST", "SECOND"),
+        help="compare two --json files of the same deals: SECOND less FIRST, deal by deal",
+    )
     args = parser.parse_args(argv)
+    if args.paired:
+        print("\n".join(paired(*args.paired)))
+        return 0
     if args.smoke:
         args.rounds, args.iterations = 8, [8]
     print(f"the core: {'compiled (mypyc)' if COMPILED else 'pure Python'}")
@@ -183,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.seed,
                     args.first_deal,
                     not args.no_inference,
+                    not args.no_replan,
                 )
                 print(_row(cell), flush=True)
                 if args.json:

@@ -375,6 +375,31 @@ def test_play_names_your_seat_once() -> None:
     assert "Game abandoned" in result.stdout
 
 
+@pytest.mark.parametrize("review", [True, False])
+def test_play_reviews_your_round_with_review_and_asks_nothing_off_a_terminal(
+    review: bool,
+) -> None:
+    """--review prints analyze's review of the seat's moves when a round ends; without it,
+    off a terminal (stdin here), play neither asks nor reviews."""
+    args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"]
+    result = CliRunner().invoke(
+        cli, [*args, "--review"] if review else args, input="1\n" * 60 + "q\n",
+        prog_name="mexican-train",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Round 1 over" in result.stdout
+    assert "Review this round?" not in result.stdout
+    after = result.stdout.split("Round 1 over", 1)[1].split("Press Enter to deal round 2")[0]
+    if review:
+        assert "Reviewing your moves of round 1..." in after
+        assert "decisions of seat 0 reviewed, 40 sampled deals each." in after
+        assert "The biggest mistakes" in after
+        assert "Better: play" in after
+        assert "points lost against the best moves found" in after
+    else:
+        assert "reviewed" not in after
+
+
 def test_simulate_says_one_game_hides_the_bar_off_a_terminal_and_clamps_at_zero() -> None:
     """ "1 game", no bare "Playing" line without a terminal, and no interval below 0 (E3)."""
     args = ["-n", "2", "-p", "2", "-r", "short-game", "--bots", "planner,greedy", "--seed", "4"]

@@ -78,7 +78,7 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     turns = only = 0
     while True:
         found = child.expect(
-            [r"Your move \[1-\d+", r"Your move \[Enter", r"Press Enter to deal round 2"]
+            [r"Your move \[1-\d+", r"Your move \[Enter", r"Review this round\? \[y/N\]"]
         )
         if found == 2:
             break
@@ -88,6 +88,10 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     assert turns > 0
     assert only > 0
     assert re.search(r"Round 1 over: .* (went out \(E1\)|blocked \(E2\))", child.before)
+    # On a terminal, play offers a review of the round: the seat's biggest mistakes.
+    child.sendline("y")
+    child.expect(r"\d+ decisions of seat 0 reviewed, 40 sampled deals each\.")
+    child.expect(r"Press Enter to deal round 2")
     _ctrl_c(child, then=r"Game abandoned")
     assert child.exitstatus == 130
     assert "Traceback" not in (child.before or "")

@@ -107,3 +107,22 @@ def test_the_command_line_prints_the_biggest_mistakes(tmp_path: Path) -> None:
     bad = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "7"])
     assert bad.exit_code != 0
     assert "seats 0-2" in bad.output
+
+
+def test_a_round_is_reviewed_alone() -> None:
+    state = new_game(2, attrs.evolve(HUB, max_pip=9, rounds=2), seed=3)
+    start, moves = state, []
+    while not state.is_over:
+        mine = view(state, state.current_player) if state.current_player is not None else state
+        move = legal_moves(mine)[0]
+        moves.append(move)
+        state = apply(state, move)
+    game = record(start, moves)
+    every = list(analyze(game, seat=0, samples=2, seed=4))
+    second = list(analyze(game, seat=0, samples=2, seed=4, round_number=2))
+    assert second
+    assert second == [review for review in every if review.round_number == 2]
+    assert len(second) < len(every)
+    for bad in (0, "2", 1.0):
+        with pytest.raises(InvalidArgumentError, match="round_number"):
+            analyze(game, round_number=bad)  # type: ignore[arg-type]

@@ -263,6 +263,26 @@ def test_s5_p7_determinize_with_history_keeps_the_view_and_the_facts(
                 assert not tiles & set(world.hand(other))
 
 
+@settings(max_examples=10, deadline=None)
+@given(variant_tables(max_pip=9, max_rounds=2), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_worlds_are_the_states_determinize_gives_one_call_after_another(
+    table: tuple[Rules, int], seed: int, draw: int
+) -> None:
+    """`worlds` is a faster `determinize`: the same states, the generator advanced alike."""
+    rules, players = table
+    for state, events in _round_with_events(rules, players, seed, 200)[::7]:
+        seat = state.current_player if state.current_player is not None else 0
+        mine = view(state, seat)
+        for history in (None, redact_events(events, seat)):
+            calls = random.Random(draw)
+            expected = [determinize(mine, calls, history) for _ in range(4)]
+            sampled = random.Random(draw)
+            assert list(itertools.islice(_determinize.worlds(mine, sampled, history), 4)) == (
+                expected
+            )
+            assert sampled.random() == calls.random()
+
+
 def test_p7_a_pass_tells_something_in_an_ordinary_round() -> None:
     """The facts are not vacuous: random play passes, and the passes rule tiles out."""
     told = 0

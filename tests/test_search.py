@@ -118,19 +118,24 @@ def test_too_few_samples_never_overrule_the_planner(seed: int) -> None:
 # does, so that the measured strength (docs/explanation/search.rst) stays the search's.
 # benchmarks/search_decisions.py checks 186 positions and the moves chosen; these few keep
 # the playout pinned in the suite.  In the first, the third move's playout has a seat lift
-# its own marker with a tile that ties another on pips (P6, `policy`).
+# its own marker with a tile that ties another on pips (P6, `policy`).  Each is recorded
+# with the seats replanning after a draw (the default) and without (``replan=False``):
+# where the two differ, a seat drew a tile that changed its plan.
 _RECORDED = [
-    ("HUB", 1, 0, [0.0, -25.0, -2.666666666666668, -25.0, -48.0, -19.666666666666664]),
-    ("HUB", 2, 11, [-35.666666666666664, -27.666666666666668]),
-    ("HUB", 5, 33, [-9.333333333333332, 6.333333333333332, -42.666666666666664]),
-    ("STANDARD", 3, 0, [99.33333333333333, -61.0]),
-    ("STANDARD", 4, 17, [-14.0, 178.66666666666666]),
-]
+    ("HUB", 1, 0, True, [8.0, 44.66666666666667, 32.0, -14.333333333333332, 2.0, 31.333333333333336]),
+    ("HUB", 1, 0, False, [0.0, -25.0, -2.666666666666668, -25.0, -48.0, -19.666666666666664]),
+    ("HUB", 2, 11, True, [-35.666666666666664, -39.333333333333336]),
+    ("HUB", 2, 11, False, [-35.666666666666664, -27.666666666666668]),
+    ("HUB", 5, 33, True, [-9.333333333333332, 6.333333333333332, -42.666666666666664]),
+    ("STANDARD", 3, 0, True, [-13.333333333333334, -61.0]),
+    ("STANDARD", 3, 0, False, [99.33333333333333, -61.0]),
+    ("STANDARD", 4, 17, True, [-14.0, 178.66666666666666]),
+]  # fmt: skip
 
 
-@pytest.mark.parametrize(("preset", "seed", "played", "values"), _RECORDED)
+@pytest.mark.parametrize(("preset", "seed", "played", "replan", "values"), _RECORDED)
 def test_the_playouts_play_the_round_out_as_recorded(
-    preset: str, seed: int, played: int, values: list[float]
+    preset: str, seed: int, played: int, replan: bool, values: list[float]
 ) -> None:
     """Every legal move played out in one sampled world: the outcomes, exactly."""
     state = new_game(4, {"HUB": HUB, "STANDARD": STANDARD}[preset], seed=seed)
@@ -142,7 +147,8 @@ def test_the_playouts_play_the_round_out_as_recorded(
         state = apply(state, legal_moves(state)[0])
     mine = view(state, state.current_player)  # type: ignore[arg-type]
     world = determinize(mine, random.Random(seed))
-    assert [playout(apply(world, move), mine.seat) for move in legal_moves(mine)] == values  # type: ignore[arg-type]
+    seat: int = mine.seat  # type: ignore[assignment]
+    assert [playout(apply(world, move), seat, replan) for move in legal_moves(mine)] == values
 
 
 @given(played_positions(max_players=6, max_moves=200))
@@ -158,7 +164,8 @@ def test_the_playouts_choose_as_the_planner_does(state: GameState) -> None:
     assert seat is not None
     plans: list[tuple[Tile, ...] | None] = [None] * state.players
     first_turns = state.rules.first_turn is not None
-    step = planned_step(state, moves, seat, plans, [0] * state.players, first_turns)
+    blank = [0] * state.players
+    step = planned_step(state, moves, seat, plans, blank, list(blank), first_turns)
     mine = view(state, seat)
     assert step == PlannerPlayer(max_nodes=PLAN_NODES).choose(mine, legal_moves(mine))
 
@@ -170,7 +177,7 @@ def test_d1_a_double_may_be_followed_on_the_own_train() -> None:
     assert legal_moves(state) == (on("3-3", MEXICAN), on("4-1", 0))
     mine = view(state, 0)
     assert PlannerPlayer().choose(mine, legal_moves(mine)) == on("3-3", MEXICAN)
-    step = planned_step(state, legal_moves(state), 0, [None, None], [0, 0], False)
+    step = planned_step(state, legal_moves(state), 0, [None, None], [0, 0], [0, 0], False)
     assert step == on("3-3", MEXICAN)
 
 

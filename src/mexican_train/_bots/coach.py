@@ -60,7 +60,12 @@ class Review:
 
 
 def analyze(
-    record: GameRecord, seat: int | None = None, *, samples: int = 40, seed: int = 0
+    record: GameRecord,
+    seat: int | None = None,
+    *,
+    samples: int = 40,
+    seed: int = 0,
+    round_number: int | None = None,
 ) -> Iterator[Review]:
     """Yield a `Review` of each decision of *seat* (or of every seat) in *record*, in order.
 
@@ -75,9 +80,11 @@ def analyze(
         seat: the seat to review, or None for every seat.
         samples: sampled worlds per decision, >= 1; more is slower and steadier.
         seed: any whole number: the same seed gives the same reviews.
+        round_number: the round to review (from 1), or None for every round.
 
     Raises:
-        InvalidArgumentError: if *seat* is not a seat of the game, or *samples* < 1.
+        InvalidArgumentError: if *seat* is not a seat of the game, *samples* < 1, or
+            *round_number* is not None or a whole number >= 1.
         ReplayError: if the record does not replay.
 
     >>> from mexican_train import HUB, GreedyPlayer, apply, legal_moves, new_game, record, view
@@ -105,10 +112,16 @@ def analyze(
         )
     if type(seed) is not int:
         raise InvalidArgumentError(f"analyze(): seed is a whole number, not {shown(seed)}")
-    return _reviews(record, seat, samples, seed)
+    if round_number is not None and (type(round_number) is not int or round_number < 1):
+        raise InvalidArgumentError(
+            f"analyze(): round_number is None or a whole number >= 1, not {shown(round_number)}"
+        )
+    return _reviews(record, seat, samples, seed, round_number)
 
 
-def _reviews(record: GameRecord, seat: int | None, samples: int, seed: int) -> Iterator[Review]:
+def _reviews(
+    record: GameRecord, seat: int | None, samples: int, seed: int, round_number: int | None
+) -> Iterator[Review]:
     events: list[Event] = []  # the round's events so far, unredacted
     states = replay_states(record)
     before = next(states)
@@ -116,7 +129,11 @@ def _reviews(record: GameRecord, seat: int | None, samples: int, seed: int) -> I
         mover = before.current_player
         if type(move) is NextRound:
             events = []
-        elif mover is not None and (seat is None or mover == seat):
+        elif (
+            mover is not None
+            and (seat is None or mover == seat)
+            and (round_number is None or before.round_number == round_number)
+        ):
             moves = legal_moves(before)
             if len(moves) > 1:
                 yield _review(before, mover, move, moves, events, number, samples, seed)

@@ -20,13 +20,13 @@ from collections.abc import Iterable, Iterator
 from .._core.engine import legal_moves, round_score
 from .._core.errors import InvalidArgumentError
 from .._core.moves import MEXICAN, Play
-from .._core.state import GameState, Train
+from .._core.state import GameState, Train, public_values, state_from_fields
 from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
 from .._formats import events as kinds
 from .._positions.chance import build_state
 
-__all__ = ["determinize", "table_then"]
+__all__ = ["determinize", "table_then", "worlds"]
 
 # Between rounds, the hidden hands must score what the round's scores say (E3); the
 # search for hands that do is randomized and restarted at most this many times.
@@ -93,6 +93,66 @@ def determinize(
     >>> determinize(mine, random.Random(7)) == world
     True
     """
+    return _build(view, *_deal(view, _prepare(view, rng, history), rng), rng)
+
+
+def worlds(
+    view: PlayerView, rng: random.Random, history: Iterable[kinds.Event] | None = None
+) -> Iterator[GameState]:
+    """Yield ``determinize(view, rng, history)`` again and again, faster.
+
+    The states are those successive calls would return, *rng* advanced alike: the
+    view and the history are read once, the first state is built and checked by
+    `build_state`, and each later one is the first with the hidden tiles dealt anew
+    and a fresh seed -- the same parts, so the check would pass again.  Raises what
+    `determinize` raises, on the first ``next``.
+    """
+    prepared = _prepare(view, rng, history)
+    first = _build(view, *_deal(view, prepared, rng), rng)
+    yield first
+    values = public_values(first)
+    while True:
+        hands, boneyard = _deal(view, prepared, rng)
+        values["hands"] = tuple(hands)
+        values["boneyard"] = tuple(boneyard)
+        values["seed"] = rng.getrandbits(64)
+        yield state_from_fields(**values)
+
+
+def _build(
+    view: PlayerView, hands: list[tuple[Tile, ...]], boneyard: list[Tile], rng: random.Random
+) -> GameState:
+    """Return the state of *view* with these hands and boneyard and a fresh seed, checked."""
+    return build_state(
+        rules=view.rules,
+        players=view.players,
+        seed=rng.getrandbits(64),  # fresh: the real seed would tell every later deal (S6)
+        round_number=view.round_number,
+        hands=hands,
+        boneyard=boneyard,
+        trains=view.trains,
+        current_player=view.current_player,
+        first_player=view.first_player,
+        had_first_turn=view.had_first_turn,
+        turn_tiles=view.turn_tiles,
+        has_drawn=view.has_drawn,
+        turn_doubles=view.turn_doubles,
+        open_doubles=view.open_doubles,
+        idle_turns=view.idle_turns,
+        scores=view.scores,
+        round_scores=view.round_scores,
+        last_tile_called=view.last_tile_called,
+    )
+
+
+# What a view and a history fix for every deal: the hands (the seat's own, and every
+# hand under open hands, V10), the hidden seats, the unseen tiles, and the facts.
+_Prepared = tuple[list[tuple[Tile, ...]], list[int], list[Tile], dict[int, int]]
+
+
+def _prepare(
+    view: PlayerView, rng: random.Random, history: Iterable[kinds.Event] | None
+) -> _Prepared:
     if not isinstance(view, PlayerView):
         raise TypeError(f"determinize() needs a PlayerView, not {type(view).__name__}")
     if not isinstance(rng, random.Random):
@@ -117,6 +177,16 @@ def determinize(
         hidden = [other for other in range(view.players) if other != seat]
     unseen = _unseen(view.max_pip, shown)
     facts = {} if history is None or not hidden else _facts(view, tuple(history), tuple(unseen))
+    return hands, hidden, unseen, facts
+
+
+def _deal(
+    view: PlayerView, prepared: _Prepared, rng: random.Random
+) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
+    """Deal the unseen tiles: each hidden hand, then the boneyard, in draw order."""
+    hands, hidden, unseen, facts = prepared
+    hands = list(hands)
+    unseen = list(unseen)
     if facts:
         # The seats the history tells about first, uniformly among the deals that fit;
         # the rest of the tiles, uniformly, to the others and the boneyard below.
@@ -136,26 +206,7 @@ def determinize(
     boneyard = unseen[start:]
     if view.current_player is None and view.round_scores and hidden:
         _fit_scores(view, hands, hidden, boneyard, rng)
-    return build_state(
-        rules=view.rules,
-        players=view.players,
-        seed=rng.getrandbits(64),  # fresh: the real seed would tell every later deal (S6)
-        round_number=view.round_number,
-        hands=hands,
-        boneyard=boneyard,
-        trains=view.trains,
-        current_player=view.current_player,
-        first_player=view.first_player,
-        had_first_turn=view.had_first_turn,
-        turn_tiles=view.turn_tiles,
-        has_drawn=view.has_drawn,
-        turn_doubles=view.turn_doubles,
-        open_doubles=view.open_doubles,
-        idle_turns=view.idle_turns,
-        scores=view.scores,
-        round_scores=view.round_scores,
-        last_tile_called=view.last_tile_called,
-    )
+    return hands, boneyard
 
 
 def _unseen(max_pip: int, shown: list[tuple[Tile, ...]]) -> list[Tile]:

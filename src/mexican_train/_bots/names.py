@@ -27,7 +27,7 @@ _BY_NAME: Final[dict[str, type[Player]]] = {
 }
 #: The levels for people, weakest first, and the bot each stands for: ``easy`` plays
 #: the heaviest tile it can (greedy), ``medium`` plans its own train and sheds pips
-#: (planner), ``hard`` searches 200 playouts a decision (search, the default budget).
+#: (planner), ``hard`` searches 180 playouts a decision (search, the default budget).
 LEVELS: Final[dict[str, str]] = {"easy": "greedy", "medium": "planner", "hard": "search"}
 #: Every bot and level by the name it goes by, each a callable that makes a fresh player.
 BOTS: Final[dict[str, Callable[[], Player]]] = {
@@ -41,7 +41,7 @@ def make_bot(name: str) -> Player:
     """Return a fresh player of the bot or level *name* (any case).
 
     >>> make_bot("hard"), make_bot("Easy")
-    (SearchPlayer(iterations=200, seed=0, seconds=None, inference=True), GreedyPlayer())
+    (SearchPlayer(iterations=180, seed=0, seconds=None, inference=True, replan=True), GreedyPlayer())
 
     Raises:
         InvalidArgumentError: if *name* is not the name of a bot or a level.

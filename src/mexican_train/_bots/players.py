@@ -204,7 +204,7 @@ class PlannerPlayer:
       sheds the most pips, as `GreedyPlayer` does.
 
     `SearchPlayer`'s playouts play every seat by the same rule, with a plan made
-    once per playout and followed while its tiles last.
+    on its first choice and again after each draw, and followed while its tiles last.
 
     Attributes:
         endgame: the opponent hand size at which it stops saving tiles, 0 to 496.

@@ -3,8 +3,8 @@
 `SearchPlayer` (``search``) spends nearly all its time here: for every sampled world
 and candidate move, the round is played to its end, every seat playing by the planning
 policy (``policy``), as `PlannerPlayer` does: keeping the longest train its hand can
-build for its own train, planned once per playout and followed while its tiles last,
-and shedding the rest.  Only the public
+build for its own train, planned on its first choice and again after each tile it
+draws, and followed while its tiles last, and shedding the rest.  Only the public
 API of the core is used: `legal_moves`, `apply` and `GameState`'s public attributes
 and methods (and the core's `mask_of`, to key the plans by a mask of the hand).
 
@@ -51,25 +51,28 @@ def plan(hand: tuple[Tile, ...], open_end: int) -> tuple[Tile, ...]:
     return found
 
 
-def playout(state: GameState, seat: int) -> float:
+def playout(state: GameState, seat: int, replan: bool = True) -> float:
     """Play the round out; return *seat*'s points less the others' mean (E3).
 
     Every seat plays by `planned_move`, as `PlannerPlayer` does, with a plan made
-    once per playout (a plan costs as much as dozens of moves) and followed while
-    its tiles last.
+    on its first choice (a plan costs as much as dozens of moves) and followed while
+    its tiles last; with *replan*, made again after each tile the seat draws, as
+    `PlannerPlayer`, which plans every decision, would plan with that tile.
     """
     players = state.players
     first_turns = state.rules.first_turn is not None  # P4, V1: the rules hold for the round
-    # Each seat's plan, made on its first choice, and how far into it the seat is.
+    # Each seat's plan, made on its first choice, how far into it the seat is, and
+    # the mask of the hand it was made from.
     plans: list[tuple[Tile, ...] | None] = [None] * players
     done = [0] * players
+    bases = [0] * players
     mover = state.current_player
     while mover is not None:
         moves = legal_moves(state)
         if len(moves) == 1:
             move = moves[0]
         else:
-            move = planned_step(state, moves, mover, plans, done, first_turns)
+            move = planned_step(state, moves, mover, plans, done, bases, first_turns, replan)
         state = apply(state, move)
         mover = state.current_player
     points = state.round_scores[-1]
@@ -83,20 +86,28 @@ def planned_step(
     mover: int,
     plans: list[tuple[Tile, ...] | None],
     done: list[int],
+    bases: list[int],
     first_turns: bool,
+    replan: bool = True,
 ) -> Move:
     """Return the playout's move for *mover*, the seat to move, among *moves* (two or more).
 
-    ``plans[mover]`` is the seat's plan, made here on its first choice, and
-    ``done[mover]`` how far into it the seat is; *first_turns*: whether the rules
-    have first turns (P4).  On a seat's first choice of a playout this is the move
+    ``plans[mover]`` is the seat's plan, made here on its first choice and, with
+    *replan*, made again when the hand holds a tile it was not made from (a tile
+    drawn since); ``done[mover]`` is how far into it the seat is and
+    ``bases[mover]`` the mask of the hand it was made from; *first_turns*: whether
+    the rules have first turns (P4).  On a seat's first choice of a playout, and
+    with *replan* after each draw, this is the move
     ``PlannerPlayer(max_nodes=PLAN_NODES)`` makes from the seat's view.
     """
     hand = state.hand(mover)
     planned = plans[mover]
-    if planned is None:
+    held = mask_of(hand)
+    if planned is None or (replan and held & ~bases[mover]):
         planned = plan(hand, state.trains[mover].open_end)
         plans[mover] = planned
+        done[mover] = 0
+        bases[mover] = held
     at = plan_at(planned, done[mover], hand)
     done[mover] = at
     first_turn = first_turns and not state.has_had_first_turn(mover)

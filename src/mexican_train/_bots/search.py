@@ -15,11 +15,12 @@ build); the sampling and the choice stay here.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import attrs
 
@@ -27,10 +28,11 @@ from .._core.bounds import bounded
 from .._core.engine import apply
 from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import CallLastTile, Move
+from .._core.state import GameState
 from .._core.view import PlayerView
 from .._formats.events import Event, RoundStarted
 from .determinize import _EVENT_TYPES as _EVENTS
-from .determinize import determinize
+from .determinize import worlds
 from .players import PlannerPlayer
 from .playout import playout as _playout
 
@@ -59,8 +61,8 @@ class SearchPlayer:
     Each decision with more than one legal move samples states consistent with the
     view (`determinize`), plays candidate moves in every sample, and finishes the
     round with a planning policy for all seats (each keeps the longest train its hand
-    can build for its own train, planned once per playout, and sheds the rest, the
-    most pips first, as `PlannerPlayer`).  The outcome of a playout is the player's
+    can build for its own train, planned on its first choice and again after each
+    draw, and sheds the rest, the most pips first, as `PlannerPlayer`).  The outcome of a playout is the player's
     round points minus the mean of the other seats' (E3), lower being better.  The
     playouts go by successive halving: every candidate is played in the first
     samples, then only the better half, and so on, the planner's move always kept.
@@ -90,6 +92,10 @@ class SearchPlayer:
             reproducible.  None (the default) plays by *iterations* alone.
         inference: whether the samples keep what the events observed have shown
             (True, the default) or deal every unseen tile anywhere (False).
+        replan: whether a seat in the playouts plans its train again after each tile
+            it draws, as `PlannerPlayer` does (True, the default), or keeps the plan
+            made on its first choice (False: the search as it was before, measured
+            weaker on the search page of the docs).
 
     >>> from mexican_train import HUB, legal_moves, new_game, view
     >>> state = new_game(4, HUB, seed=1)
@@ -100,10 +106,11 @@ class SearchPlayer:
     (True, True)
     """
 
-    iterations: int = attrs.field(default=200, validator=bounded("iterations"))
+    iterations: int = attrs.field(default=180, validator=bounded("iterations"))
     seed: int = attrs.field(default=0, validator=bounded("seed"))
     seconds: float | None = attrs.field(default=None, validator=_seconds)
     inference: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    replan: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
     # The events of the current round, as observed: state a player carries, not a
     # setting (no part of equality or the name).
     _history: list[Event] = attrs.field(factory=list, init=False, eq=False, repr=False)
@@ -153,25 +160,29 @@ class SearchPlayer:
         rng = random.Random(_key(self.seed, view))
         default = moves.index(_PLANNER.choose(view, moves))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        history: tuple[Event, ...] | None = None
-        if self.inference and self._history:
-            history = tuple(self._history)
-            try:
-                determinize(view, random.Random(0), history)
-            except InvalidArgumentError:
-                history = None  # another game's events: set aside
-        return moves[_halving(view, moves, seat, default, self.iterations, rng, deadline, history)]
+        history = tuple(self._history) if self.inference and self._history else None
+        sampler = worlds(view, rng, history)
+        try:
+            first = next(sampler)
+        except InvalidArgumentError:
+            if history is None:
+                raise
+            sampler = worlds(view, rng)  # another game's events: set aside
+            first = next(sampler)
+        samples = itertools.chain((first,), sampler)
+        return moves[
+            _halving(moves, seat, default, self.iterations, samples, deadline, self.replan)
+        ]
 
 
 def _halving(
-    view: PlayerView,
     moves: tuple[Move, ...],
     seat: int,
     default: int,
     iterations: int,
-    rng: random.Random,
+    sampled: Iterator[GameState],
     deadline: float | None,
-    history: tuple[Event, ...] | None = None,
+    replan: bool = True,
 ) -> int:
     """Return the index of the move to make: successive halving, then `_pick`.
 
@@ -191,9 +202,9 @@ def _halving(
         if phase == phases - 1:
             worlds = max(worlds, math.ceil((iterations - played) / len(active)))
         for _ in range(worlds):
-            world = determinize(view, rng, history)
+            world = next(sampled)
             for index in active:
-                samples[index].append(_playout(apply(world, moves[index]), seat))
+                samples[index].append(_playout(apply(world, moves[index]), seat, replan))
             played += len(active)
             if deadline is not None and time.perf_counter() >= deadline:
                 break

@@ -21,6 +21,7 @@ from typing import Any, Final, NoReturn
 import click
 
 from .. import COMPILED
+from .._bots.coach import Review
 from .._bots.coach import analyze as run_analysis
 from .._bots.names import BOTS, player_name
 from .._bots.players import Player
@@ -48,6 +49,7 @@ from .._core.rules import HUB, STANDARD, Rules
 from .._core.state import GameState
 from .._core.tiles import Tile, TileNotationError
 from .._core.view import PlayerView, view
+from .._formats.record import GameRecord, record
 from .._formats.render import render_text
 from .._formats.serialize import record_from_json
 from .explain import explain_rules
@@ -583,7 +585,9 @@ class _Quit(Exception):
     """The player chose to leave the game (q, or Ctrl-D at the prompt)."""
 
 
-def _human_turn(state: GameState, seat: int, names: Sequence[str], narrator: Narrator) -> GameState:
+def _human_turn(
+    state: GameState, seat: int, names: Sequence[str], narrator: Narrator
+) -> tuple[Move, GameState]:
     mine = view(state, seat)
     moves = legal_moves(mine)
     click.echo("")
@@ -617,7 +621,7 @@ def _human_turn(state: GameState, seat: int, names: Sequence[str], narrator: Nar
         note = narrator.turn_end(state, after)
         if note:
             click.echo(note)
-        return after
+        return move, after
 
 
 @cli.command()
@@ -626,8 +630,19 @@ def _human_turn(state: GameState, seat: int, names: Sequence[str], narrator: Nar
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat, from 0.")
 @bots_option("planner", "Your opponents: " + _BOTS_HELP[4:])
 @seed_option
+@click.option(
+    "--review/--no-review",
+    default=None,
+    help="Review your moves after each round, or never (default: ask, on a terminal).",
+)
 def play(
-    rules: str, house: tuple[str, ...], players: int, seat: int, bots: str, seed: int | None
+    rules: str,
+    house: tuple[str, ...],
+    players: int,
+    seat: int,
+    bots: str,
+    seed: int | None,
+    review: bool | None,
 ) -> None:
     """Play against bots in the terminal.
 
@@ -635,7 +650,8 @@ def play(
     number (Enter alone when there is only one), or a tile such as 6-5 (with m
     for the Mexican train, or a seat number), d to draw, p to pass, h for a
     hint (the search bot's move), ? for help.  q or Ctrl-D leaves the game
-    (exit status 0); Ctrl-C stops it (130).
+    (exit status 0); Ctrl-C stops it (130).  At the end of each round, on a
+    terminal, it offers a review of your moves, as analyze gives it.
     """
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
@@ -651,6 +667,8 @@ def play(
         names[s] = f"seat {s} ({player_name(bot)})"
     # render_text marks the reader's own seat "(you)" by itself.
     state = new_game(players, chosen, seed=seed)
+    start, played = state, list[Move]()
+    ask = review is None and sys.stdin.isatty()  # offer a review on a terminal only
     narrator = Narrator(names, you=seat, reveal=False)
     click.echo(
         f"Mexican Train, {rules_label(chosen)} rules, {players} players; you are seat {seat}."
@@ -667,13 +685,16 @@ def play(
                     show_default=False,
                 )
                 state = apply(state, NextRound())
+                played.append(NextRound())
                 click.echo(narrator.round_start(state))
             elif current == seat:
-                state = _human_turn(state, seat, names, narrator)
+                move, state = _human_turn(state, seat, names, narrator)
+                played.append(move)
             else:
                 mine = view(state, current)
                 move = table[current].choose(mine, legal_moves(mine))
                 before, state = state, apply(state, move)
+                played.append(move)
                 click.echo(narrator.move(before, move, state))
                 note = narrator.turn_end(before, state)
                 if note:
@@ -682,6 +703,8 @@ def play(
                 click.echo("")
                 click.echo(render_text(state, names=names))
                 click.echo(_round_summary(state, names))
+                if review or (ask and click.confirm("Review this round?")):
+                    _review_round(record(start, played), seat, state.round_number)
     except (_Quit, EOFError):  # a chosen quit: q, or Ctrl-D (end of input) at a prompt
         click.echo("\nGame abandoned. Bye!")
         return
@@ -815,7 +838,22 @@ def analyze(record_file: Any, seat: int | None, top: int, samples: int, seed: in
     game = record_from_json(document)
     if seat is not None and seat >= game.players:
         raise click.UsageError(f"--seat: the game has seats 0-{game.players - 1}, not {seat}")
-    reviews = list(run_analysis(game, seat, samples=samples, seed=seed))
+    _show_reviews(list(run_analysis(game, seat, samples=samples, seed=seed)), seat, samples, top)
+
+
+_REVIEW_SAMPLES = 40
+_REVIEW_TOP = 5
+
+
+def _review_round(game: GameRecord, seat: int, round_number: int) -> None:
+    """Print the review of *seat*'s moves in round *round_number* of *game* (`play`)."""
+    click.echo(f"Reviewing your moves of round {round_number}...")
+    reviews = run_analysis(game, seat, samples=_REVIEW_SAMPLES, round_number=round_number)
+    _show_reviews(list(reviews), seat, _REVIEW_SAMPLES, _REVIEW_TOP)
+
+
+def _show_reviews(reviews: list[Review], seat: int | None, samples: int, top: int) -> None:
+    """Print the *top* biggest mistakes of *reviews* and the points lost in all."""
     who = "every seat" if seat is None else f"seat {seat}"
     mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
     click.echo(f"{len(reviews)} decisions of {who} reviewed, {samples} sampled deals each.")

@@ -1,0 +1,99 @@
+"""The ladder of the levels for people: every level against every other, head to head.
+
+Run from the repository root::
+
+    python benchmarks/ladder.py --deals 200
+    python benchmarks/ladder.py --smoke          # a couple of deals (CI)
+
+For each pair of levels (``easy``, ``medium``, ``hard``: `mexican_train.players.LEVELS`,
+made by `make_bot`), two players play single rounds of a preset (``HUB`` by default,
+cut to one round with ``rounds=1``).  Deal *d* is dealt from seed *d* and played twice,
+the two levels swapping seats, so the luck of the deal and of the seat cancels.  A round
+is won by the lower score (E3; a tie is half a win each).  Printed per pair: the first
+level's win rate with a 95% confidence interval (normal, over the deals' means, as a
+deal's two rounds are not independent) and its mean points less the other's per round.
+The search bots are told every event as their seat sees it (``observe``), as
+`simulate` does.  Only the public API is used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import statistics
+import sys
+from typing import Any
+
+from tournament import PRESETS, play_round
+
+from mexican_train import COMPILED
+from mexican_train.players import LEVELS, make_bot
+
+
+def run_pair(preset: str, first: str, second: str, deals: int, start: int) -> dict[str, Any]:
+    """Play *deals* deals of *first* against *second*, each deal twice with the seats swapped."""
+    wins: list[float] = []
+    diffs: list[float] = []
+    for deal in range(start, start + deals):
+        won = diff = 0.0
+        for seat in range(2):
+            players = [make_bot(second), make_bot(second)]
+            players[seat] = make_bot(first)
+            points, _ = play_round(preset, deal, players, -1)
+            mine, theirs = points[seat], points[1 - seat]
+            won += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+            diff += mine - theirs
+        wins.append(won / 2)
+        diffs.append(diff / 2)
+    rate = statistics.fmean(wins)
+    half = 1.96 * statistics.stdev(wins) / math.sqrt(deals) if deals > 1 else math.inf
+    mean = statistics.fmean(diffs)
+    spread = 1.96 * statistics.stdev(diffs) / math.sqrt(deals) if deals > 1 else math.inf
+    return {
+        "preset": preset,
+        "first": first,
+        "second": second,
+        "rounds": 2 * deals,
+        "deals": deals,
+        "first_deal": start,
+        "win_rate": rate,
+        "ci_low": rate - half,
+        "ci_high": rate + half,
+        "mean_diff": mean,
+        "diff_low": mean - spread,
+        "diff_high": mean + spread,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=200, help="deals per pair (default 200)")
+    parser.add_argument("--first-deal", type=int, default=0, help="the first deal's seed")
+    parser.add_argument("--preset", default="HUB", choices=list(PRESETS))
+    parser.add_argument("--json", help="also append every pair to this file, one JSON per line")
+    parser.add_argument("--smoke", action="store_true", help="2 deals a pair")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.deals = 2
+    print(f"the core: {'compiled (mypyc)' if COMPILED else 'pure Python'}")
+    print(f"{'preset':9} {'level':7} {'vs':7} {'rounds':>6} {'wins':>7} {'95% CI':^17} "
+          f"{'points':>8} {'95% CI':^18}")  # fmt: skip
+    levels = list(LEVELS)
+    for weaker, stronger in itertools.combinations(levels, 2):
+        cell = run_pair(args.preset, stronger, weaker, args.deals, args.first_deal)
+        print(
+            f"{cell['preset']:9} {stronger:7} {weaker:7} {cell['rounds']:6} "
+            f"{cell['win_rate']:7.1%} [{cell['ci_low']:6.1%}, {cell['ci_high']:6.1%}] "
+            f"{cell['mean_diff']:+8.2f} [{cell['diff_low']:+7.2f}, {cell['diff_high']:+7.2f}]",
+            flush=True,
+        )
+        if args.json:
+            with open(args.json, "a", encoding="utf-8") as out:
+                out.write(json.dumps(cell) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
