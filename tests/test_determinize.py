@@ -11,13 +11,15 @@ import math
 import random
 from collections import Counter
 
+import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mexican_train import (
     HUB,
     STANDARD,
+    EnginePlacement,
     GameState,
     InvalidArgumentError,
     InvalidStateError,
@@ -42,6 +44,7 @@ from mexican_train.events import (
     apply_with_events,
     redact_events,
 )
+from mexican_train.variants import CloseInOrder, FirstTurn, MexicanAfterAllTrains
 from strategies import hidden_shuffles, histories, positions, short_preset_tables, variant_tables
 
 
@@ -240,8 +243,28 @@ def _forbidden(mine: PlayerView, history: tuple[Event, ...]) -> dict[int, set[Ti
     }
 
 
+# Between rounds, thirteen hidden hands must score the round's points (E3): one of
+# nine tiles among hands of one and two, which a search over tiles rather than their
+# values could not fill within its bound.
+_MANY_SMALL_HANDS = attrs.evolve(
+    STANDARD,
+    engine_placement=EnginePlacement.HOLDER,
+    first_turn=FirstTurn(chain=False, may_draw=False),
+    mexican_train=MexicanAfterAllTrains(),
+    open_doubles=CloseInOrder(),
+    max_pip=7,
+    hand_size=2,
+    must_play=False,
+    double_blank_score=30,
+    rounds=1,
+    ascending=True,
+    draw_until_playable=True,
+)
+
+
 @settings(max_examples=25, deadline=None)
 @given(variant_tables(max_pip=9, max_rounds=1), st.integers(0, 2**32), hidden_shuffles())
+@example(table=(_MANY_SMALL_HANDS, 13), seed=44, rng=random.Random(76567))
 def test_s5_p7_determinize_with_history_keeps_the_view_and_the_facts(
     table: tuple[Rules, int], seed: int, rng: random.Random
 ) -> None:

@@ -312,17 +312,24 @@ def _exact_fit(
     """Return hands of *sizes* scoring *wanted*, then the rest of *pool*; None if none.
 
     Backtracking over the hands, the smallest first; each hand's tiles are chosen in
-    ascending value with the sums still reachable checked at every step.  Ties are
-    broken at random (by *rng*).  Gives up (None) after _EXACT_NODES steps.
+    ascending value with the sums still reachable checked at every step.  Whether the
+    later hands can be filled depends only on the values left, not on which tiles
+    carry them: tiles of one value are tried once at each step, and values left
+    that failed once are not searched again.  Ties are broken at random (by *rng*).
+    Gives up (None) after _EXACT_NODES steps.
     """
     budget = [_EXACT_NODES]
     order = sorted(range(len(sizes)), key=lambda k: (sizes[k], wanted[k]))
     chosen: list[list[Tile]] = [[] for _ in sizes]
+    failed: set[tuple[int, tuple[int, ...]]] = set()
 
     def hands_from(k: int, left: list[Tile]) -> list[Tile] | None:
         # Fill hand order[k] and every later one from *left*; return what is left over.
         if k == len(order):
             return left
+        values_left = (k, tuple(sorted(value[tile] for tile in left)))
+        if values_left in failed:
+            return None
         size, target = sizes[order[k]], wanted[order[k]]
         for picked in combinations_of(left, size, target):
             rest = [tile for tile in left if tile not in picked]
@@ -330,6 +337,8 @@ def _exact_fit(
             if found is not None:
                 chosen[order[k]] = picked
                 return found
+        if budget[0] >= 0:  # searched to the end, not cut short
+            failed.add(values_left)
         return None
 
     def combinations_of(tiles: list[Tile], size: int, target: int) -> Iterator[list[Tile]]:
@@ -347,6 +356,8 @@ def _exact_fit(
                     yield picked
                 return
             for index in range(start, len(ranked) - count + 1):
+                if index > start and values[index] == values[index - 1]:
+                    continue  # the same value again: the same hands follow
                 low = sum(values[index : index + count])  # the smallest sum from here
                 if low > total:
                     return  # ascending: every later start is larger still
