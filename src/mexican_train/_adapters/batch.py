@@ -48,6 +48,7 @@ __all__ = [
     "row_floats",
     "seen_bits",
     "state_row",
+    "view_floats",
     "view_row",
 ]
 
@@ -103,6 +104,7 @@ class Layout:
         in_set = mask_of(tiles_in_set)
         self.suits: Final[list[int]] = [SUITS[pip] & in_set for pip in range(pips)]
         self.nbytes: Final = (self.size + 7) // 8
+        self.tail: Final = (self.size - 8 * self.nbytes + 8) * 4  # the last byte's float bytes
         self.actions: Final = tiles * (players + 1) + 4
         # The entries that are not 0 or 1, in the order a row lists them.
         scalars = [self.trains + slot * (pips + 6) + pips + 5 for slot in range(players + 1)]
@@ -532,17 +534,28 @@ _BYTE_FLOATS: Final[list[bytes]] = [
 ]
 
 
-def row_floats(lay: Layout, bits: int, scalars: list[float]) -> array[float]:
+def row_floats(lay: Layout, bits: int, scalars: list[float]) -> bytearray:
     """Return one observation as float32 values: entry *i* is bit *i* of *bits*.
 
-    The entries at `Layout.scalars` take *scalars* instead, in order.  Its buffer
-    is the observation's, ready for ``np.frombuffer`` or a ``memoryview``.
+    The entries at `Layout.scalars` take *scalars* instead, in order.  The bytes
+    are the values in the machine's order, ready for ``np.frombuffer``.
     """
-    row = array("f", b"".join([_BYTE_FLOATS[byte] for byte in bits.to_bytes(lay.nbytes, "little")]))
-    del row[lay.size :]
-    for index, value in zip(lay.scalars, scalars, strict=True):
-        row[index] = value
+    raw = bits.to_bytes(lay.nbytes, "little")
+    pieces = [_BYTE_FLOATS[raw[byte]] for byte in range(lay.nbytes)]
+    pieces[-1] = pieces[-1][: lay.tail]  # the last byte's entries up to the size
+    row = bytearray().join(pieces)
+    values = memoryview(row).cast("f")
+    where = lay.scalars
+    for number in range(len(where)):
+        values[where[number]] = scalars[number]
     return row
+
+
+def view_floats(lay: Layout, mine: PlayerView, seat: int, seen: int) -> bytearray:
+    """Return `row_floats` of *mine*, *seat*'s view, with the information-state block *seen*."""
+    scalars: list[float] = []
+    bits = view_row(lay, mine, seat, scalars)
+    return row_floats(lay, bits | seen << lay.seen if seen else bits, scalars)
 
 
 def indices(moves: tuple[Move, ...], seat: int, players: int, size: int, base: int) -> list[int]:

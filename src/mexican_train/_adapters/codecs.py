@@ -25,7 +25,16 @@ from .._core.rules import Rules
 from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
 from .._formats import events as kinds
-from .batch import Layout, indices, lacking_suits, pack, row_floats, seen_bits, view_row
+from .batch import (
+    Layout,
+    indices,
+    lacking_suits,
+    pack,
+    row_floats,
+    seen_bits,
+    view_floats,
+    view_row,
+)
 
 __all__ = ["ENCODING_VERSION", "ActionCodec", "ObservationCodec"]
 
@@ -440,13 +449,16 @@ class ObservationCodec:
         """
         what = "ObservationCodec.encode()"
         view = _check_view(view, self.rules, self.players, what)
-        seen = self._seen([view], None if history is None else [history], what)
+        seat = view.seat
+        assert seat is not None  # _check_view refused a spectator
+        seen = None  # a plain codec without a history: nothing to check
+        if history is not None or self.information_state:
+            seen = self._seen([view], None if history is None else [history], what)
         obs = None if out is None else _out(out, None, self.shape[0], np.float32, what)
-        scalars: list[float] = []
-        row = row_floats(self._lay, self._bits(view, seen, 0, scalars), scalars)
+        row = view_floats(self._lay, view, seat, 0 if seen is None else seen[0])
         if obs is None:  # the row's own buffer: no copy
-            return np.frombuffer(row, dtype=np.float32)
-        obs.data[:] = row
+            return np.frombuffer(row, np.float32)  # (a keyword costs more)
+        obs.data[:] = memoryview(row).cast("f")
         return obs
 
     def encode_batch(
@@ -483,18 +495,14 @@ class ObservationCodec:
         self, views: list[PlayerView], out: npt.NDArray[np.float32], seen: list[int] | None
     ) -> None:
         scalars: list[float] = []
-        bits = [self._bits(mine, seen, row, scalars) for row, mine in enumerate(views)]
+        bits = []
+        for mine in views:
+            seat = mine.seat
+            assert seat is not None  # _check_view refused a spectator
+            bits.append(view_row(self._lay, mine, seat, scalars))
+        if seen is not None:
+            bits = [row | more << self._lay.seen for row, more in zip(bits, seen, strict=True)]
         self.fill(bits, scalars, out)
-
-    def _bits(
-        self, view: PlayerView, seen: list[int] | None, row: int, scalars: list[float]
-    ) -> int:
-        # The bits of *view*'s encoding (its information state seen[row], if any);
-        # its scalars are appended to *scalars*.
-        seat = view.seat
-        assert seat is not None  # _check_view refused a spectator
-        bits = view_row(self._lay, view, seat, scalars)
-        return bits if seen is None else bits | seen[row] << self._lay.seen
 
     def _seen(
         self,
@@ -566,7 +574,7 @@ class ObservationCodec:
         """Write encodings given as bits and scalars (see the batch module) into *out*."""
         lay = self._lay
         if len(bits) == 1:  # one row: built without numpy, whose calls cost more
-            out[0].data[:] = row_floats(lay, bits[0], scalars)
+            out[0].data[:] = memoryview(row_floats(lay, bits[0], scalars)).cast("f")
             return
         raw = np.frombuffer(pack(bits, lay.nbytes), dtype=np.uint8)
         out[:] = np.unpackbits(
