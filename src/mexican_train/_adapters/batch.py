@@ -4,7 +4,7 @@ An observation is built as one whole number, bit *i* for entry *i* of the
 `ObservationCodec` layout (hands and the table are the state's own tile masks,
 shifted into place, P2), plus the few entries that are not 0 or 1, in a fixed
 order (`Layout.scalars`); the codecs turn many of these into numpy arrays in a
-few calls.  An action mask is the list of the legal moves' indices.  `Tables`
+few calls, and one into float32 values without numpy (`row_floats`).  An action mask is the list of the legal moves' indices.  `Tables`
 plays many games at once, one agent seat per table or every seat (self-play):
 a whole step of every table is one call.  The compiled build compiles this
 module; it needs no numpy.
