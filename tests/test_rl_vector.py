@@ -66,6 +66,10 @@ def test_batches_are_the_single_encodings_written_into_the_callers_arrays(
     single = np.empty(observations.shape, dtype=np.float32)
     assert observations.encode(views[0], out=single) is single
     assert np.array_equal(single, out[0])
+    strided = np.full((*observations.shape, 2), 7.0, dtype=np.float32)[:, 1]
+    assert observations.encode(views[-1], out=strided) is strided
+    assert np.array_equal(strided, out[-1])
+    assert np.array_equal(observations.encode_batch(views[-1:]), out[-1:])
 
 
 def test_a_wrong_out_array_is_refused_and_left_alone() -> None:
@@ -84,6 +88,11 @@ def test_a_wrong_out_array_is_refused_and_left_alone() -> None:
         actions.mask(views[0], out=np.zeros(actions.size, dtype=np.int32))
     with pytest.raises(InvalidArgumentError, match="fills"):
         observations.encode(views[0], out=[0.0])  # type: ignore[arg-type]
+    frozen = np.zeros(observations.shape, dtype=np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(InvalidArgumentError, match="not a read-only"):
+        observations.encode(views[0], out=frozen)
+    assert not frozen.any()
     with pytest.raises(TypeError, match="sequence of PlayerViews"):
         observations.encode_batch(views[0])  # type: ignore[arg-type]
 

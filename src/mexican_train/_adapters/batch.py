@@ -4,7 +4,7 @@ An observation is built as one whole number, bit *i* for entry *i* of the
 `ObservationCodec` layout (hands and the table are the state's own tile masks,
 shifted into place, P2), plus the few entries that are not 0 or 1, in a fixed
 order (`Layout.scalars`); the codecs turn many of these into numpy arrays in a
-few calls.  An action mask is the list of the legal moves' indices.  `Tables`
+few calls, and one into float32 values without numpy (`row_floats`).  An action mask is the list of the legal moves' indices.  `Tables`
 plays many games at once, one agent seat per table or every seat (self-play):
 a whole step of every table is one call.  The compiled build compiles this
 module; it needs no numpy.
@@ -13,6 +13,7 @@ module; it needs no numpy.
 from __future__ import annotations
 
 import random
+from array import array
 from typing import Final
 
 from .._bots.players import Player
@@ -44,8 +45,10 @@ __all__ = [
     "lacking_suits",
     "pack",
     "round_rewards",
+    "row_floats",
     "seen_bits",
     "state_row",
+    "view_floats",
     "view_row",
 ]
 
@@ -101,6 +104,7 @@ class Layout:
         in_set = mask_of(tiles_in_set)
         self.suits: Final[list[int]] = [SUITS[pip] & in_set for pip in range(pips)]
         self.nbytes: Final = (self.size + 7) // 8
+        self.tail: Final = (self.size - 8 * self.nbytes + 8) * 4  # the last byte's float bytes
         self.actions: Final = tiles * (players + 1) + 4
         # The entries that are not 0 or 1, in the order a row lists them.
         scalars = [self.trains + slot * (pips + 6) + pips + 5 for slot in range(players + 1)]
@@ -521,6 +525,37 @@ class Tables:
 def pack(bits: list[int], nbytes: int) -> bytes:
     """Return the rows' bits as bytes, *nbytes* per row, little-endian (for ``np.unpackbits``)."""
     return b"".join([row.to_bytes(nbytes, "little") for row in bits])
+
+
+#: The float32 values (native byte order) of the 8 entries one byte of bits stands
+#: for, bit 0 first: what ``np.unpackbits`` gives, without numpy's cost per call.
+_BYTE_FLOATS: Final[list[bytes]] = [
+    array("f", [float(byte >> bit & 1) for bit in range(8)]).tobytes() for byte in range(256)
+]
+
+
+def row_floats(lay: Layout, bits: int, scalars: list[float]) -> bytearray:
+    """Return one observation as float32 values: entry *i* is bit *i* of *bits*.
+
+    The entries at `Layout.scalars` take *scalars* instead, in order.  The bytes
+    are the values in the machine's order, ready for ``np.frombuffer``.
+    """
+    raw = bits.to_bytes(lay.nbytes, "little")
+    pieces = [_BYTE_FLOATS[raw[byte]] for byte in range(lay.nbytes)]
+    pieces[-1] = pieces[-1][: lay.tail]  # the last byte's entries up to the size
+    row = bytearray().join(pieces)
+    values = memoryview(row).cast("f")
+    where = lay.scalars
+    for number in range(len(where)):
+        values[where[number]] = scalars[number]
+    return row
+
+
+def view_floats(lay: Layout, mine: PlayerView, seat: int, seen: int) -> bytearray:
+    """Return `row_floats` of *mine*, *seat*'s view, with the information-state block *seen*."""
+    scalars: list[float] = []
+    bits = view_row(lay, mine, seat, scalars)
+    return row_floats(lay, bits | seen << lay.seen if seen else bits, scalars)
 
 
 def indices(moves: tuple[Move, ...], seat: int, players: int, size: int, base: int) -> list[int]:

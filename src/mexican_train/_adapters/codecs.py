@@ -25,7 +25,16 @@ from .._core.rules import Rules
 from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
 from .._formats import events as kinds
-from .batch import Layout, indices, lacking_suits, pack, seen_bits, view_row
+from .batch import (
+    Layout,
+    indices,
+    lacking_suits,
+    pack,
+    row_floats,
+    seen_bits,
+    view_floats,
+    view_row,
+)
 
 __all__ = ["ENCODING_VERSION", "ActionCodec", "ObservationCodec"]
 
@@ -70,9 +79,14 @@ def _out(out: object, rows: int | None, width: int, dtype: type[_D], what: str) 
     shape = (width,) if rows is None else (rows, width)
     if out is None:
         return np.empty(shape, dtype=dtype)
-    if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype:
+    if (
+        not isinstance(out, np.ndarray)
+        or out.shape != shape
+        or out.dtype != dtype
+        or not out.flags.writeable
+    ):
         found = (
-            f"a {out.dtype} array of shape {out.shape}"
+            f"a {'' if out.flags.writeable else 'read-only '}{out.dtype} array of shape {out.shape}"
             if isinstance(out, np.ndarray)
             else repr(out)
         )
@@ -435,9 +449,16 @@ class ObservationCodec:
         """
         what = "ObservationCodec.encode()"
         view = _check_view(view, self.rules, self.players, what)
-        seen = self._seen([view], None if history is None else [history], what)
-        obs = _out(out, None, self.shape[0], np.float32, what)
-        self._encode([view], obs.reshape(1, self.shape[0]), seen)
+        seat = view.seat
+        assert seat is not None  # _check_view refused a spectator
+        seen = None  # a plain codec without a history: nothing to check
+        if history is not None or self.information_state:
+            seen = self._seen([view], None if history is None else [history], what)
+        obs = None if out is None else _out(out, None, self.shape[0], np.float32, what)
+        row = view_floats(self._lay, view, seat, 0 if seen is None else seen[0])
+        if obs is None:  # the row's own buffer: no copy
+            return np.frombuffer(row, np.float32)  # (a keyword costs more)
+        obs.data[:] = memoryview(row).cast("f")
         return obs
 
     def encode_batch(
@@ -552,12 +573,10 @@ class ObservationCodec:
     def fill(self, bits: list[int], scalars: list[float], out: npt.NDArray[np.float32]) -> None:
         """Write encodings given as bits and scalars (see the batch module) into *out*."""
         lay = self._lay
-        raw = np.frombuffer(pack(bits, lay.nbytes), dtype=np.uint8)
-        if len(bits) == 1:  # one row: the one-dimensional calls cost less
-            row = out[0]
-            row[:] = np.unpackbits(raw, count=lay.size, bitorder="little")
-            row[self._scalars] = scalars
+        if len(bits) == 1:  # one row: built without numpy, whose calls cost more
+            out[0].data[:] = memoryview(row_floats(lay, bits[0], scalars)).cast("f")
             return
+        raw = np.frombuffer(pack(bits, lay.nbytes), dtype=np.uint8)
         out[:] = np.unpackbits(
             raw.reshape(len(bits), lay.nbytes), axis=1, count=lay.size, bitorder="little"
         )
