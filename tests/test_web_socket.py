@@ -253,10 +253,16 @@ def test_a_finished_game_is_followed_by_a_new_one_at_the_same_table(tmp_path: Pa
     kept = store.tables()
     assert len(kept) == 2  # the new game is kept as a table of its own, its moves with it
     assert len(kept[-1].record.moves) == table.version - finished - 1
-    again = WebTable.resume(
-        kept[-1].record, kept[-1].seats, kept[-1].token_hashes, {1: GreedyPlayer()}
-    )
+    assert kept[-1].began == finished + 1
+    options = web._TableOptions(0.0, None, None)
+    resumed = web._unfinished_table(store, 2, 1, short, options)
+    assert resumed is not None
+    again = resumed.table
     assert again.state == table.state
     assert again.seat_for(table.tokens[0]) == 0
+    # A restart resumes the table at the version open pages last saw, never lower: they
+    # take only newer documents.
+    assert again.version == table.version
+    assert again.document(0)["version"] == table.document(0)["version"]
     with pytest.raises(RequestError, match="spectator"):
         table.again(SPECTATOR)

@@ -206,6 +206,7 @@ class WebTable:
         takeover: float | None = None,
         turn_timer: float | None = None,
         name: str = "",
+        began: int = 0,
     ) -> WebTable:
         """Return the table of the record *game* at its position, its seats' tokens still good.
 
@@ -214,7 +215,9 @@ class WebTable:
         (`~mexican_train.replay`), then move by move into the table's log.  The tokens
         themselves are not known, only their hashes: the people keep their links.
         *bot_delay*, *takeover*, *turn_timer* and *name* are the table's options (see
-        `WebTable`).
+        `WebTable`).  *began* is the version the table had reached when the game was
+        dealt (a new game at the table, `again`): the table's version goes on from
+        there, so open pages take its documents for the newest.
 
         Raises:
             mexican_train.ReplayError: if the record does not replay.
@@ -235,6 +238,7 @@ class WebTable:
         table.spectator_token = None
         table.spectator_hash = token_hashes.get(SPECTATOR, "")
         with table._changed:
+            table._version = began
             for seat, move in zip(seats, game.moves, strict=True):
                 table._apply(seat, move)
         return table
@@ -920,8 +924,9 @@ def serve(
     if store is not None:
         found = _unfinished_table(store, players, people, rules, options)
     resumed = found is not None
+    began = 0
     if found is not None:
-        number, table = found
+        number, began, table = found.number, found.began, found.table
     else:
         table = WebTable(
             players,
@@ -936,7 +941,7 @@ def serve(
             hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
             number = store.add(table.record(), hashes, table.bot_names())
     if store is not None:
-        _keep(table, store, number)
+        _keep(table, store, number, began)
     server = make_server(table, host, port, log=log, lobby=True)
     if store is not None:
         for kept in _lobby_tables(store, options):
@@ -979,19 +984,22 @@ def serve(
             store.close()
 
 
-def _keep(table: WebTable, store: TableStore, number: int) -> None:
+def _keep(table: WebTable, store: TableStore, number: int, began: int = 0) -> None:
     """Commit *table*'s moves to *store* (as table *number*), and each new game as a new table.
 
-    A move is applied, and so acknowledged, only once it is committed.
+    A move is applied, and so acknowledged, only once it is committed.  *began* is the
+    version the table's game began at; a new game is kept with its own, so that a
+    restart resumes the table at the version open pages last saw.
     """
-    kept = [number, 0]  # the table's number in the store, the version its game began at
+    kept = [number, began]  # the table's number in the store, the version its game began at
 
     def journal(count: int, seat: int, move: Move) -> None:
         store.append(kept[0], count - kept[1], seat, move)
 
     def restarted(record: GameRecord) -> None:
         hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
-        kept[:] = [store.add(record, hashes, table.bot_names(), table.name), table.version + 1]
+        began = table.version + 1
+        kept[:] = [store.add(record, hashes, table.bot_names(), table.name, began), began]
 
     table.journal = journal
     table.restarted = restarted
@@ -1004,10 +1012,17 @@ class _TableOptions:
     turn_timer: float | None
 
 
+@attrs.frozen
+class _Resumed:
+    number: int  # the table's number in the store
+    began: int  # the version its game began at
+    table: WebTable
+
+
 def _unfinished_table(
     store: TableStore, players: int, people: int, rules: Rules, options: _TableOptions
-) -> tuple[int, WebTable] | None:
-    """Return the latest table kept in *store* and its number, if its game is not over.
+) -> _Resumed | None:
+    """Return the latest table kept in *store*, as kept and resumed, if its game is not over.
 
     Only a table of *players* seats, *people* of them people's, under *rules*, comes
     back: asked for another game, the server deals a new one (the old one stays kept).
@@ -1028,8 +1043,9 @@ def _unfinished_table(
         bot_delay=options.bot_delay,
         takeover=options.takeover,
         turn_timer=options.turn_timer,
+        began=last.began,
     )
-    return None if table.state.is_over else (last.number, table)
+    return None if table.state.is_over else _Resumed(last.number, last.began, table)
 
 
 def _lobby_tables(store: TableStore, options: _TableOptions) -> list[WebTable]:
@@ -1047,9 +1063,10 @@ def _lobby_tables(store: TableStore, options: _TableOptions) -> list[WebTable]:
             takeover=options.takeover,
             turn_timer=options.turn_timer,
             name=kept.name,
+            began=kept.began,
         )
         if not table.state.is_over:
-            _keep(table, store, kept.number)
+            _keep(table, store, kept.number, kept.began)
             tables.append(table)
     return tables
 
