@@ -51,7 +51,7 @@ from .._core.view import PlayerView, view
 from .._formats.render import render_text
 from .._formats.serialize import record_from_json
 from .explain import explain_rules
-from .narrate import Narrator
+from .narrate import Narrator, review_report
 
 __all__ = [
     "bots_from_option",
@@ -817,20 +817,7 @@ def analyze(record_file: Any, seat: int | None, top: int, samples: int, seed: in
         raise click.UsageError(f"--seat: the game has seats 0-{game.players - 1}, not {seat}")
     reviews = list(run_analysis(game, seat, samples=samples, seed=seed))
     who = "every seat" if seat is None else f"seat {seat}"
-    mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
-    click.echo(f"{len(reviews)} decisions of {who} reviewed, {samples} sampled deals each.")
-    if not mistakes:
-        click.echo("No move lost points against the best move found.")
-        return
-    click.echo(f"The biggest mistakes ({len(mistakes)}):")
-    for review in mistakes:
-        click.echo(
-            f"  round {review.round_number}, move {review.move_number}, seat {review.seat}: "
-            f"lost {review.loss:.1f} points"
-        )
-        click.echo(textwrap.indent(textwrap.fill(f"Better: {review.reason}.", 76), "    "))
-    total = sum(review.loss for review in reviews)
-    click.echo(f"In all, about {total:.1f} points lost against the best moves found.")
+    click.echo(review_report(reviews, who, samples, top).text())
 
 
 # -- rules ---------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from typing import IO, Any, Final
 
 import attrs
 
+from .._bots.coach import analyze
 from .._bots.names import make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, tell
@@ -38,9 +39,11 @@ from .._formats.record import GameRecord, replay
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import RequestError
+from .narrate import review_report
 from .store import TableStore, token_hash
 
 __all__ = [
+    "REVIEW_SAMPLES",
     "SPECTATOR",
     "WebServer",
     "WebTable",
@@ -58,6 +61,8 @@ _NAME_SHOWN: Final = 32
 _NAME = re.compile(r"[A-Za-z0-9_-]{0,16}")
 #: The seat number of the table's spectators (`WebTable.seat_for`, `WebTable.document`).
 SPECTATOR: Final = -1
+#: The sampled deals per decision in a round's review (`WebTable.review`): its cost.
+REVIEW_SAMPLES: Final = 16
 
 
 def _label(bot: Player | None, seat: int) -> str:
@@ -181,6 +186,10 @@ class WebTable:
         #: Its SHA-256, which a database keeps (as seat `SPECTATOR`).
         self.spectator_hash = token_hash(self.spectator_token)
         self._version = 0
+        self._moves: list[Move] = []  # the game's moves, to review its rounds (`review`)
+        self._began = 0  # the version the game began at
+        self._reviews: dict[tuple[int, int, int], dict[str, Any]] = {}
+        self._reviewing = threading.Lock()  # one review made at a time; the others wait for it
         #: The round's log: each line as each seat reads it, by seat.
         self._log: list[tuple[str, ...]] = []
         self._changed = threading.Condition()
@@ -238,7 +247,7 @@ class WebTable:
         table.spectator_token = None
         table.spectator_hash = token_hashes.get(SPECTATOR, "")
         with table._changed:
-            table._version = began
+            table._version = table._began = began
             for seat, move in zip(seats, game.moves, strict=True):
                 table._apply(seat, move)
         return table
@@ -477,6 +486,9 @@ class WebTable:
                     ) from None
             self._state = state
             self._version += 1
+            self._began = self._version
+            self._moves = []
+            self._reviews.clear()
             self._observers = observers_of(self._bots)
             label = self.labels[seat]
             self._log.clear()  # a document's log is the round's, from its deal (E4)
@@ -484,6 +496,60 @@ class WebTable:
             self._turn_began = time.monotonic()
             self._tell()
         return self.document(seat)
+
+    def review(self, seat: int) -> dict[str, Any]:
+        """Return the coach's review of *seat*'s decisions in the last round that is over.
+
+        Each decision is judged only by what the seat could know then (S5,
+        `~mexican_train.analyze`, with `REVIEW_SAMPLES` sampled deals each); the
+        answer holds ``"round"``, and the biggest mistakes worded as
+        ``mexican-train analyze`` prints them: ``"heading"``, ``"mistakes"`` (each
+        ``{"said", "better"}``) and ``"ending"``.  A review takes a while: it is made
+        once per game, round and seat, and kept.
+
+        Raises:
+            RequestError: 403 for a spectator (no decisions), 409 before the first
+                round is over.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
+        >>> table.review(0)
+        Traceback (most recent call last):
+        ...
+        mexican_train._frontends.http.RequestError: 409 no round over: no round is over yet: a review comes at the end of a round
+        """
+        if seat == SPECTATOR:
+            raise RequestError(403, "a spectator", "a spectator has no decisions to review")
+        with self._changed:
+            state, moves, began = self._state, list(self._moves), self._began
+        over = state.round_number - (state.current_player is not None)
+        if over < 1:
+            raise RequestError(
+                409, "no round over", "no round is over yet: a review comes at the end of a round"
+            )
+        key = (began, over, seat)
+        with self._reviewing:
+            kept = self._reviews.get(key)
+            if kept is None:
+                # The moves of rounds 1 to *over*: those before the deal of the next round.
+                deals = [n for n, move in enumerate(moves) if isinstance(move, NextRound)]
+                end = deals[over - 1] if len(deals) >= over else len(moves)
+                game = GameRecord(state.players, state.rules, state.seed, moves=moves[:end])
+                reviews = [
+                    review
+                    for review in analyze(game, seat, samples=REVIEW_SAMPLES)
+                    if review.round_number == over
+                ]
+                report = review_report(reviews, f"seat {seat}", REVIEW_SAMPLES)
+                kept = {
+                    "round": over,
+                    "heading": report.heading,
+                    "mistakes": [{"said": s, "better": b} for s, b in report.mistakes],
+                    "ending": report.ending,
+                }
+                with self._changed:
+                    if self._began == began:  # not a review of a game dealt over since
+                        self._reviews[key] = kept
+        return kept
 
     def _apply(self, seat: int, move: Move) -> None:
         """Apply *move* under the lock, log it, and wake whoever waits.
@@ -502,6 +568,7 @@ class WebTable:
         tell(self._observers, before, move, after)  # bots that keep the round's events
         self._state = after
         self._version += 1
+        self._moves.append(move)
         if isinstance(move, NextRound):
             self._log.clear()  # a document's log is the round's, from its deal (E4)
         self._log.extend(_describe(before, after, seat, move, self.labels))
