@@ -493,3 +493,37 @@ def test_a_round_ends_its_review_appears_and_a_new_game_is_dealt_at_the_table(
     assert not table.state.is_over
     watcher.wait_for_function(f"Number(document.body.dataset.version) > {over}", timeout=WAIT)
     assert errors == []
+
+
+@pytest.fixture
+def timed() -> Iterator[WebServer]:
+    """A person in seat 0 against a greedy bot, with three seconds for each move."""
+    yield from _serve(WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4, turn_timer=3))
+
+
+def test_the_turn_timer_counts_down_on_the_page(browser: Browser, timed: WebServer) -> None:
+    page = _page(browser)
+    page.goto(timed.links()[0])
+    assert _phase(page) == "my-turn"
+    timer = page.locator("#timer")
+    page.wait_for_function("document.getElementById('timer').dataset.seconds", timeout=WAIT)
+    first = int(timer.get_attribute("data-seconds") or "0")
+    assert 1 <= first <= 3
+    assert re.fullmatch(r"You have \d s to move\.", timer.text_content() or "")
+    # The page counts down by itself, then a bot moves for the person (the log says so).
+    page.wait_for_function(
+        f"Number(document.getElementById('timer').dataset.seconds) < {first}", timeout=WAIT
+    )
+    page.wait_for_function(
+        "document.getElementById('log').textContent.includes('Your time ran out')",
+        timeout=WAIT,
+    )
+
+
+def test_a_table_without_a_turn_timer_shows_no_countdown(
+    browser: Browser, one_person: WebServer
+) -> None:
+    page = _page(browser)
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    assert page.locator("#timer").is_hidden()

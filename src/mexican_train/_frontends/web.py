@@ -372,16 +372,19 @@ class WebTable:
         turn it is (``"status"``), every line of the round's log (``"log"``, oldest
         first, from the deal; between rounds, the round just finished), ``"connected"``,
         whether each seat is taken now (a bot's always, a person's while their page is
-        connected), and ``"version"``, which grows with every move.  The page draws the
-        table from the view; `~mexican_train.render.render_svg` draws it as a picture.
+        connected), ``"version"``, which grows with every move, and ``"seconds_left"``:
+        with a `turn_timer`, the seconds the person to move had left when the document
+        was made (the page counts them down), else null.  The page draws the table from
+        the view; `~mexican_train.render.render_svg` draws it as a picture.
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
         >>> sorted(table.document(0))  # doctest: +NORMALIZE_WHITESPACE
-        ['bots', 'connected', 'log', 'moves', 'names', 'scores', 'seat', 'status',
-         'version', 'view', 'winners']
+        ['bots', 'connected', 'log', 'moves', 'names', 'scores', 'seat', 'seconds_left',
+         'status', 'version', 'view', 'winners']
         """
         with self._changed:
             state, version, log = self._state, self._version, list(self._log)
+            left = self._seconds_left()
         mine = spectator_view(state) if seat == SPECTATOR else view(state, seat)
         names = [("You" if s == seat else label) for s, label in enumerate(self.labels)]
         moves = () if seat == SPECTATOR else legal_moves(mine)
@@ -397,7 +400,21 @@ class WebTable:
             "scores": _score_table(mine),
             "winners": list(mine.winners),
             "log": [line[seat] for line in log],  # SPECTATOR (-1) reads the last reading
+            "seconds_left": left,
         }
+
+    def _seconds_left(self) -> float | None:
+        """Return the seconds the person to move has left under the turn timer (under the lock).
+
+        None without a `turn_timer`, between rounds, and while a bot moves.
+        """
+        seat = self._state.current_player
+        if self.turn_timer is None or seat is None or seat in self._bots:
+            return None
+        if seat in self._stand_ins:  # a bot plays for the person while they are away
+            return None
+        used = time.monotonic() - self._turn_began
+        return round(max(0.0, self.turn_timer - used), 1)
 
     def wait(self, seat: int, since: int, timeout: float = LONG_POLL) -> dict[str, Any]:
         """Return *seat*'s document once the table's version is not *since* (or *timeout* passed).

@@ -373,10 +373,34 @@ async function showReview(next) {
   box.dataset.round = String(review.round);
 }
 
+// The turn timer (--turn-timer): a document says how many seconds the person to move had
+// left when it was made; the page counts them down from when it arrived.
+let timerEnds = null;  // performance.now() when the time runs out; null: no timer
+
+function showTimer(next) {
+  const timed = next.seconds_left !== null && next.seconds_left !== undefined;
+  timerEnds = timed ? performance.now() + next.seconds_left * 1000 : null;
+  $("timer").hidden = !timed;
+  tick();
+}
+
+function tick() {
+  if (timerEnds === null || !doc) return;
+  const left = Math.max(0, Math.ceil((timerEnds - performance.now()) / 1000));
+  const who = doc.moves.length > 0 ? "You have" : `${doc.names[doc.view.current_player]} has`;
+  const whom = doc.moves.length > 0 ? "you" : "them";
+  $("timer").textContent = left > 0 ? `${who} ${left} s to move.` : `Time is up: a bot moves for ${whom}.`;
+  $("timer").classList.toggle("short", left <= 10);
+  $("timer").dataset.seconds = String(left);
+}
+
+setInterval(tick, 250);
+
 function received(next) {
   show(next);
   showPresence(next);
-  showReview(doc);  // the newest document, which show() kept
+  if (doc === next) showTimer(next);  // not an older document, which show() ignored
+  showReview(doc);
   // A finished game: any person may deal a new one at the same table (same links).
   $("again").hidden = !(next.view.is_over && next.seat >= 0);
   setLive(true);
