@@ -373,7 +373,7 @@ class WebTable:
         first, from the deal; between rounds, the round just finished), ``"connected"``,
         whether each seat is taken now (a bot's always, a person's while their page is
         connected), ``"version"``, which grows with every move, and ``"seconds_left"``:
-        with a `turn_timer`, the seconds the person to move had left when the document
+        with a turn timer (*turn_timer*), the seconds the person to move had left when the document
         was made (the page counts them down), else null.  The page draws the table from
         the view; `~mexican_train.render.render_svg` draws it as a picture.
 
