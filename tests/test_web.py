@@ -561,6 +561,18 @@ def test_a_turn_timer_makes_the_move_a_person_did_not_make() -> None:
         table.close()
 
 
+def test_a_document_says_the_seconds_left_under_the_turn_timer() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4, turn_timer=60)
+    assert table.state.current_player == 0
+    for seat in (0, 1, SPECTATOR):  # everybody sees the clock of the person to move
+        assert 0 < table.document(seat)["seconds_left"] <= 60
+    table.play(0, legal_moves(view(table.state, 0))[0])
+    assert table.state.current_player == 1
+    assert table.document(0)["seconds_left"] is None  # a bot moves: no clock
+    untimed = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    assert untimed.document(0)["seconds_left"] is None
+
+
 @pytest.mark.parametrize(
     "options", [{"takeover": 0}, {"turn_timer": float("nan")}, {"takeover": "5"}]
 )

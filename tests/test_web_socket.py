@@ -18,9 +18,11 @@ from click.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+import mexican_train
 from mexican_train import STANDARD, InvalidArgumentError, legal_moves, view
 from mexican_train._frontends import web
 from mexican_train._frontends.cli import cli
+from mexican_train._frontends.narrate import review_report
 from mexican_train._frontends.store import TableStore
 from mexican_train._frontends.web import SPECTATOR, lobby_table
 from mexican_train.players import GreedyPlayer
@@ -253,10 +255,56 @@ def test_a_finished_game_is_followed_by_a_new_one_at_the_same_table(tmp_path: Pa
     kept = store.tables()
     assert len(kept) == 2  # the new game is kept as a table of its own, its moves with it
     assert len(kept[-1].record.moves) == table.version - finished - 1
-    again = WebTable.resume(
-        kept[-1].record, kept[-1].seats, kept[-1].token_hashes, {1: GreedyPlayer()}
-    )
+    assert kept[-1].began == finished + 1
+    options = web._TableOptions(0.0, None, None)
+    resumed = web._unfinished_table(store, 2, 1, short, options)
+    assert resumed is not None
+    again = resumed.table
     assert again.state == table.state
     assert again.seat_for(table.tokens[0]) == 0
+    # A restart resumes the table at the version open pages last saw, never lower: they
+    # take only newer documents.
+    assert again.version == table.version
+    assert again.document(0)["version"] == table.document(0)["version"]
     with pytest.raises(RequestError, match="spectator"):
         table.again(SPECTATOR)
+
+
+def test_a_seat_gets_the_review_of_its_decisions_in_the_round_just_over() -> None:
+    short = attrs.evolve(STANDARD, max_pip=6, rounds=2)
+    table = WebTable(2, short, bots={1: GreedyPlayer()}, seed=1)  # mistakes in round 1
+    made = WebServer(("127.0.0.1", 0), table, log=None)
+    thread = threading.Thread(target=made.serve_forever, daemon=True)
+    thread.start()
+    try:
+        mine, watching = table.tokens[0], table.spectator_token
+        assert watching is not None
+        assert _json_call(made, "/api/review", token=mine) == 409  # no round is over yet
+        while table.state.current_player is not None:  # the first round, played out
+            if table.state.current_player == 0:
+                table.play(0, legal_moves(view(table.state, 0))[0])
+            table.play_bots()
+        assert _json_call(made, "/api/review", token=watching) == 403  # no decisions
+        assert _json_call(made, "/api/review", token="x" * 20) == 403
+        review = _json_call(made, "/api/review", token=mine)
+        # The coach judges each decision of seat 0 in round 1 by what it could know (S5).
+        game = attrs.evolve(table.record(), moves=table._moves)
+        judged = list(mexican_train.analyze(game, 0, samples=web.REVIEW_SAMPLES))
+        assert {r.round_number for r in judged} == {1}
+        report = review_report(judged, "seat 0", web.REVIEW_SAMPLES)
+        assert review == {
+            "round": 1,
+            "heading": report.heading,
+            "mistakes": [{"said": s, "better": b} for s, b in report.mistakes],
+            "ending": report.ending,
+        }
+        assert review["heading"].startswith(f"{len(judged)} decisions of seat 0 reviewed")
+        assert review["mistakes"]
+        assert all(m["said"].startswith("round 1, move ") for m in review["mistakes"])
+        assert table.review(0) is table.review(0)  # made once, then kept
+        table.play(0, legal_moves(view(table.state, 0))[0])  # the next round is dealt (E4)
+        assert table.state.current_player is not None
+        assert _json_call(made, "/api/review", token=mine) == review  # round 1's still
+    finally:
+        made.server_close()
+        thread.join(TIMEOUT)

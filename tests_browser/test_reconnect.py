@@ -10,11 +10,18 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+
+from mexican_train import STANDARD, legal_moves, view
+from mexican_train._frontends import web
+from mexican_train._frontends.store import TableStore
+from mexican_train.players import GreedyPlayer
+from mexican_train.web import SPECTATOR, WebTable, make_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -29,12 +36,15 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-def _serve(db: Path, port: int) -> tuple[subprocess.Popen[str], str]:
-    """Start ``mexican-train serve`` on *port* with *db*; return it and seat 0's link."""
+def _serve(db: Path, port: int, *table: str) -> tuple[subprocess.Popen[str], str]:
+    """Start ``mexican-train serve`` on *port* with *db*; return it and what it printed.
+
+    *table* are its options for the table (by default three players, greedy bots).
+    """
+    table = table or ("--players", "3", "--bots", "greedy")
     process = subprocess.Popen(
-        [sys.executable, "-m", "mexican_train", "serve", "--port", str(port),
-         "--players", "3", "--people", "1", "--bots", "greedy", "--bot-delay", "0.2",
-         "--db", str(db), "-q"],
+        [sys.executable, "-m", "mexican_train", "serve", "--port", str(port), *table,
+         "--people", "1", "--bot-delay", "0.2", "--db", str(db), "-q"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
         env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )  # fmt: skip
@@ -88,4 +98,52 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
     finally:
         page.context.close()
         if process.poll() is None:
+            _kill(process)
+
+
+def test_a_page_follows_a_new_game_at_the_table_across_a_restart(
+    browser: Browser, tmp_path: Path
+) -> None:
+    db = tmp_path / "tables.sqlite3"
+    store = TableStore(db)
+    table = WebTable(2, STANDARD, bots={1: GreedyPlayer()})
+    hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
+    web._keep(table, store, store.add(table.record(), hashes, table.bot_names()))
+    while not table.state.is_over:  # the first game, played out at once
+        if table.state.current_player in {0, None}:
+            table.play(0, legal_moves(view(table.state, 0))[0])
+        table.play_bots()
+    table.again(0)  # a new game at the table: its version goes on from the first game's
+    seen = table.version
+    server = make_server(table, port=0, log=None)
+    port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    page = browser.new_context(bypass_csp=True).new_page()
+    process = None
+    try:
+        page.goto(server.links()[0])
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {seen}", timeout=WAIT)
+        server.server_close()
+        thread.join(WAIT / 1000)
+        store.close()
+        _live(page, "no")
+        seen = int(page.evaluate("document.body.dataset.version"))  # the bot may have moved
+        process, printed = _serve(db, port, "--players", "2", "--bots", "greedy")
+        assert "is back at move" in printed
+        _live(page, "yes")
+        # The restarted table's documents are newer than the page's: it moves on with them.
+        page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
+        shown = int(page.evaluate("document.body.dataset.version"))
+        assert shown >= seen
+        tiles = page.locator("#hand .hand-tile.playable")
+        if tiles.count() > 0:
+            tiles.first.click()
+            page.locator("#trains button:not([disabled])").first.click()
+        else:
+            page.locator("#actions button").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.version) > {shown}", timeout=WAIT)
+    finally:
+        page.context.close()
+        if process is not None and process.poll() is None:
             _kill(process)

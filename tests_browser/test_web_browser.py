@@ -437,3 +437,93 @@ def test_pips_are_dots_whose_colours_keep_a_contrast_of_3_to_1(
         "ts => ts.map(t => [t.dataset.tile, [...t.querySelectorAll('.half')].map(h => h.dataset.pips).join('-')])"
     )
     assert all(tile == pips for tile, pips in hand)
+
+
+@pytest.fixture
+def reviewed() -> Iterator[WebServer]:
+    """A person in seat 0 against a greedy bot, two double-6 rounds, mistakes in round 1."""
+    yield from _serve(WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=1))
+
+
+def test_a_round_ends_its_review_appears_and_a_new_game_is_dealt_at_the_table(
+    browser: Browser, reviewed: WebServer
+) -> None:
+    table = reviewed.table
+    page, watcher = _page(browser), _page(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(reviewed.links()[0])
+    watcher.goto(str(reviewed.spectator_link()))
+    for _ in range(MAX_CLICKS):
+        if _phase(page) == "round-over":
+            break
+        _take_turn(page)
+    else:
+        pytest.fail(f"the round did not end within {MAX_CLICKS} clicks")
+    # The person's page shows the coach's review of their round, as the CLI words it.
+    page.wait_for_function("document.getElementById('review').dataset.round === '1'", timeout=WAIT)
+    review = table.review(0)
+    assert review["mistakes"]
+    body = page.locator("#review-body")
+    assert body.locator("p").first.text_content() == review["heading"]
+    assert body.locator("li strong").all_text_contents() == [m["said"] for m in review["mistakes"]]
+    assert body.locator("li p").all_text_contents() == [m["better"] for m in review["mistakes"]]
+    # A spectator has no decisions: no review.
+    watcher.wait_for_function("document.body.dataset.phase === 'round-over'", timeout=WAIT)
+    assert watcher.locator("#review").is_hidden()
+    for _ in range(MAX_CLICKS):
+        if _phase(page) == "game-over":
+            break
+        _take_turn(page)
+        if page.evaluate("document.body.dataset.phase") == "my-turn":
+            assert page.locator("#review").is_hidden()  # a round under way: no review
+    else:
+        pytest.fail(f"the game did not end within {MAX_CLICKS} clicks")
+    page.wait_for_function("document.getElementById('review').dataset.round === '2'", timeout=WAIT)
+    # "New game at this table": the same link, a new deal, the scores empty.
+    over = int(page.evaluate("document.body.dataset.version"))
+    page.locator("#again").click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {over}", timeout=WAIT)
+    assert page.evaluate("document.body.dataset.phase") in {"my-turn", "waiting"}
+    assert page.locator("#again").is_hidden()
+    assert page.locator("#review").is_hidden()
+    assert not (page.locator("#status").text_content() or "").startswith("The game is over")
+    assert page.locator("#scores tr").count() == 2  # the heading and the totals: no round yet
+    assert "You dealt a new game." in page.locator("#log").all_text_contents()[0]
+    assert not table.state.is_over
+    watcher.wait_for_function(f"Number(document.body.dataset.version) > {over}", timeout=WAIT)
+    assert errors == []
+
+
+@pytest.fixture
+def timed() -> Iterator[WebServer]:
+    """A person in seat 0 against a greedy bot, with three seconds for each move."""
+    yield from _serve(WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4, turn_timer=3))
+
+
+def test_the_turn_timer_counts_down_on_the_page(browser: Browser, timed: WebServer) -> None:
+    page = _page(browser)
+    page.goto(timed.links()[0])
+    assert _phase(page) == "my-turn"
+    timer = page.locator("#timer")
+    page.wait_for_function("document.getElementById('timer').dataset.seconds", timeout=WAIT)
+    first = int(timer.get_attribute("data-seconds") or "0")
+    assert 1 <= first <= 3
+    assert re.fullmatch(r"You have \d s to move\.", timer.text_content() or "")
+    # The page counts down by itself, then a bot moves for the person (the log says so).
+    page.wait_for_function(
+        f"Number(document.getElementById('timer').dataset.seconds) < {first}", timeout=WAIT
+    )
+    page.wait_for_function(
+        "document.getElementById('log').textContent.includes('Your time ran out')",
+        timeout=WAIT,
+    )
+
+
+def test_a_table_without_a_turn_timer_shows_no_countdown(
+    browser: Browser, one_person: WebServer
+) -> None:
+    page = _page(browser)
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    assert page.locator("#timer").is_hidden()

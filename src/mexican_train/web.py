@@ -33,6 +33,7 @@ from ._frontends.http import (
     read_json,
 )
 from ._frontends.web import (
+    REVIEW_SAMPLES,
     SPECTATOR,
     WebServer,
     WebTable,
@@ -44,6 +45,7 @@ from ._frontends.web import (
 __all__ = [
     "MAX_JSON_DEPTH",
     "REQUEST_TIMEOUT",
+    "REVIEW_SAMPLES",
     "SPECTATOR",
     "JSONRequestHandler",
     "JSONServer",

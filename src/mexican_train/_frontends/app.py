@@ -420,6 +420,10 @@ class _Routes:
         move = _read_move(body["move"])
         return JSONResponse(await run_in_threadpool(table.play, seat, move, version))
 
+    async def review(self, request: Request) -> Response:
+        table, _, seat = self.find(_bearer(request))
+        return JSONResponse(await run_in_threadpool(table.review, seat))
+
     async def again(self, request: Request) -> Response:
         table, _, seat = self.find(_bearer(request))
         return JSONResponse(await run_in_threadpool(table.again, seat))
@@ -606,6 +610,7 @@ def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Recei
             Route("/api/view", routes.view, methods=["GET"]),
             Route("/api/move", routes.move, methods=["POST"]),
             Route("/api/again", routes.again, methods=["POST"]),
+            Route("/api/review", routes.review, methods=["GET"]),
             Route("/api/lobby", routes.choices, methods=["GET"]),
             Route("/api/tables", routes.create, methods=["POST"]),
             WebSocketRoute("/api/ws", routes.socket),

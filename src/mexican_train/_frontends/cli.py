@@ -53,7 +53,7 @@ from .._formats.record import GameRecord, record
 from .._formats.render import render_text
 from .._formats.serialize import record_from_json
 from .explain import explain_rules
-from .narrate import Narrator
+from .narrate import Narrator, review_report
 
 __all__ = [
     "bots_from_option",
@@ -855,20 +855,7 @@ def _review_round(game: GameRecord, seat: int, round_number: int) -> None:
 def _show_reviews(reviews: list[Review], seat: int | None, samples: int, top: int) -> None:
     """Print the *top* biggest mistakes of *reviews* and the points lost in all."""
     who = "every seat" if seat is None else f"seat {seat}"
-    mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
-    click.echo(f"{len(reviews)} decisions of {who} reviewed, {samples} sampled deals each.")
-    if not mistakes:
-        click.echo("No move lost points against the best move found.")
-        return
-    click.echo(f"The biggest mistakes ({len(mistakes)}):")
-    for review in mistakes:
-        click.echo(
-            f"  round {review.round_number}, move {review.move_number}, seat {review.seat}: "
-            f"lost {review.loss:.1f} points"
-        )
-        click.echo(textwrap.indent(textwrap.fill(f"Better: {review.reason}.", 76), "    "))
-    total = sum(review.loss for review in reviews)
-    click.echo(f"In all, about {total:.1f} points lost against the best moves found.")
+    click.echo(review_report(reviews, who, samples, top).text())
 
 
 # -- rules ---------------------------------------------------------------------------

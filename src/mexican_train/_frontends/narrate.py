@@ -1,20 +1,26 @@
-"""Moves told in words, for the command line's ``demo`` and ``play``.
+"""Moves told in words, for the command line's ``demo`` and ``play``, and the coach's review.
 
 Only the public API: a move is told from the states before and after it.  A
 `Narrator` explains markers, open doubles and the first turn the first time
 they happen, and cites the rule each time (its id, as on the docs' rule pages).
+`review_report` words the coach's reviews as ``mexican-train analyze`` prints them
+and the web table shows them.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
+import attrs
+
+from .._bots.coach import Review
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.state import GameState
 from .._core.tiles import Tile
 from .._formats.events import OneTileLeft, derive_events
 
-__all__ = ["Narrator"]
+__all__ = ["Narrator", "ReviewReport", "review_report"]
 
 
 def _tiles(tiles: Sequence[Tile]) -> str:
@@ -196,3 +202,53 @@ class Narrator:
             self.explained.add("open-double")
             rest = "whoever moves next must cover it before playing anywhere else (D2)."
         return f"The double on {self.train(new[0], -1)} is left open: {rest}"
+
+
+@attrs.frozen
+class ReviewReport:
+    """The coach's reviews in words: what was reviewed, the biggest mistakes, and the sum.
+
+    Attributes:
+        heading: how many decisions of whom were reviewed, and with how many samples.
+        mistakes: the biggest mistakes, the biggest first: each as where it was and
+            what it lost, then what was better.
+        ending: the points lost in all, or that no move lost any.
+    """
+
+    heading: str
+    mistakes: tuple[tuple[str, str], ...]
+    ending: str
+
+    def text(self) -> str:
+        """Return the report as ``mexican-train analyze`` prints it."""
+        lines = [self.heading]
+        if self.mistakes:
+            lines.append(f"The biggest mistakes ({len(self.mistakes)}):")
+        for said, better in self.mistakes:
+            lines.append(f"  {said}")
+            lines.append(textwrap.indent(textwrap.fill(better, 76), "    "))
+        lines.append(self.ending)
+        return "\n".join(lines)
+
+
+def review_report(reviews: Sequence[Review], who: str, samples: int, top: int = 5) -> ReviewReport:
+    """Word *reviews* of *who* (``"seat 2"``), made with *samples* samples: the *top* mistakes.
+
+    A mistake is a decision that lost points against the best move found (its loss > 0).
+    """
+    mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
+    total = sum(review.loss for review in reviews)
+    return ReviewReport(
+        f"{len(reviews)} decisions of {who} reviewed, {samples} sampled deals each.",
+        tuple(
+            (
+                f"round {r.round_number}, move {r.move_number}, seat {r.seat}: "
+                f"lost {r.loss:.1f} points",
+                f"Better: {r.reason}.",
+            )
+            for r in mistakes
+        ),
+        f"In all, about {total:.1f} points lost against the best moves found."
+        if mistakes
+        else "No move lost points against the best move found.",
+    )

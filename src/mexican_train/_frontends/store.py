@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS tables (
     token_hashes TEXT NOT NULL,
     bots TEXT NOT NULL,
     created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    name TEXT NOT NULL DEFAULT ''
+    name TEXT NOT NULL DEFAULT '',
+    began INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS moves (
     table_id INTEGER NOT NULL REFERENCES tables(id),
@@ -109,6 +110,9 @@ class StoredTable:
         bots: the name of each bot, by seat (``planner``, or ``module:Class``).
         name: the table's name among a server's tables (``""`` for its first one); a new
             game at a table is kept as a new table of the same name.
+        began: the version the table had reached when this game was dealt (0 for its
+            first game), so that a resumed table's version never goes back: pages take
+            the newest document by its version.
     """
 
     number: int
@@ -117,6 +121,7 @@ class StoredTable:
     token_hashes: Mapping[int, str]
     bots: Mapping[int, str]
     name: str = ""
+    began: int = 0
 
 
 class TableStore:
@@ -139,6 +144,8 @@ class TableStore:
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
             if "name" not in columns:  # a database kept before tables had names
                 self._db.execute("ALTER TABLE tables ADD COLUMN name TEXT NOT NULL DEFAULT ''")
+            if "began" not in columns:  # a database kept before games knew their version
+                self._db.execute("ALTER TABLE tables ADD COLUMN began INTEGER NOT NULL DEFAULT 0")
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the tables' database {path}: {error}") from None
         self._lock = threading.Lock()
@@ -149,17 +156,24 @@ class TableStore:
         token_hashes: Mapping[int, str],
         bots: Mapping[int, str],
         name: str = "",
+        began: int = 0,
     ) -> int:
-        """Keep a new table that starts as *start*, named *name*; return its number."""
+        """Keep a new table that starts as *start*, named *name*; return its number.
+
+        *began* is the version the table had reached when this game was dealt
+        (`StoredTable.began`).
+        """
         fields = (
             json.dumps(to_json(start)),
             json.dumps({str(seat): value for seat, value in token_hashes.items()}),
             json.dumps({str(seat): bot for seat, bot in bots.items()}),
             name,
+            began,
         )
         with self._lock:
             cursor = self._write(
-                "INSERT INTO tables (record, token_hashes, bots, name) VALUES (?, ?, ?, ?)",
+                "INSERT INTO tables (record, token_hashes, bots, name, began) "
+                "VALUES (?, ?, ?, ?, ?)",
                 fields,
             )
         return int(cursor.lastrowid or 0)
@@ -185,7 +199,7 @@ class TableStore:
         with self._lock:
             try:
                 rows = self._db.execute(
-                    "SELECT id, record, token_hashes, bots, name FROM tables ORDER BY id"
+                    "SELECT id, record, token_hashes, bots, name, began FROM tables ORDER BY id"
                 ).fetchall()
                 moves = {
                     number: self._db.execute(
@@ -208,8 +222,9 @@ class TableStore:
                     {int(seat): str(value) for seat, value in json.loads(hashes).items()},
                     {int(seat): str(bot) for seat, bot in json.loads(bots).items()},
                     str(name),
+                    int(began),
                 )
-                for number, start, hashes, bots, name in rows
+                for number, start, hashes, bots, name, began in rows
             ]
         except (ValueError, SchemaError) as error:
             raise StoreError(f"a table in the database cannot be read: {error}") from None

@@ -22,6 +22,7 @@ from typing import IO, Any, Final
 
 import attrs
 
+from .._bots.coach import analyze
 from .._bots.names import make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, tell
@@ -38,9 +39,11 @@ from .._formats.record import GameRecord, replay
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import RequestError
+from .narrate import review_report
 from .store import TableStore, token_hash
 
 __all__ = [
+    "REVIEW_SAMPLES",
     "SPECTATOR",
     "WebServer",
     "WebTable",
@@ -58,6 +61,8 @@ _NAME_SHOWN: Final = 32
 _NAME = re.compile(r"[A-Za-z0-9_-]{0,16}")
 #: The seat number of the table's spectators (`WebTable.seat_for`, `WebTable.document`).
 SPECTATOR: Final = -1
+#: The sampled deals per decision in a round's review (`WebTable.review`): its cost.
+REVIEW_SAMPLES: Final = 16
 
 
 def _label(bot: Player | None, seat: int) -> str:
@@ -181,6 +186,10 @@ class WebTable:
         #: Its SHA-256, which a database keeps (as seat `SPECTATOR`).
         self.spectator_hash = token_hash(self.spectator_token)
         self._version = 0
+        self._moves: list[Move] = []  # the game's moves, to review its rounds (`review`)
+        self._began = 0  # the version the game began at
+        self._reviews: dict[tuple[int, int, int], dict[str, Any]] = {}
+        self._reviewing = threading.Lock()  # one review made at a time; the others wait for it
         #: The round's log: each line as each seat reads it, by seat.
         self._log: list[tuple[str, ...]] = []
         self._changed = threading.Condition()
@@ -206,6 +215,7 @@ class WebTable:
         takeover: float | None = None,
         turn_timer: float | None = None,
         name: str = "",
+        began: int = 0,
     ) -> WebTable:
         """Return the table of the record *game* at its position, its seats' tokens still good.
 
@@ -214,7 +224,9 @@ class WebTable:
         (`~mexican_train.replay`), then move by move into the table's log.  The tokens
         themselves are not known, only their hashes: the people keep their links.
         *bot_delay*, *takeover*, *turn_timer* and *name* are the table's options (see
-        `WebTable`).
+        `WebTable`).  *began* is the version the table had reached when the game was
+        dealt (a new game at the table, `again`): the table's version goes on from
+        there, so open pages take its documents for the newest.
 
         Raises:
             mexican_train.ReplayError: if the record does not replay.
@@ -235,6 +247,7 @@ class WebTable:
         table.spectator_token = None
         table.spectator_hash = token_hashes.get(SPECTATOR, "")
         with table._changed:
+            table._version = table._began = began
             for seat, move in zip(seats, game.moves, strict=True):
                 table._apply(seat, move)
         return table
@@ -359,16 +372,19 @@ class WebTable:
         turn it is (``"status"``), every line of the round's log (``"log"``, oldest
         first, from the deal; between rounds, the round just finished), ``"connected"``,
         whether each seat is taken now (a bot's always, a person's while their page is
-        connected), and ``"version"``, which grows with every move.  The page draws the
-        table from the view; `~mexican_train.render.render_svg` draws it as a picture.
+        connected), ``"version"``, which grows with every move, and ``"seconds_left"``:
+        with a turn timer (*turn_timer*), the seconds the person to move had left when the document
+        was made (the page counts them down), else null.  The page draws the table from
+        the view; `~mexican_train.render.render_svg` draws it as a picture.
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
         >>> sorted(table.document(0))  # doctest: +NORMALIZE_WHITESPACE
-        ['bots', 'connected', 'log', 'moves', 'names', 'scores', 'seat', 'status',
-         'version', 'view', 'winners']
+        ['bots', 'connected', 'log', 'moves', 'names', 'scores', 'seat', 'seconds_left',
+         'status', 'version', 'view', 'winners']
         """
         with self._changed:
             state, version, log = self._state, self._version, list(self._log)
+            left = self._seconds_left()
         mine = spectator_view(state) if seat == SPECTATOR else view(state, seat)
         names = [("You" if s == seat else label) for s, label in enumerate(self.labels)]
         moves = () if seat == SPECTATOR else legal_moves(mine)
@@ -384,7 +400,21 @@ class WebTable:
             "scores": _score_table(mine),
             "winners": list(mine.winners),
             "log": [line[seat] for line in log],  # SPECTATOR (-1) reads the last reading
+            "seconds_left": left,
         }
+
+    def _seconds_left(self) -> float | None:
+        """Return the seconds the person to move has left under the turn timer (under the lock).
+
+        None without a `turn_timer`, between rounds, and while a bot moves.
+        """
+        seat = self._state.current_player
+        if self.turn_timer is None or seat is None or seat in self._bots:
+            return None
+        if seat in self._stand_ins:  # a bot plays for the person while they are away
+            return None
+        used = time.monotonic() - self._turn_began
+        return round(max(0.0, self.turn_timer - used), 1)
 
     def wait(self, seat: int, since: int, timeout: float = LONG_POLL) -> dict[str, Any]:
         """Return *seat*'s document once the table's version is not *since* (or *timeout* passed).
@@ -473,6 +503,9 @@ class WebTable:
                     ) from None
             self._state = state
             self._version += 1
+            self._began = self._version
+            self._moves = []
+            self._reviews.clear()
             self._observers = observers_of(self._bots)
             label = self.labels[seat]
             self._log.clear()  # a document's log is the round's, from its deal (E4)
@@ -480,6 +513,60 @@ class WebTable:
             self._turn_began = time.monotonic()
             self._tell()
         return self.document(seat)
+
+    def review(self, seat: int) -> dict[str, Any]:
+        """Return the coach's review of *seat*'s decisions in the last round that is over.
+
+        Each decision is judged only by what the seat could know then (S5,
+        `~mexican_train.analyze`, with `REVIEW_SAMPLES` sampled deals each); the
+        answer holds ``"round"``, and the biggest mistakes worded as
+        ``mexican-train analyze`` prints them: ``"heading"``, ``"mistakes"`` (each
+        ``{"said", "better"}``) and ``"ending"``.  A review takes a while: it is made
+        once per game, round and seat, and kept.
+
+        Raises:
+            RequestError: 403 for a spectator (no decisions), 409 before the first
+                round is over.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
+        >>> table.review(0)
+        Traceback (most recent call last):
+        ...
+        mexican_train._frontends.http.RequestError: 409 no round over: no round is over yet: a review comes at the end of a round
+        """
+        if seat == SPECTATOR:
+            raise RequestError(403, "a spectator", "a spectator has no decisions to review")
+        with self._changed:
+            state, moves, began = self._state, list(self._moves), self._began
+        over = state.round_number - (state.current_player is not None)
+        if over < 1:
+            raise RequestError(
+                409, "no round over", "no round is over yet: a review comes at the end of a round"
+            )
+        key = (began, over, seat)
+        with self._reviewing:
+            kept = self._reviews.get(key)
+            if kept is None:
+                # The moves of rounds 1 to *over*: those before the deal of the next round.
+                deals = [n for n, move in enumerate(moves) if isinstance(move, NextRound)]
+                end = deals[over - 1] if len(deals) >= over else len(moves)
+                game = GameRecord(state.players, state.rules, state.seed, moves=moves[:end])
+                reviews = [
+                    review
+                    for review in analyze(game, seat, samples=REVIEW_SAMPLES)
+                    if review.round_number == over
+                ]
+                report = review_report(reviews, f"seat {seat}", REVIEW_SAMPLES)
+                kept = {
+                    "round": over,
+                    "heading": report.heading,
+                    "mistakes": [{"said": s, "better": b} for s, b in report.mistakes],
+                    "ending": report.ending,
+                }
+                with self._changed:
+                    if self._began == began:  # not a review of a game dealt over since
+                        self._reviews[key] = kept
+        return kept
 
     def _apply(self, seat: int, move: Move) -> None:
         """Apply *move* under the lock, log it, and wake whoever waits.
@@ -498,6 +585,7 @@ class WebTable:
         tell(self._observers, before, move, after)  # bots that keep the round's events
         self._state = after
         self._version += 1
+        self._moves.append(move)
         if isinstance(move, NextRound):
             self._log.clear()  # a document's log is the round's, from its deal (E4)
         self._log.extend(_describe(before, after, seat, move, self.labels))
@@ -920,8 +1008,9 @@ def serve(
     if store is not None:
         found = _unfinished_table(store, players, people, rules, options)
     resumed = found is not None
+    began = 0
     if found is not None:
-        number, table = found
+        number, began, table = found.number, found.began, found.table
     else:
         table = WebTable(
             players,
@@ -936,7 +1025,7 @@ def serve(
             hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
             number = store.add(table.record(), hashes, table.bot_names())
     if store is not None:
-        _keep(table, store, number)
+        _keep(table, store, number, began)
     server = make_server(table, host, port, log=log, lobby=True)
     if store is not None:
         for kept in _lobby_tables(store, options):
@@ -979,19 +1068,22 @@ def serve(
             store.close()
 
 
-def _keep(table: WebTable, store: TableStore, number: int) -> None:
+def _keep(table: WebTable, store: TableStore, number: int, began: int = 0) -> None:
     """Commit *table*'s moves to *store* (as table *number*), and each new game as a new table.
 
-    A move is applied, and so acknowledged, only once it is committed.
+    A move is applied, and so acknowledged, only once it is committed.  *began* is the
+    version the table's game began at; a new game is kept with its own, so that a
+    restart resumes the table at the version open pages last saw.
     """
-    kept = [number, 0]  # the table's number in the store, the version its game began at
+    kept = [number, began]  # the table's number in the store, the version its game began at
 
     def journal(count: int, seat: int, move: Move) -> None:
         store.append(kept[0], count - kept[1], seat, move)
 
     def restarted(record: GameRecord) -> None:
         hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
-        kept[:] = [store.add(record, hashes, table.bot_names(), table.name), table.version + 1]
+        began = table.version + 1
+        kept[:] = [store.add(record, hashes, table.bot_names(), table.name, began), began]
 
     table.journal = journal
     table.restarted = restarted
@@ -1004,10 +1096,17 @@ class _TableOptions:
     turn_timer: float | None
 
 
+@attrs.frozen
+class _Resumed:
+    number: int  # the table's number in the store
+    began: int  # the version its game began at
+    table: WebTable
+
+
 def _unfinished_table(
     store: TableStore, players: int, people: int, rules: Rules, options: _TableOptions
-) -> tuple[int, WebTable] | None:
-    """Return the latest table kept in *store* and its number, if its game is not over.
+) -> _Resumed | None:
+    """Return the latest table kept in *store*, as kept and resumed, if its game is not over.
 
     Only a table of *players* seats, *people* of them people's, under *rules*, comes
     back: asked for another game, the server deals a new one (the old one stays kept).
@@ -1028,8 +1127,9 @@ def _unfinished_table(
         bot_delay=options.bot_delay,
         takeover=options.takeover,
         turn_timer=options.turn_timer,
+        began=last.began,
     )
-    return None if table.state.is_over else (last.number, table)
+    return None if table.state.is_over else _Resumed(last.number, last.began, table)
 
 
 def _lobby_tables(store: TableStore, options: _TableOptions) -> list[WebTable]:
@@ -1047,9 +1147,10 @@ def _lobby_tables(store: TableStore, options: _TableOptions) -> list[WebTable]:
             takeover=options.takeover,
             turn_timer=options.turn_timer,
             name=kept.name,
+            began=kept.began,
         )
         if not table.state.is_over:
-            _keep(table, store, kept.number)
+            _keep(table, store, kept.number, kept.began)
             tables.append(table)
     return tables
 

@@ -328,9 +328,79 @@ function showPresence(next) {
   $("presence").textContent = words.join(" \u00b7 ");
 }
 
+// The coach's review of a round, once it is over: a person's page asks GET /api/review
+// once a round (it may take a few seconds) and shows the biggest mistakes.
+let reviewed = null;  // the round whose review is shown or asked for
+
+async function showReview(next) {
+  const box = $("review");
+  if (next.view.current_player !== null) {  // a round under way: no review
+    box.hidden = true;
+    reviewed = null;
+    return;
+  }
+  if (next.seat < 0 || reviewed === next.view.round_number) return;  // spectators get none
+  const asked = reviewed = next.view.round_number;
+  box.hidden = false;
+  delete box.dataset.round;
+  $("review-title").textContent = `Your round ${asked}, reviewed`;
+  $("review-body").replaceChildren(element("p", "The coach is looking at your moves\u2026"));
+  let answer;
+  try {
+    answer = await api("/api/review");
+  } catch (error) {
+    answer = {ok: false, data: {reason: "The server did not answer."}};
+  }
+  if (reviewed !== asked) return;  // the table moved on meanwhile
+  if (!answer.ok) {
+    $("review-body").replaceChildren(element("p", answer.data.reason || answer.data.error));
+    return;
+  }
+  const review = answer.data;
+  const parts = [element("p", review.heading)];
+  if (review.mistakes.length > 0) {
+    parts.push(element("p", `The biggest mistakes (${review.mistakes.length}):`));
+    const list = element("ol");
+    list.append(...review.mistakes.map((mistake) => {
+      const item = element("li");
+      item.append(element("strong", mistake.said), element("p", mistake.better));
+      return item;
+    }));
+    parts.push(list);
+  }
+  parts.push(element("p", review.ending));
+  $("review-body").replaceChildren(...parts);
+  box.dataset.round = String(review.round);
+}
+
+// The turn timer (--turn-timer): a document says how many seconds the person to move had
+// left when it was made; the page counts them down from when it arrived.
+let timerEnds = null;  // performance.now() when the time runs out; null: no timer
+
+function showTimer(next) {
+  const timed = next.seconds_left !== null && next.seconds_left !== undefined;
+  timerEnds = timed ? performance.now() + next.seconds_left * 1000 : null;
+  $("timer").hidden = !timed;
+  tick();
+}
+
+function tick() {
+  if (timerEnds === null || !doc) return;
+  const left = Math.max(0, Math.ceil((timerEnds - performance.now()) / 1000));
+  const who = doc.moves.length > 0 ? "You have" : `${doc.names[doc.view.current_player]} has`;
+  const whom = doc.moves.length > 0 ? "you" : "them";
+  $("timer").textContent = left > 0 ? `${who} ${left} s to move.` : `Time is up: a bot moves for ${whom}.`;
+  $("timer").classList.toggle("short", left <= 10);
+  $("timer").dataset.seconds = String(left);
+}
+
+setInterval(tick, 250);
+
 function received(next) {
   show(next);
   showPresence(next);
+  if (doc === next) showTimer(next);  // not an older document, which show() ignored
+  showReview(doc);
   // A finished game: any person may deal a new one at the same table (same links).
   $("again").hidden = !(next.view.is_over && next.seat >= 0);
   setLive(true);
