@@ -17,6 +17,7 @@ import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -91,6 +92,16 @@ def _phase(page: Page) -> str:
         timeout=WAIT,
     )
     return str(page.evaluate("document.body.dataset.phase"))
+
+
+def _each(page: Page, selector: str, measure: str) -> list[Any]:
+    """Apply the JavaScript function *measure* to each element *selector* finds, at once.
+
+    One call in the page: a document pushed meanwhile (a move, someone coming or going)
+    redraws the hand and board, and elements found in one call and measured in the next
+    would be detached, 0 px each way.
+    """
+    return list(page.evaluate(f"[...document.querySelectorAll({selector!r})].map({measure})"))
 
 
 def _take_turn(page: Page) -> str:
@@ -250,8 +261,10 @@ def test_hand_tiles_are_large_enough_to_touch(
     page = context.new_page()
     page.goto(one_person.links()[0])
     assert _phase(page) == "my-turn"
-    sizes = page.locator("#hand .hand-tile").evaluate_all(
-        "tiles => tiles.map(t => [t.getBoundingClientRect().width, t.getBoundingClientRect().height])"
+    sizes = _each(
+        page,
+        "#hand .hand-tile",
+        "t => [t.getBoundingClientRect().width, t.getBoundingClientRect().height]",
     )
     assert len(sizes) == len(view(one_person.table.state, 0).hand)
     assert min(min(size) for size in sizes) >= 44, sizes
@@ -419,10 +432,12 @@ def test_pips_are_dots_whose_colours_keep_a_contrast_of_3_to_1(
     page = _page(browser)
     page.goto(late.links()[0])
     assert _phase(page) == "my-turn"
-    halves = page.locator("#hand .hand-tile .half, #board .tile .half").evaluate_all(
-        """hs => hs.map(h => [Number(h.dataset.pips), h.querySelectorAll('circle').length,
+    halves = _each(
+        page,
+        "#hand .hand-tile .half, #board .tile .half",
+        """h => [Number(h.dataset.pips), h.querySelectorAll('circle').length,
             [...new Set([...h.querySelectorAll('circle')].map(c => c.getAttribute('fill')))],
-            getComputedStyle(h.closest('.tile, .hand-tile')).backgroundColor])"""
+            getComputedStyle(h.closest('.tile, .hand-tile')).backgroundColor]""",
     )
     assert {pips for pips, *_ in halves} == set(range(13))  # every number of a double-12 set
     colours: dict[int, set[str]] = {}

@@ -551,11 +551,7 @@ class WebTable:
                 deals = [n for n, move in enumerate(moves) if isinstance(move, NextRound)]
                 end = deals[over - 1] if len(deals) >= over else len(moves)
                 game = GameRecord(state.players, state.rules, state.seed, moves=moves[:end])
-                reviews = [
-                    review
-                    for review in analyze(game, seat, samples=REVIEW_SAMPLES)
-                    if review.round_number == over
-                ]
+                reviews = list(analyze(game, seat, samples=REVIEW_SAMPLES, round_number=over))
                 report = review_report(reviews, f"seat {seat}", REVIEW_SAMPLES)
                 kept = {
                     "round": over,
