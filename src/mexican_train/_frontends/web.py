@@ -40,7 +40,7 @@ from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import RequestError
 from .narrate import review_report
-from .store import TableStore, token_hash
+from .store import StoredTable, TableStore, token_hash
 
 __all__ = [
     "REVIEW_SAMPLES",
@@ -1114,17 +1114,7 @@ def _unfinished_table(
     start = last.record
     if (start.players, start.players - len(last.bots), start.rules) != (players, people, rules):
         return None
-    bots = {seat: _bot_from_name(name) for seat, name in last.bots.items()}
-    table = WebTable.resume(
-        start,
-        last.seats,
-        last.token_hashes,
-        bots,
-        bot_delay=options.bot_delay,
-        takeover=options.takeover,
-        turn_timer=options.turn_timer,
-        began=last.began,
-    )
+    table = _resume(last, options)
     return None if table.state.is_over else _Resumed(last.number, last.began, table)
 
 
@@ -1133,22 +1123,26 @@ def _lobby_tables(store: TableStore, options: _TableOptions) -> list[WebTable]:
     latest = {table.name: table for table in store.tables() if table.name}
     tables = []
     for kept in latest.values():
-        bots = {seat: _bot_from_name(name) for seat, name in kept.bots.items()}
-        table = WebTable.resume(
-            kept.record,
-            kept.seats,
-            kept.token_hashes,
-            bots,
-            bot_delay=options.bot_delay,
-            takeover=options.takeover,
-            turn_timer=options.turn_timer,
-            name=kept.name,
-            began=kept.began,
-        )
+        table = _resume(kept, options)
         if not table.state.is_over:
             _keep(table, store, kept.number, kept.began)
             tables.append(table)
     return tables
+
+
+def _resume(kept: StoredTable, options: _TableOptions) -> WebTable:
+    """Return the table *kept* describes, at its position, its bots made again."""
+    return WebTable.resume(
+        kept.record,
+        kept.seats,
+        kept.token_hashes,
+        {seat: _bot_from_name(name) for seat, name in kept.bots.items()},
+        bot_delay=options.bot_delay,
+        takeover=options.takeover,
+        turn_timer=options.turn_timer,
+        name=kept.name,
+        began=kept.began,
+    )
 
 
 def _bot_from_name(name: str) -> Player:
