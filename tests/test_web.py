@@ -64,6 +64,18 @@ def _hidden(table: WebTable, seat: int) -> set[Tile]:
     return {tile for s in range(state.players) if s != seat for tile in state.hand(s)}
 
 
+def _step(table: WebTable) -> bool:
+    """Let whoever is to move play once (a person, or the bots); False between rounds."""
+    current = table.state.current_player
+    if current is None:
+        return False
+    if current in table.tokens:
+        table.play(current, _person_move(table, current))
+    else:
+        table.play_bots()
+    return True
+
+
 def _person_move(table: WebTable, seat: int) -> Move:
     return legal_moves(view(table.state, seat))[0]
 
@@ -78,13 +90,8 @@ def test_s5_a_document_holds_the_seats_view_and_nothing_hidden() -> None:
             # Tiles on the table are public; the other hands' never are.
             on_table = {t for train in table.state.trains for t in train.tiles}
             assert (_tiles_named(document) - on_table) & _hidden(table, seat) == set()
-        current = table.state.current_player
-        if current is None:
+        if not _step(table):
             break
-        if current in table.tokens:
-            table.play(current, _person_move(table, current))
-        else:
-            table.play_bots()
 
 
 def test_the_end_of_a_round_is_told_to_each_seat_with_itself_as_you() -> None:
@@ -598,13 +605,8 @@ def test_s5_a_spectators_document_holds_no_hand_and_no_move() -> None:
         assert not any(line.startswith("You") or " you" in line for line in document["log"])
         on_table = {t for train in table.state.trains for t in train.tiles}
         assert (_tiles_named(document) - on_table) & _hidden(table, watcher) == set()
-        seat = table.state.current_player
-        if seat is None:
+        if not _step(table):
             break
-        if seat in table.tokens:
-            table.play(seat, _person_move(table, seat))
-        else:
-            table.play_bots()
     assert table.version >= 10
 
 
