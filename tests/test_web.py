@@ -440,6 +440,15 @@ def test_serve_reports_a_port_in_use() -> None:
     assert "Traceback" not in result.stderr
 
 
+def _links_printed(process: subprocess.Popen[str]) -> list[tuple[str, str]]:
+    """Read what ``serve`` prints up to "Press Ctrl-C"; return its (seat, link) pairs."""
+    assert process.stdout is not None
+    lines = [process.stdout.readline()]
+    while lines[-1] and not lines[-1].startswith("Press Ctrl-C"):
+        lines.append(process.stdout.readline())
+    return re.findall(r"seat (\d): (http://\S+)", "".join(lines))
+
+
 @posix_only
 def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
     """``mexican-train serve`` serves the page; the links carry the tokens after '#'."""
@@ -451,11 +460,7 @@ def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
         preexec_fn=as_a_terminal_would,
     ) as process:  # fmt: skip
         try:
-            assert process.stdout is not None
-            lines = [process.stdout.readline()]
-            while lines[-1] and not lines[-1].startswith("Press Ctrl-C"):
-                lines.append(process.stdout.readline())
-            links = re.findall(r"seat (\d): (http://\S+)", "".join(lines))
+            links = _links_printed(process)
             assert [seat for seat, _ in links] == ["0", "1"]
             base, token = links[0][1].split("#token=")
             with urllib.request.urlopen(base, timeout=TIMEOUT) as answer:
@@ -474,6 +479,29 @@ def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
                 raise
     assert process.returncode == 0, err
     assert "Stopped." in out
+
+
+def test_serve_bounds_the_connections_it_serves_at_once() -> None:
+    """``--max-connections``: past it, a request is answered 503 and nothing else changes."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "mexican_train", "serve", "--port", "0", "--no-db", "-q",
+         "--max-connections", "1", "--max-per-client", "4"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    ) as process:  # fmt: skip
+        try:
+            base = _links_printed(process)[0][1].split("#")[0]
+            port = int(base.rsplit(":", 1)[1].strip("/"))
+            with urllib.request.urlopen(base, timeout=TIMEOUT) as answer:
+                assert answer.status == 200  # one connection at a time is served
+            with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as held:
+                held.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")  # being served
+                with pytest.raises(urllib.error.HTTPError) as refused:
+                    urllib.request.urlopen(base, timeout=TIMEOUT)
+                assert refused.value.code == 503
+        finally:
+            process.kill()
+            process.communicate(timeout=TIMEOUT)
 
 
 def test_links_on_every_interface_name_an_address_others_can_open(

@@ -60,12 +60,24 @@ from .._core.bounds import BOUNDS
 from .._core.errors import InvalidArgumentError
 from .._formats.notation import NotationError, parse_move
 from .._formats.serialize import SchemaError, move_from_json
-from .http import REQUEST_TIMEOUT, RequestError, _shown_path, read_json
+from .http import (
+    MAX_CONNECTIONS,
+    MAX_PER_CLIENT,
+    REQUEST_TIMEOUT,
+    RequestError,
+    _shown_path,
+    read_json,
+)
 
 if TYPE_CHECKING:  # web imports this module
     from .web import WebTable
 
-__all__ = ["LONG_POLL", "MAX_BODY", "WebServer", "shareable_host"]
+__all__ = [
+    "LONG_POLL",
+    "MAX_BODY",
+    "WebServer",
+    "shareable_host",
+]
 
 #: Seconds a ``GET /api/view?since=N`` waits for the table to change before answering.
 LONG_POLL: Final = 10.0
@@ -645,8 +657,8 @@ class WebServer:
         log: IO[str] | None = sys.stderr,
         long_poll: float = LONG_POLL,
         request_timeout: float = REQUEST_TIMEOUT,
-        max_per_client: int = 32,
-        max_connections: int = 512,
+        max_per_client: int = MAX_PER_CLIENT,
+        max_connections: int = MAX_CONNECTIONS,
         lobby: Callable[[object, str], WebTable] | None = None,
     ) -> None:
         self.table = table
@@ -668,7 +680,9 @@ class WebServer:
             log_config=None,
             log_level="error",
             server_header=False,
-            limit_concurrency=max_connections,
+            # uvicorn answers 503 once the connections, this one included, reach the
+            # limit: max_connections are served with one more.
+            limit_concurrency=max_connections + 1,
             timeout_keep_alive=max(1, round(request_timeout)),
             timeout_graceful_shutdown=1,
             h11_max_incomplete_event_size=16 * 1024,

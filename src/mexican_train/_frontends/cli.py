@@ -53,6 +53,7 @@ from .._formats.record import GameRecord, record
 from .._formats.render import render_text
 from .._formats.serialize import record_from_json
 from .explain import explain_rules
+from .http import MAX_CONNECTIONS, MAX_PER_CLIENT
 from .narrate import Narrator, review_report
 
 __all__ = [
@@ -967,6 +968,22 @@ _WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "any
     metavar="SECONDS",
     help="Seconds a person has for each move; then a bot makes it for them.",
 )
+@click.option(
+    "--max-connections",
+    type=click.IntRange(1, 65536),
+    default=MAX_CONNECTIONS,
+    show_default=True,
+    help="Connections served at once, all clients together (a table with every page "
+    "open holds two a seat); past it a request is answered 503.",
+)
+@click.option(
+    "--max-per-client",
+    type=click.IntRange(1, 65536),
+    default=MAX_PER_CLIENT,
+    show_default=True,
+    help="Connections served at once from one address (behind a reverse proxy, every "
+    "client has the proxy's: let the proxy limit each client and raise this).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the access log.")
 def serve(
     host: str,
@@ -982,6 +999,8 @@ def serve(
     no_db: bool,
     takeover: float | None,
     turn_timer: float | None,
+    max_connections: int,
+    max_per_client: int,
     quiet: bool,
 ) -> None:
     """Play in the browser: serve a table and print each person's link.
@@ -1021,6 +1040,7 @@ def serve(
             players=players, people=people, bots=seated, rules=chosen, seed=seed,
             host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
             db=db, takeover=takeover, turn_timer=turn_timer,
+            max_connections=max_connections, max_per_client=max_per_client,
         )  # fmt: skip
     except KeyboardInterrupt:
         click.echo("Stopped.")

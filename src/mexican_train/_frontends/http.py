@@ -50,7 +50,9 @@ from .._core.bounds import MAX_DEPTH
 from .._core.errors import MexicanTrainError
 
 __all__ = [
+    "MAX_CONNECTIONS",
     "MAX_JSON_DEPTH",
+    "MAX_PER_CLIENT",
     "REQUEST_TIMEOUT",
     "JSONRequestHandler",
     "JSONServer",
@@ -62,6 +64,10 @@ __all__ = [
 
 #: Seconds a request may take to arrive, from its first byte to the end of its body.
 REQUEST_TIMEOUT: Final = 5.0
+#: The most connections a server serves at once by default, all clients together, and
+#: from one address (a browser opens about six).
+MAX_CONNECTIONS: Final = 512
+MAX_PER_CLIENT: Final = 32
 #: Seconds an answer may take to be written before the connection is dropped.
 WRITE_TIMEOUT: Final = 5.0
 #: The deepest nesting of arrays and objects a request's JSON may have.
@@ -556,9 +562,9 @@ class JSONServer(ThreadingHTTPServer):
     block_on_close = False
     request_queue_size = 1024  # the listen backlog: a burst of connections is not dropped
     #: The most connections served at once.
-    max_connections: ClassVar[int] = 512
-    #: The most connections served at once from one address (a browser opens about six).
-    max_per_client: ClassVar[int] = 32
+    max_connections: ClassVar[int] = MAX_CONNECTIONS
+    #: The most connections served at once from one address.
+    max_per_client: ClassVar[int] = MAX_PER_CLIENT
 
     def __init__(
         self,

@@ -38,7 +38,7 @@ from .._formats.notation import format_move
 from .._formats.record import GameRecord, replay
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
-from .http import RequestError
+from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError
 from .narrate import review_report
 from .store import StoredTable, TableStore, token_hash
 
@@ -937,11 +937,15 @@ def make_server(
     *,
     log: IO[str] | None = sys.stderr,
     lobby: bool = False,
+    max_connections: int = MAX_CONNECTIONS,
+    max_per_client: int = MAX_PER_CLIENT,
 ) -> WebServer:
     """Return a server for *table* listening on *host*:*port* (port 0: any free port).
 
     With *lobby*, the page without a token is the lobby, where anyone who can reach the
     server makes tables (`lobby_table`; at most 200, and 20 from one address).
+    *max_connections* and *max_per_client* bound the connections it serves at once, from
+    all clients together and from one address (`WebServer`).
 
     Call ``serve_forever()`` on it (in a thread, if you like) and ``server_close()``
     when done; the table's bots start with the server.  `WebServer.links` gives each
@@ -953,7 +957,14 @@ def make_server(
     True
     >>> server.server_close()
     """
-    server = WebServer((host, port), table, log=log, lobby=lobby_table if lobby else None)
+    server = WebServer(
+        (host, port),
+        table,
+        log=log,
+        lobby=lobby_table if lobby else None,
+        max_connections=max_connections,
+        max_per_client=max_per_client,
+    )
     table.start()
     return server
 
@@ -973,6 +984,8 @@ def serve(
     db: str | None = None,
     takeover: float | None = None,
     turn_timer: float | None = None,
+    max_connections: int = MAX_CONNECTIONS,
+    max_per_client: int = MAX_PER_CLIENT,
 ) -> None:
     """Serve a table until interrupted: people in the first *people* seats, *bots* in the rest.
 
@@ -1022,7 +1035,15 @@ def serve(
             number = store.add(table.record(), hashes, table.bot_names())
     if store is not None:
         _keep(table, store, number, began)
-    server = make_server(table, host, port, log=log, lobby=True)
+    server = make_server(
+        table,
+        host,
+        port,
+        log=log,
+        lobby=True,
+        max_connections=max_connections,
+        max_per_client=max_per_client,
+    )
     if store is not None:
         for kept in _lobby_tables(store, options):
             server.add(kept)
