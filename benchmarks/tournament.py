@@ -5,6 +5,7 @@ Run from the repository root::
     python benchmarks/tournament.py --rounds 300 --iterations 40 100
     python benchmarks/tournament.py --smoke          # a few rounds, a tiny budget (CI)
     python benchmarks/tournament.py --paired old.jsonl new.jsonl   # two runs' --json, deal by deal
+    python benchmarks/tournament.py --oracle --presets HUB --opponents planner  # hands shown
 
 Each cell is one preset (`STANDARD` or `HUB`, 4 players, cut to a single round with
 ``rounds=1``), one kind of opponent (three `PlannerPlayer`\\ s, three `GreedyPlayer`\\ s,
@@ -26,8 +27,10 @@ and the median and 90th-percentile CPU time of a searched decision (a decision w
 than one legal move and no last-tile call to make): CPU time, because the machine may be
 shared, and wall time then measures the other programs as much as this one.  ``--paired``
 compares two runs of the same deals (their ``--json`` files, cell by cell in order): the
-second's difference less the first's, deal by deal, with its 95% interval.  Only the
-public API is used.
+second's difference less the first's, deal by deal, with its 95% interval.
+``--oracle`` shows the searcher every hand (its views carry them as under open hands,
+V10; the boneyard's order stays hidden): not a player, a measure of what knowing the
+hands is worth, the bound of what inference can give.  Only the public API is used.
 """
 
 from __future__ import annotations
@@ -57,14 +60,20 @@ OPPONENTS: dict[str, Callable[[], Any]] = {
 
 
 def play_round(
-    preset: str, seed: int, players: list[Player], timed: int
+    preset: str, seed: int, players: list[Player], timed: int, oracle: bool = False
 ) -> tuple[list[int], list[float]]:
-    """Play one single-round game; return the points and the times of *timed*'s searched decisions."""
+    """Play one single-round game; return the points and the times of *timed*'s searched decisions.
+
+    With *oracle*, *timed*'s views show every hand (as under open hands, V10), so its
+    worlds differ only in the boneyard's order: what perfect inference could give.
+    """
     state = new_game(len(players), attrs.evolve(PRESETS[preset], rounds=1), seed=seed)
     times: list[float] = []
     while state.current_player is not None:
         seat = state.current_player
         mine = view(state, seat)
+        if oracle and seat == timed:
+            mine = mine.replace(open_hands=tuple(state.hand(s) for s in range(state.players)))
         moves = legal_moves(mine)
         start = time.process_time()
         move = players[seat].choose(mine, moves)
@@ -93,6 +102,7 @@ def run_cell(
     first: int = 0,
     inference: bool = True,
     replan: bool = True,
+    oracle: bool = False,
 ) -> dict[str, Any]:
     """Play *rounds* rounds of one cell, four per deal; *iterations* None is the control."""
     per_deal: list[float] = []
@@ -109,7 +119,7 @@ def run_cell(
                 players[seat] = SearchPlayer(
                     iterations=iterations, seed=seed, inference=inference, replan=replan
                 )
-            points, taken = play_round(preset, deal, players, seat)
+            points, taken = play_round(preset, deal, players, seat, oracle)
             times += taken
             others = [p for s, p in enumerate(points) if s != seat]
             here.append(points[seat] - statistics.fmean(others))
@@ -131,6 +141,7 @@ def run_cell(
         "iterations": iterations,
         "inference": inference,
         "replan": replan,
+        "oracle": oracle,
         "rounds": len(diffs),
         "deals": deals,
         "first_deal": first,
@@ -147,6 +158,8 @@ def run_cell(
 
 def _row(cell: dict[str, Any]) -> str:
     who = "control" if cell["iterations"] is None else f"search@{cell['iterations']}"
+    if cell.get("oracle"):
+        who += " oracle"
     timing = (
         f"{cell['median_s'] * 1000:7.1f} ms {cell['p90_s'] * 1000:7.1f} ms"
         if cell["median_s"] is not None
@@ -208,6 +221,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the searcher's playouts keep each seat's first plan (SearchPlayer(replan=False))",
     )
+    parser.add_argument(
+        "--oracle",
+        action="store_true",
+        help="the searcher sees every hand (not the boneyard's order): what perfect inference gives",
+    )
     parser.add_argument("--smoke", action="store_true", help="4 rounds a cell, 8 iterations")
     parser.add_argument(
         "--paired",
@@ -237,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.first_deal,
                     not args.no_inference,
                     not args.no_replan,
+                    args.oracle,
                 )
                 print(_row(cell), flush=True)
                 if args.json:
