@@ -1,4 +1,4 @@
-"""Take the docs' picture of the web table: ``python tests_browser/screenshot.py OUT.png``.
+"""Take the docs' picture of the web table: ``python -m tests_browser.screenshot OUT.png``.
 
 A four-player standard game (you against three planner bots) in the middle of its first
 round, a tile of your hand chosen; chromium as in the browser test, at 1280x800.
@@ -7,16 +7,11 @@ round, a tile of your hand chosen; chromium as in the browser test, at 1280x800.
 from __future__ import annotations
 
 import sys
-import threading
-
-from playwright.sync_api import sync_playwright
 
 from mexican_train import STANDARD, legal_moves, view
 from mexican_train.players import PlannerPlayer
-from mexican_train.web import WebTable, make_server
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+from mexican_train.web import WebTable
+from tests_browser.chromium import launched, served
 
 
 def table_in_play(tiles: int) -> WebTable:
@@ -32,24 +27,14 @@ def table_in_play(tiles: int) -> WebTable:
 
 
 def main(out: str) -> None:
-    table = table_in_play(38)
-    server = make_server(table, "127.0.0.1", 0, log=None)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.goto(server.links()[0])
-            page.wait_for_selector("#board [data-train]")
-            playable = page.locator("#hand .hand-tile.playable")
-            if playable.count():
-                playable.first.click()
-            page.screenshot(path=out, full_page=True)
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(table_in_play(38)) as server, launched() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(server.links()[0])
+        page.wait_for_selector("#board [data-train]")
+        playable = page.locator("#hand .hand-tile.playable")
+        if playable.count():
+            playable.first.click()
+        page.screenshot(path=out, full_page=True)
 
 
 if __name__ == "__main__":

@@ -5,40 +5,21 @@ Like ``test_web_browser.py``: Playwright drives Debian's chromium (``nox -s brow
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from mexican_train import STANDARD
 from mexican_train.players import GreedyPlayer
-from mexican_train.web import WebServer, WebTable, make_server
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-WAIT = 20_000  # ms: a page that never updates fails the test instead of hanging it
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+from mexican_train.web import WebServer, WebTable
+from tests_browser.chromium import WAIT, served
 
 
 @pytest.fixture
 def server() -> Iterator[WebServer]:
-    table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1)
-    made = make_server(table, "127.0.0.1", 0, log=None, lobby=True)
-    thread = threading.Thread(target=made.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with served(WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1), lobby=True) as made:
         yield made
-    finally:
-        made.server_close()
-        thread.join(10)
 
 
 def test_the_lobby_makes_a_table_whose_links_open_a_seat_and_the_spectators_view(

@@ -11,29 +11,16 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from mexican_train import STANDARD, legal_moves, view
 from mexican_train._frontends import web
 from mexican_train._frontends.store import TableStore
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import SPECTATOR, WebTable, make_server
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-WAIT = 20_000  # ms: a page that never reconnects fails the test instead of hanging it
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+from tests_browser.chromium import WAIT
 
 
 def _serve(db: Path, port: int, *table: str) -> tuple[subprocess.Popen[str], str]:

@@ -14,35 +14,24 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
-from playwright.sync_api import Browser, Locator, Page, sync_playwright
-from screenshot import table_in_play
+from playwright.sync_api import Browser, Locator, Page
 
 from mexican_train import HUB, MEXICAN, STANDARD, view
 from mexican_train.players import GreedyPlayer
-from mexican_train.web import WebServer, WebTable, make_server
+from mexican_train.web import WebServer, WebTable
+from tests_browser.chromium import WAIT, served
+from tests_browser.screenshot import table_in_play
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-WAIT = 20_000  # ms: a page that never updates fails the test instead of hanging it
 MAX_CLICKS = 600  # two rounds of a double-6 game take far fewer
 # Two short rounds on a double-6 set: a whole game, by clicking, in a few seconds.
 SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
 SHORT_HUB = attrs.evolve(HUB, max_pip=6, hand_size=7, rounds=2)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def _page(browser: Browser) -> Page:
@@ -55,16 +44,8 @@ def _page(browser: Browser) -> Page:
 
 
 def _serve(table: WebTable) -> Iterator[WebServer]:
-    server = make_server(table, "127.0.0.1", 0, log=None)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    try:
+    with served(table) as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
 
 
 @pytest.fixture(params=["standard", "hub"])

@@ -1,0 +1,45 @@
+"""What the browser tests and the docs' screenshot share: Debian's chromium, and a served table.
+
+Playwright launches the chromium at ``/usr/bin/chromium``, headless, never one it
+downloads; a table is served on a free port of 127.0.0.1 in a thread of its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+
+from playwright.sync_api import Browser, sync_playwright
+
+from mexican_train.web import WebServer, WebTable, make_server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+WAIT = 20_000  # ms: a page that never updates fails the test instead of hanging it
+
+
+@contextlib.contextmanager
+def launched() -> Iterator[Browser]:
+    """Debian's chromium, closed on the way out."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextlib.contextmanager
+def served(table: WebTable, *, lobby: bool = False) -> Iterator[WebServer]:
+    """*table* served on a free port of 127.0.0.1 (with the lobby, if asked), stopped after."""
+    server = make_server(table, "127.0.0.1", 0, log=None, lobby=lobby)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
