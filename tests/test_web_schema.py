@@ -1,19 +1,17 @@
 """The web protocol's JSON Schema (schema/mexican-train-web-1.schema.json) fits what the server says.
 
 The documents are the server's own, answered over HTTP and the WebSocket, as
-types/write_samples.py gathers them for ``tsc --strict``: a seat's document at the start,
-mid-round, between rounds, once the game is over, a spectator's, under a turn timer; the
-lobby's answers, a review, refusals, and the requests the server took.
+tests/web_documents.py gathers them (types/write_samples.py types the same ones with the
+.d.ts): a seat's document at the start, mid-round, between rounds, once the game is over,
+a spectator's, under a turn timer; the lobby's answers, a review, refusals, and the
+requests the server took.
 """
 
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 from importlib import resources
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import jsonschema
@@ -23,6 +21,7 @@ from referencing.jsonschema import DRAFT202012
 
 from mexican_train._frontends import app
 from mexican_train.serialize import json_schema
+from web_documents import web_documents
 
 WEB = "mexican-train-web-1.schema.json"
 
@@ -50,21 +49,10 @@ def _errors(document: object, definition: str | None = None) -> list[str]:
     return [f"{list(e.path)}: {e.message}" for e in found[:3]]
 
 
-def _load_write_samples() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "types" / "write_samples.py"
-    spec = importlib.util.spec_from_file_location("write_samples", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def documents() -> dict[str, list[Any]]:
     """The server's documents by the name of their type (SeatDocument, Review, ...)."""
-    found: dict[str, list[Any]] = _load_write_samples().web_documents()
-    return found
+    return web_documents()
 
 
 def _definition(name: str) -> str:
