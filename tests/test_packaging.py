@@ -67,18 +67,26 @@ def test_a_missing_extra_is_named_when_its_module_is_imported(
 
 
 def test_typescript_types_ship_beside_each_json_schema() -> None:
-    """The generated ``.d.ts`` is in the package, for the schema's current version."""
+    """The generated ``.d.ts`` is in the package beside each schema: the library's
+    documents', for the schema's current version, and the web protocol's, whose view and
+    moves are the library's types."""
     from mexican_train.serialize import SCHEMA_VERSION
 
     folder = importlib.resources.files("mexican_train").joinpath("schema")
-    schemas = [p.name for p in folder.iterdir() if p.name.endswith(".schema.json")]
-    assert schemas
+    schemas = sorted(p.name for p in folder.iterdir() if p.name.endswith(".schema.json"))
+    library = SCHEMA_VERSION.replace("/", "-")
+    assert schemas == [f"{library}.schema.json", "mexican-train-web-1.schema.json"]
+    roots = {library: "MexicanTrainDocument", "mexican-train-web-1": "MexicanTrainWebDocument"}
     for name in schemas:
-        types = folder.joinpath(name.removesuffix(".schema.json") + ".d.ts")
+        stem = name.removesuffix(".schema.json")
+        types = folder.joinpath(stem + ".d.ts")
         assert types.is_file(), f"{types} is missing: run 'npm run generate' in types/"
         text = types.read_text(encoding="utf-8")
-        assert f'schema: "{SCHEMA_VERSION}";' in text
-        assert "export type MexicanTrainDocument" in text
+        assert f'schema: "{SCHEMA_VERSION}"' in text
+        assert f"export type {roots[stem]} =" in text
+    web = folder.joinpath("mexican-train-web-1.d.ts").read_text(encoding="utf-8")
+    assert f'import("./{library}").View' in web
+    assert "export interface SeatDocument {" in web
 
 
 def test_read_the_docs_builds_the_sphinx_site_with_the_docs_extra() -> None:

@@ -22,13 +22,22 @@ if (names.length === 0) {
   console.error(`no *.schema.json in ${schemaDir}`);
   process.exit(1);
 }
+// The root type's name: mexican-train-2.schema.json -> MexicanTrainDocument,
+// mexican-train-web-1.schema.json -> MexicanTrainWebDocument.
+const rootName = (name) =>
+  name
+    .replace(/-\d+\.schema\.json$/, "")
+    .split("-")
+    .map((word) => word[0].toUpperCase() + word.slice(1))
+    .join("") + "Document";
 let stale = 0;
 for (const name of names) {
   // Without its title and $id (which name the version), the root type keeps one name.
   const { title, $id, ...schema } = JSON.parse(await readFile(join(schemaDir, name), "utf8"));
   const output = join(schemaDir, name.replace(/\.schema\.json$/, ".d.ts"));
-  const compiled = await compile(schema, "MexicanTrainDocument", {
+  const compiled = await compile(schema, rootName(name), {
     bannerComment: banner,
+    cwd: schemaDir, // a $ref to the schema beside it; its types are imported by a tsType
     additionalProperties: false,
     strictIndexSignatures: true,
     unreachableDefinitions: true, // every $defs entry becomes a named type
