@@ -28,6 +28,7 @@ from mexican_train._frontends.web import SPECTATOR, lobby_table
 from mexican_train.players import GreedyPlayer
 from mexican_train.serialize import to_json
 from mexican_train.web import RequestError, WebServer, WebTable
+from web_documents import answer
 
 TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
 
@@ -183,16 +184,9 @@ def test_one_server_serves_many_tables_each_token_naming_its_own(server: WebServ
 
 
 def _json_call(server: WebServer, path: str, body: object = None, token: str = "") -> Any:
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{server.server_address[1]}{path}",
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {token}"} if token else {},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
-            return json.load(answer)
-    except urllib.error.HTTPError as error:
-        return error.code
+    """The server's JSON answer to a request, or its status when it refuses."""
+    status, answered = answer(server, path, body, token)
+    return answered if status < 400 else status
 
 
 def test_the_lobby_makes_tables_with_a_link_per_seat_and_one_for_spectators(

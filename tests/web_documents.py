@@ -39,18 +39,23 @@ def _serving(table: WebTable) -> Iterator[WebServer]:
             made.close()
 
 
-def _call(server: WebServer, path: str, body: object = None, token: str = "") -> Any:
-    """The server's JSON answer to a request, a refusal's included."""
+def answer(server: WebServer, path: str, body: object = None, token: str = "") -> tuple[int, Any]:
+    """The server's status and JSON answer to a request: a GET, or a POST of *body*."""
     request = urllib.request.Request(
         f"http://127.0.0.1:{server.server_address[1]}{path}",
         data=None if body is None else json.dumps(body).encode(),
         headers={"Authorization": f"Bearer {token}"} if token else {},
     )
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
-            return json.load(answer)
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answered:
+            return answered.status, json.load(answered)
     except urllib.error.HTTPError as error:
-        return json.load(error)
+        return error.code, json.load(error)
+
+
+def _call(server: WebServer, path: str, body: object = None, token: str = "") -> Any:
+    """The server's JSON answer to a request, a refusal's included."""
+    return answer(server, path, body, token)[1]
 
 
 def web_documents() -> dict[str, list[Any]]:
