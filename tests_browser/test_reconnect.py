@@ -54,6 +54,17 @@ def _live(page: Page, live: str) -> None:
     page.wait_for_function(f"document.body.dataset.live === {live!r}", timeout=WAIT)
 
 
+def _move(page: Page) -> None:
+    """Make a move by clicking: a playable tile and the first train it may go on, or the
+    first action (draw, pass)."""
+    tiles = page.locator("#hand .hand-tile.playable")
+    if tiles.count() > 0:
+        tiles.first.click()
+        page.locator("#trains button:not([disabled])").first.click()
+    else:
+        page.locator("#actions button").first.click()
+
+
 def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
     browser: Browser, tmp_path: Path
 ) -> None:
@@ -66,12 +77,7 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
         page.goto(link)
         _live(page, "yes")
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
-        tiles = page.locator("#hand .hand-tile.playable")
-        if tiles.count() > 0:
-            tiles.first.click()
-            page.locator("#trains button:not([disabled])").first.click()
-        else:
-            page.locator("#actions button").first.click()
+        _move(page)
         page.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=WAIT)
         _kill(process)
         _live(page, "no")
@@ -123,12 +129,7 @@ def test_a_page_follows_a_new_game_at_the_table_across_a_restart(
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
         shown = int(page.evaluate("document.body.dataset.version"))
         assert shown >= seen
-        tiles = page.locator("#hand .hand-tile.playable")
-        if tiles.count() > 0:
-            tiles.first.click()
-            page.locator("#trains button:not([disabled])").first.click()
-        else:
-            page.locator("#actions button").first.click()
+        _move(page)
         page.wait_for_function(f"Number(document.body.dataset.version) > {shown}", timeout=WAIT)
     finally:
         page.context.close()
