@@ -253,9 +253,9 @@ def main(argv: list[str] | None = None) -> int:
                     args.rounds,
                     args.seed,
                     args.first_deal,
-                    not args.no_inference,
-                    not args.no_replan,
-                    args.oracle,
+                    inference=not args.no_inference,
+                    replan=not args.no_replan,
+                    oracle=args.oracle,
                 )
                 print(_row(cell), flush=True)
                 if args.json:
