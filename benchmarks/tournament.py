@@ -202,7 +202,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--iterations", type=int, nargs="+", default=[40, 100])
     parser.add_argument("--presets", nargs="+", default=list(PRESETS), choices=list(PRESETS))
-    parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), choices=list(OPPONENTS))
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        choices=list(OPPONENTS),
+        help="the bots in the other seats (default: all; --smoke: planner and greedy)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="the searcher's seed")
     parser.add_argument(
         "--first-deal", type=int, default=0, help="deal the first deal from this seed (default 0)"
@@ -226,7 +231,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the searcher sees every hand (not the boneyard's order): what perfect inference gives",
     )
-    parser.add_argument("--smoke", action="store_true", help="4 rounds a cell, 8 iterations")
+    parser.add_argument(
+        "--smoke", action="store_true", help="8 rounds (2 deals) a cell, 8 iterations"
+    )
     parser.add_argument(
         "--paired",
         nargs=2,
@@ -239,6 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.smoke:
         args.rounds, args.iterations = 8, [8]
+        # The runner is what a smoke run checks: three searchers in the other seats
+        # would take minutes of it on the pure-Python build.
+        args.opponents = args.opponents or ["planner", "greedy"]
+    args.opponents = args.opponents or list(OPPONENTS)
     print(f"the core: {'compiled (mypyc)' if COMPILED else 'pure Python'}")
     print(f"{'preset':9} {'vs':8} {'player':12} {'rounds':>5} {'diff':>8} {'95% CI':^18} "
           f"{'wins':>6} {'median':>10} {'p90':>10}")  # fmt: skip
