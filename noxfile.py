@@ -70,7 +70,7 @@ def tests(session: nox.Session) -> None:
     editable install with the test and dask extras.
     """
     session.install("-e", ".[test,dask]")
-    session.run("python", "-m", "pytest", *session.posargs)
+    session.run("python", "-m", "pytest", "-n", "auto", *session.posargs)
 
 
 @nox.session
@@ -233,6 +233,8 @@ def _test_installed(session: nox.Session, wheel: Path, *, compiled: bool) -> Non
         "-p",
         "no:cacheprovider",
         "-q",
+        "-n",
+        "auto",
         "tests",
         *session.posargs,
         env={"HYPOTHESIS_PROFILE": "dev"},
