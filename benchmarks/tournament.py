@@ -6,6 +6,7 @@ Run from the repository root::
     python benchmarks/tournament.py --smoke          # a few rounds, a tiny budget (CI)
     python benchmarks/tournament.py --paired old.jsonl new.jsonl   # two runs' --json, deal by deal
     python benchmarks/tournament.py --oracle --presets HUB --opponents planner  # hands shown
+    python benchmarks/tournament.py --oracle early --presets HUB --opponents planner
 
 Each cell is one preset (`STANDARD` or `HUB`, 4 players, cut to a single round with
 ``rounds=1``), one kind of opponent (three `PlannerPlayer`\\ s, three `GreedyPlayer`\\ s,
@@ -30,7 +31,10 @@ compares two runs of the same deals (their ``--json`` files, cell by cell in ord
 second's difference less the first's, deal by deal, with its 95% interval.
 ``--oracle`` shows the searcher every hand (its views carry them as under open hands,
 V10; the boneyard's order stays hidden): not a player, a measure of what knowing the
-hands is worth, the bound of what inference can give.  Only the public API is used.
+hands is worth, the bound of what inference can give.  ``--oracle early`` shows them
+only while every other seat holds more than `LATE_TILES` tiles, ``--oracle late`` only
+once one holds that many or fewer: where in the round knowing them is worth most.  Only
+the public API is used.
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ from mexican_train.events import apply_with_events, redact_events
 from mexican_train.players import GreedyPlayer, PlannerPlayer, SearchPlayer
 
 PRESETS = {"STANDARD": STANDARD, "HUB": HUB}
+# --oracle late: the hands are shown once another seat holds this many tiles or fewer.
+LATE_TILES = 4
+ORACLES = ("always", "early", "late")
 OPPONENTS: dict[str, Callable[[], Any]] = {
     "planner": PlannerPlayer,
     "greedy": GreedyPlayer,
@@ -60,19 +67,20 @@ OPPONENTS: dict[str, Callable[[], Any]] = {
 
 
 def play_round(
-    preset: str, seed: int, players: list[Player], timed: int, oracle: bool = False
+    preset: str, seed: int, players: list[Player], timed: int, oracle: str | None = None
 ) -> tuple[list[int], list[float]]:
     """Play one single-round game; return the points and the times of *timed*'s searched decisions.
 
-    With *oracle*, *timed*'s views show every hand (as under open hands, V10), so its
-    worlds differ only in the boneyard's order: what perfect inference could give.
+    With *oracle* (one of `ORACLES`), *timed*'s views show every hand (as under open
+    hands, V10), always or in that part of the round, so its worlds differ only in the
+    boneyard's order: what perfect inference could give.
     """
     state = new_game(len(players), attrs.evolve(PRESETS[preset], rounds=1), seed=seed)
     times: list[float] = []
     while state.current_player is not None:
         seat = state.current_player
         mine = view(state, seat)
-        if oracle and seat == timed:
+        if seat == timed and _shows_hands(oracle, state.hand_sizes, seat):
             mine = mine.replace(open_hands=tuple(state.hand(s) for s in range(state.players)))
         moves = legal_moves(mine)
         start = time.process_time()
@@ -93,6 +101,13 @@ def play_round(
     return list(state.round_scores[-1]), times
 
 
+def _shows_hands(oracle: str | None, hand_sizes: tuple[int, ...], seat: int) -> bool:
+    if oracle is None:
+        return False
+    late = min(n for other, n in enumerate(hand_sizes) if other != seat) <= LATE_TILES
+    return oracle == "always" or late == (oracle == "late")
+
+
 def run_cell(
     preset: str,
     opponent: str,
@@ -102,7 +117,7 @@ def run_cell(
     first: int = 0,
     inference: bool = True,
     replan: bool = True,
-    oracle: bool = False,
+    oracle: str | None = None,
 ) -> dict[str, Any]:
     """Play *rounds* rounds of one cell, four per deal; *iterations* None is the control."""
     per_deal: list[float] = []
@@ -159,7 +174,7 @@ def run_cell(
 def _row(cell: dict[str, Any]) -> str:
     who = "control" if cell["iterations"] is None else f"search@{cell['iterations']}"
     if cell.get("oracle"):
-        who += " oracle"
+        who += " oracle" if cell["oracle"] in (True, "always") else f" {cell['oracle']}"
     timing = (
         f"{cell['median_s'] * 1000:7.1f} ms {cell['p90_s'] * 1000:7.1f} ms"
         if cell["median_s"] is not None
@@ -228,8 +243,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--oracle",
-        action="store_true",
-        help="the searcher sees every hand (not the boneyard's order): what perfect inference gives",
+        nargs="?",
+        const="always",
+        choices=ORACLES,
+        help="the searcher sees every hand (not the boneyard's order): what perfect inference"
+        f" gives; 'early' while every other seat holds more than {LATE_TILES} tiles, 'late'"
+        " after",
     )
     parser.add_argument(
         "--smoke", action="store_true", help="8 rounds (2 deals) a cell, 8 iterations"
