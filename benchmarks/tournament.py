@@ -174,7 +174,7 @@ def run_cell(
 def _row(cell: dict[str, Any]) -> str:
     who = "control" if cell["iterations"] is None else f"search@{cell['iterations']}"
     if cell.get("oracle"):
-        who += " oracle" if cell["oracle"] in (True, "always") else f" {cell['oracle']}"
+        who += " oracle" if cell["oracle"] == "always" else f" {cell['oracle']}"
     timing = (
         f"{cell['median_s'] * 1000:7.1f} ms {cell['p90_s'] * 1000:7.1f} ms"
         if cell["median_s"] is not None
