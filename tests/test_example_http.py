@@ -11,7 +11,6 @@ import importlib.util
 import json
 import re
 import sys
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ import pytest
 
 from mexican_train import STANDARD, NextRound, Tile, view
 from mexican_train.serialize import SCHEMA_VERSION, to_json, view_from_json
+from serving import serving
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "http_table.py"
 TIMEOUT = 10  # seconds per request: a hung server fails the test instead of blocking it
@@ -78,15 +78,8 @@ def served() -> Iterator[tuple[Client, Any]]:
     example = _load_example()
     table = example.Table(2, attrs.evolve(STANDARD, max_pip=6), seed=11)
     server = example.TableServer(("127.0.0.1", 0), table)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    try:
+    with serving(server):
         yield Client(f"http://127.0.0.1:{server.server_address[1]}", table.tokens), table
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(TIMEOUT)
 
 
 def _hidden_tiles_in(doc: dict[str, Any], other_hand: tuple[Tile, ...]) -> set[Tile]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +33,7 @@ from mexican_train.web import (
     json_depth,
     read_json,
 )
+from serving import serving
 from strategies import json_values, request_bodies
 from test_example_http import _load_example
 
@@ -91,15 +91,8 @@ def _example_target() -> tuple[Target, JSONServer | WebServer]:
 @pytest.fixture(params=["web", "example"])
 def target(request: pytest.FixtureRequest) -> Iterator[Target]:
     made, server = _web_target() if request.param == "web" else _example_target()
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    try:
+    with serving(server):
         yield made
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(SOCKET_TIMEOUT)
 
 
 def _read_all(sock: socket.socket) -> bytes:
@@ -355,24 +348,21 @@ def test_connections_past_the_bound_are_answered_503() -> None:
         max_connections = 2
 
     server = Small(("127.0.0.1", 0), JSONRequestHandler, log=None)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    port = server.server_address[1]
-    held = [socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) for _ in range(2)]
-    try:
-        for sock in held:  # both are being served: each waits for its request line
-            sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
-        with socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) as extra:
-            answers = _responses(_read_all(extra))
-        assert [a[0] for a in answers] == [503]
-        assert json.loads(answers[0][2])["error"] == "busy"
-    finally:
-        for sock in held:
-            sock.close()
-        server.shutdown()
-        server.server_close()
-        thread.join(SOCKET_TIMEOUT)
+    with serving(server):
+        port = server.server_address[1]
+        held = [
+            socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) for _ in range(2)
+        ]
+        try:
+            for sock in held:  # both are being served: each waits for its request line
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+            with socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) as extra:
+                answers = _responses(_read_all(extra))
+            assert [a[0] for a in answers] == [503]
+            assert json.loads(answers[0][2])["error"] == "busy"
+        finally:
+            for sock in held:
+                sock.close()
 
 
 def test_one_client_cannot_take_every_connection() -> None:
@@ -382,32 +372,31 @@ def test_one_client_cannot_take_every_connection() -> None:
         max_per_client = 2
 
     server = Small(("127.0.0.1", 0), _Hello, log=None)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    port = server.server_address[1]
-    held = [_connect_from("127.0.0.2", port) for _ in range(2)]
-    try:
-        for sock in held:  # both are being served: each waits for the rest of its request
-            sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
-        with _connect_from("127.0.0.2", port) as extra:
-            answers = _responses(_read_all(extra))
-        assert [a[0] for a in answers] == [503]
-        with _connect_from("127.0.0.1", port) as other:
-            other.sendall(b"GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-            answers = _responses(_read_all(other))
-        assert [a[0] for a in answers] == [200]
-        held.pop().close()  # a connection closed frees its place for the same client
-        assert _wait_for(lambda: server._per_client.get("127.0.0.2") == 1)
-        with _connect_from("127.0.0.2", port) as again:
-            again.sendall(b"GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-            assert [a[0] for a in _responses(_read_all(again))] == [200]
-    finally:
-        for sock in held:
-            sock.close()
-        server.shutdown()
-        server.server_close()
-        thread.join(SOCKET_TIMEOUT)
+    with serving(server):
+        port = server.server_address[1]
+        held = [_connect_from("127.0.0.2", port) for _ in range(2)]
+        try:
+            for sock in held:  # both are being served: each waits for the rest of its request
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+            with _connect_from("127.0.0.2", port) as extra:
+                answers = _responses(_read_all(extra))
+            assert [a[0] for a in answers] == [503]
+            with _connect_from("127.0.0.1", port) as other:
+                other.sendall(
+                    b"GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                )
+                answers = _responses(_read_all(other))
+            assert [a[0] for a in answers] == [200]
+            held.pop().close()  # a connection closed frees its place for the same client
+            assert _wait_for(lambda: server._per_client.get("127.0.0.2") == 1)
+            with _connect_from("127.0.0.2", port) as again:
+                again.sendall(
+                    b"GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                )
+                assert [a[0] for a in _responses(_read_all(again))] == [200]
+        finally:
+            for sock in held:
+                sock.close()
 
 
 def test_answers_go_out_at_once_in_one_write() -> None:
@@ -420,10 +409,7 @@ def test_answers_go_out_at_once_in_one_write() -> None:
             return Response.json({"path": path})
 
     server = JSONServer(("127.0.0.1", 0), Probe, log=None)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    try:
+    with serving(server):
         request = b"GET /a HTTP/1.1\r\nHost: localhost\r\n\r\n"
         answers = _exchange_raw(
             server.server_address[1],
@@ -432,10 +418,6 @@ def test_answers_go_out_at_once_in_one_write() -> None:
         assert [json.loads(a[2])["path"] for a in answers] == ["/a", "/a", "/a", "/b"]
         assert len(seen) == 4
         assert all(seen)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(SOCKET_TIMEOUT)
 
 
 class _Hello(JSONRequestHandler):
@@ -532,31 +514,28 @@ def test_one_client_cannot_take_every_connection_of_the_web_table() -> None:
     server = WebServer(
         ("127.0.0.1", 0), table, log=None, max_per_client=2, request_timeout=SHORT_TIMEOUT
     )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    port = server.server_address[1]
-    held = [_connect_from("127.0.0.2", port) for _ in range(2)]
-    page = b"GET /favicon.svg HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-    try:
-        for sock in held:  # both are being served: each waits for the rest of its request
-            sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
-        with _connect_from("127.0.0.2", port) as extra:
-            answers = _responses(_read_all(extra))
-        assert [a[0] for a in answers] == [503]
-        assert json.loads(answers[0][2])["error"] == "busy"
-        with _connect_from("127.0.0.1", port) as other:
-            other.sendall(page)
-            assert [a[0] for a in _responses(_read_all(other))] == [200]
-        held.pop().close()  # a connection closed frees its place for the same client
+    with serving(server):
+        port = server.server_address[1]
+        held = [_connect_from("127.0.0.2", port) for _ in range(2)]
+        page = b"GET /favicon.svg HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        try:
+            for sock in held:  # both are being served: each waits for the rest of its request
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+            with _connect_from("127.0.0.2", port) as extra:
+                answers = _responses(_read_all(extra))
+            assert [a[0] for a in answers] == [503]
+            assert json.loads(answers[0][2])["error"] == "busy"
+            with _connect_from("127.0.0.1", port) as other:
+                other.sendall(page)
+                assert [a[0] for a in _responses(_read_all(other))] == [200]
+            held.pop().close()  # a connection closed frees its place for the same client
 
-        def served_again() -> bool:
-            with _connect_from("127.0.0.2", port) as again:
-                again.sendall(page)
-                return [a[0] for a in _responses(_read_all(again))] == [200]
+            def served_again() -> bool:
+                with _connect_from("127.0.0.2", port) as again:
+                    again.sendall(page)
+                    return [a[0] for a in _responses(_read_all(again))] == [200]
 
-        assert _wait_for(served_again)
-    finally:
-        for sock in held:
-            sock.close()
-        server.server_close()
-        thread.join(SOCKET_TIMEOUT)
+            assert _wait_for(served_again)
+        finally:
+            for sock in held:
+                sock.close()

@@ -13,7 +13,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -47,6 +46,7 @@ from mexican_train._frontends.web import SPECTATOR, seed_warning, shareable_host
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.serialize import to_json, view_from_json
 from mexican_train.web import RequestError, WebServer, WebTable, make_server
+from serving import serving
 
 SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
 TIMEOUT = 20  # seconds: a hung server fails the test instead of blocking it
@@ -323,15 +323,8 @@ def served() -> Iterator[WebServer]:
     table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
     server = WebServer(("127.0.0.1", 0), table, log=None, long_poll=0.2)
     table.start()
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.daemon = True
-    thread.start()
-    try:
+    with serving(server):
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(TIMEOUT)
 
 
 def _request(server: WebServer, path: str, body: object = None, token: str | None = None) -> Any:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -28,6 +27,7 @@ from mexican_train._frontends.web import SPECTATOR, lobby_table
 from mexican_train.players import GreedyPlayer
 from mexican_train.serialize import to_json
 from mexican_train.web import RequestError, WebServer, WebTable
+from serving import serving
 from web_documents import answer
 
 TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
@@ -39,13 +39,8 @@ def server() -> Iterator[WebServer]:
     table = WebTable(3, STANDARD, bots={2: GreedyPlayer()}, seed=4)
     made = WebServer(("127.0.0.1", 0), table, log=None, request_timeout=0.5)
     table.start()
-    thread = threading.Thread(target=made.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(made):
         yield made
-    finally:
-        made.server_close()
-        thread.join(TIMEOUT)
 
 
 @contextlib.contextmanager
@@ -194,9 +189,7 @@ def test_the_lobby_makes_tables_with_a_link_per_seat_and_one_for_spectators(
 ) -> None:
     table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1)
     made = WebServer(("127.0.0.1", 0), table, log=None, lobby=lobby_table)
-    thread = threading.Thread(target=made.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(made):
         assert _json_call(made, "/api/lobby")["levels"] == ["easy", "medium", "hard"]
         asked = {"rules": "hub", "house": [], "players": 3, "people": 2, "level": "easy"}
         answer = _json_call(made, "/api/tables", asked)
@@ -214,9 +207,6 @@ def test_the_lobby_makes_tables_with_a_link_per_seat_and_one_for_spectators(
         monkeypatch.setattr(web, "MAX_TABLES_PER_CLIENT", 1)
         assert _json_call(made, "/api/tables", asked) == 503  # this address made its share
         assert len(made.tables) == 2
-    finally:
-        made.server_close()
-        thread.join(TIMEOUT)
 
 
 def test_a_server_without_a_lobby_makes_no_tables(server: WebServer) -> None:
@@ -268,9 +258,7 @@ def test_a_seat_gets_the_review_of_its_decisions_in_the_round_just_over() -> Non
     short = attrs.evolve(STANDARD, max_pip=6, rounds=2)
     table = WebTable(2, short, bots={1: GreedyPlayer()}, seed=1)  # mistakes in round 1
     made = WebServer(("127.0.0.1", 0), table, log=None)
-    thread = threading.Thread(target=made.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(made):
         mine, watching = table.tokens[0], table.spectator_token
         assert watching is not None
         assert _json_call(made, "/api/review", token=mine) == 409  # no round is over yet
@@ -299,6 +287,3 @@ def test_a_seat_gets_the_review_of_its_decisions_in_the_round_just_over() -> Non
         table.play(0, legal_moves(view(table.state, 0))[0])  # the next round is dealt (E4)
         assert table.state.current_player is not None
         assert _json_call(made, "/api/review", token=mine) == review  # round 1's still
-    finally:
-        made.server_close()
-        thread.join(TIMEOUT)

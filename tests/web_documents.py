@@ -7,7 +7,6 @@ types/write_samples.py writes them for ``tsc --strict`` against its TypeScript t
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from websockets.sync.client import connect
 from mexican_train import STANDARD
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable, lobby_table
+from serving import serving
 
 TIMEOUT = 60  # seconds: a review takes a few
 
@@ -27,16 +27,8 @@ TIMEOUT = 60  # seconds: a review takes a few
 @contextmanager
 def _serving(table: WebTable) -> Iterator[WebServer]:
     """Serve *table* (its bots moved by the caller) and a lobby on a free port."""
-    server = WebServer(("127.0.0.1", 0), table, log=None, lobby=lobby_table)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(WebServer(("127.0.0.1", 0), table, log=None, lobby=lobby_table)) as server:
         yield server
-    finally:
-        server.server_close()
-        thread.join(TIMEOUT)
-        for made in server.tables:
-            made.close()
 
 
 def answer(server: WebServer, path: str, body: object = None, token: str = "") -> tuple[int, Any]:
