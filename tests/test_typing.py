@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+import typing
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,11 @@ def test_the_changes_replace_takes_are_typed_for_every_field_in_order() -> None:
     """`GameState.replace` and `PlayerView.replace` take their fields as typed keywords."""
     assert tuple(mexican_train.StateChanges.__annotations__) == mexican_train.GameState.FIELDS
     assert tuple(mexican_train.ViewChanges.__annotations__) == mexican_train.PlayerView.FIELDS
+
+
+def test_a_views_fields_have_one_type_wherever_they_are_listed() -> None:
+    """`ViewChanges` (what `PlayerView.replace` takes) and the record JSON reads a view
+    into name the same fields with the same types: neither can drift from the other."""
+    from mexican_train._positions.fields import ViewFields
+
+    assert typing.get_type_hints(mexican_train.ViewChanges) == typing.get_type_hints(ViewFields)
