@@ -11,7 +11,8 @@ cut to one round with ``rounds=1``).  Deal *d* is dealt from seed *d* and played
 the two levels swapping seats, so the luck of the deal and of the seat cancels.  A round
 is won by the lower score (E3; a tie is half a win each).  Printed per pair: the first
 level's win rate with a 95% confidence interval (normal, over the deals' means, as a
-deal's two rounds are not independent) and its mean points less the other's per round.
+deal's two rounds are not independent; cut to 0-100%) and its mean points less the
+other's per round.
 The search bots are told every event as their seat sees it (``observe``), as
 `simulate` does.  Only the public API is used.
 """
@@ -20,15 +21,13 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import math
 import statistics
 import sys
 from typing import Any
 
-from tournament import PRESETS, play_round
+from tournament import PRESETS, core, play_round, report
 
-from mexican_train import COMPILED
 from mexican_train.players import LEVELS, make_bot
 
 
@@ -59,8 +58,8 @@ def run_pair(preset: str, first: str, second: str, deals: int, start: int) -> di
         "deals": deals,
         "first_deal": start,
         "win_rate": rate,
-        "ci_low": rate - half,
-        "ci_high": rate + half,
+        "ci_low": max(0.0, rate - half),  # a rate is within [0, 1] whatever the sample
+        "ci_high": min(1.0, rate + half),
         "mean_diff": mean,
         "diff_low": mean - spread,
         "diff_high": mean + spread,
@@ -77,21 +76,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.smoke:
         args.deals = 2
-    print(f"the core: {'compiled (mypyc)' if COMPILED else 'pure Python'}")
+    print(core())
     print(f"{'preset':9} {'level':7} {'vs':7} {'rounds':>6} {'wins':>7} {'95% CI':^17} "
           f"{'points':>8} {'95% CI':^18}")  # fmt: skip
     levels = list(LEVELS)
     for weaker, stronger in itertools.combinations(levels, 2):
         cell = run_pair(args.preset, stronger, weaker, args.deals, args.first_deal)
-        print(
+        row = (
             f"{cell['preset']:9} {stronger:7} {weaker:7} {cell['rounds']:6} "
             f"{cell['win_rate']:7.1%} [{cell['ci_low']:6.1%}, {cell['ci_high']:6.1%}] "
-            f"{cell['mean_diff']:+8.2f} [{cell['diff_low']:+7.2f}, {cell['diff_high']:+7.2f}]",
-            flush=True,
+            f"{cell['mean_diff']:+8.2f} [{cell['diff_low']:+7.2f}, {cell['diff_high']:+7.2f}]"
         )
-        if args.json:
-            with open(args.json, "a", encoding="utf-8") as out:
-                out.write(json.dumps(cell) + "\n")
+        report(row, cell, args.json)
     return 0
 
 

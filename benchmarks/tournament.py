@@ -187,6 +187,19 @@ def _row(cell: dict[str, Any]) -> str:
     )
 
 
+def core() -> str:
+    """The line that says which build of the core a run measured."""
+    return f"the core: {'compiled (mypyc)' if COMPILED else 'pure Python'}"
+
+
+def report(row: str, cell: dict[str, Any], path: str | None) -> None:
+    """Print *row*, and with *path* append *cell* to that file as one line of JSON."""
+    print(row, flush=True)
+    if path:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(cell) + "\n")
+
+
 def paired(first: str, second: str) -> list[str]:
     """Return a line per cell of two ``--json`` files: *second* less *first*, deal by deal."""
     lines = []
@@ -269,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         # would take minutes of it on the pure-Python build.
         args.opponents = args.opponents or ["planner", "greedy"]
     args.opponents = args.opponents or list(OPPONENTS)
-    print(f"the core: {'compiled (mypyc)' if COMPILED else 'pure Python'}")
+    print(core())
     print(f"{'preset':9} {'vs':8} {'player':12} {'rounds':>5} {'diff':>8} {'95% CI':^18} "
           f"{'wins':>6} {'median':>10} {'p90':>10}")  # fmt: skip
     budgets: list[int | None] = [*([None] if args.control else []), *args.iterations]
@@ -287,10 +300,7 @@ def main(argv: list[str] | None = None) -> int:
                     replan=not args.no_replan,
                     oracle=args.oracle,
                 )
-                print(_row(cell), flush=True)
-                if args.json:
-                    with open(args.json, "a", encoding="utf-8") as out:
-                        out.write(json.dumps(cell) + "\n")
+                report(_row(cell), cell, args.json)
     return 0
 
 
