@@ -7,6 +7,7 @@ localhost.  A refused request gets a JSON error and changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import socket
@@ -342,27 +343,18 @@ def test_the_timeout_is_five_seconds_by_default() -> None:
 
 
 def test_connections_past_the_bound_are_answered_503() -> None:
-    """Over max_connections, a new connection gets a JSON 503 at once and is closed."""
+    """Over max_connections, a new connection gets a JSON 503 at once and is closed; a
+    connection closed frees its place."""
 
     class Small(JSONServer):
         max_connections = 2
 
-    server = Small(("127.0.0.1", 0), JSONRequestHandler, log=None)
-    with serving(server):
-        port = server.server_address[1]
-        held = [
-            socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) for _ in range(2)
-        ]
-        try:
-            for sock in held:  # both are being served: each waits for its request line
-                sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
-            with socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) as extra:
-                answers = _responses(_read_all(extra))
-            assert [a[0] for a in answers] == [503]
-            assert json.loads(answers[0][2])["error"] == "busy"
-        finally:
-            for sock in held:
-                sock.close()
+    server = Small(("127.0.0.1", 0), _Hello, log=None)
+    port = server.server_address[1]
+    hello = b"GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    with serving(server), _refused_past(2, "127.0.0.1", port) as held:
+        held.pop().close()
+        assert _wait_for(lambda: [a[0] for a in _exchange_raw(port, hello)] == [200])
 
 
 def test_one_client_cannot_take_every_connection() -> None:
@@ -372,31 +364,17 @@ def test_one_client_cannot_take_every_connection() -> None:
         max_per_client = 2
 
     server = Small(("127.0.0.1", 0), _Hello, log=None)
-    with serving(server):
-        port = server.server_address[1]
-        held = [_connect_from("127.0.0.2", port) for _ in range(2)]
-        try:
-            for sock in held:  # both are being served: each waits for the rest of its request
-                sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
-            with _connect_from("127.0.0.2", port) as extra:
-                answers = _responses(_read_all(extra))
-            assert [a[0] for a in answers] == [503]
-            with _connect_from("127.0.0.1", port) as other:
-                other.sendall(
-                    b"GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-                )
-                answers = _responses(_read_all(other))
-            assert [a[0] for a in answers] == [200]
-            held.pop().close()  # a connection closed frees its place for the same client
-            assert _wait_for(lambda: server._per_client.get("127.0.0.2") == 1)
-            with _connect_from("127.0.0.2", port) as again:
-                again.sendall(
-                    b"GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-                )
-                assert [a[0] for a in _responses(_read_all(again))] == [200]
-        finally:
-            for sock in held:
-                sock.close()
+    port = server.server_address[1]
+    hello = b"GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    with serving(server), _refused_past(2, "127.0.0.2", port) as held:
+        with _connect_from("127.0.0.1", port) as other:
+            other.sendall(hello)
+            assert [a[0] for a in _responses(_read_all(other))] == [200]
+        held.pop().close()  # a connection closed frees its place for the same client
+        assert _wait_for(lambda: server._per_client.get("127.0.0.2") == 1)
+        with _connect_from("127.0.0.2", port) as again:
+            again.sendall(hello)
+            assert [a[0] for a in _responses(_read_all(again))] == [200]
 
 
 def test_answers_go_out_at_once_in_one_write() -> None:
@@ -423,6 +401,25 @@ def test_answers_go_out_at_once_in_one_write() -> None:
 class _Hello(JSONRequestHandler):
     def respond(self, method: str, path: str) -> Response:
         return Response.json({"hello": path})
+
+
+@contextlib.contextmanager
+def _refused_past(count: int, address: str, port: int) -> Iterator[list[socket.socket]]:
+    """Hold *count* connections from *address*, each mid-request (so being served), and
+    check that one more from it is refused with a JSON 503; yield the held ones, closed
+    after."""
+    held = [_connect_from(address, port) for _ in range(count)]
+    try:
+        for sock in held:  # each waits for the rest of its request
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+        with _connect_from(address, port) as extra:
+            answers = _responses(_read_all(extra))
+        assert [a[0] for a in answers] == [503]
+        assert json.loads(answers[0][2])["error"] == "busy"
+        yield held
+    finally:
+        for sock in held:
+            sock.close()
 
 
 def _connect_from(address: str, port: int) -> socket.socket:
@@ -514,28 +511,17 @@ def test_one_client_cannot_take_every_connection_of_the_web_table() -> None:
     server = WebServer(
         ("127.0.0.1", 0), table, log=None, max_per_client=2, request_timeout=SHORT_TIMEOUT
     )
-    with serving(server):
-        port = server.server_address[1]
-        held = [_connect_from("127.0.0.2", port) for _ in range(2)]
-        page = b"GET /favicon.svg HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-        try:
-            for sock in held:  # both are being served: each waits for the rest of its request
-                sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
-            with _connect_from("127.0.0.2", port) as extra:
-                answers = _responses(_read_all(extra))
-            assert [a[0] for a in answers] == [503]
-            assert json.loads(answers[0][2])["error"] == "busy"
-            with _connect_from("127.0.0.1", port) as other:
-                other.sendall(page)
-                assert [a[0] for a in _responses(_read_all(other))] == [200]
-            held.pop().close()  # a connection closed frees its place for the same client
+    port = server.server_address[1]
+    page = b"GET /favicon.svg HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    with serving(server), _refused_past(2, "127.0.0.2", port) as held:
+        with _connect_from("127.0.0.1", port) as other:
+            other.sendall(page)
+            assert [a[0] for a in _responses(_read_all(other))] == [200]
+        held.pop().close()  # a connection closed frees its place for the same client
 
-            def served_again() -> bool:
-                with _connect_from("127.0.0.2", port) as again:
-                    again.sendall(page)
-                    return [a[0] for a in _responses(_read_all(again))] == [200]
+        def served_again() -> bool:
+            with _connect_from("127.0.0.2", port) as again:
+                again.sendall(page)
+                return [a[0] for a in _responses(_read_all(again))] == [200]
 
-            assert _wait_for(served_again)
-        finally:
-            for sock in held:
-                sock.close()
+        assert _wait_for(served_again)
