@@ -26,7 +26,7 @@ import statistics
 import sys
 from typing import Any
 
-from tournament import PRESETS, core, play_round, report
+from tournament import PRESETS, measured_build, play_round, report
 
 from mexican_train.players import LEVELS, make_bot
 
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.smoke:
         args.deals = 2
-    print(core())
+    print(measured_build())
     print(f"{'preset':9} {'level':7} {'vs':7} {'rounds':>6} {'wins':>7} {'95% CI':^17} "
           f"{'points':>8} {'95% CI':^18}")  # fmt: skip
     levels = list(LEVELS)

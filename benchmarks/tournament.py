@@ -187,7 +187,7 @@ def _row(cell: dict[str, Any]) -> str:
     )
 
 
-def core() -> str:
+def measured_build() -> str:
     """The line that says which build of the core a run measured."""
     return f"the core: {'compiled (mypyc)' if COMPILED else 'pure Python'}"
 
@@ -282,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         # would take minutes of it on the pure-Python build.
         args.opponents = args.opponents or ["planner", "greedy"]
     args.opponents = args.opponents or list(OPPONENTS)
-    print(core())
+    print(measured_build())
     print(f"{'preset':9} {'vs':8} {'player':12} {'rounds':>5} {'diff':>8} {'95% CI':^18} "
           f"{'wins':>6} {'median':>10} {'p90':>10}")  # fmt: skip
     budgets: list[int | None] = [*([None] if args.control else []), *args.iterations]
