@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -107,6 +108,27 @@ def test_the_command_line_prints_the_biggest_mistakes(tmp_path: Path) -> None:
     bad = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "7"])
     assert bad.exit_code != 0
     assert "seats 0-2" in bad.output
+
+
+def test_the_how_to_shows_what_the_command_prints_for_its_game(tmp_path: Path) -> None:
+    """docs/howto/review-your-game.rst quotes the start of the review of the game it
+    records, line for line."""
+    state = new_game(3, attrs.evolve(HUB, rounds=1), seed=5)
+    start, moves = state, []
+    bots = [GreedyPlayer(), PlannerPlayer(), PlannerPlayer()]
+    while state.current_player is not None:
+        mine = view(state, state.current_player)
+        moves.append(bots[state.current_player].choose(mine, legal_moves(mine)))
+        state = apply(state, moves[-1])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_json(record(start, moves))))
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "0"], terminal_width=80)
+    assert result.exit_code == 0, result.output
+    page = (Path(__file__).resolve().parent.parent / "docs/howto/review-your-game.rst").read_text()
+    block = page.split("   $ mexican-train analyze game.json --seat 0\n", 1)[1].splitlines()
+    quoted = [line[3:] for line in itertools.takewhile(lambda line: line.strip() != "...", block)]
+    assert len(quoted) == 7
+    assert result.output.splitlines()[: len(quoted)] == quoted
 
 
 def test_a_round_is_reviewed_alone() -> None:
