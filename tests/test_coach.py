@@ -29,9 +29,9 @@ from mexican_train._frontends.cli import cli
 from mexican_train.serialize import to_json
 
 
-def _game(seed: int = 5, players: int = 3) -> GameRecord:
+def _game(seed: int = 5, players: int = 3, max_pip: int = 9) -> GameRecord:
     """A one-round game: a greedy seat 0 against planners."""
-    state = new_game(players, attrs.evolve(HUB, max_pip=9, rounds=1), seed=seed)
+    state = new_game(players, attrs.evolve(HUB, max_pip=max_pip, rounds=1), seed=seed)
     start, moves = state, []
     bots = [GreedyPlayer()] + [PlannerPlayer()] * (players - 1)
     while state.current_player is not None:
@@ -112,16 +112,9 @@ def test_the_command_line_prints_the_biggest_mistakes(tmp_path: Path) -> None:
 
 def test_the_how_to_shows_what_the_command_prints_for_its_game(tmp_path: Path) -> None:
     """docs/howto/review-your-game.rst quotes the start of the review of the game it
-    records, line for line."""
-    state = new_game(3, attrs.evolve(HUB, rounds=1), seed=5)
-    start, moves = state, []
-    bots = [GreedyPlayer(), PlannerPlayer(), PlannerPlayer()]
-    while state.current_player is not None:
-        mine = view(state, state.current_player)
-        moves.append(bots[state.current_player].choose(mine, legal_moves(mine)))
-        state = apply(state, moves[-1])
+    records (the double-12 set: HUB's own), line for line."""
     path = tmp_path / "game.json"
-    path.write_text(json.dumps(to_json(record(start, moves))))
+    path.write_text(json.dumps(to_json(_game(max_pip=12))))
     result = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "0"], terminal_width=80)
     assert result.exit_code == 0, result.output
     page = (Path(__file__).resolve().parent.parent / "docs/howto/review-your-game.rst").read_text()
