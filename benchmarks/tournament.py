@@ -7,6 +7,7 @@ Run from the repository root::
     python benchmarks/tournament.py --paired old.jsonl new.jsonl   # two runs' --json, deal by deal
     python benchmarks/tournament.py --oracle --presets HUB --opponents planner  # hands shown
     python benchmarks/tournament.py --oracle early --presets HUB --opponents planner
+    python benchmarks/tournament.py --iterations 180 --early planner   # search late only
 
 Each cell is one preset (`STANDARD` or `HUB`, 4 players, cut to a single round with
 ``rounds=1``), one kind of opponent (three `PlannerPlayer`\\ s, three `GreedyPlayer`\\ s,
@@ -33,8 +34,10 @@ second's difference less the first's, deal by deal, with its 95% interval.
 V10; the boneyard's order stays hidden): not a player, a measure of what knowing the
 hands is worth, the bound of what inference can give.  ``--oracle early`` shows them
 only while every other seat holds more than `LATE_TILES` tiles, ``--oracle late`` only
-once one holds that many or fewer: where in the round knowing them is worth most.  Only
-the public API is used.
+once one holds that many or fewer: where in the round knowing them is worth most.
+``--early`` and ``--late`` play the searcher's decisions of that part of the round with
+another budget, or as the planner (``planner``): where in the round the search pays.
+Only the public API is used.
 """
 
 from __future__ import annotations
@@ -101,11 +104,41 @@ def play_round(
     return list(state.round_scores[-1]), times
 
 
+def _is_late(hand_sizes: tuple[int, ...], seat: int) -> bool:
+    # Whether another seat than *seat* holds LATE_TILES tiles or fewer.
+    return min(n for other, n in enumerate(hand_sizes) if other != seat) <= LATE_TILES
+
+
 def _shows_hands(oracle: str | None, hand_sizes: tuple[int, ...], seat: int) -> bool:
     if oracle is None:
         return False
-    late = min(n for other, n in enumerate(hand_sizes) if other != seat) <= LATE_TILES
-    return oracle == "always" or late == (oracle == "late")
+    return oracle == "always" or _is_late(hand_sizes, seat) == (oracle == "late")
+
+
+@attrs.frozen
+class Phased:
+    """A player that plays as *early* while every other seat holds more than `LATE_TILES`
+    tiles, and as *late* once one holds that many or fewer; both are told every event."""
+
+    early: Player
+    late: Player
+
+    def observe(self, events: Any) -> None:
+        for player in (self.early, self.late):
+            observe = getattr(player, "observe", None)
+            if observe is not None:
+                observe(events)
+
+    def choose(self, view: Any, moves: tuple[Any, ...]) -> Any:
+        seat = view.seat
+        return (self.late if _is_late(view.hand_sizes, seat) else self.early).choose(view, moves)
+
+
+def _budget(text: str) -> str:
+    # An --early or --late budget: a number of iterations, or the planner's move.
+    if text != "planner" and not (text.isdigit() and int(text) > 0):
+        raise argparse.ArgumentTypeError(f"a number of iterations or 'planner', not {text!r}")
+    return text
 
 
 def run_cell(
@@ -118,8 +151,25 @@ def run_cell(
     inference: bool = True,
     replan: bool = True,
     oracle: str | None = None,
+    early: str | None = None,
+    late: str | None = None,
 ) -> dict[str, Any]:
-    """Play *rounds* rounds of one cell, four per deal; *iterations* None is the control."""
+    """Play *rounds* rounds of one cell, four per deal; *iterations* None is the control.
+
+    *early* and *late* (a number of iterations, or ``planner``) replace the searcher's
+    budget in that part of the round (`Phased`).
+    """
+
+    def searcher(budget: str | None, iterations: int) -> Player:
+        if budget == "planner":
+            return PlannerPlayer()
+        return SearchPlayer(
+            iterations=iterations if budget is None else int(budget),
+            seed=seed,
+            inference=inference,
+            replan=replan,
+        )
+
     per_deal: list[float] = []
     diffs: list[float] = []
     wins = 0.0
@@ -131,8 +181,10 @@ def run_cell(
             # One player per seat: a searcher keeps what its seat has seen.
             players: list[Player] = [OPPONENTS[opponent]() for _ in range(4)]
             if iterations is not None:
-                players[seat] = SearchPlayer(
-                    iterations=iterations, seed=seed, inference=inference, replan=replan
+                players[seat] = (
+                    Phased(searcher(early, iterations), searcher(late, iterations))
+                    if early or late
+                    else searcher(None, iterations)
                 )
             points, taken = play_round(preset, deal, players, seat, oracle)
             times += taken
@@ -157,6 +209,8 @@ def run_cell(
         "inference": inference,
         "replan": replan,
         "oracle": oracle,
+        "early": early,
+        "late": late,
         "rounds": len(diffs),
         "deals": deals,
         "first_deal": first,
@@ -175,6 +229,9 @@ def _row(cell: dict[str, Any]) -> str:
     who = "control" if cell["iterations"] is None else f"search@{cell['iterations']}"
     if cell.get("oracle"):
         who += " oracle" if cell["oracle"] == "always" else f" {cell['oracle']}"
+    for phase in ("early", "late"):
+        if cell.get(phase):
+            who += f" {phase}={cell[phase]}"
     timing = (
         f"{cell['median_s'] * 1000:7.1f} ms {cell['p90_s'] * 1000:7.1f} ms"
         if cell["median_s"] is not None
@@ -263,6 +320,16 @@ def main(argv: list[str] | None = None) -> int:
         f" gives; 'early' while every other seat holds more than {LATE_TILES} tiles, 'late'"
         " after",
     )
+    for phase, when in (
+        ("early", f"while every other seat holds more than {LATE_TILES} tiles"),
+        ("late", f"once another seat holds {LATE_TILES} tiles or fewer"),
+    ):
+        parser.add_argument(
+            f"--{phase}",
+            type=_budget,
+            metavar="N|planner",
+            help=f"{when}, the searcher plays N iterations a decision, or the planner's move",
+        )
     parser.add_argument(
         "--smoke", action="store_true", help="8 rounds (2 deals) a cell, 8 iterations"
     )
@@ -299,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
                     inference=not args.no_inference,
                     replan=not args.no_replan,
                     oracle=args.oracle,
+                    early=args.early,
+                    late=args.late,
                 )
                 report(_row(cell), cell, args.json)
     return 0
