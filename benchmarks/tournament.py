@@ -53,8 +53,18 @@ from typing import Any
 
 import attrs
 
-from mexican_train import COMPILED, HUB, STANDARD, Player, legal_moves, new_game, view
-from mexican_train.events import apply_with_events, redact_events
+from mexican_train import (
+    COMPILED,
+    HUB,
+    STANDARD,
+    Move,
+    Player,
+    PlayerView,
+    legal_moves,
+    new_game,
+    view,
+)
+from mexican_train.events import Event, apply_with_events, redact_events
 from mexican_train.players import GreedyPlayer, PlannerPlayer, SearchPlayer
 
 PRESETS = {"STANDARD": STANDARD, "HUB": HUB}
@@ -104,7 +114,7 @@ def play_round(
     return list(state.round_scores[-1]), times
 
 
-def _is_late(hand_sizes: tuple[int, ...], seat: int) -> bool:
+def _is_late(hand_sizes: tuple[int, ...], seat: int | None) -> bool:
     # Whether another seat than *seat* holds LATE_TILES tiles or fewer.
     return min(n for other, n in enumerate(hand_sizes) if other != seat) <= LATE_TILES
 
@@ -123,15 +133,15 @@ class Phased:
     early: Player
     late: Player
 
-    def observe(self, events: Any) -> None:
+    def observe(self, events: tuple[Event, ...]) -> None:
         for player in (self.early, self.late):
             observe = getattr(player, "observe", None)
             if observe is not None:
                 observe(events)
 
-    def choose(self, view: Any, moves: tuple[Any, ...]) -> Any:
-        seat = view.seat
-        return (self.late if _is_late(view.hand_sizes, seat) else self.early).choose(view, moves)
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        player = self.late if _is_late(view.hand_sizes, view.seat) else self.early
+        return player.choose(view, moves)
 
 
 def _budget(text: str) -> str:
