@@ -267,26 +267,41 @@ def report(row: str, cell: dict[str, Any], path: str | None) -> None:
             out.write(json.dumps(cell) + "\n")
 
 
+def _deals(cell: dict[str, Any]) -> str:
+    # The deals a cell played, in words.
+    return f"{cell['preset']}, {cell['rounds']} rounds from deal {cell['first_deal']}"
+
+
+def _cells(path: str) -> list[dict[str, Any]]:
+    # The cells of a --json file, or a one-line error.
+    try:
+        with open(path, encoding="utf-8") as cells:
+            return [json.loads(line) for line in cells]
+    except (OSError, ValueError) as error:
+        raise SystemExit(
+            f"cannot read {path} as a --json file of this tournament: {error}"
+        ) from None
+
+
 def paired(first: str, second: str) -> list[str]:
     """Return a line per cell of two ``--json`` files: *second* less *first*, deal by deal."""
     lines = []
-    with open(first, encoding="utf-8") as a, open(second, encoding="utf-8") as b:
-        for old, new in zip(map(json.loads, a), map(json.loads, b), strict=True):
-            if (old["preset"], old["first_deal"], old["rounds"]) != (
-                new["preset"], new["first_deal"], new["rounds"]
-            ):  # fmt: skip
-                raise SystemExit(f"not the same deals: {old['preset']} and {new['preset']}")
-            deals = [
-                statistics.fmean(new["diffs"][i : i + 4])
-                - statistics.fmean(old["diffs"][i : i + 4])
-                for i in range(0, len(old["diffs"]), 4)
-            ]
-            mean = statistics.fmean(deals)
-            half = 1.96 * statistics.stdev(deals) / math.sqrt(len(deals))
-            lines.append(
-                f"{new['preset']:9} {old['rounds']:5} rounds: {mean:+.2f} "
-                f"[{mean - half:+.2f}, {mean + half:+.2f}] points a round"
-            )
+    olds, news = _cells(first), _cells(second)
+    if len(olds) != len(news):
+        raise SystemExit(f"{first} has {len(olds)} cells and {second} {len(news)}")
+    for old, new in zip(olds, news, strict=True):
+        if _deals(old) != _deals(new):
+            raise SystemExit(f"not the same deals: {_deals(old)} and {_deals(new)}")
+        deals = [
+            statistics.fmean(new["diffs"][i : i + 4]) - statistics.fmean(old["diffs"][i : i + 4])
+            for i in range(0, len(old["diffs"]), 4)
+        ]
+        mean = statistics.fmean(deals)
+        half = 1.96 * statistics.stdev(deals) / math.sqrt(len(deals))
+        lines.append(
+            f"{new['preset']:9} {old['rounds']:5} rounds: {mean:+.2f} "
+            f"[{mean - half:+.2f}, {mean + half:+.2f}] points a round"
+        )
     return lines
 
 
