@@ -107,11 +107,16 @@ def play_round(
             times.append(elapsed)
         after, events = apply_with_events(state, move)
         for watcher, player in enumerate(players):
-            observe = getattr(player, "observe", None)
-            if observe is not None:  # what the round shows, as that seat sees it
-                observe(redact_events(events, watcher))
+            _tell(player, redact_events(events, watcher))  # as that seat sees the round
         state = after
     return list(state.round_scores[-1]), times
+
+
+def _tell(player: Player, events: tuple[Event, ...]) -> None:
+    # Give *player* the events, if it keeps what it is told (an ``observe`` method).
+    observe = getattr(player, "observe", None)
+    if observe is not None:
+        observe(events)
 
 
 def _is_late(hand_sizes: tuple[int, ...], seat: int | None) -> bool:
@@ -134,10 +139,8 @@ class Phased:
     late: Player
 
     def observe(self, events: tuple[Event, ...]) -> None:
-        for player in (self.early, self.late):
-            observe = getattr(player, "observe", None)
-            if observe is not None:
-                observe(events)
+        _tell(self.early, events)
+        _tell(self.late, events)
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         player = self.late if _is_late(view.hand_sizes, view.seat) else self.early
