@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import pickle
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
@@ -141,12 +142,45 @@ def test_the_result_is_a_frozen_value_that_pickles_and_serialises() -> None:
     assert data["player_stats"][0]["name"] == "greedy"
 
 
-def test_summary_gives_the_mean_and_a_95_percent_interval() -> None:
+def test_summary_gives_the_mean_and_a_95_percent_student_interval() -> None:
     summary = Summary.of([1.0, 2.0, 3.0, 4.0])
     assert summary.mean == 2.5
-    assert summary.low == pytest.approx(2.5 - 1.96 * (5 / 3) ** 0.5 / 2, rel=1e-3)
+    # Student's t with 3 degrees of freedom is 3.182 (not the normal 1.96).
+    assert summary.low == pytest.approx(2.5 - 3.182446 * (5 / 3) ** 0.5 / 2, rel=1e-6)
     assert summary.margin == pytest.approx(summary.high - 2.5)
-    assert Summary.of([7]).stdev == 0.0
+    one = Summary.of([7])
+    assert (one.stdev, one.low, one.high) == (0.0, 7, 7)
+
+
+def _t_density(t: float, df: int) -> float:
+    log = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - math.log(df * math.pi) / 2
+    return math.exp(log - (df + 1) / 2 * math.log1p(t * t / df))
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 5, 10, 29, 30, 31, 40, 100, 1000])
+def test_the_interval_is_students_for_any_number_of_values(df: int) -> None:
+    # The half-width over the standard error is the t quantile whose upper tail is
+    # 2.5%: integrate the t density from 0 to it (Simpson) and find 47.5%.
+    values = [0.0] * df + [1.0]  # df + 1 values
+    summary = Summary.of(values)
+    quantile = summary.margin / (summary.stdev / math.sqrt(len(values)))
+    steps = 4000
+    h = quantile / steps
+    inner = sum((4 if i % 2 else 2) * _t_density(i * h, df) for i in range(1, steps))
+    area = (_t_density(0, df) + inner + _t_density(quantile, df)) * h / 3
+    assert area == pytest.approx(0.475, abs=1e-6)
+
+
+def test_the_report_shows_no_interval_for_one_game_and_totals_as_totals() -> None:
+    result = simulate([GreedyPlayer(), GreedyPlayer()], STANDARD, games=1, seed=1)
+    lines = result.report().splitlines()
+    assert lines[2].endswith(" -")
+    assert lines[3].endswith(" -")
+    counters = result.counters
+    assert (
+        f"in all: doubles played {counters.doubles_played}, opened {counters.doubles_opened}"
+        in lines[4]
+    )
 
 
 def test_progress_is_reported_for_every_game() -> None:

@@ -31,17 +31,47 @@ from .._formats.events import Event, derive_events, redact_events
 from .names import player_name
 from .players import Player
 
-#: z for a two-sided 95% confidence interval (normal approximation).
+# Student's t for a two-sided 95% interval, by degrees of freedom 1 to 30.
+_T95 = (
+    12.706204736, 4.302652730, 3.182446305, 2.776445105, 2.570581836, 2.446911851,
+    2.364624252, 2.306004135, 2.262157163, 2.228138852, 2.200985160, 2.178812830,
+    2.160368656, 2.144786688, 2.131449546, 2.119905299, 2.109815578, 2.100922040,
+    2.093024054, 2.085963447, 2.079613845, 2.073873068, 2.068657610, 2.063898562,
+    2.059538553, 2.055529439, 2.051830516, 2.048407142, 2.045229642, 2.042272456,
+)  # fmt: skip
 _Z95 = 1.959963984540054
+
+
+def _t95(df: int) -> float:
+    """Return Student's t quantile for a two-sided 95% interval with *df* degrees of freedom.
+
+    From a table up to 30 degrees of freedom, then the Cornish-Fisher expansion
+    around the normal quantile (within 10⁻⁶ from there on).
+
+    >>> round(_t95(1), 3), round(_t95(10), 3), round(_t95(1000), 3)
+    (12.706, 2.228, 1.962)
+    """
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = _Z95
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
 
 
 @attrs.frozen
 class Summary:
     """The mean of a sample with its spread and a 95% confidence interval.
 
-    The interval is the normal approximation, mean ± 1.96 standard errors:
-    good from a few dozen values on; with fewer, read it as rough.  An empty
-    sample has ``count == 0`` and every other field 0.
+    The interval is Student's, mean ± t standard errors (t = 12.7 for two
+    values, 2.0 for forty, 1.96 in the limit): it assumes the values are
+    independent, and close enough to normal for their mean to be.  With one
+    value there is no interval: *low* and *high* are the value itself, and
+    `SimulationResult.report` shows none.  An empty sample has ``count == 0``
+    and every other field 0.
 
     Attributes:
         count: how many values.
@@ -53,7 +83,7 @@ class Summary:
         maximum: the largest value.
 
     >>> Summary.of([10, 20, 30])
-    Summary(count=3, mean=20.0, stdev=10.0, low=8.684..., high=31.315..., minimum=10, maximum=30)
+    Summary(count=3, mean=20.0, stdev=10.0, low=-4.841..., high=44.841..., minimum=10, maximum=30)
     """
 
     count: int
@@ -76,7 +106,7 @@ class Summary:
             return cls(0, 0.0, 0.0, 0.0, 0.0, 0, 0)
         mean = statistics.fmean(values)
         stdev = statistics.stdev(values) if n > 1 else 0.0
-        half = _Z95 * stdev / math.sqrt(n)
+        half = _t95(n - 1) * stdev / math.sqrt(n) if n > 1 else 0.0
         return cls(n, mean, stdev, mean - half, mean + half, min(values), max(values))
 
     @property
@@ -276,12 +306,12 @@ class SimulationResult:
         width = max(len("player"), *map(len, names))
         lines.append(f"{'player':<{width}}  {'wins':>5}  {'mean score':>10}  {'95% CI':>17}")
         for name, p in zip(names, self.player_stats, strict=True):
-            ci = f"{max(p.score.low, floor):.1f} - {p.score.high:.1f}"
+            ci = f"{max(p.score.low, floor):.1f} - {p.score.high:.1f}" if p.score.count > 1 else "-"
             lines.append(f"{name:<{width}}  {p.wins:>5}  {p.score.mean:>10.1f}  {ci:>17}")
         c = self.counters
         lines.append(
             f"per round: {self.round_turns.mean:.1f} turns, {self.round_tiles.mean:.1f} tiles; "
-            f"doubles played {c.doubles_played}, opened {c.doubles_opened}, "
+            f"in all: doubles played {c.doubles_played}, opened {c.doubles_opened}, "
             f"closed {c.doubles_closed}; markers {c.markers_placed}; draws {c.draws}"
         )
         for illegal in self.illegal_moves:
