@@ -13,9 +13,11 @@ from click.testing import CliRunner
 
 from mexican_train import (
     HUB,
+    STANDARD,
     GameRecord,
     GreedyPlayer,
     InvalidArgumentError,
+    Pass,
     PlannerPlayer,
     analyze,
     apply,
@@ -141,3 +143,19 @@ def test_a_round_is_reviewed_alone() -> None:
     for bad in (0, "2", 1.0):
         with pytest.raises(InvalidArgumentError, match="round_number"):
             analyze(game, round_number=bad)  # type: ignore[arg-type]
+
+
+def test_p4_a_pass_that_ends_a_first_turn_chain_is_not_called_a_pass() -> None:
+    """Under Rulebook A a pass after the first turn's first tile ends the chain, no marker."""
+    state = start = new_game(2, attrs.evolve(STANDARD, max_pip=9, rounds=1), seed=1)
+    moves = []
+    while state.current_player == state.first_player or not moves:
+        # The first seat lays one tile of its first turn, then stops the chain.
+        legal = legal_moves(state)
+        move = Pass() if Pass() in legal and state.turn_tiles else legal[0]
+        moves.append(move)
+        state = apply(state, move)
+    stops = [r for r in analyze(record(start, moves), samples=4) if r.chosen == Pass()]
+    assert stops
+    assert all("stop your first turn there (no marker)" in r.reason for r in stops)
+    assert not any("pass" in r.reason for r in stops)

@@ -176,11 +176,22 @@ def _review(
         loss=loss,
         values=tuple((moves[i], means[i]) for i in order),
         samples=samples,
-        reason=_reason(moves[mine_index], moves[best_index], loss, samples, seat),
+        reason=_reason(
+            moves[mine_index], moves[best_index], loss, samples, seat, _in_first_turn(state, seat)
+        ),
     )
 
 
-def _words(move: Move, seat: int | None = None) -> str:
+def _in_first_turn(state: GameState, seat: int) -> bool:
+    # Whether *seat* is on its first turn with a tile laid: a pass then ends the chain (P4).
+    return (
+        state.rules.first_turn is not None
+        and not state.has_had_first_turn(seat)
+        and state.turn_tiles > 0
+    )
+
+
+def _words(move: Move, seat: int | None = None, first_turn: bool = False) -> str:
     """Return *move* in words: ``play 6-5 on your train``, ``draw``, ``pass``, ...
 
     >>> from mexican_train import MEXICAN, Play, Tile
@@ -198,17 +209,23 @@ def _words(move: Move, seat: int | None = None) -> str:
     if type(move) is Draw:
         return "draw"
     if type(move) is Pass:
-        return "pass"
+        # P4: a pass after the first turn's first tile only ends the chain, with no marker.
+        return "stop your first turn there (no marker)" if first_turn else "pass"
     if type(move) is CallLastTile:
         return "call 'last tile'"
     return "deal the next round"
 
 
-def _reason(chosen: Move, best: Move, loss: float, samples: int, seat: int) -> str:
+def _reason(
+    chosen: Move, best: Move, loss: float, samples: int, seat: int, first_turn: bool
+) -> str:
     if chosen == best:
-        return f"{_words(chosen, seat)} was the best move found ({samples} sampled deals)"
+        return (
+            f"{_words(chosen, seat, first_turn)} was the best move found ({samples} sampled deals)"
+        )
     return (
-        f"{_words(best, seat)} instead of {_words(chosen, seat)}: about {loss:.1f} "
+        f"{_words(best, seat, first_turn)} instead of {_words(chosen, seat, first_turn)}: "
+        f"about {loss:.1f} "
         f"points better for you against the others at the end of the round, on average "
         f"over {samples} deals of the tiles you could not see"
     )
