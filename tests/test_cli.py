@@ -407,7 +407,8 @@ def test_simulate_says_one_game_hides_the_bar_off_a_terminal_and_clamps_at_zero(
     assert "Playing" not in result.stderr
     planner = result.stdout.splitlines()[3].split()
     assert planner[1] == "planner"
-    assert planner[-3:] == ["0.0", "-", "19.2"]  # 6.5 +- 12.7 would reach -6.2: clamped
+    # Two games: Student's t of 12.7; 6.5 +- 82.6 would reach -76.1: clamped at 0.
+    assert planner[-3:] == ["0.0", "-", "89.1"]
     one = run("simulate", "-n", "1", "-p", "2", "--bots", "random,greedy").stdout
     assert "1 game, 2 players" in one
 
@@ -430,3 +431,129 @@ def test_thirteen_rounds_names_the_player_counts_whose_set_holds_the_12_12() -> 
     assert_one_line_error(result, "--players: the thirteen-rounds rules allow 4-14 players, not 3")
     assert result.exit_code == 2
     assert run("demo", "--rules", "thirteen-rounds", "--players", "4", "-q").exit_code == 0
+
+
+FAILING_BOTS = """
+from mexican_train import Play, Tile
+
+
+class Raises:
+    def choose(self, view, moves):
+        raise RuntimeError("boom")
+
+
+class NotCallable:
+    choose = 5
+
+
+class Cheats:
+    def choose(self, view, moves):
+        return Play(Tile(0, 0), 0)  # a tile it may not hold, on a train it may not use
+"""
+
+
+@pytest.fixture
+def failing_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "failing_bots.py").write_text(FAILING_BOTS)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "failing_bots", raising=False)
+
+
+@pytest.mark.usefixtures("failing_bots")
+@pytest.mark.parametrize("command", [["demo", "-q"], ["simulate", "-n", "2"]])
+def test_your_own_bot_that_raises_ends_the_command_in_one_line(command: list[str]) -> None:
+    result = run(*command, "-p", "2", "--seed", "1", "--bots", "failing_bots:Raises,greedy")
+    assert_one_line_error(
+        result, "your bot failing_bots:Raises failed in choose(): RuntimeError: boom"
+    )
+    assert result.exit_code == 1
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_a_bot_whose_choose_is_not_a_method_is_refused_up_front() -> None:
+    result = run("demo", "-p", "2", "--bots", "failing_bots:NotCallable")
+    assert_one_line_error(result, "is not a player: a player has a method choose(view, moves)")
+    assert result.exit_code == 2
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_a_bot_breaking_a_rule_fails_demo_and_simulate_alike() -> None:
+    demo = run("demo", "-p", "2", "-q", "--seed", "1", "--bots", "failing_bots:Cheats,greedy")
+    assert_one_line_error(
+        demo, "seat 0 (Cheats) made an illegal move, 0-0@0: player 0 does not hold"
+    )
+    assert demo.exit_code == 1
+    simulated = run("simulate", "-p", "2", "-n", "2", "--bots", "failing_bots:Cheats,greedy")
+    assert simulated.exit_code == 1
+    assert "illegal move in game 0 by Cheats (seat 0)" in simulated.stdout  # the report first
+    assert simulated.stderr == "Error: 2 games stopped at an illegal move (listed above)\n"
+
+
+def test_serve_refuses_a_host_that_is_empty_or_no_name() -> None:
+    empty = run("serve", "--no-db", "--port", "0", "--host", " ")
+    assert_one_line_error(empty, "give an address: 127.0.0.1 for this machine only")
+    assert empty.exit_code == 2
+    undecodable = run("serve", "--no-db", "--port", "0", "--host", "\udcff")
+    assert_one_line_error(undecodable, "is not a host name or address")
+
+
+@pytest.mark.parametrize("option", ["--bot-delay", "--takeover", "--turn-timer"])
+def test_serve_refuses_nan_seconds_as_a_usage_error(option: str) -> None:
+    result = run("serve", "--no-db", "--port", "0", option, "nan")
+    assert_one_line_error(result, f"Invalid value for '{option}': 'nan' is not a number of seconds")
+    assert result.exit_code == 2
+
+
+def test_serve_checks_the_bots_even_when_people_take_every_seat() -> None:
+    result = run("serve", "--no-db", "--port", "0", "-p", "2", "--people", "2", "--bots", "nosuch")
+    assert_one_line_error(result, "--bots: there is no bot called 'nosuch'")
+
+
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [(["demo", "-p"], "demo"), (["simulate", "-n"], "simulate"), (["demo", "--quiet=1"], "demo")],
+)
+def test_a_malformed_option_points_to_its_commands_help(args: list[str], where: str) -> None:
+    result = run(*args)
+    assert_one_line_error(result, f"(see 'mexican-train {where} --help')")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="closing a file descriptor with the shell")
+def test_a_closed_standard_output_is_a_failure() -> None:
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$0" -m mexican_train --version >&-', sys.executable],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr == "Error: cannot write the output: standard output is closed\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "is not JSON: the JSON nests 100000 deep"),
+        (b'{"a": ' + b"9" * 5000 + b"}", "is not JSON: a number of 5000 characters"),
+        (b"nope", "is not JSON: Expecting value"),
+        (b"\xff\xfe", "is not JSON: the body is not UTF-8"),
+        (b"[1]", "is not a game record: $: a document is a JSON object, not an array"),
+        (b'\xef\xbb\xbf{"type": "record"}', "is not a game record: $.schema: required field"),
+    ],
+)
+def test_analyze_says_what_is_wrong_with_the_file(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    result = run("analyze", str(path))
+    assert_one_line_error(result, f"{path} {message}")
+    assert result.exit_code == 2
+
+
+def test_analyze_refuses_a_seed_of_more_than_64_bits(tmp_path: Path) -> None:
+    result = run("analyze", str(tmp_path / "game.json"), "--seed", str(2**64))
+    assert_one_line_error(result, "a seed is a whole number of at most 64 bits")

@@ -7,17 +7,20 @@ stderr and a non-zero exit status, never a traceback.
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import importlib
 import json
+import math
 import os
 import re
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any, Final, NoReturn
+from typing import Any, Final, NoReturn, cast
 
+import attrs
 import click
 
 from .. import COMPILED
@@ -43,17 +46,19 @@ from .._core.errors import (
     MexicanTrainError,
     RulesError,
     UnknownVariantError,
+    shown,
 )
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import HUB, STANDARD, Rules
 from .._core.state import GameState
 from .._core.tiles import Tile, TileNotationError
 from .._core.view import PlayerView, view
+from .._formats.notation import format_move
 from .._formats.record import GameRecord, record
 from .._formats.render import render_text
-from .._formats.serialize import record_from_json
+from .._formats.serialize import SchemaError, record_from_json
 from .explain import explain_rules
-from .http import MAX_CONNECTIONS, MAX_PER_CLIENT
+from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, read_json
 from .narrate import Narrator, review_report
 
 __all__ = [
@@ -137,6 +142,18 @@ def _check_seed(context: click.Context, parameter: click.Parameter, value: int |
     return value
 
 
+class _Seconds(click.FloatRange):
+    """A number of seconds within a range; ``nan``, which compares with nothing, refused."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{_shown(str(value))} is not a number of seconds", param, ctx)
+        return seconds
+
+
 def bots_option(default: str, help: str) -> Callable[..., Any]:
     """Return the ``--bots`` option (parameter *bots*): names, comma-separated."""
     return click.option("--bots", "-b", default=default, show_default=True, help=help)
@@ -216,11 +233,45 @@ def _make_player(found: object, spec: str, option: str) -> Player:
             raise click.UsageError(
                 f"{option}: cannot make the bot {spec}() with no arguments: {error}"
             ) from None
-    if not isinstance(found, Player):
+    if not callable(getattr(found, "choose", None)):
         raise click.UsageError(
             f"{option}: {spec!r} is not a player: a player has a method choose(view, moves)"
         )
-    return found
+    return _UserBot(cast(Player, found), spec, player_name(found))
+
+
+@attrs.frozen
+class _UserBot:
+    """A bot of the user's own (``--bots module:Class``), whose failures end in one line.
+
+    It chooses as *bot* does and goes by its name; an exception from the bot's code
+    becomes a `click.ClickException` that names the bot (exit status 1), in this
+    process or in a worker of ``simulate``.
+    """
+
+    bot: Player
+    spec: str
+    name: str
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        try:
+            return self.bot.choose(view, moves)
+        except Exception as error:
+            raise self._failed("choose", error) from error
+
+    def observe(self, events: object) -> None:
+        observe = getattr(self.bot, "observe", None)
+        if observe is None:
+            return
+        try:
+            observe(events)
+        except Exception as error:
+            raise self._failed("observe", error) from error
+
+    def _failed(self, method: str, error: Exception) -> click.ClickException:
+        return click.ClickException(
+            f"your bot {self.spec} failed in {method}(): {type(error).__name__}: {error}"
+        )
 
 
 def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Player]:
@@ -296,10 +347,12 @@ class _Group(click.Group):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        if sys.stdout is None:  # started with standard output closed (>&-)
+            _fail("cannot write the output: standard output is closed", _EXIT_FAILURE)
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as error:
-            where = error.ctx.command_path if error.ctx is not None else "mexican-train"
+            where = error.ctx.command_path if error.ctx is not None else self._where(args)
             _fail(f"{error.format_message()} (see '{where} --help')", error.exit_code)
         except click.ClickException as error:
             _fail(error.format_message(), error.exit_code)
@@ -310,6 +363,14 @@ class _Group(click.Group):
         except OSError as error:  # stdout on a full disk, a closed file... (click handles EPIPE)
             _fail(f"cannot write the output: {error.strerror or error}", _EXIT_FAILURE)
         sys.exit(code if isinstance(code, int) else 0)
+
+    def _where(self, args: Sequence[str] | None) -> str:
+        # The command a parse error without a context belongs to (an option's missing
+        # value): the first word of the arguments, when it names one (the group's own
+        # options take no value).
+        given = sys.argv[1:] if args is None else args
+        first = next((word for word in given if not word.startswith("-")), None)
+        return f"mexican-train {first}" if first in self.commands else "mexican-train"
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -435,7 +496,7 @@ def demo(
             continue
         mine = view(state, seat)
         move = table[seat].choose(mine, legal_moves(mine))
-        before, state = state, apply(state, move)
+        before, state = state, _bot_moves(state, move, names[seat])
         moves += 1
         if not quiet and state.round_number == 1:
             click.echo("  " + narrator.move(before, move, state))
@@ -450,6 +511,20 @@ def demo(
             click.echo(f"{_round_summary(state, names)} ({moves} moves)")
     click.echo("")
     click.echo(_standings(state, names))
+
+
+def _bot_moves(state: GameState, move: Move, name: str) -> GameState:
+    """Return the state after a bot's *move*; a move the rules refuse ends the command (1)."""
+    try:
+        return apply(state, move)
+    except IllegalMoveError as error:
+        try:
+            shown_move = format_move(move)
+        except TypeError:  # not a move at all
+            shown_move = shown(move)
+        raise click.ClickException(
+            f"{name} made an illegal move, {shown_move}: {error.reason}"
+        ) from None
 
 
 # -- play ----------------------------------------------------------------------------
@@ -694,7 +769,7 @@ def play(
             else:
                 mine = view(state, current)
                 move = table[current].choose(mine, legal_moves(mine))
-                before, state = state, apply(state, move)
+                before, state = state, _bot_moves(state, move, names[current])
                 played.append(move)
                 click.echo(narrator.move(before, move, state))
                 note = narrator.turn_end(before, state)
@@ -797,13 +872,19 @@ def simulate(
     else:
         click.echo(f"Rules: {rules_label(chosen)}")
         click.echo(result.report())
+    if result.illegal_moves:
+        count = len(result.illegal_moves)
+        raise click.ClickException(
+            f"{count} game{'s' if count > 1 else ''} stopped at an illegal move "
+            f"({'illegal_moves in the JSON' if as_json else 'listed above'})"
+        )
 
 
 # -- analyze -------------------------------------------------------------------------
 
 
 @cli.command()
-@click.argument("record_file", metavar="RECORD.json", type=click.File("r", encoding="utf-8"))
+@click.argument("record_file", metavar="RECORD.json", type=click.File("rb"))
 @click.option(
     "--seat",
     type=click.IntRange(min=0),
@@ -824,7 +905,14 @@ def simulate(
     show_default=True,
     help="Sampled deals per decision: more is slower and steadier.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="The coach's seed.")
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    callback=_check_seed,
+    help="The coach's seed.",
+)
 def analyze(record_file: Any, seat: int | None, top: int, samples: int, seed: int) -> None:
     """Review a recorded game: the biggest mistakes, and what was better.
 
@@ -832,11 +920,16 @@ def analyze(record_file: Any, seat: int | None, top: int, samples: int, seed: in
     what the table showed, never the hidden tiles.  The record is the JSON of
     a GameRecord (mexican_train.serialize.to_json).
     """
+    name = click.format_filename(record_file.name)
+    raw = record_file.read()
     try:
-        document = json.load(record_file)
-    except ValueError as error:
-        raise click.UsageError(f"RECORD.json is not JSON: {error}") from None
-    game = record_from_json(document)
+        # As the web table reads a body: UTF-8 (a byte-order mark allowed), nested at
+        # most 32 deep, standard JSON only.
+        game = record_from_json(read_json(raw.removeprefix(codecs.BOM_UTF8)))
+    except RequestError as error:
+        raise click.UsageError(f"{name} is not JSON: {error.reason}") from None
+    except SchemaError as error:
+        raise click.UsageError(f"{name} is not a game record: {error}") from None
     if seat is not None and seat >= game.players:
         raise click.UsageError(f"--seat: the game has seats 0-{game.players - 1}, not {seat}")
     _show_reviews(list(run_analysis(game, seat, samples=samples, seed=seed)), seat, samples, top)
@@ -919,8 +1012,31 @@ def rules(name: str | None, house: tuple[str, ...], list_only: bool, table: bool
 _WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "anyio"})
 
 
+def _check_host(context: click.Context, parameter: click.Parameter, value: str) -> str:
+    # An empty host would listen on every interface: say so rather than do it.
+    if not value.strip():
+        raise click.BadParameter(
+            "give an address: 127.0.0.1 for this machine only, 0.0.0.0 for every network",
+            context,
+            parameter,
+        )
+    try:
+        value.encode("idna")
+    except UnicodeError:
+        raise click.BadParameter(
+            f"{_shown(value)} is not a host name or address", context, parameter
+        ) from None
+    return value
+
+
 @cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    callback=_check_host,
+    help="The address to listen on.",
+)
 @click.option(
     "--port",
     type=click.IntRange(0, 65535),
@@ -941,7 +1057,7 @@ _WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "any
 @seed_option
 @click.option(
     "--bot-delay",
-    type=click.FloatRange(0, 60),
+    type=_Seconds(0, 60),
     default=0.6,
     show_default=True,
     help="Seconds a bot waits before it moves.",
@@ -956,14 +1072,14 @@ _WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "any
 @click.option("--no-db", is_flag=True, help="Keep nothing: the table ends with the server.")
 @click.option(
     "--takeover",
-    type=click.FloatRange(1, 86400),
+    type=_Seconds(1, 86400),
     default=None,
     metavar="SECONDS",
     help="A bot plays a seat whose page has been gone this long, until it is back.",
 )
 @click.option(
     "--turn-timer",
-    type=click.FloatRange(1, 86400),
+    type=_Seconds(1, 86400),
     default=None,
     metavar="SECONDS",
     help="Seconds a person has for each move; then a bot makes it for them.",
@@ -1030,7 +1146,7 @@ def serve(
     _check_game(players, chosen)
     if people > players:
         raise click.UsageError(f"--people is at most --players ({players}), not {people}")
-    seated = bots_from_option(bots, players - people) if people < players else []
+    seated = bots_from_option(bots, players - people)  # checked even with no seat for a bot
     if no_db and db is not None:
         raise click.UsageError("--db and --no-db: choose one")
     if not no_db and db is None:

@@ -155,6 +155,18 @@ def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not a JSON number")
 
 
+#: The longest whole number read, in digits: Python's own limit for reading one.
+_MAX_DIGITS: Final = 4300
+
+
+def _whole_number(digits: str) -> int:
+    if len(digits.lstrip("-")) > _MAX_DIGITS:
+        raise ValueError(
+            f"a number of {len(digits)} characters: at most {_MAX_DIGITS} digits are read"
+        )
+    return int(digits)
+
+
 def read_json(raw: bytes, max_depth: int = MAX_JSON_DEPTH) -> object:
     """Return the JSON value in *raw*, a request body; raise `RequestError` (400) if it is not one.
 
@@ -178,7 +190,7 @@ def read_json(raw: bytes, max_depth: int = MAX_JSON_DEPTH) -> object:
             400, "bad JSON", f"the JSON nests {depth} deep; at most {max_depth} levels are read"
         )
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, parse_int=_whole_number)
     except (ValueError, RecursionError) as error:  # JSONDecodeError, too many digits, NaN
         raise RequestError(400, "bad JSON", str(error)) from None
 
