@@ -724,8 +724,9 @@ def play(
 
     On your turn the table and your legal moves are shown; type a move's
     number (Enter alone when there is only one), or a tile such as 6-5 (with m
-    for the Mexican train, or a seat number), d to draw, p to pass, h for a
-    hint (the search bot's move), ? for help.  q or Ctrl-D leaves the game
+    for the Mexican train, or a seat number), d to draw, p to pass, c to call
+    'last tile' (under rules with the call), h for a hint (the search bot's
+    move), ? for help.  q or Ctrl-D leaves the game
     (exit status 0); Ctrl-C stops it (130).  At the end of each round, on a
     terminal, it offers a review of your moves, as analyze gives it.
     """
