@@ -70,7 +70,7 @@ class Summary:
     values, 2.0 for forty, 1.96 in the limit): it assumes the values are
     independent, and close enough to normal for their mean to be.  With one
     value there is no interval: *low* and *high* are the value itself, and
-    `SimulationResult.report` shows none.  An empty sample has ``count == 0``
+    a report shows none.  An empty sample has ``count == 0``
     and every other field 0.
 
     Attributes:
