@@ -726,9 +726,9 @@ def play(
     number (Enter alone when there is only one), or a tile such as 6-5 (with m
     for the Mexican train, or a seat number), d to draw, p to pass, c to call
     'last tile' (under rules with the call), h for a hint (the search bot's
-    move), ? for help.  q or Ctrl-D leaves the game
-    (exit status 0); Ctrl-C stops it (130).  At the end of each round, on a
-    terminal, it offers a review of your moves, as analyze gives it.
+    move), ? for help.  q or Ctrl-D leaves the game (exit status 0); Ctrl-C
+    stops it (130).  At the end of each round, on a terminal, it offers a
+    review of your moves, as analyze gives it.
     """
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
