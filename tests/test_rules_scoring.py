@@ -12,6 +12,7 @@ Rule id -> tests:
 - E1: test_e1_going_out_ends_the_round_at_once
 - E2: test_e2_round_is_blocked_after_a_full_cycle_that_leaves_the_table_unchanged,
   test_e2_a_pass_on_an_already_marked_train_does_not_start_the_count_again,
+  test_e2_the_blocked_round_ends_with_its_full_cycle_of_unchanged_turns_counted,
   test_e2_a_marker_placed_in_the_cycle_starts_the_count_again,
   test_e2_a_tile_played_starts_the_count_again,
   test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles
@@ -166,6 +167,16 @@ def _marker_opens_a_play() -> GameState:
     assert state.current_player == 0
     assert legal_moves(state) == (PASS,)
     return state
+
+
+def test_e2_the_blocked_round_ends_with_its_full_cycle_of_unchanged_turns_counted() -> None:
+    """E2: the round is blocked when "the last *players* turns (this one included) all ended
+    with the table unchanged"; the ended round reports that count, the last turn included."""
+    state = run(_stuck(), *(PASS,) * 4)  # every train marked: the count starts from 0
+    assert state.idle_turns == 0
+    state = run(state, *(PASS,) * 4)
+    assert state.is_round_over
+    assert state.idle_turns == 4
 
 
 def test_e2_a_marker_placed_in_the_cycle_starts_the_count_again() -> None:

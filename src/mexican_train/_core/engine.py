@@ -892,7 +892,8 @@ def _play(s: GameState, move: Play) -> GameState:
             s, seat, hands, board, table, marks, owned, open_doubles, turn_doubles, turn_tiles
         )
     if not hand:
-        return _end_round(s, hands, board, table, marks, owned)  # E1, D5: going out ends it
+        # E1, D5: going out ends it (a turn that played a tile: no unchanged turns, E2).
+        return _end_round(s, hands, board, table, marks, owned, 0)
     if high == low:
         # D1: a double must be followed at once; it brings one draw of its own.
         turn_doubles = (*turn_doubles, train_id)
@@ -980,11 +981,11 @@ def _end_turn(
     # P4: a player who went out on a first turn ends the round once all have had theirs
     # (so only when a first turn ends: later, a tile that empties a hand ends it, E1).
     if firsts != s._firsts and firsts == (1 << r.players) - 1 and 0 in hands:
-        return _end_round(s, hands, board, table, marks, owned)
+        return _end_round(s, hands, board, table, marks, owned, idle)
     left = s._left
     # E2: an empty boneyard and a full cycle of turns that left the table unchanged: blocked.
     if not left and idle >= r.players:
-        return _end_round(s, hands, board, table, marks, owned)
+        return _end_round(s, hands, board, table, marks, owned, idle)
     penalty = r.penalty
     if penalty and turn_tiles and not s._called and count_tiles(hands[seat]) == 1:
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
@@ -1028,8 +1029,10 @@ def _end_round(
     table: int,
     marks: int,
     owned: int,
+    idle: int,
 ) -> GameState:
     # E3: every player scores the pips left in hand; E4/E5: next round or game over.
+    # *idle* counts the ending turn too (E2): a blocked round ends with a full cycle.
     r = s._round
     double_blank = r.rules.double_blank_score
     points = tuple([_score_hand(tiles_of(hand), double_blank) for hand in hands])
@@ -1052,7 +1055,7 @@ def _end_round(
         has_drawn=False,
         turn_doubles=(),
         open_doubles=(),
-        idle=s._idle,
+        idle=idle,
         is_over=r.round_number >= r.rounds,
         called=False,
     )
