@@ -212,12 +212,18 @@ def test_e2_a_tile_played_starts_the_count_again() -> None:
 
 
 def test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles() -> None:
-    """E2: a round is blocked only "when the boneyard is empty": a full cycle of draws and
-    passes with tiles left to draw goes on."""
-    state = start(["1-0 2-0", "1-1 2-1"], rules=HUB6, boneyard="3-0 3-1")
-    state = run(state, DRAW, PASS, DRAW, PASS)
+    """E2: a round is blocked only "when the boneyard is empty": a full cycle of turns that
+    leave the table unchanged, with tiles left to draw, goes on."""
+    # HUB: every train is empty (open end 6), and nobody holds or draws a 6.
+    state = start(["1-0 2-0", "1-1 2-1"], rules=HUB6, boneyard="3-0 3-1 4-0 4-1")
+    state = run(state, DRAW, PASS, DRAW, PASS)  # each pass marks a train: the table changes
+    assert state.train(0).marked
+    assert state.train(1).marked
+    assert state.idle_turns == 0
+    state = run(state, DRAW, PASS, DRAW, PASS)  # both trains already marked: unchanged
+    assert state.idle_turns == 2  # a full cycle of 2 players ...
+    assert state.boneyard_size > 0  # ... but the boneyard still has tiles
     assert not state.is_round_over
-    assert state.boneyard_size > 0
     assert state.current_player == 0
     assert legal_moves(state) == (DRAW,)
 
