@@ -15,7 +15,8 @@ Rule id -> tests:
   test_e2_the_blocked_round_ends_with_its_full_cycle_of_unchanged_turns_counted,
   test_e2_a_marker_placed_in_the_cycle_starts_the_count_again,
   test_e2_a_tile_played_starts_the_count_again,
-  test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles
+  test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles,
+  test_e2_a_turn_that_only_draws_leaves_the_table_unchanged
 - E3: test_e3_pips_left_in_hand_score_and_the_double_blank_counts_50,
   test_e3_a_player_with_no_tiles_left_scores_0, test_e3_round_score
 - E4: test_e4_the_finished_round_stays_visible_until_next_round,
@@ -226,6 +227,34 @@ def test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles()
     assert not state.is_round_over
     assert state.current_player == 0
     assert legal_moves(state) == (DRAW,)
+
+
+# HUB on a double-4 set, 2 players x 5 tiles (the engine 4-4 set aside, S4), four tiles
+# in the boneyard.  Seat 0 builds 4-0 0-1 1-4, seat 1 builds 4-2 2-3 3-4: every 4 is then
+# on the table and every train ends in 4, so no tile fits anywhere again.
+_HUB4 = attrs.evolve(HUB, max_pip=4, hand_size=5)
+_ALL_FOURS_HANDS = (tiles("4-0 1-0 4-1 0-0 1-1"), tiles("4-2 3-2 4-3 2-2 3-3"))
+
+
+def test_e2_a_turn_that_only_draws_leaves_the_table_unchanged() -> None:
+    """E2: a turn changes the table only when it plays a tile or places a marker; a turn that
+    draws a tile, cannot play it and passes on an already marked train leaves it unchanged,
+    so the round is blocked once the last tile drawn leaves a full cycle of such turns."""
+    state = new_game(2, _HUB4, seed=0, deal=Deal(_ALL_FOURS_HANDS, tiles("2-0 2-1 3-0 3-1")))
+    state = run(state, on("4-0", 0), on("4-2", 1), on("1-0", 0), on("3-2", 1))
+    state = run(state, on("4-1", 0), on("4-3", 1))
+    assert [train.open_end for train in state.trains] == [4, 4, 4]
+    state = run(state, DRAW, PASS, DRAW, PASS)  # each pass marks a train: the table changes
+    assert state.idle_turns == 0
+    state = run(state, DRAW, PASS)  # seat 0 draws 3-0 and passes on its marked train
+    assert state.idle_turns == 1
+    state = run(state, DRAW)  # seat 1 draws 3-1, the last tile
+    assert state.boneyard_size == 0
+    assert legal_moves(state) == (PASS,)
+    state = run(state, PASS)  # two turns in a row that changed nothing: blocked
+    assert state.is_round_over
+    assert state.idle_turns == 2
+    assert state.round_scores == ((57, 17),)
 
 
 def test_e3_pips_left_in_hand_score_and_the_double_blank_counts_50() -> None:
