@@ -372,11 +372,13 @@ def test_e5_a_tie_goes_to_the_most_rounds_scored_at_0() -> None:
 
 def test_e5_then_to_the_lowest_single_round_score_other_than_0() -> None:
     """E5: "then by the lowest single round score other than 0"."""
-    state = _play_game(2, attrs.evolve(HUB6, hand_size=7, rounds=3), seed=23)
-    assert state.round_scores == ((0, 30), (6, 8), (32, 0))  # premise
-    # 38 each, one round at 0 each; seat 0's lowest other round is 6, seat 1's is 8.
-    assert state.scores == (38, 38)
-    assert state.winners == (0,)
+    state = _play_game(3, attrs.evolve(HUB6, hand_size=7, rounds=4), seed=96)
+    assert state.round_scores == ((0, 2, 26), (5, 0, 40), (15, 10, 0), (4, 12, 0))  # premise
+    # Seats 0 and 1 tie on 24, one round at 0 each.  Seat 1's lowest other round is 2,
+    # seat 0's is 4: seat 1 wins (seat 0's highest round, 15, is above seat 1's, 12, so
+    # ranking by the highest round instead would pick seat 0).
+    assert state.scores == (24, 24, 66)
+    assert state.winners == (1,)
 
 
 def test_e5_players_still_level_share_the_win() -> None:
