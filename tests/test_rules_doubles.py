@@ -1,6 +1,7 @@
 """Rulebook scenarios for doubles (rules D1-D5, and the variant axes V3, V4).
 
-Every scenario deals explicit hands from a double-6 set (`scenario_helpers.start`)
+Every scenario deals explicit hands, from a double-6 set (`scenario_helpers.start`)
+or, where a dead double needs a suit used up in few moves, a double-4 set (`Deal`),
 and plays through `legal_moves` / `apply` only.  Most run under HUB, whose first
 turn is ordinary, so that doubles bind from the first turn on (P4, V1).
 
@@ -14,7 +15,8 @@ Rule id -> tests:
   test_d2_player_who_cannot_cover_draws_marks_and_passes_the_obligation_on,
   test_d2_a_tile_on_the_double_closes_it
 - D3: test_d3_open_doubles_close_in_the_order_played,
-  test_d3_follow_up_tile_goes_anywhere_but_onto_this_turns_doubles_only_in_order
+  test_d3_follow_up_tile_goes_anywhere_but_onto_this_turns_doubles_only_in_order,
+  test_d3_a_dead_double_is_skipped_for_the_tile_that_follows_a_double
 - D4: test_d4_dead_double_binds_nobody, test_d4_dead_double_is_skipped_for_the_next_one
 - D5: test_d5_going_out_on_a_double_ends_the_round_at_once,
   test_d5_going_out_on_a_double_in_a_later_turn_of_standard
@@ -27,7 +29,16 @@ from __future__ import annotations
 
 import attrs
 
-from mexican_train import MEXICAN, CloseInOrder, GameState, Rules, legal_moves
+from mexican_train import (
+    HUB,
+    MEXICAN,
+    CloseInOrder,
+    Deal,
+    GameState,
+    Rules,
+    legal_moves,
+    new_game,
+)
 from scenario_helpers import (
     DRAW,
     HUB6,
@@ -210,6 +221,34 @@ def test_d4_dead_double_is_skipped_for_the_next_one() -> None:
     state = run(state, on("4-4", M), DRAW, PASS)
     # Open doubles in order: 0-0 (train 0, dead), then 4-4 (Mexican train): 4-4 binds.
     assert legal_moves(state) == (on("4-2", M),)
+
+
+# HUB on a double-4 set, 2 players x 7 tiles (the engine 4-4 set aside, S4), no boneyard.
+# Trains: seat 0's 4-1 (open end 1); seat 1's 4-3 3-0 (0); the Mexican train 4-0 0-1 1-2
+# 2-0 (0).  Every 0 but the 0-0 is then on the table, so a 0-0 played there is dead (D4).
+_HUB4 = attrs.evolve(HUB, max_pip=4, hand_size=7)
+_DEAD_THEN_LIVE = (tiles("4-1 4-0 1-0 2-0 0-0 1-1 3-1"), tiles("4-3 3-0 2-1 2-2 3-2 3-3 4-2"))
+
+
+def test_d3_a_dead_double_is_skipped_for_the_tile_that_follows_a_double() -> None:
+    """D3/D4: the tile that follows a double, "if it goes on one of this turn's unclosed
+    doubles, it must go on the one that comes first in that order (dead doubles, D4, are
+    skipped)"."""
+    state = new_game(2, _HUB4, seed=0, deal=Deal(_DEAD_THEN_LIVE, ()))
+    state = run(
+        state,
+        on("4-1", 0), on("4-3", 1), on("4-0", M), on("3-0", 1),
+        on("1-0", M), on("2-1", M), on("2-0", M),
+        PASS,  # seat 1: nothing fits a 0 or a 1
+    )  # fmt: skip
+    # Seat 0: 0-0 on the Mexican train (dead: nothing can cover it), followed by 1-1 on
+    # its own train.  This turn's doubles, in order: 0-0 (dead, skipped), then 1-1.
+    state = run(state, on("0-0", M), on("1-1", 0))
+    assert state.turn_doubles == (M, 0)
+    # So the tile that follows 1-1 may go on it.
+    assert legal_moves(state) == (on("3-1", 0),)
+    state = run(state, on("3-1", 0))
+    assert state.is_round_over
 
 
 def test_v4_without_release_a_dead_double_binds() -> None:
