@@ -186,6 +186,7 @@ def test_p4_going_out_on_the_first_turn_ends_the_round_after_everybodys_first_tu
     assert state.current_player == 2
     state = run(state, PASS)
     assert state.is_round_over
+    assert all(state.has_had_first_turn(seat) for seat in range(3))  # the last one's too
     # E3: the player who went out scores 0; the others what they hold.
     assert state.round_scores == ((0, 1, 9),)
 
@@ -198,6 +199,7 @@ def test_p4_going_out_on_the_last_first_turn_ends_the_round_at_once() -> None:
     assert state.current_player == 2
     state = run(state, on("6-3", 2), on("3-2", 2), on("2-2", 2))
     assert state.is_round_over
+    assert all(state.has_had_first_turn(seat) for seat in range(3))
     assert state.round_scores == ((1, 50, 0),)
 
 

@@ -893,7 +893,7 @@ def _play(s: GameState, move: Play) -> GameState:
         )
     if not hand:
         # E1, D5: going out ends it (a turn that played a tile: no unchanged turns, E2).
-        return _end_round(s, hands, board, table, marks, owned, 0)
+        return _end_round(s, hands, board, table, marks, owned, s._firsts | 1 << seat, 0)
     if high == low:
         # D1: a double must be followed at once; it brings one draw of its own.
         turn_doubles = (*turn_doubles, train_id)
@@ -981,11 +981,11 @@ def _end_turn(
     # P4: a player who went out on a first turn ends the round once all have had theirs
     # (so only when a first turn ends: later, a tile that empties a hand ends it, E1).
     if firsts != s._firsts and firsts == (1 << r.players) - 1 and 0 in hands:
-        return _end_round(s, hands, board, table, marks, owned, idle)
+        return _end_round(s, hands, board, table, marks, owned, firsts, idle)
     left = s._left
     # E2: an empty boneyard and a full cycle of turns that left the table unchanged: blocked.
     if not left and idle >= r.players:
-        return _end_round(s, hands, board, table, marks, owned, idle)
+        return _end_round(s, hands, board, table, marks, owned, firsts, idle)
     penalty = r.penalty
     if penalty and turn_tiles and not s._called and count_tiles(hands[seat]) == 1:
         # The last-tile call was missed: the player draws the penalty, as far as it goes.
@@ -1029,10 +1029,12 @@ def _end_round(
     table: int,
     marks: int,
     owned: int,
+    firsts: int,
     idle: int,
 ) -> GameState:
     # E3: every player scores the pips left in hand; E4/E5: next round or game over.
-    # *idle* counts the ending turn too (E2): a blocked round ends with a full cycle.
+    # *firsts* and *idle* count the ending turn too: the seat has had its first turn
+    # (P4), and a blocked round ends with a full cycle (E2).
     r = s._round
     double_blank = r.rules.double_blank_score
     points = tuple([_score_hand(tiles_of(hand), double_blank) for hand in hands])
@@ -1050,7 +1052,7 @@ def _end_round(
         marks=marks,
         owned=owned,
         current=None,
-        firsts=s._firsts,
+        firsts=firsts,
         turn_tiles=0,
         has_drawn=False,
         turn_doubles=(),
