@@ -48,6 +48,13 @@ class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
         if compiling() and self.target_name == "wheel":
             self._mypyc().initialize(version, build_data)
 
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        # hatch-mypyc compiles in place: once the wheel holds the compiled modules,
+        # take them out of the source tree, where they would shadow the sources (an
+        # editable install, or tests run from src/, would import a stale build).
+        if compiling() and self.target_name == "wheel":
+            self._mypyc().clean([version])
+
     def clean(self, versions: list[str]) -> None:
         if compiling():
             self._mypyc().clean(versions)
