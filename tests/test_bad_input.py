@@ -580,11 +580,51 @@ def test_planner_player_refuses_impossible_settings(field: str, value: Any) -> N
     refused(lambda: PlannerPlayer(**{field: value}), InvalidArgumentError, f"PlannerPlayer.{field}")
 
 
-@pytest.mark.parametrize("player", [RandomPlayer(1), GreedyPlayer(), PlannerPlayer()])
+BOTS = [RandomPlayer(1), GreedyPlayer(), PlannerPlayer(), SearchPlayer(iterations=4)]
+
+
+@pytest.mark.parametrize("player", BOTS, ids=lambda bot: type(bot).__name__)
 def test_a_player_asked_to_choose_from_no_moves_raises_invalid_argument(player: Any) -> None:
     # Not an IndexError, or a ZeroDivisionError for RandomPlayer.
     mine = view(a_state(), 0)
     refused(lambda: player.choose(mine, ()), InvalidArgumentError, "moves is empty")
+
+
+@pytest.mark.parametrize("player", BOTS, ids=lambda bot: type(bot).__name__)
+@pytest.mark.parametrize("given", ["state", None, "view"], ids=str)
+def test_a_bot_given_something_other_than_a_player_view_raises_type_error(
+    player: Any, given: Any
+) -> None:
+    # Was an AttributeError ('GameState' object has no attribute 'seat'), or for
+    # RandomPlayer "'method' object is not iterable"; with one legal move, no error at all.
+    state = a_state()
+    moves = legal_moves(state)
+    what = {"state": state, "view": view(state, 0).hand}.get(given, given)
+    name = type(what).__name__
+    refused(
+        lambda: player.choose(what, moves), TypeError, f"choose() needs a PlayerView, not {name}"
+    )
+    refused(lambda: player.choose(what, moves[:1]), TypeError, "needs a PlayerView")
+
+
+@pytest.mark.parametrize("player", BOTS, ids=lambda bot: type(bot).__name__)
+@pytest.mark.parametrize("moves", [None, "draw", b"d", 5, {Play(Tile(12, 5), 0)}], ids=repr)
+def test_a_bot_given_moves_that_are_not_a_sequence_raises_type_error(
+    player: Any, moves: Any
+) -> None:
+    # None was "moves is empty"; a str raised "'in <string>' requires string as left
+    # operand", or PlannerPlayer returned 'd'.
+    mine = view(a_state(), 0)
+    refused(lambda: player.choose(mine, moves), TypeError, "choose() needs the legal moves")
+
+
+@pytest.mark.parametrize("player", BOTS, ids=lambda bot: type(bot).__name__)
+def test_a_bot_takes_the_legal_moves_as_a_list_too(player: Any) -> None:
+    state = a_state()
+    assert state.current_player is not None
+    mine = view(state, state.current_player)
+    moves = legal_moves(mine)
+    assert player.choose(mine, list(moves)) in moves
 
 
 @pytest.mark.parametrize("hand", ["6-5", None, 5])

@@ -9,6 +9,7 @@ the bot is shown, which keeps simulations reproducible on any executor.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Final, Protocol, runtime_checkable
 
 import attrs
@@ -16,6 +17,7 @@ import attrs
 from .._core.bounds import bounded
 from .._core.errors import InvalidArgumentError
 from .._core.moves import CallLastTile, Move, Play
+from .._core.state import GameState
 from .._core.tiles import MAX_PIP, Tile, full_set, tile_index
 from .._core.view import PlayerView
 from .longest import longest_train
@@ -49,7 +51,26 @@ class Player(Protocol):
         """Return the move to make: one of *moves*."""
 
 
-def _some(moves: tuple[Move, ...]) -> None:
+def _some(view: object, moves: object) -> None:
+    """Refuse what a bot cannot choose from: a view that is not a `PlayerView`, or no moves.
+
+    One isinstance check on each argument (choose() is called every turn of every
+    simulated game); the moves themselves are not looked at one by one.
+    """
+    if not isinstance(view, PlayerView):
+        hint = (
+            ": a player sees only what its seat may see (S5); pass view(state, seat)"
+            if isinstance(view, GameState)
+            else ""
+        )
+        raise TypeError(f"choose() needs a PlayerView, not {type(view).__name__}{hint}")
+    if type(moves) is not tuple and (
+        not isinstance(moves, Sequence) or isinstance(moves, (str, bytes))
+    ):
+        raise TypeError(
+            "choose() needs the legal moves as a tuple, such as legal_moves(view), "
+            f"not {type(moves).__name__}"
+        )
     if not moves:
         raise InvalidArgumentError("choose() needs the legal moves, at least one; moves is empty")
 
@@ -80,9 +101,9 @@ class RandomPlayer:
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
         """Return one of *moves*, chosen by hashing the seed and the position."""
+        _some(view, moves)
         count = len(moves)
         if count < 2:
-            _some(moves)
             return moves[0]
         # The facts that tell apart the positions a seat meets, folded with small
         # integer steps and mixed once: the same in every process and on every
@@ -169,8 +190,9 @@ class GreedyPlayer:
 
         Raises:
             InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
+            TypeError: if *view* is not a `PlayerView` or *moves* not a sequence of moves.
         """
-        _some(moves)
+        _some(view, moves)
         if len(moves) == 1:
             return moves[0]
         seat = _seat(view, "GreedyPlayer")
@@ -225,8 +247,9 @@ class PlannerPlayer:
 
         Raises:
             InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
+            TypeError: if *view* is not a `PlayerView` or *moves* not a sequence of moves.
         """
-        _some(moves)
+        _some(view, moves)
         if len(moves) == 1:
             return moves[0]
         seat = _seat(view, "PlannerPlayer")

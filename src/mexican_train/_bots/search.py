@@ -33,7 +33,7 @@ from .._core.view import PlayerView
 from .._formats.events import Event, RoundStarted
 from .determinize import _EVENT_TYPES as _EVENTS
 from .determinize import worlds
-from .players import PlannerPlayer
+from .players import PlannerPlayer, _some
 from .playout import playout as _playout
 
 __all__ = ["SearchPlayer"]
@@ -145,11 +145,9 @@ class SearchPlayer:
 
         Raises:
             InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
+            TypeError: if *view* is not a `PlayerView` or *moves* not a sequence of moves.
         """
-        if not moves:
-            raise InvalidArgumentError(
-                "choose() needs the legal moves, at least one; moves is empty"
-            )
+        _some(view, moves)
         if len(moves) == 1:
             return moves[0]
         if _CALL in moves:
