@@ -32,6 +32,7 @@ from mexican_train import (
     Rules,
     RulesError,
     Tile,
+    TileNotationError,
     Train,
     apply,
     build_state,
@@ -101,6 +102,24 @@ def test_tile_with_an_impossible_end_raises_invalid_argument_naming_it(
 @pytest.mark.parametrize("text", [None, 5, b"1-2"])
 def test_tile_parse_of_a_non_str_raises_type_error_not_attribute_error(text: Any) -> None:
     refused(lambda: Tile.parse(text), TypeError, "Tile.parse() needs a str", repr(text))
+
+
+@pytest.mark.parametrize("text", ["1" * 5000 + "-1", "1-" + "9" * 50, "12345-1"])
+def test_tile_parse_of_a_long_end_says_its_bound_in_a_short_message(text: str) -> None:
+    # It was 5,146 characters: the whole text, then Python's advice to call
+    # sys.set_int_max_str_digits().
+    message = refused(lambda: Tile.parse(text), TileNotationError, "from 0 to 30", "digits")
+    assert "sys." not in message
+    assert len(message) < 150
+
+
+def test_tile_parse_still_reads_leading_zeros() -> None:
+    assert Tile.parse("0" * 5000 + "12-05") is Tile(12, 5)
+
+
+def test_tile_parse_cuts_long_text_in_its_message() -> None:
+    message = refused(lambda: Tile.parse("x" * 10**6), TileNotationError, "(1000000 characters)")
+    assert len(message) < 150
 
 
 @pytest.mark.parametrize("max_pip", [-1, 31, 10**6, True, 1.0])

@@ -129,6 +129,16 @@ def test_get_variant_refuses_a_name_that_is_not_a_string() -> None:
         get_variant(6)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("name", ["x" * 10**6, "hub+" + "x" * 10**6])
+def test_an_unknown_long_name_is_cut_in_the_message(name: str) -> None:
+    # The message was a million characters long: the whole name, repeated.
+    with pytest.raises(UnknownVariantError) as info:
+        get_variant(name)
+    assert info.value.name == name.rpartition("+")[2]
+    assert "(1000000 characters)" in str(info.value)
+    assert len(str(info.value)) < 1000
+
+
 def test_variant_name_is_the_reverse_of_get_variant() -> None:
     for name, rules in VARIANTS.items():
         assert variant_name(rules) == name

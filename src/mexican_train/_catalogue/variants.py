@@ -15,7 +15,7 @@ from typing import Any, TypeAlias
 
 import attrs
 
-from .._core.errors import RulesError, UnknownVariantError
+from .._core.errors import RulesError, UnknownVariantError, shown
 from .._core.rules import (
     HUB,
     STANDARD,
@@ -428,7 +428,7 @@ def get_variant(name: str) -> Rules:
     no variant named 'chickenfoot'; the variants are: standard,
     """
     if not isinstance(name, str):
-        raise TypeError(f"a variant name is a str, not {name!r}")
+        raise TypeError(f"a variant name is a str, not {shown(name)}")
     if "+" in name:
         # A combination's name: the base, then each variant, joined by "+".
         return combine(*name.split("+"))
@@ -556,7 +556,7 @@ def _resolve(part: str | Rules, position: int) -> tuple[str, Rules]:
     if isinstance(part, Rules):
         return variant_name(part) or f"the unnamed rules given as argument {position}", part
     if not isinstance(part, str):
-        raise TypeError(f"combine() takes variant names or Rules values, not {part!r}")
+        raise TypeError(f"combine() takes variant names or Rules values, not {shown(part)}")
     key = _key(part)
     if "+" not in part and not key:
         raise UnknownVariantError(part, variant_names())
@@ -687,13 +687,13 @@ def _same_setting(setting: _Setting, one: str, other: str, sources: dict[str, Ru
     field, name = setting
     first, second = sorted([one, other])
     if name is None:  # the value itself: shown whole, with its settings
-        shown = [_shown_value(getattr(sources[who], field)) for who in (first, second)]
+        values = [_shown_value(getattr(sources[who], field)) for who in (first, second)]
         where = f"Rules.{field}"
     else:
-        shown = [repr(_all_settings(sources[who]).get(setting)) for who in (first, second)]
+        values = [repr(_all_settings(sources[who]).get(setting)) for who in (first, second)]
         where = f"Rules.{field}.{name}"
     return RulesError(
-        f"{first!r} and {second!r} conflict: both set {where} (to {shown[0]} and to {shown[1]})"
+        f"{first!r} and {second!r} conflict: both set {where} (to {values[0]} and to {values[1]})"
     )
 
 

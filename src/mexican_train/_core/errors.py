@@ -8,19 +8,33 @@ from typing import Final
 #: refuses one before reading any field (no field needs more than 64 bits).
 SHOWN_BITS: Final = 1000
 
+#: `shown` cuts a str longer than this, and any other value but a whole number whose repr is
+#: longer than twice this, so that a message stays one readable line whatever it was given.
+SHOWN_CHARS: Final = 40
+
 
 def shown(value: object) -> str:
-    """Return ``repr(value)`` for an error message; a whole number too long to write, described.
+    """Return ``repr(value)`` for an error message; a long value cut, a huge whole number described.
 
     Python refuses to write an int of more than 4300 digits, which would turn the
-    intended error into a bare ValueError about string conversion.
+    intended error into a bare ValueError about string conversion; a str of a
+    million characters would make a message of a million characters.
 
     >>> shown(-3), shown("x"), shown(10**5000)
     ('-3', "'x'", 'a whole number of 16610 bits')
+    >>> shown("x" * 10**6)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (1000000 characters)"
     """
-    if type(value) is int and value.bit_length() > SHOWN_BITS:
-        return f"a whole number of {value.bit_length()} bits"
-    return repr(value)
+    if type(value) is int:
+        if value.bit_length() > SHOWN_BITS:
+            return f"a whole number of {value.bit_length()} bits"
+        return repr(value)  # written whole: a number cut would be another number
+    if isinstance(value, str) and len(value) > SHOWN_CHARS:
+        return f"{value[: SHOWN_CHARS - 3]!r}... ({len(value)} characters)"
+    text = repr(value)
+    if len(text) > 2 * SHOWN_CHARS:
+        return text[: 2 * SHOWN_CHARS - 3] + "..."
+    return text
 
 
 class MexicanTrainError(Exception):
@@ -137,6 +151,6 @@ class UnknownVariantError(MexicanTrainError, LookupError):
     """
 
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
-        super().__init__(f"no variant named {name!r}; the variants are: {', '.join(known)}")
+        super().__init__(f"no variant named {shown(name)}; the variants are: {', '.join(known)}")
         self.name = name
         self.known = known

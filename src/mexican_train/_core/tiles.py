@@ -74,14 +74,23 @@ class Tile:
             TypeError: if *text* is not a str.
         """
         if not isinstance(text, str):
-            raise TypeError(f"Tile.parse() needs a str like '12-5', not {text!r}")
+            raise TypeError(f"Tile.parse() needs a str like '12-5', not {shown(text)}")
         parts = text.strip().split("-")
         if len(parts) != 2 or not all(p.isdigit() and p.isascii() for p in parts):
-            raise TileNotationError(f"a tile is written like '12-5', not {text!r}")
+            raise TileNotationError(f"a tile is written like '12-5', not {shown(text)}")
+        ends = [part.lstrip("0") or "0" for part in parts]
+        for end in ends:
+            # An end of 5 digits or more (leading zeros aside) is above MAX_PIP: refused
+            # without int(), which refuses thousands of digits in its own words.
+            if len(end) > 4:
+                raise TileNotationError(
+                    f"{shown(text)}: a tile's end is a whole number from 0 to {MAX_PIP}, "
+                    f"not a number of {len(end)} digits"
+                )
         try:
-            return cls(int(parts[0]), int(parts[1]))
+            return cls(int(ends[0]), int(ends[1]))
         except ValueError as error:  # an end above MAX_PIP
-            raise TileNotationError(f"{text!r}: {error}") from None
+            raise TileNotationError(f"{shown(text)}: {error}") from None
 
     def shows(self, pip: int) -> bool:
         """Return whether one end of the tile shows *pip*.
