@@ -100,6 +100,38 @@ def test_parse_move_points_at_the_offending_part(text: str, column: int, part: s
     assert f"column {column}" in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "part", "reason"),
+    [
+        ("12-5@1000000000", "1000000000", "a seat number from 0 to 999999999, at most 9 digits"),
+        ("12-5@0000000001", "0000000001", "at most 9 digits"),
+        ("12-5@1" + "0" * 5000, "1" + "0" * 5000, "at most 9 digits"),
+        ("12345-1@0", "12345-1", "a number on a tile is a whole number from 0 to 30"),
+        ("1" * 5000 + "-1@0", "1" * 5000 + "-1", "from 0 to 30, at most 4 digits"),
+    ],
+    ids=["10 digits", "leading zeros", "5001 digits", "tile of 5 digits", "tile of 5000"],
+)
+def test_parse_move_refuses_a_number_too_long_for_its_bound(
+    text: str, part: str, reason: str
+) -> None:
+    # The train was refused as "a train is a seat number, or M", the tile as "two numbers
+    # joined by '-'", though both are written right: the number is what is too long.
+    with pytest.raises(NotationError) as caught:
+        parse_move(text)
+    assert caught.value.part == part
+    assert reason in caught.value.reason
+    assert len(str(caught.value)) < 200
+
+
+def test_a_position_refuses_a_train_id_too_long_for_its_bound() -> None:
+    text = SMALL_TEXT.replace(" 1/10/0/0/-/", " 1/10/0/0/1000000000/")
+    assert text != SMALL_TEXT
+    with pytest.raises(NotationError) as caught:
+        parse_state(text)
+    assert (caught.value.field, caught.value.part) == ("turn", "1000000000")
+    assert "at most 9 digits" in caught.value.reason
+
+
 def test_notation_error_is_a_value_error_of_the_library() -> None:
     assert issubclass(NotationError, MexicanTrainError)
     assert issubclass(NotationError, ValueError)

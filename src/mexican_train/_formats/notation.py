@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import attrs
 
 from .._catalogue.variants import VARIANTS, combination_name
-from .._core.bounds import MAX_DEPTH
+from .._core.bounds import BOUNDS, MAX_DEPTH, MAX_TRAIN
 from .._core.errors import MexicanTrainError
 from .._core.moves import MEXICAN, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
@@ -83,6 +83,14 @@ def _fail(source: str, part: _Part, field: str, reason: str) -> NoReturn:
 _WORDS: dict[type, str] = {Draw: "draw", Pass: "pass", NextRound: "next"}
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _TILE = re.compile(r"([0-9]{1,4})-([0-9]{1,4})")
+_DIGITS = re.compile(r"[0-9]+")
+_LONG_TILE = re.compile(r"[0-9]+-[0-9]+")
+#: Why a tile's end of more than 4 digits, or a train of more than 9, is refused: the bound.
+_TILE_TOO_LONG = f"{BOUNDS['pip'].what} is a whole number {BOUNDS['pip'].words()}, at most 4 digits"
+_TRAIN_TOO_LONG = (
+    f"a train is a seat number from 0 to {MAX_TRAIN - 1}, at most 9 digits, "
+    "or M for the Mexican train"
+)
 
 
 def _word_of(cls: type) -> str:
@@ -167,7 +175,7 @@ def _parse_move(source: str, part: _Part, field: str) -> Move:
         if train.text in ("M", "m"):
             return Play(tile, MEXICAN)
         if not _NUMBER.fullmatch(train.text):
-            _fail(source, train, field, "a train is a seat number, or M for the Mexican train")
+            _fail(source, train, field, _train_refusal(train.text))
         return Play(tile, int(train.text))
     words = _move_words()
     move = words.get(part.text.lower())
@@ -179,9 +187,18 @@ def _parse_move(source: str, part: _Part, field: str) -> Move:
     return move
 
 
+def _train_refusal(text: str) -> str:
+    # A number too long for a seat is refused for its bound, not for how it is written.
+    if _DIGITS.fullmatch(text):
+        return _TRAIN_TOO_LONG
+    return "a train is a seat number, or M for the Mexican train"
+
+
 def _parse_tile(source: str, part: _Part, field: str) -> Tile:
     match = _TILE.fullmatch(part.text)
     if match is None:
+        if _LONG_TILE.fullmatch(part.text):  # an end of 5 digits or more: never int() it
+            _fail(source, part, field, _TILE_TOO_LONG)
         _fail(source, part, field, "a tile is two numbers joined by '-', like '12-5'")
     try:
         return Tile(int(match[1]), int(match[2]))
@@ -522,7 +539,7 @@ class _PositionReader:
             elif _NUMBER.fullmatch(piece.text):
                 ids.append(int(piece.text))
             else:
-                self.fail(piece, field, "a train is a seat number, or M for the Mexican train")
+                self.fail(piece, field, _train_refusal(piece.text))
             self.spans[path + (i,)] = piece
         return tuple(ids)
 
