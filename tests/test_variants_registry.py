@@ -139,6 +139,15 @@ def test_an_unknown_long_name_is_cut_in_the_message(name: str) -> None:
     assert len(str(info.value)) < 1000
 
 
+@pytest.mark.parametrize("name", ["hub+", "+hub", "hub++shared-ties", "hub+ +shared-ties"])
+def test_a_combination_with_an_empty_name_says_so(name: str) -> None:
+    # It was "no variant named ''", naming nothing the user wrote.
+    with pytest.raises(UnknownVariantError) as info:
+        get_variant(name)
+    assert info.value.name == name
+    assert str(info.value).startswith(f"{name!r} has an empty name in its '+' list")
+
+
 def test_variant_name_is_the_reverse_of_get_variant() -> None:
     for name, rules in VARIANTS.items():
         assert variant_name(rules) == name

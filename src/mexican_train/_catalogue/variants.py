@@ -431,7 +431,15 @@ def get_variant(name: str) -> Rules:
         raise TypeError(f"a variant name is a str, not {shown(name)}")
     if "+" in name:
         # A combination's name: the base, then each variant, joined by "+".
-        return combine(*name.split("+"))
+        names = name.split("+")
+        if not all(map(_key, names)):  # "hub+", "+hub", "hub++shared-ties"
+            raise UnknownVariantError(
+                name,
+                variant_names(),
+                f"{shown(name)} has an empty name in its '+' list: a combination is "
+                "variant names joined by '+', like 'hub+shared-ties'",
+            )
+        return combine(*names)
     key = _key(name)
     key = ALIASES.get(key, key)
     rules = VARIANTS.get(key)

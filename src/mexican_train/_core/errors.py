@@ -150,7 +150,9 @@ class UnknownVariantError(MexicanTrainError, LookupError):
     ('chickenfoot', ('standard', 'hub'), True)
     """
 
-    def __init__(self, name: str, known: tuple[str, ...]) -> None:
-        super().__init__(f"no variant named {shown(name)}; the variants are: {', '.join(known)}")
+    def __init__(self, name: str, known: tuple[str, ...], reason: str = "") -> None:
+        # *reason* replaces "no variant named ..." where the name's form is what is wrong.
+        why = reason or f"no variant named {shown(name)}"
+        super().__init__(f"{why}; the variants are: {', '.join(known)}")
         self.name = name
         self.known = known
