@@ -148,6 +148,14 @@ def test_a_combination_with_an_empty_name_says_so(name: str) -> None:
     assert str(info.value).startswith(f"{name!r} has an empty name in its '+' list")
 
 
+@pytest.mark.parametrize("value", ["hub", None, 5])
+def test_variant_name_of_something_not_rules_raises_type_error(value: Any) -> None:
+    # It was an AttributeError: 'str' object has no attribute 'deal_table'.
+    with pytest.raises(TypeError) as info:
+        variant_name(value)
+    assert str(info.value) == f"variant_name() needs a Rules value, not {value!r}"
+
+
 def test_variant_name_is_the_reverse_of_get_variant() -> None:
     for name, rules in VARIANTS.items():
         assert variant_name(rules) == name

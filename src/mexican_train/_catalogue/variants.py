@@ -467,7 +467,12 @@ def variant_name(rules: Rules) -> str | None:
     'hub+double-blank-0+shared-ties'
     >>> variant_name(attrs.evolve(STANDARD, max_pip=6)) is None
     True
+
+    Raises:
+        TypeError: if *rules* is not a `Rules` value (a name is for `get_variant`).
     """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"variant_name() needs a Rules value, not {shown(rules)}")
     for name, value in VARIANTS.items():
         if value == rules:
             return name
