@@ -26,6 +26,7 @@ from mexican_train import (
     InvalidArgumentError,
     InvalidStateError,
     NextRound,
+    Play,
     Tile,
     Train,
     apply,
@@ -41,6 +42,7 @@ from mexican_train._core.rules import EnginePlacement
 from mexican_train._core.shuffle import shuffled
 from mexican_train._positions.check import Path, Problem, _check_tiles, _tiles_fit, check_state
 from mexican_train._positions.fields import fields_of
+from mexican_train.variants import get_variant
 from strategies import chance_positions, histories, positions, variant_tables
 
 
@@ -239,6 +241,99 @@ def test_s2_build_state_refuses_a_round_the_set_does_not_have() -> None:
     with pytest.raises(InvalidStateError) as error:
         build_state(**{**parts(_start()), "round_number": 14})
     assert error.value.field == "round_number"
+
+
+def _after(state: GameState, *moves: object) -> GameState:
+    for move in moves:
+        state = apply(state, move)  # type: ignore[arg-type]
+    return state
+
+
+def _first_play(state: GameState) -> GameState:
+    return apply(state, next(m for m in legal_moves(state) if isinstance(m, Play)))
+
+
+def test_p4_build_state_refuses_a_draw_on_a_first_turn_that_never_draws() -> None:
+    # Rulebook A's first turn (P4) never draws: has_drawn there was accepted.
+    state = new_game(2, STANDARD, seed=1)
+    assert state.had_first_turn == (False, False)
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "has_drawn": True})
+    assert error.value.field == "has_drawn"
+    assert "first turn" in error.value.reason
+    assert "(P4)" in error.value.reason
+
+
+def test_p4_build_state_refuses_a_first_turn_draw_after_its_first_tile() -> None:
+    # Where the first turn may draw (first-turn-draw), it draws before any tile: a tile
+    # played after the draw goes on with the turn and clears has_drawn.
+    state = _first_play(new_game(2, get_variant("first-turn-draw"), seed=1))
+    assert (state.turn_tiles, state.had_first_turn) == (1, (False, False))
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "has_drawn": True})
+    assert error.value.field == "has_drawn"
+    assert "before its first tile" in error.value.reason
+
+
+def test_p4_build_state_accepts_the_draw_of_a_first_turn_that_may_draw() -> None:
+    rules = get_variant("first-turn-draw")
+    for seed in range(200):
+        state = new_game(2, rules, seed=seed)
+        if Draw() in legal_moves(state):
+            drawn = apply(state, Draw())
+            assert build_state(**parts(drawn)) == drawn
+            return
+    pytest.fail("no deal in 200 leaves the first player unable to start their train")
+
+
+def test_p7_build_state_refuses_a_draw_by_a_player_with_several_tiles_to_play() -> None:
+    # HUB has no special first turn: seat 0 holds three tiles that fit, so it drew nothing.
+    state = new_game(2, HUB, seed=1)
+    playable = {m.tile for m in legal_moves(state) if isinstance(m, Play)}
+    assert len(playable) == 3
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "has_drawn": True})
+    assert error.value.field == "has_drawn"
+    assert "3 tiles of the hand have a legal play" in error.value.reason
+    assert "(P7)" in error.value.reason
+
+
+def test_p7_build_state_accepts_every_draw_of_a_game_one_tile_playable_or_none() -> None:
+    state = new_game(4, HUB, seed=3)
+    drawn = 0
+    while state.round_number == 1 and drawn < 20:
+        moves = legal_moves(state)
+        state = apply(state, Draw() if Draw() in moves else moves[0])
+        if state.has_drawn:
+            drawn += 1
+            assert build_state(**parts(state)) == state
+    assert drawn
+
+
+def test_v6_build_state_accepts_a_voluntary_draw_with_tiles_to_play() -> None:
+    state = _first_play(new_game(2, get_variant("voluntary-draw"), seed=1))
+    while state.current_player is not None and Draw() not in legal_moves(state):
+        state = _first_play(state)
+    state = apply(state, Draw())
+    assert len({m.tile for m in legal_moves(state) if isinstance(m, Play)}) > 1
+    assert build_state(**parts(state)) == state
+
+
+@attrs.frozen
+class _OpenWhenTheBoneyardIsEmpty:
+    """A user's Mexican-train rule that reads what a draw changes (not the table alone)."""
+
+    def is_open(self, table: Any, seat: int) -> bool:
+        return getattr(table, "boneyard_size", 1) == 0
+
+
+def test_p7_a_mexican_train_rule_of_the_users_own_is_not_second_guessed() -> None:
+    # Such a rule may open the Mexican train by the draw itself, to tiles that had no play
+    # before it: the check of the tiles playable after a draw is for the library's rules.
+    rules = attrs.evolve(HUB, mexican_train=_OpenWhenTheBoneyardIsEmpty())
+    state = new_game(2, rules, seed=1)
+    assert len({m.tile for m in legal_moves(state) if isinstance(m, Play)}) > 1
+    assert build_state(**{**parts(state), "has_drawn": True}).has_drawn
 
 
 @pytest.mark.parametrize(

@@ -430,6 +430,26 @@ def test_bad_views_are_refused_at_their_path(
     assert reason in caught.value.reason
 
 
+@pytest.mark.parametrize(
+    ("rules", "reason"),
+    [(STANDARD, "on which nobody draws under these rules (P4)"),
+     (HUB, "3 tiles of the hand have a legal play")],
+    ids=["first turn", "must play"],
+)  # fmt: skip
+def test_a_draw_no_game_makes_is_refused_in_a_state_and_a_view(rules: Rules, reason: str) -> None:
+    # Seat 0 to move on its first turn: under STANDARD nobody draws then (P4), under HUB
+    # it holds three tiles that fit, and a player who can play does not draw (P7).
+    state = new_game(2, rules, seed=1)
+    for document, read in [
+        (to_json(state), state_from_json),
+        (to_json(view(state, 0)), view_from_json),
+    ]:
+        with pytest.raises(SchemaError) as caught:
+            read({**through_json(document), "has_drawn": True})
+        assert caught.value.path == "$.has_drawn"
+        assert reason in caught.value.reason
+
+
 def test_a_tampered_record_is_refused_at_the_move() -> None:
     state = new_game(2, HUB, seed=5)
     moves = []

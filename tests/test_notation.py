@@ -132,6 +132,25 @@ def test_a_position_refuses_a_train_id_too_long_for_its_bound() -> None:
     assert "at most 9 digits" in caught.value.reason
 
 
+@pytest.mark.parametrize(
+    ("rules", "reason"),
+    [(STANDARD, "on which nobody draws under these rules (P4)"),
+     (HUB, "3 tiles of the hand have a legal play")],
+    ids=["first turn", "must play"],
+)  # fmt: skip
+def test_a_position_with_a_draw_no_game_makes_is_refused_at_the_drawn_flag(
+    rules: Rules, reason: str
+) -> None:
+    text = format_state(new_game(2, rules, seed=1))
+    drawn = text.replace(" 0/00/0/0/", " 0/00/0/1/")
+    assert drawn != text
+    with pytest.raises(NotationError) as caught:
+        parse_state(drawn)
+    assert (caught.value.field, caught.value.part) == ("turn", "1")
+    assert caught.value.column == drawn.index(" 0/00/0/1/") + 9  # counting from 1
+    assert reason in caught.value.reason
+
+
 def test_notation_error_is_a_value_error_of_the_library() -> None:
     assert issubclass(NotationError, MexicanTrainError)
     assert issubclass(NotationError, ValueError)

@@ -24,7 +24,7 @@ from .._core.state import GameState, Train, public_values, state_from_fields
 from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView
 from .._formats import events as kinds
-from .._positions.chance import build_state
+from .._positions.chance import build_checked_state
 
 __all__ = ["determinize", "table_then", "worlds"]
 
@@ -122,26 +122,32 @@ def worlds(
 def _build(
     view: PlayerView, hands: list[tuple[Tile, ...]], boneyard: list[Tile], rng: random.Random
 ) -> GameState:
-    """Return the state of *view* with these hands and boneyard and a fresh seed, checked."""
-    return build_state(
-        rules=view.rules,
-        players=view.players,
-        seed=rng.getrandbits(64),  # fresh: the real seed would tell every later deal (S6)
-        round_number=view.round_number,
-        hands=hands,
-        boneyard=boneyard,
-        trains=view.trains,
-        current_player=view.current_player,
-        first_player=view.first_player,
-        had_first_turn=view.had_first_turn,
-        turn_tiles=view.turn_tiles,
-        has_drawn=view.has_drawn,
-        turn_doubles=view.turn_doubles,
-        open_doubles=view.open_doubles,
-        idle_turns=view.idle_turns,
-        scores=view.scores,
-        round_scores=view.round_scores,
-        last_tile_called=view.last_tile_called,
+    """Return the state of *view* with these hands and boneyard and a fresh seed, checked.
+
+    Checked as `build_state` checks, but for one thing: a hidden hand of the player to
+    move is dealt at random, not only among the hands that their draw allows (P7: at
+    most one tile with a legal play after it), so it is not held to that.
+    """
+    return build_checked_state(
+        view.rules,
+        view.players,
+        rng.getrandbits(64),  # a fresh seed: the real one would tell every later deal (S6)
+        view.round_number,
+        hands,
+        boneyard,
+        view.trains,
+        view.current_player,
+        view.first_player,
+        view.had_first_turn,
+        view.turn_tiles,
+        view.has_drawn,
+        view.turn_doubles,
+        view.open_doubles,
+        view.idle_turns,
+        view.scores,
+        view.round_scores,
+        view.last_tile_called,
+        mover_hand_known=view.current_player == view.seat or view.open_hands is not None,
     )
 
 

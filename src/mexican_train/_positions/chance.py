@@ -120,6 +120,41 @@ def build_state(
     ...     print(error.field, "--", error.reason.replace(str(state.boneyard[0]), "X"))
     boneyard -- 90 tiles shown, but a double-12 set has 91: missing X
     """
+    return build_checked_state(
+        rules, players, seed, round_number, hands, boneyard, trains, current_player,
+        first_player, had_first_turn, turn_tiles, has_drawn, turn_doubles, open_doubles,
+        idle_turns, scores, round_scores, last_tile_called,
+    )  # fmt: skip
+
+
+def build_checked_state(
+    rules: Rules,
+    players: int,
+    seed: int,
+    round_number: int,
+    hands: Iterable[Iterable[Tile | str]],
+    boneyard: Iterable[Tile | str],
+    trains: Iterable[Train],
+    current_player: int | None,
+    first_player: int | None,
+    had_first_turn: Iterable[bool] | None,
+    turn_tiles: int,
+    has_drawn: bool,
+    turn_doubles: Iterable[int],
+    open_doubles: Iterable[int],
+    idle_turns: int,
+    scores: Iterable[int] | None,
+    round_scores: Iterable[Iterable[int]],
+    last_tile_called: bool,
+    *,
+    mover_hand_known: bool = True,
+) -> GameState:
+    """`build_state`, its parts in order; *mover_hand_known* False for a world dealt at random.
+
+    `determinize` deals the hand of the player to move, when the seat it deals for
+    does not see it, without regard to what their draw tells (P7): `check_state` then
+    does not hold that hand to the draw.  (Not exported: for the determinizer.)
+    """
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {shown(rules)}")
     players = _number(players, "players", "players")
@@ -197,7 +232,7 @@ def build_state(
         flag(last_tile_called, "last_tile_called"),
     )
     try:
-        check_state(fields)
+        check_state(fields, mover_hand_known=mover_hand_known)
     except Problem as problem:
         raise InvalidStateError(_dotted(problem.path), problem.message) from None
     return fields.build()

@@ -18,11 +18,11 @@ import contextlib
 from collections.abc import Iterable, Sequence
 
 from .._core.bounds import first_out_of_bounds
-from .._core.engine import new_game, round_score
+from .._core.engine import legal_moves, new_game, round_score
 from .._core.errors import MexicanTrainError, RulesError, shown
-from .._core.moves import MEXICAN
+from .._core.moves import MEXICAN, Play
 from .._core.rules import EnginePlacement, Rules
-from .._core.state import Train
+from .._core.state import GameState, Train
 from .._core.tiles import Tile, full_set, set_size, tile_index
 from .._core.view import PlayerView
 from .fields import StateFields
@@ -50,10 +50,12 @@ def engine_of(rules: Rules, max_pip: int, round_number: int) -> Tile:
     return Tile(pip, pip)
 
 
-def check_state(state: StateFields) -> None:
+def check_state(state: StateFields, *, mover_hand_known: bool = True) -> None:
     """Raise `Problem` unless *state* holds the fields of a consistent position.
 
-    Hands must already be sorted (the readers sort them).
+    Hands must already be sorted (the readers sort them).  *mover_hand_known* False
+    (a world `determinize` deals, the hand of the player to move sampled without
+    regard to their draw) skips the one check that reads that hand's plays (P7).
     """
     s = state
     _check_counts(s.players, s.trains, s.had_first_turn, s.scores, s.round_scores)
@@ -82,6 +84,8 @@ def check_state(state: StateFields) -> None:
             )
     # Last: the checks above say more about a number the position contradicts.
     _check_bounds(s)
+    if mover_hand_known and _drew_under_must_play(s):
+        _check_drawn(s.build())
 
 
 def check_view(view: PlayerView) -> None:
@@ -152,6 +156,42 @@ def check_view(view: PlayerView) -> None:
                     f"the hand left scores {expected} (E3), not {shown(v.round_scores[-1][seat])}",
                 )
     _check_bounds(v)
+    if v.seat is not None and v.seat == v.current_player and _drew_under_must_play(v):
+        _check_drawn(v)  # the hand of the seat to move is in the view: its plays are known
+
+
+def _drew_under_must_play(t: StateFields | PlayerView) -> bool:
+    """Return whether *t* has the player to move after a draw that P7 allowed only without a play.
+
+    Not under V6 (a voluntary draw), and not with a Mexican-train rule of the user's
+    own: such a rule may read what a draw changes (the boneyard's size, the hand's),
+    and so open the Mexican train to tiles that had no play before the draw.
+    """
+    return (
+        t.has_drawn
+        and t.current_player is not None
+        and t.rules.must_play
+        and type(t.rules.mexican_train).__module__.startswith("mexican_train.")
+    )
+
+
+def _check_drawn(position: GameState | PlayerView) -> None:
+    """Check the player to move, having drawn, holds at most one tile with a legal play (P7).
+
+    Under must-play a player draws only when no tile of the hand has a legal play
+    (P5, D1, D2), and a draw adds one tile to the hand and changes nothing on the
+    table, so after it only the tile drawn can have one (a tile played after a draw
+    clears `has_drawn`, as the turn goes on).
+    """
+    playable = sorted({move.tile for move in legal_moves(position) if type(move) is Play})
+    if len(playable) > 1:
+        listed = ", ".join(map(str, playable[:5])) + (", ..." if len(playable) > 5 else "")
+        raise Problem(
+            ("has_drawn",),
+            f"seat {position.current_player} cannot have drawn: {len(playable)} tiles of the "
+            f"hand have a legal play ({listed}), but a player draws only when no tile has "
+            "one (P7), and a draw adds one tile",
+        )
 
 
 def _check_bounds(value: StateFields | PlayerView) -> None:
@@ -391,6 +431,23 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
                         f"seat {other} {'has not' if flag else 'has'} had a turn this round: "
                         f"seat {t.first_player} played first and seat {seat} is to move (P1)",
                     )
+        first_turn = t.rules.first_turn
+        if t.has_drawn and first_turn is not None and not t.had_first_turn[seat]:
+            # P4: nobody draws on their first turn of a round; where the rules let a player
+            # who cannot start their train draw, that draw comes before any tile, and a
+            # tile played after it goes on with the turn, which clears has_drawn.
+            if not first_turn.may_draw:
+                raise Problem(
+                    ("has_drawn",),
+                    f"seat {seat} is on their first turn of the round, on which nobody "
+                    "draws under these rules (P4)",
+                )
+            if t.turn_tiles:
+                raise Problem(
+                    ("has_drawn",),
+                    f"seat {seat} has already played on their first turn of the round: a "
+                    "first turn draws only before its first tile (P4)",
+                )
         for other, size in enumerate(hand_sizes):
             # E1: going out ends the round, except during the first turns of P4.
             if size == 0 and (
