@@ -450,6 +450,17 @@ def test_a_draw_no_game_makes_is_refused_in_a_state_and_a_view(rules: Rules, rea
         assert reason in caught.value.reason
 
 
+def test_a_typed_reader_names_the_one_type_it_reads_without_a_list_of_one() -> None:
+    # It was 'the type is one of state, not "view"'.
+    state = new_game(2, seed=1)
+    with pytest.raises(SchemaError) as caught:
+        state_from_json(to_json(view(state, 0)))
+    assert caught.value.reason == 'the type is state, not "view"'
+    with pytest.raises(SchemaError) as caught:
+        view_from_json(to_json(state))
+    assert caught.value.reason == 'the type is view, not "state"'
+
+
 def test_a_tampered_record_is_refused_at_the_move() -> None:
     state = new_game(2, HUB, seed=5)
     moves = []

@@ -75,6 +75,12 @@ class _Invalid(Exception):
         self.subpath = subpath
 
 
+def _one_of(names: Iterable[str]) -> str:
+    """Return ``"one of a, b"``, or just ``"a"`` when there is one: a list of one is no choice."""
+    listed = list(names)
+    return listed[0] if len(listed) == 1 else f"one of {', '.join(listed)}"
+
+
 def _join(path: str, name: object) -> str:
     if isinstance(name, str) and name.isidentifier():
         return f"{path}.{name}"
@@ -192,8 +198,8 @@ def _make_converter() -> cattrs.Converter:
             if isinstance(cls, type) and attrs.has(cls) and issubclass(cls, protocol)
         }
         if type(name) is not str or name not in classes:
-            known = ", ".join(sorted(classes))
-            raise _Invalid(f"a {protocol.__name__} is one of {known}, not {_shown(name)}", ".type")
+            known = _one_of(sorted(classes))
+            raise _Invalid(f"a {protocol.__name__} is {known}, not {_shown(name)}", ".type")
         fields = {key: item for key, item in value.items() if key != "type"}
         return converter.structure(fields, classes[name])
 
@@ -298,7 +304,7 @@ def _structure_move(value: object) -> Move:
     types = _move_types()
     kind = value.get("type")
     if type(kind) is not str or kind not in types:
-        raise _Invalid(f"a move's type is one of {', '.join(types)}, not {_shown(kind)}", ".type")
+        raise _Invalid(f"a move's type is {_one_of(types)}, not {_shown(kind)}", ".type")
     allowed = _MOVE_FIELDS if kind == "play" else {"type"}
     for key in value:
         if key not in allowed:
@@ -398,7 +404,7 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
                                       f"not {_shown(schema)}")  # fmt: skip
     kind = document.get("type")
     if type(kind) is not str or kind not in kinds:
-        raise SchemaError("$.type", f"the type is one of {', '.join(kinds)}, not {_shown(kind)}")
+        raise SchemaError("$.type", f"the type is {_one_of(kinds)}, not {_shown(kind)}")
     return kind, {key: value for key, value in document.items() if key not in ("schema", "type")}
 
 
