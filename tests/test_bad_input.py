@@ -678,12 +678,27 @@ def test_round_score_of_something_not_a_hand_of_tiles_raises_type_error(
         ({(2, 6): 7.0}, {2: 6}, "not 7.0"),
         ({}, {}, "not []"),  # min() of an empty sequence
         ({(2, 6): 7}, {2: 6, 4: 6}, "without gaps"),
+        # Accepted until new_game: a hand the set cannot deal, a row for no covered count.
+        ({(2, 6): 100}, {2: 6}, "x: 2 players x 100 tiles = 200 tiles, but a double-6 set"),
+        ({(2, 6): 7, (3, 6): 7}, {2: 6}, "a row for 3 players with double-6, but the default "
+         "sets cover 2 players"),
     ],
-)
+)  # fmt: skip
 def test_deal_table_with_impossible_rows_raises_deal_error(
     hand_sizes: Any, default_sets: Any, shown: str
 ) -> None:
     refused(lambda: DealTable("x", hand_sizes, default_sets), DealError, shown)
+
+
+def test_a_deal_table_of_one_player_count_says_so_without_a_range() -> None:
+    # It said "x covers 2-2 players, not 3".
+    table = DealTable("x", {(2, 6): 7}, {2: 6})
+    refused(lambda: table.lookup(3), DealError, "x covers 2 players, not 3")
+
+
+def test_a_deal_table_may_leave_the_hand_size_to_the_rules() -> None:
+    table = DealTable("x", {(2, 6): 7}, {2: 6, 3: 6})
+    assert table.lookup(3, hand_size=5) == (6, 5)
 
 
 @pytest.mark.parametrize(

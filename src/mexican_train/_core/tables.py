@@ -73,6 +73,22 @@ def _check_rows(table: DealTable) -> None:
                 f"{table.name}: the default set for {players} players is double-N for N "
                 f"{BOUNDS['pip'].words()}, not {shown(max_pip)}"
             )
+    # Rows no game can use: a player count the table does not cover (its default sets
+    # say which it does), or hands the set cannot deal even with the engine dealt too.
+    # (A default set without a row is allowed: the rules then choose the hand size.)
+    low, high = min(sets), max(sets)
+    for (players, max_pip), size in rows.items():
+        if not low <= players <= high:
+            raise DealError(
+                f"{table.name}: a row for {players} players with double-{max_pip}, but the "
+                f"default sets cover {_counts(low, high)} players"
+            )
+        check_fit(players, max_pip, size, set_aside=0, table=table.name)
+
+
+def _counts(low: int, high: int) -> str:
+    # A range of player counts in words: "2-14", or "2" for one count.
+    return str(low) if low == high else f"{low}-{high}"
 
 
 @attrs.frozen
@@ -131,10 +147,8 @@ class DealTable:
                 that set and none was chosen, or the deal does not fit in the set.
         """
         if players not in self.player_counts:
-            raise DealError(
-                f"{self.name} covers {self.player_counts.start}-{self.player_counts.stop - 1} "
-                f"players, not {shown(players)}"
-            )
+            counts = _counts(self.player_counts.start, self.player_counts.stop - 1)
+            raise DealError(f"{self.name} covers {counts} players, not {shown(players)}")
         if max_pip is None:
             max_pip = self.default_sets[players]
         if hand_size is None:
@@ -155,14 +169,20 @@ class DealTable:
         return (DealTable, (self.name, dict(self.hand_sizes), dict(self.default_sets)))
 
 
-def check_fit(players: int, max_pip: int, hand_size: int, *, set_aside: int) -> None:
-    """Raise `DealError` unless *players* hands of *hand_size* fit in the set (S1)."""
+def check_fit(
+    players: int, max_pip: int, hand_size: int, *, set_aside: int, table: str = ""
+) -> None:
+    """Raise `DealError` unless *players* hands of *hand_size* fit in the set (S1).
+
+    *table* names the deal table whose row is checked, for the message.
+    """
     if type(hand_size) is not int or hand_size < 2:
         raise DealError(f"a hand is at least 2 tiles, not {hand_size!r}")
     available = set_size(max_pip) - set_aside
     if players * hand_size > available:
         raise DealError(
-            f"{players} players x {hand_size} tiles = {players * hand_size} tiles, but a "
+            (f"{table}: " if table else "")
+            + f"{players} players x {hand_size} tiles = {players * hand_size} tiles, but a "
             f"double-{max_pip} set has only {available} to deal"
             + (" once the engine is set aside" if set_aside else "")
         )
