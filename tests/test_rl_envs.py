@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -102,13 +103,20 @@ def test_an_action_outside_the_mask_raises_and_changes_nothing() -> None:
     assert game.agent_selection == agent
 
 
-@pytest.mark.parametrize("action", [-1, 459, 3.5])
-def test_an_action_outside_the_space_raises_and_changes_nothing(action: object) -> None:
-    """An action that is no index of the space is an InvalidArgumentError naming it."""
+@pytest.mark.parametrize(
+    ("action", "error"),
+    [(-1, InvalidArgumentError), (459, InvalidArgumentError), (3.5, TypeError),
+     ("0", TypeError), (True, TypeError)],
+)  # fmt: skip
+def test_an_action_outside_the_space_raises_and_changes_nothing(
+    action: object, error: type[Exception]
+) -> None:
+    """A number that is no index of the space is an InvalidArgumentError, a non-number a
+    TypeError (a bool is not taken for a number), both naming it."""
     game = raw_env(players=4, rules=HUB)
     game.reset(seed=5)
     before = game.state
-    with pytest.raises(InvalidArgumentError, match="an action is a whole number 0-458"):
+    with pytest.raises(error, match="an action is a whole number 0-458"):
         game.step(action)  # type: ignore[arg-type]
     assert game.state is before
 
@@ -270,6 +278,28 @@ def test_single_seat_an_illegal_action_raises_on_request() -> None:
     illegal = int(np.flatnonzero(~game.action_masks())[0])
     with pytest.raises(IllegalMoveError, match=f"action {illegal} is not in the action mask"):
         game.step(illegal)
+
+
+@pytest.mark.parametrize("action", [1.5, 0.0, "0", True, np.True_, None, np.array([0])], ids=repr)
+def test_single_seat_step_refuses_an_action_that_is_not_a_whole_number(action: Any) -> None:
+    """It took 1.5 for 1, '0' for 0 and True for 1 (int() first): now a TypeError."""
+    game = SingleSeatEnv(players=2, rules=HUB)
+    game.reset(seed=1)
+    before = game.state
+    with pytest.raises(TypeError, match="an action is a whole number"):
+        game.step(action)
+    assert game.state is before
+
+
+@pytest.mark.parametrize("kind", [int, np.int64, np.int32, np.uint8, np.array])
+def test_single_seat_step_takes_ints_and_numpy_integers(kind: Any) -> None:
+    game = SingleSeatEnv(players=2, rules=HUB)
+    game.reset(seed=1)
+    before = game.state
+    _, _, terminated, _, info = game.step(kind(int(np.flatnonzero(game.action_masks())[0])))
+    assert not terminated
+    assert not info
+    assert game.state != before
 
 
 @pytest.mark.parametrize(

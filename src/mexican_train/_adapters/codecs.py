@@ -214,13 +214,19 @@ class ActionCodec:
         Raises:
             InvalidArgumentError: if *index* is not in ``range(size)`` or *seat* is
                 not a seat of the game.
+            TypeError: if *index* is not a whole number (a float, a str, a bool).
         """
         seat = self._check_seat(seat)
         try:
+            # A bool is not taken for a number; operator.index refuses 1.5 and '0'.
             number = operator.index(index) if not isinstance(index, bool) else None
         except TypeError:
             number = None
-        if number is None or not 0 <= number < self.size:
+        if number is None:
+            raise TypeError(
+                f"an action is a whole number 0-{self.size - 1} for this game, not {shown(index)}"
+            )
+        if not 0 <= number < self.size:
             raise InvalidArgumentError(
                 f"an action is a whole number 0-{self.size - 1} for this game, not {shown(index)}"
             )

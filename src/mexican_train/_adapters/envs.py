@@ -393,9 +393,16 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def step(
         self, action: np.int64 | int
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        """Make the agent's move *action*, then the others' until the agent's next turn."""
+        """Make the agent's move *action*, then the others' until the agent's next turn.
+
+        Raises:
+            TypeError: if *action* is not a whole number (an int or a numpy integer,
+                as the action space samples; not a float, a str or a bool).
+            InvalidArgumentError: if *action* is not an index of the action space.
+        """
         state = self._game()
-        move = self.actions.decode(int(action), self.seat)
+        # Not int(action) first: it would take 1.5 for 1, '0' for 0 and True for 1.
+        move = self.actions.decode(action, self.seat)  # type: ignore[arg-type]  # numpy ints too
         if move not in legal_moves(state):
             if self.illegal == "raise":
                 raise IllegalMoveError(
