@@ -29,7 +29,9 @@ from mexican_train.variants import (
     CloseInOrder,
     FirstTurn,
     NeverBind,
+    combine,
     describe_rules,
+    describe_variant,
     get_variant,
     rules_table,
     variant_name,
@@ -241,6 +243,28 @@ def test_describe_rules_shows_a_user_rule_by_its_repr() -> None:
     assert describe_rules(attrs.evolve(STANDARD, open_doubles=CloseAnyOrder(False)))[
         "dead doubles (D4, V4)"
     ] == ("still bind")
+
+
+@pytest.mark.parametrize(
+    ("house", "says", "never"),
+    [
+        (("ascending", "short-game"), "three lowest engines: 0-0, 1-1 and 2-2", "highest"),
+        (("short-game", "thirteen-rounds"), "engines 12-12, 11-11 and 10-10", "thirteen"),
+        (("ascending", "thirteen-rounds"), "from 0-0 in round 1 up to 12-12", "down"),
+    ],
+)
+def test_a_combination_describes_its_rounds_once_and_as_played(
+    house: tuple[str, ...], says: str, never: str
+) -> None:
+    # The parts' sentences were pasted together: "the engines go up ... A short game of
+    # three rounds, with the three highest engines", or both "three" and "thirteen" rounds.
+    rules = combine("standard", *house)
+    text = describe_variant(variant_name(rules) or "")
+    assert says in text
+    assert never not in text.lower()
+    assert text.count("(S2, V9)") == 1
+    first = rules.engine_pip(18, 1)
+    assert f"{first}-{first}" in text
 
 
 def test_rules_table_has_a_row_per_variant() -> None:

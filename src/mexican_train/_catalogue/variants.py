@@ -899,7 +899,19 @@ def describe_variant(name: str) -> str:
     """
     rules = get_variant(name)
     if "+" in name:
-        return "  ".join(describe_variant(part) for part in name.split("+"))
+        parts = name.split("+")
+        on_rounds = [part for part in parts if _sets_rounds(get_variant(part))]
+        if len(on_rounds) < 2:
+            return "  ".join(describe_variant(part) for part in parts)
+        # S2, V9: two parts that change the rounds are said in one sentence, from the
+        # rules they make together: each part's own sentence describes its change alone
+        # ("the three highest engines" next to "the engines go up").
+        texts = [
+            _describe_round_order(rules) if part == on_rounds[0] else describe_variant(part)
+            for part in parts
+            if part not in on_rounds[1:]
+        ]
+        return "  ".join(texts)
     key = _key(name)
     key = ALIASES.get(key, key)
     if key in _CATALOGUE:
@@ -913,6 +925,70 @@ def describe_variant(name: str) -> str:
         + ("; ".join(changes) if changes else "no change")
         + "."
     )
+
+
+#: The fields of `Rules` that say which rounds are played, with which engines (S2, V9).
+_ROUND_FIELDS = frozenset({"rounds", "ascending", "highest_engine"})
+
+_NUMBER_WORDS = (
+    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"),
+    *("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+    *("eighteen", "nineteen", "twenty"),
+)
+
+
+def _sets_rounds(rules: Rules) -> bool:
+    # Whether a variant changes the rounds or their engines on its own preset.
+    preset = _preset_of(rules)
+    return any(getattr(rules, field) != getattr(preset, field) for field in _ROUND_FIELDS)
+
+
+def _count_words(count: int) -> str:
+    return _NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else str(count)
+
+
+def _describe_round_order(rules: Rules) -> str:
+    """Return the rounds and their engines under *rules* in one sentence (S2, V9).
+
+    >>> _describe_round_order(combine("standard", "ascending", "short-game"))
+    'A short game of three rounds, with the three lowest engines: 0-0, 1-1 and 2-2 (S2, V9).'
+    >>> _describe_round_order(combine("standard", "short-game", "thirteen-rounds"))
+    'A short game of three rounds, with the engines 12-12, 11-11 and 10-10, whatever the set; a set without the 12-12 is refused (S2, V9).'
+    """
+    count, top, up = rules.rounds, rules.highest_engine, rules.ascending
+    high = "N" if top is None else str(top)
+    whatever = (
+        "" if top is None else f", whatever the set; a set without the {high}-{high} is refused"
+    )
+    if count is None:
+        lead = (
+            "One round per engine"
+            if top is None
+            else f"{_count_words(top + 1).capitalize()} rounds"
+        )
+        order = (
+            f"from 0-0 in round 1 up to {high}-{high} in the last round"
+            if up
+            else f"from {high}-{high} in round 1 down to 0-0 in the last round"
+        )
+        return f"{lead}, the engines {order}{whatever} (S2, V9)."
+    lead = f"A short game of {_count_words(count)} rounds, with the"
+    if up:
+        pips = list(range(count))
+        which = f" {_count_words(count)} lowest engines:"
+    elif top is None:
+        return (
+            f"{lead} {_count_words(count)} highest engines, from N-N down, N the set's "
+            f"highest double (S2, V9)."
+        )
+    else:
+        pips = list(range(top, top - count, -1))
+        which = " engines"
+    engines = [f"{pip}-{pip}" for pip in pips]
+    listed = engines[0] if count == 1 else f"{', '.join(engines[:-1])} and {engines[-1]}"
+    if count > 4:
+        listed = f"{engines[0]} to {engines[-1]}"
+    return f"{lead}{which} {listed}{whatever} (S2, V9)."
 
 
 def _changed_settings(rules: Rules) -> tuple[tuple[str, object], ...]:
