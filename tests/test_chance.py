@@ -319,23 +319,6 @@ def test_v6_build_state_accepts_a_voluntary_draw_with_tiles_to_play() -> None:
     assert build_state(**parts(state)) == state
 
 
-@attrs.frozen
-class _OpenWhenTheBoneyardIsEmpty:
-    """A user's Mexican-train rule that reads what a draw changes (not the table alone)."""
-
-    def is_open(self, table: Any, seat: int) -> bool:
-        return getattr(table, "boneyard_size", 1) == 0
-
-
-def test_p7_a_mexican_train_rule_of_the_users_own_is_not_second_guessed() -> None:
-    # Such a rule may open the Mexican train by the draw itself, to tiles that had no play
-    # before it: the check of the tiles playable after a draw is for the library's rules.
-    rules = attrs.evolve(HUB, mexican_train=_OpenWhenTheBoneyardIsEmpty())
-    state = new_game(2, rules, seed=1)
-    assert len({m.tile for m in legal_moves(state) if isinstance(m, Play)}) > 1
-    assert build_state(**{**parts(state), "has_drawn": True}).has_drawn
-
-
 @pytest.mark.parametrize(
     ("name", "value"),
     [("seed", "11"), ("players", 4.0), ("current_player", "0"), ("has_drawn", 0),

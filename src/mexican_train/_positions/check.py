@@ -163,16 +163,11 @@ def check_view(view: PlayerView) -> None:
 def _drew_under_must_play(t: StateFields | PlayerView) -> bool:
     """Return whether *t* has the player to move after a draw that P7 allowed only without a play.
 
-    Not under V6 (a voluntary draw), and not with a Mexican-train rule of the user's
-    own: such a rule may read what a draw changes (the boneyard's size, the hand's),
-    and so open the Mexican train to tiles that had no play before the draw.
+    Not under V6 (a voluntary draw).  The pluggable rules read the `Table` (the trains,
+    and who has had a first turn), which a draw does not change, so under any rules
+    the plays a draw leaves are those it found, and the drawn tile's.
     """
-    return (
-        t.has_drawn
-        and t.current_player is not None
-        and t.rules.must_play
-        and type(t.rules.mexican_train).__module__.startswith("mexican_train.")
-    )
+    return t.has_drawn and t.current_player is not None and t.rules.must_play
 
 
 def _check_drawn(position: GameState | PlayerView) -> None:
