@@ -361,14 +361,9 @@ MEMORY_CASES = {"4 players, HUB": (4, HUB), "4 players, STANDARD": (4, STANDARD)
 
 
 def _kept_round(players: int, rules: Rules, seed: int) -> list[GameState]:
-    """Every state of a round of random moves from *seed*, as play leaves them."""
-    rng = random.Random(seed)
-    state = new_game(players, rules, seed=seed)
-    history = [state]
-    while state.current_player is not None:
-        state = apply(state, rng.choice(legal_moves(state)))
-        history.append(state)
-    legal_moves(state)  # every kept state as play leaves it: legal moves cached
+    """Every state of `round_history`'s round, as play leaves them: legal moves asked."""
+    history = round_history(rules, seed, players)
+    legal_moves(history[-1])  # the others' were asked to play on from them
     return history
 
 
