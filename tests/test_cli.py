@@ -557,3 +557,11 @@ def test_analyze_says_what_is_wrong_with_the_file(
 def test_analyze_refuses_a_seed_of_more_than_64_bits(tmp_path: Path) -> None:
     result = run("analyze", str(tmp_path / "game.json"), "--seed", str(2**64))
     assert_one_line_error(result, "a seed is a whole number of at most 64 bits")
+
+
+@pytest.mark.parametrize(
+    ("args", "where"), [(["rules", "hub+"], "NAME"), (["demo", "--house", "+hub"], "--house")]
+)
+def test_a_combination_with_an_empty_part_says_so(args: list[str], where: str) -> None:
+    result = run(*args)
+    assert_one_line_error(result, f"{where}: {args[-1]!r} has an empty name in its '+' list")

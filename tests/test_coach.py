@@ -17,6 +17,7 @@ from mexican_train import (
     GameRecord,
     GreedyPlayer,
     InvalidArgumentError,
+    Move,
     Pass,
     PlannerPlayer,
     analyze,
@@ -148,7 +149,7 @@ def test_a_round_is_reviewed_alone() -> None:
 def test_p4_a_pass_that_ends_a_first_turn_chain_is_not_called_a_pass() -> None:
     """Under Rulebook A a pass after the first turn's first tile ends the chain, no marker."""
     state = start = new_game(2, attrs.evolve(STANDARD, max_pip=9, rounds=1), seed=1)
-    moves = []
+    moves: list[Move] = []
     while state.current_player == state.first_player or not moves:
         # The first seat lays one tile of its first turn, then stops the chain.
         legal = legal_moves(state)

@@ -141,6 +141,8 @@ class UnknownVariantError(MexicanTrainError, LookupError):
         name: the name asked for.
         known: every valid name: the built-in ones in catalogue order, then those
             installed packages register, sorted.
+        reason: what is wrong with the name's form (an empty part of a ``+``
+            combination), or "" when it is simply no variant's name.
 
     >>> from mexican_train import get_variant
     >>> try:
@@ -156,3 +158,4 @@ class UnknownVariantError(MexicanTrainError, LookupError):
         super().__init__(f"{why}; the variants are: {', '.join(known)}")
         self.name = name
         self.known = known
+        self.reason = reason

@@ -187,6 +187,8 @@ def rules_from_options(rules: str, house: Sequence[str] = (), option: str = "--r
         return combine(rules, *house) if house else get_variant(rules)
     except UnknownVariantError as error:
         where = "--house" if error.name in house and error.name != rules else option
+        if error.reason:  # the form of the name is wrong, not the name
+            raise click.UsageError(f"{where}: {error.reason}") from None
         raise click.UsageError(
             f"{where}: there {'is no variant' if where == '--house' else 'are no rules'} "
             f"called {_shown(error.name)}"
