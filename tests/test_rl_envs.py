@@ -28,12 +28,20 @@ from mexican_train import (
     NextRound,
     RandomPlayer,
     Rules,
+    RulesError,
     UnknownVariantError,
     apply,
     legal_moves,
     new_game,
 )
-from mexican_train.rl import ObservationCodec, SingleSeatEnv, env, raw_env, round_rewards
+from mexican_train.rl import (
+    ObservationCodec,
+    SingleSeatEnv,
+    env,
+    raw_env,
+    round_rewards,
+    vector_env,
+)
 
 PRESETS = [pytest.param(STANDARD, id="STANDARD"), pytest.param(HUB, id="HUB")]
 
@@ -196,6 +204,24 @@ def test_rules_may_be_named_and_bad_arguments_are_refused() -> None:
         raw_env(players=2).step(0)
     with pytest.raises(InvalidArgumentError, match="call reset"):
         SingleSeatEnv(players=2).step(0)
+
+
+#: The three environments, each made by a call taking players= and rules=.
+MAKERS = [
+    pytest.param(raw_env, id="raw_env"),
+    pytest.param(SingleSeatEnv, id="SingleSeatEnv"),
+    pytest.param(functools.partial(vector_env, 2), id="vector_env"),
+]
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_s2_rules_the_table_cannot_play_are_refused_when_the_environment_is_made(
+    make: Any,
+) -> None:
+    """thirteen-rounds needs the 12-12, but two players are dealt a double-9 set (S2)."""
+    with pytest.raises(RulesError, match="has no 12-12"):
+        make(players=2, rules="thirteen-rounds")
+    make(players=4, rules="thirteen-rounds").reset(seed=1)
 
 
 def test_render_modes_return_text_and_svg(capsys: pytest.CaptureFixture[str]) -> None:

@@ -58,9 +58,14 @@ def _check_render_mode(render_mode: object) -> str | None:
     )
 
 
-def _rules(rules: Rules | str) -> Rules:
-    # A variant may be named, as on the command line ("hub", "standard", ...).
-    return get_variant(rules) if isinstance(rules, str) else rules
+def _rules(rules: Rules | str, players: int) -> Rules:
+    # A variant may be named, as on the command line ("hub", "standard", ...).  The
+    # game's own checks (S1, S2) are made now, as new_game makes them, not at the first
+    # reset; arguments of the wrong type are left to the codecs' TypeError.
+    rules = get_variant(rules) if isinstance(rules, str) else rules
+    if isinstance(rules, Rules) and type(players) is int:
+        new_game(players, rules, seed=0)
+    return rules
 
 
 def _encode(
@@ -128,6 +133,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
 
     Raises:
         DealError: if the rules' deal table does not cover *players* (S1).
+        RulesError: if the rules ask for more rounds or a higher engine than the
+            set they deal to *players* has (S2).
         UnknownVariantError: if *rules* names no variant.
         InvalidArgumentError: for an unknown *render_mode*.
 
@@ -156,7 +163,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         information_state: bool = False,
     ) -> None:
         super().__init__()
-        rules = _rules(rules)
+        rules = _rules(rules, players)
         self.render_mode = _check_render_mode(render_mode)
         self.actions = ActionCodec(rules, players)
         self.observations = ObservationCodec(rules, players, information_state=information_state)
@@ -307,6 +314,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     Raises:
         DealError: if the rules' deal table does not cover *players* (S1).
+        RulesError: if the rules ask for more rounds or a higher engine than the
+            set they deal to *players* has (S2).
         InvalidArgumentError: for a seat the game does not have, the wrong number
             of opponents, an unknown *render_mode* or *illegal*.
 
@@ -331,7 +340,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         information_state: bool = False,
     ) -> None:
         self.render_mode = _check_render_mode(render_mode)
-        rules = _rules(rules)
+        rules = _rules(rules, players)
         self.actions = ActionCodec(rules, players)
         self.observations = ObservationCodec(rules, players, information_state=information_state)
         self._events: list[Event] | None = [] if information_state else None
@@ -471,7 +480,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
     ) -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise InvalidArgumentError(f"num_envs is a whole number from 1, not {num_envs!r}")
-        rules = _rules(rules)
+        rules = _rules(rules, players)
         self.actions = ActionCodec(rules, players)
         self.observations = ObservationCodec(rules, players, information_state=information_state)
         if type(seat) is not int or not 0 <= seat < players:
@@ -631,6 +640,8 @@ def vector_env(
 
     Raises:
         DealError: if the rules' deal table does not cover *players* (S1).
+        RulesError: if the rules ask for more rounds or a higher engine than the
+            set they deal to *players* has (S2).
         UnknownVariantError: if *rules* names no variant.
         InvalidArgumentError: for *num_envs* below 1, a seat the game does not
             have, an unknown bot or the wrong number of opponents.
