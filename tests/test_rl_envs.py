@@ -297,6 +297,27 @@ def test_single_seat_an_illegal_action_terminates_with_the_penalty() -> None:
     assert game.state is before
 
 
+def test_single_seat_a_step_after_the_episode_ended_is_refused_until_reset() -> None:
+    """Neither the end of the game nor an illegal action's end lets play go on (no -100)."""
+    game = SingleSeatEnv(players=2, rules=HUB)
+    game.reset(seed=1)
+    illegal = int(np.flatnonzero(~game.action_masks())[0])
+    assert game.step(illegal)[2]
+    before = game.state
+    legal = int(np.flatnonzero(game.action_masks())[0])
+    with pytest.raises(InvalidArgumentError, match=r"episode has ended \(an illegal action"):
+        game.step(legal)
+    assert game.state is before
+    game.reset(seed=1)
+    done = False
+    while not done:
+        _, _, done, _, _ = game.step(int(np.flatnonzero(game.action_masks())[0]))
+    with pytest.raises(InvalidArgumentError, match=r"episode has ended \(the game is over\)"):
+        game.step(0)
+    game.reset(seed=2)
+    game.step(int(np.flatnonzero(game.action_masks())[0]))
+
+
 def test_single_seat_an_illegal_action_raises_on_request() -> None:
     """illegal='raise' turns an action outside the mask into an IllegalMoveError."""
     game = SingleSeatEnv(players=2, rules=HUB, illegal="raise")

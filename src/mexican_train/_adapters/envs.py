@@ -300,6 +300,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     outside the mask ends the episode (``terminated``) with *illegal_reward*
     and ``info["illegal_action"]``, and leaves the game as it was.  With
     ``illegal="raise"`` it raises `IllegalMoveError` instead, to find bugs.
+    Once an episode has ended (the game is over, or an illegal action ended
+    it), `step` raises `InvalidArgumentError` until `reset`.
 
     Args:
         players: the number of players.
@@ -364,6 +366,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             "spaces.Space[npt.NDArray[np.float32]]", self.observations.space
         )
         self.state: GameState | None = None
+        self._ended = False  # the episode has ended: the game is over, or an illegal action
 
     def _game(self) -> GameState:
         if self.state is None:
@@ -397,6 +400,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if self._events is not None:
             self._events.clear()
         self.state, _ = self._advance(state)
+        self._ended = False
         return self._observe(), {}
 
     def step(
@@ -407,9 +411,13 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         Raises:
             TypeError: if *action* is not a whole number (an int or a numpy integer,
                 as the action space samples; not a float, a str or a bool).
-            InvalidArgumentError: if *action* is not an index of the action space.
+            InvalidArgumentError: if *action* is not an index of the action space,
+                or the episode has ended (call `reset`).
         """
         state = self._game()
+        if self._ended:
+            ended = "the game is over" if state.is_over else "an illegal action ended it"
+            raise InvalidArgumentError(f"the episode has ended ({ended}): call reset()")
         # Not int(action) first: it would take 1.5 for 1, '0' for 0 and True for 1.
         move = self.actions.decode(action, self.seat)  # type: ignore[arg-type]  # numpy ints too
         if move not in legal_moves(state):
@@ -418,8 +426,10 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                     move, f"action {action} is not in the action mask of seat {self.seat}"
                 )
             info = {"illegal_action": int(action)}
+            self._ended = True
             return self._observe(), self.illegal_reward, True, False, info
         self.state, reward = self._advance(_apply(state, move, self._events))
+        self._ended = self.state.is_over
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, self.state.is_over, False, {}
