@@ -354,6 +354,9 @@ def test_single_seat_step_takes_ints_and_numpy_integers(kind: Any) -> None:
     [
         ({"seat": 4}, "a seat is 0-3"),
         ({"opponents": [RandomPlayer()]}, "needs 3 opponents, not 1"),
+        ({"opponents": "greedy"}, "opponents is a list of Players, one per other seat"),
+        ({"opponents": RandomPlayer()}, "opponents is a list of Players, one per other seat"),
+        ({"opponents": [RandomPlayer(), object(), RandomPlayer()]}, "an opponent is a Player"),
         ({"illegal": "ignore"}, "illegal is 'terminate' or 'raise'"),
         ({"render_mode": "rgb_array"}, "render_mode is one of"),
     ],
@@ -362,6 +365,18 @@ def test_single_seat_refuses_bad_arguments(arguments: dict[str, object], words: 
     """Each bad argument is refused with a message naming it."""
     with pytest.raises(InvalidArgumentError, match=words):
         SingleSeatEnv(players=4, rules=HUB, **arguments)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("make", MAKERS[1:])
+@pytest.mark.parametrize("reward", ["x", None, True])
+def test_an_illegal_reward_that_is_not_a_number_is_refused(make: Any, reward: object) -> None:
+    with pytest.raises(TypeError, match="illegal_reward is a number"):
+        make(players=2, illegal_reward=reward)
+
+
+def test_a_two_player_game_needs_one_opponent() -> None:
+    with pytest.raises(InvalidArgumentError, match="needs 1 opponent, not 2"):
+        SingleSeatEnv(players=2, opponents=[RandomPlayer(), RandomPlayer()])
 
 
 def test_single_seat_reset_with_a_seed_repeats_the_game() -> None:

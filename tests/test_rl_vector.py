@@ -228,7 +228,7 @@ def test_opponents_may_be_players_and_lists() -> None:
     [
         ({"num_envs": 0}, "num_envs is a whole number from 1"),
         ({"opponents": "genius"}, "an opponent is a Player or one of"),
-        ({"opponents": ["random", "random"]}, "needs 1 opponents, not 2"),
+        ({"opponents": ["random", "random"]}, "needs 1 opponent, not 2"),
         ({"opponents": 3}, "an opponent is a Player or a bot's name"),
         ({"seat": 2}, "a seat is 0-1"),
     ],

@@ -8,6 +8,7 @@ of each round every seat is rewarded ``mean(points of all seats) - own points``
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final, cast
 
@@ -66,6 +67,20 @@ def _rules(rules: Rules | str, players: int) -> Rules:
     if isinstance(rules, Rules) and type(players) is int:
         new_game(players, rules, seed=0)
     return rules
+
+
+def _reward(value: object) -> float:
+    # The reward for an illegal action: a number (a bool or a str is not one).
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"illegal_reward is a number, not {value!r}")
+    return float(value)
+
+
+def _wrong_count(players: int, count: int) -> InvalidArgumentError:
+    others = players - 1
+    return InvalidArgumentError(
+        f"a {players}-player game needs {others} opponent{'s' if others != 1 else ''}, not {count}"
+    )
 
 
 def _encode(
@@ -318,8 +333,11 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         DealError: if the rules' deal table does not cover *players* (S1).
         RulesError: if the rules ask for more rounds or a higher engine than the
             set they deal to *players* has (S2).
-        InvalidArgumentError: for a seat the game does not have, the wrong number
-            of opponents, an unknown *render_mode* or *illegal*.
+        UnknownVariantError: if *rules* names no variant.
+        InvalidArgumentError: for a seat the game does not have, *opponents* not a
+            list of as many players as the other seats, an unknown *render_mode*
+            or *illegal*.
+        TypeError: if *illegal_reward* is not a number.
 
     >>> game = SingleSeatEnv(players=2, rules=HUB)
     >>> observation, info = game.reset(seed=3)
@@ -350,15 +368,22 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             raise InvalidArgumentError(f"a seat is 0-{players - 1}, not {seat!r}")
         if opponents is None:
             opponents = [GreedyPlayer()] * (players - 1)
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+            raise InvalidArgumentError(
+                f"opponents is a list of Players, one per other seat, not {opponents!r}"
+            )
         opponents = list(opponents)
         if len(opponents) != players - 1:
-            raise InvalidArgumentError(
-                f"a {players}-player game needs {players - 1} opponents, not {len(opponents)}"
-            )
+            raise _wrong_count(players, len(opponents))
+        for bot in opponents:
+            if not callable(getattr(bot, "choose", None)):
+                raise InvalidArgumentError(
+                    f"an opponent is a Player, with a choose(view, moves) method, not {bot!r}"
+                )
         if illegal not in ("terminate", "raise"):
             raise InvalidArgumentError(f"illegal is 'terminate' or 'raise', not {illegal!r}")
         self.rules, self.players, self.seat = rules, players, seat
-        self.illegal, self.illegal_reward = illegal, float(illegal_reward)
+        self.illegal, self.illegal_reward = illegal, _reward(illegal_reward)
         others = [s for s in range(players) if s != seat]
         self.opponents: dict[int, Player] = dict(zip(others, opponents, strict=True))
         self.action_space = spaces.Discrete(self.actions.size)
@@ -501,16 +526,14 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             else list(opponents)
         )
         if len(bots) != players - 1:
-            raise InvalidArgumentError(
-                f"a {players}-player game needs {players - 1} opponents, not {len(bots)}"
-            )
+            raise _wrong_count(players, len(bots))
         others = iter([_opponent(bot) for bot in bots])
         seated = [None if s == seat else next(others) for s in range(players)]
         learners = (1 << players) - 1 if self_play else 1 << seat
         self.rules, self.players, self.seat, self.self_play = rules, players, seat, self_play
         self.num_envs = num_envs
         lay = Layout(rules, players, self.actions.max_pip, information_state)
-        self._tables = Tables(lay, num_envs, learners, seated, float(illegal_reward))
+        self._tables = Tables(lay, num_envs, learners, seated, _reward(illegal_reward))
         self.single_action_space = spaces.Discrete(self.actions.size)
         self.action_space = spaces.MultiDiscrete([self.actions.size] * num_envs)
         mask_space = spaces.Box(0, 1, (self.actions.size,), dtype=np.int8)
@@ -655,6 +678,7 @@ def vector_env(
         UnknownVariantError: if *rules* names no variant.
         InvalidArgumentError: for *num_envs* below 1, a seat the game does not
             have, an unknown bot or the wrong number of opponents.
+        TypeError: if *illegal_reward* is not a number.
     """
     envs = VectorEnv(
         num_envs, players, rules, opponents, seat, self_play, illegal_reward, information_state
