@@ -398,7 +398,7 @@ def test_round_rewards_are_zero_sum() -> None:
     assert rewards.index(max(rewards)) == state.round_scores[-1].index(min(state.round_scores[-1]))
 
 
-@pytest.mark.parametrize("make", [raw_env, SingleSeatEnv])
+@pytest.mark.parametrize("make", MAKERS)
 @pytest.mark.parametrize(
     "seed",
     [-1, 2**64, -(10**5000), 10**5000, True, "1"],
@@ -408,11 +408,17 @@ def test_reset_refuses_a_seed_numpy_cannot_take_with_the_librarys_error(
     make: type, seed: object
 ) -> None:
     """An environment's seed seeds numpy's generator, as Gymnasium does: 0 to 2**64 - 1."""
-    game = make()
+    game = make(players=2)
     with pytest.raises(InvalidArgumentError, match="seed is a whole number from 0"):
         game.reset(seed=seed)
     game.reset(seed=2**64 - 1)
     game.reset(seed=0)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, True, "1"], ids=["-1", "2**64", "True", "'1'"])
+def test_vector_env_refuses_a_first_seed_numpy_cannot_take(seed: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="seed is a whole number from 0"):
+        vector_env(2, seed=seed)  # type: ignore[arg-type]
 
 
 @pytest.mark.usefixtures("strict_warnings")

@@ -8,6 +8,8 @@ its games reproducible from a seed and reset within the step that ends them.
 
 from __future__ import annotations
 
+import re
+
 import attrs
 import numpy as np
 import pytest
@@ -247,6 +249,22 @@ def test_steps_need_a_reset_and_one_whole_number_per_table() -> None:
     for actions in (np.zeros(3, dtype=np.int64), np.zeros(2), [[0, 0]]):
         with pytest.raises(InvalidArgumentError, match="one whole-number action per table"):
             envs.step(actions)
+
+
+def test_an_action_outside_the_space_is_refused_and_no_table_moves() -> None:
+    """As in the single-seat environment: only an index of the space is an action."""
+    envs = vector_env(3, players=2, rules=HUB)
+    observation, _ = envs.reset(seed=0)
+    before = envs.states
+    legal = observation["action_mask"].argmax(axis=1)
+    for wrong, shown in ((-1, "not -1 (table 1)"), (envs.actions.size, "not 277 (table 1)")):
+        actions = legal.copy()
+        actions[1] = wrong
+        with pytest.raises(InvalidArgumentError, match=re.escape(f"0-276 for this game, {shown}")):
+            envs.step(actions)
+        assert envs.states == before
+    envs.step(legal)
+    assert envs.states != before
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

@@ -572,7 +572,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         """Deal a new game on every table; the same *seed* gives the same games (S6)."""
         if isinstance(seed, list):
             raise InvalidArgumentError("vector_env().reset takes one seed for all tables")
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_bound("env_seed", seed, "seed"))
         seeds = self.np_random.integers(0, 2**63, size=self.num_envs).tolist()
         self._started = True
         return self._result(self._tables.reset(seeds))
@@ -586,7 +586,12 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        """Make every table's move ``actions[i]``; tables whose game ended start a new one."""
+        """Make every table's move ``actions[i]``; tables whose game ended start a new one.
+
+        Raises:
+            InvalidArgumentError: before `reset`, or if *actions* is not one whole
+                number per table, each an index of the action space; no table moves.
+        """
         if not self._started:
             raise InvalidArgumentError("the environment has no games yet: call reset() first")
         chosen = np.asarray(actions)
@@ -594,6 +599,13 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             raise InvalidArgumentError(
                 f"step() takes one whole-number action per table, shape ({self.num_envs},), "
                 f"not {actions!r}"
+            )
+        outside = np.flatnonzero((chosen < 0) | (chosen >= self.actions.size))
+        if outside.size:
+            table = int(outside[0])
+            raise InvalidArgumentError(
+                f"an action is a whole number 0-{self.actions.size - 1} for this game, "
+                f"not {int(chosen[table])} (table {table})"
             )
         steps = self._tables.step(chosen.tolist())
         observation, infos = self._result(steps)
@@ -645,9 +657,11 @@ def vector_env(
     same step (``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``):
     ``infos["final_obs"]`` holds the ended games' last observations, where
     ``infos["_final_obs"]`` is True, and ``infos["final_info"]`` a dict per
-    ended game with its total ``"scores"`` and its ``"winners"`` (E5).  An action outside the mask ends that
-    table's game with *illegal_reward* (``infos["illegal_action"]``).  One call
-    of ``step`` plays every table, in library code.
+    ended game with its total ``"scores"`` and its ``"winners"`` (E5).  An action
+    outside the mask ends that table's game with *illegal_reward*
+    (``infos["illegal_action"]``); a number outside the action space (below 0,
+    or ``ActionCodec.size`` and above) raises `InvalidArgumentError` and changes
+    no table.  One call of ``step`` plays every table, in library code.
 
     With *self_play*, every seat is the learner: each table's observation and
     mask are for the seat to move (``infos["seat"]``), and the rewards are an
@@ -677,11 +691,14 @@ def vector_env(
             set they deal to *players* has (S2).
         UnknownVariantError: if *rules* names no variant.
         InvalidArgumentError: for *num_envs* below 1, a seat the game does not
-            have, an unknown bot or the wrong number of opponents.
+            have, an unknown bot or the wrong number of opponents, or a *seed*
+            that is not a whole number from 0 to 2**64 - 1.
         TypeError: if *illegal_reward* is not a number.
     """
     envs = VectorEnv(
         num_envs, players, rules, opponents, seat, self_play, illegal_reward, information_state
     )
+    if seed is not None:
+        seed = check_bound("env_seed", seed, "seed")
     envs._np_random, envs._np_random_seed = gymnasium.utils.seeding.np_random(seed)
     return envs
