@@ -233,6 +233,23 @@ def test_an_illegal_action_and_a_foreign_chance_outcome_are_refused() -> None:
     assert state.game_state is before
 
 
+def test_only_chance_nodes_have_chance_outcomes_and_the_end_takes_no_action() -> None:
+    """A player's turn and the end have no chance outcomes; an action at the end is refused."""
+    game = load(2, "hub")
+    one = pyspiel.load_game(GAME_NAME, {"players": 2, "rules": "hub", "rounds": 1})
+    state, rng = one.new_initial_state(), random.Random(4)
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            assert state.chance_outcomes() == []
+        step_randomly(state, rng)
+    assert state.chance_outcomes() == []
+    before = state.game_state
+    with pytest.raises(InvalidArgumentError, match="the game is over: no action applies, not 0"):
+        state.apply_action(0)
+    assert state.game_state is before
+    assert game.new_initial_state().chance_outcomes()
+
+
 def test_the_information_state_string_is_the_view_and_the_round_history() -> None:
     """The information state's string: the seat's observation, then the round's moves."""
     game = load(2, "hub")

@@ -284,7 +284,12 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         return sorted((t for t in state.boneyard if t not in chosen), key=tile_index)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Return each tile that may come next, by index, all equally likely."""
+        """Return each tile that may come next, by index, all equally likely.
+
+        A state that is not a chance node (a player's turn, the end) has none.
+        """
+        if not self.is_chance_node():
+            return []
         tiles = self._chance_tiles()
         return [(tile_index(tile), 1.0 / len(tiles)) for tile in tiles]
 
@@ -367,6 +372,8 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         self._seen = (tuple(seen.lacks), tuple(seen.played))
 
     def _apply_action(self, action: int) -> None:
+        if self.is_terminal():
+            raise InvalidArgumentError(f"the game is over: no action applies, not {action}")
         if self.is_chance_node():
             tile = self._tiles[action] if 0 <= action < len(self._tiles) else None
             if tile is None or tile not in self._chance_tiles():
