@@ -207,6 +207,8 @@ def test_s1_an_impossible_player_count_is_refused_up_front(count: int) -> None:
         ({"games": 1.5}, ValueError),
         ({"batch_size": 0}, ValueError),
         ({"seed": "x"}, TypeError),
+        ({"rotate_seats": "no"}, TypeError),
+        ({"rotate_seats": 0}, TypeError),
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict[str, object], error: type[Exception]) -> None:

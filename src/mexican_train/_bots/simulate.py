@@ -559,8 +559,9 @@ def simulate(
             ``client.get_executor()``, a ``multiprocessing.Pool`` or Ray's
             ``ray.util.multiprocessing.Pool``; None plays them here, one after another.
         rotate_seats: move the players round the table from game to game.
-        batch_size: games per task sent to *executor*; by default about 40
-            tasks in all, 1 to 50 games each.
+        batch_size: games per task sent to *executor*; by default a fortieth of
+            the games, from 1 to 50 (so about 40 tasks for up to 2,000 games, and
+            tasks of 50 games beyond).
         progress: called with the number of games just finished, as they finish.
 
     Returns:
@@ -570,7 +571,8 @@ def simulate(
         DealError: if the rules cannot deal for ``len(players)`` players.
         InvalidArgumentError: if *games* or *batch_size* is not a whole number from 1
             to 10,000,000, or *seed* has more than 64 bits.
-        TypeError: if a player has no ``choose`` method, or *executor* no ``map``.
+        TypeError: if a player has no ``choose`` method, *executor* no ``map``,
+            or *rotate_seats* is not a bool.
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
     >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=10, seed=1)
@@ -598,6 +600,8 @@ def simulate(
         raise TypeError(
             f"executor needs a map(fn, items) method, like an Executor; not {executor!r}"
         )
+    if type(rotate_seats) is not bool:  # it is kept in the result, and reported
+        raise TypeError(f"rotate_seats is True or False, not {shown(rotate_seats)}")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress is a function of the games just finished, not {progress!r}")
     batches = _batches(players, rules, games, seed, rotate_seats, batch_size)
