@@ -645,6 +645,17 @@ def test_a_spectators_document_does_not_depend_on_the_hands() -> None:
     assert second.document(0) != first.document(0)  # a seat's own document does differ
 
 
+def test_e4_between_rounds_a_spectator_is_not_told_to_deal() -> None:
+    """A person reads "deal the next round"; a spectator, who cannot, reads who will."""
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    while not table.state.is_round_over:
+        _step(table)
+    assert table.document(0)["status"] == "Round 1 of 2 is over: deal the next round."
+    assert table.document(SPECTATOR)["status"] == (
+        "Round 1 of 2 is over: a person at the table deals the next round."
+    )
+
+
 def test_a_spectator_cannot_move() -> None:
     table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=5)
     with pytest.raises(RequestError) as refused:

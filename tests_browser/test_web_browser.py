@@ -210,6 +210,30 @@ def test_a_page_without_a_token_says_how_to_sit_down(
     )
 
 
+def test_a_spectators_page_shows_the_table_without_a_hand_or_moves(
+    browser: Browser, one_person: WebServer
+) -> None:
+    """A spectator sees the board and the log: no "Your hand", no "Your move", and no train
+    drawn as theirs (a spectator's seat is -1, the Mexican train's number)."""
+    page = _page(browser)
+    page.goto(str(one_person.spectator_link()))
+    page.wait_for_selector("#board [data-train]", timeout=WAIT)
+    assert page.evaluate("document.body.dataset.phase") == "waiting"
+    assert page.locator("#board [data-train]").count() == 3  # two seats, the Mexican train
+    assert page.locator("#hand-area").is_hidden()
+    assert page.locator("#controls").is_hidden()
+    assert page.locator("#board [data-train].mine").count() == 0
+    # A person's page does mark their own train, and shows the hand and the moves.
+    seat = _page(browser)
+    seat.goto(one_person.links()[0])
+    assert _phase(seat) == "my-turn"
+    assert seat.locator("#board [data-train].mine").evaluate_all(
+        "ts => ts.map(t => t.dataset.train)"
+    ) == ["0"]
+    assert seat.locator("#hand-area").is_visible()
+    assert seat.locator("#controls").is_visible()
+
+
 def test_a_late_answer_with_an_older_version_does_not_take_the_page_back(
     browser: Browser, one_person: WebServer
 ) -> None:

@@ -760,7 +760,10 @@ def _status(table: PlayerView, names: Sequence[str]) -> str:
         verb = "win" if winners == "You" or " and " in winners else "wins"
         return f"The game is over: {winners} {verb} (E5, the lowest total)."
     if table.current_player is None:
-        return f"Round {table.round_number} of {table.rounds} is over: deal the next round."
+        over = f"Round {table.round_number} of {table.rounds} is over"
+        if table.seat is None:  # a spectator does not deal (E4)
+            return f"{over}: a person at the table deals the next round."
+        return f"{over}: deal the next round."
     if table.is_my_turn:
         return f"Your turn (round {table.round_number} of {table.rounds})."
     return f"{names[table.current_player]} to play (round {table.round_number} of {table.rounds})."

@@ -137,7 +137,7 @@ function drawTrain(train, board, options) {
   const hidden = tiles.length > options.shown + 1 ? tiles.length - options.shown : 0;
   const target = options.targets.includes(train);
   const classes = ["train"];
-  if (train === board.seat) classes.push("mine");
+  if (train !== BOARD_MEXICAN && train === board.seat) classes.push("mine");  // a spectator's seat is -1
   if (target) classes.push("target");
   if (data.marked) classes.push("marked");
   if (view.open_doubles.includes(train)) classes.push("open-double");

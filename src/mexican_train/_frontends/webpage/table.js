@@ -147,7 +147,10 @@ function showControls() {
     }
   }
   $("trains").replaceChildren(...trains);
-  $("controls").hidden = doc.view.is_over;  // the status line and the scores say it all
+  // The status line and the scores say it all once the game is over; a spectator has
+  // no hand and no moves.
+  $("controls").hidden = doc.view.is_over || doc.seat < 0;
+  $("hand-area").hidden = doc.seat < 0;
 
   const actions = doc.moves
     .filter((move) => move.kind !== "play")
