@@ -297,6 +297,49 @@ def test_a_tile_is_chosen_and_played_with_the_keyboard(
     assert page.locator("#error").text_content() == ""
 
 
+def test_the_hand_is_one_tab_stop_and_tab_goes_on_to_the_trains(
+    browser: Browser, one_person: WebServer
+) -> None:
+    """Keyboard alone, from the top of the page: Tab reaches the hand once (the arrows move
+    along it), Enter chooses a tile, the next Tab reaches the trains' buttons, Enter plays."""
+    page = _page(browser)
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    tiles = page.locator("#hand .hand-tile")
+    assert tiles.count() > 2
+    assert page.locator('#hand [tabindex="0"]').count() == 1
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('#hand') !== null"):
+            break
+    else:
+        pytest.fail("Tab never reached the hand")
+    focused = "document.activeElement.dataset.tile"
+    assert "playable" in (page.evaluate("document.activeElement.className") or "")
+    page.keyboard.press("End")
+    assert page.evaluate(focused) == tiles.last.get_attribute("data-tile")
+    page.keyboard.press("Home")
+    assert page.evaluate(focused) == tiles.first.get_attribute("data-tile")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == tiles.nth(1).get_attribute("data-tile")
+    assert page.locator('#hand [tabindex="0"]').get_attribute("data-tile") == tiles.nth(
+        1
+    ).get_attribute("data-tile")
+    page.locator("#hand .hand-tile.playable").first.focus()
+    tile = page.evaluate(focused)
+    page.keyboard.press("Enter")
+    assert page.locator("#hand .hand-tile.selected").get_attribute("data-tile") == tile
+    page.keyboard.press("Tab")  # out of the hand, on to the trains it may go on
+    assert page.evaluate("document.activeElement.closest('#trains') !== null")
+    assert page.evaluate("document.activeElement.disabled") is False
+    version = page.evaluate("document.body.dataset.version")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
+    assert page.locator("#error").text_content() == ""
+    assert tile not in _hand_on_page(page)
+    assert page.locator('#hand [tabindex="0"]').count() == 1
+
+
 def _short_side(element: Locator) -> float:
     box = element.bounding_box()
     assert box is not None, "not displayed"

@@ -63,13 +63,24 @@ function playsOf(tile) {
   return doc.moves.filter((move) => move.kind === "play" && move.tile === tile);
 }
 
+// The hand is one stop of the Tab key (a roving tabindex): the tile focused there, else
+// the chosen one, else the first playable one, else the first; the arrows move along it.
+function handStop(hand) {
+  const focused = document.activeElement && document.activeElement.closest("#hand [data-tile]");
+  const kept = focused ? focused.dataset.tile : selected;
+  if (kept && hand.includes(kept)) return kept;
+  return hand.find((tile) => playsOf(tile).length > 0) || hand[0];
+}
+
 function showHand() {
+  const stop = handStop(doc.view.hand);
   const tiles = doc.view.hand.map((tile) => {
     const playable = playsOf(tile).length > 0;
     const [a, b] = tile.split("-");
     const button = element("button", null, {
       "class": "hand-tile" + (playable ? " playable" : "") + (tile === selected ? " selected" : ""),
       "data-tile": tile,
+      "tabindex": tile === stop ? "0" : "-1",
       "aria-pressed": String(tile === selected),
       "aria-label": `${a} and ${b}` + (playable ? ", playable" : "")
         + (tile === selected ? ", chosen" : ""),
@@ -78,6 +89,10 @@ function showHand() {
     if (tile === selected) button.append(element("span", "\u2713", {"class": "chosen", "aria-hidden": "true"}));
     button.addEventListener("click", () => choose(tile));
     button.addEventListener("keydown", (event) => handKey(event, tile));
+    button.addEventListener("focus", () => {
+      for (const other of $("hand").querySelectorAll("button.hand-tile")) other.tabIndex = -1;
+      button.tabIndex = 0;
+    });
     return button;
   });
   $("hand").replaceChildren(...tiles);
@@ -248,14 +263,18 @@ function choose(tile) {
   $("hand").querySelector(`[data-tile="${tile}"]`).focus();
 }
 
-// The keyboard in the hand: the arrows move along it.
+// The keyboard in the hand: the arrows move along it, Home and End to its ends.
 function handKey(event, tile) {
   const buttons = [...$("hand").querySelectorAll("button.hand-tile")];
   const index = buttons.findIndex((button) => button.dataset.tile === tile);
-  if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+  const step = {ArrowRight: 1, ArrowLeft: -1}[event.key];
+  let next = null;
+  if (step) next = buttons[(index + step + buttons.length) % buttons.length];
+  else if (event.key === "Home") next = buttons[0];
+  else if (event.key === "End") next = buttons[buttons.length - 1];
+  if (next) {
     event.preventDefault();
-    const step = event.key === "ArrowRight" ? 1 : -1;
-    buttons[(index + step + buttons.length) % buttons.length].focus();
+    next.focus();
   }
 }
 
