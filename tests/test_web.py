@@ -42,7 +42,7 @@ from mexican_train import (
     view,
 )
 from mexican_train._frontends.cli import cli
-from mexican_train._frontends.web import SPECTATOR, seed_warning, shareable_host
+from mexican_train._frontends.web import SPECTATOR, lobby_table, seed_warning, shareable_host
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.serialize import to_json, view_from_json
 from mexican_train.web import RequestError, WebServer, WebTable, make_server
@@ -607,6 +607,28 @@ def test_a_document_says_the_seconds_left_under_the_turn_timer() -> None:
 def test_takeover_and_turn_timer_are_seconds(options: dict[str, Any]) -> None:
     with pytest.raises(InvalidArgumentError, match="seconds from 1 to 86400"):
         WebTable(2, SHORT, bots={1: GreedyPlayer()}, **options)
+
+
+@pytest.mark.parametrize(
+    ("asked", "reason"),
+    [
+        ({"players": 4, "people": 6}, "people is how many of the 4 players are people, 1-4, not 6"),
+        ({"players": 0}, "a table has 2-8 players, not 0"),
+        ({"players": "4"}, 'a table has 2-8 players, not "4"'),
+        ({"players": True}, "a table has 2-8 players, not true"),
+        ({"level": "expert"}, 'the bots\' level is easy, medium, hard, not "expert"'),
+        ({"rules": 3}, "rules is the name of the rules, such as 'standard', not 3"),
+        (
+            {"house": "open-hands"},
+            'house is a list of up to 8 house rules\' names, not "open-hands"',
+        ),
+        ({"level": "x" * 100}, "the bots' level is easy, medium, hard, not \"" + "x" * 36 + "..."),
+    ],
+)
+def test_the_lobby_says_which_part_of_a_request_is_wrong(asked: object, reason: str) -> None:
+    with pytest.raises(RequestError) as refused:
+        lobby_table(asked, "t1")
+    assert (refused.value.status, refused.value.reason) == (400, reason)
 
 
 # -- spectators -----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hmac
 import importlib
+import json
 import math
 import re
 import secrets
@@ -907,23 +908,27 @@ def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
     rules, house = request.get("rules", "standard"), request.get("house", [])
     players, people = request.get("players", 4), request.get("people", 1)
     level = request.get("level", "medium")
-    if (
-        not isinstance(rules, str)
-        or not isinstance(house, list)
+    # Each field is checked in turn, so that the reason names the one that is wrong.
+    wrong = None
+    if not isinstance(rules, str):
+        wrong = f"rules is the name of the rules, such as 'standard', not {_shown(rules)}"
+    elif (
+        not isinstance(house, list)
         or not all(isinstance(part, str) for part in house)
         or len(house) > 8
-        or type(players) is not int
-        or type(people) is not int
-        or not 2 <= players <= 8
-        or not 1 <= people <= players
-        or level not in _LEVELS
     ):
-        raise RequestError(
-            400,
-            "bad request",
-            "rules and house rules by name, 2-8 players, 1 to all of them people, and a "
-            f"level of {', '.join(_LEVELS)}",
+        wrong = f"house is a list of up to 8 house rules' names, not {_shown(house)}"
+    elif type(players) is not int or not 2 <= players <= 8:
+        wrong = f"a table has 2-8 players, not {_shown(players)}"
+    elif type(people) is not int or not 1 <= people <= players:
+        wrong = (
+            f"people is how many of the {players} players are people, "
+            f"1-{players}, not {_shown(people)}"
         )
+    elif level not in _LEVELS:
+        wrong = f"the bots' level is {', '.join(_LEVELS)}, not {_shown(level)}"
+    if wrong is not None:
+        raise RequestError(400, "bad request", wrong)
     try:
         chosen = combine(rules, *house) if house else get_variant(rules)
         bots = {seat: make_bot(level) for seat in range(people, players)}
@@ -931,6 +936,15 @@ def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
     except MexicanTrainError as error:
         raise RequestError(400, "bad request", str(error)) from None
     return table
+
+
+def _shown(value: object) -> str:
+    """Return a value a request gave, as a reason quotes it: short, whatever its size."""
+    try:
+        text = json.dumps(value)  # as the request wrote it: a JSON request's values always are
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def make_server(
