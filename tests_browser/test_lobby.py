@@ -60,3 +60,38 @@ def test_the_lobby_makes_a_table_whose_links_open_a_seat_and_the_spectators_view
     assert watcher.locator("#hand .hand-tile").count() == 0  # no hand for spectators (S5)
     assert errors == []
     context.close()
+
+
+def test_the_lobby_says_when_a_table_is_made_and_when_the_server_does_not_answer(
+    browser: Browser, server: WebServer
+) -> None:
+    context = browser.new_context(bypass_csp=True)
+    errors: list[str] = []
+    lobby = context.new_page()
+    lobby.on("pageerror", lambda error: errors.append(str(error)))
+    lobby.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+    lobby.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
+    assert lobby.get_by_label("Bots' level").count() == 1
+    # The server cannot be reached: the lobby says so, and nothing is left half-done.
+    lobby.route("**/api/tables", lambda route: route.abort())
+    lobby.click("#lobby-form button[type=submit]")
+    lobby.wait_for_function(
+        "document.getElementById('lobby-error').textContent.includes('did not answer')",
+        timeout=WAIT,
+    )
+    assert lobby.locator("#lobby-links li").count() == 0
+    # Once it answers, the status line (a live region) says the links below are new.
+    lobby.unroute("**/api/tables")
+    lobby.fill("#lobby-people", "2")
+    lobby.click("#lobby-form button[type=submit]")
+    lobby.wait_for_function(
+        "document.querySelectorAll('#lobby-links li').length === 3", timeout=WAIT
+    )
+    assert lobby.locator("#lobby-error").text_content() == ""
+    status = lobby.locator("#status")
+    assert status.get_attribute("role") == "status"
+    assert status.text_content() == (
+        "The table is made: below, a link for each of its 2 people and one for spectators."
+    )
+    assert errors == []
+    context.close()

@@ -44,14 +44,21 @@ async function showLobby() {
       people: Number(document.getElementById("lobby-people").value),
       level: level.value,
     };
-    const made = await fetch("/api/tables", {
-      method: "POST",
-      cache: "no-store",
-      headers: {"Content-Type": "application/json"},
-      body: JSON.stringify(request),
-    });
-    const data = await made.json();
     const error = document.getElementById("lobby-error");
+    let made;
+    let data;
+    try {
+      made = await fetch("/api/tables", {
+        method: "POST",
+        cache: "no-store",
+        headers: {"Content-Type": "application/json"},
+        body: JSON.stringify(request),
+      });
+      data = await made.json();
+    } catch (failure) {
+      error.textContent = "The server did not answer: no table was made. Try again.";
+      return;
+    }
     if (!made.ok) {
       error.textContent = data.reason || data.error;
       return;
@@ -62,6 +69,10 @@ async function showLobby() {
     links.push(lobbyLink("Spectators", data.spectators));
     document.getElementById("lobby-links").replaceChildren(...links);
     document.body.dataset.lobby = data.table;
+    const seats = links.length - 1;
+    // Said in the status line (a live region): the links below are new.
+    document.getElementById("status").textContent = `The table is made: below, a link for each of ` +
+      `its ${seats} ${seats === 1 ? "person" : "people"} and one for spectators.`;
   });
   return true;
 }
