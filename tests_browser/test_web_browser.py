@@ -208,6 +208,11 @@ def test_a_page_without_a_token_says_how_to_sit_down(
         "document.getElementById('nolink-reason').textContent.includes('no seat')",
         timeout=WAIT,
     )
+    # A wrong link gets the server's reason and still the words on where links come from.
+    reason = page.locator("#nolink-reason").text_content()
+    assert reason == "The server refused this link: no seat at this table has that token."
+    assert "#token=" in (page.locator("#nolink").text_content() or "")
+    assert page.locator("#game").is_hidden()
 
 
 def test_a_spectators_page_shows_the_table_without_a_hand_or_moves(

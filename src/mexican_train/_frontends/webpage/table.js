@@ -320,7 +320,9 @@ async function send(notation) {
 function refused(answer) {
   $("game").hidden = true;
   $("nolink").hidden = false;
-  $("nolink-reason").textContent = answer.data.reason || answer.data.error;
+  // The server's reason, and the page's own words on where a seat's link comes from.
+  $("nolink-reason").textContent = `The server refused this link: ${answer.data.reason || answer.data.error}.`;
+  $("nolink-reason").hidden = false;
   $("status").textContent = "Not seated.";
 }
 
