@@ -22,7 +22,7 @@ import attrs
 import pytest
 from playwright.sync_api import Browser, Locator, Page
 
-from mexican_train import HUB, MEXICAN, STANDARD, view
+from mexican_train import HUB, MEXICAN, STANDARD, InvalidArgumentError, legal_moves, view
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable
 from tests_browser.chromium import WAIT, served
@@ -561,6 +561,45 @@ def test_a_round_ends_its_review_appears_and_a_new_game_is_dealt_at_the_table(
     assert not table.state.is_over
     watcher.wait_for_function(f"Number(document.body.dataset.version) > {over}", timeout=WAIT)
     assert errors == []
+
+
+@pytest.fixture
+def finished() -> Iterator[WebServer]:
+    """A person in seat 0 against a greedy bot, the game over (played out before serving)."""
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    while not table.state.is_over:
+        if table.state.current_player == 1:
+            table.play_bots()
+        else:
+            table.play(0, legal_moves(view(table.state, 0))[0])
+    yield from _serve(table)
+
+
+def test_a_new_game_that_cannot_be_dealt_says_why_and_one_that_is_takes_the_focus(
+    browser: Browser, finished: WebServer
+) -> None:
+    table = finished.table
+
+    def cannot_keep(record: object) -> None:
+        raise InvalidArgumentError("the disk is full")
+
+    table.restarted = cannot_keep
+    page = _page(browser)
+    page.goto(finished.links()[0])
+    assert _phase(page) == "game-over"
+    page.locator("#again").click()
+    page.wait_for_function(
+        "document.getElementById('error').textContent.includes('could not be kept')",
+        timeout=WAIT,
+    )
+    assert page.locator("#error").is_visible()  # not inside a hidden panel
+    assert table.state.is_over
+    table.restarted = None
+    page.locator("#again").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.phase !== 'game-over'", timeout=WAIT)
+    assert page.locator("#error").text_content() == ""
+    assert page.evaluate("document.activeElement.closest('#hand, #actions') !== null")
 
 
 @pytest.fixture

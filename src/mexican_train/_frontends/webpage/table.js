@@ -431,9 +431,21 @@ function received(next) {
 }
 
 async function again() {
-  const answer = await api("/api/again", {});
-  if (answer.ok) received(answer.data);
-  else $("error").textContent = answer.data.reason || answer.data.error;
+  let answer;
+  try {
+    answer = await api("/api/again", {});
+  } catch (error) {
+    answer = {ok: false, data: {reason: "The server did not answer: try again."}};
+  }
+  if (answer.ok) {
+    $("error").textContent = "";
+    received(answer.data);
+    refocus();  // the button is gone: the focus goes to the new hand
+  } else {
+    // Once the game is over the controls are hidden: show them for the reason.
+    $("controls").hidden = false;
+    $("error").textContent = answer.data.reason || answer.data.error;
+  }
 }
 
 function listen() {
