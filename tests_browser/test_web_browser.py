@@ -239,6 +239,35 @@ def test_a_spectators_page_shows_the_table_without_a_hand_or_moves(
     assert seat.locator("#controls").is_visible()
 
 
+def test_the_status_line_is_not_rewritten_when_only_the_presence_changes(
+    browser: Browser, two_people: WebServer
+) -> None:
+    """The status line is a live region: someone coming or going changes the presence line,
+    and leaves the status alone, so that a screen reader does not say it again."""
+    links = two_people.links()
+    page = _page(browser)
+    page.goto(links[0])
+    page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
+    page.wait_for_function(
+        "document.getElementById('presence').textContent.includes('Seat 1: away')", timeout=WAIT
+    )
+    page.evaluate(
+        "window.statusChanges = 0; new MutationObserver((changes) => {"
+        " window.statusChanges += changes.length; }).observe(document.getElementById('status'),"
+        " {childList: true, characterData: true, subtree: true})"
+    )
+    other = _page(browser)
+    other.goto(links[1])
+    page.wait_for_function(
+        "document.getElementById('presence').textContent.includes('Seat 1: here')", timeout=WAIT
+    )
+    other.close()
+    page.wait_for_function(
+        "document.getElementById('presence').textContent.includes('Seat 1: away')", timeout=WAIT
+    )
+    assert page.evaluate("window.statusChanges") == 0
+
+
 def test_a_late_answer_with_an_older_version_does_not_take_the_page_back(
     browser: Browser, one_person: WebServer
 ) -> None:

@@ -213,7 +213,9 @@ function show(next) {
   document.body.dataset.phase = doc.view.is_over ? "game-over"
     : doc.view.current_player === null ? "round-over"
     : doc.moves.length > 0 ? "my-turn" : "waiting";
-  $("status").textContent = doc.status;
+  // The status line is a live region: written again with the same words (someone came
+  // or went), a screen reader would say them again.
+  if ($("status").textContent !== doc.status) $("status").textContent = doc.status;
   $("status").classList.toggle("your-turn", doc.moves.length > 0);
   document.title = (doc.moves.length > 0 ? "\u25B6 " : "") + "Mexican Train";
   redraw(() => {
