@@ -268,6 +268,34 @@ def test_the_status_line_is_not_rewritten_when_only_the_presence_changes(
     assert page.evaluate("window.statusChanges") == 0
 
 
+def test_a_move_the_server_does_not_answer_says_what_to_do(
+    browser: Browser, one_person: WebServer
+) -> None:
+    """A move sent while the server cannot be reached: the page says the move may not have
+    been made, without an error of its own, and plays once the server answers again."""
+    page = _page(browser)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    version = page.evaluate("document.body.dataset.version")
+    page.route("**/api/*", lambda route: route.abort())
+    page.locator("#hand .hand-tile.playable").first.click()
+    page.locator("#trains button:not([disabled])").first.click()
+    page.wait_for_function(
+        "document.getElementById('error').textContent.startsWith('No answer from the server')",
+        timeout=WAIT,
+    )
+    assert page.evaluate("document.body.dataset.version") == version
+    assert one_person.table.version == int(version)
+    page.unroute("**/api/*")
+    assert page.locator("#hand .hand-tile.selected").count() == 1  # still chosen: play it
+    page.locator("#trains button:not([disabled])").first.click()
+    page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
+    assert page.locator("#error").text_content() == ""
+    assert errors == []
+
+
 def test_a_late_answer_with_an_older_version_does_not_take_the_page_back(
     browser: Browser, one_person: WebServer
 ) -> None:

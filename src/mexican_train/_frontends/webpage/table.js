@@ -310,8 +310,14 @@ async function send(notation) {
       if (answer.status === 409) await refresh();
     }
   } catch (error) {
-    $("error").textContent = "The server did not answer; trying again.";
-    await refresh();
+    // The move may or may not have arrived: the page looks at the table again (when the
+    // server answers), and says what to do, rather than playing it twice.
+    $("error").textContent = "No answer from the server: if your move is not on the table, make it again.";
+    try {
+      await refresh();
+    } catch (again) {
+      // Unreachable still: the WebSocket's loop says so, and catches up once it is back.
+    }
   } finally {
     sending = false;
   }
