@@ -29,6 +29,7 @@ from mexican_train import (
     view,
 )
 from mexican_train._frontends.cli import cli
+from mexican_train._frontends.narrate import review_report
 from mexican_train.serialize import to_json
 
 
@@ -160,3 +161,13 @@ def test_p4_a_pass_that_ends_a_first_turn_chain_is_not_called_a_pass() -> None:
     assert stops
     assert all("stop your first turn there (no marker)" in r.reason for r in stops)
     assert not any("pass" in r.reason for r in stops)
+
+
+def test_a_review_of_one_decision_says_one_decision() -> None:
+    """The heading counts in English: "1 decision", "2 decisions" (the web table's too)."""
+    reviews = list(analyze(_game(), 0, samples=2))
+    assert len(reviews) > 1
+    one = review_report(reviews[:1], "seat 0", 1).heading
+    assert one == "1 decision of seat 0 reviewed, 1 sampled deal each."
+    many = review_report(reviews, "seat 0", 2).heading
+    assert many == f"{len(reviews)} decisions of seat 0 reviewed, 2 sampled deals each."

@@ -280,7 +280,7 @@ def test_a_seat_gets_the_review_of_its_decisions_in_the_round_just_over() -> Non
             "mistakes": [{"said": s, "better": b} for s, b in report.mistakes],
             "ending": report.ending,
         }
-        assert review["heading"].startswith(f"{len(judged)} decisions of seat 0 reviewed")
+        assert review["heading"].startswith(f"{len(judged)} decision")
         assert review["mistakes"]
         assert all(m["said"].startswith("round 1, move ") for m in review["mistakes"])
         assert table.review(0) is table.review(0)  # made once, then kept

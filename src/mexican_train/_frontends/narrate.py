@@ -239,7 +239,8 @@ def review_report(reviews: Sequence[Review], who: str, samples: int, top: int = 
     mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
     total = sum(review.loss for review in reviews)
     return ReviewReport(
-        f"{len(reviews)} decisions of {who} reviewed, {samples} sampled deals each.",
+        f"{len(reviews)} decision{'' if len(reviews) == 1 else 's'} of {who} reviewed, "
+        f"{samples} sampled deal{'' if samples == 1 else 's'} each.",
         tuple(
             (
                 f"round {r.round_number}, move {r.move_number}, seat {r.seat}: "
