@@ -79,14 +79,26 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
         _move(page)
         page.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=WAIT)
+        page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
+        assert "your-turn" in (page.locator("#status").get_attribute("class") or "")
         _kill(process)
         _live(page, "no")
         assert "reconnecting" in (page.locator("#status").text_content() or "")
+        # Not in the colour of a turn: nothing can be played while the table is lost.
+        assert "your-turn" not in (page.locator("#status").get_attribute("class") or "")
         process, printed = _serve(db, port)  # the same database, the same port
         assert "is back at move" in printed
         _live(page, "yes")
-        # The bots play on after the restart: the person's turn comes round again.
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
+        assert "your-turn" in (page.locator("#status").get_attribute("class") or "")
+        # The table goes on after the restart: a move, then the person's turn again.
+        restarted = int(page.evaluate("document.body.dataset.version"))
+        _move(page)
+        page.wait_for_function(
+            f"Number(document.body.dataset.version) > {restarted}"
+            " && document.body.dataset.phase !== 'waiting'",
+            timeout=WAIT,
+        )
         assert "here" in (page.locator("#presence").text_content() or "")
     finally:
         page.context.close()

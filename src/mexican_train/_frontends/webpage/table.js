@@ -350,7 +350,10 @@ const POLL_FOR = 60000;
 
 function setLive(live) {
   document.body.dataset.live = live ? "yes" : "no";
-  if (!live && doc) $("status").textContent = "Lost the table; reconnecting\u2026";
+  if (!live && doc) {
+    $("status").textContent = "Lost the table; reconnecting\u2026";
+    $("status").classList.remove("your-turn");  // not in a turn's colour: nothing can be played
+  }
 }
 
 function showPresence(next) {
