@@ -402,6 +402,27 @@ def test_the_hand_is_one_tab_stop_and_tab_goes_on_to_the_trains(
     assert page.locator('#hand [tabindex="0"]').count() == 1
 
 
+@pytest.fixture
+def eight() -> Iterator[WebServer]:
+    """A person in seat 0 and seven greedy bots: eight columns of scores."""
+    yield from _serve(WebTable(8, STANDARD, bots={s: GreedyPlayer() for s in range(1, 8)}, seed=2))
+
+
+@pytest.mark.parametrize("who", ["person", "spectator"])
+def test_a_table_of_eight_does_not_scroll_sideways_on_a_small_phone(
+    browser: Browser, eight: WebServer, who: str
+) -> None:
+    """The scores of eight seats are wider than a 320 px screen: they scroll in their own
+    box, and the page itself does not scroll sideways."""
+    context = browser.new_context(bypass_csp=True, viewport={"width": 320, "height": 640})
+    page = context.new_page()
+    page.goto(eight.links()[0] if who == "person" else str(eight.spectator_link()))
+    page.wait_for_selector("#scores tr.total", timeout=WAIT)
+    assert page.locator("#scores th").count() == 9  # "Round" and eight seats
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    context.close()
+
+
 def _short_side(element: Locator) -> float:
     box = element.bounding_box()
     assert box is not None, "not displayed"
