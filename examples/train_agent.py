@@ -149,7 +149,7 @@ def evaluate(
         observation, _, terminated, _, infos = envs.step(actions)
         for table in np.flatnonzero(terminated):
             if played < games:
-                winners = infos["final_info"][table]["winners"]
+                winners = infos["final_info"]["winners"][table]
                 wins += 1.0 / len(winners) if 0 in winners else 0.0  # a shared win: a share
                 played += 1
     share = wins / played

@@ -165,15 +165,16 @@ def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
         for table in np.flatnonzero(terminated):
             ended += 1
             assert infos["_final_obs"][table]
-            final = infos["final_obs"]["observation"][table]
-            assert final[game][4] == 1.0  # the game is over
-            assert not infos["final_obs"]["action_mask"][table].any()
+            final = infos["final_obs"][table]
+            assert final["observation"][game][4] == 1.0  # the game is over
+            assert not final["action_mask"].any()
             ended_game = before[table]
-            assert set(infos["final_info"][table]) == {"scores", "winners"}
-            scores, winners = (
-                infos["final_info"][table]["scores"],
-                infos["final_info"][table]["winners"],
-            )
+            assert infos["_final_info"][table]
+            info = infos["final_info"]
+            assert set(info) == {"scores", "_scores", "winners", "_winners"}
+            assert info["_scores"][table]
+            assert info["_winners"][table]
+            scores, winners = info["scores"][table], info["winners"][table]
             assert winners
             assert all(scores[seat] == min(scores) for seat in winners)  # E5
             assert ended_game.rules.rounds == 1
@@ -184,6 +185,9 @@ def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
         for number, game_now in enumerate(envs.states):
             if not terminated[number]:
                 assert game_now.round_number == before[number].round_number == 1
+                if "final_obs" in infos:
+                    assert infos["final_obs"][number] is None
+                    assert infos["final_info"]["scores"][number] is None
 
 
 def test_the_agents_return_is_the_mean_total_less_its_own() -> None:
@@ -200,7 +204,7 @@ def test_the_agents_return_is_the_mean_total_less_its_own() -> None:
     codec = envs.observations
     pips = codec.max_pip + 1
     bound = 2 * (codec.max_pip * pips * (pips + 1) // 2 + abs(rules.double_blank_score))
-    seats = infos["final_obs"]["observation"][0][codec.layout["seats"]].reshape(3, 5)
+    seats = infos["final_obs"][0]["observation"][codec.layout["seats"]].reshape(3, 5)
     scores = seats[:, 4].astype(np.float64) * bound  # row 0 is the agent's seat
     assert total == pytest.approx(scores.mean() - scores[0], abs=1e-3)
     assert total == pytest.approx(round_rewards(tuple(round(s) for s in scores))[0])

@@ -616,14 +616,24 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             rows = len(steps.final_tables)
             empty = bytearray(rows * self.actions.size)  # a game over has no legal move
             finals = self._batch(steps.final_bits, steps.final_scalars, empty, rows)
-            final_obs = {key: np.zeros_like(value) for key, value in observation.items()}
-            for key, value in finals.items():
-                final_obs[key][steps.final_tables] = value
+            # As Gymnasium's own vector environments give them (SyncVectorEnv's
+            # same-step autoreset): an array of the ended tables' single observations,
+            # None elsewhere, and the infos batched, each key with its mask.
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            scores = np.full(self.num_envs, None, dtype=object)
+            winners = np.full(self.num_envs, None, dtype=object)
+            for row, (table, state) in enumerate(
+                zip(steps.final_tables, steps.final_states, strict=True)
+            ):
+                final_obs[table] = {key: value[row] for key, value in finals.items()}
+                scores[table], winners[table] = state.scores, state.winners
             infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
-            final_info = np.array([{} for _ in range(self.num_envs)], dtype=object)
-            for table, state in zip(steps.final_tables, steps.final_states, strict=True):
-                final_info[table] = {"scores": state.scores, "winners": state.winners}
-            infos["final_info"] = final_info
+            infos["final_info"] = {
+                "scores": scores,
+                "_scores": done.copy(),
+                "winners": winners,
+                "_winners": done.copy(),
+            }
             infos["_final_info"] = done.copy()
             if any(steps.illegal):
                 infos["illegal_action"] = np.array(steps.illegal, dtype=bool)
@@ -655,9 +665,12 @@ def vector_env(
     table.  Rewards are `SingleSeatEnv`'s (``mean(points of all seats) - own
     points`` at each round's end).  A game that ends is dealt anew within the
     same step (``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``):
-    ``infos["final_obs"]`` holds the ended games' last observations, where
-    ``infos["_final_obs"]`` is True, and ``infos["final_info"]`` a dict per
-    ended game with its total ``"scores"`` and its ``"winners"`` (E5).  An action
+    the infos say how the ended games ended, as Gymnasium's own vector
+    environments say it: ``infos["final_obs"][i]`` is table *i*'s last observation
+    (a dict of ``"observation"`` and ``"action_mask"``) where ``infos["_final_obs"][i]``
+    is True, None elsewhere, and ``infos["final_info"]`` is a dict of arrays:
+    ``["scores"][i]``, the ended game's totals, and ``["winners"][i]`` (E5), with
+    their masks ``"_scores"`` and ``"_winners"``.  An action
     outside the mask ends that table's game with *illegal_reward*
     (``infos["illegal_action"]``); a number outside the action space (below 0,
     or ``ActionCodec.size`` and above) raises `InvalidArgumentError` and changes
