@@ -10,10 +10,12 @@ the ``{"observation", "action_mask"}`` dict is the classic games' own convention
 from __future__ import annotations
 
 import functools
+import random
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import attrs
 import gymnasium
 import numpy as np
 import pytest
@@ -25,15 +27,20 @@ from mexican_train import (
     STANDARD,
     IllegalMoveError,
     InvalidArgumentError,
+    Move,
     NextRound,
+    PlannerPlayer,
+    PlayerView,
     RandomPlayer,
     Rules,
     RulesError,
     UnknownVariantError,
     apply,
+    determinize,
     legal_moves,
     new_game,
 )
+from mexican_train.events import Event, RoundStarted, redact_events
 from mexican_train.rl import (
     ObservationCodec,
     SingleSeatEnv,
@@ -284,6 +291,43 @@ def test_single_seat_opponents_play_the_other_seats() -> None:
     game.step(int(np.flatnonzero(game.action_masks())[0]))
     assert game.state is not None
     assert game.state != start
+
+
+class _Observing:
+    """A player that keeps the round's events, as `SearchPlayer` does, and checks them."""
+
+    def __init__(self, note: Callable[[int], None]) -> None:
+        self.history: list[Event] = []
+        self.note = note  # a function: shared with the player's copies, not copied
+
+    def observe(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if type(event) is RoundStarted:
+                self.history.clear()
+            self.history.append(event)
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        assert tuple(self.history) == redact_events(self.history, view.seat)  # S5
+        determinize(view, random.Random(0), history=self.history)  # raises unless it fits
+        self.note(len(self.history))
+        return PlannerPlayer().choose(view, moves)
+
+
+def test_single_seat_tells_observing_opponents_the_round_a_fresh_copy_each_game() -> None:
+    """An opponent with observe() is told every event its seat saw, as simulate tells it."""
+    decisions: list[int] = []
+    opponent = _Observing(lambda size: decisions.append(size))
+    game = SingleSeatEnv(players=3, rules=attrs.evolve(HUB, rounds=2), opponents=[opponent] * 2)
+    rng = np.random.default_rng(3)
+    for seed in (1, 2):  # a second game: its first decisions fit only a fresh history
+        game.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            legal = np.flatnonzero(game.action_masks())
+            _, _, terminated, _, _ = game.step(int(rng.choice(legal)))
+    assert len(decisions) > 20
+    assert sum(1 for size in decisions if size) > len(decisions) // 2
+    assert opponent.history == []  # the player given is copied, never told
 
 
 def test_single_seat_an_illegal_action_terminates_with_the_penalty() -> None:

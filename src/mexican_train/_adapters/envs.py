@@ -8,6 +8,7 @@ of each round every seat is rewarded ``mean(points of all seats) - own points``
 
 from __future__ import annotations
 
+import copy
 import numbers
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final, cast
@@ -21,6 +22,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
+from .._bots.simulate import Observers, observers_of
 from .._catalogue.variants import get_variant
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
@@ -102,27 +104,33 @@ def _render(state: GameState, render_mode: str | None) -> str | None:
     return text
 
 
-def _apply(state: GameState, move: Move, events: list[Event] | None) -> GameState:
+def _apply(
+    state: GameState, move: Move, events: list[Event] | None, observers: Observers = ()
+) -> GameState:
     # apply(), noting the round's events in *events* (None: none kept) for the
-    # information state; a new round's begin it afresh.
-    if events is None:
+    # information state, a new round's beginning it afresh, and telling each of
+    # *observers* what its seat saw (S5), as `simulate` tells its players.
+    if events is None and not observers:
         return apply(state, move)
     after, more = apply_with_events(state, move)
-    if type(move) is NextRound:
-        events.clear()
-    events += more
+    if events is not None:
+        if type(move) is NextRound:
+            events.clear()
+        events += more
+    for seat, observe in observers:
+        observe(redact_events(more, seat))
     return after
 
 
 def _finish_rounds(
-    state: GameState, events: list[Event] | None = None
+    state: GameState, events: list[Event] | None = None, observers: Observers = ()
 ) -> tuple[GameState, tuple[float, ...] | None]:
     # E4: the environment deals the next round itself; agents are never asked.
     if not state.is_round_over:
         return state, None
     rewards = round_rewards(state.round_scores[-1])
     if not state.is_over:
-        state = _apply(state, _NEXT_ROUND, events)
+        state = _apply(state, _NEXT_ROUND, events, observers)
     return state, rewards
 
 
@@ -309,7 +317,10 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     returns the legal ones, as sb3-contrib's MaskablePPO asks.  An episode is a
     whole game; at the end of each round the agent is rewarded
     ``mean(points of all seats) - own points``.  `NextRound` is applied by the
-    environment.
+    environment.  An opponent that keeps the round's events (one with an
+    ``observe`` method, as `SearchPlayer`) is told every event its seat sees, as
+    `simulate` tells it; each game seats a fresh copy of it, so no history
+    carries over and the player given is never changed.
 
     Gymnasium expects every action of the space to be accepted: an action
     outside the mask ends the episode (``terminated``) with *illegal_reward*
@@ -391,6 +402,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             "spaces.Space[npt.NDArray[np.float32]]", self.observations.space
         )
         self.state: GameState | None = None
+        self._seated: dict[int, Player] = self.opponents
+        self._observers: Observers = ()
         self._ended = False  # the episode has ended: the game is over, or an illegal action
 
     def _game(self) -> GameState:
@@ -405,7 +418,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         # Let the other seats move, and deal new rounds, until the agent is to move.
         reward = 0.0
         while True:
-            state, rewards = _finish_rounds(state, self._events)
+            state, rewards = _finish_rounds(state, self._events, self._observers)
             if rewards is not None:
                 reward += rewards[self.seat]
             if state.is_over or state.current_player == self.seat:
@@ -413,8 +426,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             seat = state.current_player
             assert seat is not None  # _finish_rounds dealt the next round
             theirs = view(state, seat)
-            move = self.opponents[seat].choose(theirs, legal_moves(theirs))
-            state = _apply(state, move, self._events)
+            move = self._seated[seat].choose(theirs, legal_moves(theirs))
+            state = _apply(state, move, self._events, self._observers)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -424,6 +437,13 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         state = new_game(self.players, self.rules, seed=int(self.np_random.integers(0, 2**63)))
         if self._events is not None:
             self._events.clear()
+        # Each game seats a fresh copy of every opponent that keeps the round's events
+        # (`SearchPlayer.observe`), as `simulate` does: no history carries over.
+        self._seated = {
+            seat: copy.deepcopy(bot) if callable(getattr(bot, "observe", None)) else bot
+            for seat, bot in self.opponents.items()
+        }
+        self._observers = observers_of(self._seated)
         self.state, _ = self._advance(state)
         self._ended = False
         return self._observe(), {}
@@ -453,7 +473,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info = {"illegal_action": int(action)}
             self._ended = True
             return self._observe(), self.illegal_reward, True, False, info
-        self.state, reward = self._advance(_apply(state, move, self._events))
+        self.state, reward = self._advance(_apply(state, move, self._events, self._observers))
         self._ended = self.state.is_over
         if self.render_mode == "human":
             self.render()
@@ -659,22 +679,25 @@ def vector_env(
     bots the other seats: *opponents* is a bot's name (``"random"``: a random
     legal move, the fastest; ``"greedy"``, ``"planner"``, ``"random-player"``:
     `RandomPlayer`), a `Player`, or a list of these, one per other seat in seat
-    order.  Observations are a dict of two batched arrays: ``"observation"``,
-    float32 ``(num_envs, *ObservationCodec.shape)``, and ``"action_mask"``, int8
-    ``(num_envs, ActionCodec.size)``; actions are `ActionCodec` indices, one per
-    table.  Rewards are `SingleSeatEnv`'s (``mean(points of all seats) - own
-    points`` at each round's end).  A game that ends is dealt anew within the
-    same step (``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``):
-    the infos say how the ended games ended, as Gymnasium's own vector
-    environments say it: ``infos["final_obs"][i]`` is table *i*'s last observation
-    (a dict of ``"observation"`` and ``"action_mask"``) where ``infos["_final_obs"][i]``
-    is True, None elsewhere, and ``infos["final_info"]`` is a dict of arrays:
-    ``["scores"][i]``, the ended game's totals, and ``["winners"][i]`` (E5), with
-    their masks ``"_scores"`` and ``"_winners"``.  An action
-    outside the mask ends that table's game with *illegal_reward*
-    (``infos["illegal_action"]``); a number outside the action space (below 0,
-    or ``ActionCodec.size`` and above) raises `InvalidArgumentError` and changes
-    no table.  One call of ``step`` plays every table, in library code.
+    order.  A `Player` given plays its seat on every table and is not told the
+    round's events (`SingleSeatEnv` tells them): a `SearchPlayer` here samples
+    without the round's history.  Observations are a dict of two batched
+    arrays: ``"observation"``, float32 ``(num_envs, *ObservationCodec.shape)``,
+    and ``"action_mask"``, int8 ``(num_envs, ActionCodec.size)``; actions are
+    `ActionCodec` indices, one per table.  Rewards are `SingleSeatEnv`'s
+    (``mean(points of all seats) - own points`` at each round's end).  A game
+    that ends is dealt anew within the same step (``metadata["autoreset_mode"]``
+    is ``AutoresetMode.SAME_STEP``): the infos say how the ended games ended, as
+    Gymnasium's own vector environments say it: ``infos["final_obs"][i]`` is
+    table *i*'s last observation (a dict of ``"observation"`` and
+    ``"action_mask"``) where ``infos["_final_obs"][i]`` is True, None elsewhere,
+    and ``infos["final_info"]`` is a dict of arrays: ``["scores"][i]``, the
+    ended game's totals, and ``["winners"][i]`` (E5), with their masks
+    ``"_scores"`` and ``"_winners"``.  An action outside the mask ends that
+    table's game with *illegal_reward* (``infos["illegal_action"]``); a number
+    outside the action space (below 0, or ``ActionCodec.size`` and above) raises
+    `InvalidArgumentError` and changes no table.  One call of ``step`` plays
+    every table, in library code.
 
     With *self_play*, every seat is the learner: each table's observation and
     mask are for the seat to move (``infos["seat"]``), and the rewards are an

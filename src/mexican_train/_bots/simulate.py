@@ -400,7 +400,9 @@ def _play_game(batch: _Batch, number: int) -> _Game:
     return _Game(scores, winners, tuple(tally.turns), tuple(tally.tiles), tally.counters(), None)
 
 
-Observers = list[tuple[int, Callable[[tuple[Event, ...]], object]]]
+#: A seat and its player's ``observe`` method.
+Observer = tuple[int, Callable[[tuple[Event, ...]], object]]
+Observers = Sequence[Observer]
 
 
 def observers_of(players: Mapping[int, object]) -> Observers:
@@ -410,7 +412,7 @@ def observers_of(players: Mapping[int, object]) -> Observers:
     >>> [seat for seat, _ in observers_of({0: PlannerPlayer(), 2: SearchPlayer()})]
     [2]
     """
-    found: Observers = []
+    found: list[Observer] = []
     for seat, player in players.items():
         observe = getattr(player, "observe", None)
         if callable(observe):
