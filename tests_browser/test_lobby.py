@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from mexican_train import STANDARD
 from mexican_train.players import GreedyPlayer
@@ -22,15 +22,21 @@ def server() -> Iterator[WebServer]:
         yield made
 
 
-def test_the_lobby_makes_a_table_whose_links_open_a_seat_and_the_spectators_view(
-    browser: Browser, server: WebServer
-) -> None:
+def _open_lobby(browser: Browser, server: WebServer) -> tuple[BrowserContext, Page, list[str]]:
+    """Return a new context, its page on the lobby once shown, and that page's errors."""
     context = browser.new_context(bypass_csp=True)
     errors: list[str] = []
     lobby = context.new_page()
     lobby.on("pageerror", lambda error: errors.append(str(error)))
     lobby.goto(f"http://127.0.0.1:{server.server_address[1]}/")
     lobby.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
+    return context, lobby, errors
+
+
+def test_the_lobby_makes_a_table_whose_links_open_a_seat_and_the_spectators_view(
+    browser: Browser, server: WebServer
+) -> None:
+    context, lobby, errors = _open_lobby(browser, server)
     lobby.select_option("#lobby-rules", "hub")
     lobby.fill("#lobby-players", "3")
     lobby.fill("#lobby-people", "1")
@@ -65,12 +71,7 @@ def test_the_lobby_makes_a_table_whose_links_open_a_seat_and_the_spectators_view
 def test_the_lobby_says_when_a_table_is_made_and_when_the_server_does_not_answer(
     browser: Browser, server: WebServer
 ) -> None:
-    context = browser.new_context(bypass_csp=True)
-    errors: list[str] = []
-    lobby = context.new_page()
-    lobby.on("pageerror", lambda error: errors.append(str(error)))
-    lobby.goto(f"http://127.0.0.1:{server.server_address[1]}/")
-    lobby.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
+    context, lobby, errors = _open_lobby(browser, server)
     assert lobby.get_by_label("Bots' level").count() == 1
     # The server cannot be reached: the lobby says so, and nothing is left half-done.
     lobby.route("**/api/tables", lambda route: route.abort())
