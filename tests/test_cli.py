@@ -13,8 +13,19 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from mexican_train import COMPILED, HUB, CallLastTile, Draw, Pass, __version__
+from mexican_train import (
+    COMPILED,
+    HUB,
+    CallLastTile,
+    Draw,
+    Pass,
+    __version__,
+    legal_moves,
+    new_game,
+    replay,
+)
 from mexican_train._frontends.cli import _help, _in_player_words, _read_move, cli
+from mexican_train.serialize import record_from_json
 from mexican_train.variants import get_variant, variant_names
 
 CLI_HELP_GENERATOR = Path(__file__).resolve().parent.parent / "docs" / "_gen_cli_help.py"
@@ -420,6 +431,47 @@ def test_play_reviews_your_round_with_review_and_asks_nothing_off_a_terminal(
         assert "points lost against the best moves found" in after
     else:
         assert "reviewed" not in after
+
+
+def test_play_record_saves_the_whole_game_for_analyze(tmp_path: Path) -> None:
+    """--record writes the game's record as JSON: it replays to the game's end (S6), and
+    analyze reads it."""
+    saved = tmp_path / "game.json"
+    args = ["play", "-p", "2", "-r", "short-game", "--seed", "3", "--record", str(saved)]
+    result = CliRunner().invoke(cli, args, input="1\n" * 2000, prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    assert "Final standings" in result.stdout
+    assert f"The game's record is in {saved}: 'mexican-train analyze {saved} --seat 0'" in (
+        result.stdout
+    )
+    game = record_from_json(json.loads(saved.read_text(encoding="utf-8")))
+    assert replay(game).is_over
+    reviewed = run("analyze", str(saved), "--seat", "0", "--samples", "2", "--top", "1")
+    assert reviewed.exit_code == 0, reviewed.output
+    assert "decisions of seat 0 reviewed, 2 sampled deals each." in reviewed.stdout
+
+
+def test_play_record_keeps_the_moves_made_before_you_leave(tmp_path: Path) -> None:
+    """Leaving with q still writes the record, up to the last move made."""
+    saved = tmp_path / "game.json"
+    args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"]
+    result = CliRunner().invoke(
+        cli, [*args, "--record", str(saved)], input="1\nq\n", prog_name="mexican-train"
+    )
+    assert result.exit_code == 0, result.output
+    assert "Game abandoned" in result.stdout
+    game = record_from_json(json.loads(saved.read_text(encoding="utf-8")))
+    assert game.moves[0] == legal_moves(new_game(2, HUB, seed=3))[0]
+    assert not replay(game).is_over
+
+
+def test_play_record_refuses_a_path_it_cannot_write_before_the_game(tmp_path: Path) -> None:
+    """A --record path that cannot be written is a usage error, before the first deal."""
+    missing = tmp_path / "no-such-folder" / "game.json"
+    result = run("play", "-p", "2", "--record", str(missing))
+    assert_one_line_error(result, f"--record: cannot write {missing}: No such file or directory")
+    assert result.exit_code == 2
+    assert "Mexican Train" not in result.stdout
 
 
 def test_simulate_says_one_game_hides_the_bar_off_a_terminal_and_clamps_at_zero() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -178,3 +179,20 @@ def test_a_first_turn_play_elsewhere_names_p4_and_the_mexican_train() -> None:
     child.sendline(f"{tile} 7")
     child.expect(r"Not allowed: there is no train 7: with 3 players the trains are")
     _ctrl_c(child)
+
+
+def test_ctrl_c_still_saves_the_record(tmp_path: Path) -> None:
+    """--record writes the moves made so far when Ctrl-C stops the game (130)."""
+    saved = tmp_path / "game.json"
+    child = _play(
+        "--rules", "hub", "--players", "2", "--seed", "3", "--bots", "greedy",
+        "--record", str(saved),
+    )  # fmt: skip
+    child.expect(r"Your move \[1-")
+    child.sendline("1")
+    child.expect(r"Your move \[")
+    _ctrl_c(child, then=r"The game's record is in .*game\.json")
+    assert child.exitstatus == 130
+    document = json.loads(saved.read_text(encoding="utf-8"))
+    assert document["type"] == "record"
+    assert document["moves"]

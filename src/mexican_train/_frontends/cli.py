@@ -56,7 +56,7 @@ from .._core.view import PlayerView, view
 from .._formats.notation import format_move
 from .._formats.record import GameRecord, record
 from .._formats.render import render_text
-from .._formats.serialize import SchemaError, record_from_json
+from .._formats.serialize import SchemaError, record_from_json, to_json
 from .explain import explain_rules
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, read_json
 from .narrate import Narrator, review_report
@@ -713,6 +713,14 @@ def _human_turn(
     default=None,
     help="Review your moves after each round, or never (default: ask, on a terminal).",
 )
+@click.option(
+    "--record",
+    "record_file",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Save the game's record to FILE as JSON, after each round and when you leave, "
+    "for 'mexican-train analyze FILE'.",
+)
 def play(
     rules: str,
     house: tuple[str, ...],
@@ -721,6 +729,7 @@ def play(
     bots: str,
     seed: int | None,
     review: bool | None,
+    record_file: str | None,
 ) -> None:
     """Play against bots in the terminal.
 
@@ -730,7 +739,8 @@ def play(
     'last tile' (under rules with the call), h for a hint (the search bot's
     move), ? for help.  q or Ctrl-D leaves the game (exit status 0); Ctrl-C
     stops it (130).  At the end of each round, on a terminal, it offers a
-    review of your moves, as analyze gives it.
+    review of your moves, as analyze gives it; --record saves the game for
+    analyze.
     """
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
@@ -747,6 +757,14 @@ def play(
     # render_text marks the reader's own seat "(you)" by itself.
     state = new_game(players, chosen, seed=seed)
     start, played = state, list[Move]()
+    if record_file is not None:
+        try:  # written at once: a path that cannot be written stops the game before it starts
+            _write_record(record_file, start, played)
+        except OSError as error:
+            raise click.UsageError(
+                f"--record: cannot write {click.format_filename(record_file)}: "
+                f"{error.strerror or error}"
+            ) from None
     ask = review is None and sys.stdin.isatty()  # offer a review on a terminal only
     narrator = Narrator(names, you=seat, reveal=False)
     click.echo(
@@ -754,6 +772,31 @@ def play(
     )
     click.echo(_help(chosen))
     click.echo(narrator.round_start(state))
+    try:
+        _play_game(state, seat, table, names, narrator, start, played, review, ask, record_file)
+    finally:
+        if record_file is not None:
+            _save_record(record_file, start, played)
+            shown_file = click.format_filename(record_file)
+            click.echo(
+                f"The game's record is in {shown_file}: "
+                f"'mexican-train analyze {shown_file} --seat {seat}' reviews your moves."
+            )
+
+
+def _play_game(
+    state: GameState,
+    seat: int,
+    table: dict[int, Player],
+    names: Sequence[str],
+    narrator: Narrator,
+    start: GameState,
+    played: list[Move],
+    review: bool | None,
+    ask: bool,
+    record_file: str | None,
+) -> None:
+    """Play the game from *state*, appending every move to *played*, until it ends or stops."""
     try:
         while not state.is_over:
             current = state.current_player
@@ -782,6 +825,8 @@ def play(
                 click.echo("")
                 click.echo(render_text(state, names=names))
                 click.echo(_round_summary(state, names))
+                if record_file is not None:
+                    _save_record(record_file, start, played)
                 if review or (ask and click.confirm("Review this round?")):
                     _review_round(record(start, played), seat, state.round_number)
     except (_Quit, EOFError):  # a chosen quit: q, or Ctrl-D (end of input) at a prompt
@@ -795,6 +840,23 @@ def play(
         sys.exit(_EXIT_INTERRUPTED)
     click.echo("")
     click.echo(_standings(state, names))
+
+
+def _write_record(path: str, start: GameState, played: Sequence[Move]) -> None:
+    """Write the record of the game from *start* with the moves *played* to *path* as JSON."""
+    text = json.dumps(to_json(record(start, played)))
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(text + "\n")
+
+
+def _save_record(path: str, start: GameState, played: Sequence[Move]) -> None:
+    """Write the record as `_write_record` does; a failure ends the command (1)."""
+    try:
+        _write_record(path, start, played)
+    except OSError as error:
+        raise click.ClickException(
+            f"cannot write the record to {click.format_filename(path)}: {error.strerror or error}"
+        ) from None
 
 
 # -- simulate ------------------------------------------------------------------------
@@ -921,7 +983,8 @@ def analyze(record_file: Any, seat: int | None, top: int, samples: int, seed: in
 
     Each decision is judged from what its seat could know: its own tiles and
     what the table showed, never the hidden tiles.  The record is the JSON of
-    a GameRecord (mexican_train.serialize.to_json).
+    a GameRecord, as 'play --record FILE' saves it (in Python:
+    mexican_train.serialize.to_json).
     """
     name = click.format_filename(record_file.name)
     raw = record_file.read()
