@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -463,6 +464,30 @@ def test_play_record_keeps_the_moves_made_before_you_leave(tmp_path: Path) -> No
     game = record_from_json(json.loads(saved.read_text(encoding="utf-8")))
     assert game.moves[0] == legal_moves(new_game(2, HUB, seed=3))[0]
     assert not replay(game).is_over
+
+
+def test_play_record_is_replaced_whole_or_left_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save that fails leaves the record saved before it, whole, and no partial file."""
+    saved = tmp_path / "game.json"
+    args = ["play", "-p", "2", "-r", "short-game", "--seed", "3", "--record", str(saved)]
+    replace = os.replace
+    saves = []
+
+    def failing_after_the_first(source: str, target: str) -> None:
+        saves.append(target)
+        if len(saves) > 1:  # every save after the one before the deal: a full disk
+            raise OSError(28, "No space left on device")
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", failing_after_the_first)
+    result = CliRunner().invoke(cli, args, input="1\n" * 2000, prog_name="mexican-train")
+    assert result.exit_code == 1
+    assert f"cannot write the record to {saved}: No space left on device" in result.output
+    game = record_from_json(json.loads(saved.read_text(encoding="utf-8")))
+    assert game.moves == ()  # the record written before the deal, whole
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["game.json"]
 
 
 def test_play_record_refuses_a_path_it_cannot_write_before_the_game(tmp_path: Path) -> None:

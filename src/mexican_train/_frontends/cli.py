@@ -8,6 +8,7 @@ stderr and a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import difflib
 import importlib
 import json
@@ -843,10 +844,20 @@ def _play_game(
 
 
 def _write_record(path: str, start: GameState, played: Sequence[Move]) -> None:
-    """Write the record of the game from *start* with the moves *played* to *path* as JSON."""
+    """Write the record of the game from *start* with the moves *played* to *path* as JSON.
+
+    Whole or not at all: the text goes to a file beside *path*, which then replaces it,
+    so a game stopped while it is written leaves the last record saved, never half of one.
+    """
     text = json.dumps(to_json(record(start, played)))
-    with open(path, "w", encoding="utf-8") as file:
-        file.write(text + "\n")
+    partial = f"{path}.partial"
+    try:
+        with open(partial, "w", encoding="utf-8") as file:
+            file.write(text + "\n")
+        os.replace(partial, path)
+    finally:
+        with contextlib.suppress(OSError):
+            os.remove(partial)  # only there if something failed
 
 
 def _save_record(path: str, start: GameState, played: Sequence[Move]) -> None:
