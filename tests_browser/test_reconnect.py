@@ -81,16 +81,20 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
         page.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=WAIT)
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
         assert "your-turn" in (page.locator("#status").get_attribute("class") or "")
+        assert page.title() == "\u25b6 Mexican Train"
         _kill(process)
         _live(page, "no")
         assert "reconnecting" in (page.locator("#status").text_content() or "")
-        # Not in the colour of a turn: nothing can be played while the table is lost.
+        # Not in the colour of a turn, nor marked as one in the tab's title: nothing can be
+        # played while the table is lost.
         assert "your-turn" not in (page.locator("#status").get_attribute("class") or "")
+        assert page.title() == "Mexican Train"
         process, printed = _serve(db, port)  # the same database, the same port
         assert "is back at move" in printed
         _live(page, "yes")
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
         assert "your-turn" in (page.locator("#status").get_attribute("class") or "")
+        assert page.title() == "\u25b6 Mexican Train"
         # The table goes on after the restart: a move, then the person's turn again.
         restarted = int(page.evaluate("document.body.dataset.version"))
         _move(page)

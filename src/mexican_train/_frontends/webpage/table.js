@@ -353,6 +353,7 @@ function setLive(live) {
   if (!live && doc) {
     $("status").textContent = "Lost the table; reconnecting\u2026";
     $("status").classList.remove("your-turn");  // not in a turn's colour: nothing can be played
+    document.title = "Mexican Train";  // nor marked as a turn in the tab's title
   }
 }
 
