@@ -441,7 +441,8 @@ def test_play_record_saves_the_whole_game_for_analyze(tmp_path: Path) -> None:
     args = ["play", "-p", "2", "-r", "short-game", "--seed", "3", "--record", str(saved)]
     result = CliRunner().invoke(cli, args, input="1\n" * 2000, prog_name="mexican-train")
     assert result.exit_code == 0, result.output
-    assert "Final standings" in result.stdout
+    standings = result.stdout.split("Final standings (lowest total wins, E5):\n")[1]
+    assert re.search(r"^  [12]\. seat 0 \(you\) ", standings, re.MULTILINE)  # the person
     assert f"The game's record is in {saved}: 'mexican-train analyze {saved} --seat 0'" in (
         result.stdout
     )

@@ -438,12 +438,13 @@ def _describe(move: Move, table: PlayerView) -> str:
     return "deal the next round"
 
 
-def _standings(state: GameState, names: Sequence[str]) -> str:
+def _standings(state: GameState, names: Sequence[str], you: int | None = None) -> str:
     order = sorted(range(state.players), key=lambda seat: (state.scores[seat], seat))
     lines = ["Final standings (lowest total wins, E5):"]
     for rank, seat in enumerate(order, start=1):
         crown = "  <- winner" if seat in state.winners else ""
-        lines.append(f"  {rank}. {names[seat]:<20} {state.scores[seat]:>5}{crown}")
+        name = f"{names[seat]} (you)" if seat == you else names[seat]
+        lines.append(f"  {rank}. {name:<20} {state.scores[seat]:>5}{crown}")
     return "\n".join(lines)
 
 
@@ -840,7 +841,7 @@ def _play_game(
             return
         sys.exit(_EXIT_INTERRUPTED)
     click.echo("")
-    click.echo(_standings(state, names))
+    click.echo(_standings(state, names, you=seat))
 
 
 def _write_record(path: str, start: GameState, played: Sequence[Move]) -> None:
