@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -28,6 +27,7 @@ from mexican_train import (
 from mexican_train._frontends.cli import _help, _in_player_words, _read_move, cli
 from mexican_train.serialize import record_from_json
 from mexican_train.variants import get_variant, variant_names
+from repo_scripts import load_script
 
 CLI_HELP_GENERATOR = Path(__file__).resolve().parent.parent / "docs" / "_gen_cli_help.py"
 
@@ -314,12 +314,7 @@ def test_python_dash_m_runs_the_same_command_line() -> None:
 
 
 def _cli_help_generator() -> Any:
-    spec = importlib.util.spec_from_file_location("_gen_cli_help", CLI_HELP_GENERATOR)
-    assert spec is not None
-    assert spec.loader is not None
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
-    return generator
+    return load_script(CLI_HELP_GENERATOR)
 
 
 @pytest.mark.parametrize("command", ["", "demo", "play", "simulate", "rules", "serve", "analyze"])

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from mexican_train.variants import VARIANTS, describe_rules
+from repo_scripts import load_script
 
 GENERATOR = Path(__file__).resolve().parent.parent / "docs" / "_gen_variants.py"
 
 
 def test_the_variants_page_is_up_to_date() -> None:
-    spec = importlib.util.spec_from_file_location("_gen_variants", GENERATOR)
-    assert spec is not None
-    assert spec.loader is not None
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
+    generator = load_script(GENERATOR)
     page = generator.PAGE.read_text(encoding="utf-8")
     assert page == generator.render(), "run: python docs/_gen_variants.py"
     # Every variant and every axis is on the page.

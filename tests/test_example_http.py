@@ -7,10 +7,8 @@ refused with a 4xx status and a JSON error.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -23,6 +21,7 @@ import pytest
 
 from mexican_train import STANDARD, NextRound, Tile, view
 from mexican_train.serialize import SCHEMA_VERSION, to_json, view_from_json
+from repo_scripts import load_script
 from serving import serving
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "http_table.py"
@@ -31,13 +30,7 @@ MAX_REQUESTS = 400  # a double-6 round of two players takes far fewer moves
 
 
 def _load_example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("http_table", EXAMPLE)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["http_table"] = module  # the handler's annotations resolve through it
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLE)  # in sys.modules: the handler's annotations resolve through it
 
 
 @attrs.frozen

@@ -7,7 +7,6 @@ against the public protocols, a size limit (under 50 lines each) and the conform
 from __future__ import annotations
 
 import ast
-import importlib.util
 import re
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from hypothesis import settings
 
 from mexican_train import MexicanTrainRule, OpenDoubleRule, Rules
 from mexican_train.testing import rules_conformance
+from repo_scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "custom_rules.py"
@@ -27,12 +27,7 @@ HOWTO = ROOT / "docs" / "howto" / "house-rules.rst"
 
 @pytest.fixture(scope="module")
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("custom_rules", EXAMPLE)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EXAMPLE)
 
 
 def test_the_example_runs_and_plays_a_whole_game() -> None:
