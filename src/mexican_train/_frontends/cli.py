@@ -856,9 +856,10 @@ def _write_record(path: str, start: GameState, played: Sequence[Move]) -> None:
         with open(partial, "w", encoding="utf-8") as file:
             file.write(text + "\n")
         os.replace(partial, path)
-    finally:
+    except BaseException:  # a failed write or replace, or Ctrl-C: no partial file is left
         with contextlib.suppress(OSError):
-            os.remove(partial)  # only there if something failed
+            os.remove(partial)
+        raise
 
 
 def _save_record(path: str, start: GameState, played: Sequence[Move]) -> None:
