@@ -16,9 +16,12 @@ from click.testing import CliRunner, Result
 from mexican_train import (
     COMPILED,
     HUB,
+    MEXICAN,
     CallLastTile,
     Draw,
     Pass,
+    Play,
+    Tile,
     __version__,
     legal_moves,
     new_game,
@@ -347,6 +350,18 @@ def test_play_offers_the_last_tile_call_only_where_the_rules_have_it() -> None:
     assert _read_move("c", moves, 0, get_variant("last-tile-call")) == CallLastTile()
     assert "c to call" not in _help(HUB)
     assert "c to call 'last tile'" in _help(get_variant("last-tile-call"))
+
+
+def test_play_reads_a_tile_typed_with_a_space_as_with_a_dash() -> None:
+    # Its ends as two numbers: "6 5" is the tile 6-5, "6 5 m" the same on the Mexican train.
+    moves = (Play(Tile(6, 5), 0), Play(Tile(6, 5), MEXICAN), Draw())
+    with pytest.raises(ValueError, match="6-5 can go on"):
+        _read_move("6 5", moves, 0, HUB)
+    assert _read_move("6 5 m", moves, 0, HUB) == Play(Tile(6, 5), MEXICAN)
+    assert _read_move("5 6 0", moves, 0, HUB) == Play(Tile(6, 5), 0)
+    assert _read_move("2", moves, 0, HUB) == moves[1]  # one number is still a move's number
+    with pytest.raises(ValueError, match="did not understand '6 5 m x'"):
+        _read_move("6 5 m x", moves, 0, HUB)
 
 
 def test_play_enter_alone_takes_the_only_move() -> None:

@@ -644,6 +644,8 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> M
         simple.update({"c": CallLastTile(), "call": CallLastTile()})
     if len(words) == 1 and first in simple:
         return simple[first]
+    if len(words) >= 2 and _is_number(words[0]) and _is_number(words[1]):
+        words = [f"{words[0]}-{words[1]}", *words[2:]]  # "6 5" is the tile 6-5
     if len(words) > 2:
         raise ValueError(f"I did not understand {_shown(text)}. {_help(rules)}")
     try:
@@ -736,8 +738,8 @@ def play(
     """Play against bots in the terminal.
 
     On your turn the table and your legal moves are shown; type a move's
-    number (Enter alone when there is only one), or a tile such as 6-5 (with m
-    for the Mexican train, or a seat number), d to draw, p to pass, c to call
+    number (Enter alone when there is only one), or a tile such as 6-5 or 6 5
+    (with m for the Mexican train, or a seat number), d to draw, p to pass, c to call
     'last tile' (under rules with the call), h for a hint (the search bot's
     move), ? for help.  q or Ctrl-D leaves the game (exit status 0); Ctrl-C
     stops it (130).  At the end of each round, on a terminal, it offers a
