@@ -7,6 +7,7 @@ pin the rules themselves.
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -22,6 +23,7 @@ from mexican_train import (
     Deal,
     GameState,
     IllegalMoveError,
+    Move,
     Play,
     Rules,
     Tile,
@@ -30,6 +32,7 @@ from mexican_train import (
     full_set,
     legal_moves,
     new_game,
+    testing,
 )
 from mexican_train._core.engine import _plays_by_train, _plays_of, _suits
 from mexican_train._core.state import POSITIONS, SUITS, TILES, train_positions
@@ -191,6 +194,40 @@ def test_a_conformance_error_names_the_rule_and_the_position() -> None:
     assert error.rule in str(error)
     assert error.invariant in str(error)
     assert "round 1 of 13" in str(error)
+
+
+def _a_round_ending_move(rules: Rules, seed: int) -> tuple[GameState, Move, GameState]:
+    """Return the first move of a seeded random game that ends a round, and its states."""
+    rng = random.Random(seed)
+    state = new_game(2, rules, seed=seed)
+    while True:
+        move = rng.choice(legal_moves(state))
+        after = apply(state, move)
+        if state.current_player is not None and after.current_player is None:
+            return state, move, after
+        state = after
+
+
+@pytest.mark.parametrize("rules", [HUB, STANDARD], ids=["HUB", "STANDARD"])
+def test_check_transition_checks_the_bookkeeping_of_a_round_that_ends(
+    rules: Rules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ending turn counts at a round's end: its first turn had (P4), its idle turns (E2).
+
+    An engine that forgets either is played by the kit through a stand-in for `apply`.
+    """
+    before, move, after = _a_round_ending_move(rules, seed=4)
+    check_transition(before, move, after)
+    seat = before.current_player
+    assert seat is not None
+    assert after.had_first_turn[seat]
+    not_had = tuple(s != seat and had for s, had in enumerate(after.had_first_turn))
+    wrongs = (after.replace(idle_turns=after.idle_turns + 1), after.replace(had_first_turn=not_had))
+    for wrong in wrongs:
+        monkeypatch.setattr(testing, "apply", lambda state, move, wrong=wrong: wrong)
+        with pytest.raises(ConformanceError) as caught:
+            check_transition(before, move, wrong)
+        assert caught.value.invariant == "turn bookkeeping"
 
 
 def _broken_positions() -> dict[str, tuple[GameState, str]]:

@@ -48,9 +48,11 @@ What is checked (each with its rule id):
 - `check_transition` (one move): what the move did to hands, trains, boneyard
   and markers (P2, P5, P6), that only the owner's tile sets
   `~mexican_train.Train.owner_played` (V2), that a cover clears its double
-  (D2), who moves next (P1, P4, P5a, D1), that a round ends exactly when
-  someone goes out or when the boneyard is empty and a whole cycle of turns
-  left the table unchanged (E1, E2, P4), a missed last-tile call's penalty, the
+  (D2), who moves next (P1, P4, P5a, D1), the turn's bookkeeping (the first
+  turns had and the idle turns, a round's last turn included: P4, E2), that a
+  round ends exactly when someone goes out or when the boneyard is empty and a
+  whole cycle of turns left the table unchanged (E1, E2, P4), a missed last-tile
+  call's penalty, the
   round's scores (E3, V7), the next round's set-up (`check_round_start`: S2-S4,
   E4), and that `apply` gives the same result twice.
 - `check_refusals` (one position): every move not offered is refused with
@@ -682,6 +684,7 @@ def check_transition(before: GameState, move: Move, after: GameState) -> None:
         if after.current_player is not None:
             raise _fail("the round ends", why, "play goes on", before, move)
         _check_round_scores(before, move, after)
+        _check_bookkeeping(before, move, after, _ended_turn(before, move, seat))
         return
     _check_turn(before, move, after, seat, ends)
 
@@ -840,17 +843,36 @@ def _check_turn(before: GameState, move: Move, after: GameState, seat: int, ends
             before,
             move,
         )
-    tiles_this_turn = before.turn_tiles + played
-    had = list(before.had_first_turn)
     if ends:
-        had[seat] = True
-        idle = _idle_turns_after(before, move, seat, tiles_this_turn)
-        wanted = (0, False, had, idle, False)
+        wanted = _ended_turn(before, move, seat)
     else:
         # P5, D1: a draw is used up; a tile played (a double) gives a new one.
         drawn = True if move is _DRAW else False if played else before.has_drawn
         called = before.last_tile_called or move is _CALL
-        wanted = (tiles_this_turn, drawn, had, before.idle_turns, called)
+        tiles_this_turn = before.turn_tiles + played
+        wanted = (tiles_this_turn, drawn, list(before.had_first_turn), before.idle_turns, called)
+    _check_bookkeeping(before, move, after, wanted)
+    if after.scores != before.scores or after.round_scores != before.round_scores:
+        raise _fail("scores change only between rounds", "E3", "scores changed", before, move)
+
+
+_Bookkeeping = tuple[int, bool, list[bool], int, bool]
+
+
+def _ended_turn(before: GameState, move: Move, seat: int) -> _Bookkeeping:
+    """Return the turn bookkeeping once *move* ends the turn of *seat*, or its round.
+
+    The ending turn counts: the seat has had its first turn (P4), and the turn is idle or
+    not (E2); nothing of it is left (turn_tiles, has_drawn, last_tile_called).
+    """
+    had = [*before.had_first_turn[:seat], True, *before.had_first_turn[seat + 1 :]]
+    tiles_this_turn = before.turn_tiles + isinstance(move, Play)
+    return (0, False, had, _idle_turns_after(before, move, seat, tiles_this_turn), False)
+
+
+def _check_bookkeeping(
+    before: GameState, move: Move, after: GameState, wanted: _Bookkeeping
+) -> None:
     bookkeeping = (
         after.turn_tiles,
         after.has_drawn,
@@ -867,8 +889,6 @@ def _check_turn(before: GameState, move: Move, after: GameState, seat: int, ends
             before,
             move,
         )
-    if after.scores != before.scores or after.round_scores != before.round_scores:
-        raise _fail("scores change only between rounds", "E3", "scores changed", before, move)
 
 
 def _check_round_scores(before: GameState, move: Move, after: GameState) -> None:
