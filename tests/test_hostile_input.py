@@ -343,3 +343,33 @@ def test_e3_a_view_checks_the_round_score_of_a_hand_it_knows_is_empty() -> None:
         view_from_json(document)
     assert caught.value.path == f"$.round_scores[0][{out}]"
     assert "E3" in caught.value.reason
+
+
+# -- long strings: every message stays one readable line --------------------------------------
+
+LONG = "x" * 10**6
+#: A message names a cut value (`shown`) and its path; a long one echoes what it was given.
+SHORT_MESSAGE = 300
+
+
+@pytest.mark.parametrize(
+    ("kind", "where"),
+    [
+        *((kind, ()) for kind in READERS),
+        ("state", ("rules",)),
+        ("record", ("rules", "open_doubles")),
+        ("view", ("trains", 0)),
+    ],
+)
+def test_an_unknown_field_with_a_key_of_a_million_characters_is_named_cut(
+    kind: str, where: tuple[str | int, ...]
+) -> None:
+    reader, document = documents()[kind]
+    parent: Any = document
+    for step in where:
+        parent = parent[step]
+    parent[LONG] = 1
+    with pytest.raises(SchemaError) as caught:
+        reader(document)
+    assert len(str(caught.value)) < SHORT_MESSAGE
+    assert "(1000000 characters)" in caught.value.path

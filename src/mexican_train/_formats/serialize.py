@@ -27,7 +27,7 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn
 
 from .._core.bounds import BOUNDS, MAX_DEPTH, MAX_TRAIN, first_out_of_bounds
-from .._core.errors import InvalidArgumentError, MexicanTrainError, shown
+from .._core.errors import SHOWN_CHARS, InvalidArgumentError, MexicanTrainError, shown
 from .._core.moves import Move, Play
 from .._core.state import GameState, Train
 from .._core.tables import DealTable
@@ -82,9 +82,10 @@ def _one_of(names: Iterable[str]) -> str:
 
 
 def _join(path: str, name: object) -> str:
-    if isinstance(name, str) and name.isidentifier():
+    # A key is untrusted too: one too long to be any field's name is shown cut (`shown`).
+    if isinstance(name, str) and name.isidentifier() and len(name) <= SHOWN_CHARS:
         return f"{path}.{name}"
-    return f"{path}[{name!r}]"
+    return f"{path}[{shown(name)}]"
 
 
 def _problem_path(path: Path) -> str:
@@ -308,7 +309,7 @@ def _structure_move(value: object) -> Move:
     allowed = _MOVE_FIELDS if kind == "play" else {"type"}
     for key in value:
         if key not in allowed:
-            raise _Invalid(f"a {kind} move has no field {key!r}", _join("", key))
+            raise _Invalid(f"a {kind} move has no field {shown(key)}", _join("", key))
     if kind != "play":
         return types[kind]()  # type: ignore[no-any-return]
     for key in ("tile", "train"):
