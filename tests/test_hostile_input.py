@@ -373,3 +373,25 @@ def test_an_unknown_field_with_a_key_of_a_million_characters_is_named_cut(
         reader(document)
     assert len(str(caught.value)) < SHORT_MESSAGE
     assert "(1000000 characters)" in caught.value.path
+
+
+def test_an_engine_placement_of_a_million_characters_is_refused_cut_naming_the_choices() -> None:
+    document = to_json(a_state())
+    document["rules"]["engine_placement"] = LONG
+    with pytest.raises(SchemaError) as caught:
+        state_from_json(document)
+    assert caught.value.path == "$.rules.engine_placement"
+    assert len(str(caught.value)) < SHORT_MESSAGE
+    assert '"holder", "set-aside"' in caught.value.reason
+
+
+@pytest.mark.parametrize("value", [1, ["holder"], {}, None, "HOLDER"])
+def test_an_engine_placement_not_one_of_its_strings_is_refused(value: object) -> None:
+    document = to_json(a_state())
+    document["rules"]["engine_placement"] = value
+    with pytest.raises(SchemaError) as caught:
+        state_from_json(document)
+    assert caught.value.path == "$.rules.engine_placement"
+    assert caught.value.reason.startswith(
+        'expected one of "holder", "set-aside" (EnginePlacement), not '
+    )

@@ -10,6 +10,7 @@ value is returned until the whole document has been checked.
 
 from __future__ import annotations
 
+import enum
 import json
 import re
 import typing
@@ -128,6 +129,19 @@ def _structure_tile(value: object, _: type) -> Tile:
         raise _Invalid(f"{value} is not a tile: {error}") from None
 
 
+def _is_enum(kind: object) -> bool:
+    return isinstance(kind, type) and issubclass(kind, enum.Enum)
+
+
+def _structure_enum(value: object, kind: type[enum.Enum]) -> enum.Enum:
+    # Compared member by member, not looked up: the value may be unhashable, or very long.
+    for member in kind:
+        if type(value) is type(member.value) and value == member.value:
+            return member
+    choices = _one_of(json.dumps(member.value) for member in kind)
+    raise _Invalid(f"expected {choices} ({kind.__name__}), not {_shown(value)}")
+
+
 def _is_protocol(kind: object) -> bool:
     return isinstance(kind, type) and bool(getattr(kind, "_is_protocol", False))
 
@@ -153,6 +167,7 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook(bool | None, _strict(bool, "true or false"))
     converter.register_structure_hook(str, _strict(str, "a string"))
     converter.register_structure_hook(Tile, _structure_tile)
+    converter.register_structure_hook_func(_is_enum, _structure_enum)
     converter.register_unstructure_hook(Tile, str)
 
     def tuple_factory(kind: Any) -> Callable[[object, Any], Any]:
