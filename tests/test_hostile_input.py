@@ -348,8 +348,8 @@ def test_e3_a_view_checks_the_round_score_of_a_hand_it_knows_is_empty() -> None:
 # -- long strings: every message stays one readable line --------------------------------------
 
 LONG = "x" * 10**6
-#: A message names a cut value (`shown`) and its path; a long one echoes what it was given.
-SHORT_MESSAGE = 300
+#: A message names a cut value (`shown`) and its path; the longest lists every variant.
+SHORT_MESSAGE = 1000
 
 
 @pytest.mark.parametrize(
@@ -395,3 +395,22 @@ def test_an_engine_placement_not_one_of_its_strings_is_refused(value: object) ->
     assert caught.value.reason.startswith(
         'expected one of "holder", "set-aside" (EnginePlacement), not '
     )
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        LONG,
+        f"hub({LONG}=1)",
+        f"hub(max_pip={LONG})",
+        f"hub(engine_placement=EnginePlacement.{LONG})",
+    ],
+    ids=["variant", "field", "value", "enum member"],
+)
+def test_a_name_of_a_million_characters_in_the_rules_field_is_shown_cut(rules: str) -> None:
+    fields = format_state(a_state()).split(" ")
+    with pytest.raises(NotationError) as caught:
+        parse_state(" ".join([rules, *fields[1:]]))
+    assert caught.value.field == "rules"
+    assert len(str(caught.value)) < SHORT_MESSAGE
+    assert "characters)" in caught.value.reason

@@ -17,7 +17,7 @@ import attrs
 
 from .._catalogue.variants import VARIANTS, combination_name
 from .._core.bounds import BOUNDS, MAX_DEPTH, MAX_TRAIN
-from .._core.errors import MexicanTrainError
+from .._core.errors import MexicanTrainError, shown
 from .._core.moves import MEXICAN, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
 from .._core.state import GameState, Train, owner_played_default
@@ -311,7 +311,7 @@ class _RulesReader:
         base = get_rules(name)
         if base is None:
             known = ", ".join(VARIANTS)
-            self.fail(start, self.pos, f"unknown variant {name!r} (known: {known}, custom)")
+            self.fail(start, self.pos, f"unknown variant {shown(name)} (known: {known}, custom)")
         changes: dict[str, Any] = {}
         if self.peek() == "(":
             changes = self.arguments({f.name for f in attrs.fields(Rules)}, "Rules")
@@ -334,7 +334,7 @@ class _RulesReader:
         while self.peek() != ")":
             key, start = self.word(r"[A-Za-z_][A-Za-z0-9_]*", "a field name")
             if key not in allowed:
-                self.fail(start, self.pos, f"{owner} has no field {key!r}")
+                self.fail(start, self.pos, f"{owner} has no field {shown(key)}")
             if key in found:
                 self.fail(start, self.pos, f"{key!r} is given twice")
             self.expect("=")
@@ -367,7 +367,7 @@ class _RulesReader:
                 and member in known.__members__
             ):
                 return known[member]
-            self.fail(start, self.pos, f"{token!r} is not a public enum member")
+            self.fail(start, self.pos, f"{shown(token)} is not a public enum member")
         if isinstance(known, type) and attrs.has(known):
             if self.peek() != "(":
                 self.fail(self.pos, self.pos + 1, f"write {token}() to build a {token}")
@@ -379,7 +379,7 @@ class _RulesReader:
                 self.fail(start, self.pos, f"not a valid {token}: {error}")
         if known is not None and not isinstance(known, type) and attrs.has(type(known)):
             return known
-        self.fail(start, self.pos, f"{token!r} is not a public value of mexican_train")
+        self.fail(start, self.pos, f"{shown(token)} is not a public value of mexican_train")
 
 
 # -- positions --------------------------------------------------------------------
