@@ -13,7 +13,7 @@ import importlib
 import re
 
 from .._catalogue.variants import get_variant
-from .._core.errors import MexicanTrainError
+from .._core.errors import MexicanTrainError, UnknownVariantError, shown
 from .._core.rules import Rules
 
 __all__ = ["get_rules", "kebab_name", "public_names"]
@@ -29,12 +29,18 @@ def kebab_name(cls: type) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "-", cls.__name__).lower()
 
 
-def get_rules(name: str) -> Rules | None:
-    """Return the rules of the variant called *name* (or an alias), or None if there is none."""
+def get_rules(name: str) -> Rules | str:
+    """Return the rules of the variant called *name* (or an alias), or why there are none.
+
+    >>> get_rules("b").mexican_train, get_rules("hub+")[:40]
+    (MexicanFromFirstTurn(), "'hub+' has an empty name in its '+' list")
+    """
     try:
-        return get_variant(name)  # always Rules: a bad plugin raises RulesError
-    except MexicanTrainError:
-        return None
+        return get_variant(name)
+    except UnknownVariantError as error:
+        return error.reason or f"unknown variant {shown(error.name)}"
+    except MexicanTrainError as error:  # a combination whose house rules conflict; a bad plugin
+        return str(error)
 
 
 def public_names() -> dict[str, object]:

@@ -308,10 +308,15 @@ class _RulesReader:
             if self.pos != len(self.text):
                 self.fail(self.pos, len(self.text), "custom rules take no changes")
             return given
+        if self.peek() not in ("", "("):
+            found = self.peek()
+            self.fail(self.pos, self.pos + 1,
+                      f"expected '(' or the end of the rules after the variant name, found "
+                      f"{found!r}")  # fmt: skip
         base = get_rules(name)
-        if base is None:
+        if isinstance(base, str):
             known = ", ".join(VARIANTS)
-            self.fail(start, self.pos, f"unknown variant {shown(name)} (known: {known}, custom)")
+            self.fail(start, self.pos, f"{base} (known: {known}, custom)")
         changes: dict[str, Any] = {}
         if self.peek() == "(":
             changes = self.arguments({f.name for f in attrs.fields(Rules)}, "Rules")
@@ -350,9 +355,11 @@ class _RulesReader:
 
     def value(self) -> object:
         token, start = self.word(
-            r"-?[0-9]{1,18}|[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?", "a value"
+            r"-?[0-9]+|[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?", "a value"
         )
         if token[0] in "-0123456789":
+            if len(token.lstrip("-")) > 18:  # no field needs more; never int() a longer one
+                self.fail(start, self.pos, "a whole number of at most 18 digits")
             return int(token)
         keywords: dict[str, object] = {"none": None, "true": True, "false": False}
         if token in keywords:
