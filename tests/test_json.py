@@ -39,7 +39,19 @@ from mexican_train import (
     spectator_view,
     view,
 )
-from mexican_train.events import Event, TileDrawn, TilePlayed, derive_events
+from mexican_train.events import (
+    DoubleClosed,
+    DoubleOpened,
+    Event,
+    GameOver,
+    MarkerPlaced,
+    MarkerRemoved,
+    RoundEnded,
+    RoundStarted,
+    TileDrawn,
+    TilePlayed,
+    derive_events,
+)
 from mexican_train.serialize import (
     SCHEMA_VERSION,
     event_from_json,
@@ -400,6 +412,34 @@ def test_bad_events_are_refused_at_their_path() -> None:
     with pytest.raises(SchemaError) as caught:
         event_from_json(document)
     assert caught.value.path == "$.seat"
+
+
+@pytest.mark.parametrize(
+    ("event", "where", "reason"),
+    [
+        (TilePlayed(0, Tile(5, 4), 0, 7), "$.open_end", "P2: a tile played leaves 5 or 4 open"),
+        (DoubleOpened(0, Tile(5, 4)), "$.tile", "D2: only a double is left open"),
+        (DoubleClosed(MEXICAN, Tile(5, 4)), "$.tile", "D2: only a double is left open"),
+        (MarkerPlaced(MEXICAN), "$.train", "P6: the Mexican train carries no marker"),
+        (MarkerRemoved(MEXICAN), "$.train", "P6: the Mexican train carries no marker"),
+        (RoundStarted(1, Tile(12, 11), 0, (15, 15), 60), "$.engine", "S2: an engine is a double"),
+        (RoundStarted(1, Tile(12, 12), 2, (15, 15), 60), "$.first_player", "2 seats"),
+        (RoundEnded(1, (0, 5, 7), (0, 5)), "$.round_scores", "3 round scores for 2 totals"),
+        (GameOver((10, 20), ()), "$.winners", "E5: a game over has a winner"),
+        (GameOver((10, 20), (2,)), "$.winners[0]", "2 seats"),
+        (GameOver((10, 20), (1,)), "$.winners[0]", "E5: seat 1's total of 20 is not the lowest"),
+        (GameOver((10, 10), (1, 0)), "$.winners[1]", "in increasing order, each once"),
+        (GameOver((10, 10), (0, 0)), "$.winners[1]", "in increasing order, each once"),
+    ],
+    ids=repr,
+)
+def test_an_event_no_move_can_give_is_refused_at_its_path(
+    event: Event, where: str, reason: str
+) -> None:
+    with pytest.raises(SchemaError) as caught:
+        event_from_json(to_json(event))
+    assert caught.value.path == where
+    assert reason in caught.value.reason
 
 
 def view_document() -> dict[str, Any]:

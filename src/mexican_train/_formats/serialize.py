@@ -29,14 +29,24 @@ from cattrs.gen import make_dict_structure_fn
 
 from .._core.bounds import BOUNDS, MAX_DEPTH, MAX_TRAIN, first_out_of_bounds
 from .._core.errors import SHOWN_CHARS, InvalidArgumentError, MexicanTrainError, shown
-from .._core.moves import Move, Play
+from .._core.moves import MEXICAN, Move, Play
 from .._core.state import GameState, Train
 from .._core.tables import DealTable
 from .._core.tiles import Tile, set_size
 from .._core.view import PlayerView
 from .._positions.check import Path, Problem, check_state, check_view
 from .._positions.fields import StateFields, TrainFields, ViewFields, fields_of
-from .events import Event
+from .events import (
+    DoubleClosed,
+    DoubleOpened,
+    Event,
+    GameOver,
+    MarkerPlaced,
+    MarkerRemoved,
+    RoundEnded,
+    RoundStarted,
+    TilePlayed,
+)
 from .names import kebab_name, public_names
 from .record import GameRecord, ReplayError, replay
 
@@ -524,7 +534,48 @@ def _read_event(kind: str, fields: dict[str, Any]) -> Event:
     if found is not None:
         path, bound, number = found
         raise SchemaError(_problem_path(path), bound.refusal(number))
+    problem = _event_problem(event)
+    if problem is not None:
+        raise SchemaError(*problem)
     return event
+
+
+def _event_problem(event: Event) -> tuple[str, str] | None:
+    """Return the path and reason of what no move can make *event* say, or None."""
+    if isinstance(event, TilePlayed) and event.open_end not in (event.tile.high, event.tile.low):
+        return "$.open_end", (f"P2: a tile played leaves {event.tile.high} or {event.tile.low} "
+                              f"open, not {event.open_end}")  # fmt: skip
+    if isinstance(event, (DoubleOpened, DoubleClosed)) and not event.tile.is_double:
+        return "$.tile", f"D2: only a double is left open, not {event.tile}"
+    if isinstance(event, (MarkerPlaced, MarkerRemoved)) and event.train == MEXICAN:
+        return "$.train", "P6: the Mexican train carries no marker"
+    if isinstance(event, RoundStarted):
+        if not event.engine.is_double:
+            return "$.engine", f"S2: an engine is a double, not {event.engine}"
+        if event.first_player >= len(event.hand_sizes):
+            return "$.first_player", (f"seat {event.first_player} is not one of the "
+                                      f"{len(event.hand_sizes)} seats dealt")  # fmt: skip
+    if isinstance(event, RoundEnded) and len(event.round_scores) != len(event.scores):
+        return "$.round_scores", (f"{len(event.round_scores)} round scores for "
+                                  f"{len(event.scores)} totals")  # fmt: skip
+    if isinstance(event, GameOver):
+        return _winners_problem(event.scores, event.winners)
+    return None
+
+
+def _winners_problem(scores: tuple[int, ...], winners: tuple[int, ...]) -> tuple[str, str] | None:
+    if not winners:
+        return "$.winners", "E5: a game over has a winner"
+    for index, seat in enumerate(winners):
+        path = f"$.winners[{index}]"
+        if index and seat <= winners[index - 1]:
+            return path, "winners are seats in increasing order, each once"
+        if seat >= len(scores):
+            return path, f"seat {seat} is not one of the {len(scores)} seats"
+        if scores[seat] != min(scores):
+            return path, (f"E5: seat {seat}'s total of {scores[seat]} is not the lowest, "
+                          f"{min(scores)}")  # fmt: skip
+    return None
 
 
 def _readers() -> dict[str, Callable[[str, dict[str, Any]], Any]]:
