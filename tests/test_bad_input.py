@@ -690,6 +690,15 @@ def test_deal_table_with_impossible_rows_raises_deal_error(
     refused(lambda: DealTable("x", hand_sizes, default_sets), DealError, shown)
 
 
+@pytest.mark.parametrize("name", ["", "x" * 61, "x" * 10**6])
+def test_a_deal_table_s_name_is_a_short_label(name: str) -> None:
+    # Every message about a table starts with its name; a document's name of a million
+    # characters made each of them a megabyte.
+    message = refused(lambda: DealTable(name, {(2, 6): 7}, {2: 6}), DealError, "1 to 60")
+    assert len(message) < 200
+    assert DealTable("x" * 60, {(2, 6): 7}, {2: 6}).name == "x" * 60
+
+
 def test_a_deal_table_of_one_player_count_says_so_without_a_range() -> None:
     # It said "x covers 2-2 players, not 3".
     table = DealTable("x", {(2, 6): 7}, {2: 6})

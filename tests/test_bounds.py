@@ -39,6 +39,7 @@ from mexican_train import (
 )
 from mexican_train._core.bounds import BOUNDS, FIELD_BOUNDS, MAX_DEPTH, MAX_PIP, Bound, check_bound
 from mexican_train._core.errors import shown
+from mexican_train._core.tables import NAME_CHARS
 from mexican_train.events import RoundEnded, TurnStarted
 from mexican_train.players import (
     GreedyPlayer,
@@ -99,6 +100,11 @@ def test_the_json_schema_publishes_the_bound_of_every_whole_number() -> None:
     for path, node in integers:
         bound = bound_at(path)
         assert (node.get("minimum"), node.get("maximum")) == (bound.low, bound.high), path
+
+
+def test_the_json_schema_publishes_the_length_of_a_deal_table_s_name() -> None:
+    name = json_schema()["$defs"]["dealTable"]["oneOf"][1]["properties"]["name"]
+    assert (name["minLength"], name["maxLength"]) == (1, NAME_CHARS)
 
 
 def test_every_bound_is_a_range() -> None:

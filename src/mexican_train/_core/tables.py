@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -17,15 +17,20 @@ __all__ = ["TABLE_A", "TABLE_B", "DealTable"]
 
 _K = TypeVar("_K")
 
+#: The longest name of a deal table.
+NAME_CHARS: Final = 60
+
 
 def _read_only(rows: Mapping[_K, int]) -> Mapping[_K, int]:
     if not isinstance(rows, Mapping):
-        raise TypeError(f"a deal table's rows are a dict, not {rows!r}")
+        raise TypeError(f"a deal table's rows are a dict, not {shown(rows)}")
     for key in rows:
         # Keys are compared to sort them, and read as numbers in every lookup.
         parts = key if isinstance(key, tuple) else (key,)
         if not parts or any(type(part) is not int for part in parts):
-            raise TypeError(f"a deal table's keys are whole numbers or pairs of them, not {key!r}")
+            raise TypeError(
+                f"a deal table's keys are whole numbers or pairs of them, not {shown(key)}"
+            )
     return MappingProxyType(dict(sorted(rows.items())))
 
 
@@ -42,11 +47,16 @@ def _check_rows(table: DealTable) -> None:
     # S1: players >= 1, a set from double-0 to double-30, hands of at least 2 tiles,
     # and a default set for each player count of one range without gaps.
     if not isinstance(table.name, str):
-        raise TypeError(f"DealTable.name is a str, not {table.name!r}")
+        raise TypeError(f"DealTable.name is a str, not {shown(table.name)}")
+    if not 1 <= len(table.name) <= NAME_CHARS:
+        # Every message about the table starts with its name: a label, not a document.
+        raise DealError(
+            f"a deal table's name is 1 to {NAME_CHARS} characters, not {shown(table.name)}"
+        )
     rows: Mapping[Any, Any] = table.hand_sizes  # untrusted until checked
     for key, size in rows.items():
         if not isinstance(key, tuple) or len(key) != 2:
-            raise TypeError(f"DealTable.hand_sizes has (players, max_pip) keys, not {key!r}")
+            raise TypeError(f"DealTable.hand_sizes has (players, max_pip) keys, not {shown(key)}")
         players, max_pip = key
         if players not in BOUNDS["players"] or max_pip not in BOUNDS["pip"]:
             raise DealError(
@@ -61,7 +71,9 @@ def _check_rows(table: DealTable) -> None:
     sets = table.default_sets
     for count in sets:
         if type(count) is not int:
-            raise TypeError(f"DealTable.default_sets has player counts for keys, not {count!r}")
+            raise TypeError(
+                f"DealTable.default_sets has player counts for keys, not {shown(count)}"
+            )
     if not sets or len(sets) != max(sets) - min(sets) + 1 or min(sets) < 1:
         raise DealError(
             f"{table.name}: the default sets cover one range of player counts from 1 up, "
@@ -96,7 +108,7 @@ class DealTable:
     """A rulebook's deal table (S1): the set and hand size for each player count.
 
     Attributes:
-        name: the table's name, used in error messages.
+        name: the table's name, used in error messages: 1 to 60 characters.
         hand_sizes: ``{(players, max_pip): tiles each}`` for every row of the table.
         default_sets: ``{players: max_pip}``: the set used when none is chosen.
 
