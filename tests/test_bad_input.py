@@ -680,6 +680,7 @@ def test_round_score_of_something_not_a_hand_of_tiles_raises_type_error(
         ({(2, 6): 7}, {2: 6, 4: 6}, "without gaps"),
         # Accepted until new_game: a hand the set cannot deal, a row for no covered count.
         ({(2, 6): 100}, {2: 6}, "x: 2 players x 100 tiles = 200 tiles, but a double-6 set"),
+        ({(1, 1): 4}, {1: 1}, "x: 1 player x 4 tiles = 4 tiles, but a double-1 set"),
         ({(2, 6): 7, (3, 6): 7}, {2: 6}, "a row for 3 players with double-6, but the default "
          "sets cover 2 players"),
     ],

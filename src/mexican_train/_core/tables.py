@@ -194,7 +194,8 @@ def check_fit(
     if players * hand_size > available:
         raise DealError(
             (f"{table}: " if table else "")
-            + f"{players} players x {hand_size} tiles = {players * hand_size} tiles, but a "
+            + f"{players} player{'s' * (players != 1)} x {hand_size} tiles = "
+            f"{players * hand_size} tiles, but a "
             f"double-{max_pip} set has only {available} to deal"
             + (" once the engine is set aside" if set_aside else "")
         )
