@@ -14,18 +14,25 @@ from click.testing import CliRunner
 from mexican_train import (
     HUB,
     STANDARD,
+    Deal,
+    Draw,
     GameRecord,
+    GameState,
     GreedyPlayer,
     InvalidArgumentError,
     Move,
     Pass,
     PlannerPlayer,
+    ReplayError,
+    Tile,
     analyze,
     apply,
     determinize,
+    full_set,
     legal_moves,
     new_game,
     record,
+    replay_states,
     view,
 )
 from mexican_train._frontends.cli import cli
@@ -89,6 +96,71 @@ def test_s5_the_coach_does_not_look_at_hidden_tiles() -> None:
     mine = list(analyze(record(state, [move]), seat=seat, samples=5, seed=3))
     theirs = list(analyze(record(other, [move]), seat=seat, samples=5, seed=3))
     assert mine == theirs
+
+
+def _unseen_swapped(game: GameRecord, seat: int) -> GameRecord:
+    """Return *game* dealt otherwise: the tiles *seat* never sees change places.
+
+    A tile the seat never holds and nobody plays stays hidden from it (S5) in every
+    state of the record; those tiles are shuffled among the other hands and the
+    boneyard until the moves replay (a seat that drew must still have had nothing
+    to play, P7).
+    """
+    start, *_, end = replay_states(game)
+    # Seen: the tiles on the table at the end, and every tile the seat ever held.
+    others = {tile for other, hand in enumerate(end.hands) if other != seat for tile in hand}
+    seen = set(full_set(start.max_pip)) - set(end.boneyard) - others
+    seen |= {tile for state in replay_states(game) for tile in state.hands[seat]}
+    parts = [list(hand) for hand in start.hands] + [list(start.boneyard)]
+    slots = [
+        (part, index)
+        for part, tiles in enumerate(parts)
+        if part != seat
+        for index, tile in enumerate(tiles)
+        if tile not in seen
+    ]
+    rng = random.Random(0)
+    for _ in range(300):
+        unseen = [parts[part][index] for part, index in slots]
+        rng.shuffle(unseen)
+        dealt = [list(tiles) for tiles in parts]
+        for (part, index), tile in zip(slots, unseen, strict=True):
+            dealt[part][index] = tile
+        other = attrs.evolve(game, deal=Deal(dealt[:-1], dealt[-1]))
+        try:
+            list(replay_states(other))
+        except ReplayError:
+            continue
+        if dealt != parts:
+            return other
+    raise AssertionError("no other deal of the unseen tiles replays the moves")
+
+
+def _drawn(before: GameState, after: GameState) -> set[Tile]:
+    seat = before.current_player
+    assert seat is not None
+    return set(after.hands[seat]) - set(before.hands[seat])
+
+
+def test_s5_the_coach_judges_a_round_alike_whatever_the_tiles_the_seat_never_sees() -> None:
+    """Two records of a round that seat 0 cannot tell apart, move for move -- the other
+    hands differ, and so do tiles the others draw -- get the same reviews for seat 0."""
+    played = _game(seed=0)
+    start = played.start()
+    # The round's last move shows every hand (E3): stop before it.
+    game = attrs.evolve(played, deal=Deal(start.hands, start.boneyard), moves=played.moves[:-1])
+    other = _unseen_swapped(game, 0)
+    mine, theirs = list(replay_states(game)), list(replay_states(other))
+    assert all(view(a, 0) == view(b, 0) for a, b in zip(mine, theirs, strict=True))
+    assert any(
+        type(move) is Draw
+        and mine[number].current_player != 0
+        and _drawn(mine[number], mine[number + 1]) != _drawn(theirs[number], theirs[number + 1])
+        for number, move in enumerate(game.moves)
+    ), "another seat draws a tile in one record and another tile in the other"
+    reviews = list(analyze(game, seat=0, samples=8, seed=1))
+    assert len(reviews) > 5
+    assert reviews == list(analyze(other, seat=0, samples=8, seed=1))
 
 
 def test_analyze_refuses_a_seat_or_samples_out_of_range() -> None:
