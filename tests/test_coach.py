@@ -173,6 +173,17 @@ def test_analyze_refuses_a_seat_or_samples_out_of_range() -> None:
         analyze("game.json")  # type: ignore[arg-type]
 
 
+def test_a_record_that_does_not_replay_is_refused_at_the_call() -> None:
+    """The error comes before any review, not after the reviews of the moves before it."""
+    game = _game()
+    moves = list(game.moves)
+    moves[20] = moves[0]  # a tile already on the table
+    bad = attrs.evolve(game, moves=moves)
+    with pytest.raises(ReplayError) as caught:
+        analyze(bad, seat=0, samples=2)
+    assert caught.value.move_number == 21
+
+
 def test_the_command_line_prints_the_biggest_mistakes(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(to_json(_game())))
@@ -217,6 +228,8 @@ def test_a_round_is_reviewed_alone() -> None:
     for bad in (0, "2", 1.0):
         with pytest.raises(InvalidArgumentError, match="round_number"):
             analyze(game, round_number=bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="a round of the record, 1-2, not 3"):
+        analyze(game, round_number=3)
 
 
 def test_p4_a_pass_that_ends_a_first_turn_chain_is_not_called_a_pass() -> None:

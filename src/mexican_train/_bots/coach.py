@@ -84,8 +84,8 @@ def analyze(
 
     Raises:
         InvalidArgumentError: if *seat* is not a seat of the game, *samples* < 1, or
-            *round_number* is not None or a whole number >= 1.
-        ReplayError: if the record does not replay.
+            *round_number* is not None or a round of the record.
+        ReplayError: if the record does not replay (at the call, before any review).
 
     >>> from mexican_train import HUB, GreedyPlayer, apply, legal_moves, new_game, record, view
     >>> state = new_game(2, HUB, seed=2)
@@ -116,16 +116,27 @@ def analyze(
         raise InvalidArgumentError(
             f"analyze(): round_number is None or a whole number >= 1, not {shown(round_number)}"
         )
-    return _reviews(record, seat, samples, seed, round_number)
+    # Replayed now, so that a record that does not replay fails here, before any review.
+    states = tuple(replay_states(record))
+    rounds = states[-1].round_number
+    if round_number is not None and round_number > rounds:
+        raise InvalidArgumentError(
+            f"analyze(): round_number is a round of the record, 1-{rounds}, not {round_number}"
+        )
+    return _reviews(record, states, seat, samples, seed, round_number)
 
 
 def _reviews(
-    record: GameRecord, seat: int | None, samples: int, seed: int, round_number: int | None
+    record: GameRecord,
+    states: tuple[GameState, ...],
+    seat: int | None,
+    samples: int,
+    seed: int,
+    round_number: int | None,
 ) -> Iterator[Review]:
     events: list[Event] = []  # the round's events so far, unredacted
-    states = replay_states(record)
-    before = next(states)
-    for number, (move, after) in enumerate(zip(record.moves, states, strict=True), start=1):
+    before = states[0]
+    for number, (move, after) in enumerate(zip(record.moves, states[1:], strict=True), start=1):
         mover = before.current_player
         if type(move) is NextRound:
             events = []
