@@ -211,7 +211,7 @@ def test_the_how_to_shows_what_the_command_prints_for_its_game(tmp_path: Path) -
     assert result.output.splitlines()[: len(quoted)] == quoted
 
 
-def test_a_round_is_reviewed_alone() -> None:
+def _two_rounds() -> GameRecord:
     state = new_game(2, attrs.evolve(HUB, max_pip=9, rounds=2), seed=3)
     start, moves = state, []
     while not state.is_over:
@@ -219,7 +219,11 @@ def test_a_round_is_reviewed_alone() -> None:
         move = legal_moves(mine)[0]
         moves.append(move)
         state = apply(state, move)
-    game = record(start, moves)
+    return record(start, moves)
+
+
+def test_a_round_is_reviewed_alone() -> None:
+    game = _two_rounds()
     every = list(analyze(game, seat=0, samples=2, seed=4))
     second = list(analyze(game, seat=0, samples=2, seed=4, round_number=2))
     assert second
@@ -230,6 +234,21 @@ def test_a_round_is_reviewed_alone() -> None:
             analyze(game, round_number=bad)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError, match="a round of the record, 1-2, not 3"):
         analyze(game, round_number=3)
+
+
+def test_the_command_line_reviews_a_round_alone(tmp_path: Path) -> None:
+    game = _two_rounds()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_json(game)))
+    args = ["analyze", str(path), "--seat", "0", "--samples", "2", "--round", "2"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    second = list(analyze(game, seat=0, samples=2, round_number=2))
+    assert result.output == review_report(second, "seat 0 in round 2", 2).text() + "\n"
+    assert result.output.startswith(f"{len(second)} decisions of seat 0 in round 2 reviewed")
+    bad = CliRunner().invoke(cli, ["analyze", str(path), "--round", "3"])
+    assert bad.exit_code == 2
+    assert "--round: the game has rounds 1-2, not round 3" in bad.output
 
 
 def test_p4_a_pass_that_ends_a_first_turn_chain_is_not_called_a_pass() -> None:

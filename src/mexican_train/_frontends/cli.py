@@ -55,7 +55,7 @@ from .._core.state import GameState
 from .._core.tiles import Tile, TileNotationError
 from .._core.view import PlayerView, view
 from .._formats.notation import format_move
-from .._formats.record import GameRecord, record
+from .._formats.record import GameRecord, record, replay
 from .._formats.render import render_text
 from .._formats.serialize import SchemaError, record_from_json, to_json
 from .explain import explain_rules
@@ -972,6 +972,13 @@ def simulate(
     help="The seat to review (default: every seat).",
 )
 @click.option(
+    "--round",
+    "round_number",
+    type=click.IntRange(min=1),
+    default=None,
+    help="The round to review, from 1 (default: every round).",
+)
+@click.option(
     "--top",
     type=click.IntRange(min=1),
     default=5,
@@ -993,7 +1000,9 @@ def simulate(
     callback=_check_seed,
     help="The coach's seed.",
 )
-def analyze(record_file: Any, seat: int | None, top: int, samples: int, seed: int) -> None:
+def analyze(
+    record_file: Any, seat: int | None, round_number: int | None, top: int, samples: int, seed: int
+) -> None:
     """Review a recorded game: the biggest mistakes, and what was better.
 
     Each decision is judged from what its seat could know: its own tiles and
@@ -1013,7 +1022,20 @@ def analyze(record_file: Any, seat: int | None, top: int, samples: int, seed: in
         raise click.UsageError(f"{name} is not a game record: {error}") from None
     if seat is not None and seat >= game.players:
         raise click.UsageError(f"--seat: the game has seats 0-{game.players - 1}, not {seat}")
-    _show_reviews(list(run_analysis(game, seat, samples=samples, seed=seed)), seat, samples, top)
+    who = "every seat" if seat is None else f"seat {seat}"
+    if round_number is not None:
+        rounds = replay(game).round_number
+        if round_number > rounds:
+            raise click.UsageError(
+                f"--round: the game has {_rounds(rounds)}, not round {round_number}"
+            )
+        who += f" in round {round_number}"
+    reviews = run_analysis(game, seat, samples=samples, seed=seed, round_number=round_number)
+    click.echo(review_report(list(reviews), who, samples, top).text())
+
+
+def _rounds(count: int) -> str:
+    return "round 1 only" if count == 1 else f"rounds 1-{count}"
 
 
 _REVIEW_SAMPLES = 40
