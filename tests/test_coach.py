@@ -73,6 +73,20 @@ def test_each_decision_has_a_best_move_and_a_loss_of_at_least_zero() -> None:
     assert any(review.loss > 0 for review in reviews), "a greedy player errs somewhere"
 
 
+def test_a_forced_move_is_no_decision() -> None:
+    """A move that was the only legal one (a forced draw or pass, P5) is never reviewed."""
+    game = _game()
+    choices = {
+        number: len(legal_moves(state))
+        for number, state in enumerate(replay_states(game), start=1)
+        if state.current_player == 0 and number <= len(game.moves)
+    }
+    reviewed = {review.move_number: review for review in analyze(game, seat=0, samples=2)}
+    assert any(count == 1 for count in choices.values())
+    assert set(reviewed) == {number for number, count in choices.items() if count > 1}
+    assert all(len(review.values) == choices[number] for number, review in reviewed.items())
+
+
 def test_the_reviews_depend_on_the_seed_alone_and_cover_every_seat() -> None:
     game = _game(seed=7)
     first = list(analyze(game, samples=4, seed=1))
