@@ -203,11 +203,13 @@ def _in_first_turn(state: GameState, seat: int) -> bool:
 
 
 def _words(move: Move, seat: int | None = None, first_turn: bool = False) -> str:
-    """Return *move* in words: ``play 6-5 on your train``, ``draw``, ``pass``, ...
+    """Return *move* in words, as ``mexican-train play`` lists it (``draw a tile``, ...).
 
-    >>> from mexican_train import MEXICAN, Play, Tile
+    >>> from mexican_train import MEXICAN, Draw, Play, Tile
     >>> _words(Play(Tile(6, 5), MEXICAN)), _words(Play(Tile(6, 5), 2), seat=2)
     ('play 6-5 on the Mexican train', 'play 6-5 on your train')
+    >>> _words(Draw())
+    'draw a tile'
     """
     if isinstance(move, Play):
         if move.train < 0:
@@ -218,7 +220,7 @@ def _words(move: Move, seat: int | None = None, first_turn: bool = False) -> str
             where = f"seat {move.train}'s train"
         return f"play {move.tile} on {where}"
     if type(move) is Draw:
-        return "draw"
+        return "draw a tile"
     if type(move) is Pass:
         # P4: a pass after the first turn's first tile only ends the chain, with no marker.
         return "stop your first turn there (no marker)" if first_turn else "pass"
