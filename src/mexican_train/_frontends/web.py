@@ -24,7 +24,7 @@ from typing import IO, Any, Final
 import attrs
 
 from .._bots.coach import analyze
-from .._bots.names import make_bot, player_name
+from .._bots.names import LEVELS, make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, tell
 from .._catalogue.variants import combine, get_variant, variant_names
@@ -873,8 +873,6 @@ def seed_warning(seed: int | None, people: int) -> str | None:
 #: The most tables the lobby of one server makes, and the most one address makes.
 MAX_TABLES: Final = 200
 MAX_TABLES_PER_CLIENT: Final = 20
-#: The bots' levels the lobby offers (`mexican_train.players.LEVELS`).
-_LEVELS: Final = ("easy", "medium", "hard")
 _LOBBY_FIELDS: Final = frozenset({"rules", "house", "players", "people", "level"})
 
 
@@ -885,7 +883,7 @@ def lobby_choices() -> dict[str, Any]:
     ['easy', 'medium', 'hard']
     """
     names = list(variant_names())
-    return {"rules": names, "levels": list(_LEVELS), "players": [2, 8]}
+    return {"rules": names, "levels": list(LEVELS), "players": [2, 8]}
 
 
 def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
@@ -925,8 +923,8 @@ def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
             f"people is how many of the {players} players are people, "
             f"1-{players}, not {_shown(people)}"
         )
-    elif level not in _LEVELS:
-        wrong = f"the bots' level is {', '.join(_LEVELS)}, not {_shown(level)}"
+    elif level not in LEVELS:
+        wrong = f"the bots' level is {', '.join(LEVELS)}, not {_shown(level)}"
     if wrong is not None:
         raise RequestError(400, "bad request", wrong)
     try:
