@@ -184,11 +184,9 @@ def _json_call(server: WebServer, path: str, body: object = None, token: str = "
     return answered if status < 400 else status
 
 
-def test_the_lobby_makes_tables_with_a_link_per_seat_and_one_for_spectators(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_lobby_makes_tables_with_a_link_per_seat_and_one_for_spectators() -> None:
     table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1)
-    made = WebServer(("127.0.0.1", 0), table, log=None, lobby=lobby_table)
+    made = WebServer(("127.0.0.1", 0), table, log=None, lobby=lobby_table, max_tables_per_client=2)
     with serving(made):
         assert _json_call(made, "/api/lobby")["levels"] == ["easy", "medium", "hard"]
         asked = {"rules": "hub", "house": [], "players": 3, "people": 2, "level": "easy"}
@@ -204,8 +202,18 @@ def test_the_lobby_makes_tables_with_a_link_per_seat_and_one_for_spectators(
         assert len(made.tables) == 2
         for wrong in ({"players": 9}, {"level": "expert"}, {"rules": "chess"}, [1], {"x": 1}):
             assert _json_call(made, "/api/tables", wrong) == 400
-        monkeypatch.setattr(web, "MAX_TABLES_PER_CLIENT", 1)
+        assert "table" in _json_call(made, "/api/tables", asked)  # a refusal is not counted
         assert _json_call(made, "/api/tables", asked) == 503  # this address made its share
+        assert len(made.tables) == 3
+
+
+def test_the_lobby_makes_no_more_tables_than_the_server_holds() -> None:
+    table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1)
+    made = WebServer(("127.0.0.1", 0), table, log=None, lobby=lobby_table, max_tables=2)
+    with serving(made):
+        asked = {"rules": "hub", "players": 2, "people": 1, "level": "easy"}
+        assert "table" in _json_call(made, "/api/tables", asked)
+        assert _json_call(made, "/api/tables", asked) == 503  # its own table and one made
         assert len(made.tables) == 2
 
 

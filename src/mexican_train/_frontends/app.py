@@ -68,6 +68,7 @@ from .http import (
     _shown_path,
     read_json,
 )
+from .lobby import MAX_TABLES, MAX_TABLES_PER_CLIENT, lobby_choices
 
 if TYPE_CHECKING:  # web imports this module
     from .web import WebTable
@@ -371,12 +372,14 @@ class _Routes:
         long_poll: float,
         deadline: float,
         lobby: Callable[[object, str], WebTable] | None = None,
+        max_tables: tuple[int, int] = (MAX_TABLES, MAX_TABLES_PER_CLIENT),
     ) -> None:
         self.long_poll = long_poll
         self.deadline = deadline
         self.tables: dict[str, tuple[WebTable, _Changes]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.lobby = lobby
+        self.max_tables = max_tables  # all the lobby makes, and from one address
         self._made: dict[str, int] = {}  # the tables the lobby made, by client address
 
     def add(self, table: WebTable) -> None:
@@ -441,21 +444,18 @@ class _Routes:
         return JSONResponse(await run_in_threadpool(table.again, seat))
 
     async def choices(self, request: Request) -> Response:
-        from .web import lobby_choices  # web imports this module
-
         if self.lobby is None:
             raise RequestError(404, "no lobby", "this server makes no tables")
         return JSONResponse(lobby_choices())
 
     async def create(self, request: Request) -> Response:
         """Make a table as the lobby asks; answer its seats' and spectators' links."""
-        from .web import MAX_TABLES, MAX_TABLES_PER_CLIENT
-
         if self.lobby is None:
             raise RequestError(404, "no lobby", "this server makes no tables")
         client = request.client.host if request.client else ""
         asked = read_json(await _body(request))
-        if len(self.tables) >= MAX_TABLES or self._made.get(client, 0) >= MAX_TABLES_PER_CLIENT:
+        most, most_per_client = self.max_tables
+        if len(self.tables) >= most or self._made.get(client, 0) >= most_per_client:
             raise RequestError(503, "full", "this server holds as many tables as it can")
         name = f"t{len(self.tables) + 1}"
         while name in self.tables:
@@ -642,11 +642,12 @@ class WebServer:
 
     It listens as soon as it is made (port 0: any free port; ``server_address`` says
     which).  With *lobby* (`~mexican_train.web.lobby_table`), ``POST /api/tables``
-    makes tables on request, the lobby page's; `serve_forever` serves until `shutdown` or `server_close`, or Ctrl-C in
-    the main thread.  At most *max_per_client* connections come from one address and
-    *max_connections* from all clients together; behind a reverse proxy every client
-    has the proxy's address: let the proxy limit each client, and raise
-    *max_per_client*.
+    makes tables on request, the lobby page's: at most *max_tables* in all, and
+    *max_tables_per_client* from one address.  `serve_forever` serves until `shutdown`
+    or `server_close`, or Ctrl-C in the main thread.  At most *max_per_client*
+    connections come from one address and *max_connections* from all clients together;
+    behind a reverse proxy every client has the proxy's address: let the proxy limit
+    each client, and raise *max_per_client*.
     """
 
     def __init__(
@@ -660,6 +661,8 @@ class WebServer:
         max_per_client: int = MAX_PER_CLIENT,
         max_connections: int = MAX_CONNECTIONS,
         lobby: Callable[[object, str], WebTable] | None = None,
+        max_tables: int = MAX_TABLES,
+        max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
     ) -> None:
         self.table = table
         host, port = address
@@ -667,7 +670,8 @@ class WebServer:
         self.socket = socket.create_server((host, port), family=family, backlog=2048)
         self.server_address: tuple[str, int] = self.socket.getsockname()[:2]
         http, websocket = _guarded(_Guard(max_per_client, request_timeout))
-        self._routes = _Routes(long_poll, request_timeout, lobby)
+        limits = (max_tables, max_tables_per_client)
+        self._routes = _Routes(long_poll, request_timeout, lobby, limits)
         self._routes.add(table)
         config = uvicorn.Config(
             _application(self._routes, log),

@@ -27,7 +27,7 @@ from .._bots.coach import analyze
 from .._bots.names import LEVELS, make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, tell
-from .._catalogue.variants import combine, get_variant, variant_names
+from .._catalogue.variants import combine, get_variant
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
@@ -40,6 +40,7 @@ from .._formats.record import GameRecord, replay
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError
+from .lobby import LOBBY_PLAYERS, lobby_choices
 from .narrate import review_report
 from .store import StoredTable, TableStore, token_hash
 
@@ -870,20 +871,7 @@ def seed_warning(seed: int | None, people: int) -> str | None:
     )
 
 
-#: The most tables the lobby of one server makes, and the most one address makes.
-MAX_TABLES: Final = 200
-MAX_TABLES_PER_CLIENT: Final = 20
 _LOBBY_FIELDS: Final = frozenset({"rules", "house", "players", "people", "level"})
-
-
-def lobby_choices() -> dict[str, Any]:
-    """Return what the lobby page offers: the rules, the house rules and the bots' levels.
-
-    >>> lobby_choices()["levels"]
-    ['easy', 'medium', 'hard']
-    """
-    names = list(variant_names())
-    return {"rules": names, "levels": list(LEVELS), "players": [2, 8]}
 
 
 def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
@@ -906,6 +894,7 @@ def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
     rules, house = request.get("rules", "standard"), request.get("house", [])
     players, people = request.get("players", 4), request.get("people", 1)
     level = request.get("level", "medium")
+    fewest, most = LOBBY_PLAYERS
     # Each field is checked in turn, so that the reason names the one that is wrong.
     wrong = None
     if not isinstance(rules, str):
@@ -916,8 +905,8 @@ def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
         or len(house) > 8
     ):
         wrong = f"house is a list of up to 8 house rules' names, not {_shown(house)}"
-    elif type(players) is not int or not 2 <= players <= 8:
-        wrong = f"a table has 2-8 players, not {_shown(players)}"
+    elif type(players) is not int or not fewest <= players <= most:
+        wrong = f"a table has {fewest}-{most} players, not {_shown(players)}"
     elif type(people) is not int or not 1 <= people <= players:
         wrong = (
             f"people is how many of the {players} players are people, "
