@@ -39,7 +39,11 @@ from strategies import json_values, request_bodies
 from test_example_http import _load_example
 
 SOCKET_TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
-SHORT_TIMEOUT = 0.5  # the servers' request timeout in these tests, to keep them quick
+SHORT_TIMEOUT = 0.5  # the request timeout where a test waits for it: short, to keep it quick
+# Elsewhere the request timeout is longer: a loaded machine can starve a server's event
+# loop for longer than the short timeout, which then closes a connection whose request
+# had arrived whole but was not read yet (the client sees a reset, not the answer).
+TIMEOUT = 3.0
 RULES = attrs.evolve(STANDARD, max_pip=6)
 
 
@@ -61,10 +65,10 @@ class Target:
         return sock
 
 
-def _web_target() -> tuple[Target, JSONServer | WebServer]:
+def _web_target(timeout: float) -> tuple[Target, JSONServer | WebServer]:
     table = WebTable(2, RULES, bots={1: GreedyPlayer()}, seed=11)
     log = io.StringIO()
-    server = WebServer(("127.0.0.1", 0), table, log=log, request_timeout=SHORT_TIMEOUT)
+    server = WebServer(("127.0.0.1", 0), table, log=log, request_timeout=timeout)
     table.start()
     token = table.tokens[0]
     target = Target(
@@ -74,13 +78,13 @@ def _web_target() -> tuple[Target, JSONServer | WebServer]:
     return target, server
 
 
-def _example_target() -> tuple[Target, JSONServer | WebServer]:
+def _example_target(timeout: float) -> tuple[Target, JSONServer | WebServer]:
     example = _load_example()
     table = example.Table(2, RULES, seed=11)
     log = io.StringIO()
     server = example.TableServer(("127.0.0.1", 0), table, verbose=True)
     server.log = log
-    server.request_timeout = SHORT_TIMEOUT
+    server.request_timeout = timeout
     seat = table.state.current_player
     target = Target(
         "example", server.server_address[1], f"/seat/{seat}/move", table.tokens[seat],
@@ -89,11 +93,21 @@ def _example_target() -> tuple[Target, JSONServer | WebServer]:
     return target, server
 
 
-@pytest.fixture(params=["web", "example"])
-def target(request: pytest.FixtureRequest) -> Iterator[Target]:
-    made, server = _web_target() if request.param == "web" else _example_target()
+def _serving_target(name: str, timeout: float) -> Iterator[Target]:
+    made, server = _web_target(timeout) if name == "web" else _example_target(timeout)
     with serving(server):
         yield made
+
+
+@pytest.fixture(params=["web", "example"])
+def target(request: pytest.FixtureRequest) -> Iterator[Target]:
+    yield from _serving_target(request.param, TIMEOUT)
+
+
+@pytest.fixture(params=["web", "example"])
+def timing_target(request: pytest.FixtureRequest) -> Iterator[Target]:
+    """A target whose request timeout is SHORT_TIMEOUT, for the tests that wait for it."""
+    yield from _serving_target(request.param, SHORT_TIMEOUT)
 
 
 def _read_all(sock: socket.socket) -> bytes:
@@ -273,19 +287,19 @@ def test_a_query_of_many_fields_is_a_400(target: Target) -> None:
     assert "16 fields" in _json_error(answers[0])["reason"]
 
 
-def test_stalled_headers_time_out(target: Target) -> None:
+def test_stalled_headers_time_out(timing_target: Target) -> None:
     """A client that never finishes its headers is disconnected (REQUEST_TIMEOUT)."""
-    with target.connect() as sock:
+    with timing_target.connect() as sock:
         sock.sendall(
             b"GET / HTTP/1.1\r\nHost: localhost\r\nHost: x\r\n"
         )  # and never the blank line
         assert _read_all(sock) == b""  # closed by the server, not by our SOCKET_TIMEOUT
 
 
-def test_a_slow_drip_of_headers_times_out(target: Target) -> None:
+def test_a_slow_drip_of_headers_times_out(timing_target: Target) -> None:
     """One byte at a time does not keep a connection alive: the deadline is per request."""
     closed = False
-    with target.connect() as sock:
+    with timing_target.connect() as sock:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         for _ in range(200):  # 200 bytes, 0.05 s apart: 10 s, far beyond the 0.5 s deadline
             try:
@@ -309,12 +323,12 @@ def test_a_slow_drip_of_headers_times_out(target: Target) -> None:
     assert closed
 
 
-def test_a_stalled_body_times_out_with_a_408(target: Target) -> None:
-    with target.connect() as sock:
-        sock.sendall(_post(target, "Content-Length: 50\r\n") + b'{"move"')
+def test_a_stalled_body_times_out_with_a_408(timing_target: Target) -> None:
+    with timing_target.connect() as sock:
+        sock.sendall(_post(timing_target, "Content-Length: 50\r\n") + b'{"move"')
         answers = _responses(_read_all(sock))
     assert [a[0] for a in answers] == [408]
-    assert target.moves() == 0
+    assert timing_target.moves() == 0
 
 
 def test_tokens_are_never_logged(target: Target) -> None:
