@@ -25,6 +25,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 from mexican_train import (
     HUB,
     STANDARD,
+    GreedyPlayer,
     IllegalMoveError,
     InvalidArgumentError,
     Move,
@@ -39,6 +40,7 @@ from mexican_train import (
     determinize,
     legal_moves,
     new_game,
+    view,
 )
 from mexican_train.events import Event, RoundStarted, redact_events
 from mexican_train.rl import (
@@ -262,6 +264,48 @@ def test_action_masks_are_the_legal_moves_of_the_seat() -> None:
     assert masks.dtype == np.bool_
     chosen = {game.actions.decode(int(i), 2) for i in np.flatnonzero(masks)}
     assert chosen == set(legal_moves(game.state))
+
+
+class _Checking:
+    """A greedy opponent that checks it is offered exactly ``legal_moves(view)``."""
+
+    def __init__(self) -> None:
+        self.turns = 0
+
+    def choose(self, mine: PlayerView, moves: tuple[Move, ...]) -> Move:
+        assert moves == legal_moves(mine)
+        self.turns += 1
+        return GreedyPlayer().choose(mine, moves)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_masks_and_offered_moves_are_the_views_legal_moves_all_game(rules: Rules) -> None:
+    """Every mask is ``ActionCodec.mask`` of the seat's view, and every opponent is offered
+    ``legal_moves`` of its view, at every step of whole games (the environments read them
+    from the state's moves)."""
+    game = raw_env(players=3, rules=rules)
+    game.reset(seed=2)
+    for agent in game.agent_iter():
+        state, seat = game.state, game._seat[agent]
+        assert state is not None
+        for other, number in game._seat.items():
+            expected = game.actions.mask(view(state, number))
+            assert (game.observe(other)["action_mask"] == expected).all()
+        _, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            game.step(None)
+            continue
+        game.step(int(np.flatnonzero(game.actions.mask(view(state, seat)))[0]))
+    opponents = [_Checking(), _Checking()]
+    single = SingleSeatEnv(players=3, rules=rules, seat=1, opponents=opponents)
+    single.reset(seed=3)
+    done = False
+    while not done:
+        assert single.state is not None
+        expected = single.actions.mask(view(single.state, 1)).astype(bool)
+        assert (single.action_masks() == expected).all()
+        _, _, done, _, _ = single.step(int(np.flatnonzero(expected)[-1]))
+    assert all(opponent.turns > 0 for opponent in opponents)
 
 
 @pytest.mark.parametrize("rules", PRESETS)

@@ -33,7 +33,7 @@ from .._core.state import GameState
 from .._core.view import PlayerView, view
 from .._formats.events import Event, apply_with_events, redact_events
 from .._formats.render import render_svg, render_text
-from .batch import Layout, Steps, Tables, round_rewards
+from .batch import Layout, Steps, Tables, indices, round_rewards
 from .codecs import ActionCodec, ObservationCodec
 
 __all__ = [
@@ -92,6 +92,17 @@ def _encode(
     if events is None:
         return codec.encode(mine)
     return codec.encode(mine, history=redact_events(events, mine.seat))
+
+
+def _mask(codec: ActionCodec, state: GameState, seat: int) -> npt.NDArray[np.int8]:
+    # codec.mask(view(state, seat)), from the moves apply left on the state: the view's
+    # legal_moves would list them again.  They are the same moves (legal_moves' promise):
+    # the state's on the seat's turn and between rounds, none on another seat's turn.
+    mover = state.current_player
+    mask = np.zeros(codec.size, dtype=np.int8)
+    if mover is None or mover == seat:
+        mask[indices(legal_moves(state), seat, codec.players, codec.size, 0)] = 1
+    return mask
 
 
 def _render(state: GameState, render_mode: str | None) -> str | None:
@@ -219,10 +230,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """Return what *agent* observes now: its encoded view and its action mask."""
-        mine = view(self._game(), self._seat[agent])
+        state, seat = self._game(), self._seat[agent]
         return {
-            "observation": _encode(self.observations, mine, self._events),
-            "action_mask": self.actions.mask(mine),
+            "observation": _encode(self.observations, view(state, seat), self._events),
+            "action_mask": _mask(self.actions, state, seat),
         }
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -425,8 +436,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                 return state, reward
             seat = state.current_player
             assert seat is not None  # _finish_rounds dealt the next round
-            theirs = view(state, seat)
-            move = self._seated[seat].choose(theirs, legal_moves(theirs))
+            # The state's moves, as simulate gives them: the view's are the same, listed again.
+            move = self._seated[seat].choose(view(state, seat), legal_moves(state))
             state = _apply(state, move, self._events, self._observers)
 
     def reset(
@@ -481,7 +492,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Return the legal actions as a bool array (what MaskablePPO asks for)."""
-        return self.actions.mask(view(self._game(), self.seat)).astype(bool)
+        return _mask(self.actions, self._game(), self.seat).astype(bool)
 
     def render(self) -> str | None:
         """Draw the whole table as ``render_mode`` says (every hand shown)."""
