@@ -21,6 +21,7 @@ from mexican_train import (
     VARIANTS,
     GreedyPlayer,
     InvalidArgumentError,
+    Move,
     PlayerView,
     Rules,
     apply,
@@ -227,6 +228,24 @@ def test_opponents_may_be_players_and_lists() -> None:
     envs = vector_env(2, players=3, opponents=[GreedyPlayer(), "planner"], seed=1)
     observation, _ = envs.reset()
     envs.step(random_actions(observation, np.random.default_rng(0)))
+
+
+def test_a_players_opponent_is_offered_its_views_legal_moves() -> None:
+    """The tables offer a Player the moves of the state, which are ``legal_moves(view)``."""
+    offered = []
+
+    class Checking:
+        def choose(self, mine: PlayerView, moves: tuple[Move, ...]) -> Move:
+            assert moves == legal_moves(mine)
+            offered.append(len(moves))
+            return GreedyPlayer().choose(mine, moves)
+
+    envs = vector_env(2, players=3, rules=HUB, opponents=[Checking(), Checking()], seed=1)
+    observation, _ = envs.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        observation = envs.step(random_actions(observation, rng))[0]
+    assert len(offered) > 40
 
 
 @pytest.mark.parametrize(

@@ -498,8 +498,8 @@ class Tables:
                 moves = legal_moves(state)
                 move = moves[int(self.rngs[table].random() * len(moves))]
             else:
-                theirs = view(state, seat)
-                move = player.choose(theirs, legal_moves(theirs))
+                # The state's moves, as simulate gives them: the view's are the same.
+                move = player.choose(view(state, seat), legal_moves(state))
             after = apply(state, move)
             if self.seen is not None:
                 self.seen[table].record(self.lay, state, move, after)
