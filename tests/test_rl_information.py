@@ -9,6 +9,8 @@ hides, and the plain blocks are the plain codec's.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import pytest
 
@@ -16,7 +18,10 @@ from mexican_train import (
     HUB,
     STANDARD,
     VARIANTS,
+    GreedyPlayer,
     InvalidArgumentError,
+    Move,
+    PlayerView,
     Rules,
     Tile,
     legal_moves,
@@ -24,7 +29,14 @@ from mexican_train import (
     view,
 )
 from mexican_train.events import Event, Passed, TilePlayed, apply_with_events, redact_events
-from mexican_train.rl import ActionCodec, ObservationCodec, tile_index, vector_env
+from mexican_train.rl import (
+    ActionCodec,
+    ObservationCodec,
+    SingleSeatEnv,
+    raw_env,
+    tile_index,
+    vector_env,
+)
 
 TABLES = [
     pytest.param(HUB, 2, id="HUB-2"),
@@ -77,6 +89,83 @@ def test_s5_the_tables_information_state_is_the_codecs_from_view_and_redacted_hi
     assert played_seen > 0
     if not rules.open_hands and rules.must_play:
         assert lacks_seen > 0  # the passes told something
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+def test_s5_the_pettingzoo_information_state_is_the_codecs_from_view_and_redacted_history(
+    rules: Rules, players: int
+) -> None:
+    """S5: every agent's observation is the codec's of (its view, its redacted events).
+
+    The test replays every move itself with `apply_with_events`, the environment's
+    dealing of each new round included, to keep the round's events.
+    """
+    game = raw_env(players=players, rules=rules, information_state=True)
+    codec = ObservationCodec(rules, players, information_state=True)
+    game.reset(seed=6)
+    state = game.state
+    assert state is not None
+    events: list[Event] = []
+    rng = np.random.default_rng(6)
+    for step, agent in enumerate(game.agent_iter(max_iter=500)):
+        for other, seat in game._seat.items():
+            want = codec.encode(view(state, seat), history=redact_events(events, seat))
+            assert np.array_equal(game.observe(other)["observation"], want), step
+        observation, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            game.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        game.step(action)
+        state, more = apply_with_events(state, game.actions.decode(action, game._seat[agent]))
+        events += more
+        if state.is_round_over and not state.is_over:
+            state, more = apply_with_events(state, legal_moves(state)[0])  # NextRound
+            events = list(more)
+        assert state == game.state
+
+
+class _Told:
+    """A greedy opponent that keeps every event it is told (for the single seat's test)."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def choose(self, mine: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return GreedyPlayer().choose(mine, moves)
+
+    def observe(self, events: Iterable[Event]) -> None:
+        self.events.extend(events)
+
+
+@pytest.mark.parametrize(("rules", "players"), TABLES[:3])
+def test_s5_the_single_seats_information_state_is_the_codecs_from_view_and_history(
+    rules: Rules, players: int
+) -> None:
+    """S5: each observation is the codec's of (the seat's view, the events of the game).
+
+    The environment tells an opponent that observes every event as its seat saw it,
+    and redaction hides nothing the encoding reads (test above): the events the first
+    opponent was told are the history.
+    """
+    opponents = [_Told() for _ in range(players - 1)]
+    game = SingleSeatEnv(players=players, rules=rules, opponents=opponents, information_state=True)
+    codec = ObservationCodec(rules, players, information_state=True)
+    observation, _ = game.reset(seed=7)
+    rng = np.random.default_rng(7)
+    done, steps = False, 0
+    while True:
+        assert game.state is not None
+        told = game._seated[1]
+        assert isinstance(told, _Told)
+        want = codec.encode(view(game.state, 0), history=redact_events(told.events, 0))
+        assert np.array_equal(observation, want), steps
+        if done:
+            break
+        action = int(rng.choice(np.flatnonzero(game.action_masks())))
+        observation, _, done, _, _ = game.step(action)
+        steps += 1
+    assert steps > 50
 
 
 def test_s5_what_redaction_hides_and_earlier_rounds_change_nothing() -> None:

@@ -31,9 +31,9 @@ from .._core.moves import Move, NextRound
 from .._core.rules import HUB, Rules
 from .._core.state import GameState
 from .._core.view import PlayerView, view
-from .._formats.events import Event, apply_with_events, redact_events
+from .._formats.events import apply_with_events, redact_events
 from .._formats.render import render_svg, render_text
-from .batch import Layout, Steps, Tables, indices, round_rewards
+from .batch import Layout, Seen, Steps, Tables, indices, round_rewards, seen_bits, view_floats
 from .codecs import ActionCodec, ObservationCodec
 
 __all__ = [
@@ -85,13 +85,18 @@ def _wrong_count(players: int, count: int) -> InvalidArgumentError:
     )
 
 
-def _encode(
-    codec: ObservationCodec, mine: PlayerView, events: list[Event] | None
-) -> npt.NDArray[np.float32]:
-    # The encoding of a seat's view, with the round's events as it saw them if kept.
-    if events is None:
-        return codec.encode(mine)
-    return codec.encode(mine, history=redact_events(events, mine.seat))
+def _encode(lay: Layout, mine: PlayerView, seen: Seen | None) -> npt.NDArray[np.float32]:
+    # The codec's encoding of a seat's view; with the information state (*seen*), its
+    # block from what the seats have shown this round, followed move by move as the
+    # vector environment's tables follow it, not rebuilt from the round's events.
+    seat = mine.seat
+    assert seat is not None  # the environments view seats
+    block = 0
+    if seen is not None:
+        # Once the round is over no seat plays again: nothing is lacked (seen_bits).
+        lacks = seen.lacks if mine.current_player is not None else [0] * lay.players
+        block = seen_bits(lay, seat, lacks, seen.played)
+    return np.frombuffer(view_floats(lay, mine, seat, block), np.float32)
 
 
 def _mask(codec: ActionCodec, state: GameState, seat: int) -> npt.NDArray[np.int8]:
@@ -116,32 +121,31 @@ def _render(state: GameState, render_mode: str | None) -> str | None:
 
 
 def _apply(
-    state: GameState, move: Move, events: list[Event] | None, observers: Observers = ()
+    state: GameState, move: Move, lay: Layout, seen: Seen | None, observers: Observers = ()
 ) -> GameState:
-    # apply(), noting the round's events in *events* (None: none kept) for the
-    # information state, a new round's beginning it afresh, and telling each of
-    # *observers* what its seat saw (S5), as `simulate` tells its players.
-    if events is None and not observers:
-        return apply(state, move)
-    after, more = apply_with_events(state, move)
-    if events is not None:
-        if type(move) is NextRound:
-            events.clear()
-        events += more
-    for seat, observe in observers:
-        observe(redact_events(more, seat))
+    # apply(), noting in *seen* (None: not kept) what the move showed, for the
+    # information state, and telling each of *observers* what its seat saw (S5), as
+    # `simulate` tells its players.
+    if observers:
+        after, events = apply_with_events(state, move)
+        for seat, observe in observers:
+            observe(redact_events(events, seat))
+    else:
+        after = apply(state, move)
+    if seen is not None:
+        seen.record(lay, state, move, after)  # a NextRound forgets the round
     return after
 
 
 def _finish_rounds(
-    state: GameState, events: list[Event] | None = None, observers: Observers = ()
+    state: GameState, lay: Layout, seen: Seen | None, observers: Observers = ()
 ) -> tuple[GameState, tuple[float, ...] | None]:
     # E4: the environment deals the next round itself; agents are never asked.
     if not state.is_round_over:
         return state, None
     rewards = round_rewards(state.round_scores[-1])
     if not state.is_over:
-        state = _apply(state, _NEXT_ROUND, events, observers)
+        state = _apply(state, _NEXT_ROUND, lay, seen, observers)
     return state, rewards
 
 
@@ -201,7 +205,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         self.render_mode = _check_render_mode(render_mode)
         self.actions = ActionCodec(rules, players)
         self.observations = ObservationCodec(rules, players, information_state=information_state)
-        self._events: list[Event] | None = [] if information_state else None
+        self._lay = Layout(rules, players, self.actions.max_pip, information_state)
+        self._seen = Seen(players) if information_state else None
         self.rules, self.players = rules, players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
@@ -232,7 +237,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         """Return what *agent* observes now: its encoded view and its action mask."""
         state, seat = self._game(), self._seat[agent]
         return {
-            "observation": _encode(self.observations, view(state, seat), self._events),
+            "observation": _encode(self._lay, view(state, seat), self._seen),
             "action_mask": _mask(self.actions, state, seat),
         }
 
@@ -241,8 +246,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         if seed is not None:
             self._seeds = np.random.default_rng(check_bound("env_seed", seed, "seed"))
         self.state = new_game(self.players, self.rules, seed=int(self._seeds.integers(0, 2**63)))
-        if self._events is not None:
-            self._events.clear()
+        if self._seen is not None:
+            self._seen.clear()
         self.agents = self.possible_agents[:]
         self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards: dict[str, float] = dict.fromkeys(self.agents, 0.0)
@@ -271,7 +276,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
                 f"(legal: {', '.join(map(repr, legal_moves(state)))})",
             )
         self._cumulative_rewards[agent] = 0.0
-        state, rewards = _finish_rounds(_apply(state, move, self._events), self._events)
+        lay, seen = self._lay, self._seen
+        state, rewards = _finish_rounds(_apply(state, move, lay, seen), lay, seen)
         self.state = state
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if rewards is not None:
@@ -385,7 +391,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         rules = _rules(rules, players)
         self.actions = ActionCodec(rules, players)
         self.observations = ObservationCodec(rules, players, information_state=information_state)
-        self._events: list[Event] | None = [] if information_state else None
+        self._lay = Layout(rules, players, self.actions.max_pip, information_state)
+        self._seen = Seen(players) if information_state else None
         if type(seat) is not int or not 0 <= seat < players:
             raise InvalidArgumentError(f"a seat is 0-{players - 1}, not {seat!r}")
         if opponents is None:
@@ -423,13 +430,13 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self.state
 
     def _observe(self) -> npt.NDArray[np.float32]:
-        return _encode(self.observations, view(self._game(), self.seat), self._events)
+        return _encode(self._lay, view(self._game(), self.seat), self._seen)
 
     def _advance(self, state: GameState) -> tuple[GameState, float]:
         # Let the other seats move, and deal new rounds, until the agent is to move.
         reward = 0.0
         while True:
-            state, rewards = _finish_rounds(state, self._events, self._observers)
+            state, rewards = _finish_rounds(state, self._lay, self._seen, self._observers)
             if rewards is not None:
                 reward += rewards[self.seat]
             if state.is_over or state.current_player == self.seat:
@@ -438,7 +445,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             assert seat is not None  # _finish_rounds dealt the next round
             # The state's moves, as simulate gives them: the view's are the same, listed again.
             move = self._seated[seat].choose(view(state, seat), legal_moves(state))
-            state = _apply(state, move, self._events, self._observers)
+            state = _apply(state, move, self._lay, self._seen, self._observers)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -446,8 +453,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """Start a new game and play the other seats up to the agent's first move."""
         super().reset(seed=None if seed is None else check_bound("env_seed", seed, "seed"))
         state = new_game(self.players, self.rules, seed=int(self.np_random.integers(0, 2**63)))
-        if self._events is not None:
-            self._events.clear()
+        if self._seen is not None:
+            self._seen.clear()
         # Each game seats a fresh copy of every opponent that keeps the round's events
         # (`SearchPlayer.observe`), as `simulate` does: no history carries over.
         self._seated = {
@@ -484,7 +491,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info = {"illegal_action": int(action)}
             self._ended = True
             return self._observe(), self.illegal_reward, True, False, info
-        self.state, reward = self._advance(_apply(state, move, self._events, self._observers))
+        after = _apply(state, move, self._lay, self._seen, self._observers)
+        self.state, reward = self._advance(after)
         self._ended = self.state.is_over
         if self.render_mode == "human":
             self.render()
