@@ -36,6 +36,7 @@ from mexican_train import (
     RulesError,
     Tile,
     UnknownVariantError,
+    full_set,
     legal_moves,
     view,
 )
@@ -231,6 +232,31 @@ def test_an_illegal_action_and_a_foreign_chance_outcome_are_refused() -> None:
     with pytest.raises(IllegalMoveError, match=f"action {illegal} is not a legal action"):
         state.apply_action(illegal)
     assert state.game_state is before
+
+
+@pytest.mark.parametrize("rules", ["hub", "standard", "last-tile-call"])
+def test_every_tile_that_may_not_come_next_is_refused_at_every_chance_node(rules: str) -> None:
+    """At each chance node of a game, a tile not among the chance outcomes (dealt, drawn,
+    set aside as the engine, S4, or already taken by the penalty) is refused and changes
+    nothing; the outcomes themselves are applied by the random steps."""
+    game = load(2, rules)
+    state = game.new_initial_state()
+    rng = random.Random(4)  # last-tile-call: a missed call's penalty by the 100th node
+    nodes = 0
+    while not state.is_terminal() and nodes < 200:
+        if state.is_chance_node():
+            nodes += 1
+            outcomes = state.chance_outcomes()
+            offered = {action for action, _ in outcomes}
+            before = state.game_state
+            for action in range(len(full_set(game.actions.max_pip))):
+                if action not in offered:
+                    with pytest.raises(InvalidArgumentError, match=f"chance outcome {action} "):
+                        state.apply_action(action)
+            assert state.game_state is before
+            assert state.chance_outcomes() == outcomes
+        step_randomly(state, rng)
+    assert nodes == 200
 
 
 def test_only_chance_nodes_have_chance_outcomes_and_the_end_takes_no_action() -> None:

@@ -283,6 +283,17 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         chosen = set(self._penalty)
         return sorted((t for t in state.boneyard if t not in chosen), key=tile_index)
 
+    def _may_come(self, tile: Tile) -> bool:
+        # Whether *tile* is one of _chance_tiles(), without listing and sorting them all.
+        if self._dealing():
+            if tile in self._dealt or tile in self._searched:
+                return False
+            set_aside = self._rules.engine_placement is EnginePlacement.SET_ASIDE
+            return not (set_aside and tile is self._engine())  # S4: not in the pool
+        state = self.game_state
+        assert state is not None
+        return tile in state.boneyard and tile not in self._penalty
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Return each tile that may come next, by index, all equally likely.
 
@@ -376,7 +387,7 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
             raise InvalidArgumentError(f"the game is over: no action applies, not {action}")
         if self.is_chance_node():
             tile = self._tiles[action] if 0 <= action < len(self._tiles) else None
-            if tile is None or tile not in self._chance_tiles():
+            if tile is None or not self._may_come(tile):
                 raise InvalidArgumentError(
                     f"chance outcome {action} is not the index of a tile that may come next"
                 )
