@@ -153,8 +153,9 @@ def attack(
             finally:
                 sock.close()
 
-    threads = [threading.Thread(target=staller, daemon=True) for _ in range(stalled)]
-    threads += [threading.Thread(target=flooder, args=(i,), daemon=True) for i in range(flooders)]
+    # The few flooders first: hundreds of stallers take a while to start on a busy machine.
+    threads = [threading.Thread(target=flooder, args=(i,), daemon=True) for i in range(flooders)]
+    threads += [threading.Thread(target=staller, daemon=True) for _ in range(stalled)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -300,6 +301,10 @@ def main() -> None:
             problems.append(f"p95 {result['p95_ms']} ms is over {args.check * 1000:.0f} ms")
         if reused and percentile(reused, 50) > 0.040:  # a delayed ACK costs ~40 ms a request
             problems.append(f"a kept-alive request took {result['kept_alive_p50_ms']} ms")
+        if (args.flooders and not attack_counts["flood_sent"]) or (
+            args.stalled and not attack_counts["stalled_opened"]
+        ):
+            problems.append(f"the attack did not run: {attack_counts}")
         if attack_counts["stalled_close_max"] > 5 + args.check:
             problems.append(f"a stalled socket was held {attack_counts['stalled_close_max']} s")
         if problems:
