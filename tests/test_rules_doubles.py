@@ -8,6 +8,7 @@ turn is ordinary, so that doubles bind from the first turn on (P4, V1).
 Rule id -> tests:
 
 - D1: test_d1_a_double_must_be_followed_at_once,
+  test_d1_the_follow_up_on_the_double_itself_closes_it,
   test_d1_the_follow_up_goes_only_where_the_player_may_play,
   test_d1_each_double_brings_one_draw_and_a_player_who_cannot_follow_places_a_marker
 - D2: test_d2_open_double_binds_the_next_player,
@@ -69,6 +70,21 @@ def test_d1_a_double_must_be_followed_at_once() -> None:
     assert_refused(state, PASS, "P7")
     state = run(state, on("6-4", M))
     assert state.current_player == 1  # P5a: the tile that follows a double ends the turn
+
+
+def test_d1_the_follow_up_on_the_double_itself_closes_it() -> None:
+    """D1 with D2: the follow-up tile may go on "the double itself"; it closes the double,
+    so the turn ends with no open double and the next player is free."""
+    state = start(_FOLLOW, rules=HUB6)
+    state = run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0), on("5-2", 0))
+    assert state.train(0).tiles == tiles("6-5 5-5 5-2")
+    assert state.current_player == 1
+    assert state.turn_doubles == ()
+    assert state.open_doubles == ()
+    # Seat 1 (5-1 3-2 1-1 0-0) plays freely: 3-2 on its own train; train 0 (2) is closed
+    # to it, unmarked and holding no open double.
+    assert legal_moves(state) == (on("3-2", 1),)
+    assert_refused(state, on("3-2", 0), "P3")
 
 
 def test_d1_the_follow_up_goes_only_where_the_player_may_play() -> None:
