@@ -23,7 +23,8 @@ Rule id -> tests:
 - P5a: test_p5a_pass_is_refused_while_the_player_can_draw,
   test_p5a_pass_when_the_player_can_neither_play_nor_draw,
   test_p4_pass_stops_the_chain_after_the_first_tile
-- P6: test_p6_marker_stays_until_its_owner_plays_on_their_own_train
+- P6: test_p6_marker_stays_until_its_owner_plays_on_their_own_train,
+  test_p6_the_owners_tile_on_another_train_leaves_the_marker
 - P7: test_p7_no_draw_offered_while_a_play_exists, test_p4_player_who_can_start_must_play
 - V1: test_v1_hub_first_turn_is_an_ordinary_turn
 - V2: test_v2_standard_mexican_train_opens_on_each_players_second_turn,
@@ -42,6 +43,7 @@ from scenario_helpers import (
     on,
     run,
     start,
+    table,
     tiles,
 )
 
@@ -288,6 +290,18 @@ def test_p6_marker_stays_until_its_owner_plays_on_their_own_train() -> None:
     assert legal_moves(state) == (on("4-0", 1),)
     state = run(state, on("4-0", 1))
     assert not state.train(1).marked
+
+
+def test_p6_the_owners_tile_on_another_train_leaves_the_marker() -> None:
+    """P6: the marker "stays until its owner plays a tile on their own train": a tile the
+    owner plays elsewhere (here on the Mexican train) leaves it, and the train stays open
+    to the others."""
+    state = table(["3-1 2-0 1-1 0-0 5-5", "4-2 5-2 5-1 5-0 2-2"], marked=True)
+    assert legal_moves(state) == (on("3-1", M),)
+    state = run(state, on("3-1", M))
+    assert state.train(0).marked
+    assert state.current_player == 1
+    assert on("4-2", 0) in legal_moves(state)
 
 
 def test_p7_no_draw_offered_while_a_play_exists() -> None:
