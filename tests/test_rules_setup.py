@@ -19,7 +19,8 @@ Rule id -> tests:
   test_s3_in_later_rounds_the_drawing_starts_after_the_previous_first_player
 - S4: test_s4_the_engine_is_set_aside_before_the_deal,
   test_s4_first_player_is_seat_0_then_the_next_seat_each_round
-- S5: test_s5_hands_and_boneyard_stay_out_of_the_states_repr
+- S5: test_s5_hands_and_boneyard_stay_out_of_the_states_repr,
+  test_s5_a_view_shows_the_own_hand_and_only_the_counts_of_the_rest
 - S6: test_s6_same_seed_same_deals_in_every_round, test_s6_different_seeds_deal_differently,
   test_s6_a_seed_deals_the_same_tiles_everywhere
 - V5: test_v5_standard_places_the_engine_by_s3_and_hub_by_s4
@@ -36,6 +37,7 @@ import pytest
 
 from mexican_train import (
     HUB,
+    MEXICAN,
     STANDARD,
     Deal,
     DealError,
@@ -44,7 +46,9 @@ from mexican_train import (
     Rules,
     Tile,
     full_set,
+    legal_moves,
     new_game,
+    view,
 )
 from scenario_helpers import (
     HUB6,
@@ -52,6 +56,7 @@ from scenario_helpers import (
     STANDARD6,
     all_tiles,
     finish_round,
+    on,
     run,
     start,
     tiles,
@@ -339,6 +344,23 @@ def test_s5_hands_and_boneyard_stay_out_of_the_states_repr() -> None:
         assert str(tile) not in text
     assert [len(state.hand(s)) for s in range(2)] == [3, 3]
     assert state.boneyard_size == 27 - 6
+
+
+def test_s5_a_view_shows_the_own_hand_and_only_the_counts_of_the_rest() -> None:
+    """S5: "a player sees their own tiles, everyone sees how many tiles each player holds,
+    nobody sees the boneyard's order" (V10: no open hands under the presets); and a seat's
+    view offers that seat exactly the state's moves."""
+    state = run(start(["5-5 6-5 1-0", "4-4 6-4 2-0"], rules=HUB6), on("6-5", 0))
+    for seat, hand in ((0, "1-0 5-5"), (1, "2-0 4-4 6-4")):
+        mine = view(state, seat)
+        assert mine.hand == tiles(hand)
+        assert mine.hand_sizes == (2, 3)
+        assert mine.boneyard_size == 27 - 6
+        assert mine.open_hands is None
+        assert not hasattr(mine, "boneyard")
+    assert state.current_player == 1
+    assert legal_moves(view(state, 1)) == legal_moves(state) == (on("6-4", 1), on("6-4", MEXICAN))
+    assert legal_moves(view(state, 0)) == ()
 
 
 @pytest.mark.parametrize("rules", [STANDARD6, HUB6], ids=["STANDARD", "HUB"])
