@@ -577,6 +577,17 @@ def test_takeover_a_bot_plays_a_seat_left_empty_and_hands_it_back() -> None:
         table.close()
 
 
+def test_takeover_ends_when_a_long_poll_of_the_seat_begins() -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4, takeover=1, bot_delay=0.3)
+    table.start()  # no page of seat 0 ever: a second later a bot plays for it
+    try:
+        _until_logged(table, "Seat 0 is away: a bot plays for them until they are back.")
+        with table.polling(0):  # a page that follows the table by long polls
+            _until_logged(table, "Seat 0 is back and plays again.")
+    finally:
+        table.close()
+
+
 def test_a_turn_timer_makes_the_move_a_person_did_not_make() -> None:
     table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4, turn_timer=1)
     table.arrive(0)  # the person is there, and does not move

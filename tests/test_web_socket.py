@@ -207,6 +207,25 @@ def test_the_lobby_makes_tables_with_a_link_per_seat_and_one_for_spectators() ->
         assert len(made.tables) == 3
 
 
+def test_a_seat_that_follows_by_long_polls_is_not_taken_over() -> None:
+    # A page that cannot keep a WebSocket long-polls; under takeover, its person is there.
+    table = WebTable(2, STANDARD, seed=3, takeover=1, bot_delay=0)  # two people
+    assert table.state.current_player == 0
+    made = WebServer(("127.0.0.1", 0), table, log=None, long_poll=1.5)
+    table.start()
+    try:
+        with serving(made):
+            token = table.tokens[0]
+            document = _json_call(made, "/api/view", token=token)
+            for _ in range(2):  # 3 s of polls, past the 1 s takeover, and nobody moves
+                since = document["version"]
+                document = _json_call(made, f"/api/view?since={since}", token=token)
+            assert table.state.current_player == 0
+            assert not any("away" in line for line in document["log"]), document["log"]
+    finally:
+        table.close()
+
+
 def test_the_lobby_makes_no_more_tables_than_the_server_holds() -> None:
     table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1)
     made = WebServer(("127.0.0.1", 0), table, log=None, lobby=lobby_table, max_tables=2)

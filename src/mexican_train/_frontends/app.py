@@ -413,13 +413,14 @@ class _Routes:
         since = _since(request)
         if since is not None:
             ends = time.monotonic() + self.long_poll
-            while True:
-                changed = changes.next()
-                remaining = ends - time.monotonic()
-                if table.version != since or table.closed or remaining <= 0:
-                    break
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(changed.wait(), remaining)
+            with table.polling(seat):  # its person is there, for the takeover
+                while True:
+                    changed = changes.next()
+                    remaining = ends - time.monotonic()
+                    if table.version != since or table.closed or remaining <= 0:
+                        break
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(changed.wait(), remaining)
         return JSONResponse(await run_in_threadpool(table.document, seat))
 
     async def move(self, request: Request) -> Response:

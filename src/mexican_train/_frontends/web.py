@@ -9,6 +9,7 @@ through the library's public API.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import importlib
 import json
@@ -18,7 +19,7 @@ import secrets
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, Any, Final
 
 import attrs
@@ -88,7 +89,8 @@ class WebTable:
         seed: fixes the deals, to replay a game.
         bot_delay: seconds a bot waits before each move, so people see the moves arrive.
         takeover: seconds after which a bot plays a person's seat that no page is
-            connected to (see `arrive`); it hands the seat back as soon as one is again.
+            connected to (see `arrive`) nor long-polling (`polling`); it hands the seat
+            back as soon as one is again.
             None: never.
         turn_timer: seconds a person has for each move; then a bot makes that move for
             them.  None: no limit.
@@ -200,6 +202,7 @@ class WebTable:
         self._listeners: list[Callable[[], None]] = []
         self._present = [0] * players  # the pages open at each seat
         self._away_since: list[float | None] = [time.monotonic()] * players
+        self._polls = [0] * players  # the long polls of each seat in flight (`polling`)
 
     def _new_token(self) -> str:
         secret = secrets.token_urlsafe(24)
@@ -281,10 +284,39 @@ class WebTable:
         with self._changed:
             self._present[seat] += 1
             self._away_since[seat] = None
-            if self._stand_ins.pop(seat, None) is not None and self.takeover is not None:
-                label = self.labels[seat]
-                self._note(seat, f"{label} is back and plays again.", "You are back.")
+            self._back(seat)
             self._tell()
+
+    @contextlib.contextmanager
+    def polling(self, seat: int) -> Iterator[None]:
+        """Count a long poll of *seat* in flight as its person there, for the takeover.
+
+        A page that cannot keep a WebSocket follows the table by long polls: while one
+        waits, no bot plays for the seat, and the seat's time away starts when it ends.
+        Polls do not make the seat `connected` (only a WebSocket does).
+        """
+        if seat == SPECTATOR:
+            yield
+            return
+        with self._changed:
+            self._polls[seat] += 1
+            if self._back(seat):
+                self._tell()
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._polls[seat] -= 1
+                if not self._present[seat] and not self._polls[seat]:
+                    self._away_since[seat] = time.monotonic()
+
+    def _back(self, seat: int) -> bool:
+        """End a takeover of *seat*, its person being back; return whether one ended (under the lock)."""
+        if self._stand_ins.pop(seat, None) is None or self.takeover is None:
+            return False
+        label = self.labels[seat]
+        self._note(seat, f"{label} is back and plays again.", "You are back.")
+        return True
 
     def leave(self, seat: int) -> None:
         """Count one page fewer at *seat* (see `arrive`)."""
@@ -607,7 +639,12 @@ class WebTable:
         now = time.monotonic()
         away = self._away_since[seat]
         label = self.labels[seat]
-        if self.takeover is not None and away is not None and now - away >= self.takeover:
+        if (
+            self.takeover is not None
+            and away is not None
+            and not self._polls[seat]
+            and now - away >= self.takeover
+        ):
             if seat not in self._stand_ins:
                 self._stand_ins[seat] = PlannerPlayer()
                 self._note(
