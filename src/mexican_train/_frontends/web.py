@@ -311,7 +311,7 @@ class WebTable:
                     self._away_since[seat] = time.monotonic()
 
     def _back(self, seat: int) -> bool:
-        """End a takeover of *seat*, its person being back; return whether one ended (under the lock)."""
+        """End a takeover of *seat*, its person back; return whether one ended (under the lock)."""
         if self._stand_ins.pop(seat, None) is None or self.takeover is None:
             return False
         label = self.labels[seat]
