@@ -224,3 +224,71 @@ def test_searcher_keeps_the_round_it_observes_and_sets_aside_another_games() -> 
     move = player.choose(mine, legal_moves(mine))
     assert move == SearchPlayer(iterations=8).choose(mine, legal_moves(mine))
     assert player == SearchPlayer(iterations=8)  # the history is no part of the value
+
+
+# -- the choice itself: _pick and _halving with the playouts' values fixed -------------
+
+
+def test_pick_overrules_the_planner_only_when_clearly_beaten() -> None:
+    """A move lower on every paired sample overrules; one lower only within noise does not."""
+    from mexican_train._bots.search import _pick
+
+    clearly = [[0.0, 0.0, 0.0, 0.0], [-5.0, -6.0, -5.0, -6.0]]
+    assert _pick(clearly, 0) == 1
+    # Lower on the mean (-1) but by less than one standard error of the differences.
+    noisy = [[0.0, 0.0, 0.0, 0.0], [-20.0, 18.0, -20.0, 18.0]]
+    assert _pick(noisy, 0) == 0
+    # A worse move never overrules, however consistent.
+    assert _pick([[0.0] * 4, [3.0] * 4], 0) == 0
+
+
+def test_halving_plays_out_the_better_half_and_always_the_planners_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each phase drops the worse half of the candidates by mean outcome, never the default."""
+    from mexican_train._bots import search
+
+    moves = tuple(on(f"{k}-{k}", MEXICAN) for k in range(8))
+    outcome = {move: float(k) for k, move in enumerate(moves)}  # move 0 best, 7 worst
+    played: list[int] = []
+
+    def fake_apply(world: object, move: object) -> object:
+        played.append(moves.index(move))  # type: ignore[arg-type]
+        return move
+
+    monkeypatch.setattr(search, "apply", fake_apply)
+    monkeypatch.setattr(search, "_playout", lambda move, seat, replan: outcome[move])
+    worlds = iter(range(10**6))
+    chosen = search._halving(moves, 0, 7, 48, worlds, None)  # type: ignore[arg-type]
+    assert chosen == 0  # move 0 is better than the default (7) on every sample
+    counts = [played.count(k) for k in range(8)]
+    # 3 phases of 16: all 8 twice, then {0, 1, 2, 7} four times, then {0, 7} eight times.
+    assert counts == [14, 6, 6, 2, 2, 2, 2, 14]
+
+
+def test_an_observed_history_reaches_the_sampler_unless_inference_is_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mexican_train._bots import search
+    from mexican_train.events import apply_with_events, redact_events
+
+    state = new_game(4, HUB, seed=1)
+    state, events = apply_with_events(state, legal_moves(state)[0])
+    while len(legal_moves(state)) < 2:
+        state, more = apply_with_events(state, legal_moves(state)[0])
+        events += more
+    seat: int = state.current_player  # type: ignore[assignment]
+    seen: list[object] = []
+    real = search.worlds
+
+    def spy(view: object, rng: random.Random, history: object = None) -> object:
+        seen.append(history)
+        return real(view, rng, history)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "worlds", spy)
+    mine = view(state, seat)
+    for inference in (True, False):
+        player = SearchPlayer(iterations=4, inference=inference)
+        player.observe(redact_events(events, seat))
+        player.choose(mine, legal_moves(mine))
+    assert seen == [tuple(redact_events(events, seat)), None]
