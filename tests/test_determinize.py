@@ -44,7 +44,12 @@ from mexican_train.events import (
     apply_with_events,
     redact_events,
 )
-from mexican_train.variants import CloseInOrder, FirstTurn, MexicanAfterAllTrains
+from mexican_train.variants import (
+    CloseInOrder,
+    FirstTurn,
+    MexicanAfterAllTrains,
+    MexicanAfterOwnTrain,
+)
 from strategies import hidden_shuffles, histories, positions, short_preset_tables, variant_tables
 
 
@@ -392,3 +397,27 @@ def test_s5_no_deal_fits_facts_that_leave_a_seat_too_few_tiles() -> None:
     unseen = sorted(full_set(3))[:4]
     with pytest.raises(InvalidArgumentError, match="history"):
         _determinize._deal_fitting({1: 0b0111}, unseen, {1: 2}, random.Random(1))
+
+
+_OWN_TRAIN_FIRST = attrs.evolve(HUB, mexican_train=MexicanAfterOwnTrain())
+
+
+@pytest.mark.parametrize("rules", [STANDARD, _OWN_TRAIN_FIRST], ids=["STANDARD", "own-first"])
+@pytest.mark.parametrize("seed", range(6))
+def test_p4_p7_the_facts_of_first_turn_passes_fit_the_real_hands(rules: Rules, seed: int) -> None:
+    """The facts are undone to the table as it was at the pass, first turn and all.
+
+    STANDARD's first turn (P4): a seat plays only on its own train, may chain tiles
+    and then pass, and passes without drawing when it cannot start its train; such a
+    pass tells only what the first turn allowed, and a pass after playing tells
+    nothing.  Under V2's Mexican train after one's own train, what a pass tells
+    depends on whether the seat had played on its own train then.  The real hands are
+    facts, so they always fit what is inferred."""
+    told = 0
+    for state, events in _round_with_events(rules, 4, seed, 60):
+        for seat in range(4):
+            forbidden = _forbidden(view(state, seat), redact_events(events, seat))
+            for other, tiles in forbidden.items():
+                assert not tiles & set(state.hand(other)), (other, tiles & set(state.hand(other)))
+            told += sum(map(len, forbidden.values()))
+    assert told > 0
