@@ -253,7 +253,7 @@ def test_halving_plays_out_the_better_half_and_always_the_planners_move(
     played: list[int] = []
 
     def fake_apply(world: object, move: object) -> object:
-        played.append(moves.index(move))  # type: ignore[arg-type]
+        played.append(moves.index(move))
         return move
 
     monkeypatch.setattr(search, "apply", fake_apply)
@@ -270,6 +270,7 @@ def test_an_observed_history_reaches_the_sampler_unless_inference_is_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from mexican_train._bots import search
+    from mexican_train._bots.determinize import worlds as _determinize_worlds
     from mexican_train.events import apply_with_events, redact_events
 
     state = new_game(4, HUB, seed=1)
@@ -279,7 +280,7 @@ def test_an_observed_history_reaches_the_sampler_unless_inference_is_off(
         events += more
     seat: int = state.current_player  # type: ignore[assignment]
     seen: list[object] = []
-    real = search.worlds
+    real = _determinize_worlds
 
     def spy(view: object, rng: random.Random, history: object = None) -> object:
         seen.append(history)
