@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 import pytest
-from playwright.sync_api import Browser, Locator, Page
+from playwright.sync_api import Browser, Page
 
 from mexican_train import HUB, MEXICAN, STANDARD, InvalidArgumentError, legal_moves, view
 from mexican_train.players import GreedyPlayer
@@ -423,12 +423,6 @@ def test_a_table_of_eight_does_not_scroll_sideways_on_a_small_phone(
     context.close()
 
 
-def _short_side(element: Locator) -> float:
-    box = element.bounding_box()
-    assert box is not None, "not displayed"
-    return float(min(box["width"], box["height"]))
-
-
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)], ids=["phone", "desktop"])
 def test_each_trains_last_tile_and_open_end_stay_large_late_in_a_round(
     browser: Browser, late: WebServer, width: int, height: int
@@ -441,16 +435,25 @@ def test_each_trains_last_tile_and_open_end_stay_large_late_in_a_round(
     page = context.new_page()
     page.goto(late.links()[0])
     assert _phase(page) == "my-turn"
-    assert page.locator("#board [data-train]").count() == state.players + 1
-    for train_id in (*range(state.players), MEXICAN):
+    short = (
+        "e => e ? Math.min(e.getBoundingClientRect().width, e.getBoundingClientRect().height) : 0"
+    )
+    trains = _each(
+        page,
+        "#board [data-train]",
+        f"""t => [Number(t.dataset.train),
+            [...t.querySelectorAll('[data-tile]')].at(-1)?.dataset.tile,
+            ({short})([...t.querySelectorAll('[data-tile]')].at(-1)),
+            t.querySelector('.open-end')?.dataset.openEnd,
+            ({short})(t.querySelector('.open-end'))]""",
+    )
+    assert sorted(train_id for train_id, *_ in trains) == sorted([*range(state.players), MEXICAN])
+    for train_id, last, last_side, end, end_side in trains:
         train = state.trains[train_id]
-        node = page.locator(f'#board [data-train="{train_id}"]')
-        last = node.locator("[data-tile]").last
-        assert last.get_attribute("data-tile") == str(train.tiles[-1])
-        assert _short_side(last) >= 24, train_id
-        end = node.locator(".open-end")
-        assert end.get_attribute("data-open-end") == str(train.open_end)
-        assert _short_side(end) >= 24, train_id
+        assert last == str(train.tiles[-1]), train_id
+        assert last_side >= 24, train_id
+        assert end == str(train.open_end), train_id
+        assert end_side >= 24, train_id
     longest = max(range(state.players), key=lambda seat: len(state.trains[seat].tiles))
     node = page.locator(f'#board [data-train="{longest}"]')
     assert node.locator("[data-tile]").count() < len(state.trains[longest].tiles)  # folded
