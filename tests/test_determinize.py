@@ -39,6 +39,7 @@ from mexican_train._bots import determinize as _determinize
 from mexican_train.events import (
     Event,
     Passed,
+    RoundStarted,
     TilePlayed,
     TurnStarted,
     apply_with_events,
@@ -421,3 +422,56 @@ def test_p4_p7_the_facts_of_first_turn_passes_fit_the_real_hands(rules: Rules, s
                 assert not tiles & set(state.hand(other)), (other, tiles & set(state.hand(other)))
             told += sum(map(len, forbidden.values()))
     assert told > 0
+
+
+def _second_round_with_events(
+    rules: Rules, players: int, seed: int, moves: int
+) -> list[tuple[GameState, tuple[Event, ...]]]:
+    """Each state of a random second round, with the events since its `RoundStarted`."""
+    first = _round_with_events(rules, players, seed, 10_000)[-1][0]
+    state, started = apply_with_events(first, legal_moves(first)[0])  # NextRound
+    assert type(started[0]) is RoundStarted
+    rng = random.Random(seed)
+    events: tuple[Event, ...] = started[1:]
+    out = [(state, events)]
+    for _ in range(moves):
+        if state.current_player is None:
+            break
+        state, new = apply_with_events(state, rng.choice(legal_moves(state)))
+        events += new
+        out.append((state, events))
+    return out
+
+
+@pytest.mark.parametrize(
+    "rules", [STANDARD, HUB, _OWN_TRAIN_FIRST], ids=["STANDARD", "HUB", "own-first"]
+)
+@pytest.mark.parametrize("round_begun", [False, True], ids=["first-round", "second-round"])
+@pytest.mark.parametrize("seed", range(4))
+def test_p4_d3_v2_the_table_at_a_pass_is_undone_exactly(
+    rules: Rules, round_begun: bool, seed: int
+) -> None:
+    """What a pass is judged against is the table the seat passed at, undone from a later
+    view: the trains, their markers and whether their owners had played on them (V2), the
+    open doubles in the order they were left (D3), and whether the seat's first turn (P4)
+    was behind it.  A game's history begins without a `RoundStarted`, a later round's
+    with one, and the first player's first turn is counted either way."""
+    rounds = _second_round_with_events if round_begun else _round_with_events
+    steps = rounds(rules, 4, seed, 150)
+    last, events = steps[-1]
+    checked = 0
+    for seat in range(4):
+        later = view(last, seat)
+        history = list(redact_events(events, seat))
+        for (before, seen), (_, upto) in itertools.pairwise(steps):
+            for index in range(len(seen), len(upto)):
+                event = upto[index]
+                if type(event) is not Passed or event.seat == seat:
+                    continue
+                then = _determinize.table_then(later, history, index, event.seat, round_begun)
+                real = view(before, event.seat)
+                assert then.trains == real.trains, (seat, index)
+                assert then.open_doubles == real.open_doubles, (seat, index)
+                assert then.had_first_turn[event.seat] == real.had_first_turn[event.seat]
+                checked += 1
+    assert checked > 0
