@@ -528,6 +528,24 @@ def test_a_record_whose_deal_is_wrong_is_refused_at_the_deal() -> None:
     assert caught.value.path == "$.deal"
 
 
+@pytest.mark.parametrize(
+    ("hands", "boneyard", "reason"),
+    [
+        ([["3-2", "1-0", "2-2"], ["3-0", "1-1", "2-1"]], ["0-0", "2-0"], "leaves out 3-1"),
+        ([["3-2", "1-0"], ["3-0", "1-1", "2-1"]], ["0-0", "2-0", "3-1"], "seat 0 is dealt 2 tiles"),
+    ],
+    ids=["short-boneyard", "short-hand"],
+)
+def test_s1_a_record_whose_deal_lacks_tiles_names_what_is_missing(
+    hands: list[list[str]], boneyard: list[str], reason: str
+) -> None:
+    document = to_json(GameRecord(2, attrs.evolve(HUB, max_pip=3, hand_size=3), 9))
+    document["deal"] = {"hands": hands, "boneyard": boneyard}
+    with pytest.raises(SchemaError, match=reason) as caught:
+        record_from_json(document)
+    assert caught.value.path == "$.deal"
+
+
 def test_a_record_asking_for_a_huge_set_is_refused_before_dealing() -> None:
     document = to_json(GameRecord(2, HUB, 5))
     document["rules"]["max_pip"] = 5000
