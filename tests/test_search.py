@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -264,6 +265,33 @@ def test_halving_plays_out_the_better_half_and_always_the_planners_move(
     counts = [played.count(k) for k in range(8)]
     # 3 phases of 16: all 8 twice, then {0, 1, 2, 7} four times, then {0, 7} eight times.
     assert counts == [14, 6, 6, 2, 2, 2, 2, 14]
+
+
+def test_halving_plays_out_the_whole_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However the phases round, at least *iterations* playouts are played, and not more
+    than one world per candidate and phase beyond it: the last phase tops up what the
+    earlier ones' rounding left (7 candidates and 24 iterations: 7 + 8, then 5 each for 2)."""
+    from mexican_train._bots import search
+
+    played = [0]
+
+    def fake_apply(world: object, move: object) -> object:
+        played[0] += 1
+        return move
+
+    monkeypatch.setattr(search, "apply", fake_apply)
+    monkeypatch.setattr(search, "_playout", lambda move, seat, replan: float(move))
+    for candidates in range(2, 13):
+        phases = math.ceil(math.log2(candidates))
+        for iterations in range(candidates, 120):
+            played[0] = 0
+            moves = tuple(range(candidates))
+            search._halving(moves, 0, candidates - 1, iterations, iter(range(10**6)), None)  # type: ignore[arg-type]
+            assert iterations <= played[0] <= iterations + candidates * phases, (
+                candidates,
+                iterations,
+                played[0],
+            )
 
 
 def test_an_observed_history_reaches_the_sampler_unless_inference_is_off(
