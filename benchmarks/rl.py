@@ -16,7 +16,7 @@ Figures (medians over repeated runs, CPU time):
 - at scale (HUB, 2 players, a random opponent, masked random actions): the bare core's
   random moves per second, and agent steps per second of the single-seat environment
   and of ``vector_env`` at 1, 16 and 256 tables (and at 256 with the information
-  state), each as a ratio to the core's figure measured in the same run; and the codecs' microseconds per view, one at a time and
+  state, and at 256 against a `RandomPlayer`, a `Player` shown views), each as a ratio to the core's figure measured in the same run; and the codecs' microseconds per view, one at a time and
   in batches (``encode_batch``, ``mask_batch`` into the caller's arrays);
 - with open_spiel installed, the OpenSpiel game: steps per second of random play
   through ``pyspiel`` (chance nodes included).
@@ -129,18 +129,24 @@ def single_seat_random_steps(players: int, rules: Rules, games: int) -> Callable
 
 
 def vector_steps(
-    players: int, rules: Rules, tables: int, steps: int, information_state: bool = False
+    players: int,
+    rules: Rules,
+    tables: int,
+    steps: int,
+    information_state: bool = False,
+    opponents: str | RandomPlayer = "random",
 ) -> Callable[[], int]:
     """Agent steps of ``vector_env``: masked random actions, chosen for all tables at once.
 
-    The tables are dealt once, before the clock starts; games that end during the
+    The opponent is the built-in ``"random"`` (no view built) unless *opponents* says
+    otherwise.  The tables are dealt once, before the clock starts; games that end during the
     run are dealt anew inside ``step`` (autoreset), and that is timed.
     """
     envs = vector_env(
         tables,
         players=players,
         rules=rules,
-        opponents="random",
+        opponents=opponents,
         information_state=information_state,
     )
     rng = np.random.default_rng(0)
@@ -194,6 +200,9 @@ def scale(quick: bool, repeats: int) -> dict[str, float]:
     rate = timed(vector_steps(players, rules, 256, steps, information_state=True), repeats)
     figures["info-state env 256 steps/s"] = rate
     figures["info-state env 256 / core"] = rate / core
+    rate = timed(vector_steps(players, rules, 256, steps, opponents=RandomPlayer(seed=1)), repeats)
+    figures["Player-opp env 256 steps/s"] = rate
+    figures["Player-opp env 256 / core"] = rate / core
     codecs = codec_us(players, rules)
     figures["encode us"] = codecs["encode"]
     figures["encode / move"] = codecs["encode"] * core / 1e6
