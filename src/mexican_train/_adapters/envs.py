@@ -8,7 +8,6 @@ of each round every seat is rewarded ``mean(points of all seats) - own points``
 
 from __future__ import annotations
 
-import copy
 import numbers
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final, cast
@@ -22,7 +21,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
-from .._bots.simulate import Observers, observers_of
+from .._bots.simulate import Observers, observers_of, observing_copies, tell
 from .._catalogue.variants import get_variant
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
@@ -31,7 +30,6 @@ from .._core.moves import Move, NextRound
 from .._core.rules import HUB, Rules
 from .._core.state import GameState
 from .._core.view import PlayerView, view
-from .._formats.events import apply_with_events, redact_events
 from .._formats.render import render_svg, render_text
 from .batch import Layout, Seen, Steps, Tables, indices, round_rewards, seen_bits, view_floats
 from .codecs import ActionCodec, ObservationCodec
@@ -126,12 +124,9 @@ def _apply(
     # apply(), noting in *seen* (None: not kept) what the move showed, for the
     # information state, and telling each of *observers* what its seat saw (S5), as
     # `simulate` tells its players.
-    if observers:
-        after, events = apply_with_events(state, move)
-        for seat, observe in observers:
-            observe(redact_events(events, seat))
-    else:
-        after = apply(state, move)
+    after = apply(state, move)
+    if observers:  # no call at all in the usual case: no opponent observes
+        tell(observers, state, move, after)
     if seen is not None:
         seen.record(lay, state, move, after)  # a NextRound forgets the round
     return after
@@ -457,10 +452,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             self._seen.clear()
         # Each game seats a fresh copy of every opponent that keeps the round's events
         # (`SearchPlayer.observe`), as `simulate` does: no history carries over.
-        self._seated = {
-            seat: copy.deepcopy(bot) if callable(getattr(bot, "observe", None)) else bot
-            for seat, bot in self.opponents.items()
-        }
+        self._seated = observing_copies(self.opponents)
         self._observers = observers_of(self._seated)
         self.state, _ = self._advance(state)
         self._ended = False

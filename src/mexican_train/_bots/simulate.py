@@ -16,7 +16,7 @@ import math
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -418,6 +418,28 @@ def observers_of(players: Mapping[int, object]) -> Observers:
         if callable(observe):
             found.append((seat, observe))
     return found
+
+
+_Seated = TypeVar("_Seated")
+
+
+def observing_copies(players: Mapping[int, _Seated]) -> dict[int, _Seated]:
+    """Return *players* by seat, each that has an ``observe`` method replaced by a fresh copy.
+
+    An observing player (`SearchPlayer`) keeps the round's history, so a game that
+    seats these copies carries nothing over from another game, and the players
+    given are never told anything.  The others are the same objects.
+
+    >>> from mexican_train.players import PlannerPlayer, SearchPlayer
+    >>> planner, search = PlannerPlayer(), SearchPlayer()
+    >>> seated = observing_copies({0: planner, 1: search})
+    >>> seated[0] is planner, seated[1] is search, seated[1] == search
+    (True, False, True)
+    """
+    return {
+        seat: copy.deepcopy(player) if callable(getattr(player, "observe", None)) else player
+        for seat, player in players.items()
+    }
 
 
 def tell(observers: Observers, before: GameState, move: Move, after: GameState) -> None:
