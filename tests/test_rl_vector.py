@@ -9,6 +9,8 @@ its games reproducible from a seed and reset within the step that ends them.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 
 import attrs
 import numpy as np
@@ -22,6 +24,7 @@ from mexican_train import (
     GreedyPlayer,
     InvalidArgumentError,
     Move,
+    PlannerPlayer,
     PlayerView,
     Rules,
     apply,
@@ -29,7 +32,15 @@ from mexican_train import (
     new_game,
     view,
 )
-from mexican_train.rl import ActionCodec, ObservationCodec, round_rewards, vector_env
+from mexican_train._adapters import envs as envs_module
+from mexican_train.events import Event
+from mexican_train.rl import (
+    ActionCodec,
+    ObservationCodec,
+    SingleSeatEnv,
+    round_rewards,
+    vector_env,
+)
 
 TABLES = [
     pytest.param(HUB, 2, "random", id="HUB-2-random"),
@@ -305,3 +316,73 @@ def test_s5_every_variants_tables_show_the_codecs_encoding_of_the_view(name: str
             assert np.array_equal(observation["observation"][table], observations.encode(mine))
             assert np.array_equal(observation["action_mask"][table], actions.mask(mine))
         observation, *_ = envs.step(random_actions(observation, rng))
+
+
+class _Told:
+    """An opponent that keeps every event it is told, as `SearchPlayer` does; plays the planner.
+
+    Every copy the environments seat adds itself to *copies* when first told: a deep
+    copy of the player would copy a list it held, not the list's own method.
+    """
+
+    def __init__(self, copies: list[_Told]) -> None:
+        self.told: list[Event] = []
+        self.enlist = copies.append  # deepcopy keeps a built-in method as it is
+
+    def observe(self, events: Iterable[Event]) -> None:
+        if not self.told:
+            self.enlist(self)
+        self.told += events
+
+    def choose(self, mine: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return PlannerPlayer().choose(mine, moves)
+
+
+def test_s5_observing_opponents_are_told_what_their_seat_saw_as_in_the_single_seat_env(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each game's observing opponents hear its events as `SingleSeatEnv`'s do (S5).
+
+    Three tables, two rounds a game (E4), the learner in seat 1 (so the opponent in
+    seat 0 moves before the learner's first turn), games ended by their end, by an
+    illegal action and by a reset: every game's opponents, a fresh copy per seat per
+    game, are told exactly the events, redacted for their seat, that `SingleSeatEnv`
+    tells them in the same game with the same learner actions.
+    """
+    rules = attrs.evolve(HUB, rounds=2)
+    copies: list[_Told] = []
+    envs = vector_env(3, players=3, rules=rules, opponents=[_Told(copies)] * 2, seat=1)
+    games: list[tuple[int, list[int]]] = []  # every game: its seed, the learner's actions
+    playing: list[list[int]] = [[], [], []]  # each table's game's actions
+
+    def deal(table: int) -> None:
+        playing[table] = []
+        games.append((envs.states[table].seed, playing[table]))
+
+    rng = np.random.default_rng(5)
+    for seed, steps in ((1, 260), (2, 40)):  # the reset deals every table anew mid-game
+        observation, _ = envs.reset(seed=seed)
+        for table in range(3):
+            deal(table)
+        for step in range(steps):
+            actions = random_actions(observation, rng)
+            if step == 30:
+                actions[2] = np.flatnonzero(observation["action_mask"][2] == 0)[0]  # illegal
+            observation, _, terminated, _, _ = envs.step(actions)
+            for table in range(3):
+                playing[table].append(int(actions[table]))
+                if terminated[table]:
+                    deal(table)
+    assert len(games) > 9
+
+    expected: list[_Told] = []
+    single = SingleSeatEnv(players=3, rules=rules, opponents=[_Told(expected)] * 2, seat=1)
+    for game_seed, learner in games:
+        dealt = new_game(3, rules, seed=game_seed)
+        monkeypatch.setattr(envs_module, "new_game", lambda *_, dealt=dealt, **__: dealt)
+        single.reset()
+        for action in learner:
+            single.step(action)
+    told = Counter(tuple(player.told) for player in copies)
+    assert told == Counter(tuple(player.told) for player in expected)
+    assert len(expected) == 2 * len(games)

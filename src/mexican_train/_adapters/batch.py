@@ -17,6 +17,7 @@ from array import array
 from typing import Final
 
 from .._bots.players import Player
+from .._bots.simulate import Observers, observers_of, observing_copies, tell
 from .._core.engine import apply, legal_moves, new_game
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
@@ -394,8 +395,12 @@ class Tables:
 
     *learners* is the mask of the seats the learner plays (bit *seat*); every
     other seat is played by *opponents[seat]*, or, where that is None, by a
-    uniformly random legal move from the table's own generator.  A game that
-    ends is replaced by a new one at once (Gymnasium's same-step autoreset).
+    uniformly random legal move from the table's own generator.  An opponent
+    that keeps the round's events (an ``observe`` method, as `SearchPlayer`) is
+    seated afresh on each table for each game (`observing_copies`) and told
+    every event its seat sees (`tell`, S5), as `simulate` and `SingleSeatEnv`
+    tell theirs.  A game that ends is replaced by a new one at once
+    (Gymnasium's same-step autoreset).
     """
 
     def __init__(
@@ -413,6 +418,11 @@ class Tables:
         self.illegal_reward: Final = illegal_reward
         self.states: list[GameState] = []
         self.rngs: list[random.Random] = []
+        # Per table, the players of the seats and the observe methods to tell: the
+        # opponents given, unless one observes; then each game seats its own copies.
+        self.observing: Final = bool(observers_of(dict(enumerate(opponents))))
+        self.seated: list[list[Player | None]] = [opponents] * count
+        self.observers: list[Observers] = [()] * count
         # Per table, the legal moves of the seat to move and their action indices.
         self.moves: list[tuple[Move, ...]] = [() for _ in range(count)]
         self.numbers: list[list[int]] = [[] for _ in range(count)]
@@ -448,6 +458,9 @@ class Tables:
                 steps.illegal[table] = True
             else:
                 after = apply(state, move)
+                observers = self.observers[table]
+                if observers:
+                    tell(observers, state, move, after)
                 if self.seen is not None:
                     self.seen[table].record(lay, state, move, after)
                 state = self._advance(after, table, steps.rewards)
@@ -465,6 +478,10 @@ class Tables:
         state = new_game(self.lay.players, self.lay.rules, seed=self.rngs[table].getrandbits(63))
         if self.seen is not None:
             self.seen[table].clear()
+        if self.observing:  # no history carries over from the table's last game
+            seated = observing_copies(dict(enumerate(self.opponents)))
+            self.seated[table] = list(seated.values())
+            self.observers[table] = observers_of(seated)
         return self._advance(state, table, None)
 
     def _row(self, table: int, state: GameState, seat: int, scalars: list[float]) -> int:
@@ -478,6 +495,8 @@ class Tables:
         # Deal new rounds (E4) and play the other seats until a learner is to move;
         # add the seats' round rewards to *rewards* (None: a new game's, none yet).
         players = self.lay.players
+        seated = self.seated[table]
+        observers = self.observers[table]
         while True:
             seat = state.current_player
             if seat is None:
@@ -489,11 +508,14 @@ class Tables:
                     return state
                 if self.seen is not None:
                     self.seen[table].clear()  # E4: a new deal
-                state = apply(state, _NEXT_ROUND)
+                after = apply(state, _NEXT_ROUND)
+                if observers:
+                    tell(observers, state, _NEXT_ROUND, after)
+                state = after
                 continue
             if self.learners >> seat & 1:
                 return state
-            player = self.opponents[seat]
+            player = seated[seat]
             if player is None:
                 moves = legal_moves(state)
                 move = moves[int(self.rngs[table].random() * len(moves))]
@@ -501,6 +523,8 @@ class Tables:
                 # The state's moves, as simulate gives them: the view's are the same.
                 move = player.choose(view(state, seat), legal_moves(state))
             after = apply(state, move)
+            if observers:
+                tell(observers, state, move, after)
             if self.seen is not None:
                 self.seen[table].record(self.lay, state, move, after)
             state = after

@@ -690,12 +690,15 @@ def vector_env(
     bots the other seats: *opponents* is a bot's name (``"random"``: a random
     legal move, the fastest; ``"greedy"``, ``"planner"``, ``"random-player"``:
     `RandomPlayer`), a `Player`, or a list of these, one per other seat in seat
-    order.  A `Player` given plays its seat on every table and is not told the
-    round's events (`SingleSeatEnv` tells them): a `SearchPlayer` here samples
-    without the round's history.  Observations are a dict of two batched
-    arrays: ``"observation"``, float32 ``(num_envs, *ObservationCodec.shape)``,
-    and ``"action_mask"``, int8 ``(num_envs, ActionCodec.size)``; actions are
-    `ActionCodec` indices, one per table.  Rewards are `SingleSeatEnv`'s
+    order.  A `Player` given plays its seat on every table.  One that keeps the
+    round's events (an ``observe`` method, as `SearchPlayer`) is told every event
+    its seat sees (S5), as `SingleSeatEnv` and `simulate` tell it; each table
+    seats a fresh copy of it for each game, so no history carries over from
+    another table or game, and the player given is never changed.  Observations
+    are a dict of two batched arrays: ``"observation"``, float32
+    ``(num_envs, *ObservationCodec.shape)``, and ``"action_mask"``, int8
+    ``(num_envs, ActionCodec.size)``; actions are `ActionCodec` indices, one per
+    table.  Rewards are `SingleSeatEnv`'s
     (``mean(points of all seats) - own points`` at each round's end).  A game
     that ends is dealt anew within the same step (``metadata["autoreset_mode"]``
     is ``AutoresetMode.SAME_STEP``): the infos say how the ended games ended, as
