@@ -27,6 +27,7 @@ from mexican_train import (
     PlannerPlayer,
     PlayerView,
     Rules,
+    SearchPlayer,
     apply,
     legal_moves,
     new_game,
@@ -386,3 +387,31 @@ def test_s5_observing_opponents_are_told_what_their_seat_saw_as_in_the_single_se
     told = Counter(tuple(player.told) for player in copies)
     assert told == Counter(tuple(player.told) for player in expected)
     assert len(expected) == 2 * len(games)
+
+
+def test_a_search_player_opponent_plays_as_in_the_single_seat_env(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A `SearchPlayer` opponent, told the round (S5), makes the same moves in both.
+
+    Its choice depends on the view and the events it was told: the same game and
+    learner actions give the same states, move by move, in `vector_env` and in
+    `SingleSeatEnv`.
+    """
+    rules = attrs.evolve(HUB, rounds=2)
+    opponents = [SearchPlayer(iterations=12, seed=3)] * 2
+    envs = vector_env(1, players=3, rules=rules, opponents=opponents, seat=1)
+    single = SingleSeatEnv(players=3, rules=rules, opponents=opponents, seat=1)
+    observation, _ = envs.reset(seed=4)
+    dealt = new_game(3, rules, seed=envs.states[0].seed)
+    monkeypatch.setattr(envs_module, "new_game", lambda *_, **__: dealt)
+    single.reset()
+    rng, terminated = np.random.default_rng(4), False
+    while not terminated:
+        assert single.state == envs.states[0]
+        actions = random_actions(observation, rng)
+        observation, _, ended, _, infos = envs.step(actions)
+        _, _, terminated, _, _ = single.step(int(actions[0]))
+        assert bool(ended[0]) is terminated
+    assert single.state is not None
+    assert single.state.scores == infos["final_info"]["scores"][0]
