@@ -495,12 +495,12 @@ def test_the_chosen_tile_and_its_trains_stand_out_and_are_played_with_the_keyboa
     assert {int(t) for t in lit.evaluate_all("ts => ts.map(t => t.dataset.train)")} == targets
     for index in range(lit.count()):
         train = lit.nth(index)
-        assert train.get_attribute("role") == "button"
-        assert train.get_attribute("tabindex") == "0"
-        assert (train.get_attribute("aria-label") or "").startswith(f"Play {tile} on ")
+        button = train.locator('[role="button"]')
+        assert button.get_attribute("tabindex") == "0"
+        assert (button.get_attribute("aria-label") or "").startswith(f"Play {tile} on ")
         assert f"{tile} goes here" in (train.text_content() or "")
         assert train.evaluate("t => getComputedStyle(t).borderTopStyle") == "dashed"
-    assert page.locator('#board [data-train][role="button"]').count() == len(targets)
+    assert page.locator('#board [data-train] [role="button"]').count() == len(targets)
     page.keyboard.press("Escape")
     assert page.locator("#hand .hand-tile.selected").count() == 0
     assert page.locator("#board [data-train].target").count() == 0
@@ -508,7 +508,7 @@ def test_the_chosen_tile_and_its_trains_stand_out_and_are_played_with_the_keyboa
     page.locator(f'#hand .hand-tile[data-tile="{tile}"]').focus()
     page.keyboard.press("Enter")
     version = page.evaluate("document.body.dataset.version")
-    page.locator("#board [data-train].target").first.focus()
+    page.locator("#board [data-train].target .train-play").first.focus()
     page.keyboard.press("Enter")
     page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
     assert page.locator("#error").text_content() == ""
@@ -715,3 +715,67 @@ def test_a_table_without_a_turn_timer_shows_no_countdown(
     page.goto(one_person.links()[0])
     assert _phase(page) == "my-turn"
     assert page.locator("#timer").is_hidden()
+
+
+def test_a_train_that_takes_the_chosen_tile_stays_an_item_of_the_boards_list(
+    browser: Browser, late: WebServer
+) -> None:
+    """The board is a list of trains: a train the chosen tile may go on holds a button,
+    and is still one of the list's items, for a screen reader as for the eye."""
+    page = _page(browser)
+    page.goto(late.links()[0])
+    assert _phase(page) == "my-turn"
+    plays = [move for move in late.table.document(0)["moves"] if move["kind"] == "play"]
+    tile = plays[0]["tile"]
+    targets = {move["train"] for move in plays if move["tile"] == tile}
+    trains = page.get_by_role("list", name="Trains")
+    count = len(late.table.state.trains)
+    assert trains.get_by_role("listitem").count() == count
+    page.locator(f'#hand .hand-tile[data-tile="{tile}"]').click()
+    page.wait_for_selector("#board [data-train].target", timeout=WAIT)
+    assert trains.get_by_role("listitem").count() == count
+    buttons = trains.get_by_role("listitem").get_by_role("button", name=f"Play {tile} on ")
+    assert buttons.count() == len(targets)
+    version = page.evaluate("document.body.dataset.version")
+    buttons.first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
+    assert page.locator("#error").text_content() == ""
+    assert tile not in _hand_on_page(page)
+
+
+def test_the_focus_stays_on_a_train_of_the_board_while_a_pushed_document_redraws_it(
+    browser: Browser, two_people: WebServer
+) -> None:
+    """A keyboard user between choosing a tile and playing it: someone comes to the table,
+    the server pushes a document, the board is drawn again, and the focus stays put."""
+    table = two_people.table
+    links = two_people.links()
+    mover = table.state.current_player
+    page = _page(browser)
+    page.goto(links[mover])
+    assert _phase(page) == "my-turn"
+    other = 1 - mover
+    page.wait_for_function(
+        f"document.getElementById('presence').textContent.includes('Seat {other}: away')",
+        timeout=WAIT,
+    )
+    page.locator("#hand .hand-tile.playable").first.focus()
+    page.keyboard.press("Enter")
+    lit = page.locator("#board [data-train].target .train-play").first
+    lit.focus()
+    train = lit.evaluate("b => b.closest('[data-train]').dataset.train")
+    page.evaluate("window.redrawn = document.querySelector('#board [data-train]')")
+    visitor = _page(browser)
+    visitor.goto(links[other])
+    page.wait_for_function(
+        f"document.getElementById('presence').textContent.includes('Seat {other}: here')",
+        timeout=WAIT,
+    )
+    assert page.evaluate("!window.redrawn.isConnected")  # the board was drawn again
+    focused = page.evaluate(
+        "[document.activeElement.matches('.train-play'),"
+        " document.activeElement.closest('[data-train]')?.dataset.train]"
+    )
+    assert focused == [True, train]
+    assert page.locator("#hand .hand-tile.selected").count() == 1

@@ -1,8 +1,9 @@
 // The web table's board and tiles, drawn from the seat's view: plain JavaScript, no build step.
 //
-// Each train is an element [data-train="n"] (the Mexican train is -1) with its tiles as
-// [data-tile="a-b"]: its last tiles and open end are drawn large, the tiles before them
-// collapse behind a "+N tiles" button.  Pips are dots: their count is the information,
+// Each train is an item [data-train="n"] of a list (the Mexican train is -1) with its
+// tiles as [data-tile="a-b"], inside a button (.train-play) when it takes the chosen
+// tile: its last tiles and open end are drawn large, the tiles before them collapse
+// behind a "+N tiles" button.  Pips are dots: their count is the information,
 // and their colour, from the Okabe-Ito palette, only helps the eye.
 "use strict";
 
@@ -175,25 +176,29 @@ function drawTrain(train, board, options) {
   if (target) {
     line.append(make("span", `\u25C0 ${options.selected} goes here`, {"class": "play-here"}));
   }
-  node.append(head, line);
-
   const said = [name, ...[...head.querySelectorAll(".facts, .badge")].map((n) => n.textContent)]
     .filter(Boolean).join(", ");
   const ends = `${data.tiles.length} tile${data.tiles.length === 1 ? "" : "s"}, open end ${data.open_end}`;
   if (target) {
-    // The trains the chosen tile may go on are buttons (P3).
-    node.setAttribute("role", "button");
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("aria-label", `Play ${options.selected} on ${name} (${ends}; ${said})`);
-    node.addEventListener("click", () => options.onPlay(train));
-    node.addEventListener("keydown", (event) => {
-      if (event.target === node && (event.key === "Enter" || event.key === " ")) {
+    // A train the chosen tile may go on holds a button (P3), and stays an item of the
+    // board's list; a click anywhere on its row plays there.
+    const play = make("div", null, {
+      "class": "train-play",
+      "role": "button",
+      "tabindex": "0",
+      "aria-label": `Play ${options.selected} on ${name} (${ends}; ${said})`,
+    }, head, line);
+    play.addEventListener("keydown", (event) => {
+      if (event.target === play && (event.key === "Enter" || event.key === " ")) {
         event.preventDefault();
         options.onPlay(train);
       }
     });
+    node.addEventListener("click", () => options.onPlay(train));
+    node.append(play);
   } else {
     node.setAttribute("aria-label", `${said}; ${ends}`);
+    node.append(head, line);
   }
   return node;
 }

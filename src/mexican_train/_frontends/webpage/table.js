@@ -228,8 +228,8 @@ function show(next) {
 }
 
 // Draw the board, hand and controls again, the focus kept on the same tile, train or
-// button if it is still there (each has a data-tile, data-train or data-kind), else
-// given to the hand.
+// button if it is still there (each has a data-tile, data-train or data-kind, or is a
+// train's fold or play button), else given to the hand.
 function redraw(draw) {
   const focused = document.activeElement;
   const region = focused && focused.closest("#board, #hand, #trains, #actions");
@@ -238,8 +238,8 @@ function redraw(draw) {
     const named = focused.closest("[data-tile], [data-train], [data-kind]");
     const [key, value] = named ? Object.entries(named.dataset)[0] : [null, null];
     const attribute = key && key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
-    const more = focused.matches("button.more") ? " button.more" : "";
-    again = attribute && `#${region.id} [data-${attribute}="${value}"]${more}`;
+    const part = ["button.more", ".train-play"].find((inner) => focused.matches(inner));
+    again = attribute && `#${region.id} [data-${attribute}="${value}"]` + (part ? ` ${part}` : "");
   }
   draw();
   if (!region) return;
