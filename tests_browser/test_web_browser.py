@@ -779,3 +779,34 @@ def test_the_focus_stays_on_a_train_of_the_board_while_a_pushed_document_redraws
     )
     assert focused == [True, train]
     assert page.locator("#hand .hand-tile.selected").count() == 1
+
+
+def test_the_trains_buttons_under_the_hand_say_which_tile_they_play(
+    browser: Browser, late: WebServer
+) -> None:
+    """A train's button under the hand is named for what it does once a tile is chosen:
+    "Play 2-1 on the Mexican train", not the train's name alone."""
+    page = _page(browser)
+    page.goto(late.links()[0])
+    assert _phase(page) == "my-turn"
+    plays = [move for move in late.table.document(0)["moves"] if move["kind"] == "play"]
+    tile = plays[0]["tile"]
+    targets = {move["train"] for move in plays if move["tile"] == tile}
+    page.locator(f'#hand .hand-tile[data-tile="{tile}"]').click()
+    page.wait_for_selector("#trains button:not([disabled])", timeout=WAIT)
+    group = page.get_by_role("group", name="Play the chosen tile on")
+    names = {
+        int(train): name
+        for train, name in group.locator("button:not([disabled])").evaluate_all(
+            "bs => bs.map(b => [b.dataset.train, b.getAttribute('aria-label')])"
+        )
+    }
+    assert set(names) == targets
+    seats = late.table.document(0)["names"]
+    trains = {MEXICAN: "the Mexican train", 0: "your train"}
+    for train, name in names.items():
+        assert name == f"Play {tile} on " + trains.get(train, f"{seats[train]}'s train")
+        assert group.get_by_role("button", name=name, exact=True).count() == 1
+        # The train on the board says the same, then what the train is like.
+        board = page.locator(f'#board [data-train="{train}"] [role="button"]')
+        assert (board.get_attribute("aria-label") or "").startswith(name + " (")

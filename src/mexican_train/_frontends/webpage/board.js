@@ -180,13 +180,15 @@ function drawTrain(train, board, options) {
     .filter(Boolean).join(", ");
   const ends = `${data.tiles.length} tile${data.tiles.length === 1 ? "" : "s"}, open end ${data.open_end}`;
   if (target) {
+    const phrase = train === BOARD_MEXICAN ? "the Mexican train"
+      : train === board.seat ? "your train" : name;
     // A train the chosen tile may go on holds a button (P3), and stays an item of the
     // board's list; a click anywhere on its row plays there.
     const play = make("div", null, {
       "class": "train-play",
       "role": "button",
       "tabindex": "0",
-      "aria-label": `Play ${options.selected} on ${name} (${ends}; ${said})`,
+      "aria-label": `Play ${options.selected} on ${phrase} (${ends}; ${said})`,
     }, head, line);
     play.addEventListener("keydown", (event) => {
       if (event.target === play && (event.key === "Enter" || event.key === " ")) {

@@ -55,6 +55,13 @@ function trainName(train) {
   return doc.names[train] + "'s train";
 }
 
+// A train inside a sentence: "the Mexican train", "your train", "Ann's train".
+function trainPhrase(train) {
+  if (train === MEXICAN) return "the Mexican train";
+  if (train === doc.seat) return "your train";
+  return trainName(train);
+}
+
 function shortName(name) {
   return name.replace(/ \(.*\)$/, "");  // "Seat 2 (planner)" heads a column as "Seat 2"
 }
@@ -156,7 +163,11 @@ function showControls() {
       const button = element("button", trainName(train), {"data-train": String(train)});
       const legal = plays.some((move) => move.train === train);
       button.disabled = !legal;
-      if (legal) button.classList.add("target");
+      if (legal) {
+        // Named for what it does: the train's name alone says nothing of the tile.
+        button.classList.add("target");
+        button.setAttribute("aria-label", `Play ${selected} on ${trainPhrase(train)}`);
+      }
       button.addEventListener("click", () => playOn(train));
       trains.push(button);
     }
