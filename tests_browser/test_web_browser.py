@@ -156,8 +156,11 @@ def test_a_person_plays_a_whole_game_by_clicking(
     assert table.state.is_over
     status = page.locator("#status").text_content() or ""
     assert status.startswith("The game is over")
-    totals = page.locator("#scores tr.total td").all_text_contents()
-    assert totals == ["Total", *map(str, table.state.scores)]
+    totals = page.locator("#scores tr.total td").evaluate_all(
+        "cs => cs.map(c => c.firstChild.textContent)"
+    )
+    assert page.locator("#scores tr.total th").text_content() == "Total"
+    assert totals == [*map(str, table.state.scores)]
     assert page.locator("#scores td.winner").count() == len(table.state.winners)
     page.screenshot(path=str(tmp_path / "game-over.png"), full_page=True)
     if os.environ.get("MT_SCREENSHOTS"):  # to look at the end of a game by eye
@@ -418,7 +421,7 @@ def test_a_table_of_eight_does_not_scroll_sideways_on_a_small_phone(
     page = context.new_page()
     page.goto(eight.links()[0] if who == "person" else str(eight.spectator_link()))
     page.wait_for_selector("#scores tr.total", timeout=WAIT)
-    assert page.locator("#scores th").count() == 9  # "Round" and eight seats
+    assert page.locator("#scores th[scope=col]").count() == 9  # "Round" and eight seats
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     context.close()
 
@@ -810,3 +813,34 @@ def test_the_trains_buttons_under_the_hand_say_which_tile_they_play(
         # The train on the board says the same, then what the train is like.
         board = page.locator(f'#board [data-train="{train}"] [role="button"]')
         assert (board.get_attribute("aria-label") or "").startswith(name + " (")
+
+
+def test_the_scores_table_has_headers_and_marks_the_winners_in_words(
+    browser: Browser, finished: WebServer
+) -> None:
+    """The scores are a table named "Scores", with a header for each seat's column and for
+    each round's row and the totals', so that a screen reader says which number is whose;
+    the winners' totals carry a mark and the word, not a colour alone."""
+    table = finished.table
+    page = _page(browser)
+    page.goto(finished.links()[0])
+    assert _phase(page) == "game-over"
+    scores = page.get_by_role("table", name="Scores")
+    heads = scores.get_by_role("columnheader").all_text_contents()
+    assert heads == ["Round", *(name.split(" (")[0] for name in table.document(0)["names"])]
+    rows = scores.get_by_role("rowheader").all_text_contents()
+    assert rows == [*map(str, range(1, table.state.round_number + 1)), "Total"]
+    totals = scores.get_by_role("row").last.get_by_role("cell")
+    assert totals.count() == table.state.players
+    assert table.state.winners
+    for seat, points in enumerate(table.state.scores):
+        cell = totals.nth(seat)
+        mark = cell.locator(".win-mark")
+        if seat in table.state.winners:
+            said = f"{points} (winner)"  # the mark is for the eye, the word for the ear
+            assert mark.is_visible()
+            assert mark.get_attribute("aria-hidden") == "true"
+        else:
+            said = str(points)
+            assert mark.count() == 0
+        assert cell.aria_snapshot() == f'- cell "{said}"'

@@ -188,22 +188,29 @@ function showControls() {
   $("actions").replaceChildren(...actions);
 }
 
+// The scores: a column per seat, a row per round and one of totals, each with its header;
+// a winner's total has a star for the eye and the word for a screen reader.
 function showScores() {
   const head = element("tr");
   head.append(
-    element("th", "Round"),
-    ...doc.names.map((name) => element("th", shortName(name), {title: name})),
+    element("th", "Round", {scope: "col"}),
+    ...doc.names.map((name) => element("th", shortName(name), {scope: "col", title: name})),
   );
   const rows = doc.scores.rounds.map((points, index) => {
     const row = element("tr");
-    row.append(element("td", String(index + 1)), ...points.map((p) => element("td", String(p))));
+    row.append(element("th", String(index + 1), {scope: "row"}),
+               ...points.map((p) => element("td", String(p))));
     return row;
   });
   const total = element("tr", null, {class: "total"});
-  total.append(element("td", "Total"));
+  total.append(element("th", "Total", {scope: "row"}));
   doc.scores.totals.forEach((points, seat) => {
     const cell = element("td", String(points));
-    if (doc.winners.includes(seat)) cell.classList.add("winner");
+    if (doc.winners.includes(seat)) {
+      cell.classList.add("winner");
+      cell.append(element("span", "\u2605", {"class": "win-mark", "aria-hidden": "true"}),
+                  element("span", " (winner)", {"class": "visually-hidden"}));
+    }
     total.append(cell);
   });
   $("scores").replaceChildren(head, ...rows, total);
