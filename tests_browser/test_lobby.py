@@ -96,3 +96,22 @@ def test_the_lobby_says_when_a_table_is_made_and_when_the_server_does_not_answer
     )
     assert errors == []
     context.close()
+
+
+def test_the_lobby_and_the_page_without_a_seat_are_the_pages_main_landmark(
+    browser: Browser, server: WebServer
+) -> None:
+    """A screen reader's "go to main" lands on the lobby's form, or on the words saying
+    where a seat's link comes from; the page has one main landmark shown at a time."""
+    context, lobby, errors = _open_lobby(browser, server)
+    main = lobby.get_by_role("main")
+    assert main.count() == 1
+    assert main.get_by_role("heading", name="A new table").count() == 1
+    assert main.get_by_role("button", name="Make the table").count() == 1
+    lobby.goto(f"http://127.0.0.1:{server.server_address[1]}/#token=not-a-token")
+    lobby.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
+    main = lobby.get_by_role("main")
+    assert main.count() == 1
+    assert main.get_by_role("heading", name="No seat here").count() == 1
+    assert errors == []
+    context.close()
