@@ -844,3 +844,42 @@ def test_the_scores_table_has_headers_and_marks_the_winners_in_words(
             said = str(points)
             assert mark.count() == 0
         assert cell.aria_snapshot() == f'- cell "{said}"'
+
+
+@pytest.fixture
+def last_tile() -> Iterator[WebServer]:
+    """A person in seat 0 against a greedy bot, the last round, one tile left and playable."""
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=0)
+    you = GreedyPlayer()
+    while True:
+        if table.state.current_player == 1:
+            table.play_bots()
+            continue
+        seen = view(table.state, 0)
+        moves = legal_moves(seen)
+        if table.state.round_number == SHORT.rounds and len(seen.hand) == 1:
+            if any(move.tile == seen.hand[0] for move in moves if hasattr(move, "tile")):
+                break
+        table.play(0, you.choose(seen, moves))
+        assert not table.state.is_over, "the game ended before the person's last tile"
+    yield from _serve(table)
+
+
+def test_playing_the_last_tile_of_the_game_gives_the_focus_to_a_new_game(
+    browser: Browser, last_tile: WebServer
+) -> None:
+    """A keyboard user who ends the game with their last tile: the hand and the moves are
+    gone, and the focus goes to "New game at this table" rather than being lost."""
+    page = _page(browser)
+    page.goto(last_tile.links()[0])
+    assert _phase(page) == "my-turn"
+    page.locator("#hand .hand-tile.playable").first.focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")  # on to the trains' buttons under the hand
+    assert page.evaluate("document.activeElement.closest('#trains') !== null")
+    page.keyboard.press("Enter")
+    assert _phase(page) == "game-over"
+    page.wait_for_function("!document.getElementById('again').hidden", timeout=WAIT)
+    assert page.evaluate("document.activeElement.id") == "again"
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.phase !== 'game-over'", timeout=WAIT)

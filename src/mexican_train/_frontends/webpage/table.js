@@ -236,6 +236,8 @@ function show(next) {
   if ($("status").textContent !== doc.status) $("status").textContent = doc.status;
   $("status").classList.toggle("your-turn", doc.moves.length > 0);
   document.title = (doc.moves.length > 0 ? "\u25B6 " : "") + "Mexican Train";
+  // A finished game: any person may deal a new one at the same table (same links).
+  $("again").hidden = !(doc.view.is_over && doc.seat >= 0);
   redraw(() => {
     showBoard();
     showHand();
@@ -307,10 +309,11 @@ function playOn(train) {
   if (move) send(move.notation);
 }
 
-// Give the focus to the hand: its first playable tile, else a move's button, else a tile.
+// Give the focus to the hand: its first playable tile, else a move's button, else "New
+// game at this table" once the game is over, else a tile.
 function refocus() {
   const next = $("hand").querySelector(".hand-tile.playable") || $("actions").querySelector("button")
-    || $("hand").querySelector(".hand-tile");
+    || ($("again").hidden ? null : $("again")) || $("hand").querySelector(".hand-tile");
   if (next) next.focus();
 }
 
@@ -455,8 +458,6 @@ function received(next) {
   showPresence(next);
   if (doc === next) showTimer(next);  // not an older document, which show() ignored
   showReview(doc);
-  // A finished game: any person may deal a new one at the same table (same links).
-  $("again").hidden = !(next.view.is_over && next.seat >= 0);
   setLive(true);
 }
 
