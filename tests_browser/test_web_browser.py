@@ -883,3 +883,28 @@ def test_playing_the_last_tile_of_the_game_gives_the_focus_to_a_new_game(
     assert page.evaluate("document.activeElement.id") == "again"
     page.keyboard.press("Enter")
     page.wait_for_function("document.body.dataset.phase !== 'game-over'", timeout=WAIT)
+
+
+def test_each_part_of_the_table_has_a_heading_that_names_its_region(
+    browser: Browser, one_person: WebServer
+) -> None:
+    """A screen reader moves by headings: the board and the moves have one too, as the
+    hand, the scores and the log do, and each region is named by its heading."""
+    page = _page(browser)
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    tiles = len(view(one_person.table.state, 0).hand)
+    headings = page.get_by_role("heading").all_text_contents()
+    assert headings == [
+        "Mexican Train",
+        "The table, as you see it",
+        f"Your hand: {tiles} tiles",
+        "Your move",
+        "Scores",
+        "At the table",
+    ]
+    for name in headings[1:4]:
+        region = page.get_by_role("region", name=name, exact=True)
+        assert region.get_by_role("heading", name=name, exact=True).count() == 1
+    board = page.get_by_role("region", name="The table, as you see it")
+    assert board.get_by_role("list", name="Trains").count() == 1
