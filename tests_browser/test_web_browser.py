@@ -908,3 +908,45 @@ def test_each_part_of_the_table_has_a_heading_that_names_its_region(
         assert region.get_by_role("heading", name=name, exact=True).count() == 1
     board = page.get_by_role("region", name="The table, as you see it")
     assert board.get_by_role("list", name="Trains").count() == 1
+
+
+def test_the_pips_of_a_dimmed_tile_keep_a_contrast_of_3_to_1(
+    browser: Browser, one_person: WebServer
+) -> None:
+    """The tiles that cannot be played are dimmed, drawn see-through over the page: their
+    dots, blended as the eye sees them, still keep 3:1 against the blended face."""
+    page = _page(browser)
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    tiles = _each(
+        page,
+        "#hand .hand-tile:not(.playable)",
+        """t => {
+            let under = t.parentElement;
+            while (getComputedStyle(under).backgroundColor === 'rgba(0, 0, 0, 0)') {
+                under = under.parentElement;
+            }
+            return [t.dataset.tile, Number(getComputedStyle(t).opacity),
+                    getComputedStyle(t).backgroundColor, getComputedStyle(under).backgroundColor,
+                    [...new Set([...t.querySelectorAll('circle')].map(c => c.getAttribute('fill')))]];
+        }""",
+    )
+    assert tiles, "no dimmed tile to look at"
+
+    def rgb(colour: str) -> list[int]:
+        if colour.startswith("#"):
+            return [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+        return [int(c) for c in re.findall(r"\d+", colour)[:3]]
+
+    def seen(colour: str, alpha: float, under: str) -> str:
+        mixed = [alpha * c + (1 - alpha) * u for c, u in zip(rgb(colour), rgb(under), strict=True)]
+        return "#" + "".join(f"{round(c):02x}" for c in mixed)
+
+    for tile, alpha, face, under, fills in tiles:
+        assert alpha < 1, tile  # dimmed
+        for fill in fills:
+            light, dark = sorted(
+                (_luminance(seen(face, alpha, under)), _luminance(seen(fill, alpha, under))),
+                reverse=True,
+            )
+            assert (light + 0.05) / (dark + 0.05) >= 3, (tile, fill, alpha)
