@@ -493,7 +493,8 @@ def test_the_chosen_tile_and_its_trains_stand_out_and_are_played_with_the_keyboa
     assert chosen.get_attribute("data-tile") == tile
     assert chosen.get_attribute("aria-pressed") == "true"
     assert chosen.locator(".chosen").count() == 1  # a check mark
-    assert chosen.evaluate("t => getComputedStyle(t).outlineStyle") == "dashed"
+    # A dashed outline once the focus is elsewhere (focused, it has the focus ring).
+    assert chosen.evaluate("t => (t.blur(), getComputedStyle(t).outlineStyle)") == "dashed"
     lit = page.locator("#board [data-train].target")
     assert {int(t) for t in lit.evaluate_all("ts => ts.map(t => t.dataset.train)")} == targets
     for index in range(lit.count()):
@@ -950,3 +951,26 @@ def test_the_pips_of_a_dimmed_tile_keep_a_contrast_of_3_to_1(
                 reverse=True,
             )
             assert (light + 0.05) / (dark + 0.05) >= 3, (tile, fill, alpha)
+
+
+def test_the_chosen_tile_shows_when_it_has_the_focus(
+    browser: Browser, one_person: WebServer
+) -> None:
+    """The chosen tile's dashed outline is not a focus ring: a keyboard user back on the
+    chosen tile sees the focus there as on any other tile (a solid ring)."""
+    page = _page(browser)
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    assert page.locator("#hand .hand-tile").count() > 1
+    page.locator("#hand .hand-tile.playable").first.focus()
+    page.keyboard.press("Enter")  # chosen, and still focused
+    ring = """t => [t === document.activeElement, t.matches(':focus-visible'),
+        getComputedStyle(t).outlineStyle, getComputedStyle(t).outlineColor]"""
+    chosen = page.locator("#hand .hand-tile.selected")
+    focused, visible, style, colour = chosen.evaluate(ring)
+    assert focused and visible
+    page.keyboard.press("ArrowRight")
+    other = page.locator("#hand .hand-tile:focus")
+    assert other.evaluate(ring) == [True, True, "solid", colour]  # the ring of any tile
+    assert chosen.evaluate(ring)[2] == "dashed"  # chosen, not focused: its own outline
+    assert style == "solid"  # chosen and focused: the focus ring
