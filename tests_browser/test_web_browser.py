@@ -974,3 +974,23 @@ def test_the_chosen_tile_shows_when_it_has_the_focus(
     assert other.evaluate(ring) == [True, True, "solid", colour]  # the ring of any tile
     assert chosen.evaluate(ring)[2] == "dashed"  # chosen, not focused: its own outline
     assert style == "solid"  # chosen and focused: the focus ring
+
+
+def test_a_screen_reader_hears_the_trains_in_words_not_their_icons(
+    browser: Browser, late: WebServer
+) -> None:
+    """The icons of a train's row (the marker's flag, the turn's triangle, the dots between
+    facts) help the eye; a screen reader gets the words alone, in the labels and the text."""
+    page = _page(browser)
+    page.goto(late.links()[0])
+    assert _phase(page) == "my-turn"
+    icons = re.compile("[\u2691\u25b6\u25c0\u25c6\u00b7]")
+    board = page.get_by_role("region", name="The table, as you see it")
+    assert icons.search(board.inner_text())  # the eye has them
+    assert "Marker: open to everyone (P6)" in board.aria_snapshot()
+    assert not icons.search(board.aria_snapshot())
+    page.locator("#hand .hand-tile.playable").first.click()
+    page.wait_for_selector("#board [data-train].target", timeout=WAIT)
+    snapshot = board.aria_snapshot()
+    assert "To play" in snapshot
+    assert not icons.search(snapshot)

@@ -103,6 +103,18 @@ function ownerWords(train, board) {
   return board.names[train] + "'s train";
 }
 
+// An icon for the eye alone: a screen reader says the words beside it.
+function icon(symbol) {
+  return make("span", symbol, {"class": "icon", "aria-hidden": "true"});
+}
+
+// What a node says to a screen reader: its text without the parts hidden from it.
+function spoken(node) {
+  const copy = node.cloneNode(true);
+  for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+  return copy.textContent.trim();
+}
+
 // What a train's state is, in words (an icon helps the eye, the words carry the meaning).
 function trainBadges(train, data, board) {
   const view = board.view;
@@ -110,22 +122,25 @@ function trainBadges(train, data, board) {
   const rank = view.open_doubles.indexOf(train);
   if (rank >= 0) {
     const which = view.open_doubles.length > 1 ? ` #${rank + 1} (D3)` : " (D2)";
-    badges.push(["double", "\u25C6 Open double" + which + ": cover it first"]);
+    badges.push(["double", "\u25C6", "Open double" + which + ": cover it first"]);
   }
-  if (train === BOARD_MEXICAN) badges.push(["open", "Shared by all (P3)"]);
-  else if (data.marked) badges.push(["marker", "\u2691 Marker: open to everyone (P6)"]);
-  else badges.push(["closed", "Closed: its owner's only (P3)"]);
+  if (train === BOARD_MEXICAN) badges.push(["open", null, "Shared by all (P3)"]);
+  else if (data.marked) badges.push(["marker", "\u2691", "Marker: open to everyone (P6)"]);
+  else badges.push(["closed", null, "Closed: its owner's only (P3)"]);
   if (train !== BOARD_MEXICAN && view.current_player === train) {
-    badges.push(["turn", "\u25B6 To play"]);
+    badges.push(["turn", "\u25B6", "To play"]);
   }
-  return badges.map(([kind, words]) => make("span", words, {"class": `badge ${kind}`}));
+  return badges.map(([kind, symbol, words]) =>
+    make("span", null, {"class": `badge ${kind}`}, ...(symbol ? [icon(symbol + " ")] : []), words));
 }
 
+// A seat's hand size and score, a dot between them for the eye and a comma for the ear.
 function trainFacts(train, board) {
-  if (train === BOARD_MEXICAN) return "";
+  if (train === BOARD_MEXICAN) return [];
   const view = board.view;
   const tiles = view.hand_sizes[train];
-  return `${tiles} tile${tiles === 1 ? "" : "s"} in hand \u00B7 ${view.scores[train]} points`;
+  return [`${tiles} tile${tiles === 1 ? "" : "s"} in hand`, icon(" \u00B7 "),
+          make("span", ", ", {"class": "visually-hidden"}), `${view.scores[train]} points`];
 }
 
 // One train: its head (owner, state, hand size, score), then its line of tiles.
@@ -147,7 +162,7 @@ function drawTrain(train, board, options) {
 
   const head = make("div", null, {"class": "train-head"},
     make("span", name, {"class": "owner"}),
-    make("span", trainFacts(train, board), {"class": "facts"}),
+    make("span", null, {"class": "facts"}, ...trainFacts(train, board)),
     ...trainBadges(train, data, board));
   const line = make("div", null, {"class": "train-line"});
   if (hidden > 0 && target) {
@@ -174,9 +189,9 @@ function drawTrain(train, board, options) {
                                    "role": "img", "aria-label": `open end ${data.open_end}`},
                    half(data.open_end), make("span", String(data.open_end), {"class": "end-number"})));
   if (target) {
-    line.append(make("span", `\u25C0 ${options.selected} goes here`, {"class": "play-here"}));
+    line.append(make("span", null, {"class": "play-here"}, icon("\u25C0 "), `${options.selected} goes here`));
   }
-  const said = [name, ...[...head.querySelectorAll(".facts, .badge")].map((n) => n.textContent)]
+  const said = [name, ...[...head.querySelectorAll(".facts, .badge")].map(spoken)]
     .filter(Boolean).join(", ");
   const ends = `${data.tiles.length} tile${data.tiles.length === 1 ? "" : "s"}, open end ${data.open_end}`;
   if (target) {
@@ -215,9 +230,10 @@ function drawBoard(board, options) {
   const head = make("div", null, {"class": "board-head"},
     make("span", null, {"class": "engine", "role": "img", "aria-label": `Engine ${view.engine}`},
          boardTile(view.engine, engine, engine, "large"), make("span", "Engine", {"class": "caption"})),
-    make("p", `Round ${view.round_number} of ${view.rules.rounds || view.max_pip + 1} \u00B7 ` +
-         `boneyard: ${view.boneyard_size} tile${view.boneyard_size === 1 ? "" : "s"}`,
-         {"class": "round"}));
+    make("p", null, {"class": "round"},
+         `Round ${view.round_number} of ${view.rules.rounds || view.max_pip + 1}`, icon(" \u00B7 "),
+         make("span", ", ", {"class": "visually-hidden"}),
+         `boneyard: ${view.boneyard_size} tile${view.boneyard_size === 1 ? "" : "s"}`));
   const personal = [...board.names.keys()];
   const ids = view.trains.length > view.players ? [...personal, BOARD_MEXICAN] : personal;
   const list = make("ol", null, {"class": "trains", "aria-label": "Trains"},
