@@ -994,3 +994,34 @@ def test_a_screen_reader_hears_the_trains_in_words_not_their_icons(
     snapshot = board.aria_snapshot()
     assert "To play" in snapshot
     assert not icons.search(snapshot)
+
+
+def test_a_screen_reader_is_told_once_when_the_turn_timer_runs_short(
+    browser: Browser, timed: WebServer
+) -> None:
+    """The countdown itself is not read out each second (role="timer", not live): once the
+    person's time runs short, a live region says so once, then a bot moves for them."""
+    page = _page(browser)
+    # Watched from the start: with three seconds a move, the time is short at once.
+    page.add_init_script(
+        "window.warnings = []; new MutationObserver((changes) => {"
+        " for (const change of changes) {"
+        "  const node = change.target.nodeType === 1 ? change.target : change.target.parentNode;"
+        "  if (node && node.id === 'timer-warning')"
+        "   window.warnings.push([document.body.dataset.version, node.textContent]); }"
+        "}).observe(document, {childList: true, characterData: true, subtree: true})"
+    )
+    page.goto(timed.links()[0])
+    assert _phase(page) == "my-turn"
+    assert page.locator("#timer-warning").get_attribute("role") == "status"
+    page.wait_for_function(
+        "document.getElementById('log').textContent.includes('Your time ran out')",
+        timeout=WAIT,
+    )
+    said = [(version, words) for version, words in page.evaluate("window.warnings") if words]
+    assert said
+    versions = [version for version, _ in said]
+    assert len(set(versions)) == len(versions), said  # once a turn
+    for _, words in said:
+        assert re.fullmatch(r"Your time is short: [1-3] s left to move\.", words)
+    assert page.locator("#timer").get_attribute("aria-live") == "off"

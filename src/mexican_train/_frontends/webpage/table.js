@@ -433,6 +433,8 @@ async function showReview(next) {
 // The turn timer (--turn-timer): a document says how many seconds the person to move had
 // left when it was made; the page counts them down from when it arrived.
 let timerEnds = null;  // performance.now() when the time runs out; null: no timer
+let warned = null;     // the version of the document whose short time has been said
+const SHORT_TIME = 10;  // seconds: the countdown turns red, and a screen reader is told
 
 function showTimer(next) {
   const timed = next.seconds_left !== null && next.seconds_left !== undefined;
@@ -447,8 +449,16 @@ function tick() {
   const who = doc.moves.length > 0 ? "You have" : `${doc.names[doc.view.current_player]} has`;
   const whom = doc.moves.length > 0 ? "you" : "them";
   $("timer").textContent = left > 0 ? `${who} ${left} s to move.` : `Time is up: a bot moves for ${whom}.`;
-  $("timer").classList.toggle("short", left <= 10);
+  $("timer").classList.toggle("short", left <= SHORT_TIME);
   $("timer").dataset.seconds = String(left);
+  // Said once a turn, in a live region of its own: the countdown itself is not live.
+  const mine = doc.moves.length > 0;
+  if (mine && left > 0 && left <= SHORT_TIME && warned !== doc.version) {
+    warned = doc.version;
+    $("timer-warning").textContent = `Your time is short: ${left} s left to move.`;
+  } else if (!mine && $("timer-warning").textContent) {
+    $("timer-warning").textContent = "";
+  }
 }
 
 setInterval(tick, 250);
