@@ -560,17 +560,15 @@ class ObservationCodec:
         played_this_turn = 0  # bit seat: it has played a tile this turn
         over = view.current_player is None
         for index, event in enumerate(events):
-            kind = type(event)
-            if kind is kinds.TurnStarted:
-                played_this_turn &= ~(1 << event.seat)  # type: ignore[union-attr]
-            elif kind is kinds.TilePlayed:
-                assert isinstance(event, kinds.TilePlayed)
+            if type(event) is kinds.TurnStarted:
+                played_this_turn &= ~(1 << event.seat)
+            elif type(event) is kinds.TilePlayed:
                 played[event.seat] |= 1 << tile_index(event.tile)
                 played_this_turn |= 1 << event.seat
-            elif kind is kinds.TileDrawn:
-                lacks[event.seat] = 0  # type: ignore[union-attr]
-            elif kind is kinds.Passed:
-                who = event.seat  # type: ignore[union-attr]
+            elif type(event) is kinds.TileDrawn:
+                lacks[event.seat] = 0
+            elif type(event) is kinds.Passed:
+                who = event.seat
                 if not over and who != seat and not played_this_turn >> who & 1:
                     then = table_then(view, events, index, who, bool(starts))
                     lacks[who] |= lacking_suits(lay, then)

@@ -419,16 +419,15 @@ def _facts(
     passes: dict[int, int] = {}
     played_this_turn: set[int] = set()
     for index, event in enumerate(events):
-        kind = type(event)
-        if kind is kinds.TurnStarted:
-            played_this_turn.discard(event.seat)  # type: ignore[union-attr]
-        elif kind is kinds.TilePlayed or kind is kinds.TileDrawn:
-            who = event.seat  # type: ignore[union-attr]
-            passes.pop(who, None)
-            if kind is kinds.TilePlayed:
-                played_this_turn.add(who)
-        elif kind is kinds.Passed:
-            who = event.seat  # type: ignore[union-attr]
+        if type(event) is kinds.TurnStarted:
+            played_this_turn.discard(event.seat)
+        elif type(event) is kinds.TilePlayed:
+            passes.pop(event.seat, None)
+            played_this_turn.add(event.seat)
+        elif type(event) is kinds.TileDrawn:
+            passes.pop(event.seat, None)
+        elif type(event) is kinds.Passed:
+            who = event.seat
             if who != seat and who not in played_this_turn:
                 passes[who] = index
             else:
@@ -476,9 +475,7 @@ def _table_then(
     trains = list(view.trains)
     mexican = len(trains) - 1
     for event in reversed(events[index:]):
-        kind = type(event)
-        if kind is kinds.TilePlayed:
-            assert isinstance(event, kinds.TilePlayed)
+        if type(event) is kinds.TilePlayed:
             at = mexican if event.train == MEXICAN else event.train
             train = trains[at]
             if not train.tiles or train.tiles[-1] != event.tile:
@@ -488,26 +485,25 @@ def _table_then(
                 )
             before = event.tile.other_end(train.open_end)
             trains[at] = Train(train.tiles[:-1], before, train.marked, train.owner_played)
-        elif kind is kinds.MarkerPlaced or kind is kinds.MarkerRemoved:
-            at = mexican if event.train == MEXICAN else event.train  # type: ignore[union-attr]
+        elif type(event) is kinds.MarkerPlaced or type(event) is kinds.MarkerRemoved:
+            at = mexican if event.train == MEXICAN else event.train
             train = trains[at]
             trains[at] = Train(
-                train.tiles, train.open_end, kind is kinds.MarkerRemoved, train.owner_played
+                train.tiles, train.open_end, type(event) is kinds.MarkerRemoved, train.owner_played
             )
     open_doubles: list[int] = []
     owners_played: set[int] = set()
     for event in events[:index]:
-        kind = type(event)
-        if kind is kinds.DoubleOpened:
-            open_doubles.append(event.train)  # type: ignore[union-attr]
-        elif kind is kinds.DoubleClosed:
-            if event.train not in open_doubles:  # type: ignore[union-attr]
+        if type(event) is kinds.DoubleOpened:
+            open_doubles.append(event.train)
+        elif type(event) is kinds.DoubleClosed:
+            if event.train not in open_doubles:
                 raise InvalidArgumentError(
                     f"history does not fit the view: {event!r} closes no open double"
                 )
-            open_doubles.remove(event.train)  # type: ignore[union-attr]
-        elif kind is kinds.TilePlayed and event.train == event.seat:  # type: ignore[union-attr]
-            owners_played.add(event.seat)  # type: ignore[union-attr]
+            open_doubles.remove(event.train)
+        elif type(event) is kinds.TilePlayed and event.train == event.seat:
+            owners_played.add(event.seat)
     for at in range(view.players):
         train = trains[at]
         trains[at] = Train(train.tiles, train.open_end, train.marked, at in owners_played)
