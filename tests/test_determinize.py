@@ -226,9 +226,14 @@ def _round_with_events(
     rules: Rules, players: int, seed: int, moves: int
 ) -> list[tuple[GameState, tuple[Event, ...]]]:
     """Each state of a random round, with the events of the round up to it."""
-    rng = random.Random(seed)
-    state = new_game(players, rules, seed=seed)
-    events: tuple[Event, ...] = ()
+    return _played_on(new_game(players, rules, seed=seed), (), random.Random(seed), moves)
+
+
+def _played_on(
+    state: GameState, events: tuple[Event, ...], rng: random.Random, moves: int
+) -> list[tuple[GameState, tuple[Event, ...]]]:
+    """*state* and each state after it in random play to the round's end (*moves* at most),
+    with *events* and those of each move since."""
     out = [(state, events)]
     for _ in range(moves):
         if state.current_player is None:
@@ -431,16 +436,7 @@ def _second_round_with_events(
     first = _round_with_events(rules, players, seed, 10_000)[-1][0]
     state, started = apply_with_events(first, legal_moves(first)[0])  # NextRound
     assert type(started[0]) is RoundStarted
-    rng = random.Random(seed)
-    events: tuple[Event, ...] = started[1:]
-    out = [(state, events)]
-    for _ in range(moves):
-        if state.current_player is None:
-            break
-        state, new = apply_with_events(state, rng.choice(legal_moves(state)))
-        events += new
-        out.append((state, events))
-    return out
+    return _played_on(state, started[1:], random.Random(seed), moves)
 
 
 @pytest.mark.parametrize(

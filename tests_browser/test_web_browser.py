@@ -479,17 +479,22 @@ def test_each_trains_last_tile_and_open_end_stay_large_late_in_a_round(
     context.close()
 
 
-def test_the_chosen_tile_and_its_trains_stand_out_and_are_played_with_the_keyboard(
-    browser: Browser, late: WebServer
-) -> None:
-    """The chosen tile has a check mark and a dashed outline, its trains a dashed border and
-    words, not a colour alone; the trains it may go on are buttons; Escape puts it back."""
+def _at_a_playable_tile(browser: Browser, late: WebServer) -> tuple[Page, str, set[int]]:
+    """Seat 0's page at its turn, the first tile it may play, and the trains it may go on."""
     page = _page(browser)
     page.goto(late.links()[0])
     assert _phase(page) == "my-turn"
     plays = [move for move in late.table.document(0)["moves"] if move["kind"] == "play"]
     tile = plays[0]["tile"]
-    targets = {move["train"] for move in plays if move["tile"] == tile}
+    return page, tile, {move["train"] for move in plays if move["tile"] == tile}
+
+
+def test_the_chosen_tile_and_its_trains_stand_out_and_are_played_with_the_keyboard(
+    browser: Browser, late: WebServer
+) -> None:
+    """The chosen tile has a check mark and a dashed outline, its trains a dashed border and
+    words, not a colour alone; the trains it may go on are buttons; Escape puts it back."""
+    page, tile, targets = _at_a_playable_tile(browser, late)
     first = page.locator("#hand .hand-tile").first
     first.focus()
     page.keyboard.press("ArrowRight")  # the arrows move along the hand
@@ -734,12 +739,7 @@ def test_a_train_that_takes_the_chosen_tile_stays_an_item_of_the_boards_list(
 ) -> None:
     """The board is a list of trains: a train the chosen tile may go on holds a button,
     and is still one of the list's items, for a screen reader as for the eye."""
-    page = _page(browser)
-    page.goto(late.links()[0])
-    assert _phase(page) == "my-turn"
-    plays = [move for move in late.table.document(0)["moves"] if move["kind"] == "play"]
-    tile = plays[0]["tile"]
-    targets = {move["train"] for move in plays if move["tile"] == tile}
+    page, tile, targets = _at_a_playable_tile(browser, late)
     trains = page.get_by_role("list", name="Trains")
     count = len(late.table.state.trains)
     assert trains.get_by_role("listitem").count() == count
@@ -799,12 +799,7 @@ def test_the_trains_buttons_under_the_hand_say_which_tile_they_play(
 ) -> None:
     """A train's button under the hand is named for what it does once a tile is chosen:
     "Play 2-1 on the Mexican train", not the train's name alone."""
-    page = _page(browser)
-    page.goto(late.links()[0])
-    assert _phase(page) == "my-turn"
-    plays = [move for move in late.table.document(0)["moves"] if move["kind"] == "play"]
-    tile = plays[0]["tile"]
-    targets = {move["train"] for move in plays if move["tile"] == tile}
+    page, tile, targets = _at_a_playable_tile(browser, late)
     page.locator(f'#hand .hand-tile[data-tile="{tile}"]').click()
     page.wait_for_selector("#trains button:not([disabled])", timeout=WAIT)
     group = page.get_by_role("group", name="Play the chosen tile on")
