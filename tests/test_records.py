@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import attrs
 import pytest
 from hypothesis import given
@@ -10,10 +12,12 @@ from mexican_train import (
     HUB,
     STANDARD,
     Deal,
+    DealError,
     Draw,
     GameRecord,
     GameState,
     IllegalMoveError,
+    InvalidArgumentError,
     Move,
     NextRound,
     Pass,
@@ -25,6 +29,7 @@ from mexican_train import (
     replay,
     replay_states,
 )
+from mexican_train._core.bounds import BOUNDS
 from strategies import dealt_games, recorded_games, variant_tables
 
 
@@ -115,6 +120,7 @@ def test_a_record_whose_start_cannot_be_dealt_fails_at_move_0() -> None:
         replay(GameRecord(2, HUB, 1, deal))
     assert caught.value.move_number == 0
     assert caught.value.move is None
+    assert isinstance(caught.value.__cause__, DealError)
 
 
 def test_record_needs_a_first_state() -> None:
@@ -124,6 +130,29 @@ def test_record_needs_a_first_state() -> None:
         record(later)
     with pytest.raises(TypeError):
         record("start")  # type: ignore[arg-type]
+
+
+@given(recorded_games(max_moves=120) | dealt_games())
+def test_record_refuses_every_later_state(game: tuple[GameState, list[Move]]) -> None:
+    """Only a first state has a record of its own: any state after a move is refused."""
+    start, moves = game
+    for state in play(start, moves)[1:]:
+        with pytest.raises(InvalidArgumentError, match="needs a first state"):
+            record(state)
+
+
+def test_p5_record_refuses_the_state_after_a_pass_that_moved_no_tile() -> None:
+    """P5 with an empty boneyard: the first player passes at once; hands and boneyard are
+    as dealt, so only the comparison with the dealt start tells the states apart."""
+    rules = attrs.evolve(HUB, max_pip=3, hand_size=3)
+    deal = Deal([["1-0", "2-1", "2-2"], ["3-0", "3-1", "3-2"], ["0-0", "1-1", "2-0"]], [])
+    start = new_game(3, rules, seed=1, deal=deal)
+    assert legal_moves(start) == (Pass(),)
+    after = apply(start, Pass())
+    assert (after.hands, after.boneyard) == (start.hands, start.boneyard)
+    assert record(start, [Pass()]).deal == deal
+    with pytest.raises(InvalidArgumentError, match="needs a first state"):
+        record(after)
 
 
 def test_record_checks_the_moves() -> None:
@@ -136,6 +165,8 @@ def test_game_record_checks_its_fields() -> None:
         GameRecord(2, HUB, seed=1, moves=("draw",))  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         GameRecord(2, "hub", seed=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"GameRecord\.rules must be a Rules, not None"):
+        GameRecord(2, None, seed=1)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         GameRecord(True, HUB, seed=1)
     with pytest.raises(TypeError):
@@ -147,3 +178,24 @@ def test_a_record_is_a_frozen_value() -> None:
     assert game.moves == (Draw(),)
     assert game == GameRecord(2, HUB, 1, moves=(Draw(),))
     assert hash(game) == hash(GameRecord(2, HUB, 1, moves=(Draw(),)))
+
+
+@pytest.mark.parametrize(
+    ("moves", "message"),
+    [
+        ("draw", "GameRecord.moves is a list of moves, not 'draw'"),
+        (b"d", "GameRecord.moves is a list of moves, not b'd'"),
+        (5, "GameRecord.moves is a list of moves, not 5"),
+        ([Draw(), "pass"], "GameRecord.moves[1] is not a move: 'pass'"),
+    ],
+)
+def test_game_record_names_what_is_wrong_with_its_moves(moves: object, message: str) -> None:
+    """A string is not read as a list of one-letter moves; a bad move is named by its index."""
+    with pytest.raises(TypeError, match=re.escape(message)):
+        GameRecord(2, HUB, 1, moves=moves)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [0, -1, BOUNDS["players"].high + 1])
+def test_game_record_refuses_a_player_count_out_of_bounds(players: int) -> None:
+    with pytest.raises(InvalidArgumentError, match=r"GameRecord\.players is a whole number from 1"):
+        GameRecord(players, HUB, 1)
