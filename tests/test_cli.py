@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import random
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,18 +20,35 @@ from mexican_train import (
     COMPILED,
     HUB,
     MEXICAN,
+    STANDARD,
     CallLastTile,
     Draw,
+    GameRecord,
+    GameState,
+    GreedyPlayer,
+    NextRound,
     Pass,
     Play,
+    Rules,
     Tile,
     __version__,
+    apply,
     legal_moves,
     new_game,
     replay,
+    simulate,
+    view,
 )
-from mexican_train._frontends.cli import _help, _in_player_words, _read_move, cli
-from mexican_train.serialize import record_from_json
+from mexican_train._bots.names import BOTS as BOTS_BY_NAME
+from mexican_train._frontends.cli import (
+    _describe,
+    _full_help,
+    _help,
+    _in_player_words,
+    _read_move,
+    cli,
+)
+from mexican_train.serialize import record_from_json, to_json
 from mexican_train.variants import get_variant, variant_names
 from repo_scripts import load_script
 
@@ -221,7 +241,14 @@ def test_rules_lists_the_variants_one_line_each() -> None:
         (["demo", "--rules", "chickenfoot"], "--rules: there are no rules called 'chickenfoot'"),
         (["rules", "chickenfoot"], "NAME: there are no rules called 'chickenfoot'"),
         (["demo", "--house", "chickenfoot"], "--house: there is no variant called 'chickenfoot'"),
-        (["demo", "--house", "double-blank-0", "--house", "double-blank-25"], "conflict"),
+        (
+            ["demo", "--house", "double-blank-0", "--house", "double-blank-25"],
+            "--house: 'double-blank-0' and 'double-blank-25' conflict",
+        ),
+        (
+            ["demo", "--rules", "nosuch", "--house", "nosuch"],
+            "--rules: there are no rules called 'nosuch'",
+        ),
         (["demo", "--players", "20"], "--players: the standard rules allow 2-14 players, not 20"),
         (["simulate", "-r", "hub", "--players", "13"], "the hub rules allow 2-12 players, not 13"),
         (["demo", "--players", "1"], "not 1"),
@@ -233,10 +260,13 @@ def test_rules_lists_the_variants_one_line_each() -> None:
         (["demo", "--bots", "planner,"], "has an empty name"),
         (["rules", "--list", "extra"], "takes nothing else, not 'extra'"),
         (["rules", "--list", "--house", "ascending"], "takes nothing else"),
+        (["rules", "--list", "--table"], "takes nothing else, not '--table'"),
         (["demo", "--seed", str(2**64)], "a seed is a whole number of at most 64 bits"),
         (["demo", "--bots", "no_such_module:Bot"], "cannot import 'no_such_module'"),
         (["demo", "--bots", ","], "name at least one bot"),
         (["play", "--seat", "4"], "there is no seat 4 with 4 players"),
+        (["play", "--seat", "-1"], "there is no seat -1 with 4 players (seats 0-3)"),
+        (["play", "--players", "20"], "--players: the standard rules allow 2-14 players, not 20"),
         (["play", "--rules", "nope"], "there are no rules called 'nope'"),
         (["demo", "--colour", "red"], "No such option"),
         (["dance"], "No such command"),
@@ -559,6 +589,27 @@ class NotCallable:
 class Cheats:
     def choose(self, view, moves):
         return Play(Tile(0, 0), 0)  # a tile it may not hold, on a train it may not use
+
+
+class NeedsArguments:
+    def __init__(self, depth):
+        self.depth = depth
+
+    def choose(self, view, moves):
+        return moves[0]
+
+
+class ObservesBadly:
+    def choose(self, view, moves):
+        return moves[0]
+
+    def observe(self, events):
+        raise ValueError("no history")
+
+
+class Interrupted:
+    def choose(self, view, moves):
+        raise KeyboardInterrupt  # as Ctrl-C does, in the middle of a bot's move
 """
 
 
@@ -675,3 +726,240 @@ def test_analyze_refuses_a_seed_of_more_than_64_bits(tmp_path: Path) -> None:
 def test_a_combination_with_an_empty_part_says_so(args: list[str], where: str) -> None:
     result = run(*args)
     assert_one_line_error(result, f"{where}: {args[-1]!r} has an empty name in its '+' list")
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_your_own_bot_that_needs_arguments_is_refused_in_one_line() -> None:
+    result = run("demo", "-p", "2", "--bots", "failing_bots:NeedsArguments")
+    assert_one_line_error(
+        result, "--bots: cannot make the bot failing_bots:NeedsArguments() with no arguments"
+    )
+    assert result.exit_code == 2
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_your_own_bot_whose_observe_raises_ends_simulate_in_one_line() -> None:
+    """simulate tells every bot with an observe method what happened; a failure there is
+    the bot's, named like a failure in choose."""
+    result = run("simulate", "-p", "2", "-n", "1", "--bots", "failing_bots:ObservesBadly,greedy")
+    assert_one_line_error(
+        result, "your bot failing_bots:ObservesBadly failed in observe(): ValueError: no history"
+    )
+    assert result.exit_code == 1
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_ctrl_c_during_demo_exits_130_in_one_line() -> None:
+    result = run("demo", "-p", "2", "-q", "--bots", "failing_bots:Interrupted")
+    assert_one_line_error(result, "Error: interrupted")
+    assert result.exit_code == 130
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_a_bot_named_past_the_seats_is_still_checked() -> None:
+    """Three names for two seats: the third seats nobody, and is refused all the same."""
+    result = run("demo", "-p", "2", "--bots", "greedy,random,failing_bots:NotCallable")
+    assert_one_line_error(result, "'failing_bots:NotCallable' is not a player")
+    assert result.exit_code == 2
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_one_game_stopped_by_an_illegal_move_is_one_game() -> None:
+    result = run("simulate", "-p", "2", "-n", "1", "--bots", "failing_bots:Cheats,greedy")
+    assert result.stderr == "Error: 1 game stopped at an illegal move (listed above)\n"
+    assert result.exit_code == 1
+
+
+def test_bot_names_are_read_in_any_case() -> None:
+    lower = run("demo", "-p", "2", "-q", "--seed", "1", "--bots", "greedy,random")
+    assert lower.exit_code == 0, lower.output
+    assert run("demo", "-p", "2", "-q", "--seed", "1", "--bots", "Greedy,RANDOM").output == (
+        lower.output
+    )
+
+
+def _greedy_game(rules: Rules, players: int, seed: int) -> tuple[GameState, list[str]]:
+    """Play a game between greedy bots; return its end and demo's summary of each round."""
+    bots = [GreedyPlayer() for _ in range(players)]
+    names = [f"seat {seat} (greedy)" for seat in range(players)]
+    state = new_game(players, rules, seed=seed)
+    summaries, moves = [], 0
+    while not state.is_over:
+        seat = state.current_player
+        if seat is None:
+            state, moves = apply(state, NextRound()), 0
+            continue
+        mine = view(state, seat)
+        state = apply(state, bots[seat].choose(mine, legal_moves(mine)))
+        moves += 1
+        if state.is_round_over:
+            out = [names[s] for s in range(players) if not state.hands[s]]
+            how = f"{' and '.join(out)} went out (E1)" if out else "the round is blocked (E2)"
+            points = ", ".join(f"{names[s]} {state.round_scores[-1][s]}" for s in range(players))
+            summaries.append(
+                f"Round {state.round_number} over: {how}. Points: {points}. ({moves} moves)"
+            )
+    return state, summaries
+
+
+def test_e1_e2_demo_sums_up_each_round_and_ranks_the_lowest_total_first() -> None:
+    """Each round's line names who went out (E1) or says it was blocked (E2), its points and
+    its own count of moves; the standings go from the lowest total up (E5)."""
+    end, summaries = _greedy_game(STANDARD, 3, seed=2)
+    result = run("demo", "-p", "3", "--seed", "2", "--bots", "greedy", "-q")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.startswith("Round ")] == summaries
+    assert any("blocked (E2)" in line for line in summaries)
+    assert any(" went out (E1)" in line for line in summaries)
+    standings = lines[lines.index("Final standings (lowest total wins, E5):") + 1 :]
+    ranked = sorted(range(3), key=lambda seat: (end.scores[seat], seat))
+    assert [line.split()[:3] for line in standings] == [
+        [f"{rank}.", "seat", str(seat)] for rank, seat in enumerate(ranked, 1)
+    ]
+    assert standings[0].endswith("<- winner")
+
+
+def test_demo_tells_only_the_first_round_move_by_move() -> None:
+    result = run("demo", "-p", "3", "-r", "short-game", "--seed", "4")
+    later = result.stdout.split("Round 1 over:", 1)[1].split("Final standings")[0]
+    assert [line for line in later.splitlines()[1:] if line] == [
+        line for line in later.splitlines() if re.match(r"Round [23] over:", line)
+    ]
+
+
+def test_play_reads_a_tile_alone_as_its_only_train_and_me_as_your_own() -> None:
+    moves = (Play(Tile(6, 5), MEXICAN), Play(Tile(4, 4), 2), Draw())
+    assert _read_move("6-5", moves, 2, HUB) == Play(Tile(6, 5), MEXICAN)
+    assert _read_move("4 4", moves, 2, HUB) == Play(Tile(4, 4), 2)
+    for own in ("me", "mine", "own", "2"):
+        assert _read_move(f"6-5 {own}", moves, 2, HUB) == Play(Tile(6, 5), 2)
+    assert _read_move("6-5 mex", moves, 2, HUB) == Play(Tile(6, 5), MEXICAN)
+    assert _read_move("3-1", moves, 2, HUB) == Play(Tile(3, 1), 2)  # apply() says why not
+
+
+def _state_where(rules: Rules, seed: int, found: Callable[[GameState], bool]) -> GameState:
+    """The first state of random play (3 players, from *seed*) where *found* holds."""
+    rng = random.Random(seed)
+    state = new_game(3, rules, seed=seed)
+    while not found(state):
+        assert not state.is_over, "no such state in this game"
+        state = apply(state, rng.choice(legal_moves(state)))
+    return state
+
+
+def test_d1_d2_play_help_says_why_these_moves() -> None:
+    """The help names D2 when an open double binds the turn, and D1 after a double played
+    this turn, even while another double is still open."""
+    bound = _state_where(HUB, 0, lambda s: bool(s.open_doubles) and not s.turn_tiles)
+    assert bound.current_player is not None
+    assert "A double is open: you must cover it" in _full_help(bound, bound.current_player)
+    again = _state_where(
+        HUB,
+        3,
+        lambda s: bool(s.open_doubles) and s.turn_tiles > 0 and s.current_player is not None,
+    )
+    assert again.current_player is not None
+    assert again.turn_doubles
+    text = _full_help(again, again.current_player)
+    assert "You played a double: play again" in text
+    assert "A double is open" not in text
+
+
+def test_p4_a_pass_before_any_first_turn_tile_is_a_pass_with_a_marker() -> None:
+    """Only a pass after a first-turn tile stops the chain without a marker; one after
+    drawing and playing nothing is a pass, and the menu says a marker goes down."""
+    state = _state_where(
+        STANDARD,
+        1,
+        lambda s: (
+            s.current_player is not None
+            and not s.had_first_turn[s.current_player]
+            and s.turn_tiles == 0
+            and Pass() in legal_moves(s)
+        ),
+    )
+    assert state.current_player is not None
+    mine = view(state, state.current_player)
+    assert _describe(Pass(), mine) == "pass (end the turn; a marker goes on your train)"
+
+
+def test_play_hint_is_numbered_as_the_menu_is() -> None:
+    result = CliRunner().invoke(
+        cli, ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"],
+        input="h\nq\n", prog_name="mexican-train",
+    )  # fmt: skip
+    hint = re.search(r"^Hint: (\d+\) .*)$", result.stdout, re.MULTILINE)
+    assert hint is not None, result.stdout
+    assert f"  {hint[1]}" in result.stdout.split("Your move [")[0].splitlines()
+
+
+@pytest.mark.parametrize("word", ["q", "quit", "exit", "Q"])
+def test_play_q_quit_or_exit_leaves_the_game(word: str) -> None:
+    result = CliRunner().invoke(
+        cli, ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"],
+        input=f"{word}\n", prog_name="mexican-train",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Game abandoned" in result.stdout
+    assert "I did not understand" not in result.stdout
+
+
+class _Terminal(io.BytesIO):
+    """Typed input that says it is a terminal, as a person's is."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("option", [[], ["--no-review"]])
+def test_play_asks_for_a_review_on_a_terminal_unless_told_not_to(option: list[str]) -> None:
+    args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy", *option]
+    typed = _Terminal(b"1\n" * 60 + b"n\n" + b"q\n")
+    result = CliRunner().invoke(cli, args, input=typed, prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    assert "Round 1 over" in result.stdout
+    assert ("Review this round?" in result.stdout) == (not option)
+    assert "reviewed" not in result.stdout
+
+
+def test_play_record_is_saved_when_each_round_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--record saves before the deal, at the end of every round and on leaving; each save
+    is whole before it replaces the one before."""
+    saved = tmp_path / "game.json"
+    replace = os.replace
+    records: list[GameRecord] = []
+
+    def reading_each_save(source: str, target: str) -> None:
+        records.append(record_from_json(json.loads(Path(source).read_text(encoding="utf-8"))))
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", reading_each_save)
+    args = ["play", "-p", "2", "-r", "short-game", "--seed", "3", "--record", str(saved)]
+    result = CliRunner().invoke(cli, args, input="1\n" * 2000, prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    ends = [replay(game) for game in records]
+    assert [(state.round_number, state.is_round_over) for state in ends] == [
+        (1, False), (1, True), (2, True), (3, True), (3, True)
+    ]  # fmt: skip
+
+
+def test_analyze_refuses_the_seat_one_past_the_last(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_json(GameRecord(3, HUB, 5))))
+    result = run("analyze", str(path), "--seat", "3")
+    assert_one_line_error(result, "--seat: the game has seats 0-2, not 3")
+    assert result.exit_code == 2
+
+
+def test_simulate_fixed_seats_keeps_each_bot_in_its_seat() -> None:
+    args = ["-n", "2", "-p", "2", "-r", "short-game", "--bots", "planner,random", "--json"]
+    rotated = json.loads(run("simulate", *args).stdout)
+    fixed = json.loads(run("simulate", *args, "--fixed-seats").stdout)
+    bots = [BOTS_BY_NAME["planner"](), BOTS_BY_NAME["random"]()]
+    expected = simulate(bots, get_variant("short-game"), games=2, seed=0, rotate_seats=False)
+    assert fixed == {"rules": "short-game", **json.loads(json.dumps(expected.to_dict()))}
+    assert rotated["rotate_seats"] is True
+    assert fixed != rotated
