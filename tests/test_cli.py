@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
@@ -40,6 +41,7 @@ from mexican_train import (
     view,
 )
 from mexican_train._bots.names import BOTS as BOTS_BY_NAME
+from mexican_train._frontends import cli as cli_module
 from mexican_train._frontends.cli import (
     _describe,
     _full_help,
@@ -610,6 +612,25 @@ class ObservesBadly:
 class Interrupted:
     def choose(self, view, moves):
         raise KeyboardInterrupt  # as Ctrl-C does, in the middle of a bot's move
+
+
+class Witness:  # plays the first move; fails unless told of every tile played this round
+
+    def __init__(self):
+        self.played = 0
+
+    def observe(self, events):
+        for event in events:
+            if type(event).__name__ == "RoundStarted":
+                self.played = 0
+            elif type(event).__name__ == "TilePlayed":
+                self.played += 1
+
+    def choose(self, view, moves):
+        shown = sum(len(train.tiles) for train in view.trains)
+        if shown != self.played:
+            raise AssertionError(f"told of {self.played} tiles played; the table shows {shown}")
+        return moves[0]
 """
 
 
@@ -746,6 +767,36 @@ def test_your_own_bot_whose_observe_raises_ends_simulate_in_one_line() -> None:
         result, "your bot failing_bots:ObservesBadly failed in observe(): ValueError: no history"
     )
     assert result.exit_code == 1
+
+
+@pytest.mark.usefixtures("failing_bots")
+@pytest.mark.parametrize("command", [["demo", "-q"], ["simulate", "-n", "2"]])
+def test_s5_demo_tells_bots_each_move_as_simulate_does(command: list[str]) -> None:
+    """A bot with an observe method (as the search bot) is told every move as its seat
+    sees it, before it chooses, in a whole game of three rounds."""
+    result = run(*command, "-p", "3", "-r", "hub", "--house", "short-game", "--seed", "1",
+                 "--bots", "failing_bots:Witness,greedy")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_s5_play_tells_the_bots_and_the_hint_each_move_the_person_makes_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In play, the bots and the search bot that gives hints are told every move, the
+    person's own and each round's deal included, before they choose."""
+    monkeypatch.syspath_prepend(".")  # the fixture's module, to stand in for the hint's bot
+    witness = importlib.import_module("failing_bots").Witness
+    monkeypatch.setattr(cli_module, "SearchPlayer", witness)
+    result = CliRunner().invoke(
+        cli,
+        ["play", "-p", "3", "-r", "hub", "--house", "short-game", "--seed", "1", "--no-review",
+         "--bots", "failing_bots:Witness"],
+        input="h\n1\n" * 400, prog_name="mexican-train",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Game abandoned" not in result.output  # played to its end
+    assert result.output.count("Hint: ") > 20
 
 
 @pytest.mark.usefixtures("failing_bots")

@@ -30,6 +30,7 @@ from .._bots.coach import analyze as run_analysis
 from .._bots.names import BOTS, player_name
 from .._bots.players import Player
 from .._bots.search import SearchPlayer
+from .._bots.simulate import observers_of, tell
 from .._bots.simulate import simulate as run_simulation
 from .._catalogue.variants import (
     combine,
@@ -79,6 +80,7 @@ __all__ = [
 # does not exist), 130 stopped by Ctrl-C (the shell's code for it).
 _EXIT_FAILURE = 1
 _EXIT_INTERRUPTED = 130
+_NEXT_ROUND: Final = NextRound()
 
 
 def _did_you_mean(name: str, known: Sequence[str]) -> str:
@@ -492,15 +494,18 @@ def demo(
         click.echo("")
         click.echo(narrator.round_start(state))
     moves = 0
+    observers = observers_of(dict(enumerate(table)))  # bots that keep the round (S5)
     while not state.is_over:
         seat = state.current_player
         if seat is None:
-            state = apply(state, NextRound())
+            before, state = state, apply(state, _NEXT_ROUND)
+            tell(observers, before, _NEXT_ROUND, state)
             moves = 0
             continue
         mine = view(state, seat)
         move = table[seat].choose(mine, legal_moves(mine))
         before, state = state, _bot_moves(state, move, names[seat])
+        tell(observers, before, move, state)
         moves += 1
         if not quiet and state.round_number == 1:
             click.echo("  " + narrator.move(before, move, state))
@@ -668,7 +673,7 @@ class _Quit(Exception):
 
 
 def _human_turn(
-    state: GameState, seat: int, names: Sequence[str], narrator: Narrator
+    state: GameState, seat: int, names: Sequence[str], narrator: Narrator, hint: Player
 ) -> tuple[Move, GameState]:
     mine = view(state, seat)
     moves = legal_moves(mine)
@@ -686,9 +691,9 @@ def _human_turn(
             click.echo(_full_help(state, seat))
             continue
         if text.strip().lower() in {"h", "hint"}:
-            # The search bot's choice, from this seat's view only (S5).
-            hint = SearchPlayer(seed=state.round_number).choose(mine, moves)
-            click.echo(f"Hint: {moves.index(hint) + 1}) {_describe(hint, mine)}")
+            # The search bot's choice, from what this seat has seen only (S5).
+            best = hint.choose(mine, moves)
+            click.echo(f"Hint: {moves.index(best) + 1}) {_describe(best, mine)}")
             continue
         try:
             move = _read_move(text, moves, seat, state.rules)
@@ -800,31 +805,37 @@ def _play_game(
     ask: bool,
     record_file: str | None,
 ) -> None:
-    """Play the game from *state*, appending every move to *played*, until it ends or stops."""
+    """Play the game from *state*, appending every move to *played*, until it ends or stops.
+
+    The bots that keep the round's events, and the search bot that gives the person's
+    hints, are told every move as their seat sees it (S5).
+    """
+    hint = SearchPlayer()
+    observers = observers_of({**table, seat: hint})
+    move: Move
     try:
         while not state.is_over:
-            current = state.current_player
+            current, before = state.current_player, state
             if current is None:
                 click.prompt(
                     f"Press Enter to deal round {state.round_number + 1}",
                     default="",
                     show_default=False,
                 )
-                state = apply(state, NextRound())
-                played.append(NextRound())
+                move, state = _NEXT_ROUND, apply(state, _NEXT_ROUND)
                 click.echo(narrator.round_start(state))
             elif current == seat:
-                move, state = _human_turn(state, seat, names, narrator)
-                played.append(move)
+                move, state = _human_turn(state, seat, names, narrator, hint)
             else:
                 mine = view(state, current)
                 move = table[current].choose(mine, legal_moves(mine))
-                before, state = state, _bot_moves(state, move, names[current])
-                played.append(move)
+                state = _bot_moves(state, move, names[current])
                 click.echo(narrator.move(before, move, state))
                 note = narrator.turn_end(before, state)
                 if note:
                     click.echo(note)
+            played.append(move)
+            tell(observers, before, move, state)
             if state.is_round_over:
                 click.echo("")
                 click.echo(render_text(state, names=names))
