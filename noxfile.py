@@ -167,7 +167,7 @@ def browser(session: nox.Session) -> None:
     """
     if not Path("/usr/bin/chromium").exists():
         session.error("the browser tests need /usr/bin/chromium (Debian: apt-get install chromium)")
-    session.install("-e", ".[browser,web]", "pytest>=8")
+    session.install("-e", ".[browser,web]", "pytest>=8", "pytest-timeout>=2.3")
     session.run(
         "python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "tests_browser", *session.posargs
     )
