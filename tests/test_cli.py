@@ -1014,3 +1014,12 @@ def test_simulate_fixed_seats_keeps_each_bot_in_its_seat() -> None:
     assert fixed == {"rules": "short-game", **json.loads(json.dumps(expected.to_dict()))}
     assert rotated["rotate_seats"] is True
     assert fixed != rotated
+
+
+def test_serve_says_a_db_folder_it_cannot_make_is_the_databases_fault(tmp_path: Path) -> None:
+    (tmp_path / "a file").write_text("not a folder")
+    result = run("serve", "--port", "0", "--db", str(tmp_path / "a file" / "tables.sqlite3"))
+    assert_one_line_error(result, "cannot open the tables' database")
+    assert "cannot make its folder" in result.stderr
+    assert "cannot serve on" not in result.stderr
+    assert result.exit_code == 1
