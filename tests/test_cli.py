@@ -8,6 +8,7 @@ import json
 import os
 import random
 import re
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
@@ -1022,4 +1023,15 @@ def test_serve_says_a_db_folder_it_cannot_make_is_the_databases_fault(tmp_path: 
     assert_one_line_error(result, "cannot open the tables' database")
     assert "cannot make its folder" in result.stderr
     assert "cannot serve on" not in result.stderr
+    assert result.exit_code == 1
+
+
+def test_serve_refuses_another_programs_database_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "theirs.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT)")
+    result = run("serve", "--port", "0", "--db", str(path))
+    assert_one_line_error(
+        result, "is not a mexican-train tables' database (it holds the tables users)"
+    )
     assert result.exit_code == 1

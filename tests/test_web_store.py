@@ -17,8 +17,16 @@ import attrs
 import pytest
 
 from child_processes import posix_only
-from mexican_train import STANDARD, legal_moves, view
-from mexican_train._frontends.store import StoreError, TableStore, default_path, token_hash
+from mexican_train import STANDARD, GameRecord, legal_moves, view
+from mexican_train._formats.serialize import to_json
+from mexican_train._frontends.store import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    StoreError,
+    TableStore,
+    default_path,
+    token_hash,
+)
 from mexican_train._frontends.web import WebTable
 from mexican_train.players import GreedyPlayer, PlannerPlayer
 from mexican_train.web import RequestError
@@ -256,3 +264,64 @@ def test_a_table_made_in_the_lobby_survives_kill_9_too(tmp_path: Path) -> None:
             assert doc["view"] == seen["view"]
     finally:
         _stop(process)
+
+
+# -- a database that is not this store's, or of another schema ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        "CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT)",
+        "CREATE TABLE tables (id INTEGER PRIMARY KEY, legs INTEGER)",  # a name like ours
+        "CREATE TABLE tables (id INTEGER PRIMARY KEY, record TEXT, token_hashes TEXT, bots TEXT);"
+        "CREATE TABLE moves (table_id INTEGER); PRAGMA application_id = 42",
+    ],
+)
+def test_another_programs_database_is_refused_and_left_as_it_was(
+    tmp_path: Path, schema: str
+) -> None:
+    path = tmp_path / "theirs.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(schema)
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match=r"is not a mexican-train tables' database .*another --db"):
+        TableStore(path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["theirs.db"]  # no WAL made either
+
+
+def test_a_database_of_a_newer_schema_is_refused_naming_its_version(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    TableStore(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1}, kept by a newer"):
+        TableStore(path)
+    assert path.read_bytes() == before
+
+
+def test_a_database_kept_before_schema_versions_is_brought_up_to_date(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    record = json.dumps(to_json(GameRecord(2, SHORT, seed=5)))
+    with sqlite3.connect(path) as db:  # the first schema: no names, no versions, no id
+        db.executescript(
+            "CREATE TABLE tables (id INTEGER PRIMARY KEY, record TEXT NOT NULL, "
+            "token_hashes TEXT NOT NULL, bots TEXT NOT NULL, "
+            "created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP);"
+            "CREATE TABLE moves (table_id INTEGER NOT NULL REFERENCES tables(id), "
+            "number INTEGER NOT NULL, seat INTEGER, move TEXT NOT NULL, "
+            "PRIMARY KEY (table_id, number));"
+        )
+        db.execute(
+            "INSERT INTO tables (record, token_hashes, bots) VALUES (?, ?, ?)",
+            (record, json.dumps({"0": token_hash("t")}), json.dumps({"1": "greedy"})),
+        )
+    store = TableStore(path)
+    (kept,) = store.tables()
+    store.close()
+    assert (kept.name, kept.began, kept.token_hashes) == ("", 0, {0: token_hash("t")})
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)

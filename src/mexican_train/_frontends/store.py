@@ -26,6 +26,7 @@ import sys
 import threading
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Final
 
 import attrs
 
@@ -35,6 +36,12 @@ from .._formats.record import GameRecord
 from .._formats.serialize import SchemaError, move_from_json, record_from_json, to_json
 
 __all__ = ["StoreError", "StoredTable", "TableStore", "default_path", "token_hash"]
+
+#: What ``PRAGMA application_id`` says of a database of tables (``MTtb``), and the
+#: version of its schema (``PRAGMA user_version``).  A database of another id is another
+#: program's, and one of a newer version a newer mexican-train's: both are refused.
+APPLICATION_ID: Final = 0x4D547462
+SCHEMA_VERSION: Final = 1
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -54,6 +61,19 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (table_id, number)
 );
 """
+
+
+def _ours(db: sqlite3.Connection, names: set[str]) -> bool:
+    """Whether a database of no id, holding the tables *names*, is one this store made.
+
+    A new database holds none; one kept before databases had an id holds the two.
+    """
+    if not names:
+        return True
+    if names != {"tables", "moves"}:
+        return False
+    columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+    return {"id", "record", "token_hashes", "bots"} <= columns
 
 
 class StoreError(MexicanTrainError, OSError):
@@ -142,19 +162,68 @@ class TableStore:
                     f"cannot open the tables' database {path}: cannot make its folder "
                     f"{Path(path).parent}: {error.strerror or error}"
                 ) from None
+        self._path = str(path)
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")  # a commit is on disk when it returns
-            self._db.executescript(_SCHEMA)
-            columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
-            if "name" not in columns:  # a database kept before tables had names
-                self._db.execute("ALTER TABLE tables ADD COLUMN name TEXT NOT NULL DEFAULT ''")
-            if "began" not in columns:  # a database kept before games knew their version
-                self._db.execute("ALTER TABLE tables ADD COLUMN began INTEGER NOT NULL DEFAULT 0")
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the tables' database {path}: {error}") from None
+        try:
+            self._open()
+        except sqlite3.Error as error:
+            self._db.close()
+            raise StoreError(f"cannot open the tables' database {path}: {error}") from None
+        except StoreError:
+            self._db.close()
+            raise
         self._lock = threading.Lock()
+
+    def _open(self) -> None:
+        """Check that the database is this store's, of a schema it reads; make or update it.
+
+        Nothing is written to a database that is refused: another program's, or one of a
+        newer schema.
+        """
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            application = db.execute("PRAGMA application_id").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            names = {
+                row[0]
+                for row in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' "
+                    "AND name NOT LIKE 'sqlite_%'"
+                )
+            }
+            if application == APPLICATION_ID:
+                if version > SCHEMA_VERSION:
+                    raise StoreError(
+                        f"the tables' database {self._path} is of schema version {version}, "
+                        f"kept by a newer mexican-train; this one reads up to version "
+                        f"{SCHEMA_VERSION}: upgrade mexican-train, or serve with another --db"
+                    )
+            elif application != 0 or not _ours(db, names):
+                held = f"the tables {', '.join(sorted(names))}" if names else "no tables"
+                marked = f", and the application id {application}" if application else ""
+                raise StoreError(
+                    f"{self._path} is not a mexican-train tables' database (it holds "
+                    f"{held}{marked}): mexican-train changes nothing in it; give another --db"
+                )
+            for statement in _SCHEMA.split(";"):  # executescript would commit first
+                db.execute(statement)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+            if "name" not in columns:  # a database kept before tables had names
+                db.execute("ALTER TABLE tables ADD COLUMN name TEXT NOT NULL DEFAULT ''")
+            if "began" not in columns:  # a database kept before games knew their version
+                db.execute("ALTER TABLE tables ADD COLUMN began INTEGER NOT NULL DEFAULT 0")
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")  # a commit is on disk when it returns
 
     def add(
         self,
