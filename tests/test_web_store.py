@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -10,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,17 @@ from mexican_train.web import RequestError
 
 SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
 TIMEOUT = 20  # seconds: a hung server fails the test instead of blocking it
+
+
+@contextlib.contextmanager
+def _connected(path: Path) -> Iterator[sqlite3.Connection]:
+    """A plain connection to the database at *path*, committed and closed at the end."""
+    db = sqlite3.connect(path)
+    try:
+        with db:
+            yield db
+    finally:
+        db.close()
 
 
 def _kept_table(path: Path) -> tuple[TableStore, WebTable]:
@@ -105,7 +118,7 @@ def test_a_table_with_an_unreadable_move_is_a_store_error(tmp_path: Path) -> Non
     store, table = _kept_table(tmp_path / "tables.db")
     _play(table, 3)
     store.close()
-    with sqlite3.connect(tmp_path / "tables.db") as db:
+    with _connected(tmp_path / "tables.db") as db:
         db.execute('UPDATE moves SET move = \'{"type": "nonsense"}\' WHERE number = 2')
     with pytest.raises(StoreError, match="cannot be read"):
         TableStore(tmp_path / "tables.db").tables()
@@ -190,6 +203,15 @@ def test_a_table_survives_kill_9(tmp_path: Path) -> None:
         process.communicate(timeout=TIMEOUT)
 
 
+def _count(path: Path) -> int:
+    """How many tables the database at *path* keeps (closed again: it is locked while open)."""
+    store = TableStore(path)
+    try:
+        return len(store.tables())
+    finally:
+        store.close()
+
+
 def _stop(process: subprocess.Popen[str]) -> None:
     process.send_signal(signal.SIGKILL)
     process.communicate(timeout=TIMEOUT)
@@ -202,15 +224,15 @@ def test_serve_keeps_its_tables_in_the_data_folder_unless_told(tmp_path: Path) -
     process, lines = _start()
     _stop(process)
     assert f"Every move is kept in {kept}: a restart resumes the table.\n" in lines
-    assert len(TableStore(kept).tables()) == 1
+    assert _count(kept) == 1
     process, lines = _start(players="4")  # another game: a new table, the old one kept
     _stop(process)
     assert any("seat 0: http" in line for line in lines)
-    assert len(TableStore(kept).tables()) == 2
+    assert _count(kept) == 2
     process, lines = _start("--no-db")
     _stop(process)
     assert not any("kept" in line for line in lines)
-    assert len(TableStore(kept).tables()) == 2
+    assert _count(kept) == 2
 
 
 @pytest.mark.parametrize(
@@ -282,7 +304,7 @@ def test_another_programs_database_is_refused_and_left_as_it_was(
     tmp_path: Path, schema: str
 ) -> None:
     path = tmp_path / "theirs.db"
-    with sqlite3.connect(path) as db:
+    with _connected(path) as db:
         db.executescript(schema)
     before = path.read_bytes()
     with pytest.raises(StoreError, match=r"is not a mexican-train tables' database .*another --db"):
@@ -294,7 +316,7 @@ def test_another_programs_database_is_refused_and_left_as_it_was(
 def test_a_database_of_a_newer_schema_is_refused_naming_its_version(tmp_path: Path) -> None:
     path = tmp_path / "tables.db"
     TableStore(path).close()
-    with sqlite3.connect(path) as db:
+    with _connected(path) as db:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     before = path.read_bytes()
     with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1}, kept by a newer"):
@@ -305,7 +327,7 @@ def test_a_database_of_a_newer_schema_is_refused_naming_its_version(tmp_path: Pa
 def test_a_database_kept_before_schema_versions_is_brought_up_to_date(tmp_path: Path) -> None:
     path = tmp_path / "tables.db"
     record = json.dumps(to_json(GameRecord(2, SHORT, seed=5)))
-    with sqlite3.connect(path) as db:  # the first schema: no names, no versions, no id
+    with _connected(path) as db:  # the first schema: no names, no versions, no id
         db.executescript(
             "CREATE TABLE tables (id INTEGER PRIMARY KEY, record TEXT NOT NULL, "
             "token_hashes TEXT NOT NULL, bots TEXT NOT NULL, "
@@ -322,6 +344,34 @@ def test_a_database_kept_before_schema_versions_is_brought_up_to_date(tmp_path: 
     (kept,) = store.tables()
     store.close()
     assert (kept.name, kept.began, kept.token_hashes) == ("", 0, {0: token_hash("t")})
-    with sqlite3.connect(path) as db:
+    with _connected(path) as db:
         assert db.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+
+
+# -- one server per database --------------------------------------------------------------------
+
+
+def test_a_database_open_in_one_store_is_refused_to_another_until_closed(tmp_path: Path) -> None:
+    first = TableStore(tmp_path / "tables.db")
+    with pytest.raises(StoreError, match=r"is in use by another process .*one server per database"):
+        TableStore(tmp_path / "tables.db")
+    first.close()
+    TableStore(tmp_path / "tables.db").close()
+
+
+@posix_only
+def test_a_second_server_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "tables.db"
+    process, _ = _start("--db", str(db))
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "mexican_train", "serve", "--port", "0", "--db", str(db)],
+            capture_output=True, text=True, timeout=TIMEOUT,
+        )  # fmt: skip
+    finally:
+        _stop(process)
+    assert second.returncode == 1
+    assert second.stderr.startswith(f"Error: the tables' database {db} is in use by another")
+    assert "Traceback" not in second.stderr
+    assert _count(db) == 1  # the second made no table

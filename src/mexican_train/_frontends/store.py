@@ -147,7 +147,8 @@ class StoredTable:
 class TableStore:
     """The tables of a server, in the SQLite database at *path* (made if missing).
 
-    Safe to share between threads: every call holds one lock.
+    Safe to share between threads: every call holds one lock.  One store at a time holds
+    a database: it is locked, to every process, until `close`.
 
     Raises:
         StoreError: if the database cannot be opened or is not one of tables.
@@ -164,7 +165,9 @@ class TableStore:
                 ) from None
         self._path = str(path)
         try:
-            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db = sqlite3.connect(
+                str(path), timeout=2, check_same_thread=False, isolation_level=None
+            )
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the tables' database {path}: {error}") from None
         try:
@@ -181,10 +184,21 @@ class TableStore:
         """Check that the database is this store's, of a schema it reads; make or update it.
 
         Nothing is written to a database that is refused: another program's, or one of a
-        newer schema.
+        newer schema.  The database is then locked until `close`: a second server on it
+        is refused, and so is any other program that would read or write it meanwhile.
         """
         db = self._db
-        db.execute("BEGIN IMMEDIATE")
+        db.execute("PRAGMA locking_mode=EXCLUSIVE")  # held from the first write until closed
+        try:
+            db.execute("BEGIN EXCLUSIVE")
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error):
+                raise
+            raise StoreError(
+                f"the tables' database {self._path} is in use by another process (another "
+                "mexican-train serve?): one server per database; stop the other, or give "
+                "another --db"
+            ) from None
         try:
             application = db.execute("PRAGMA application_id").fetchone()[0]
             version = db.execute("PRAGMA user_version").fetchone()[0]
