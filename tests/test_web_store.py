@@ -17,10 +17,12 @@ from typing import Any
 
 import attrs
 import pytest
+from click.testing import CliRunner
 
 from child_processes import posix_only
 from mexican_train import STANDARD, GameRecord, legal_moves, view
 from mexican_train._formats.serialize import to_json
+from mexican_train._frontends.cli import cli
 from mexican_train._frontends.store import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -375,3 +377,73 @@ def test_a_second_server_on_the_same_database_is_refused(tmp_path: Path) -> None
     assert second.stderr.startswith(f"Error: the tables' database {db} is in use by another")
     assert "Traceback" not in second.stderr
     assert _count(db) == 1  # the second made no table
+
+
+# -- rows changed by hand ---------------------------------------------------------------------------
+
+A_HASH = token_hash("t")
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ('UPDATE tables SET token_hashes = \'{"0": "abc"}\'', "seat 0's token hash 'abc' is not a"),
+        ("UPDATE tables SET token_hashes = '{\"0\": 5}'", "seat 0's token hash 5 is not a SHA-256"),
+        ("UPDATE tables SET token_hashes = '[1, 2]'", "its token hashes are not a JSON object"),
+        (f'UPDATE tables SET token_hashes = \'{{"7": "{A_HASH}"}}\'', "'7' is not a seat"),
+        ("UPDATE tables SET bots = '[\"greedy\"]'", "its bots are not a JSON object"),
+        ("UPDATE tables SET bots = '{\"2\": 3}'", "a bot's name is not text: 3"),
+        ("UPDATE moves SET seat = NULL WHERE number = 1", "None is not a seat of a table of 3"),
+        ("UPDATE moves SET seat = 'x' WHERE number = 1", "'x' is not a seat of a table of 3"),
+        ("UPDATE moves SET move = 12 WHERE number = 1", "cannot be read"),
+        ("UPDATE tables SET began = 'x'", "its version 'x' is not a count"),
+        ("UPDATE tables SET record = '{'", "cannot be read"),
+    ],
+)
+def test_a_row_changed_by_hand_is_refused_naming_its_table(
+    tmp_path: Path, change: str, said: str
+) -> None:
+    store, table = _kept_table(tmp_path / "tables.db")
+    _play(table, 3)
+    store.close()
+    with _connected(tmp_path / "tables.db") as db:
+        db.execute(change)
+    store = TableStore(tmp_path / "tables.db")
+    try:
+        with pytest.raises(StoreError) as refused:
+            store.tables()
+    finally:
+        store.close()
+    assert str(refused.value).startswith("table 1 of the tables' database ")
+    assert said in str(refused.value)
+    assert str(refused.value).endswith("repair or delete that table's rows, or give another --db")
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ("UPDATE moves SET move = (SELECT move FROM moves WHERE number = 1) WHERE number = 2",
+         "does not replay: the record does not replay at move 2"),
+        ("UPDATE moves SET seat = NULL WHERE number = 1", "cannot be read: None is not a seat"),
+    ],
+)  # fmt: skip
+def test_serve_refuses_a_table_changed_by_hand_in_one_line(
+    tmp_path: Path, change: str, said: str
+) -> None:
+    store = TableStore(tmp_path / "tables.db")
+    table = WebTable(3, SHORT, bots={2: PlannerPlayer()}, seed=9)
+    hashes = {**table.token_hashes, -1: table.spectator_hash}
+    number = store.add(table.record(), hashes, table.bot_names(), "t1")  # the lobby's
+    table.journal = lambda count, seat, move: store.append(number, count, seat, move)
+    _play(table, 3)
+    store.close()
+    with _connected(tmp_path / "tables.db") as db:
+        db.execute(change)
+    before = (tmp_path / "tables.db").read_bytes()
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(tmp_path / "tables.db")])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"Error: table 1 of the tables' database {tmp_path / 'tables.db'} ")
+    assert said in line
+    assert (tmp_path / "tables.db").read_bytes() == before

@@ -21,12 +21,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import sys
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -74,6 +75,41 @@ def _ours(db: sqlite3.Connection, names: set[str]) -> bool:
         return False
     columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
     return {"id", "record", "token_hashes", "bots"} <= columns
+
+
+#: How a refusal of a database's table ends: what its operator may do.
+UNTOUCHED: Final = (
+    "The server starts on no database it cannot read in full, and changes nothing in it: "
+    "repair or delete that table's rows, or give another --db"
+)
+
+_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def _object(value: object, what: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise ValueError(f"its {what} are not a JSON object")
+    return value
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{what} is not text: {value!r}")
+    return value
+
+
+def _seat(value: object, players: int, *, spectator: bool = False) -> int:
+    """Return the seat *value* names at a table of *players* (-1: the spectators')."""
+    seat = int(value) if isinstance(value, str) and value.lstrip("-").isdigit() else value
+    if type(seat) is not int or not (0 <= seat < players or (spectator and seat == -1)):
+        raise ValueError(f"{value!r} is not a seat of a table of {players}")
+    return seat
+
+
+def _hash(seat: object, value: object) -> str:
+    if not isinstance(value, str) or not _HASH.fullmatch(value):
+        raise ValueError(f"seat {seat}'s token hash {value!r} is not a SHA-256 (64 hex digits)")
+    return value
 
 
 class StoreError(MexicanTrainError, OSError):
@@ -179,6 +215,11 @@ class TableStore:
             self._db.close()
             raise
         self._lock = threading.Lock()
+
+    @property
+    def path(self) -> str:
+        """The database's path, as given."""
+        return self._path
 
     def _open(self) -> None:
         """Check that the database is this store's, of a schema it reads; make or update it.
@@ -299,24 +340,42 @@ class TableStore:
                 }
             except sqlite3.Error as error:
                 raise StoreError(f"cannot read the tables' database: {error}") from None
+        return [self._read(row, moves[row[0]]) for row in rows]
+
+    def _read(self, row: tuple[Any, ...], moves: list[tuple[Any, Any]]) -> StoredTable:
+        """Return the table a row of ``tables`` and its rows of ``moves`` keep.
+
+        Raises:
+            StoreError: if they are not what this store writes, naming the table.
+        """
+        number, start, hashes, bots, name, began = row
         try:
-            return [
-                StoredTable(
-                    number,
-                    attrs.evolve(
-                        record_from_json(json.loads(start)),
-                        moves=[move_from_json(json.loads(move)) for _, move in moves[number]],
-                    ),
-                    tuple(int(seat) for seat, _ in moves[number]),
-                    {int(seat): str(value) for seat, value in json.loads(hashes).items()},
-                    {int(seat): str(bot) for seat, bot in json.loads(bots).items()},
-                    str(name),
-                    int(began),
-                )
-                for number, start, hashes, bots, name, began in rows
-            ]
-        except (ValueError, SchemaError) as error:
-            raise StoreError(f"a table in the database cannot be read: {error}") from None
+            record = record_from_json(json.loads(start))
+            seats = tuple(_seat(seat, record.players) for seat, _ in moves)
+            token_hashes = {
+                _seat(seat, record.players, spectator=True): _hash(seat, value)
+                for seat, value in _object(json.loads(hashes), "token hashes").items()
+            }
+            names = {
+                _seat(seat, record.players): _text(bot, "a bot's name")
+                for seat, bot in _object(json.loads(bots), "bots").items()
+            }
+            if not isinstance(began, int) or began < 0:
+                raise ValueError(f"its version {began!r} is not a count")
+            return StoredTable(
+                number,
+                attrs.evolve(record, moves=[move_from_json(json.loads(m)) for _, m in moves]),
+                seats,
+                token_hashes,
+                names,
+                _text(name, "its name"),
+                began,
+            )
+        except (ValueError, TypeError, SchemaError) as error:
+            raise StoreError(
+                f"table {number} of the tables' database {self._path} cannot be read: {error}. "
+                f"{UNTOUCHED}"
+            ) from None
 
     def close(self) -> None:
         """Close the database."""

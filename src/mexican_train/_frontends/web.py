@@ -37,13 +37,13 @@ from .._core.state import GameState
 from .._core.view import PlayerView, spectator_view, view
 from .._formats.events import OneTileLeft, derive_events
 from .._formats.notation import format_move
-from .._formats.record import GameRecord, replay
+from .._formats.record import GameRecord, ReplayError, replay
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError
 from .lobby import LOBBY_PLAYERS, lobby_choices
 from .narrate import review_report
-from .store import StoredTable, TableStore, token_hash
+from .store import UNTOUCHED, StoredTable, StoreError, TableStore, token_hash
 
 __all__ = [
     "REVIEW_SAMPLES",
@@ -1176,7 +1176,7 @@ def _unfinished_table(
     start = last.record
     if (start.players, start.players - len(last.bots), start.rules) != (players, people, rules):
         return None
-    table = _resume(last, options)
+    table = _resume(last, options, store)
     return None if table.state.is_over else _Resumed(last.number, last.began, table)
 
 
@@ -1185,26 +1185,36 @@ def _lobby_tables(store: TableStore, options: _TableOptions) -> list[WebTable]:
     latest = {table.name: table for table in store.tables() if table.name}
     tables = []
     for kept in latest.values():
-        table = _resume(kept, options)
+        table = _resume(kept, options, store)
         if not table.state.is_over:
             _keep(table, store, kept.number, kept.began)
             tables.append(table)
     return tables
 
 
-def _resume(kept: StoredTable, options: _TableOptions) -> WebTable:
-    """Return the table *kept* describes, at its position, its bots made again."""
-    return WebTable.resume(
-        kept.record,
-        kept.seats,
-        kept.token_hashes,
-        {seat: _bot_from_name(name) for seat, name in kept.bots.items()},
-        bot_delay=options.bot_delay,
-        takeover=options.takeover,
-        turn_timer=options.turn_timer,
-        name=kept.name,
-        began=kept.began,
-    )
+def _resume(kept: StoredTable, options: _TableOptions, store: TableStore) -> WebTable:
+    """Return the table *kept* describes, at its position, its bots made again.
+
+    Raises:
+        StoreError: if its record does not replay (a row changed by hand), naming it.
+    """
+    try:
+        return WebTable.resume(
+            kept.record,
+            kept.seats,
+            kept.token_hashes,
+            {seat: _bot_from_name(name) for seat, name in kept.bots.items()},
+            bot_delay=options.bot_delay,
+            takeover=options.takeover,
+            turn_timer=options.turn_timer,
+            name=kept.name,
+            began=kept.began,
+        )
+    except ReplayError as error:
+        raise StoreError(
+            f"table {kept.number} of the tables' database {store.path} does not replay: "
+            f"{error}. {UNTOUCHED}"
+        ) from None
 
 
 def _bot_from_name(name: str) -> Player:
