@@ -447,3 +447,23 @@ def test_serve_refuses_a_table_changed_by_hand_in_one_line(
     assert line.startswith(f"Error: table 1 of the tables' database {tmp_path / 'tables.db'} ")
     assert said in line
     assert (tmp_path / "tables.db").read_bytes() == before
+
+
+# -- a database the server cannot write ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("missing", ["file", "folder"])
+def test_a_read_only_database_is_refused_saying_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, missing: str
+) -> None:
+    path = tmp_path / "tables.db"
+    TableStore(path).close()
+    read_only = path if missing == "file" else tmp_path
+    real = os.access  # a chmod binds no root: ask os.access as a read-only mount would answer
+    monkeypatch.setattr(
+        os, "access", lambda p, mode: real(p, mode) and not (Path(p) == read_only and mode & 2)
+    )
+    with pytest.raises(
+        StoreError, match=f"{'it' if missing == 'file' else 'its folder'}.* is read-only"
+    ):
+        TableStore(path)

@@ -112,6 +112,24 @@ def _hash(seat: object, value: object) -> str:
     return value
 
 
+def _check_writable(path: Path) -> None:
+    """Refuse a database *path* the server could not write: SQLite would say only "disk I/O error".
+
+    Raises:
+        StoreError: if the database, or the folder where it and its journal go, is read-only.
+    """
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise StoreError(
+            f"cannot open the tables' database {path}: it is read-only to this user, and "
+            "serve writes every move to it"
+        )
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise StoreError(
+            f"cannot open the tables' database {path}: its folder {path.parent} is read-only "
+            "to this user, and serve keeps the database and its journal (-wal) there"
+        )
+
+
 class StoreError(MexicanTrainError, OSError):
     """The tables' database cannot be opened, read or written."""
 
@@ -200,6 +218,8 @@ class TableStore:
                     f"{Path(path).parent}: {error.strerror or error}"
                 ) from None
         self._path = str(path)
+        if str(path) != ":memory:":
+            _check_writable(Path(path))
         try:
             self._db = sqlite3.connect(
                 str(path), timeout=2, check_same_thread=False, isolation_level=None
