@@ -6,6 +6,12 @@ each person's token (never a token).  A move is committed before the table appli
 it, so a move a client saw acknowledged is on disk.  The database runs in WAL mode
 with full synchronisation: a process killed at any point leaves every committed move.
 
+A database is one server's: it is locked while a store holds it.  It carries an
+application id and the version of its schema (`APPLICATION_ID`, `SCHEMA_VERSION`);
+another program's database, or a newer one, is refused with nothing written to it, and
+so is a table whose rows were changed into something this store does not write.
+Nothing is ever deleted.
+
 >>> from mexican_train import HUB, Draw, new_game
 >>> store = TableStore(":memory:")
 >>> number = store.add(GameRecord(2, HUB, seed=5), {0: token_hash("s3cret")}, {1: "greedy"})
