@@ -1026,6 +1026,17 @@ def test_serve_says_a_db_folder_it_cannot_make_is_the_databases_fault(tmp_path: 
     assert result.exit_code == 1
 
 
+@pytest.fixture
+def never_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A serve that gets as far as listening fails the test instead of serving for good."""
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("serve went on to listen")
+
+    monkeypatch.setattr("mexican_train._frontends.web.make_server", refused)
+
+
+@pytest.mark.usefixtures("never_served")
 def test_serve_refuses_another_programs_database_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "theirs.db"
     with sqlite3.connect(path) as db:
@@ -1035,3 +1046,11 @@ def test_serve_refuses_another_programs_database_in_one_line(tmp_path: Path) -> 
         result, "is not a mexican-train tables' database (it holds the tables users)"
     )
     assert result.exit_code == 1
+
+
+@pytest.mark.usefixtures("never_served")
+@pytest.mark.parametrize("name", ["", ":memory:"])
+def test_serve_refuses_a_db_that_names_no_file(name: str) -> None:
+    result = run("serve", "--port", "0", "--db", name)
+    assert_one_line_error(result, f"--db {name!r} names no file: give one, or --no-db")
+    assert result.exit_code == 2

@@ -1265,6 +1265,8 @@ def serve(
         raise click.UsageError("--db and --no-db: choose one")
     if not no_db and db is None:
         db = str(default_path())
+    if db in ("", ":memory:"):  # SQLite keeps these in memory or a temporary file
+        raise click.UsageError(f"--db {db!r} names no file: give one, or --no-db to keep nothing")
     try:
         serve_table(
             players=players, people=people, bots=seated, rules=chosen, seed=seed,
