@@ -297,8 +297,10 @@ class TableStore:
                 db.execute("ALTER TABLE tables ADD COLUMN name TEXT NOT NULL DEFAULT ''")
             if "began" not in columns:  # a database kept before games knew their version
                 db.execute("ALTER TABLE tables ADD COLUMN began INTEGER NOT NULL DEFAULT 0")
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if application != APPLICATION_ID:  # unchanged, a database is left as it was
+                db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            if version != SCHEMA_VERSION:
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
             db.execute("ROLLBACK")
             raise

@@ -1053,51 +1053,53 @@ def serve(
             f"{players - people} bots fill the seats people do not take, not {len(bots)}"
         )
     store = TableStore(db) if db is not None else None
-    options = _TableOptions(bot_delay, takeover, turn_timer)
-    found = None
-    if store is not None:
-        found = _unfinished_table(store, players, people, rules, options)
-    resumed = found is not None
-    began = 0
-    if found is not None:
-        number, began, table = found.number, found.began, found.table
-    else:
-        table = WebTable(
-            players,
-            rules,
-            bots={people + i: bot for i, bot in enumerate(bots)},
-            seed=seed,
-            bot_delay=bot_delay,
-            takeover=takeover,
-            turn_timer=turn_timer,
+    server = None
+    try:
+        options = _TableOptions(bot_delay, takeover, turn_timer)
+        found, lobby_kept = None, []
+        if store is not None:  # every kept table is read before anything is written
+            found = _unfinished_table(store, players, people, rules, options)
+            lobby_kept = _lobby_tables(store, options)
+        resumed = found is not None
+        if found is not None:
+            table = found.table
+        else:
+            table = WebTable(
+                players,
+                rules,
+                bots={people + i: bot for i, bot in enumerate(bots)},
+                seed=seed,
+                bot_delay=bot_delay,
+                takeover=takeover,
+                turn_timer=turn_timer,
+            )
+        server = WebServer(  # make_server's, but the table is kept once the port is bound:
+            (host, port),  # a table whose links were never printed is never kept
+            table,
+            log=log,
+            lobby=lobby_table,
+            max_connections=max_connections,
+            max_per_client=max_per_client,
         )
         if store is not None:
-            hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
-            number = store.add(table.record(), hashes, table.bot_names())
-    if store is not None:
-        _keep(table, store, number, began)
-    server = make_server(
-        table,
-        host,
-        port,
-        log=log,
-        lobby=True,
-        max_connections=max_connections,
-        max_per_client=max_per_client,
-    )
-    if store is not None:
-        for kept in _lobby_tables(store, options):
-            server.add(kept)
-            kept.start()
+            if found is not None:
+                _keep(table, store, found.number, found.began)
+            else:
+                hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
+                _keep(table, store, store.add(table.record(), hashes, table.bot_names()))
+        table.start()
+        if store is not None:
+            for kept in lobby_kept:
+                server.add(kept)
+                kept.start()
 
-        def lobby(request: object, name: str) -> WebTable:
-            made = lobby_table(request, name, bot_delay)
-            hashes = {**made.token_hashes, SPECTATOR: made.spectator_hash}
-            _keep(made, store, store.add(made.record(), hashes, made.bot_names(), name))
-            return made
+            def lobby(request: object, name: str) -> WebTable:
+                made = lobby_table(request, name, bot_delay)
+                hashes = {**made.token_hashes, SPECTATOR: made.spectator_hash}
+                _keep(made, store, store.add(made.record(), hashes, made.bot_names(), name))
+                return made
 
-        server.lobby = lobby
-    try:
+            server.lobby = lobby
         warning = seed_warning(seed, people)
         if warning is not None and not resumed:
             print(warning, file=out)
@@ -1121,7 +1123,8 @@ def serve(
         print("Press Ctrl-C to stop.", file=out, flush=True)
         server.serve_forever()
     finally:
-        server.server_close()
+        if server is not None:
+            server.server_close()
         if store is not None:
             store.close()
 
