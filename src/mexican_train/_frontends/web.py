@@ -1043,6 +1043,9 @@ def serve(
         MexicanTrainError: for a player count the game refuses (`DealError`), or
             *people* and *bots* that do not fill the seats (`InvalidArgumentError`).
         OSError: if *host*:*port* cannot be listened on.
+        StoreError: if the database *db* cannot be opened or read in full (another
+            program's, a newer one, one in use by another server, a table changed by
+            hand).  A start that fails writes nothing to it.
     """
     if not 1 <= people <= players:
         raise InvalidArgumentError(
