@@ -32,7 +32,7 @@ from mexican_train._frontends.store import (
     default_path,
     token_hash,
 )
-from mexican_train._frontends.web import WebTable
+from mexican_train._frontends.web import SPECTATOR, WebTable, _keep
 from mexican_train.players import GreedyPlayer, PlannerPlayer
 from mexican_train.web import RequestError
 
@@ -404,6 +404,8 @@ A_HASH = token_hash("t")
         ("UPDATE moves SET move = 12 WHERE number = 1", "cannot be read"),
         ("UPDATE tables SET began = 'x'", "its version 'x' is not a count"),
         ("UPDATE tables SET record = '{'", "cannot be read"),
+        ("UPDATE tables SET bots = '{}'", "not each a person's or a bot's (people [0, 1], bots []"),
+        ('UPDATE tables SET bots = \'{"0": "m:C", "2": "m:C"}\'', "bots [0, 2], 3 seats"),
     ],
 )
 def test_a_row_changed_by_hand_is_refused_naming_its_table(
@@ -486,3 +488,21 @@ def test_a_table_whose_port_was_busy_is_not_kept(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.startswith(f"Error: cannot serve on 127.0.0.1:{port}")
     assert _count(db) == 0  # and the failed server let go of the database
+
+
+def test_a_table_kept_without_a_spectators_link_is_read_and_kept_again(tmp_path: Path) -> None:
+    """A table may be kept with an empty spectators' hash (no spectators' link): it is read
+    without one, and its next game is kept without one too, so the next start reads it."""
+    store = TableStore(tmp_path / "tables.db")
+    table = WebTable(2, SHORT, bots={1: PlannerPlayer()}, seed=9)
+    store.add(table.record(), {**table.token_hashes, SPECTATOR: ""}, table.bot_names())
+    (kept,) = store.tables()
+    assert SPECTATOR not in kept.token_hashes
+    resumed = WebTable.resume(
+        kept.record, kept.seats, kept.token_hashes, {1: PlannerPlayer()}, began=kept.began
+    )
+    _keep(resumed, store, kept.number, kept.began)
+    assert resumed.restarted is not None
+    resumed.restarted(resumed.record())  # as "New game at this table" keeps the next game
+    assert [SPECTATOR in each.token_hashes for each in store.tables()] == [False, False]
+    store.close()

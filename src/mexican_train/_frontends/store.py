@@ -8,9 +8,9 @@ with full synchronisation: a process killed at any point leaves every committed 
 
 A database is one server's: it is locked while a store holds it.  It carries an
 application id and the version of its schema (`APPLICATION_ID`, `SCHEMA_VERSION`);
-another program's database, or a newer one, is refused with nothing written to it, and
-so is a table whose rows were changed into something this store does not write.
-Nothing is ever deleted.
+another program's database, or a newer one, is refused with nothing written to it.  A
+table whose rows were changed into something this store does not write is refused when
+it is read (`TableStore.tables`).  Nothing is ever deleted.
 
 >>> from mexican_train import HUB, Draw, new_game
 >>> store = TableStore(":memory:")
@@ -73,7 +73,7 @@ CREATE TABLE IF NOT EXISTS moves (
 def _ours(db: sqlite3.Connection, names: set[str]) -> bool:
     """Whether a database of no id, holding the tables *names*, is one this store made.
 
-    A new database holds none; one kept before databases had an id holds the two.
+    A new database holds none; one of schema version 0 (which had no id) holds the two.
     """
     if not names:
         return True
@@ -85,11 +85,12 @@ def _ours(db: sqlite3.Connection, names: set[str]) -> bool:
 
 #: How a refusal of a database's table ends: what its operator may do.
 UNTOUCHED: Final = (
-    "The server starts on no database it cannot read in full, and changes nothing in it: "
-    "repair or delete that table's rows, or give another --db"
+    "The server starts on no database with a table it cannot read, and keeps no table "
+    "in it then: repair or delete that table's rows, or give another --db"
 )
 
 _HASH = re.compile(r"[0-9a-f]{64}")
+_SPECTATORS: Final = -1  # the seat of the spectators' token hash
 
 
 def _object(value: object, what: str) -> dict[str, object]:
@@ -215,7 +216,8 @@ class TableStore:
     """
 
     def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
+        self._path = str(path)
+        if self._path != ":memory:":
             try:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
@@ -223,22 +225,19 @@ class TableStore:
                     f"cannot open the tables' database {path}: cannot make its folder "
                     f"{Path(path).parent}: {error.strerror or error}"
                 ) from None
-        self._path = str(path)
-        if str(path) != ":memory:":
             _check_writable(Path(path))
         try:
             self._db = sqlite3.connect(
-                str(path), timeout=2, check_same_thread=False, isolation_level=None
+                self._path, timeout=2, check_same_thread=False, isolation_level=None
             )
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the tables' database {path}: {error}") from None
         try:
             self._open()
-        except sqlite3.Error as error:
+        except BaseException as error:  # a refusal, SQLite's error, or Ctrl-C while waiting
             self._db.close()
-            raise StoreError(f"cannot open the tables' database {path}: {error}") from None
-        except StoreError:
-            self._db.close()
+            if isinstance(error, sqlite3.Error):
+                raise StoreError(f"cannot open the tables' database {path}: {error}") from None
             raise
         self._lock = threading.Lock()
 
@@ -293,16 +292,17 @@ class TableStore:
             for statement in _SCHEMA.split(";"):  # executescript would commit first
                 db.execute(statement)
             columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
-            if "name" not in columns:  # a database kept before tables had names
+            if "name" not in columns:  # schema version 0 without the tables' names
                 db.execute("ALTER TABLE tables ADD COLUMN name TEXT NOT NULL DEFAULT ''")
-            if "began" not in columns:  # a database kept before games knew their version
+            if "began" not in columns:  # schema version 0 without the games' versions
                 db.execute("ALTER TABLE tables ADD COLUMN began INTEGER NOT NULL DEFAULT 0")
             if application != APPLICATION_ID:  # unchanged, a database is left as it was
                 db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             if version != SCHEMA_VERSION:
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite may have rolled back by itself (a full disk)
+                db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
         db.execute("PRAGMA journal_mode=WAL")
@@ -383,11 +383,18 @@ class TableStore:
             token_hashes = {
                 _seat(seat, record.players, spectator=True): _hash(seat, value)
                 for seat, value in _object(json.loads(hashes), "token hashes").items()
+                if value != "" or seat != str(_SPECTATORS)  # "": a table without their link
             }
             names = {
                 _seat(seat, record.players): _text(bot, "a bot's name")
                 for seat, bot in _object(json.loads(bots), "bots").items()
             }
+            people = set(token_hashes) - {_SPECTATORS}
+            if people & set(names) or people | set(names) != set(range(record.players)):
+                raise ValueError(
+                    f"its seats are not each a person's or a bot's (people {sorted(people)}, "
+                    f"bots {sorted(names)}, {record.players} seats)"
+                )
             if not isinstance(began, int) or began < 0:
                 raise ValueError(f"its version {began!r} is not a count")
             return StoredTable(

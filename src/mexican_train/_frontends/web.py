@@ -257,6 +257,14 @@ class WebTable:
                 table._apply(seat, move)
         return table
 
+    def kept_hashes(self) -> dict[int, str]:
+        """Return the token hashes a database keeps, by seat: each person's, and the
+        spectators' (`SPECTATOR`) unless the table has no spectators' link."""
+        hashes = dict(self.token_hashes)
+        if self.spectator_hash:
+            hashes[SPECTATOR] = self.spectator_hash
+        return hashes
+
     def bot_names(self) -> dict[int, str]:
         """Return each bot's class as ``module:Class``, by seat: how a database names it."""
         return {
@@ -1043,9 +1051,9 @@ def serve(
         MexicanTrainError: for a player count the game refuses (`DealError`), or
             *people* and *bots* that do not fill the seats (`InvalidArgumentError`).
         OSError: if *host*:*port* cannot be listened on.
-        StoreError: if the database *db* cannot be opened or read in full (another
-            program's, a newer one, one in use by another server, a table changed by
-            hand).  A start that fails writes nothing to it.
+        StoreError: if the database *db* cannot be opened (another program's, a newer
+            one, one in use by another server) or a table in it read (one changed by
+            hand).  A start that fails keeps no table in it.
     """
     if not 1 <= people <= players:
         raise InvalidArgumentError(
@@ -1061,8 +1069,9 @@ def serve(
         options = _TableOptions(bot_delay, takeover, turn_timer)
         found, lobby_kept = None, []
         if store is not None:  # every kept table is read before anything is written
-            found = _unfinished_table(store, players, people, rules, options)
-            lobby_kept = _lobby_tables(store, options)
+            stored = store.tables()
+            found = _unfinished_table(stored, store, players, people, rules, options)
+            lobby_kept = _lobby_tables(stored, store, options)
         resumed = found is not None
         if found is not None:
             table = found.table
@@ -1088,8 +1097,8 @@ def serve(
             if found is not None:
                 _keep(table, store, found.number, found.began)
             else:
-                hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
-                _keep(table, store, store.add(table.record(), hashes, table.bot_names()))
+                number = store.add(table.record(), table.kept_hashes(), table.bot_names())
+                _keep(table, store, number)
         table.start()
         if store is not None:
             for kept in lobby_kept:
@@ -1098,8 +1107,8 @@ def serve(
 
             def lobby(request: object, name: str) -> WebTable:
                 made = lobby_table(request, name, bot_delay)
-                hashes = {**made.token_hashes, SPECTATOR: made.spectator_hash}
-                _keep(made, store, store.add(made.record(), hashes, made.bot_names(), name))
+                number = store.add(made.record(), made.kept_hashes(), made.bot_names(), name)
+                _keep(made, store, number)
                 return made
 
             server.lobby = lobby
@@ -1145,9 +1154,9 @@ def _keep(table: WebTable, store: TableStore, number: int, began: int = 0) -> No
         store.append(kept[0], count - kept[1], seat, move)
 
     def restarted(record: GameRecord) -> None:
-        hashes = {**table.token_hashes, SPECTATOR: table.spectator_hash}
         began = table.version + 1
-        kept[:] = [store.add(record, hashes, table.bot_names(), table.name, began), began]
+        number = store.add(record, table.kept_hashes(), table.bot_names(), table.name, began)
+        kept[:] = [number, began]
 
     table.journal = journal
     table.restarted = restarted
@@ -1168,17 +1177,23 @@ class _Resumed:
 
 
 def _unfinished_table(
-    store: TableStore, players: int, people: int, rules: Rules, options: _TableOptions
+    stored: list[StoredTable],
+    store: TableStore,
+    players: int,
+    people: int,
+    rules: Rules,
+    options: _TableOptions,
 ) -> _Resumed | None:
-    """Return the latest table kept in *store*, as kept and resumed, if its game is not over.
+    """Return the latest of the tables *stored* in *store* that the server made, resumed,
+    if its game is not over.
 
     Only a table of *players* seats, *people* of them people's, under *rules*, comes
     back: asked for another game, the server deals a new one (the old one stays kept).
     """
-    kept = [table for table in store.tables() if not table.name]
-    if not kept:
+    served = [table for table in stored if not table.name]
+    if not served:
         return None
-    last = kept[-1]
+    last = served[-1]
     start = last.record
     if (start.players, start.players - len(last.bots), start.rules) != (players, people, rules):
         return None
@@ -1186,9 +1201,12 @@ def _unfinished_table(
     return None if table.state.is_over else _Resumed(last.number, last.began, table)
 
 
-def _lobby_tables(store: TableStore, options: _TableOptions) -> list[WebTable]:
-    """Return the tables the lobby made that *store* keeps, each at its latest game, if not over."""
-    latest = {table.name: table for table in store.tables() if table.name}
+def _lobby_tables(
+    stored: list[StoredTable], store: TableStore, options: _TableOptions
+) -> list[WebTable]:
+    """Return the tables the lobby made of those *stored* in *store*, each at its latest
+    game, if not over."""
+    latest = {table.name: table for table in stored if table.name}
     tables = []
     for kept in latest.values():
         table = _resume(kept, options, store)
