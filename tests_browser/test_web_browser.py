@@ -937,6 +937,7 @@ def test_the_pips_of_a_dimmed_tile_keep_a_contrast_of_3_to_1(
         }""",
     )
     assert tiles, "no dimmed tile to look at"
+    assert any(fills for *_, fills in tiles), "no dimmed pip to look at"
 
     def rgb(colour: str) -> list[int]:
         if colour.startswith("#"):

@@ -97,10 +97,18 @@ function laid(tiles, engine) {
   });
 }
 
+// A train's name, and the train inside a sentence: "the Mexican train", "your train",
+// "Ann's train".  *board* holds the reader's seat and the seats' names.
 function ownerWords(train, board) {
   if (train === BOARD_MEXICAN) return "Mexican train";
   if (train === board.seat) return "Your train";
   return board.names[train] + "'s train";
+}
+
+function ownerPhrase(train, board) {
+  if (train === BOARD_MEXICAN) return "the Mexican train";
+  if (train === board.seat) return "your train";
+  return ownerWords(train, board);
 }
 
 // An icon for the eye alone: a screen reader says the words beside it.
@@ -195,8 +203,7 @@ function drawTrain(train, board, options) {
     .filter(Boolean).join(", ");
   const ends = `${data.tiles.length} tile${data.tiles.length === 1 ? "" : "s"}, open end ${data.open_end}`;
   if (target) {
-    const phrase = train === BOARD_MEXICAN ? "the Mexican train"
-      : train === board.seat ? "your train" : name;
+    const phrase = ownerPhrase(train, board);
     // A train the chosen tile may go on holds a button (P3), and stays an item of the
     // board's list; a click anywhere on its row plays there.
     const play = make("div", null, {

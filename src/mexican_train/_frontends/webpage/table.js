@@ -49,17 +49,13 @@ function sleep(ms) {
 
 // -- what is shown -----------------------------------------------------------------------
 
+// A train's name, and the train inside a sentence (board.js words both).
 function trainName(train) {
-  if (train === MEXICAN) return "Mexican train";
-  if (train === doc.seat) return "Your train";
-  return doc.names[train] + "'s train";
+  return ownerWords(train, doc);
 }
 
-// A train inside a sentence: "the Mexican train", "your train", "Ann's train".
 function trainPhrase(train) {
-  if (train === MEXICAN) return "the Mexican train";
-  if (train === doc.seat) return "your train";
-  return trainName(train);
+  return ownerPhrase(train, doc);
 }
 
 function shortName(name) {
