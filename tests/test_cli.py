@@ -967,6 +967,8 @@ class _Terminal(io.BytesIO):
 @pytest.mark.parametrize("option", [[], ["--no-review"]])
 def test_play_asks_for_a_review_on_a_terminal_unless_told_not_to(option: list[str]) -> None:
     args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy", *option]
+    # Seed 3's first round ends within 60 of the person's moves (asserted below), then
+    # "n" answers the review's question where it is asked, and "q" leaves.
     typed = _Terminal(b"1\n" * 60 + b"n\n" + b"q\n")
     result = CliRunner().invoke(cli, args, input=typed, prog_name="mexican-train")
     assert result.exit_code == 0, result.output
