@@ -115,3 +115,37 @@ def test_the_lobby_and_the_page_without_a_seat_are_the_pages_main_landmark(
     assert main.get_by_role("heading", name="No seat here").count() == 1
     assert errors == []
     context.close()
+
+
+def test_the_lobbys_links_are_named_for_whose_they_are_not_by_their_secret(
+    browser: Browser, server: WebServer
+) -> None:
+    """A screen reader names each link by whose it is, never reading its token aloud; the
+    URL stays in view, to be read and copied."""
+    context, lobby, errors = _open_lobby(browser, server)
+    lobby.fill("#lobby-people", "2")
+    lobby.click("#lobby-form button[type=submit]")
+    lobby.wait_for_function(
+        "document.querySelectorAll('#lobby-links li').length === 3", timeout=WAIT
+    )
+    made = server.tables[1]
+    names = {"Seat 0's link": 0, "Seat 1's link": 1, "Spectators' link": None}
+    for name, seat in names.items():
+        link = lobby.get_by_role("link", name=name, exact=True)
+        assert link.count() == 1, lobby.locator("#lobby-links").aria_snapshot()
+        href = link.get_attribute("href") or ""
+        if seat is not None:
+            assert href.endswith(f"#token={made.tokens[seat]}")
+        shown = lobby.locator("#lobby-links li", has=link).locator("code")
+        assert shown.text_content() == href  # in view as it is, to copy
+        assert shown.is_visible()
+    # What a screen reader says: the links' names, not their URLs (the snapshot's /url
+    # lines are the links' targets, which it does not read out).
+    snapshot = lobby.locator("#lobby-links").aria_snapshot().splitlines()
+    heard = [line for line in snapshot if not line.strip().startswith("- /url:")]
+    assert not any("token" in line for line in heard), snapshot
+    assert [line.strip() for line in heard if "link" in line] == [
+        f'- link "{name}":' for name in names
+    ]
+    assert errors == []
+    context.close()

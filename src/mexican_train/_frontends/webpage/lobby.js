@@ -9,10 +9,15 @@ function lobbyElement(tag, text, attributes = {}) {
   return node;
 }
 
-function lobbyLink(label, fragment) {
+// A link says whose it is ("Seat 0's link"), so that a screen reader does not read its
+// secret token aloud; its URL stays in view beside it for the eye, to be read and copied
+// (hidden from a screen reader, which copies the link itself).
+function lobbyLink(whose, fragment) {
   const url = location.origin + fragment;
-  const item = lobbyElement("li", label + ": ");
-  item.append(lobbyElement("a", url, {href: url, target: "_blank", rel: "noopener"}));
+  const item = lobbyElement("li");
+  const shown = lobbyElement("span", ": ", {"aria-hidden": "true"});
+  shown.append(lobbyElement("code", url));
+  item.append(lobbyElement("a", `${whose} link`, {href: url, target: "_blank", rel: "noopener"}), shown);
   return item;
 }
 
@@ -65,8 +70,8 @@ async function showLobby() {
     }
     error.textContent = "";
     const links = Object.entries(data.seats).map(([seat, fragment]) =>
-      lobbyLink(`Seat ${seat}`, fragment));
-    links.push(lobbyLink("Spectators", data.spectators));
+      lobbyLink(`Seat ${seat}'s`, fragment));
+    links.push(lobbyLink("Spectators'", data.spectators));
     document.getElementById("lobby-links").replaceChildren(...links);
     document.body.dataset.lobby = data.table;
     const seats = links.length - 1;
