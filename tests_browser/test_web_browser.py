@@ -364,6 +364,10 @@ def test_a_tile_is_chosen_and_played_with_the_keyboard(
     assert chosen.count() == 1
     assert chosen.get_attribute("aria-pressed") == "true"
     assert "playable" in (chosen.get_attribute("aria-label") or "")
+    # Chosen is said once, as the button's pressed state: its name is the tile's alone.
+    a, b = (chosen.get_attribute("data-tile") or "").split("-")
+    heard = chosen.aria_snapshot()
+    assert heard == f'- button "{a} and {b}, playable" [pressed]', heard
     page.locator("#trains button:not([disabled])").first.focus()
     page.keyboard.press("Enter")
     page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)

@@ -84,9 +84,9 @@ function showHand() {
       "class": "hand-tile" + (playable ? " playable" : "") + (tile === selected ? " selected" : ""),
       "data-tile": tile,
       "tabindex": tile === stop ? "0" : "-1",
+      // Chosen is said once, as the pressed state: the label names the tile alone.
       "aria-pressed": String(tile === selected),
-      "aria-label": `${a} and ${b}` + (playable ? ", playable" : "")
-        + (tile === selected ? ", chosen" : ""),
+      "aria-label": `${a} and ${b}` + (playable ? ", playable" : ""),
     });
     tileHalves(button, Number(a), Number(b));
     if (tile === selected) button.append(element("span", "\u2713", {"class": "chosen", "aria-hidden": "true"}));
