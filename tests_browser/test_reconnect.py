@@ -81,7 +81,7 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
         page.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=WAIT)
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
         assert "your-turn" in (page.locator("#status").get_attribute("class") or "")
-        assert page.title() == "\u25b6 Mexican Train"
+        assert page.title() == "Your turn \u2013 Mexican Train"
         _kill(process)
         _live(page, "no")
         assert "reconnecting" in (page.locator("#status").text_content() or "")
@@ -94,7 +94,7 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
         _live(page, "yes")
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
         assert "your-turn" in (page.locator("#status").get_attribute("class") or "")
-        assert page.title() == "\u25b6 Mexican Train"
+        assert page.title() == "Your turn \u2013 Mexican Train"
         # The table goes on after the restart: a move, then the person's turn again.
         restarted = int(page.evaluate("document.body.dataset.version"))
         _move(page)

@@ -374,6 +374,19 @@ def test_a_tile_is_chosen_and_played_with_the_keyboard(
     assert page.locator("#error").text_content() == ""
 
 
+def test_the_tabs_title_says_in_words_when_it_is_your_turn(
+    browser: Browser, one_person: WebServer
+) -> None:
+    """The tab's title marks a turn in words a screen reader says plainly, no symbol."""
+    page, watcher = _page(browser), _page(browser)
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    assert page.title() == "Your turn \u2013 Mexican Train"
+    watcher.goto(str(one_person.spectator_link()))
+    watcher.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
+    assert watcher.title() == "Mexican Train"  # no turn to take
+
+
 def test_the_hand_is_one_tab_stop_and_tab_goes_on_to_the_trains(
     browser: Browser, one_person: WebServer
 ) -> None:

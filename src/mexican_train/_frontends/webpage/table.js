@@ -231,7 +231,8 @@ function show(next) {
   // or went), a screen reader would say them again.
   if ($("status").textContent !== doc.status) $("status").textContent = doc.status;
   $("status").classList.toggle("your-turn", doc.moves.length > 0);
-  document.title = (doc.moves.length > 0 ? "\u25B6 " : "") + "Mexican Train";
+  // In words, which a screen reader says plainly (a symbol it would read by its name).
+  document.title = (doc.moves.length > 0 ? "Your turn \u2013 " : "") + "Mexican Train";
   // A finished game: any person may deal a new one at the same table (same links).
   $("again").hidden = !(doc.view.is_over && doc.seat >= 0);
   redraw(() => {
