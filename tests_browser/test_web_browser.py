@@ -651,6 +651,19 @@ def test_a_round_ends_its_review_appears_and_a_new_game_is_dealt_at_the_table(
     assert body.locator("p").first.text_content() == review["heading"]
     assert body.locator("li strong").all_text_contents() == [m["said"] for m in review["mistakes"]]
     assert body.locator("li p").all_text_contents() == [m["better"] for m in review["mistakes"]]
+    # A screen reader is told briefly that the review is ready, on top of the round's end in
+    # the status line, and is not read the whole review: that is not a live region, it is
+    # read by moving through the page, a region under its heading.
+    live = "[aria-live]:not([aria-live=off]), [role=status], [role=log], [role=alert]"
+    assert (
+        page.evaluate(f"document.getElementById('review-body').closest({live!r})?.id ?? null")
+        is None
+    )
+    ready = page.get_by_role("status").filter(has_text="review")
+    assert ready.text_content() == "Your review of round 1 is ready below."
+    region = page.get_by_role("region", name="Your round 1, reviewed").aria_snapshot()
+    assert '- heading "Your round 1, reviewed"' in region, region
+    assert review["mistakes"][0]["said"] in region, region
     # A spectator has no decisions: no review.
     watcher.wait_for_function("document.body.dataset.phase === 'round-over'", timeout=WAIT)
     assert watcher.locator("#review").is_hidden()
@@ -663,6 +676,7 @@ def test_a_round_ends_its_review_appears_and_a_new_game_is_dealt_at_the_table(
     else:
         pytest.fail(f"the game did not end within {MAX_CLICKS} clicks")
     page.wait_for_function("document.getElementById('review').dataset.round === '2'", timeout=WAIT)
+    assert ready.text_content() == "Your review of round 2 is ready below."
     # "New game at this table": the same link, a new deal, the scores empty.
     over = int(page.evaluate("document.body.dataset.version"))
     page.locator("#again").click()
@@ -670,6 +684,7 @@ def test_a_round_ends_its_review_appears_and_a_new_game_is_dealt_at_the_table(
     assert page.evaluate("document.body.dataset.phase") in {"my-turn", "waiting"}
     assert page.locator("#again").is_hidden()
     assert page.locator("#review").is_hidden()
+    assert page.locator("#review-ready").text_content() == ""  # said anew at the next one
     assert not (page.locator("#status").text_content() or "").startswith("The game is over")
     assert page.locator("#scores tr").count() == 2  # the heading and the totals: no round yet
     assert "You dealt a new game." in page.locator("#log").all_text_contents()[0]

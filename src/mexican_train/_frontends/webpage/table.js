@@ -391,6 +391,7 @@ async function showReview(next) {
   if (next.view.current_player !== null) {  // a round under way: no review
     box.hidden = true;
     reviewed = null;
+    $("review-ready").textContent = "";  // said again, then, for the next round's review
     return;
   }
   if (next.seat < 0 || reviewed === next.view.round_number) return;  // spectators get none
@@ -408,6 +409,7 @@ async function showReview(next) {
   if (reviewed !== asked) return;  // the table moved on meanwhile
   if (!answer.ok) {
     $("review-body").replaceChildren(element("p", answer.data.reason || answer.data.error));
+    $("review-ready").textContent = `No review of round ${asked}: the reason is below.`;
     return;
   }
   const review = answer.data;
@@ -424,6 +426,7 @@ async function showReview(next) {
   }
   parts.push(element("p", review.ending));
   $("review-body").replaceChildren(...parts);
+  $("review-ready").textContent = `Your review of round ${review.round} is ready below.`;
   box.dataset.round = String(review.round);
 }
 
