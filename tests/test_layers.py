@@ -92,3 +92,31 @@ def test_the_compiled_modules_exist() -> None:
     assert hook["include"], "no module is compiled"
     for source in hook["include"]:
         assert (PACKAGE / source.removeprefix("src/mexican_train/")).is_file(), source
+
+
+#: The moves without arguments, each one object (`mexican_train._core.moves`).
+_SINGLETON_MOVES = {"NextRound"}
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_the_shared_moves_are_made_once_in_the_core(module: str) -> None:
+    """A module compares a move with ``NEXT_ROUND`` from ``_core/moves.py``; none makes its own.
+
+    Every ``NextRound()`` is the same object, so a copy elsewhere is not a bug, but the
+    package names the value in one place and imports it (the engine may bind it once
+    more, as a constant of its own, for the compiled build).
+    """
+    if module == "_core/moves.py":
+        return
+    tree = ast.parse((PACKAGE / module).read_text(), module)
+    for node in tree.body:
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in _SINGLETON_MOVES
+        ):
+            raise AssertionError(
+                f"{module}:{node.lineno} makes its own {value.func.id}(): "
+                "import the shared value from mexican_train._core.moves"
+            )

@@ -7,6 +7,8 @@ pin the rules themselves.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 import subprocess
 import sys
@@ -24,6 +26,7 @@ from mexican_train import (
     GameState,
     IllegalMoveError,
     Move,
+    NextRound,
     Play,
     Rules,
     Tile,
@@ -142,6 +145,43 @@ def test_every_offered_move_applies(state: GameState) -> None:
         after = apply(state, move)
         check_transition(state, move, after)
         check_invariants(after)
+
+
+def _built_anew(move: Move) -> Move:
+    """*move* as a caller writes it, from its parts: ``Play(Tile(6, 4), 2)``, ``NextRound()``."""
+    if isinstance(move, Play):
+        return Play(Tile(move.tile.low, move.tile.high), move.train)  # either order of the ends
+    return type(move)()
+
+
+@given(state=positions(preset_tables()) | positions(variant_tables()))
+def test_a_move_the_caller_builds_is_the_one_offered_and_is_accepted(state: GameState) -> None:
+    """Offered <=> accepted holds for the caller's own move values, not only the engine's.
+
+    A move built anew (a fresh ``NextRound()`` between rounds included), unpickled or
+    deep-copied is the move `legal_moves` offers: equal, the same hash, found in the
+    offered tuple, and `apply` accepts it with the same result.
+    """
+    offered = legal_moves(state)
+    for move in offered:
+        after = apply(state, move)
+        for theirs in (_built_anew(move), pickle.loads(pickle.dumps(move)), copy.deepcopy(move)):
+            assert theirs == move
+            assert hash(theirs) == hash(move)
+            assert theirs in offered
+            assert apply(state, theirs) == after
+
+
+def test_a_fresh_next_round_is_the_shared_one_and_deals_the_next_round() -> None:
+    """Between rounds `NextRound()` is offered, and the caller's own is accepted (E4)."""
+    from mexican_train._core.moves import NEXT_ROUND
+
+    state = new_game(2, attrs.evolve(HUB, rounds=2), seed=3)
+    while state.current_player is not None:
+        state = apply(state, legal_moves(state)[0])
+    assert legal_moves(state) == (NextRound(),)
+    assert NextRound() is NEXT_ROUND
+    assert apply(state, NextRound()).round_number == 2
 
 
 @given(state=positions(preset_tables()) | positions(variant_tables()))

@@ -86,7 +86,6 @@ from . import (
     IllegalMoveError,
     MexicanTrainError,
     Move,
-    NextRound,
     OpenDouble,
     Pass,
     Play,
@@ -100,6 +99,7 @@ from . import (
     new_game,
     set_size,
 )
+from ._core.moves import NEXT_ROUND
 
 if TYPE_CHECKING:
     import hypothesis
@@ -120,7 +120,6 @@ __all__ = [
 
 _DRAW = Draw()
 _PASS = Pass()
-_NEXT_ROUND = NextRound()
 _CALL = CallLastTile()
 
 
@@ -562,7 +561,7 @@ def _expected_moves(state: GameState) -> list[Move]:
         return []
     seat = state.current_player
     if seat is None:
-        return [_NEXT_ROUND]  # E4
+        return [NEXT_ROUND]  # E4
     rules = state.rules
     hand = state.hands[seat]
     trains = _playable_trains(state, seat)
@@ -917,7 +916,7 @@ def _check_round_scores(before: GameState, move: Move, after: GameState) -> None
 
 
 def _check_next_round(before: GameState, move: Move, after: GameState) -> None:
-    if move is not _NEXT_ROUND:
+    if move is not NEXT_ROUND:
         raise _fail("between rounds only NextRound", "E4", "another move applied", before, move)
     if after.round_number != before.round_number + 1:
         raise _fail("rounds follow", "E4", f"round {after.round_number} next", before, move)
@@ -1077,7 +1076,7 @@ def _candidates(state: GameState) -> list[Move]:
     moves += [Play(tile, own) for tile in strangers]
     if hand:
         moves.append(Play(hand[0], state.players))  # no such train
-    moves += [_DRAW, _PASS, _NEXT_ROUND, _CALL]
+    moves += [_DRAW, _PASS, NEXT_ROUND, _CALL]
     return moves
 
 
@@ -1240,7 +1239,7 @@ def play_random_game(
                     state,
                     move,
                 )
-            if move is _NEXT_ROUND or after.is_over:
+            if move is NEXT_ROUND or after.is_over:
                 lengths.append(length)
                 length = 0
             state = after

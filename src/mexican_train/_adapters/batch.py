@@ -19,7 +19,7 @@ from typing import Final
 from .._bots.players import Player
 from .._bots.simulate import Observers, observers_of, observing_copies, tell
 from .._core.engine import apply, legal_moves, new_game
-from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from .._core.moves import MEXICAN, NEXT_ROUND, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
 from .._core.state import (
     AFTER_FIRST_TURN,
@@ -52,8 +52,6 @@ __all__ = [
     "view_floats",
     "view_row",
 ]
-
-_NEXT_ROUND: Final = NextRound()
 
 
 def round_rewards(points: tuple[int, ...] | list[int]) -> tuple[float, ...]:
@@ -508,9 +506,9 @@ class Tables:
                     return state
                 if self.seen is not None:
                     self.seen[table].clear()  # E4: a new deal
-                after = apply(state, _NEXT_ROUND)
+                after = apply(state, NEXT_ROUND)
                 if observers:
-                    tell(observers, state, _NEXT_ROUND, after)
+                    tell(observers, state, NEXT_ROUND, after)
                 state = after
                 continue
             if self.learners >> seat & 1:

@@ -26,7 +26,7 @@ from .._catalogue.variants import get_variant
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError
-from .._core.moves import Move, NextRound
+from .._core.moves import NEXT_ROUND, Move
 from .._core.rules import HUB, Rules
 from .._core.state import GameState
 from .._core.view import PlayerView, view
@@ -47,8 +47,6 @@ __all__ = [
 #: The render modes both environments offer: "human" prints the text picture,
 #: "ansi" returns it, "svg" returns the SVG picture.
 RENDER_MODES: Final = ("human", "ansi", "svg")
-
-_NEXT_ROUND: Final = NextRound()
 
 
 def _check_render_mode(render_mode: object) -> str | None:
@@ -140,7 +138,7 @@ def _finish_rounds(
         return state, None
     rewards = round_rewards(state.round_scores[-1])
     if not state.is_over:
-        state = _apply(state, _NEXT_ROUND, lay, seen, observers)
+        state = _apply(state, NEXT_ROUND, lay, seen, observers)
     return state, rewards
 
 

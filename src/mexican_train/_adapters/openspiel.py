@@ -22,7 +22,7 @@ from .._catalogue.variants import get_variant
 from .._core.deal import Deal
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError
-from .._core.moves import Draw, Move, NextRound
+from .._core.moves import Draw, Move
 from .._core.rules import EnginePlacement, Rules
 from .._core.state import GameState
 from .._core.tiles import Tile, full_set, tile_index
@@ -42,7 +42,6 @@ GAME_NAME: Final = "python_mexican_train"
 T = TypeVar("T")
 
 _DRAW: Final = Draw()
-_NEXT_ROUND: Final = NextRound()
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,

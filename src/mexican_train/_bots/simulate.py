@@ -23,7 +23,7 @@ import attrs
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, shown
-from .._core.moves import Draw, Move, NextRound, Pass, Play
+from .._core.moves import NEXT_ROUND, Draw, Move, Pass, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
 from .._core.view import view
@@ -377,8 +377,8 @@ def _play_game(batch: _Batch, number: int) -> _Game:
         if seat is None:  # between rounds, or the game is over
             if state.is_over:
                 break
-            after = apply(state, _NEXT_ROUND)
-            tell(observers, state, _NEXT_ROUND, after)
+            after = apply(state, NEXT_ROUND)
+            tell(observers, state, NEXT_ROUND, after)
             state = after
             continue
         moves = legal_moves(state)
@@ -454,7 +454,6 @@ def tell(observers: Observers, before: GameState, move: Move, after: GameState) 
             observe(redact_events(events, seat))
 
 
-_NEXT_ROUND: Final = NextRound()
 _PASS: Final = Pass()
 _DRAW: Final = Draw()
 

@@ -8,7 +8,16 @@ from .bounds import MAX_TRAIN
 from .errors import InvalidArgumentError, shown
 from .tiles import Tile
 
-__all__ = ["MEXICAN", "CallLastTile", "Draw", "Move", "NextRound", "Pass", "Play"]
+__all__ = [
+    "MEXICAN",
+    "NEXT_ROUND",
+    "CallLastTile",
+    "Draw",
+    "Move",
+    "NextRound",
+    "Pass",
+    "Play",
+]
 
 #: The Mexican train's id (P2).  A personal train's id is its owner's seat,
 #: ``0 .. players - 1``; ``-1`` also indexes the last of a state's trains.
@@ -208,6 +217,11 @@ class CallLastTile(_Singleton):
     def __new__(cls) -> CallLastTile:
         return super().__new__(cls)  # type: ignore[return-value]
 
+
+#: The one `NextRound` value, for the package's modules to compare a move with
+#: (``move is NEXT_ROUND``) and to apply between rounds.  Any ``NextRound()`` is this
+#: object (an argument-less move is a singleton), so a caller's own is accepted alike.
+NEXT_ROUND: Final = NextRound()
 
 #: Any move.
 Move: TypeAlias = Union[Play, Draw, Pass, NextRound, CallLastTile]  # noqa: UP007 (a runtime alias on 3.10)

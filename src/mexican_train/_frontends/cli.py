@@ -50,7 +50,7 @@ from .._core.errors import (
     UnknownVariantError,
     shown,
 )
-from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from .._core.moves import MEXICAN, NEXT_ROUND, CallLastTile, Draw, Move, Pass, Play
 from .._core.rules import HUB, STANDARD, Rules
 from .._core.state import GameState
 from .._core.tiles import Tile, TileNotationError
@@ -80,7 +80,6 @@ __all__ = [
 # does not exist), 130 stopped by Ctrl-C (the shell's code for it).
 _EXIT_FAILURE = 1
 _EXIT_INTERRUPTED = 130
-_NEXT_ROUND: Final = NextRound()
 
 
 def _did_you_mean(name: str, known: Sequence[str]) -> str:
@@ -498,8 +497,8 @@ def demo(
     while not state.is_over:
         seat = state.current_player
         if seat is None:
-            before, state = state, apply(state, _NEXT_ROUND)
-            tell(observers, before, _NEXT_ROUND, state)
+            before, state = state, apply(state, NEXT_ROUND)
+            tell(observers, before, NEXT_ROUND, state)
             moves = 0
             continue
         mine = view(state, seat)
@@ -822,7 +821,7 @@ def _play_game(
                     default="",
                     show_default=False,
                 )
-                move, state = _NEXT_ROUND, apply(state, _NEXT_ROUND)
+                move, state = NEXT_ROUND, apply(state, NEXT_ROUND)
                 click.echo(narrator.round_start(state))
             elif current == seat:
                 move, state = _human_turn(state, seat, names, narrator, hint)

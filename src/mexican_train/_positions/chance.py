@@ -26,7 +26,7 @@ from .._core.errors import (
     RulesError,
     shown,
 )
-from .._core.moves import Draw, NextRound
+from .._core.moves import NEXT_ROUND, Draw
 from .._core.rules import EnginePlacement, Rules
 from .._core.state import GameState, Train, flag, whole, with_boneyard
 from .._core.tiles import Tile
@@ -39,7 +39,6 @@ __all__ = ["build_state", "draw_tile", "next_round", "reorder_boneyard"]
 # hash is high * 1024 + low, the order of (high, low)).
 _ORDER = attrgetter("_hash")
 _DRAW = Draw()
-_NEXT_ROUND = NextRound()
 
 
 def build_state(
@@ -337,8 +336,8 @@ def next_round(state: GameState, deal: Deal) -> GameState:
         raise TypeError(f"next_round() needs a GameState, not {type(state).__name__}")
     if not isinstance(deal, Deal):
         raise TypeError(f"next_round() needs a Deal, not {type(deal).__name__}")
-    if _NEXT_ROUND not in legal_moves(state):
-        raise IllegalMoveError(_NEXT_ROUND, why_illegal(state, _NEXT_ROUND))
+    if NEXT_ROUND not in legal_moves(state):
+        raise IllegalMoveError(NEXT_ROUND, why_illegal(state, NEXT_ROUND))
     return start_round(
         state.rules, state.players, state.max_pip, state.hand_size, state.seed,
         state.round_number + 1, previous_first=state.first_player,
