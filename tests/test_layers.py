@@ -95,16 +95,17 @@ def test_the_compiled_modules_exist() -> None:
 
 
 #: The moves without arguments, each one object (`mexican_train._core.moves`).
-_SINGLETON_MOVES = {"NextRound"}
+_SINGLETON_MOVES = {"Draw", "Pass", "NextRound", "CallLastTile"}
 
 
 @pytest.mark.parametrize("module", MODULES)
 def test_the_shared_moves_are_made_once_in_the_core(module: str) -> None:
-    """A module compares a move with ``NEXT_ROUND`` from ``_core/moves.py``; none makes its own.
+    """A module compares a move with ``NEXT_ROUND`` (``DRAW``, ``PASS``, ``CALL_LAST_TILE``)
+    from ``_core/moves.py``; none makes its own.
 
     Every ``NextRound()`` is the same object, so a copy elsewhere is not a bug, but the
-    package names the value in one place and imports it (the engine may bind it once
-    more, as a constant of its own, for the compiled build).
+    package names each value in one place and imports it (a compiled module may bind
+    it once more, as a constant of its own, which mypyc reads as a C global).
     """
     if module == "_core/moves.py":
         return

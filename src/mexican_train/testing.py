@@ -78,16 +78,13 @@ import attrs
 
 from . import (
     MEXICAN,
-    CallLastTile,
     DealError,
-    Draw,
     EnginePlacement,
     GameState,
     IllegalMoveError,
     MexicanTrainError,
     Move,
     OpenDouble,
-    Pass,
     Play,
     Rules,
     RulesError,
@@ -99,7 +96,7 @@ from . import (
     new_game,
     set_size,
 )
-from ._core.moves import NEXT_ROUND
+from ._core.moves import CALL_LAST_TILE, DRAW, NEXT_ROUND, PASS
 
 if TYPE_CHECKING:
     import hypothesis
@@ -118,10 +115,6 @@ __all__ = [
     "rules_conformance",
 ]
 
-_DRAW = Draw()
-_PASS = Pass()
-_CALL = CallLastTile()
-
 
 class ConformanceError(MexicanTrainError, AssertionError):
     """A game broke an invariant: the engine and the rules disagree somewhere.
@@ -138,6 +131,7 @@ class ConformanceError(MexicanTrainError, AssertionError):
         context: where in a game it happened and how to replay it (from
             `play_random_game`), or ``""``.
 
+    >>> from mexican_train import Pass
     >>> error = ConformanceError("chain", "P2", "train 0 breaks at 5-3", move=Pass())
     >>> print(error)
     P2 (chain) broken: train 0 breaks at 5-3
@@ -497,7 +491,7 @@ def _move_key(move: Move) -> tuple[int, Tile | None, int]:
     # train last), then Draw, then Pass, then the last-tile call.
     if isinstance(move, Play):
         return (0, move.tile, _train_key(move.train))
-    return (1 if move is _DRAW else 2 if move is _PASS else 3, None, 0)
+    return (1 if move is DRAW else 2 if move is PASS else 3, None, 0)
 
 
 def _is_closable(state: GameState, pip: int) -> bool:
@@ -574,7 +568,7 @@ def _expected_moves(state: GameState) -> list[Move]:
     ]
     special = _special_first_turn(state, seat)
     if special and state.turn_tiles:
-        moves.append(_PASS)  # P4: the chain may stop after the first tile
+        moves.append(PASS)  # P4: the chain may stop after the first tile
     elif moves and rules.must_play:
         pass  # P7 (V6): drawing and passing are for a player who cannot play
     elif (
@@ -582,11 +576,11 @@ def _expected_moves(state: GameState) -> list[Move]:
         and (not state.has_drawn or (rules.draw_until_playable and not moves))
         and state.boneyard
     ):
-        moves.append(_DRAW)  # P5, D1, D2: one draw per turn, or per double (or until playable)
+        moves.append(DRAW)  # P5, D1, D2: one draw per turn, or per double (or until playable)
     else:
-        moves.append(_PASS)  # P5a
+        moves.append(PASS)  # P5a
     if rules.last_tile_penalty and len(hand) == 2 and not state.last_tile_called:
-        moves.append(_CALL)  # the last-tile call: holding two tiles, once a turn
+        moves.append(CALL_LAST_TILE)  # the last-tile call: holding two tiles, once a turn
     return moves
 
 
@@ -632,9 +626,9 @@ def _rule_of(state: GameState, move: Move) -> str:
     seat = state.current_player
     if seat is None:
         return "E4"
-    if move is _DRAW:
+    if move is DRAW:
         return "P7" if state.rules.must_play else "P5"
-    if move is _PASS:
+    if move is PASS:
         return "P5a"
     if not isinstance(move, Play):
         return "API"
@@ -690,7 +684,7 @@ def check_transition(before: GameState, move: Move, after: GameState) -> None:
 
 def _turn_ends(before: GameState, move: Move, seat: int) -> bool:
     """Return whether *move* ends the turn by itself (P4, P5a, D1)."""
-    if move is _PASS:
+    if move is PASS:
         return True
     if not isinstance(move, Play):
         return False  # a draw, or the last-tile call
@@ -711,7 +705,7 @@ def _idle_turns_after(before: GameState, move: Move, seat: int, tiles_this_turn:
     train (a pass that only stops a P4 first-turn chain places none).
     """
     newly_marked = (
-        move is _PASS
+        move is PASS
         and not before.trains[seat].marked
         and not (_special_first_turn(before, seat) and before.turn_tiles)
     )
@@ -737,7 +731,7 @@ def _expected_table(before: GameState, move: Move, seat: int, ends: bool) -> _Ta
             train.marked,
             train.owner_played or move.train == seat,  # V2: the owner's tile only
         )
-    elif move is _DRAW:
+    elif move is DRAW:
         # P5: the first tile of the boneyard goes to the player's hand.
         hands[seat] = tuple(sorted((*hands[seat], boneyard[0])))
         boneyard = boneyard[1:]
@@ -802,7 +796,7 @@ def _check_markers(before: GameState, move: Move, after: GameState, seat: int) -
     marked = [train.marked for train in before.trains]
     if isinstance(move, Play) and (move.train == seat or before.rules.marker_lifts_anywhere):
         marked[seat] = False  # P6: the owner's tile lifts the marker (the variant: anywhere)
-    elif move is _PASS and not (_special_first_turn(before, seat) and before.turn_tiles):
+    elif move is PASS and not (_special_first_turn(before, seat) and before.turn_tiles):
         marked[seat] = True  # P5, D1, D2: a turn ended without a (final) tile
     got = [train.marked for train in after.trains]
     if got != marked:
@@ -846,8 +840,8 @@ def _check_turn(before: GameState, move: Move, after: GameState, seat: int, ends
         wanted = _ended_turn(before, move, seat)
     else:
         # P5, D1: a draw is used up; a tile played (a double) gives a new one.
-        drawn = True if move is _DRAW else False if played else before.has_drawn
-        called = before.last_tile_called or move is _CALL
+        drawn = True if move is DRAW else False if played else before.has_drawn
+        called = before.last_tile_called or move is CALL_LAST_TILE
         tiles_this_turn = before.turn_tiles + played
         wanted = (tiles_this_turn, drawn, list(before.had_first_turn), before.idle_turns, called)
     _check_bookkeeping(before, move, after, wanted)
@@ -1076,7 +1070,7 @@ def _candidates(state: GameState) -> list[Move]:
     moves += [Play(tile, own) for tile in strangers]
     if hand:
         moves.append(Play(hand[0], state.players))  # no such train
-    moves += [_DRAW, _PASS, NEXT_ROUND, _CALL]
+    moves += [DRAW, PASS, NEXT_ROUND, CALL_LAST_TILE]
     return moves
 
 

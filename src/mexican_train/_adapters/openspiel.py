@@ -22,7 +22,7 @@ from .._catalogue.variants import get_variant
 from .._core.deal import Deal
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError
-from .._core.moves import Draw, Move
+from .._core.moves import DRAW, Move
 from .._core.rules import EnginePlacement, Rules
 from .._core.state import GameState
 from .._core.tiles import Tile, full_set, tile_index
@@ -41,7 +41,6 @@ GAME_NAME: Final = "python_mexican_train"
 
 T = TypeVar("T")
 
-_DRAW: Final = Draw()
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -311,7 +310,7 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
                 self._searched.append(tile)  # S3: one tile drawn looking for the engine
             if self._deal_complete() and self._engine_found():
                 self._start_round()
-        elif self._pending is _DRAW:
+        elif self._pending is DRAW:
             assert self.game_state is not None
             self.game_state = draw_tile(self.game_state, tile)  # P5, D1, D2: the draw
             self._pending = None
@@ -352,7 +351,7 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         assert state is not None
         assert state.current_player is not None
         self._log = _Shared((*self._log.value, (state.current_player, move)))
-        if move is _DRAW:
+        if move is DRAW:
             self._note(state, move, state)
             self._pending = move  # the tile comes from a chance node
             return

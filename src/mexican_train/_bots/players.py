@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Final, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import attrs
 
 from .._core.bounds import bounded
 from .._core.errors import InvalidArgumentError
-from .._core.moves import CallLastTile, Move, Play
+from .._core.moves import CALL_LAST_TILE, Move, Play
 from .._core.state import GameState
 from .._core.tiles import MAX_PIP, Tile, full_set, tile_index
 from .._core.view import PlayerView
@@ -151,9 +151,6 @@ def _tile_weights() -> tuple[int, ...]:
 _TILE_WEIGHTS = _tile_weights()
 
 
-_CALL: Final = CallLastTile()
-
-
 def _seat(view: PlayerView, player: str) -> int:
     seat = view.seat
     if seat is None:
@@ -196,8 +193,8 @@ class GreedyPlayer:
         if len(moves) == 1:
             return moves[0]
         seat = _seat(view, "GreedyPlayer")
-        if _CALL in moves:
-            return _CALL
+        if CALL_LAST_TILE in moves:
+            return CALL_LAST_TILE
         plays = [m for m in moves if isinstance(m, Play)]
         if not plays:
             return moves[0]  # Draw comes before Pass in legal_moves: draw when allowed

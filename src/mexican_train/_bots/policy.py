@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .._core.moves import CallLastTile, Move, Play
+from .._core.moves import CALL_LAST_TILE, Move, Play
 from .._core.state import GameState
 from .._core.tiles import Tile
 from .._core.view import PlayerView
@@ -42,7 +42,7 @@ __all__ = ["ENDGAME", "best_shed", "near_out", "plan_at", "planned_move", "shed_
 
 #: The opponent hand size at or below which the planner stops saving tiles (E3).
 ENDGAME: Final = 2
-_CALL: Final = CallLastTile()
+_CALL: Final = CALL_LAST_TILE  # a C global in the compiled build, as the engine's
 # D1: what a double that can be followed is worth beyond its pips, and one that cannot less.
 _DOUBLE: Final = 100
 # P6: what lifting the seat's own marker is worth.

@@ -27,7 +27,7 @@ import attrs
 from .._core.bounds import bounded
 from .._core.engine import apply
 from .._core.errors import InvalidArgumentError, shown
-from .._core.moves import CallLastTile, Move
+from .._core.moves import CALL_LAST_TILE, Move
 from .._core.state import GameState
 from .._core.view import PlayerView
 from .._formats.events import Event, RoundStarted
@@ -38,7 +38,6 @@ from .playout import playout as _playout
 
 __all__ = ["SearchPlayer"]
 
-_CALL = CallLastTile()
 # The heuristic a search must clearly beat to overrule, and how clearly (standard errors).
 _PLANNER = PlannerPlayer()
 _Z = 1.0
@@ -150,8 +149,8 @@ class SearchPlayer:
         _some(view, moves)
         if len(moves) == 1:
             return moves[0]
-        if _CALL in moves:
-            return _CALL  # the call costs nothing and spares the penalty
+        if CALL_LAST_TILE in moves:
+            return CALL_LAST_TILE  # the call costs nothing and spares the penalty
         seat = view.seat
         if seat is None:
             raise InvalidArgumentError("SearchPlayer plays a seat: a spectator view has none")

@@ -16,14 +16,14 @@ import math
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, shown
-from .._core.moves import NEXT_ROUND, Draw, Move, Pass, Play
+from .._core.moves import DRAW, NEXT_ROUND, PASS, Move, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
 from .._core.view import view
@@ -454,10 +454,6 @@ def tell(observers: Observers, before: GameState, move: Move, after: GameState) 
             observe(redact_events(events, seat))
 
 
-_PASS: Final = Pass()
-_DRAW: Final = Draw()
-
-
 class _Tally:
     """Counts rule situations by comparing each state with the next."""
 
@@ -508,12 +504,12 @@ class _Tally:
                 self.doubles_played += 1  # D1
             if move.train in before.open_doubles:
                 self.doubles_closed += 1  # D2: a tile on an open double closes it
-        elif move is _PASS:
+        elif move is PASS:
             self.passes += 1
         else:
             # P5: a draw (or the last-tile call) leaves the turn with the player and
             # the table as it was; nothing else can have changed.
-            if move is _DRAW:
+            if move is DRAW:
                 self.draws += 1
             return
         if after.is_round_over:
@@ -539,7 +535,7 @@ class _Tally:
                     self.doubles_opened += 1  # D2: doubles left open as the turn ends
         # P5, P5a, P6: only a turn ended without a (final) tile places a marker,
         # and only on the player's own train.
-        if move is _PASS and after.trains[seat].marked and not before.trains[seat].marked:
+        if move is PASS and after.trains[seat].marked and not before.trains[seat].marked:
             self.markers_placed += 1
 
 

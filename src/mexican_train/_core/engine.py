@@ -18,7 +18,20 @@ from typing import Any, Final, NoReturn, overload
 from .bounds import check_bound
 from .deal import Deal
 from .errors import DealError, IllegalMoveError, RulesError
-from .moves import MEXICAN, NEXT_ROUND, PLAYS, CallLastTile, Draw, Move, NextRound, Pass, Play
+from .moves import (
+    CALL_LAST_TILE,
+    DRAW,
+    MEXICAN,
+    NEXT_ROUND,
+    PASS,
+    PLAYS,
+    CallLastTile,
+    Draw,
+    Move,
+    NextRound,
+    Pass,
+    Play,
+)
 from .rules import STANDARD, Cover, EnginePlacement, OpenDouble, OpenDoubleRule, Rules
 from .shuffle import shuffled
 from .state import (
@@ -43,12 +56,13 @@ from .view import PlayerView, view_position
 
 __all__ = ["apply", "legal_moves", "new_game", "round_score"]
 
-# Final: module constants the compiled build reads as C globals, not by name (a name
-# imported from another module is looked up in this one's globals at each use).
-_DRAW: Final = Draw()
-_PASS: Final = Pass()
+# Final: the shared moves (moves.py) bound again as module constants, which the compiled
+# build reads as C globals, not by name (a name imported from another module is looked
+# up in this one's globals at each use).
+_DRAW: Final = DRAW
+_PASS: Final = PASS
 _NEXT_ROUND: Final = NEXT_ROUND
-_CALL: Final = CallLastTile()
+_CALL: Final = CALL_LAST_TILE
 _PLAY: Final = Play  # apply's test of a move's type, without a lookup by name
 
 

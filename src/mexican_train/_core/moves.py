@@ -9,8 +9,11 @@ from .errors import InvalidArgumentError, shown
 from .tiles import Tile
 
 __all__ = [
+    "CALL_LAST_TILE",
+    "DRAW",
     "MEXICAN",
     "NEXT_ROUND",
+    "PASS",
     "CallLastTile",
     "Draw",
     "Move",
@@ -218,10 +221,17 @@ class CallLastTile(_Singleton):
         return super().__new__(cls)  # type: ignore[return-value]
 
 
-#: The one `NextRound` value, for the package's modules to compare a move with
-#: (``move is NEXT_ROUND``) and to apply between rounds.  Any ``NextRound()`` is this
-#: object (an argument-less move is a singleton), so a caller's own is accepted alike.
+# The one value of each move without arguments, for the package's modules to compare a
+# move with (``move is NEXT_ROUND``) and to make: any ``NextRound()`` is the same object
+# (each is a singleton), so a caller's own is offered and accepted alike.
+#: The one `Draw` value.
+DRAW: Final = Draw()
+#: The one `Pass` value.
+PASS: Final = Pass()
+#: The one `NextRound` value.
 NEXT_ROUND: Final = NextRound()
+#: The one `CallLastTile` value.
+CALL_LAST_TILE: Final = CallLastTile()
 
 #: Any move.
 Move: TypeAlias = Union[Play, Draw, Pass, NextRound, CallLastTile]  # noqa: UP007 (a runtime alias on 3.10)

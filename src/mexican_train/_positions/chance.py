@@ -26,7 +26,7 @@ from .._core.errors import (
     RulesError,
     shown,
 )
-from .._core.moves import NEXT_ROUND, Draw
+from .._core.moves import DRAW, NEXT_ROUND
 from .._core.rules import EnginePlacement, Rules
 from .._core.state import GameState, Train, flag, whole, with_boneyard
 from .._core.tiles import Tile
@@ -38,7 +38,6 @@ __all__ = ["build_state", "draw_tile", "next_round", "reorder_boneyard"]
 # Hands are listed in ascending order: this key sorts tiles at C speed (a tile's
 # hash is high * 1024 + low, the order of (high, low)).
 _ORDER = attrgetter("_hash")
-_DRAW = Draw()
 
 
 def build_state(
@@ -301,9 +300,9 @@ def draw_tile(state: GameState, tile: Tile | str) -> GameState:
     if not isinstance(state, GameState):
         raise TypeError(f"draw_tile() needs a GameState, not {type(state).__name__}")
     (chosen,) = _tiles([tile], "tile")
-    if _DRAW not in legal_moves(state):
-        raise IllegalMoveError(_DRAW, why_illegal(state, _DRAW))
-    return apply(reorder_boneyard(state, [chosen]), _DRAW)
+    if DRAW not in legal_moves(state):
+        raise IllegalMoveError(DRAW, why_illegal(state, DRAW))
+    return apply(reorder_boneyard(state, [chosen]), DRAW)
 
 
 def next_round(state: GameState, deal: Deal) -> GameState:
