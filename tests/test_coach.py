@@ -289,3 +289,39 @@ def test_a_review_of_one_decision_says_one_decision() -> None:
     assert one == "1 decision of seat 0 reviewed, 1 sampled deal each."
     many = review_report(reviews, "seat 0", 2).heading
     assert many == f"{len(reviews)} decisions of seat 0 reviewed, 2 sampled deals each."
+
+
+def test_a_decision_is_placed_by_the_seats_own_moves_of_its_round() -> None:
+    """A person finds a reviewed move as their Nth move of the round, with the tiles they
+    held: ``move_number``, its place in the record, counts every seat's moves and every
+    round before, which nobody at the table counts."""
+    game = _two_rounds()
+    states = list(replay_states(game))
+    reviews = list(analyze(game, seat=0, samples=2, seed=4))
+    assert {review.round_number for review in reviews} == {1, 2}
+    for review in reviews:
+        before = states[review.move_number - 1]
+        own = [
+            number
+            for number, state in enumerate(states[: review.move_number], start=1)
+            if state.current_player == 0 and state.round_number == review.round_number
+        ]
+        assert review.seat_move == len(own)  # this move the last of them
+        assert review.hand_size == len(before.hands[0])
+    later = [review for review in reviews if review.round_number == 2]
+    assert later[0].seat_move < later[0].move_number  # round 1's moves are not counted
+
+
+def test_every_front_end_words_a_mistake_by_the_seats_own_move_and_hand() -> None:
+    """analyze, play's end-of-round review and the web table's all print review_report's
+    line: the round, the seat's own move as an ordinal, the tiles in its hand."""
+    reviews = list(analyze(_game(), seat=0, samples=6, seed=2))
+    mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)
+    report = review_report(reviews, "seat 0", 6, top=len(mistakes))
+    for review, (said, _) in zip(mistakes, report.mistakes, strict=True):
+        n, hand = review.seat_move, review.hand_size
+        suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        assert said == (
+            f"round 1, seat 0's {n}{suffix} move ({hand} tile{'s' if hand != 1 else ''} "
+            f"in hand): lost {review.loss:.1f} points"
+        )

@@ -309,7 +309,7 @@ def test_a_seat_gets_the_review_of_its_decisions_in_the_round_just_over() -> Non
         }
         assert review["heading"].startswith(f"{len(judged)} decision")
         assert review["mistakes"]
-        assert all(m["said"].startswith("round 1, move ") for m in review["mistakes"])
+        assert all(m["said"].startswith("round 1, seat 0's ") for m in review["mistakes"])
         assert table.review(0) is table.review(0)  # made once, then kept
         table.play(0, legal_moves(view(table.state, 0))[0])  # the next round is dealt (E4)
         assert table.state.current_player is not None

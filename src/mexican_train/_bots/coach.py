@@ -34,7 +34,8 @@ class Review:
     """One decision judged: the move made, the best move found, and what the difference cost.
 
     Attributes:
-        move_number: the move's place in the record, from 1.
+        move_number: the move's place in the record, from 1 (``record.moves[move_number - 1]``
+            is *chosen*): for programs.  People find the move by *seat_move*.
         round_number: the round it was made in.
         seat: the seat that made it.
         chosen: the move made.
@@ -46,6 +47,12 @@ class Review:
             first.
         samples: the number of sampled worlds each move was played out in.
         reason: the judgement in a sentence.
+        seat_move: the move's place among the seat's own moves of its round, from 1:
+            every move the seat made counts, a forced one too (each tile of a first
+            turn's chain, a draw, a pass), as a person makes them one by one.  The
+            front ends say "round 2, seat 0's 5th move".
+        hand_size: the tiles the seat held when it chose, which the front ends show
+            beside *seat_move* to help find the move.
     """
 
     move_number: int
@@ -57,6 +64,8 @@ class Review:
     values: tuple[tuple[Move, float], ...]
     samples: int
     reason: str
+    seat_move: int
+    hand_size: int
 
 
 def analyze(
@@ -135,21 +144,26 @@ def _reviews(
     round_number: int | None,
 ) -> Iterator[Review]:
     events: list[Event] = []  # the round's events so far, unredacted
+    made = [0] * record.players  # each seat's moves so far this round
     before = states[0]
     for number, (move, after) in enumerate(zip(record.moves, states[1:], strict=True), start=1):
         mover = before.current_player
         if type(move) is NextRound:
             events = []
-        elif (
-            mover is not None
-            and (seat is None or mover == seat)
-            and (round_number is None or before.round_number == round_number)
-        ):
-            moves = legal_moves(before)
-            if len(moves) > 1:
-                yield _review(before, mover, move, moves, events, number, samples, seed)
-        if type(move) is not NextRound:
-            events += derive_events(before, move, after)
+            made = [0] * record.players
+            before = after
+            continue
+        if mover is not None:
+            made[mover] += 1
+            if (seat is None or mover == seat) and (
+                round_number is None or before.round_number == round_number
+            ):
+                moves = legal_moves(before)
+                if len(moves) > 1:
+                    yield _review(
+                        before, mover, move, moves, events, (number, made[mover]), samples, seed
+                    )
+        events += derive_events(before, move, after)
         before = after
 
 
@@ -159,10 +173,11 @@ def _review(
     chosen: Move,
     moves: tuple[Move, ...],
     events: list[Event],
-    number: int,
+    numbers: tuple[int, int],
     samples: int,
     seed: int,
 ) -> Review:
+    number, seat_move = numbers  # in the record, and among the seat's moves of the round
     mine = view(state, seat)
     history = redact_events(events, seat)
     rng = random.Random(f"analyze|{seed}|{number}")  # str: hashed alike in every process
@@ -190,6 +205,8 @@ def _review(
         reason=_reason(
             moves[mine_index], moves[best_index], loss, samples, seat, _in_first_turn(state, seat)
         ),
+        seat_move=seat_move,
+        hand_size=len(state.hands[seat]),
     )
 
 

@@ -231,10 +231,24 @@ class ReviewReport:
         return "\n".join(lines)
 
 
+def _ordinal(number: int) -> str:
+    """Return *number* as an English ordinal: ``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``.
+
+    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '111th']
+    """
+    if number % 100 in (11, 12, 13):
+        return f"{number}th"
+    return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(number % 10, 'th')}"
+
+
 def review_report(reviews: Sequence[Review], who: str, samples: int, top: int = 5) -> ReviewReport:
     """Word *reviews* of *who* (``"seat 2"``), made with *samples* samples: the *top* mistakes.
 
     A mistake is a decision that lost points against the best move found (its loss > 0).
+    Each is placed as a person can find it again: by its round, its place among its
+    seat's own moves of the round (`Review.seat_move`) and the tiles the seat held --
+    ``round 1, seat 0's 5th move (12 tiles in hand)`` -- as every front end shows it.
     """
     mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
     total = sum(review.loss for review in reviews)
@@ -243,7 +257,8 @@ def review_report(reviews: Sequence[Review], who: str, samples: int, top: int = 
         f"{samples} sampled deal{'' if samples == 1 else 's'} each.",
         tuple(
             (
-                f"round {r.round_number}, move {r.move_number}, seat {r.seat}: "
+                f"round {r.round_number}, seat {r.seat}'s {_ordinal(r.seat_move)} move "
+                f"({r.hand_size} tile{'' if r.hand_size == 1 else 's'} in hand): "
                 f"lost {r.loss:.1f} points",
                 f"Better: {r.reason}.",
             )
