@@ -1058,3 +1058,62 @@ def test_serve_refuses_a_db_that_names_no_file(name: str) -> None:
     result = run("serve", "--port", "0", "--db", name)
     assert_one_line_error(result, f"--db {name!r} names no file: give one, or --no-db")
     assert result.exit_code == 2
+
+
+# -- bots go by the name the person chose ---------------------------------------------------
+
+
+def test_demo_names_a_bot_chosen_by_level_by_its_level() -> None:
+    """--bots easy,Planner: the seats are "seat 0 (easy)" and "seat 1 (planner)", not the
+    greedy bot that easy stands for; a bot named by kind goes by its kind, in lower case."""
+    result = run("demo", "-p", "2", "-r", "short-game", "--bots", "easy,Planner", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    assert "seat 0 (easy)" in result.stdout
+    assert "seat 1 (planner)" in result.stdout
+    assert "(greedy)" not in result.stdout
+    assert "(Planner)" not in result.stdout
+
+
+def test_play_names_an_opponent_chosen_by_level_by_its_level() -> None:
+    result = CliRunner().invoke(
+        cli, ["play", "-p", "3", "-r", "short-game", "--seed", "1", "--no-review",
+              "--bots", "medium,greedy"],
+        input="q\n", prog_name="mexican-train",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "seat 1 (medium)" in result.stdout
+    assert "seat 2 (greedy)" in result.stdout
+    assert "(planner)" not in result.stdout
+
+
+def test_simulate_names_a_bot_chosen_by_level_by_its_level() -> None:
+    """The report and the JSON name each player as --bots did: a level by the level."""
+    args = ["simulate", "-p", "2", "-r", "short-game", "-n", "2", "--seed", "1"]
+    result = run(*args, "--bots", "easy,medium", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["players"] == ["easy", "medium"]
+    assert [p["name"] for p in data["player_stats"]] == ["easy", "medium"]
+    assert "easy" in run(*args, "--bots", "easy,medium").stdout
+    by_kind = json.loads(run(*args, "--bots", "greedy,planner", "--json").stdout)
+    assert by_kind["players"] == ["greedy", "planner"]  # as before
+    assert by_kind["player_stats"] == [
+        {**p, "name": kind}
+        for p, kind in zip(data["player_stats"], ["greedy", "planner"], strict=True)
+    ]  # the same bots, the same games: only the names differ
+
+
+def test_serve_seats_a_bot_chosen_by_name_by_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """serve hands the web table a library bot or level by its name (which it shows and a
+    database keeps), and a bot of the person's own as the player."""
+    from mexican_train._frontends import web
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(web, "serve", lambda **options: seen.update(options))
+    result = run("serve", "--no-db", "-p", "4", "--bots", "HARD,planner,test_cli:_Cheat")
+    assert result.exit_code == 0, result.output
+    bots = seen["bots"]
+    assert isinstance(bots, list)
+    assert bots[:2] == ["hard", "planner"]
+    assert not isinstance(bots[2], str)
+    assert bots[2].name == "_Cheat"

@@ -301,3 +301,24 @@ def test_the_tally_counts_what_a_comparison_of_whole_states_counts(rules: Rules)
     turns = [t for _, game_turns, _ in games for t in game_turns]
     tiles = [t for _, _, game_tiles in games for t in game_tiles]
     assert (result.round_turns, result.round_tiles) == (Summary.of(turns), Summary.of(tiles))
+
+
+def test_names_name_the_players_in_the_result_and_its_illegal_moves() -> None:
+    """``names=`` names each player in the result (the command line names a level so);
+    without it each goes by player_name."""
+
+    class Stubborn:
+        def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+            return Pass()
+
+    named = simulate([GreedyPlayer(), Stubborn()], STANDARD, games=1, seed=1, names=["easy", "me"])
+    assert named.players == ("easy", "me")
+    assert [p.name for p in named.player_stats] == ["easy", "me"]
+    assert {m.player for m in named.illegal_moves} <= {"easy", "me"}
+    assert named.illegal_moves[0].player == "me"
+    plain = simulate([GreedyPlayer(), Stubborn()], STANDARD, games=1, seed=1)
+    assert plain.players == ("greedy", "Stubborn")
+    assert attrs.evolve(plain, players=named.players) != named  # the stats' names differ too
+    for bad in (["one"], "ab", [1, 2], None.__class__):
+        with pytest.raises(TypeError, match="names is a list of 2 names"):
+            simulate([GreedyPlayer(), Stubborn()], STANDARD, games=1, names=bad)  # type: ignore[arg-type]

@@ -695,3 +695,56 @@ def test_a_spectator_cannot_move() -> None:
         table.play(SPECTATOR, Draw())
     assert refused.value.status == 403
     assert table.version == 0
+
+
+# -- bots go by the name they were given ----------------------------------------------------
+
+
+def test_a_bot_given_by_name_is_shown_and_kept_by_that_name() -> None:
+    """A seat given a level (or a library bot's name) shows it, and a database keeps it:
+    ``Seat 1 (hard)``, not the search bot hard stands for; a player goes by its kind."""
+    from mexican_train.players import SearchPlayer
+
+    table = WebTable(4, SHORT, bots={1: "HARD", 2: "planner", 3: SearchPlayer()})
+    try:
+        assert table.labels[1:] == ("Seat 1 (hard)", "Seat 2 (planner)", "Seat 3 (search)")
+        assert table.document(0)["names"][1:] == list(table.labels[1:])
+        assert isinstance(table._bots[1], SearchPlayer)
+        names = table.bot_names()
+        assert (names[1], names[2]) == ("hard", "planner")
+        assert names[3].endswith(":SearchPlayer")
+    finally:
+        table.close()
+    with pytest.raises(InvalidArgumentError, match="the bot of seat 1 is a player or one of"):
+        WebTable(2, SHORT, bots={1: "grandmaster"})
+
+
+def test_a_kept_bot_named_by_level_comes_back_by_that_name() -> None:
+    """A restart makes a bot again from its kept name: a level stays a level (and its
+    label), a class kept by an earlier version is made again from its class."""
+    from mexican_train._frontends.web import _bot_from_name
+    from mexican_train.players import SearchPlayer
+
+    assert _bot_from_name("hard") == "hard"
+    assert isinstance(_bot_from_name("mexican_train._bots.search:SearchPlayer"), SearchPlayer)
+    table = WebTable(2, SHORT, bots={1: "easy"}, seed=2)
+    resumed = WebTable.resume(
+        table.record(),
+        (),
+        table.token_hashes,
+        {s: _bot_from_name(n) for s, n in table.bot_names().items()},
+    )
+    try:
+        assert resumed.labels == table.labels == ("Seat 0", "Seat 1 (easy)")
+    finally:
+        table.close()
+        resumed.close()
+
+
+def test_the_lobby_shows_its_bots_by_the_level_chosen() -> None:
+    table = lobby_table({"rules": "hub", "players": 3, "people": 1, "level": "hard"}, "t1")
+    try:
+        assert table.labels[1:] == ("Seat 1 (hard)", "Seat 2 (hard)")
+        assert table.bot_names() == {1: "hard", 2: "hard"}
+    finally:
+        table.close()

@@ -196,7 +196,7 @@ def test_the_lobby_makes_tables_with_a_link_per_seat_and_one_for_spectators() ->
         assert token.startswith(answer["table"] + ".")
         document = _json_call(made, "/api/view", token=token)
         assert document["seat"] == 1
-        assert document["names"][2] == "Seat 2 (greedy)"
+        assert document["names"][2] == "Seat 2 (easy)"  # the level asked for
         watcher = answer["spectators"].removeprefix("/#token=")
         assert _json_call(made, "/api/view", token=watcher)["view"]["hand"] == []
         assert len(made.tables) == 2

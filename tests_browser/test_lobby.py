@@ -56,7 +56,7 @@ def test_the_lobby_makes_a_table_whose_links_open_a_seat_and_the_spectators_view
     player.goto(seat)
     player.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
     player.wait_for_selector("#hand .hand-tile", timeout=WAIT)
-    assert "Seat 2 (greedy)" in (player.locator("#presence").text_content() or "")
+    assert "Seat 2 (easy)" in (player.locator("#presence").text_content() or "")
 
     watcher = context.new_page()
     watcher.on("pageerror", lambda error: errors.append(str(error)))

@@ -4,6 +4,8 @@ The command line's ``--bots``, the simulation's results, the web table and the g
 the command line narrates all name a player with `player_name`, and the command line
 makes the bots it names from `BOTS`: one table, here, above every bot it holds.  The
 table also holds the levels for people, ``easy``, ``medium`` and ``hard`` (`LEVELS`).
+Where a person chose a bot by name (``--bots hard``, the lobby's level), the front ends
+show that name, in lower case: ``seat 1 (hard)``, not the ``search`` bot it stands for.
 """
 
 from __future__ import annotations
@@ -59,7 +61,9 @@ def player_name(player: object) -> str:
 
     Its ``name`` attribute if it has one; the library's bots are ``planner``,
     ``greedy``, ``random`` and ``search``, with any setting that is not the default in
-    brackets; any other player goes by its class's name.
+    brackets; any other player goes by its class's name.  It names the player, not the
+    level it was chosen by: ``make_bot("hard")`` is ``search`` here, and the front ends
+    that made it by a name show that name instead.
 
     >>> from mexican_train.players import PlannerPlayer, RandomPlayer, SearchPlayer
     >>> player_name(PlannerPlayer()), player_name(RandomPlayer(seed=3))

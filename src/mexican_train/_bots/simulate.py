@@ -16,7 +16,7 @@ import math
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import attrs
 
@@ -120,7 +120,7 @@ class PlayerStats:
     """How one of the simulated players did, over the games that finished.
 
     Attributes:
-        name: the player's name (see `player_name`).
+        name: the player's name (`simulate`'s *names*, or else `player_name`).
         wins: games won, shared wins included (E5).
         shared_wins: of those, the wins shared with another player.
         score: the player's final game score (E3: lower is better).
@@ -349,6 +349,7 @@ class _Game:
 @attrs.frozen
 class _Batch:
     players: tuple[Any, ...]
+    names: tuple[str, ...]  # the players' names, in the same order
     rules: Rules
     seed: int
     rotate_seats: bool
@@ -386,10 +387,9 @@ def _play_game(batch: _Batch, number: int) -> _Game:
         try:
             after = apply(state, move)
         except IllegalMoveError as error:
-            player = players[by_seat[seat]]
             illegal = IllegalMove(
-                number, seed, state.round_number, seat, by_seat[seat], player_name(player), repr(move),
-                error.reason,
+                number, seed, state.round_number, seat, by_seat[seat], batch.names[by_seat[seat]],
+                repr(move), error.reason,
             )  # fmt: skip
             return _Game((), (), (), (), tally.counters(), illegal)
         record(state, move, after, seat)
@@ -540,10 +540,16 @@ class _Tally:
 
 
 def _batches(
-    players: tuple[Any, ...], rules: Rules, games: int, seed: int, rotate: bool, size: int
+    players: tuple[Any, ...],
+    names: tuple[str, ...],
+    rules: Rules,
+    games: int,
+    seed: int,
+    rotate: bool,
+    size: int,
 ) -> Iterator[_Batch]:
     for start in range(0, games, size):
-        yield _Batch(players, rules, seed, rotate, start, min(start + size, games))
+        yield _Batch(players, names, rules, seed, rotate, start, min(start + size, games))
 
 
 def simulate(
@@ -556,6 +562,7 @@ def simulate(
     rotate_seats: bool = True,
     batch_size: int | None = None,
     progress: Callable[[int], object] | None = None,
+    names: Sequence[str] | None = None,
 ) -> SimulationResult:
     """Play *games* independent games between *players* and return their statistics.
 
@@ -582,6 +589,9 @@ def simulate(
             the games, from 1 to 50 (so about 40 tasks for up to 2,000 games, and
             tasks of 50 games beyond).
         progress: called with the number of games just finished, as they finish.
+        names: the players' names in the result, one per player, in the same order;
+            None names each by `player_name`.  ``mexican-train simulate`` names a bot
+            chosen as a level by the level (``hard``, not ``search``).
 
     Returns:
         A `SimulationResult`.
@@ -591,7 +601,7 @@ def simulate(
         InvalidArgumentError: if *games* or *batch_size* is not a whole number from 1
             to 10,000,000, or *seed* has more than 64 bits.
         TypeError: if a player has no ``choose`` method, *executor* no ``map``,
-            or *rotate_seats* is not a bool.
+            *rotate_seats* is not a bool, or *names* is not one str per player.
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
     >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=10, seed=1)
@@ -623,7 +633,8 @@ def simulate(
         raise TypeError(f"rotate_seats is True or False, not {shown(rotate_seats)}")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress is a function of the games just finished, not {progress!r}")
-    batches = _batches(players, rules, games, seed, rotate_seats, batch_size)
+    named = _names(players, names)
+    batches = _batches(players, named, rules, games, seed, rotate_seats, batch_size)
     results: Iterator[list[_Game]]
     if executor is None:
         results = map(_play_batch, batches)  # lazily: a batch is made when it is played
@@ -635,11 +646,25 @@ def simulate(
         played.extend(batch)
         if progress is not None:
             progress(len(batch))
-    return _combine(players, rules, games, seed, rotate_seats, played)
+    return _combine(named, rules, games, seed, rotate_seats, played)
+
+
+def _names(players: tuple[Any, ...], names: object) -> tuple[str, ...]:
+    # The players' names: *names*, checked, or each player's own (player_name).
+    if names is None:
+        return tuple(player_name(player) for player in players)
+    given = (
+        tuple(names) if isinstance(names, Iterable) and not isinstance(names, (str, bytes)) else ()
+    )
+    if len(given) != len(players) or not all(isinstance(name, str) for name in given):
+        raise TypeError(
+            f"names is a list of {len(players)} names (str), one per player, not {shown(names)}"
+        )
+    return cast(tuple[str, ...], given)
 
 
 def _combine(
-    players: tuple[Any, ...],
+    names: tuple[str, ...],
     rules: Rules,
     games: int,
     seed: int,
@@ -648,7 +673,6 @@ def _combine(
 ) -> SimulationResult:
     finished = [g for g in played if g.illegal is None]
     illegal = tuple(g.illegal for g in played if g.illegal is not None)
-    names = tuple(player_name(p) for p in players)
     stats = []
     for index, name in enumerate(names):
         won = [g for g in finished if index in g.winners]

@@ -68,6 +68,7 @@ __all__ = [
     "bots_option",
     "cli",
     "main",
+    "named_bots_from_option",
     "players_option",
     "rules_from_options",
     "rules_label",
@@ -229,7 +230,7 @@ def _load_user_bot(spec: str, option: str) -> object:
     return found
 
 
-def _make_player(found: object, spec: str, option: str) -> Player:
+def _make_player(found: object, spec: str, option: str) -> _UserBot:
     if isinstance(found, type):
         try:
             found = found()
@@ -290,6 +291,21 @@ def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Play
     Raises:
         click.UsageError: a name that is no bot, or a bot that cannot be loaded.
     """
+    return [player for _, player in named_bots_from_option(text, seats, option)]
+
+
+def named_bots_from_option(
+    text: str, seats: int, option: str = "--bots"
+) -> list[tuple[str, Player]]:
+    """Return `bots_from_option`'s players, each with the name it is shown by.
+
+    A bot named as a library bot or a level goes by the name the person gave, in
+    lower case (``hard``, not the ``search`` bot it stands for); a bot of your own by
+    `player_name`.
+
+    Raises:
+        click.UsageError: a name that is no bot, or a bot that cannot be loaded.
+    """
     specs = [part.strip() for part in text.split(",")]
     if not any(specs):
         raise click.UsageError(f"{option}: name at least one bot ({', '.join(BOTS)})")
@@ -298,11 +314,15 @@ def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Play
             f"{option}: {_shown(text)} has an empty name; separate the names with one comma"
         )
     found = {spec: _load_user_bot(spec, option) for spec in specs if spec.lower() not in BOTS}
-    players: list[Player] = []
+    players: list[tuple[str, Player]] = []
     for seat in range(seats):
         spec = specs[seat % len(specs)]
         built_in = BOTS.get(spec.lower())
-        players.append(built_in() if built_in else _make_player(found[spec], spec, option))
+        if built_in is not None:
+            players.append((spec.lower(), built_in()))
+        else:
+            mine = _make_player(found[spec], spec, option)
+            players.append((mine.name, mine))
     for spec in found:  # a bad name fails even when the table has fewer seats than names
         if spec not in specs[:seats]:
             _make_player(found[spec], spec, option)
@@ -477,8 +497,9 @@ def demo(
     """
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
-    table = bots_from_option(bots, players)
-    names = [f"seat {seat} ({player_name(bot)})" for seat, bot in enumerate(table)]
+    seated = named_bots_from_option(bots, players)
+    table = [bot for _, bot in seated]
+    names = [f"seat {seat} ({name})" for seat, (name, _) in enumerate(seated)]
     state = new_game(players, chosen, seed=seed)
     click.echo(
         f"Mexican Train: {players} bots play a whole game under the {rules_label(chosen)} "
@@ -757,11 +778,11 @@ def play(
             f"--seat: there is no seat {seat} with {players} players (seats 0-{players - 1})"
         )
     opponents = [s for s in range(players) if s != seat]
-    bots_made = bots_from_option(bots, len(opponents))
-    table = dict(zip(opponents, bots_made, strict=True))
+    seated = dict(zip(opponents, named_bots_from_option(bots, len(opponents)), strict=True))
+    table = {s: bot for s, (_, bot) in seated.items()}
     names = [f"seat {s}" for s in range(players)]
-    for s, bot in table.items():
-        names[s] = f"seat {s} ({player_name(bot)})"
+    for s, (name, _) in seated.items():
+        names[s] = f"seat {s} ({name})"
     # render_text marks the reader's own seat "(you)" by itself.
     state = new_game(players, chosen, seed=seed)
     start, played = state, list[Move]()
@@ -939,7 +960,7 @@ def simulate(
     """
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
-    table = bots_from_option(bots, players)
+    seated = named_bots_from_option(bots, players)
     executor: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
         with click.progressbar(
@@ -950,8 +971,9 @@ def simulate(
             hidden=not sys.stderr.isatty(),
         ) as bar:
             result = run_simulation(
-                table, chosen, games, seed, executor,
+                [bot for _, bot in seated], chosen, games, seed, executor,
                 rotate_seats=not fixed_seats, progress=bar.update,
+                names=[name for name, _ in seated],
             )  # fmt: skip
     finally:
         if executor is not None:
@@ -1259,7 +1281,12 @@ def serve(
     _check_game(players, chosen)
     if people > players:
         raise click.UsageError(f"--people is at most --players ({players}), not {people}")
-    seated = bots_from_option(bots, players - people)  # checked even with no seat for a bot
+    # Checked even with no seat for a bot.  A library bot or level goes to the table by
+    # its name, which the table shows and keeps (a restart makes it again from the name).
+    seated = [
+        bot if isinstance(bot, _UserBot) else name
+        for name, bot in named_bots_from_option(bots, players - people)
+    ]
     if no_db and db is not None:
         raise click.UsageError("--db and --no-db: choose one")
     if not no_db and db is None:

@@ -188,7 +188,8 @@ class StoredTable:
         record: the game's start and every move played since.
         seats: the seat that made each move (a round is dealt by a person, E4).
         token_hashes: the hash of each person's token, by seat.
-        bots: the name of each bot, by seat (``planner``, or ``module:Class``).
+        bots: the name of each bot, by seat: a library bot or level by its name
+            (``planner``, ``hard``), another by its class (``module:Class``).
         name: the table's name among a server's tables (``""`` for its first one); a new
             game at a table is kept as a new table of the same name.
         began: the version the table had reached when this game was dealt (0 for its

@@ -20,12 +20,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import IO, Any, Final
+from typing import IO, Any, Final, cast
 
 import attrs
 
 from .._bots.coach import analyze
-from .._bots.names import LEVELS, make_bot, player_name
+from .._bots.names import BOTS, LEVELS, make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, tell
 from .._catalogue.variants import combine, get_variant
@@ -68,10 +68,25 @@ SPECTATOR: Final = -1
 REVIEW_SAMPLES: Final = 16
 
 
-def _label(bot: Player | None, seat: int) -> str:
-    if bot is None:
+def _label(name: str | None, seat: int) -> str:
+    if name is None:
         return f"Seat {seat}"
-    return f"Seat {seat} ({player_name(bot)[:_NAME_SHOWN]})"
+    return f"Seat {seat} ({name[:_NAME_SHOWN]})"
+
+
+def _seated(seat: object, bot: object) -> tuple[Player, str | None]:
+    """Return the player *bot* stands for, and the library name it was given, if any.
+
+    A bot given by name (``"planner"``, or a level, ``"hard"``) is made by `make_bot`
+    and goes by that name, in lower case; a `Player` goes by `player_name`.
+    """
+    if not isinstance(bot, str):
+        return cast(Player, bot), None
+    if bot.lower() not in BOTS:
+        raise InvalidArgumentError(
+            f"the bot of seat {seat!r} is a player or one of {', '.join(BOTS)}, not {bot!r}"
+        )
+    return make_bot(bot), bot.lower()
 
 
 class WebTable:
@@ -85,7 +100,10 @@ class WebTable:
     Args:
         players: the number of seats (S1 decides whether the rules allow it).
         rules: the rules to play by.
-        bots: a player for each seat a bot takes, by seat; the other seats are people's.
+        bots: a bot for each seat a bot takes, by seat; the other seats are people's.
+            A bot is a player, or the name of a library bot or a level (`make_bot`:
+            ``"planner"``, ``"hard"``), which the seat's label shows (``Seat 2 (hard)``)
+            and a database keeps; a player goes by `player_name`.
         seed: fixes the deals, to replay a game.
         bot_delay: seconds a bot waits before each move, so people see the moves arrive.
         takeover: seconds after which a bot plays a person's seat that no page is
@@ -99,7 +117,8 @@ class WebTable:
 
     Raises:
         DealError: if the rules cannot deal for *players* (S1).
-        InvalidArgumentError: if a bot's seat does not exist, every seat is a bot's,
+        InvalidArgumentError: if a bot's seat does not exist, a bot's name is not
+            a library bot's or a level's, every seat is a bot's,
             *bot_delay* is not a number of seconds from 0 to 60, or *takeover* or
             *turn_timer* is not a number of seconds from 1 to 86400.
 
@@ -118,7 +137,7 @@ class WebTable:
         players: int = 4,
         rules: Rules = STANDARD,
         *,
-        bots: Mapping[int, Player] | None = None,
+        bots: Mapping[int, Player | str] | None = None,
         seed: int | None = None,
         bot_delay: float = 0.0,
         takeover: float | None = None,
@@ -130,13 +149,18 @@ class WebTable:
                 f"a table's name is up to 16 letters, digits, - and _, not {name!r}"
             )
         state = new_game(players, rules, seed)  # S1: DealError for a count the rules refuse
-        bots = dict(bots or {})
-        for seat in bots:
+        given = dict(bots or {})
+        for seat in given:
             if type(seat) is not int or not 0 <= seat < players:
                 raise InvalidArgumentError(
                     f"bots are given by seat, 0-{players - 1}; there is no seat {seat!r}"
                 )
-        if len(bots) >= players:
+        seated = {seat: _seated(seat, bot) for seat, bot in given.items()}
+        made: dict[int, Player] = {seat: player for seat, (player, _) in seated.items()}
+        # The library name each bot given by name goes by, by seat: its label, and its
+        # name in a database (`bot_names`).
+        self._bot_given = {seat: named for seat, (_, named) in seated.items() if named}
+        if len(made) >= players:
             raise InvalidArgumentError(
                 f"every one of the {players} seats has a bot: leave at least one for a person"
             )
@@ -158,7 +182,7 @@ class WebTable:
                     f"{option} is a number of seconds from 1 to 86400, or None, not {value!r}"
                 )
         self._state = state
-        self._bots = bots
+        self._bots = made
         self.takeover = takeover
         self.turn_timer = turn_timer
         self._stand_ins: dict[int, Player] = {}  # bots playing for people, by seat
@@ -171,15 +195,19 @@ class WebTable:
         #: Called with the record of a new game dealt at the table (`again`) before it
         #: starts; if it raises, the game stays as it was.
         self.restarted: Callable[[GameRecord], None] | None = None
-        self._observers = observers_of(bots)
+        self._observers = observers_of(made)
         self.bot_delay = float(bot_delay)
-        #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot.
-        self.labels: tuple[str, ...] = tuple(_label(bots.get(s), s) for s in range(players))
+        #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot: the
+        #: name it was given by (``Seat 2 (hard)``), or else its `player_name`.
+        self.labels: tuple[str, ...] = tuple(
+            _label(self._bot_given.get(s) or (player_name(made[s]) if s in made else None), s)
+            for s in range(players)
+        )
         #: The table's name among a server's tables, which its tokens start with (and a dot).
         self.name = name
         #: The secret token of each person's seat, by seat.
         self.tokens: Mapping[int, str] = {
-            seat: self._new_token() for seat in range(players) if seat not in bots
+            seat: self._new_token() for seat in range(players) if seat not in made
         }
         #: The SHA-256 of each person's token, by seat, which a database keeps instead of it.
         self.token_hashes: Mapping[int, str] = {
@@ -214,7 +242,7 @@ class WebTable:
         game: GameRecord,
         seats: Sequence[int],
         token_hashes: Mapping[int, str],
-        bots: Mapping[int, Player],
+        bots: Mapping[int, Player | str],
         *,
         bot_delay: float = 0.0,
         takeover: float | None = None,
@@ -266,9 +294,10 @@ class WebTable:
         return hashes
 
     def bot_names(self) -> dict[int, str]:
-        """Return each bot's class as ``module:Class``, by seat: how a database names it."""
+        """Return how a database names each bot, by seat: by the library name it was
+        given (``hard``), or else by its class, ``module:Class``."""
         return {
-            seat: f"{type(bot).__module__}:{type(bot).__qualname__}"
+            seat: self._bot_given.get(seat) or f"{type(bot).__module__}:{type(bot).__qualname__}"
             for seat, bot in self._bots.items()
         }
 
@@ -931,7 +960,7 @@ def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
 
     >>> table = lobby_table({"rules": "hub", "players": 3, "people": 2, "level": "easy"}, "t1")
     >>> sorted(table.tokens), table.tokens[0].startswith("t1."), table.labels[2]
-    ([0, 1], True, 'Seat 2 (greedy)')
+    ([0, 1], True, 'Seat 2 (easy)')
     >>> table.close()
     """
     if not isinstance(request, dict) or not set(request) <= _LOBBY_FIELDS:
@@ -963,7 +992,7 @@ def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
         raise RequestError(400, "bad request", wrong)
     try:
         chosen = combine(rules, *house) if house else get_variant(rules)
-        bots = {seat: make_bot(level) for seat in range(people, players)}
+        bots: dict[int, Player | str] = dict.fromkeys(range(people, players), cast(str, level))
         table = WebTable(players, chosen, bots=bots, bot_delay=bot_delay, name=name)
     except MexicanTrainError as error:
         raise RequestError(400, "bad request", str(error)) from None
@@ -1022,7 +1051,7 @@ def serve(
     *,
     players: int = 4,
     people: int = 1,
-    bots: Sequence[Player] = (),
+    bots: Sequence[Player | str] = (),
     rules: Rules = STANDARD,
     seed: int | None = None,
     host: str = "127.0.0.1",
@@ -1039,13 +1068,14 @@ def serve(
     """Serve a table until interrupted: people in the first *people* seats, *bots* in the rest.
 
     Prints the link of each person's seat to *out*.  This is ``mexican-train serve``,
-    which reads *rules* and *bots* from its ``--rules``/``--house`` and ``--bots``.
+    which reads *rules* and *bots* from its ``--rules``/``--house`` and ``--bots``.  A bot
+    is a player, or the name of a library bot or a level, as `WebTable` takes them.
 
     With *db*, the path of an SQLite database, every move is committed there before it
     is applied, and the latest table the database holds, if its game is not over and
     it has the same players, people and rules, is served again at its position instead
     of a new one: its seats' links still work, and its bots are made again from their
-    classes.
+    names or classes.
 
     Raises:
         MexicanTrainError: for a player count the game refuses (`DealError`), or
@@ -1241,8 +1271,11 @@ def _resume(kept: StoredTable, options: _TableOptions, store: TableStore) -> Web
         ) from None
 
 
-def _bot_from_name(name: str) -> Player:
-    """Make the bot named ``module:Class`` again, with no arguments (greedy if it cannot be)."""
+def _bot_from_name(name: str) -> Player | str:
+    """Return the bot a database names: a library bot or level by its name (``hard``), or
+    one named ``module:Class`` made again with no arguments (greedy if it cannot be)."""
+    if name.lower() in BOTS:
+        return name.lower()
     module, _, qualname = name.partition(":")
     try:
         found: Any = importlib.import_module(module)
