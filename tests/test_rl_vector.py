@@ -415,3 +415,35 @@ def test_a_search_player_opponent_plays_as_in_the_single_seat_env(
         assert bool(ended[0]) is terminated
     assert single.state is not None
     assert single.state.scores == infos["final_info"]["scores"][0]
+
+
+#: The rates `benchmarks/rl.py` measures at scale, each with the first cell of its row in
+#: the how-to's throughput table (docs/howto/train-an-agent.rst).
+_SCALE_ROWS = {
+    "core random moves/s": "bare core, random moves/s",
+    "single env steps/s": "``SingleSeatEnv``, agent steps/s (÷ core)",
+    "vector env 1 steps/s": "``vector_env``, 1 table",
+    "vector env 16 steps/s": "``vector_env``, 16 tables",
+    "vector env 256 steps/s": "``vector_env``, 256 tables",
+    "info-state env 256 steps/s": "``vector_env``, 256 tables, ``information_state=True``",
+    "Player-opp env 256 steps/s": "``vector_env``, 256 tables, ``opponents=RandomPlayer(seed=1)``",
+}
+
+
+def test_the_how_to_has_a_row_for_every_rate_the_benchmark_measures_at_scale(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A figure benchmarks/rl.py measures is one the how-to gives: none is left out."""
+    from pathlib import Path
+
+    from repo_scripts import load_script
+
+    root = Path(__file__).resolve().parent.parent
+    bench = load_script(root / "benchmarks" / "rl.py", "rl_benchmark")
+    monkeypatch.setattr(bench, "timed", lambda work, repeats: 1.0)  # the names, not the rates
+    rates = {key for key in bench.scale(quick=True, repeats=1) if key.endswith("/s")}
+    assert rates == set(_SCALE_ROWS)
+    page = (root / "docs" / "howto" / "train-an-agent.rst").read_text(encoding="utf-8")
+    table = page.split("   * - HUB, 2 players\n", 1)[1].split("\n\n", 1)[0]
+    rows = re.findall(r"^   \* - (.+)$", table, re.MULTILINE)
+    assert set(_SCALE_ROWS.values()) <= set(rows)
