@@ -352,6 +352,139 @@ def test_a_database_kept_before_schema_versions_is_brought_up_to_date(tmp_path: 
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
+# The schema of version 1, as mexican-train 0.x wrote it: a database of that version is
+# brought up to date when opened.
+_SCHEMA_1 = """
+CREATE TABLE tables (
+    id INTEGER PRIMARY KEY,
+    record TEXT NOT NULL,
+    token_hashes TEXT NOT NULL,
+    bots TEXT NOT NULL,
+    created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    name TEXT NOT NULL DEFAULT '',
+    began INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE moves (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    seat INTEGER,
+    move TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+PRAGMA application_id = 1297380450;
+PRAGMA user_version = 1;
+"""
+
+
+def test_a_database_of_schema_version_1_is_upgraded_its_tables_active_from_then(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tables.db"
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=5)
+    seat = table.state.current_player
+    move = legal_moves(table.state)[0]
+    with _connected(path) as db:
+        db.executescript(_SCHEMA_1)
+        db.execute(
+            "INSERT INTO tables (record, token_hashes, bots, name, began) VALUES (?, ?, ?, ?, ?)",
+            (
+                json.dumps(to_json(table.record())),
+                json.dumps({"0": token_hash("t")}),
+                json.dumps({"1": "greedy"}),
+                "t4",
+                3,
+            ),
+        )
+        db.execute(
+            "INSERT INTO moves (table_id, number, seat, move) VALUES (1, 1, ?, ?)",
+            (seat, json.dumps(to_json(move))),
+        )
+    assert APPLICATION_ID == 1297380450  # the id the version 1 schema above sets
+    store = TableStore(path, clock=lambda: 1_700_000_000.5)  # the upgrade's time
+    (kept,) = store.tables()
+    store.close()
+    assert (kept.name, kept.began, kept.record.moves) == ("t4", 3, (move,))
+    assert kept.active == 1_700_000_000.5  # moves carry no time: the upgrade's is taken
+    with _connected(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
+    store = TableStore(path, clock=lambda: 1_800_000_000.0)  # up to date: nothing changes
+    assert store.tables()[0].active == 1_700_000_000.5
+    store.close()
+
+
+def test_a_database_of_schema_version_3_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    with _connected(path) as db:
+        db.executescript(_SCHEMA_1.replace("user_version = 1", "user_version = 3"))
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="schema version 3, kept by a newer mexican-train; "):
+        TableStore(path)
+    assert path.read_bytes() == before
+
+
+def test_a_table_is_active_when_made_and_at_each_move(tmp_path: Path) -> None:
+    now = [100.0]
+    store = TableStore(tmp_path / "tables.db", clock=lambda: now[0])
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=5)
+    first = store.add(table.record(), table.token_hashes, table.bot_names(), "t1")
+    now[0] = 150.0
+    store.add(table.record(), table.token_hashes, table.bot_names(), "t2")
+    now[0] = 200.0
+    store.append(first, 1, 0, legal_moves(table.state)[0])
+    assert [kept.active for kept in store.tables()] == [200.0, 150.0]
+    store.close()
+
+
+def _kept_names(path: Path) -> list[tuple[str, int]]:
+    """Each table the database at *path* keeps, as its name and its count of moves."""
+    with _connected(path) as db:
+        return db.execute(
+            "SELECT name, (SELECT COUNT(*) FROM moves WHERE table_id = tables.id) "
+            "FROM tables ORDER BY id"
+        ).fetchall()
+
+
+def _lobby_games(path: Path) -> TableStore:
+    """A store at *path* with the command line's table, two games of the lobby's table t1,
+    and its table t2, each with three moves."""
+    store = TableStore(path)
+    for name in ("", "t1", "t1", "t2"):
+        table = WebTable(3, SHORT, bots={2: PlannerPlayer()}, seed=9, name=name)
+        number = store.add(table.record(), table.token_hashes, table.bot_names(), name)
+        table.journal = lambda count, seat, move, n=number: store.append(n, count, seat, move)
+        _play(table, 3)
+    return store
+
+
+def test_an_expired_table_is_deleted_every_game_of_it_with_its_moves(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    store = _lobby_games(path)
+    store.delete("t1")
+    assert [kept.name for kept in store.tables()] == ["", "t2"]
+    store.close()
+    assert _kept_names(path) == [("", 3), ("t2", 3)]
+    with _connected(path) as db:  # no move is left behind
+        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (6,)
+    with pytest.raises(ValueError, match="never deleted"):
+        TableStore(path).delete("")
+
+
+def test_a_delete_that_fails_half_way_deletes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    _lobby_games(path).close()
+    before = _kept_names(path)
+    with _connected(path) as db:  # the second statement, after the moves' delete, fails
+        db.execute(
+            "CREATE TRIGGER kept BEFORE DELETE ON tables BEGIN SELECT RAISE(ABORT, 'kept'); END"
+        )
+    store = TableStore(path)
+    with pytest.raises(StoreError, match="cannot write to the tables' database: kept"):
+        store.delete("t1")
+    assert [kept.name for kept in store.tables()] == ["", "t1", "t1", "t2"]
+    store.close()
+    assert _kept_names(path) == before == [("", 3), ("t1", 3), ("t1", 3), ("t2", 3)]
+
+
 # -- one server per database --------------------------------------------------------------------
 
 

@@ -1,16 +1,18 @@
 """Web tables kept in SQLite, so that a restart loses nothing.
 
 A table is kept as its record -- the players, the rules and the seed of its deals
-(`GameRecord`) -- with every move played since, one row each, and the SHA-256 hash of
-each person's token (never a token).  A move is committed before the table applies
-it, so a move a client saw acknowledged is on disk.  The database runs in WAL mode
+(`GameRecord`) -- with every move played since, one row each, the SHA-256 hash of
+each person's token (never a token), and the time of its last move.  A move is
+committed before the table applies it, so a move a client saw acknowledged is on disk.  The database runs in WAL mode
 with full synchronisation: a process killed at any point leaves every committed move.
 
 A database is one server's: it is locked while a store holds it.  It carries an
 application id and the version of its schema (`APPLICATION_ID`, `SCHEMA_VERSION`);
 another program's database, or a newer one, is refused with nothing written to it.  A
 table whose rows were changed into something this store does not write is refused when
-it is read (`TableStore.tables`).  Nothing is ever deleted.
+it is read (`TableStore.tables`).  A table the lobby made is deleted when it expires,
+every game of it with their moves, in one transaction (`TableStore.delete`); nothing
+else is ever deleted.
 
 >>> from mexican_train import HUB, Draw, new_game
 >>> store = TableStore(":memory:")
@@ -31,7 +33,8 @@ import re
 import sqlite3
 import sys
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -48,8 +51,12 @@ __all__ = ["StoreError", "StoredTable", "TableStore", "default_path", "token_has
 #: version of its schema (``PRAGMA user_version``).  A database of another id is another
 #: program's, and one of a newer version a newer mexican-train's: both are refused.
 APPLICATION_ID: Final = 0x4D547462
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 
+# Version 2 added ``active``: the time of the table's last move, or of its making, in
+# seconds since the epoch (the store's clock).  A database of version 0 or 1 gets the
+# column when opened, each table's set to the time of the upgrade: their moves carry no
+# time.
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id INTEGER PRIMARY KEY,
@@ -58,7 +65,8 @@ CREATE TABLE IF NOT EXISTS tables (
     bots TEXT NOT NULL,
     created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
     name TEXT NOT NULL DEFAULT '',
-    began INTEGER NOT NULL DEFAULT 0
+    began INTEGER NOT NULL DEFAULT 0,
+    active REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS moves (
     table_id INTEGER NOT NULL REFERENCES tables(id),
@@ -195,6 +203,8 @@ class StoredTable:
         began: the version the table had reached when this game was dealt (0 for its
             first game), so that a resumed table's version never goes back: pages take
             the newest document by its version.
+        active: when the game was last moved in, or was dealt if it has no move yet,
+            in seconds since the epoch (0 for a table made without a time).
     """
 
     number: int
@@ -204,20 +214,23 @@ class StoredTable:
     bots: Mapping[int, str]
     name: str = ""
     began: int = 0
+    active: float = 0.0
 
 
 class TableStore:
     """The tables of a server, in the SQLite database at *path* (made if missing).
 
     Safe to share between threads: every call holds one lock.  One store at a time holds
-    a database: it is locked, to every process, until `close`.
+    a database: it is locked, to every process, until `close`.  *clock* gives the time
+    kept as a table's last activity (`StoredTable.active`): seconds since the epoch.
 
     Raises:
         StoreError: if the database cannot be opened or is not one of tables.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time) -> None:
         self._path = str(path)
+        self._clock = clock
         if self._path != ":memory:":
             try:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -297,6 +310,9 @@ class TableStore:
                 db.execute("ALTER TABLE tables ADD COLUMN name TEXT NOT NULL DEFAULT ''")
             if "began" not in columns:  # schema version 0 without the games' versions
                 db.execute("ALTER TABLE tables ADD COLUMN began INTEGER NOT NULL DEFAULT 0")
+            if "active" not in columns:  # schema version 1 without the last activity
+                db.execute("ALTER TABLE tables ADD COLUMN active REAL NOT NULL DEFAULT 0")
+                db.execute("UPDATE tables SET active = ?", (self._clock(),))
             if application != APPLICATION_ID:  # unchanged, a database is left as it was
                 db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             if version != SCHEMA_VERSION:
@@ -320,7 +336,7 @@ class TableStore:
         """Keep a new table that starts as *start*, named *name*; return its number.
 
         *began* is the version the table had reached when this game was dealt
-        (`StoredTable.began`).
+        (`StoredTable.began`); its last activity is now.
         """
         fields = (
             json.dumps(to_json(start)),
@@ -331,22 +347,48 @@ class TableStore:
         )
         with self._lock:
             cursor = self._write(
-                "INSERT INTO tables (record, token_hashes, bots, name, began) "
-                "VALUES (?, ?, ?, ?, ?)",
-                fields,
+                "INSERT INTO tables (record, token_hashes, bots, name, began, active) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (*fields, self._clock()),
             )
         return int(cursor.lastrowid or 0)
 
     def append(self, number: int, count: int, seat: int, move: Move) -> None:
         """Commit table *number*'s move number *count* (from 1), made by *seat*.
 
+        The table's last activity becomes now, in the same transaction.
+
         Raises:
             StoreError: if it cannot be written (the move must then not be applied).
         """
         with self._lock:
-            self._write(
-                "INSERT INTO moves (table_id, number, seat, move) VALUES (?, ?, ?, ?)",
-                (number, count, seat, json.dumps(to_json(move))),
+            self._transaction(
+                (
+                    "INSERT INTO moves (table_id, number, seat, move) VALUES (?, ?, ?, ?)",
+                    (number, count, seat, json.dumps(to_json(move))),
+                ),
+                ("UPDATE tables SET active = ? WHERE id = ?", (self._clock(), number)),
+            )
+
+    def delete(self, name: str) -> None:
+        """Delete the lobby's table *name*: every game kept under that name, with its moves.
+
+        One transaction: the table is deleted whole, or, if that fails, kept as it was.
+        The tables of the command line, named ``""``, are never deleted.
+
+        Raises:
+            ValueError: for the name ``""``.
+            StoreError: if the database cannot be written; nothing was deleted.
+        """
+        if not name:
+            raise ValueError("the tables of the command line (named '') are never deleted")
+        with self._lock:
+            self._transaction(
+                (
+                    "DELETE FROM moves WHERE table_id IN (SELECT id FROM tables WHERE name = ?)",
+                    (name,),
+                ),
+                ("DELETE FROM tables WHERE name = ?", (name,)),
             )
 
     def tables(self) -> list[StoredTable]:
@@ -358,7 +400,8 @@ class TableStore:
         with self._lock:
             try:
                 rows = self._db.execute(
-                    "SELECT id, record, token_hashes, bots, name, began FROM tables ORDER BY id"
+                    "SELECT id, record, token_hashes, bots, name, began, active "
+                    "FROM tables ORDER BY id"
                 ).fetchall()
                 moves = {
                     number: self._db.execute(
@@ -377,7 +420,7 @@ class TableStore:
         Raises:
             StoreError: if they are not what this store writes, naming the table.
         """
-        number, start, hashes, bots, name, began = row
+        number, start, hashes, bots, name, began, active = row
         try:
             record = record_from_json(json.loads(start))
             seats = tuple(_seat(seat, record.players) for seat, _ in moves)
@@ -398,6 +441,8 @@ class TableStore:
                 )
             if not isinstance(began, int) or began < 0:
                 raise ValueError(f"its version {began!r} is not a count")
+            if type(active) not in (int, float) or not 0 <= active < float("inf"):
+                raise ValueError(f"its last activity {active!r} is not a time")
             return StoredTable(
                 number,
                 attrs.evolve(record, moves=[move_from_json(json.loads(m)) for _, m in moves]),
@@ -406,6 +451,7 @@ class TableStore:
                 names,
                 _text(name, "its name"),
                 began,
+                float(active),
             )
         except (ValueError, TypeError, SchemaError) as error:
             raise StoreError(
@@ -421,5 +467,21 @@ class TableStore:
     def _write(self, sql: str, parameters: tuple[object, ...]) -> sqlite3.Cursor:
         try:
             return self._db.execute(sql, parameters)  # autocommit: one statement, one commit
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write to the tables' database: {error}") from None
+
+    def _transaction(self, *statements: tuple[str, tuple[object, ...]]) -> None:
+        """Run *statements* in one transaction: all committed, or none (under the lock)."""
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, parameters in statements:
+                    db.execute(sql, parameters)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:  # SQLite may have rolled back by itself (a full disk)
+                    db.execute("ROLLBACK")
+                raise
         except sqlite3.Error as error:
             raise StoreError(f"cannot write to the tables' database: {error}") from None
