@@ -68,7 +68,7 @@ from .http import (
     _shown_path,
     read_json,
 )
-from .lobby import MAX_TABLES, MAX_TABLES_PER_CLIENT, lobby_choices
+from .lobby import MAX_TABLES, MAX_TABLES_PER_CLIENT, TABLE_IDLE, idle_words, lobby_choices
 
 if TYPE_CHECKING:  # web imports this module
     from .web import WebTable
@@ -93,6 +93,13 @@ MAX_QUERY_FIELDS: Final = 16
 MAX_WAITING: Final = 1024
 #: The largest WebSocket message read from a page, in bytes.
 MAX_MESSAGE: Final = 4096
+#: The most seconds between two looks for the lobby's tables that have expired; the
+#: server looks every tenth of the idle time, at least every second and at most this.
+SWEEP_EVERY: Final = 600.0
+#: How many expired tables' names a server remembers, to tell their links they expired.
+EXPIRED_KEPT: Final = 4096
+#: The close code of a page's WebSocket when its table expires (the reason says why).
+EXPIRED_CLOSE: Final = 4410
 
 _EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
 _TOKEN = re.compile(r"[A-Za-z0-9_.-]{1,96}")
@@ -282,6 +289,13 @@ def _read_move(data: object) -> Any:
         raise RequestError(400, "bad move", str(error)) from None
 
 
+def _refuse_if_expired(table: WebTable) -> None:
+    """Refuse a request for *table* once it has expired: 410, saying why."""
+    expired = table.expired
+    if expired is not None:
+        raise RequestError(410, "expired", expired)
+
+
 def _checked_token(token: str | None) -> str | None:
     if token is not None and not _TOKEN.fullmatch(token):
         raise RequestError(403, "wrong token", "no seat at this table has that token")
@@ -373,22 +387,94 @@ class _Routes:
         deadline: float,
         lobby: Callable[[object, str], WebTable] | None = None,
         max_tables: tuple[int, int] = (MAX_TABLES, MAX_TABLES_PER_CLIENT),
+        table_idle: float | None = TABLE_IDLE,
+        log: IO[str] | None = None,
     ) -> None:
         self.long_poll = long_poll
         self.deadline = deadline
         self.tables: dict[str, tuple[WebTable, _Changes]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.lobby = lobby
-        self.max_tables = max_tables  # all the lobby makes, and from one address
-        self._made: dict[str, int] = {}  # the tables the lobby made, by client address
+        self.max_tables = max_tables  # served at once, and made from one address
+        self.table_idle = table_idle
+        self.log = log
+        # The tables that expire, by name: the address that made each (None: not known,
+        # a table resumed from a database).
+        self._makers: dict[str, str | None] = {}
+        self._expired: dict[str, str] = {}  # why each table expired, by name, oldest first
+        self._serial = 0  # the number of the lobby's last table: t1, t2, ...
 
-    def add(self, table: WebTable) -> None:
-        """Serve *table* too (its name must be new)."""
+    def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
+        """Serve *table* too (its name must be new); with *expires*, it expires when idle.
+
+        *maker* is the address that made it, if known: counted towards its share.
+        """
         changes = _Changes()
         if self.loop is not None:
             changes.attach(self.loop)
         self.tables[table.name] = (table, changes)
+        self._expired.pop(table.name, None)
+        if expires:
+            self._makers[table.name] = maker
         table.listen(changes.notify)
+
+    def made_by(self, client: str) -> int:
+        """Return how many of the tables served were made by the lobby for *client*."""
+        return sum(maker == client for maker in self._makers.values())
+
+    def _new_name(self) -> str:
+        """Return a name for the lobby's next table: one no table served or expired has."""
+        while True:
+            self._serial += 1
+            name = f"t{self._serial}"
+            if name not in self.tables and name not in self._expired:
+                return name
+
+    async def sweep(self) -> list[str]:
+        """Expire the tables that expire and have seen no move for `table_idle` seconds.
+
+        Return their names.  A table whose `WebTable.expiring` fails is kept as it was
+        (the log says why) and tried again at the next sweep.
+        """
+        idle = self.table_idle
+        if idle is None:
+            return []
+        gone = []
+        for name in list(self._makers):
+            found = self.tables.get(name)
+            if found is None:
+                continue
+            table = found[0]
+            try:
+                expired = await run_in_threadpool(table.expire, idle)
+            except Exception as error:  # the database's, or a hook of a user's own
+                self._say(f"table {name} did not expire, and is kept as it was: {error}")
+                continue
+            if expired:
+                self.tables.pop(name, None)
+                self._makers.pop(name, None)
+                self._expired[name] = table.expired or ""
+                while len(self._expired) > EXPIRED_KEPT:
+                    del self._expired[next(iter(self._expired))]
+                gone.append(name)
+        return gone
+
+    async def sweeping(self) -> None:
+        """Sweep at once, then every tenth of the idle time (from 1 s to `SWEEP_EVERY`)."""
+        idle = self.table_idle
+        if idle is None:
+            return
+        every = min(SWEEP_EVERY, max(1.0, idle / 10))
+        while True:
+            await self.sweep()
+            await asyncio.sleep(every)
+
+    def _say(self, line: str) -> None:
+        if self.log is None:
+            return
+        with contextlib.suppress(OSError, ValueError):  # a closed log must not stop the server
+            self.log.write(f"[{time.strftime('%H:%M:%S')}] {line}\n")
+            self.log.flush()
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -400,9 +486,20 @@ class _Routes:
         name = token.partition(".")[0] if token is not None and "." in token else ""
         found = self.tables.get(name)
         if found is None:
-            raise RequestError(403, "wrong token", "no table here has that token")
+            expired = self._expired.get(name)
+            if expired is not None:
+                raise RequestError(410, "expired", expired)
+            reason = "no table here has that token"
+            if self.lobby is not None and self.table_idle is not None:
+                reason += (
+                    ": the link is wrong, or its table expired (a table made in the lobby "
+                    f"does once nobody has played at it for {idle_words(self.table_idle)})"
+                )
+            raise RequestError(403, "wrong token", reason)
         table, changes = found
-        return table, changes, table.seat_for(token)
+        seat = table.seat_for(token)
+        _refuse_if_expired(table)
+        return table, changes, seat
 
     async def page(self, request: Request) -> Response:
         name, kind = _PAGES[request.url.path]
@@ -421,6 +518,7 @@ class _Routes:
                         break
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(changed.wait(), remaining)
+            _refuse_if_expired(table)
         return JSONResponse(await run_in_threadpool(table.document, seat))
 
     async def move(self, request: Request) -> Response:
@@ -456,15 +554,26 @@ class _Routes:
         client = request.client.host if request.client else ""
         asked = read_json(await _body(request))
         most, most_per_client = self.max_tables
-        if len(self.tables) >= most or self._made.get(client, 0) >= most_per_client:
-            raise RequestError(503, "full", "this server holds as many tables as it can")
-        name = f"t{len(self.tables) + 1}"
-        while name in self.tables:
-            name += "x"
+        later = (
+            ""
+            if self.table_idle is None
+            else f"; a table expires once nobody has played at it for {idle_words(self.table_idle)}"
+        )
+        if len(self.tables) >= most:
+            raise RequestError(
+                503, "full", f"this server holds as many tables as it can ({most}){later}"
+            )
+        if self.made_by(client) >= most_per_client:
+            raise RequestError(
+                503,
+                "full",
+                f"your address made as many of the tables this server holds as it may "
+                f"({most_per_client}){later}",
+            )
+        name = self._new_name()
         table = await run_in_threadpool(self.lobby, asked, name)
-        self.add(table)
+        self.add(table, expires=True, maker=client)
         table.start()
-        self._made[client] = self._made.get(client, 0) + 1
         return JSONResponse(
             {
                 "table": name,
@@ -511,6 +620,10 @@ class _Routes:
         finally:
             reader.cancel()
             table.leave(seat)
+        expired = table.expired
+        if expired is not None:
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await websocket.close(EXPIRED_CLOSE, expired[:120])
 
     async def _hello(self, websocket: WebSocket) -> tuple[WebTable, _Changes, int]:
         try:
@@ -615,7 +728,13 @@ def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Recei
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         routes.attach(asyncio.get_running_loop())
-        yield
+        sweeping = asyncio.ensure_future(routes.sweeping())
+        try:
+            yield
+        finally:
+            sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeping
 
     app = Starlette(
         routes=[
@@ -643,8 +762,14 @@ class WebServer:
 
     It listens as soon as it is made (port 0: any free port; ``server_address`` says
     which).  With *lobby* (`~mexican_train.web.lobby_table`), ``POST /api/tables``
-    makes tables on request, the lobby page's: at most *max_tables* in all, and
-    *max_tables_per_client* from one address.  `serve_forever` serves until `shutdown`
+    makes tables on request, the lobby page's, while fewer than *max_tables* tables
+    are served, and fewer than *max_tables_per_client* of the lobby's tables made from
+    the same address.  A table the lobby made expires once nobody has played at it
+    (a move, a new game) for *table_idle* seconds (None: never): the server lets it go,
+    stops its bots, closes its pages' WebSockets with code 4410 and the reason, and
+    answers its links 410 (`expire_idle`; the server looks every tenth of that time, at
+    most every 10 minutes).  The table it was made with, and those `add` is given
+    without *expires*, never expire.  `serve_forever` serves until `shutdown`
     or `server_close`, or Ctrl-C in the main thread.  At most *max_per_client*
     connections come from one address and *max_connections* from all clients together;
     behind a reverse proxy every client has the proxy's address: let the proxy limit
@@ -664,7 +789,16 @@ class WebServer:
         lobby: Callable[[object, str], WebTable] | None = None,
         max_tables: int = MAX_TABLES,
         max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
+        table_idle: float | None = TABLE_IDLE,
     ) -> None:
+        if table_idle is not None and (
+            isinstance(table_idle, bool)
+            or not isinstance(table_idle, (int, float))
+            or not 0 < table_idle < float("inf")
+        ):
+            raise InvalidArgumentError(
+                f"table_idle is a number of seconds over 0, or None, not {table_idle!r}"
+            )
         self.table = table
         host, port = address
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -672,7 +806,7 @@ class WebServer:
         self.server_address: tuple[str, int] = self.socket.getsockname()[:2]
         http, websocket = _guarded(_Guard(max_per_client, request_timeout))
         limits = (max_tables, max_tables_per_client)
-        self._routes = _Routes(long_poll, request_timeout, lobby, limits)
+        self._routes = _Routes(long_poll, request_timeout, lobby, limits, table_idle, log)
         self._routes.add(table)
         config = uvicorn.Config(
             _application(self._routes, log),
@@ -710,20 +844,34 @@ class WebServer:
             for seat, token in self.table.tokens.items()
         }
 
-    def add(self, table: WebTable) -> None:
+    def add(self, table: WebTable, *, expires: bool = False) -> None:
         """Serve *table* as well, from now on; its `~mexican_train.web.WebTable.name` must be new.
+
+        With *expires*, the table expires as the lobby's do (``mexican-train serve`` adds
+        so the lobby's tables it resumes from its database).
 
         Raises:
             InvalidArgumentError: if a table of that name is served already.
         """
         if table.name in self._routes.tables:
             raise InvalidArgumentError(f"a table named {table.name!r} is served already")
-        self._routes.add(table)
+        self._routes.add(table, expires=expires)
 
     @property
     def tables(self) -> list[WebTable]:
         """The tables served, the one the server was made with first."""
-        return [table for table, _ in self._routes.tables.values()]
+        return [table for table, _ in list(self._routes.tables.values())]
+
+    def expire_idle(self) -> list[str]:
+        """Expire the lobby's tables nobody has played at for *table_idle* seconds, now.
+
+        The server does so by itself, at its start and then regularly; return the names
+        of the tables that expired.  Call it from any thread but the server's own.
+        """
+        loop = self._routes.loop
+        if loop is not None and loop.is_running():
+            return asyncio.run_coroutine_threadsafe(self._routes.sweep(), loop).result()
+        return asyncio.run(self._routes.sweep())
 
     @property
     def lobby(self) -> Callable[[object, str], WebTable] | None:

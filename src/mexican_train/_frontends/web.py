@@ -41,7 +41,7 @@ from .._formats.record import GameRecord, ReplayError, replay
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError
-from .lobby import LOBBY_PLAYERS, lobby_choices
+from .lobby import LOBBY_PLAYERS, TABLE_IDLE, expiry_reason, lobby_choices
 from .narrate import review_report
 from .store import UNTOUCHED, StoredTable, StoreError, TableStore, token_hash
 
@@ -114,6 +114,8 @@ class WebTable:
             them.  None: no limit.
         name: the table's name among the tables of one server (up to 16 letters, digits,
             ``-`` and ``_``); its tokens start with it, so that a token names its table.
+        clock: the wall clock of the table's last activity (`active`), in seconds since
+            the epoch.
 
     Raises:
         DealError: if the rules cannot deal for *players* (S1).
@@ -143,6 +145,7 @@ class WebTable:
         takeover: float | None = None,
         turn_timer: float | None = None,
         name: str = "",
+        clock: Callable[[], float] = time.time,
     ) -> None:
         if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise InvalidArgumentError(
@@ -195,6 +198,12 @@ class WebTable:
         #: Called with the record of a new game dealt at the table (`again`) before it
         #: starts; if it raises, the game stays as it was.
         self.restarted: Callable[[GameRecord], None] | None = None
+        #: Called when the table expires (`expire`), before it closes; if it raises, the
+        #: table stays as it was.  ``mexican-train serve --db`` deletes the table here.
+        self.expiring: Callable[[], None] | None = None
+        self._clock = clock
+        self._active = clock()
+        self._expired: str | None = None  # why the table expired, in words
         self._observers = observers_of(made)
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot: the
@@ -249,6 +258,8 @@ class WebTable:
         turn_timer: float | None = None,
         name: str = "",
         began: int = 0,
+        active: float | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> WebTable:
         """Return the table of the record *game* at its position, its seats' tokens still good.
 
@@ -259,7 +270,8 @@ class WebTable:
         *bot_delay*, *takeover*, *turn_timer* and *name* are the table's options (see
         `WebTable`).  *began* is the version the table had reached when the game was
         dealt (a new game at the table, `again`): the table's version goes on from
-        there, so open pages take its documents for the newest.
+        there, so open pages take its documents for the newest.  *active* is the time of
+        its last move, by *clock* (`active`; None: now).
 
         Raises:
             mexican_train.ReplayError: if the record does not replay.
@@ -274,6 +286,7 @@ class WebTable:
             takeover=takeover,
             turn_timer=turn_timer,
             name=name,
+            clock=clock,
         )
         table.tokens = {}
         table.token_hashes = {s: h for s, h in token_hashes.items() if s != SPECTATOR}
@@ -283,6 +296,8 @@ class WebTable:
             table._version = table._began = began
             for seat, move in zip(seats, game.moves, strict=True):
                 table._apply(seat, move)
+            if active is not None:
+                table._active = active
         return table
 
     def kept_hashes(self) -> dict[int, str]:
@@ -382,8 +397,58 @@ class WebTable:
 
     @property
     def closed(self) -> bool:
-        """Whether `close` was called."""
+        """Whether `close` was called, or the table expired."""
         return self._closed
+
+    @property
+    def active(self) -> float:
+        """When the table last saw a move or a new game (or was made), by its clock.
+
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, clock=lambda: 1000.0)
+        >>> table.active
+        1000.0
+        """
+        with self._changed:
+            return self._active
+
+    @property
+    def expired(self) -> str | None:
+        """Why the table expired (`expire`), in words to show its people; None while it has not."""
+        with self._changed:
+            return self._expired
+
+    def expire(self, idle: float) -> bool:
+        """Close the table if it has seen no move nor new game for *idle* seconds; return
+        whether it did.
+
+        `expiring` is called first, and no move can come between it and the close: if it
+        raises, the table stays as it was, and the error goes on.  An expired table
+        refuses moves (410, with the reason `expired` gives), and its bots stop.
+
+        >>> now = [0.0]
+        >>> table = WebTable(2, bots={1: GreedyPlayer()}, clock=lambda: now[0])
+        >>> table.expire(3600), table.expired
+        (False, None)
+        >>> now[0] = 7200.0
+        >>> table.expire(3600), table.expired
+        (True, 'nobody played at this table for 1 hour, so it has expired: make a new one in the lobby')
+        """
+        with self._changed:
+            if self._closed or self._clock() - self._active < idle:
+                return False
+            if self.expiring is not None:
+                self.expiring()
+            self._expired = expiry_reason(idle)
+            self._closed = True
+            self._tell()
+        if self._thread is not None:
+            self._thread.join(5)
+        return True
+
+    def _refuse_if_expired(self) -> None:
+        """Raise the refusal of a move at a table that expired (under the lock)."""
+        if self._expired is not None:
+            raise RequestError(410, "expired", self._expired)
 
     def _note(self, seat: int, others: str, own: str) -> None:
         """Add a line to the log that is not a move (under the lock)."""
@@ -525,6 +590,7 @@ class WebTable:
         if seat == SPECTATOR:
             raise RequestError(403, "a spectator", "a spectator watches: only seats move")
         with self._changed:
+            self._refuse_if_expired()
             if version is not None and version != self._version:
                 raise RequestError(
                     409,
@@ -562,6 +628,7 @@ class WebTable:
         if seat == SPECTATOR:
             raise RequestError(403, "a spectator", "a spectator watches: only seats deal")
         with self._changed:
+            self._refuse_if_expired()
             if not self._state.is_over:
                 raise RequestError(409, "not over", "the game is not over: finish it first")
             state = new_game(self._state.players, self._state.rules, None)
@@ -582,6 +649,7 @@ class WebTable:
             self._log.clear()  # a document's log is the round's, from its deal (E4)
             self._note(seat, f"{label} dealt a new game.", "You dealt a new game.")
             self._turn_began = time.monotonic()
+            self._active = self._clock()
             self._tell()
         return self.document(seat)
 
@@ -657,6 +725,7 @@ class WebTable:
             self._log.clear()  # a document's log is the round's, from its deal (E4)
         self._log.extend(_describe(before, after, seat, move, self.labels))
         self._turn_began = time.monotonic()
+        self._active = self._clock()
         self._tell()
 
     def _bot_to_move(self) -> tuple[int, PlayerView, Player] | None:
@@ -729,6 +798,8 @@ class WebTable:
         except Exception:  # a user's bot that fails must not stop the table
             move = moves[0]
         with self._changed:
+            if self._closed:
+                return False  # closed (or expired) while the bot chose: nothing more is kept
             if self._version != version:
                 return True  # cannot happen (only this seat may move), but never apply stale
             try:
@@ -948,12 +1019,18 @@ def seed_warning(seed: int | None, people: int) -> str | None:
 _LOBBY_FIELDS: Final = frozenset({"rules", "house", "players", "people", "level"})
 
 
-def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
+def lobby_table(
+    request: object,
+    name: str,
+    bot_delay: float = 0.6,
+    *,
+    clock: Callable[[], float] = time.time,
+) -> WebTable:
     """Return the table a lobby's request asks for, named *name* (its bots not started yet).
 
     *request* is ``{"rules": name, "house": [names], "players": n, "people": k,
     "level": "easy" | "medium" | "hard"}``: *people* seats for people (the first ones),
-    bots of that level in the others.
+    bots of that level in the others.  *clock* is the table's (`WebTable`).
 
     Raises:
         RequestError: 400 for a request that is not one, or rules that cannot deal.
@@ -993,7 +1070,7 @@ def lobby_table(request: object, name: str, bot_delay: float = 0.6) -> WebTable:
     try:
         chosen = combine(rules, *house) if house else get_variant(rules)
         bots: dict[int, Player | str] = dict.fromkeys(range(people, players), cast(str, level))
-        table = WebTable(players, chosen, bots=bots, bot_delay=bot_delay, name=name)
+        table = WebTable(players, chosen, bots=bots, bot_delay=bot_delay, name=name, clock=clock)
     except MexicanTrainError as error:
         raise RequestError(400, "bad request", str(error)) from None
     return table
@@ -1017,13 +1094,16 @@ def make_server(
     lobby: bool = False,
     max_connections: int = MAX_CONNECTIONS,
     max_per_client: int = MAX_PER_CLIENT,
+    table_idle: float | None = TABLE_IDLE,
 ) -> WebServer:
     """Return a server for *table* listening on *host*:*port* (port 0: any free port).
 
     With *lobby*, the page without a token is the lobby, where anyone who can reach the
-    server makes tables (`lobby_table`; at most 200, and 20 from one address).
-    *max_connections* and *max_per_client* bound the connections it serves at once, from
-    all clients together and from one address (`WebServer`).
+    server makes tables (`lobby_table`; 200 served at once at most, 20 of them made from
+    one address), each of which expires once nobody has played at it for *table_idle*
+    seconds (24 hours; None: never).  *max_connections* and *max_per_client* bound the
+    connections it serves at once, from all clients together and from one address
+    (`WebServer`).
 
     Call ``serve_forever()`` on it (in a thread, if you like) and ``server_close()``
     when done; the table's bots start with the server.  `WebServer.links` gives each
@@ -1042,6 +1122,7 @@ def make_server(
         lobby=lobby_table if lobby else None,
         max_connections=max_connections,
         max_per_client=max_per_client,
+        table_idle=table_idle,
     )
     table.start()
     return server

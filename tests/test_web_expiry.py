@@ -1,0 +1,357 @@
+"""The lobby's tables expire once nobody plays at them, and its caps count the live ones.
+
+Time is a clock each test holds (a list it advances), never a sleep: the server's own
+sweep runs every few minutes, and a test sweeps when it likes (`WebServer.expire_idle`).
+What a database keeps across a restart is in test_web_store.py.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import attrs
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from mexican_train import STANDARD, InvalidArgumentError, Move, PlayerView, legal_moves, view
+from mexican_train._frontends.lobby import TABLE_IDLE
+from mexican_train._frontends.store import StoreError
+from mexican_train.players import GreedyPlayer
+from mexican_train.web import RequestError, WebServer, WebTable, lobby_table
+from serving import serving
+from web_documents import answer
+
+SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=1)
+TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
+HOUR = 3600.0
+REASON = "nobody played at this table for 1 hour, so it has expired: make a new one in the lobby"
+
+
+class Clock:
+    """A wall clock the test moves on by hand."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _lobby(clock: Clock) -> Callable[[object, str], WebTable]:
+    """The lobby's table maker, its tables on *clock*, bots without a delay."""
+    return functools.partial(lobby_table, bot_delay=0, clock=clock)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def server(clock: Clock) -> Iterator[WebServer]:
+    """A server with a lobby whose tables expire after an hour, its own table on *clock*."""
+    table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
+    made = WebServer(
+        ("127.0.0.1", 0),
+        table,
+        log=None,
+        lobby=_lobby(clock),
+        max_tables=4,
+        max_tables_per_client=2,
+        table_idle=HOUR,
+    )
+    with serving(made):
+        yield made
+
+
+def _new_table(server: WebServer, players: int = 2, people: int = 2) -> dict[str, Any]:
+    """Make a table in *server*'s lobby; return its answer (its name, its seats' links)."""
+    asked = {"rules": "standard", "players": players, "people": people, "level": "easy"}
+    status, made = answer(server, "/api/tables", asked)
+    assert status == 200, made
+    return dict(made)
+
+
+def _token(made: dict[str, Any], seat: int) -> str:
+    return str(made["seats"][str(seat)].removeprefix("/#token="))
+
+
+def _served(server: WebServer, name: str) -> WebTable:
+    (table,) = (table for table in server.tables if table.name == name)
+    return table
+
+
+def _move(server: WebServer, made: dict[str, Any]) -> None:
+    """Make a move at the people's table *made*: the first one the seat to move may."""
+    seat = _served(server, made["table"]).state.current_player
+    assert seat is not None
+    document = answer(server, "/api/view", token=_token(made, seat))[1]
+    body = {"move": document["moves"][0]["notation"], "version": document["version"]}
+    status, moved = answer(server, "/api/move", body, token=_token(made, seat))
+    assert status == 200, moved
+
+
+def _closing(socket: ClientConnection) -> tuple[int, str]:
+    """Read *socket* until the server closes it; return the close's code and reason."""
+
+    def read() -> None:
+        while True:  # documents pushed before the close, if any
+            socket.recv(timeout=TIMEOUT)
+
+    with pytest.raises(ConnectionClosed) as closed:
+        read()
+    assert closed.value.rcvd is not None
+    return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+# -- a table ------------------------------------------------------------------------------------
+
+
+def test_a_table_is_active_when_made_at_each_move_and_at_each_new_game(clock: Clock) -> None:
+    table = WebTable(2, SHORT, seed=3, clock=clock)  # two people
+    assert table.active == clock.now
+    while not table.state.is_over:
+        clock.now += 10
+        seat = table.state.current_player
+        assert seat is not None
+        table.play(seat, legal_moves(view(table.state, seat))[0])
+        assert table.active == clock.now
+    clock.now += 10
+    table.document(0)
+    table.arrive(0)  # looking and coming are not playing
+    assert table.active == clock.now - 10
+    table.again(0)
+    assert table.active == clock.now
+
+
+def test_an_idle_table_expires_and_refuses_moves_saying_why(clock: Clock) -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=2, clock=clock, bot_delay=0)
+    table.start()
+    table.wait(0, since=0)  # the bot moves first at this seed
+    moved = table.version
+    assert moved > 0
+    clock.now += HOUR - 1
+    assert not table.expire(HOUR)
+    assert (table.closed, table.expired) == (False, None)
+    clock.now += 1
+    assert table.expire(HOUR)
+    assert table.closed
+    assert table.expired == REASON
+    assert not table.expire(HOUR)  # once
+    seat = table.state.current_player
+    assert seat == 0
+    refusals: list[Callable[[], object]] = [
+        lambda: table.play(0, legal_moves(view(table.state, 0))[0]),
+        lambda: table.again(0),
+    ]
+    for refused_move in refusals:
+        with pytest.raises(RequestError) as refused:
+            refused_move()
+        assert (refused.value.status, refused.value.error) == (410, "expired")
+        assert refused.value.reason == REASON
+    assert table.version == moved
+    assert table._thread is not None
+    assert not table._thread.is_alive()  # its bots have stopped
+
+
+def test_a_table_whose_expiry_fails_is_left_as_it_was(clock: Clock) -> None:
+    table = WebTable(2, SHORT, seed=3, clock=clock)  # two people
+
+    def full() -> None:
+        raise StoreError("cannot write to the tables' database: database or disk is full")
+
+    table.expiring = full
+    clock.now += 2 * HOUR
+    with pytest.raises(StoreError, match="disk is full"):
+        table.expire(HOUR)
+    assert (table.closed, table.expired) == (False, None)
+    seat = table.state.current_player
+    assert seat is not None
+    table.play(seat, legal_moves(table.state)[0])  # it goes on
+    deleted: list[bool] = []
+    table.expiring = lambda: deleted.append(True)
+    clock.now += 2 * HOUR
+    assert table.expire(HOUR)
+    assert deleted == [True]
+
+
+class _Waits:
+    """A bot that thinks until it is told to answer, then plays its first legal move."""
+
+    def __init__(self) -> None:
+        self.thinking = threading.Event()
+        self.answer = threading.Event()
+
+    def choose(self, table: PlayerView, legal: Sequence[Move]) -> Move:
+        self.thinking.set()
+        self.answer.wait(TIMEOUT)
+        return legal[0]
+
+
+def test_a_bots_move_chosen_while_the_table_expired_is_not_kept(clock: Clock) -> None:
+    bot = _Waits()
+    table = WebTable(2, SHORT, bots={1: bot}, seed=2, clock=clock)  # the bot moves first
+    kept: list[int] = []
+    table.journal = lambda count, seat, move: kept.append(count)
+    playing = threading.Thread(target=table.play_bots, daemon=True)
+    playing.start()
+    assert bot.thinking.wait(TIMEOUT)
+    clock.now += HOUR
+    assert table.expire(HOUR)  # while the bot thinks: its move must not follow the delete
+    bot.answer.set()
+    playing.join(TIMEOUT)
+    assert (kept, table.version) == ([], 0)
+
+
+# -- a server ---------------------------------------------------------------------------------
+
+
+def test_an_idle_lobby_table_expires_its_pages_are_told_and_its_links_answer_410(
+    server: WebServer, clock: Clock
+) -> None:
+    made = _new_table(server)  # two people: nothing moves unless they do
+    name, token = made["table"], _token(made, 0)
+    table = _served(server, name)
+    url = f"ws://127.0.0.1:{server.server_address[1]}/api/ws"
+    with connect(url, open_timeout=TIMEOUT) as socket:
+        socket.send(json.dumps({"token": token}))
+        assert json.loads(socket.recv(timeout=TIMEOUT))["seat"] == 0
+        polled: list[tuple[int, Any]] = []
+        since = f"/api/view?since={table.version}"
+        polling = threading.Thread(
+            target=lambda: polled.append(answer(server, since, token=_token(made, 1)))
+        )
+        clock.now += HOUR - 1
+        assert server.expire_idle() == []
+        polling.start()
+        deadline = time.monotonic() + TIMEOUT
+        while not table._polls[1] and time.monotonic() < deadline:  # the poll waits
+            time.sleep(0.01)
+        clock.now += 1
+        assert server.expire_idle() == [name]  # not the server's own table, as idle
+        code, reason = _closing(socket)
+        polling.join(TIMEOUT)
+    assert (code, reason) == (4410, REASON)
+    assert polled == [(410, {"error": "expired", "reason": REASON})]  # the long poll ends
+    assert [each.name for each in server.tables] == [""]
+    assert table.closed
+    gone = {"error": "expired", "reason": REASON}
+    assert answer(server, "/api/view", token=token) == (410, gone)
+    assert answer(server, "/api/view", token=f"{name}.wrongsecret") == (410, gone)
+    assert answer(server, "/api/move", {"move": "draw"}, token=token) == (410, gone)
+    assert answer(server, "/api/again", {}, token=token) == (410, gone)
+    with connect(url, open_timeout=TIMEOUT) as socket:
+        socket.send(json.dumps({"token": token}))
+        assert _closing(socket) == (4410, REASON)
+    status, unknown = answer(server, "/api/view", token="t99.nosuchsecret")
+    assert (status, unknown["error"]) == (403, "wrong token")
+    assert unknown["reason"].endswith(
+        "the link is wrong, or its table expired (a table made in the lobby does once "
+        "nobody has played at it for 1 hour)"
+    )
+
+
+def test_an_addresss_share_counts_its_tables_served_not_those_it_made(
+    server: WebServer, clock: Clock
+) -> None:
+    first, second = _new_table(server), _new_table(server)  # this address's share: 2
+    status, refused = answer(server, "/api/tables", {"players": 2, "people": 2})
+    assert (status, refused["error"]) == (503, "full")
+    assert refused["reason"] == (
+        "your address made as many of the tables this server holds as it may (2); "
+        "a table expires once nobody has played at it for 1 hour"
+    )
+    clock.now += HOUR - 10
+    _move(server, second)  # played at: it stays
+    clock.now += 10
+    assert server.expire_idle() == [first["table"]]
+    third = _new_table(server)
+    assert third["table"] not in {first["table"], second["table"]}  # no name comes back
+    assert answer(server, "/api/view", token=_token(first, 0))[0] == 410
+    assert answer(server, "/api/view", token=_token(second, 0))[0] == 200
+    assert [each.name for each in server.tables] == ["", second["table"], third["table"]]
+
+
+def test_the_servers_cap_counts_the_tables_served_not_those_made_since_it_started(
+    clock: Clock,
+) -> None:
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
+    made = WebServer(
+        ("127.0.0.1", 0), own, log=None, lobby=_lobby(clock), max_tables=3, table_idle=HOUR
+    )
+    with serving(made):
+        for _ in range(3):  # the server's own table, and two of the lobby's, each time
+            _new_table(made)
+            _new_table(made)
+            status, refused = answer(made, "/api/tables", {"players": 2, "people": 2})
+            assert (status, refused["error"]) == (503, "full")
+            assert refused["reason"] == (
+                "this server holds as many tables as it can (3); "
+                "a table expires once nobody has played at it for 1 hour"
+            )
+            clock.now += HOUR
+            assert len(made.expire_idle()) == 2
+            assert [each.name for each in made.tables] == [""]  # its own never expires
+
+
+def test_a_table_whose_delete_fails_stays_served_and_expires_at_a_later_sweep(
+    clock: Clock,
+) -> None:
+    log = io.StringIO()
+    table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1)
+    made = WebServer(("127.0.0.1", 0), table, log=log, lobby=_lobby(clock), table_idle=HOUR)
+    with serving(made):
+        kept = _new_table(made)
+        served = _served(made, kept["table"])
+
+        def full() -> None:
+            raise StoreError("cannot write to the tables' database: database or disk is full")
+
+        served.expiring = full
+        clock.now += HOUR
+        assert made.expire_idle() == []
+        assert f"table {kept['table']} did not expire, and is kept as it was: " in log.getvalue()
+        assert "disk is full" in log.getvalue()
+        status, document = answer(made, "/api/view", token=_token(kept, 0))
+        assert (status, document["seat"]) == (200, 0)
+        served.expiring = None
+        assert made.expire_idle() == [kept["table"]]
+
+
+def test_a_table_added_to_a_server_expires_only_if_told(clock: Clock) -> None:
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    added = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock, name="mine")
+    resumed = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock, name="t1")
+    made = WebServer(("127.0.0.1", 0), own, log=None, table_idle=HOUR)
+    made.add(added)
+    made.add(resumed, expires=True)
+    clock.now += 100 * HOUR
+    assert made.expire_idle() == ["t1"]  # not serving: the sweep runs all the same
+    assert [each.name for each in made.tables] == ["", "mine"]
+    made.server_close()
+
+
+def test_a_server_whose_tables_never_expire(clock: Clock) -> None:
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    made = WebServer(("127.0.0.1", 0), own, log=None, lobby=_lobby(clock), table_idle=None)
+    with serving(made):
+        _new_table(made)
+        clock.now += 1e9
+        assert made.expire_idle() == []
+        status, refused = answer(made, "/api/view", token="t9.nosuchsecret")
+        assert (status, refused["reason"]) == (403, "no table here has that token")
+    assert TABLE_IDLE == 24 * HOUR
+
+
+@pytest.mark.parametrize("idle", [0, -1.0, float("nan"), float("inf"), "1", True])
+def test_the_idle_time_is_a_number_of_seconds(idle: Any) -> None:
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()})
+    with pytest.raises(InvalidArgumentError, match="table_idle is a number of seconds"):
+        WebServer(("127.0.0.1", 0), own, log=None, table_idle=idle)
