@@ -690,6 +690,38 @@ def test_serve_refuses_nan_seconds_as_a_usage_error(option: str) -> None:
     assert result.exit_code == 2
 
 
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("0", "0.0 is not in the range 0.1<=x<=8760"),
+        ("9000", "9000.0 is not in the range 0.1<=x<=8760"),
+        ("nan", "'nan' is not a number of hours"),
+        ("soon", "'soon' is not a number of hours"),
+    ],
+)
+def test_serve_refuses_a_table_idle_time_that_is_not_hours(value: str, said: str) -> None:
+    result = run("serve", "--no-db", "--port", "0", "--table-idle", value)
+    assert_one_line_error(result, f"Invalid value for '--table-idle': {said}")
+    assert result.exit_code == 2
+
+
+def test_serve_refuses_seconds_that_are_no_number_in_words() -> None:
+    result = run("serve", "--no-db", "--port", "0", "--takeover", "soon")
+    assert_one_line_error(
+        result, "Invalid value for '--takeover': 'soon' is not a number of seconds"
+    )
+
+
+def test_serve_gives_the_server_the_idle_time_in_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mexican_train._frontends import web
+
+    given: list[Any] = []
+    monkeypatch.setattr(web, "serve", lambda **options: given.append(options["table_idle"]))
+    assert run("serve", "--no-db", "--port", "0", "--table-idle", "1.5").exit_code == 0
+    assert run("serve", "--no-db", "--port", "0").exit_code == 0
+    assert given == [5400.0, 24 * 3600.0]
+
+
 def test_serve_checks_the_bots_even_when_people_take_every_seat() -> None:
     result = run("serve", "--no-db", "--port", "0", "-p", "2", "--people", "2", "--bots", "nosuch")
     assert_one_line_error(result, "--bots: there is no bot called 'nosuch'")

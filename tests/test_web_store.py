@@ -11,6 +11,8 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -289,6 +291,70 @@ def test_a_table_made_in_the_lobby_survives_kill_9_too(tmp_path: Path) -> None:
             assert doc["view"] == seen["view"]
     finally:
         _stop(process)
+
+
+def _status(base: str, token: str) -> tuple[int, dict[str, Any]]:
+    """The status and JSON answer of ``GET /api/view`` with *token*, a refusal's too."""
+    request = urllib.request.Request(
+        base + "api/view", headers={"Authorization": f"Bearer {token}"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            return answer.status, dict(json.load(answer))
+    except urllib.error.HTTPError as error:
+        return error.code, dict(json.load(error))
+
+
+def test_serve_expires_the_lobbys_tables_left_idle_while_it_was_stopped(tmp_path: Path) -> None:
+    """A lobby's table nobody played at for --table-idle hours, the server's downtime
+    included, expires as the server starts: it is deleted, and its links answer 410.  The
+    others come back, a finished one too (its links deal the next game), and the
+    command line's table never expires."""
+    db = tmp_path / "tables.sqlite3"
+    now = time.time()
+    when = [now]
+    store = TableStore(db, clock=lambda: when[0])
+    tokens = {}
+    for name, active, finished in (("", now - 1e6, False), ("t1", now - 7200, False),
+                                   ("t2", now - 600, False), ("t3", now - 600, True)):  # fmt: skip
+        when[0] = active  # the time of the table's making and of its moves
+        rules = SHORT if name else STANDARD  # the command line's: serve's own options
+        table = WebTable(3, rules, bots={2: GreedyPlayer()}, seed=9, name=name)
+        number = store.add(table.record(), table.kept_hashes(), table.bot_names(), name)
+        table.journal = lambda count, seat, move, n=number: store.append(n, count, seat, move)
+        _play(table, 3)
+        while finished and not table.state.is_over:
+            _play(table, 1)
+        tokens[name] = table.tokens[0]
+    store.close()
+    process, lines = _start("--db", str(db), "--table-idle", "1")
+    try:
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        assert any("is back at move" in line for line in lines), lines
+        deadline = time.monotonic() + TIMEOUT
+        while (answered := _status(base, tokens["t1"]))[0] != 410:  # the first sweep's
+            assert answered[0] == 200, answered
+            assert time.monotonic() < deadline, "the idle table did not expire"
+            time.sleep(0.05)
+        assert answered[1] == {
+            "error": "expired",
+            "reason": "nobody played at this table for 1 hour, so it has expired: "
+            "make a new one in the lobby",
+        }
+        assert _status(base, tokens["t2"])[0] == 200
+        status, over = _status(base, tokens["t3"])
+        assert (status, over["winners"] != []) == (200, True)
+        assert _status(base, tokens[""])[0] == 200
+    finally:
+        _stop(process)
+    with _connected(db) as kept:
+        assert kept.execute("SELECT DISTINCT name FROM tables ORDER BY name").fetchall() == [
+            ("",),
+            ("t2",),
+            ("t3",),
+        ]
+        orphans = "SELECT COUNT(*) FROM moves WHERE table_id NOT IN (SELECT id FROM tables)"
+        assert kept.execute(orphans).fetchone() == (0,)
 
 
 # -- a database that is not this store's, or of another schema ------------------------------------

@@ -61,6 +61,7 @@ from .._formats.render import render_text
 from .._formats.serialize import SchemaError, record_from_json, to_json
 from .explain import explain_rules
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, read_json
+from .lobby import MAX_TABLES, MAX_TABLES_PER_CLIENT, TABLE_IDLE
 from .narrate import Narrator, review_report
 
 __all__ = [
@@ -151,10 +152,21 @@ class _Seconds(click.FloatRange):
     name = "seconds"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            try:
+                float(value)
+            except ValueError:  # click's own words would be "is not a valid seconds"
+                self.fail(f"{_shown(value)} is not a number of {self.name}", param, ctx)
         seconds = super().convert(value, param, ctx)
         if math.isnan(seconds):
-            self.fail(f"{_shown(str(value))} is not a number of seconds", param, ctx)
+            self.fail(f"{_shown(str(value))} is not a number of {self.name}", param, ctx)
         return seconds
+
+
+class _Hours(_Seconds):
+    """A number of hours within a range; ``nan`` refused."""
+
+    name = "hours"
 
 
 def bots_option(default: str, help: str) -> Callable[..., Any]:
@@ -1235,6 +1247,17 @@ def _check_host(context: click.Context, parameter: click.Parameter, value: str) 
     help="Connections served at once from one address (behind a reverse proxy, every "
     "client has the proxy's: let the proxy limit each client and raise this).",
 )
+@click.option(
+    "--table-idle",
+    type=_Hours(0.1, 8760),
+    default=round(TABLE_IDLE / 3600),
+    show_default=True,
+    metavar="HOURS",
+    help="Hours a table made in the lobby lives with nobody playing at it; then it "
+    "expires: the server lets it go and deletes it from --db, and its links say so.  "
+    f"The lobby makes a table while fewer than {MAX_TABLES} are served, and fewer than "
+    f"{MAX_TABLES_PER_CLIENT} of those made from the same address.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the access log.")
 def serve(
     host: str,
@@ -1252,6 +1275,7 @@ def serve(
     turn_timer: float | None,
     max_connections: int,
     max_per_client: int,
+    table_idle: float,
     quiet: bool,
 ) -> None:
     """Play in the browser: serve a table and print each person's link.
@@ -1264,7 +1288,9 @@ def serve(
     people play.  The table is kept in a database (--db; --no-db for none),
     every move committed before it is acknowledged: a restart resumes an
     unfinished table of the same players and rules, and its links still
-    work.  Ctrl-C stops it.
+    work.  The page without a link is the lobby, where anyone who can reach
+    the server makes tables; one that nobody plays at for --table-idle
+    hours expires (the table above never does).  Ctrl-C stops it.
     """
     from .store import StoreError, default_path
 
@@ -1299,6 +1325,7 @@ def serve(
             host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
             db=db, takeover=takeover, turn_timer=turn_timer,
             max_connections=max_connections, max_per_client=max_per_client,
+            table_idle=table_idle * 3600,
         )  # fmt: skip
     except KeyboardInterrupt:
         click.echo("Stopped.")

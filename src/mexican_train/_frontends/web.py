@@ -1145,6 +1145,7 @@ def serve(
     turn_timer: float | None = None,
     max_connections: int = MAX_CONNECTIONS,
     max_per_client: int = MAX_PER_CLIENT,
+    table_idle: float | None = TABLE_IDLE,
 ) -> None:
     """Serve a table until interrupted: people in the first *people* seats, *bots* in the rest.
 
@@ -1156,7 +1157,11 @@ def serve(
     is applied, and the latest table the database holds, if its game is not over and
     it has the same players, people and rules, is served again at its position instead
     of a new one: its seats' links still work, and its bots are made again from their
-    names or classes.
+    names or classes.  So is every table of the lobby it holds, finished or not.
+
+    A table made in the lobby expires once nobody has played at it for *table_idle*
+    seconds (None: never), across restarts: it is deleted from the database.  The
+    table served from the start never expires.
 
     Raises:
         MexicanTrainError: for a player count the game refuses (`DealError`), or
@@ -1203,6 +1208,7 @@ def serve(
             lobby=lobby_table,
             max_connections=max_connections,
             max_per_client=max_per_client,
+            table_idle=table_idle,
         )
         if store is not None:
             if found is not None:
@@ -1213,7 +1219,7 @@ def serve(
         table.start()
         if store is not None:
             for kept in lobby_kept:
-                server.add(kept)
+                server.add(kept, expires=True)  # an idle one expires as soon as it serves
                 kept.start()
 
             def lobby(request: object, name: str) -> WebTable:
@@ -1271,6 +1277,8 @@ def _keep(table: WebTable, store: TableStore, number: int, began: int = 0) -> No
 
     table.journal = journal
     table.restarted = restarted
+    if table.name:  # the lobby's: an expired table is deleted
+        table.expiring = lambda: store.delete(table.name)
 
 
 @attrs.frozen
@@ -1316,14 +1324,13 @@ def _lobby_tables(
     stored: list[StoredTable], store: TableStore, options: _TableOptions
 ) -> list[WebTable]:
     """Return the tables the lobby made of those *stored* in *store*, each at its latest
-    game, if not over."""
+    game, over or not: a finished table's links deal its next game."""
     latest = {table.name: table for table in stored if table.name}
     tables = []
     for kept in latest.values():
         table = _resume(kept, options, store)
-        if not table.state.is_over:
-            _keep(table, store, kept.number, kept.began)
-            tables.append(table)
+        _keep(table, store, kept.number, kept.began)
+        tables.append(table)
     return tables
 
 
@@ -1344,6 +1351,7 @@ def _resume(kept: StoredTable, options: _TableOptions, store: TableStore) -> Web
             turn_timer=options.turn_timer,
             name=kept.name,
             began=kept.began,
+            active=kept.active,
         )
     except ReplayError as error:
         raise StoreError(
