@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from mexican_train import STANDARD
+from mexican_train._frontends.lobby import TABLE_IDLE
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable
 from tests_browser.chromium import WAIT, served
@@ -147,5 +148,43 @@ def test_the_lobbys_links_are_named_for_whose_they_are_not_by_their_secret(
     assert [line.strip() for line in heard if "link" in line] == [
         f'- link "{name}":' for name in names
     ]
+    assert errors == []
+    context.close()
+
+
+def test_a_page_at_a_table_that_expires_says_so_and_leads_to_the_lobby(
+    browser: Browser, server: WebServer
+) -> None:
+    """The open page is told at once (its WebSocket closes with 4410), and the link opened
+    afterwards (answered 410) says the same: in words, with the way to a new table."""
+    now = [1_000_000.0]
+    table = WebTable(2, STANDARD, seed=1, name="old", clock=lambda: now[0])  # two people
+    server.add(table, expires=True)
+    link = f"http://127.0.0.1:{server.server_address[1]}/#token={table.tokens[0]}"
+    context = browser.new_context(bypass_csp=True)
+    errors: list[str] = []
+    said = (
+        "Nobody played at this table for 24 hours, so it has expired: make a new one in the lobby."
+    )
+    open_page = context.new_page()
+    open_page.on("pageerror", lambda error: errors.append(str(error)))
+    open_page.goto(link)
+    open_page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
+    open_page.wait_for_selector("#hand .hand-tile", timeout=WAIT)
+    now[0] += TABLE_IDLE
+    assert server.expire_idle() == ["old"]
+    late_page = context.new_page()
+    late_page.on("pageerror", lambda error: errors.append(str(error)))
+    late_page.goto(link)
+    for page in (open_page, late_page):
+        page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
+        main = page.get_by_role("main")
+        assert main.get_by_role("heading", name="This table has expired").count() == 1
+        assert page.locator("#nolink-reason").text_content() == said
+        assert page.locator("#status").text_content() == "This table has expired."
+        assert page.locator("#game").is_hidden()
+        assert page.locator("#nolink-help").is_hidden()  # no seat's link would help
+    open_page.get_by_role("link", name="Make a new table in the lobby").click()
+    open_page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
     assert errors == []
     context.close()

@@ -323,6 +323,8 @@ async function send(notation) {
       $("error").textContent = "";
       selected = null;
       show(answer.data);
+    } else if (answer.status === 410) {
+      expired(answer.data.reason);
     } else {
       $("error").textContent = answer.data.reason || answer.data.error;
       if (answer.status === 409) await refresh();
@@ -350,6 +352,28 @@ function refused(answer) {
   $("nolink-reason").textContent = `The server refused this link: ${answer.data.reason || answer.data.error}.`;
   $("nolink-reason").hidden = false;
   $("status").textContent = "Not seated.";
+}
+
+// The table has expired: nobody played at it for the server's idle time (410, or the
+// WebSocket closed with 4410).  The page says so in the server's words, and points to the
+// lobby for a new table.
+function expired(reason) {
+  timerEnds = null;
+  $("game").hidden = true;
+  $("again").hidden = true;
+  $("timer").hidden = true;
+  $("presence").textContent = "";
+  $("nolink").hidden = false;
+  $("nolink-title").textContent = "This table has expired";
+  const said = reason || "nobody played at this table for a long time, so it has expired";
+  $("nolink-reason").textContent = said.charAt(0).toUpperCase() + said.slice(1) + ".";
+  $("nolink-reason").hidden = false;
+  $("nolink-help").hidden = true;
+  $("nolink-lobby").hidden = false;
+  $("status").textContent = "This table has expired.";
+  $("status").classList.remove("your-turn");
+  document.title = "Mexican Train";
+  document.body.dataset.live = "no";
 }
 
 async function refresh() {
@@ -482,6 +506,8 @@ async function again() {
     $("error").textContent = "";
     received(answer.data);
     refocus();  // the button is gone: the focus goes to the new hand
+  } else if (answer.status === 410) {
+    expired(answer.data.reason);
   } else {
     // Once the game is over the controls are hidden: show them for the reason.
     $("controls").hidden = false;
@@ -517,6 +543,7 @@ async function poll(ms) {
   while (Date.now() < end) {
     const answer = await api("/api/view?since=" + (doc ? doc.version : 0));
     if (answer.status === 401 || answer.status === 403) return refused(answer);
+    if (answer.status === 410) return expired(answer.data.reason);
     if (!answer.ok) break;
     worked = true;
     received(answer.data);
@@ -531,6 +558,7 @@ async function follow() {
     if (closed.code === 4401 || closed.code === 4403) {
       return refused({data: {error: "wrong token", reason: closed.reason}});
     }
+    if (closed.code === 4410) return expired(closed.reason);
     setLive(false);
     failures = closed.delivered ? 0 : failures + 1;
     if (failures >= 3) {
@@ -557,6 +585,7 @@ async function start() {
     try {
       const answer = await refresh();
       if (answer.status === 401 || answer.status === 403) return refused(answer);
+      if (answer.status === 410) return expired(answer.data.reason);
       if (answer.ok) break;
     } catch (error) {
       $("status").textContent = "Cannot reach the table; retrying\u2026";
