@@ -587,7 +587,8 @@ class _Routes:
 
         The page sends ``{"token": "<the seat's token>"}`` first (a browser cannot set
         headers on a WebSocket, and a URL ends up in logs); a wrong one is closed with
-        code 4403, none in time with 4408.
+        code 4403, none in time with 4408.  A socket at a table that has expired, or
+        expires while it is open, is closed with `EXPIRED_CLOSE` and the reason.
         """
         await websocket.accept()
         try:
