@@ -56,7 +56,7 @@ def web_documents() -> dict[str, list[Any]]:
     A seat's document at the start, mid-round (answering a move, its json or its
     notation), between rounds, once the game is over and in the next game, pushed on the
     WebSocket, a spectator's, and one under a turn timer; the lobby's answers, a review,
-    refusals, and the requests sent.
+    refusals (an expired table's among them), and the requests sent.
     """
     found: dict[str, list[Any]] = {
         "SeatDocument": [],
@@ -92,6 +92,12 @@ def web_documents() -> dict[str, list[Any]]:
         found["LobbyChoices"].append(_call(server, "/api/lobby"))
         found["NewTable"].append(_call(server, "/api/tables", asked))
         refusals.append(_call(server, "/api/tables", {"players": 9}))
+        now = [0.0]
+        idle = WebTable(2, short, bots={1: GreedyPlayer()}, name="idle", clock=lambda: now[0])
+        server.add(idle, expires=True)
+        now[0] += 2 * 24 * 3600  # two days later, nobody has played at it: it expires
+        assert server.expire_idle() == ["idle"]
+        refusals.append(_call(server, "/api/view", token=idle.tokens[0]))  # 410 "expired"
         while not table.state.is_over:
             if table.state.current_player is None:  # between rounds
                 found["Review"].append(_call(server, "/api/review", token=mine))
