@@ -323,6 +323,8 @@ def test_a_table_whose_delete_fails_stays_served_and_expires_at_a_later_sweep(
         assert (status, document["seat"]) == (200, 0)
         served.expiring = None
         assert made.expire_idle() == [kept["table"]]
+        said = log.getvalue().splitlines()[-1]
+        assert said.endswith(f"] table {kept['table']} expired: nobody played at it for 1 hour")
 
 
 def test_a_table_added_to_a_server_expires_only_if_told(clock: Clock) -> None:

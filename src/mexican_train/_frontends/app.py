@@ -433,8 +433,8 @@ class _Routes:
     async def sweep(self) -> list[str]:
         """Expire the tables that expire and have seen no move for `table_idle` seconds.
 
-        Return their names.  A table whose `WebTable.expiring` fails is kept as it was
-        (the log says why) and tried again at the next sweep.
+        Return their names; the log says each.  A table whose `WebTable.expiring` fails
+        is kept as it was (the log says why) and tried again at the next sweep.
         """
         idle = self.table_idle
         if idle is None:
@@ -457,6 +457,7 @@ class _Routes:
                 while len(self._expired) > EXPIRED_KEPT:
                     del self._expired[next(iter(self._expired))]
                 gone.append(name)
+                self._say(f"table {name} expired: nobody played at it for {idle_words(idle)}")
         return gone
 
     async def sweeping(self) -> None:
