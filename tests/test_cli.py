@@ -469,10 +469,10 @@ def test_play_reviews_your_round_with_review_and_asks_nothing_off_a_terminal(
     after = result.stdout.split("Round 1 over", 1)[1].split("Press Enter to deal round 2")[0]
     if review:
         assert "Reviewing your moves of round 1..." in after
-        assert "decisions of seat 0 reviewed, 40 sampled deals each." in after
+        assert "decisions of yours reviewed, 40 sampled deals each." in after
         assert "The biggest mistakes" in after
         # Placed as the person can find it: their Nth move of the round, and their tiles.
-        assert re.search(r"round 1, seat 0's \d+(st|nd|rd|th) move \(\d+ tiles? in hand\)", after)
+        assert re.search(r"round 1, your \d+(st|nd|rd|th) move \(\d+ tiles? in hand\)", after)
         assert "Better: play" in after
         assert "points lost against the best moves found" in after
     else:

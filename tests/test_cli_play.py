@@ -91,7 +91,7 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     assert re.search(r"Round 1 over: .* (went out \(E1\)|blocked \(E2\))", child.before)
     # On a terminal, play offers a review of the round: the seat's biggest mistakes.
     child.sendline("y")
-    child.expect(r"\d+ decisions? of seat 0 reviewed, 40 sampled deals each\.")
+    child.expect(r"\d+ decisions? of yours reviewed, 40 sampled deals each\.")
     child.expect(r"Press Enter to deal round 2")
     _ctrl_c(child, then=r"Game abandoned")
     assert child.exitstatus == 130

@@ -300,7 +300,7 @@ def test_a_seat_gets_the_review_of_its_decisions_in_the_round_just_over() -> Non
         game = attrs.evolve(table.record(), moves=table._moves)
         judged = list(mexican_train.analyze(game, 0, samples=web.REVIEW_SAMPLES))
         assert {r.round_number for r in judged} == {1}
-        report = review_report(judged, "seat 0", web.REVIEW_SAMPLES)
+        report = review_report(judged, "seat 0", web.REVIEW_SAMPLES, yours=True)
         assert review == {
             "round": 1,
             "heading": report.heading,
@@ -309,7 +309,9 @@ def test_a_seat_gets_the_review_of_its_decisions_in_the_round_just_over() -> Non
         }
         assert review["heading"].startswith(f"{len(judged)} decision")
         assert review["mistakes"]
-        assert all(m["said"].startswith("round 1, seat 0's ") for m in review["mistakes"])
+        # Spoken to the seat's player, as the page speaks to them ("You have...").
+        assert review["heading"].endswith("decisions of yours reviewed, 16 sampled deals each.")
+        assert all(m["said"].startswith("round 1, your ") for m in review["mistakes"])
         assert table.review(0) is table.review(0)  # made once, then kept
         table.play(0, legal_moves(view(table.state, 0))[0])  # the next round is dealt (E4)
         assert table.state.current_player is not None

@@ -25,7 +25,6 @@ import attrs
 import click
 
 from .. import COMPILED
-from .._bots.coach import Review
 from .._bots.coach import analyze as run_analysis
 from .._bots.names import BOTS, player_name
 from .._bots.players import Player
@@ -1090,13 +1089,8 @@ def _review_round(game: GameRecord, seat: int, round_number: int) -> None:
     """Print the review of *seat*'s moves in round *round_number* of *game* (`play`)."""
     click.echo(f"Reviewing your moves of round {round_number}...")
     reviews = run_analysis(game, seat, samples=_REVIEW_SAMPLES, round_number=round_number)
-    _show_reviews(list(reviews), seat, _REVIEW_SAMPLES, _REVIEW_TOP)
-
-
-def _show_reviews(reviews: list[Review], seat: int | None, samples: int, top: int) -> None:
-    """Print the *top* biggest mistakes of *reviews* and the points lost in all."""
-    who = "every seat" if seat is None else f"seat {seat}"
-    click.echo(review_report(reviews, who, samples, top).text())
+    report = review_report(list(reviews), f"seat {seat}", _REVIEW_SAMPLES, _REVIEW_TOP, yours=True)
+    click.echo(report.text())
 
 
 # -- rules ---------------------------------------------------------------------------

@@ -242,22 +242,32 @@ def _ordinal(number: int) -> str:
     return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(number % 10, 'th')}"
 
 
-def review_report(reviews: Sequence[Review], who: str, samples: int, top: int = 5) -> ReviewReport:
+def _possessive(seat: int) -> str:
+    return f"seat {seat}'s"
+
+
+def review_report(
+    reviews: Sequence[Review], who: str, samples: int, top: int = 5, *, yours: bool = False
+) -> ReviewReport:
     """Word *reviews* of *who* (``"seat 2"``), made with *samples* samples: the *top* mistakes.
 
     A mistake is a decision that lost points against the best move found (its loss > 0).
     Each is placed as a person can find it again: by its round, its place among its
     seat's own moves of the round (`Review.seat_move`) and the tiles the seat held --
     ``round 1, seat 0's 5th move (12 tiles in hand)`` -- as every front end shows it.
+    With *yours*, the review speaks to the seat's player, who reads it at the table
+    (``mexican-train play``, the web table): ``your 5th move``, ``decisions of yours``.
     """
     mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
     total = sum(review.loss for review in reviews)
     return ReviewReport(
-        f"{len(reviews)} decision{'' if len(reviews) == 1 else 's'} of {who} reviewed, "
+        f"{len(reviews)} decision{'' if len(reviews) == 1 else 's'} of "
+        f"{'yours' if yours else who} reviewed, "
         f"{samples} sampled deal{'' if samples == 1 else 's'} each.",
         tuple(
             (
-                f"round {r.round_number}, seat {r.seat}'s {_ordinal(r.seat_move)} move "
+                f"round {r.round_number}, {'your' if yours else _possessive(r.seat)} "
+                f"{_ordinal(r.seat_move)} move "
                 f"({r.hand_size} tile{'' if r.hand_size == 1 else 's'} in hand): "
                 f"lost {r.loss:.1f} points",
                 f"Better: {r.reason}.",

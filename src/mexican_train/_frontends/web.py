@@ -691,7 +691,7 @@ class WebTable:
                 end = deals[over - 1] if len(deals) >= over else len(moves)
                 game = GameRecord(state.players, state.rules, state.seed, moves=moves[:end])
                 reviews = list(analyze(game, seat, samples=REVIEW_SAMPLES, round_number=over))
-                report = review_report(reviews, f"seat {seat}", REVIEW_SAMPLES)
+                report = review_report(reviews, f"seat {seat}", REVIEW_SAMPLES, yours=True)
                 kept = {
                     "round": over,
                     "heading": report.heading,
