@@ -418,8 +418,8 @@ def test_a_database_kept_before_schema_versions_is_brought_up_to_date(tmp_path: 
         assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
 
 
-# The schema of version 1, as mexican-train 0.x wrote it: a database of that version is
-# brought up to date when opened.
+# The schema of version 1, before tables kept their last activity: a database of that
+# version is brought up to date when opened.
 _SCHEMA_1 = """
 CREATE TABLE tables (
     id INTEGER PRIMARY KEY,
