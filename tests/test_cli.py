@@ -991,6 +991,25 @@ def test_play_q_quit_or_exit_leaves_the_game(word: str) -> None:
     assert "I did not understand" not in result.stdout
 
 
+@pytest.mark.parametrize("word", ["q", "quit", "exit", "Q"])
+def test_play_q_at_the_next_rounds_prompt_leaves_the_game(word: str) -> None:
+    """Between rounds q leaves too, as the help says: it does not deal the next round."""
+    args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"]
+    first = CliRunner().invoke(cli, args, input="1\n" * 60, prog_name="mexican-train")
+    # Each of the person's prompts in round 1 reads one line; the next line is the deal's.
+    typed = first.stdout.split("Press Enter to deal round 2")[0].count("Your move [")
+    assert 0 < typed < 60, first.stdout
+    result = CliRunner().invoke(
+        cli, args, input="1\n" * typed + f"{word}\n", prog_name="mexican-train"
+    )
+    assert result.exit_code == 0, result.output
+    before, prompt, after = result.stdout.partition("Press Enter to deal round 2 (q to quit)")
+    assert "Round 1 over" in before
+    assert prompt
+    assert "Game abandoned" in after
+    assert "Round 2" not in after
+
+
 class _Terminal(io.BytesIO):
     """Typed input that says it is a terminal, as a person's is."""
 

@@ -81,6 +81,8 @@ __all__ = [
 # does not exist), 130 stopped by Ctrl-C (the shell's code for it).
 _EXIT_FAILURE = 1
 _EXIT_INTERRUPTED = 130
+#: What a person types to leave the game, at any prompt of ``play``.
+_QUIT_WORDS: Final = frozenset({"q", "quit", "exit"})
 
 
 def _did_you_mean(name: str, known: Sequence[str]) -> str:
@@ -716,7 +718,7 @@ def _human_turn(
     choices = "Enter" if len(moves) == 1 else f"1-{len(moves)}"
     while True:
         text = click.prompt(f"Your move [{choices}, ? for help]", default="", show_default=False)
-        if text.strip().lower() in {"q", "quit", "exit"}:
+        if text.strip().lower() in _QUIT_WORDS:
             raise _Quit
         if text.strip() in {"?", "help"}:
             click.echo(_full_help(state, seat))
@@ -848,11 +850,13 @@ def _play_game(
         while not state.is_over:
             current, before = state.current_player, state
             if current is None:
-                click.prompt(
-                    f"Press Enter to deal round {state.round_number + 1}",
+                answer = click.prompt(
+                    f"Press Enter to deal round {state.round_number + 1} (q to quit)",
                     default="",
                     show_default=False,
                 )
+                if answer.strip().lower() in _QUIT_WORDS:
+                    raise _Quit
                 move, state = NEXT_ROUND, apply(state, NEXT_ROUND)
                 click.echo(narrator.round_start(state))
             elif current == seat:
