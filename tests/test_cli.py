@@ -1010,6 +1010,19 @@ def test_play_q_at_the_next_rounds_prompt_leaves_the_game(word: str) -> None:
     assert "Round 2" not in after
 
 
+def test_the_usage_shows_each_commands_summary_whole() -> None:
+    """`mexican-train` alone lists every command with its whole first line, none cut short.
+
+    On an 80-column terminal, where click writes the help 78 columns wide.
+    """
+    usage = CliRunner().invoke(cli, [], prog_name="mexican-train", terminal_width=78)
+    listing = usage.stdout.split("Commands:", 1)[1]
+    summaries = [line for line in listing.splitlines() if line.strip()]
+    assert len(summaries) == len(cli.commands)
+    for line in summaries:
+        assert not line.rstrip().endswith("..."), line
+
+
 class _Terminal(io.BytesIO):
     """Typed input that says it is a terminal, as a person's is."""
 

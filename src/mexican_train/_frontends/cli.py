@@ -1050,7 +1050,7 @@ def simulate(
 def analyze(
     record_file: Any, seat: int | None, round_number: int | None, top: int, samples: int, seed: int
 ) -> None:
-    """Review a recorded game: the biggest mistakes, and what was better.
+    """Review a recorded game: its biggest mistakes, and better moves.
 
     Each decision is judged from what its seat could know: its own tiles and
     what the table showed, never the hidden tiles.  The record is the JSON of
