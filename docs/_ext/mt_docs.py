@@ -631,6 +631,36 @@ def _always_reread_rule_pages(
     return [doc for doc in env.found_docs if doc.startswith("explanation/rules")]
 
 
+# -- the defaults of attrs classes ---------------------------------------------------
+
+
+def _attrs_defaults_as_values(app: Sphinx, obj: Any, bound_method: bool) -> None:
+    """Show the defaults of an attrs class's ``__init__`` as their values.
+
+    ``autodoc_preserve_defaults`` shows a default as written in the source, and the source
+    of an ``__init__`` that attrs generates writes each one as
+    ``attr_dict['name'].default``.  Dropping the signature it set leaves autodoc the real
+    one, whose defaults are the values (``max_pip=12``).
+    """
+    code = getattr(obj, "__code__", None)
+    if code is not None and code.co_filename.startswith("<attrs generated"):
+        vars(obj).pop("__signature__", None)
+
+
+def _no_generated_source_in_signatures(
+    app: Sphinx,
+    what: str,
+    name: str,
+    obj: Any,
+    options: Any,
+    signature: str | None,
+    return_annotation: str | None,
+) -> None:
+    """Warn about a signature that shows attrs' generated source instead of a value."""
+    if signature and "attr_dict[" in signature:
+        logger.warning("%s: a default shown as attrs' source: %s", name, signature)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("mt_source_dir", "", "env")
     app.add_config_value("mt_tests_dir", "", "env")
@@ -650,4 +680,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-resolved", _resolve_code_links)
     app.connect("missing-reference", resolve_missing)
     app.connect("env-check-consistency", check_public_api_documented)
+    app.connect("autodoc-before-process-signature", _attrs_defaults_as_values)
+    app.connect("autodoc-process-signature", _no_generated_source_in_signatures)
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}
