@@ -5,6 +5,8 @@ derived from the simulation's seed, and the results are combined in game order.
 
     python examples/simulation.py            # here and in a process pool
     python examples/simulation.py --dask     # also on a local Dask cluster
+
+--dask needs the ``dask`` extra (``pip install 'mexican-train[dask]'``).
 """
 
 from __future__ import annotations
@@ -39,4 +41,10 @@ def main(games: int = 12, dask: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    main(dask="--dask" in sys.argv[1:])
+    dask = "--dask" in sys.argv[1:]
+    if dask:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            sys.exit("--dask needs the dask extra: pip install 'mexican-train[dask]'")
+    main(dask=dask)

@@ -20,9 +20,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("train_agent.py needs the rl extra: pip install 'mexican-train[rl]'")
 
 from mexican_train.rl import ActionCodec, vector_env
 

@@ -1,4 +1,5 @@
-"""examples/bots.py and examples/simulation.py (with its Dask part) run and say what they should."""
+"""examples/bots.py and examples/simulation.py (with its Dask part) run and say what they should;
+an example whose extra is missing says which extra, in one line."""
 
 from __future__ import annotations
 
@@ -30,3 +31,29 @@ def test_simulation_example_gets_the_same_numbers_everywhere() -> None:
     assert "process pool gives the same result: True" in out
     assert "Dask gives the same result: True" in out
     assert "95% CI" in out
+
+
+def _run_without(module: str, name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run an example as a script in a Python where *module* cannot be imported."""
+    hide = (
+        f"import runpy, sys; sys.modules[{module!r}] = None; "
+        f"sys.argv = [{name!r}, *{list(args)!r}]; "
+        f"runpy.run_path({str(EXAMPLES / name)!r}, run_name='__main__')"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", hide], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_simulation_example_without_dask_says_which_extra_at_once() -> None:
+    """--dask without Dask: one line naming the extra, before any game is played."""
+    done = _run_without("distributed", "simulation.py", "--dask")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr == "--dask needs the dask extra: pip install 'mexican-train[dask]'\n"
+
+
+def test_train_agent_example_without_numpy_says_which_extra() -> None:
+    done = _run_without("numpy", "train_agent.py")
+    assert done.returncode == 1
+    assert done.stderr == "train_agent.py needs the rl extra: pip install 'mexican-train[rl]'\n"
