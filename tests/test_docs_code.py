@@ -24,6 +24,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "LocalCluster"
     ),
     ("howto/render.rst", "cairosvg"): "needs the optional cairosvg package",
+    ("howto/house-rules.rst", "rules_conformance(HOUSE_RULES"): (
+        "a test module of the reader's own; tests/test_docs_commands.py writes it beside the "
+        "page's rules and runs it with pytest"
+    ),
     ("howto/train-an-agent.rst", "MaskablePPO"): (
         "needs sb3-contrib, which brings in PyTorch; the environment calls it makes "
         "(reset, step, action_masks) run in tests/test_rl_envs.py"
