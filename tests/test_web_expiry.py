@@ -301,6 +301,52 @@ def test_the_servers_cap_counts_the_tables_served_not_those_made_since_it_starte
             assert [each.name for each in made.tables] == [""]  # its own never expires
 
 
+def test_the_caps_hold_against_requests_made_at_once(clock: Clock) -> None:
+    """A table being made counts: a request that comes while two are being made for the
+    same address, whose share is 2, is refused at once, not made as a third."""
+    inside = threading.Condition()
+    making: list[str] = []  # the names of the tables the lobby is making
+    release = threading.Event()
+
+    def slow_lobby(request: object, name: str) -> WebTable:
+        with inside:
+            making.append(name)
+            inside.notify_all()
+        assert release.wait(TIMEOUT)
+        return lobby_table(request, name, bot_delay=0, clock=clock)
+
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
+    made = WebServer(
+        ("127.0.0.1", 0), own, log=None, lobby=slow_lobby, max_tables_per_client=2,
+        table_idle=HOUR,
+    )  # fmt: skip
+    asked = {"rules": "standard", "players": 2, "people": 2, "level": "easy"}
+    answers: list[int] = []
+
+    def ask() -> None:
+        status = answer(made, "/api/tables", asked)[0]
+        with inside:
+            answers.append(status)
+            inside.notify_all()
+
+    with serving(made):
+        first = [threading.Thread(target=ask) for _ in range(2)]
+        for thread in first:
+            thread.start()
+        with inside:
+            assert inside.wait_for(lambda: len(making) == 2, TIMEOUT)
+        third = threading.Thread(target=ask)
+        third.start()
+        with inside:  # refused at once, or (wrongly) inside the lobby as a third
+            assert inside.wait_for(lambda: answers or len(making) == 3, TIMEOUT)
+        release.set()
+        for thread in [*first, third]:
+            thread.join(TIMEOUT)
+        assert len(making) == 2
+        assert sorted(answers) == [200, 200, 503]
+        assert len(made.tables) == 3  # its own and the two made
+
+
 def test_a_table_whose_delete_fails_stays_served_and_expires_at_a_later_sweep(
     clock: Clock,
 ) -> None:

@@ -403,6 +403,7 @@ class _Routes:
         self._makers: dict[str, str | None] = {}
         self._expired: dict[str, str] = {}  # why each table expired, by name, oldest first
         self._serial = 0  # the number of the lobby's last table: t1, t2, ...
+        self._making: list[str] = []  # the address of each table the lobby is making now
 
     def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
         """Serve *table* too (its name must be new); with *expires*, it expires when idle.
@@ -560,11 +561,12 @@ class _Routes:
             if self.table_idle is None
             else f"; a table expires once nobody has played at it for {idle_words(self.table_idle)}"
         )
-        if len(self.tables) >= most:
+        # The tables being made count too: the caps hold against requests at once.
+        if len(self.tables) + len(self._making) >= most:
             raise RequestError(
                 503, "full", f"this server holds as many tables as it can ({most}){later}"
             )
-        if self.made_by(client) >= most_per_client:
+        if self.made_by(client) + self._making.count(client) >= most_per_client:
             raise RequestError(
                 503,
                 "full",
@@ -572,7 +574,11 @@ class _Routes:
                 f"({most_per_client}){later}",
             )
         name = self._new_name()
-        table = await run_in_threadpool(self.lobby, asked, name)
+        self._making.append(client)
+        try:
+            table = await run_in_threadpool(self.lobby, asked, name)
+        finally:
+            self._making.remove(client)
         self.add(table, expires=True, maker=client)
         table.start()
         return JSONResponse(
