@@ -51,6 +51,8 @@ from mexican_train._frontends.cli import (
     _read_move,
     cli,
 )
+from mexican_train._frontends.narrate import Narrator
+from mexican_train.players import PlannerPlayer
 from mexican_train.serialize import record_from_json, to_json
 from mexican_train.variants import get_variant, variant_names
 from repo_scripts import load_script
@@ -106,6 +108,24 @@ def test_demo_explains_markers_and_rule_ids_the_first_time_only() -> None:
     explanation = "A marker opens a train to every player until its owner plays on it again (P6)."
     assert result.stdout.count(explanation) == 1
     assert result.stdout.count("a marker goes on its train (P5)") > 1
+
+
+def test_a_first_turn_that_cannot_start_its_train_is_marked_under_p4_not_p5() -> None:
+    """P4: a seat that cannot start its train on its first turn passes without drawing and
+    is marked by P4's rule; P5's marker is an ordinary turn's, after a draw."""
+    narrator = Narrator([f"seat {seat}" for seat in range(4)])
+    state = new_game(4, STANDARD, seed=1)
+    said = []
+    while not all(state.had_first_turn):
+        seat = state.current_player
+        assert seat is not None
+        move = PlannerPlayer().choose(view(state, seat), legal_moves(state))
+        after = apply(state, move)
+        said.append(narrator.move(state, move, after))
+        state = after
+    stuck = [line for line in said if "cannot play and passes" in line]
+    assert stuck, said  # seat 2 holds no 12 (the engine, S2) on this deal
+    assert all("a marker goes on its train (P4)." in line for line in stuck), stuck
 
 
 def test_demo_never_prints_python_reprs() -> None:

@@ -187,7 +187,8 @@ class Narrator:
             lead = f"{who} {stuck}" if stuck == "passes" else f"{who} {stuck} and"
             if stuck != "passes":
                 lead += " " + self._verb(seat, "passes", "pass")
-            return f"{lead}: a marker goes on {whose} train (P5).{explain}"
+            rule = "P4" if first_turn else "P5"  # P4: the first turn never draws
+            return f"{lead}: a marker goes on {whose} train ({rule}).{explain}"
         marked = "your" if seat == self.you else "its"
         return f"{who} {self._verb(seat, 'passes', 'pass')} ({marked} train is already marked)."
 
