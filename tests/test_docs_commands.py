@@ -23,15 +23,18 @@ from __future__ import annotations
 
 import doctest
 import os
+import queue
 import re
 import shutil
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 import attrs
 import pytest
@@ -313,6 +316,7 @@ class _Reader:
     port: str = PAGE_PORT
     tokens: list[str] = attrs.Factory(list)
     server: subprocess.Popen[str] | None = None
+    reader: threading.Thread | None = None  # reads what the server prints
 
     def as_here(self, text: str) -> str:
         """Return the page's *text* as this reader's run prints or types it."""
@@ -345,7 +349,12 @@ class _Reader:
             _assert_shows(command, self.as_here(command.shown), done.stdout)
 
     def serve(self, command: Command, text: str) -> None:
-        """Start the page's server on a free port; wait until it says it serves."""
+        """Start the page's server on a free port; wait until it says it serves.
+
+        A thread reads what the server prints for as long as it runs: the wait for its
+        ready line ends at `TIMEOUT` even if the server prints nothing, and a server
+        that logs every request never blocks on a full pipe.
+        """
         self.stop()
         if "--port" in text:
             text = text.replace(f"--port {PAGE_PORT}", "--port 0")
@@ -357,15 +366,25 @@ class _Reader:
             start_new_session=True,
         )  # fmt: skip
         assert self.server.stdout is not None
+        lines: queue.Queue[str | None] = queue.Queue()
+        self.reader = threading.Thread(
+            target=_read_lines, args=(self.server.stdout, lines), daemon=True
+        )
+        self.reader.start()
+        ready = SERVERS[command.key]
         printed: list[str] = []
         deadline = time.monotonic() + TIMEOUT
-        for line in self.server.stdout:
+        while not re.search(ready, "".join(printed), re.MULTILINE):
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break  # nothing for TIMEOUT seconds
+            if line is None:
+                break  # the server stopped
             printed.append(line)
-            if re.search(SERVERS[command.key], line) or time.monotonic() > deadline:
-                break
         output = "".join(printed)
-        assert re.search(SERVERS[command.key], output, re.MULTILINE), (
-            f"{command.page}: '{text}' never said it serves:\n{output}"
+        assert re.search(ready, output, re.MULTILINE), (
+            f"{command.page}: '{text}' never said it serves within {TIMEOUT} s:\n{output}"
         )
         found = re.search(r"http://127\.0\.0\.1:(\d+)/", output)
         assert found, output
@@ -381,11 +400,25 @@ class _Reader:
         server, self.server = self.server, None
         try:
             os.killpg(server.pid, signal.SIGINT)
-            server.communicate(timeout=TIMEOUT)
+            server.wait(timeout=TIMEOUT)
         finally:
             if server.poll() is None:
                 os.killpg(server.pid, signal.SIGKILL)
                 server.wait()
+            if self.reader is not None:
+                self.reader.join(TIMEOUT)  # the pipe's end: the server's group is gone
+                self.reader = None
+            if server.stdout is not None:
+                server.stdout.close()
+
+
+def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+    """Put each line of *stream* in *lines*, then None at its end."""
+    try:
+        for line in stream:
+            lines.put(line)
+    finally:
+        lines.put(None)
 
 
 def _assert_shows(command: Command, shown: str, printed: str) -> None:
@@ -468,6 +501,24 @@ def test_a_pages_commands_run_as_shown(page: str, tmp_path: Path) -> None:
             reader.run(command)
     finally:
         reader.stop()
+
+
+@posix_only
+def test_a_server_that_never_says_it_serves_fails_in_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wait for a server's ready line ends at TIMEOUT even if it prints nothing."""
+    command = Command("howto/example.rst", "python -c 'import time; time.sleep(600)'", None)
+    monkeypatch.setitem(SERVERS, command.key, r"^Press Ctrl-C to stop\.")
+    monkeypatch.setattr(sys.modules[__name__], "TIMEOUT", 1)
+    reader = _Reader(tmp_path, _environment())
+    started = time.monotonic()
+    try:
+        with pytest.raises(AssertionError, match="never said it serves within 1 s"):
+            reader.run(command)
+    finally:
+        reader.stop()
+    assert time.monotonic() - started < 60
 
 
 def test_the_house_rules_pages_test_module_runs(tmp_path: Path) -> None:
