@@ -357,6 +357,30 @@ def test_serve_expires_the_lobbys_tables_left_idle_while_it_was_stopped(tmp_path
         assert kept.execute(orphans).fetchone() == (0,)
 
 
+def test_serve_expires_an_idle_lobby_table_before_its_bot_can_move(tmp_path: Path) -> None:
+    """A lobby's table left idle at its bot's turn expires as the server starts: its bot
+    does not move first (with --bot-delay 0 it would at once), which would make the table
+    active again and keep it another --table-idle hours."""
+    db = tmp_path / "tables.sqlite3"
+    store = TableStore(db, clock=lambda: time.time() - 7200)  # two hours ago
+    table = WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=9, name="t1")
+    number = store.add(table.record(), table.kept_hashes(), table.bot_names(), "t1")
+    table.journal = lambda count, seat, move: store.append(number, count, seat, move)
+    while table.state.current_player != 2:  # the people move until the bot is to
+        seat = table.state.current_player
+        assert seat is not None
+        table.play(seat, legal_moves(view(table.state, seat))[0])
+    store.close()
+    process, lines = _start("--db", str(db), "--table-idle", "1")
+    try:
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        assert _status(base, table.tokens[0])[0] == 410  # already: it expired as it started
+    finally:
+        _stop(process)
+    with _connected(db) as kept:
+        assert kept.execute("SELECT COUNT(*) FROM tables WHERE name = 't1'").fetchone() == (0,)
+
+
 # -- a database that is not this store's, or of another schema ------------------------------------
 
 

@@ -1219,8 +1219,13 @@ def serve(
         table.start()
         if store is not None:
             for kept in lobby_kept:
-                server.add(kept, expires=True)  # an idle one expires as soon as it serves
-                kept.start()
+                server.add(kept, expires=True)
+            # One left idle while the server was stopped expires now, before its bots
+            # start: a bot's move would make it active again.
+            server.expire_idle()
+            for kept in lobby_kept:
+                if not kept.closed:
+                    kept.start()
 
             def lobby(request: object, name: str) -> WebTable:
                 made = lobby_table(request, name, bot_delay)
