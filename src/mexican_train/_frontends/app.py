@@ -776,7 +776,7 @@ class WebServer:
     (a move, a new game) for *table_idle* seconds (None: never): the server lets it go,
     stops its bots, closes its pages' WebSockets with code 4410 and the reason, and
     answers its links 410 (`expire_idle`; the server looks every tenth of that time, at
-    most every 10 minutes).  The table it was made with, and those `add` is given
+    least every 10 minutes).  The table it was made with, and those `add` is given
     without *expires*, never expire.  `serve_forever` serves until `shutdown`
     or `server_close`, or Ctrl-C in the main thread.  At most *max_per_client*
     connections come from one address and *max_connections* from all clients together;
