@@ -378,12 +378,14 @@ def test_a_table_added_to_a_server_expires_only_if_told(clock: Clock) -> None:
     added = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock, name="mine")
     resumed = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock, name="t1")
     made = WebServer(("127.0.0.1", 0), own, log=None, table_idle=HOUR)
-    made.add(added)
-    made.add(resumed, expires=True)
-    clock.now += 100 * HOUR
-    assert made.expire_idle() == ["t1"]  # not serving: the sweep runs all the same
-    assert [each.name for each in made.tables] == ["", "mine"]
-    made.server_close()
+    try:
+        made.add(added)
+        made.add(resumed, expires=True)
+        clock.now += 100 * HOUR
+        assert made.expire_idle() == ["t1"]  # not serving: the sweep runs all the same
+        assert [each.name for each in made.tables] == ["", "mine"]
+    finally:
+        made.server_close()
 
 
 def test_a_server_whose_tables_never_expire(clock: Clock) -> None:

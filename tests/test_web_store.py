@@ -555,8 +555,12 @@ def test_an_expired_table_is_deleted_every_game_of_it_with_its_moves(tmp_path: P
     assert _kept_names(path) == [("", 3), ("t2", 3)]
     with _connected(path) as db:  # no move is left behind
         assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (6,)
-    with pytest.raises(ValueError, match="never deleted"):
-        TableStore(path).delete("")
+    store = TableStore(path)
+    try:
+        with pytest.raises(ValueError, match="never deleted"):
+            store.delete("")
+    finally:
+        store.close()  # the database stays locked while a store holds it
 
 
 def test_a_delete_that_fails_half_way_deletes_nothing(tmp_path: Path) -> None:
