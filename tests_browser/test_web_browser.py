@@ -915,7 +915,8 @@ def test_playing_the_last_tile_of_the_game_gives_the_focus_to_a_new_game(
     page.keyboard.press("Tab")  # on to the trains' buttons under the hand
     assert page.evaluate("document.activeElement.closest('#trains') !== null")
     page.keyboard.press("Enter")
-    assert _phase(page) == "game-over"
+    # The page is at "my-turn" until the server's answer comes: wait for the game's end.
+    page.wait_for_function("document.body.dataset.phase === 'game-over'", timeout=WAIT)
     page.wait_for_function("!document.getElementById('again').hidden", timeout=WAIT)
     assert page.evaluate("document.activeElement.id") == "again"
     page.keyboard.press("Enter")
