@@ -49,6 +49,7 @@ from mexican_train._frontends.cli import (
     _help,
     _in_player_words,
     _read_move,
+    _standings,
     cli,
 )
 from mexican_train._frontends.narrate import Narrator
@@ -126,6 +127,33 @@ def test_a_first_turn_that_cannot_start_its_train_is_marked_under_p4_not_p5() ->
     stuck = [line for line in said if "cannot play and passes" in line]
     assert stuck, said  # seat 2 holds no 12 (the engine, S2) on this deal
     assert all("a marker goes on its train (P4)." in line for line in stuck), stuck
+
+
+def test_the_final_standings_list_the_winners_first_by_e5s_tie_break() -> None:
+    """E5: the standings are in the order E5 ranks the seats, so the winners come first,
+    a tie on the total broken by the rounds at 0 (a winner in a later seat than a seat
+    on the same total is listed above it)."""
+    broken_ties = 0
+    for seed in range(400):
+        players = 2 + seed % 3
+        state = new_game(players, get_variant("short-game"), seed=seed)
+        bots = [GreedyPlayer()] * players
+        while not state.is_over:
+            seat = state.current_player
+            moves = legal_moves(state)
+            state = apply(
+                state, moves[0] if seat is None else bots[seat].choose(view(state, seat), moves)
+            )
+        lines = _standings(state, [f"seat {seat}" for seat in range(players)]).splitlines()[1:]
+        listed = [int(line.split()[2]) for line in lines]  # "  1. seat 3   243  <- winner"
+        winners = state.winners
+        assert sorted(listed[: len(winners)]) == sorted(winners), lines
+        assert all(("<- winner" in line) == (n < len(winners)) for n, line in enumerate(lines))
+        totals = [state.scores[seat] for seat in listed]
+        assert totals == sorted(totals)
+        lowest = [seat for seat in range(players) if state.scores[seat] == min(state.scores)]
+        broken_ties += len(lowest) > len(winners) and min(lowest) not in winners
+    assert broken_ties > 0, "no deal ties on the total with the winner in a later seat"
 
 
 def test_demo_never_prints_python_reprs() -> None:

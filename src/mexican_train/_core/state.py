@@ -193,12 +193,13 @@ def check_train_id(train_id: Any, players: int) -> None:
         )
 
 
-def winners_of(
+def standing_keys(
     scores: tuple[int, ...], round_scores: tuple[tuple[int, ...], ...], tie_break: bool = True
-) -> tuple[int, ...]:
-    """Return the seats that win with these totals and round scores (E5).
+) -> list[tuple[int, int, float]]:
+    """Return each seat's place in the standings as a key, by seat: the lower the better (E5).
 
-    With *tie_break* False (``Rules.tie_break``), every seat on the lowest total wins.
+    Lowest total first, then the most rounds scored at 0, then the lowest round score
+    other than 0; with *tie_break* False (``Rules.tie_break``), the total alone.
     """
 
     def rank(seat: int) -> tuple[int, int, float]:
@@ -209,7 +210,17 @@ def winners_of(
         # E5, in order: lowest total, then most rounds at 0, then lowest non-zero round.
         return (scores[seat], -(len(mine) - len(nonzero)), min(nonzero, default=float("inf")))
 
-    keys = [rank(seat) for seat in range(len(scores))]
+    return [rank(seat) for seat in range(len(scores))]
+
+
+def winners_of(
+    scores: tuple[int, ...], round_scores: tuple[tuple[int, ...], ...], tie_break: bool = True
+) -> tuple[int, ...]:
+    """Return the seats that win with these totals and round scores (E5).
+
+    With *tie_break* False (``Rules.tie_break``), every seat on the lowest total wins.
+    """
+    keys = standing_keys(scores, round_scores, tie_break)
     best = min(keys)
     return tuple(seat for seat, key in enumerate(keys) if key == best)
 

@@ -51,7 +51,7 @@ from .._core.errors import (
 )
 from .._core.moves import MEXICAN, NEXT_ROUND, CallLastTile, Draw, Move, Pass, Play
 from .._core.rules import HUB, STANDARD, Rules
-from .._core.state import GameState
+from .._core.state import GameState, standing_keys
 from .._core.tiles import Tile, TileNotationError
 from .._core.view import PlayerView, view
 from .._formats.notation import format_move
@@ -473,7 +473,9 @@ def _describe(move: Move, table: PlayerView) -> str:
 
 
 def _standings(state: GameState, names: Sequence[str], you: int | None = None) -> str:
-    order = sorted(range(state.players), key=lambda seat: (state.scores[seat], seat))
+    # E5: by total, and on a tie by the rounds at 0, then the lowest round other than 0.
+    keys = standing_keys(state.scores, state.round_scores, state.rules.tie_break)
+    order = sorted(range(state.players), key=lambda seat: (keys[seat], seat))
     lines = ["Final standings (lowest total wins, E5):"]
     for rank, seat in enumerate(order, start=1):
         crown = "  <- winner" if seat in state.winners else ""
