@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from mexican_train import (
     HUB,
@@ -289,9 +290,20 @@ def test_a_move_the_server_does_not_answer_says_what_to_do(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(one_person.links()[0])
     assert _phase(page) == "my-turn"
+    # Settled: the page's own socket is open (the server then says the seat is here).
+    page.wait_for_function(
+        "document.getElementById('presence').textContent.startsWith('You: here')", timeout=WAIT
+    )
     version = page.evaluate("document.body.dataset.version")
     page.route("**/api/*", lambda route: route.abort())
     page.locator("#hand .hand-tile.playable").first.click()
+    try:
+        page.locator("#hand .hand-tile.selected").wait_for(timeout=WAIT)
+    except PlaywrightTimeoutError:
+        said = page.evaluate(
+            "[document.body.dataset.phase, document.getElementById('error').textContent]"
+        )
+        pytest.fail(f"the tile clicked was not chosen; the page's phase and error: {said}")
     page.locator("#trains button:not([disabled])").first.click()
     page.wait_for_function(
         "document.getElementById('error').textContent.startsWith('No answer from the server')",
