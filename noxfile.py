@@ -40,6 +40,7 @@ LINTED = ["src", "tests", "docs", "benchmarks", "tests_browser", "noxfile.py"]
 TEST_FILES = [
     "tests",
     "examples",
+    "benchmarks",
     "docs",
     "README.md",
     "CONTRIBUTING.md",
