@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner, Result
 
@@ -24,6 +25,7 @@ from mexican_train import (
     MEXICAN,
     STANDARD,
     CallLastTile,
+    Deal,
     Draw,
     GameRecord,
     GameState,
@@ -127,6 +129,28 @@ def test_a_first_turn_that_cannot_start_its_train_is_marked_under_p4_not_p5() ->
     stuck = [line for line in said if "cannot play and passes" in line]
     assert stuck, said  # seat 2 holds no 12 (the engine, S2) on this deal
     assert all("a marker goes on its train (P4)." in line for line in stuck), stuck
+
+
+def test_a_double_not_followed_draws_and_marks_under_d1_not_p7_or_p5() -> None:
+    """D1: the draw after a double the player cannot follow is the double's own, and so is
+    the marker of the pass after it; P7 and P5 are an ordinary turn's."""
+    small = attrs.evolve(HUB, max_pip=4, hand_size=4)
+    deal = Deal([["4-3", "3-3", "1-0", "2-1"], ["4-1", "1-1", "2-2", "3-1"]],
+                ["2-0", "0-0", "3-0", "3-2", "4-0", "4-2"])  # fmt: skip
+    state = new_game(2, small, deal=deal)
+    narrator = Narrator(["seat 0", "seat 1"], you=0)
+    said = []
+    # Seat 0 lays the 3-3 and holds nothing that follows it; the 2-0 drawn fits nowhere.
+    for move in [Play(Tile(4, 3), 0), Play(Tile(4, 1), 1), Play(Tile(3, 3), 0), Draw(), Pass()]:
+        after = apply(state, move)
+        said.append(narrator.move(state, move, after))
+        state = after
+    assert said[3] == (
+        "You draw 2-0 from the boneyard (D1: a player who cannot follow a double draws one tile)."
+    )
+    assert said[4].startswith(
+        "You cannot follow the double and pass: a marker goes on your train (D1)."
+    ), said[4]
 
 
 def test_the_final_standings_list_the_winners_first_by_e5s_tie_break() -> None:

@@ -127,6 +127,12 @@ class Narrator:
                 what = f"{self._verb(seat, 'draws', 'draw')} {_tiles(drawn)}"
             else:
                 what = f"{self._verb(seat, 'draws', 'draw')} a tile"
+            if before.turn_doubles and before.rules.must_play:
+                # D1: the draw a double brings, for a player who cannot follow it.
+                rule = self._once(
+                    "follow-draw", "(D1: a player who cannot follow a double draws one tile)"
+                )
+                return f"{who} {what} from the boneyard{rule or ' (D1)'}."
             rule = "(P7: drawing is only for a player with no legal play)"
             if not before.rules.must_play:
                 rule = " (V6: a voluntary draw)"
@@ -184,10 +190,13 @@ class Narrator:
                 "marker", f"A marker opens a train to every player until its owner {until} (P6)."
             )
             stuck = "cannot play" if before.rules.must_play or before.turn_tiles else "passes"
+            if before.turn_doubles:  # D1: the turn ends without following the double
+                stuck = "cannot follow the double"
             lead = f"{who} {stuck}" if stuck == "passes" else f"{who} {stuck} and"
             if stuck != "passes":
                 lead += " " + self._verb(seat, "passes", "pass")
-            rule = "P4" if first_turn else "P5"  # P4: the first turn never draws
+            # P4: the first turn never draws; D1: a double not followed marks the train.
+            rule = "P4" if first_turn else "D1" if before.turn_doubles else "P5"
             return f"{lead}: a marker goes on {whose} train ({rule}).{explain}"
         marked = "your" if seat == self.you else "its"
         return f"{who} {self._verb(seat, 'passes', 'pass')} ({marked} train is already marked)."
