@@ -79,7 +79,7 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     turns = only = 0
     while True:
         found = child.expect(
-            [r"Your move \[1-\d+", r"Your move \[Enter", r"Review this round\? \[y/N\]"]
+            [r"Your move \[1-\d+", r"Your move \[Enter", r"Review this round\? \[y/N, q to quit\]"]
         )
         if found == 2:
             break
@@ -136,6 +136,31 @@ def test_play_says_which_tile_you_drew_and_where_the_bot_played() -> None:
     assert bot_played
     child.expect([r"Your move \[", r"Press Enter to deal"])  # waiting for the player
     _ctrl_c(child, then=r"Game abandoned")
+
+
+def _to_the_review(child: pexpect.spawn) -> None:
+    """Play the first legal move each turn until the round's end asks for a review."""
+    while True:
+        found = child.expect(
+            [r"Your move \[1-\d+", r"Your move \[Enter", r"Review this round\? \[y/N, q to quit\]"]
+        )
+        if found == 2:
+            return
+        child.sendline("1" if found == 0 else "")
+
+
+def test_the_review_question_says_what_it_takes_and_q_leaves() -> None:
+    """The review's question takes y, n or Enter, and q as every prompt does; another
+    answer is told what would do, not refused in click's "Error: invalid input"."""
+    child = _play("--rules", "hub", "--players", "2", "--seed", "3", "--bots", "greedy")
+    _to_the_review(child)
+    child.sendline("x")
+    child.expect(r"I did not understand 'x': y reviews your moves of the round, n or Enter "
+                 r"goes on, q quits\.")  # fmt: skip
+    child.expect(r"Review this round\? \[y/N, q to quit\]")
+    child.sendline("q")
+    assert _quit(child) == 0
+    assert "invalid input" not in (child.before or "")
 
 
 def _quit(child: pexpect.spawn) -> int:

@@ -879,7 +879,7 @@ def _play_game(
                 click.echo(_round_summary(state, names))
                 if record_file is not None:
                     _save_record(record_file, start, played)
-                if review or (ask and click.confirm("Review this round?")):
+                if review or (ask and _wants_review()):
                     _review_round(record(start, played), seat, state.round_number)
     except (_Quit, EOFError):  # a chosen quit: q, or Ctrl-D (end of input) at a prompt
         click.echo("\nGame abandoned. Bye!")
@@ -892,6 +892,23 @@ def _play_game(
         sys.exit(_EXIT_INTERRUPTED)
     click.echo("")
     click.echo(_standings(state, names, you=seat))
+
+
+def _wants_review() -> bool:
+    """Ask whether to review the round just over: y, or n / Enter; q leaves the game."""
+    while True:
+        answer = click.prompt("Review this round? [y/N, q to quit]", default="", show_default=False)
+        word = answer.strip().lower()
+        if word in _QUIT_WORDS:
+            raise _Quit
+        if word in {"y", "yes"}:
+            return True
+        if word in {"", "n", "no"}:
+            return False
+        click.echo(
+            f"I did not understand {_shown(answer)}: y reviews your moves of the round, "
+            "n or Enter goes on, q quits."
+        )
 
 
 def _write_record(path: str, start: GameState, played: Sequence[Move]) -> None:
