@@ -469,6 +469,16 @@ def test_play_reads_a_tile_typed_with_a_space_as_with_a_dash() -> None:
         _read_move("6 5 m x", moves, 0, HUB)
 
 
+def test_play_takes_help_and_hint_in_any_case() -> None:
+    """Like q and h, help is read whatever its case: HELP is not a move it cannot read."""
+    args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"]
+    result = CliRunner().invoke(cli, args, input="HELP\nHint\nq\n", prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    assert "I did not understand" not in result.stdout
+    assert "'mexican-train rules' explains every rule." in result.stdout
+    assert "Hint: " in result.stdout
+
+
 def test_play_enter_alone_takes_the_only_move() -> None:
     assert _read_move("", (Draw(),), 0, HUB) == Draw()
     with pytest.raises(ValueError, match="Enter a move's number"):

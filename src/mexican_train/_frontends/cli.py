@@ -722,7 +722,7 @@ def _human_turn(
         text = click.prompt(f"Your move [{choices}, ? for help]", default="", show_default=False)
         if text.strip().lower() in _QUIT_WORDS:
             raise _Quit
-        if text.strip() in {"?", "help"}:
+        if text.strip().lower() in {"?", "help"}:
             click.echo(_full_help(state, seat))
             continue
         if text.strip().lower() in {"h", "hint"}:
