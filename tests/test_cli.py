@@ -479,6 +479,17 @@ def test_play_takes_help_and_hint_in_any_case() -> None:
     assert "Hint: " in result.stdout
 
 
+def test_play_says_a_tile_is_not_in_the_set_rather_than_not_in_your_hand() -> None:
+    """Two players under the standard rules play with a double-9 set (S1): 12-5, typed
+    either way round, is no tile of this game, which "you do not hold 12-5" hid."""
+    args = ["play", "-p", "2", "-r", "standard", "--seed", "1", "--bots", "easy"]
+    result = CliRunner().invoke(cli, args, input="5-12\n12-5 m\nq\n", prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    said = "There is no 12-5 in this game: it is played with a double-9 set."
+    assert result.stdout.count(said) == 2
+    assert "you do not hold 12-5" not in result.stdout
+
+
 def test_play_enter_alone_takes_the_only_move() -> None:
     assert _read_move("", (Draw(),), 0, HUB) == Draw()
     with pytest.raises(ValueError, match="Enter a move's number"):

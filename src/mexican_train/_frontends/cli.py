@@ -732,6 +732,11 @@ def _human_turn(
             continue
         try:
             move = _read_move(text, moves, seat, state.rules)
+            if isinstance(move, Play) and move.tile.high > state.max_pip:
+                raise ValueError(
+                    f"There is no {move.tile} in this game: it is played with a "
+                    f"double-{state.max_pip} set."
+                )
             after = apply(state, move)
         except IllegalMoveError as error:
             click.echo(f"Not allowed: {_in_player_words(error.reason, seat)}")
