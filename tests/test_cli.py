@@ -1045,6 +1045,21 @@ def test_d1_d2_play_help_says_why_these_moves() -> None:
     assert "A double is open" not in text
 
 
+def test_play_help_says_when_to_call_the_last_tile_and_what_forgetting_costs() -> None:
+    """Under last-tile-call the help says when c is due and the penalty; without the call,
+    it says nothing of one."""
+    called = new_game(2, get_variant("last-tile-call"), seed=3)
+    assert called.current_player is not None
+    text = _full_help(called, called.current_player)
+    assert (
+        "While you hold two tiles, call 'last tile' (c) before you play: a turn that leaves "
+        "you one tile without the call ends with 2 tiles drawn as the penalty."
+    ) in text
+    plain = new_game(2, HUB, seed=3)
+    assert plain.current_player is not None
+    assert "last tile" not in _full_help(plain, plain.current_player)
+
+
 def test_p4_a_pass_before_any_first_turn_tile_is_a_pass_with_a_marker() -> None:
     """Only a pass after a first-turn tile stops the chain without a marker; one after
     drawing and playing nothing is a pass, and the menu says a marker goes down."""

@@ -613,6 +613,13 @@ def _full_help(state: GameState, seat: int) -> str:
         f"{anywhere} (P6).  The player who runs out of tiles ends the round; the others score "
         "the pips left in hand, and the lowest total after all rounds wins (E1, E3, E5)."
     )
+    penalty = state.rules.last_tile_penalty
+    if penalty:
+        lines.append(
+            "While you hold two tiles, call 'last tile' (c) before you play: a turn that "
+            f"leaves you one tile without the call ends with {penalty} "
+            f"tile{'' if penalty == 1 else 's'} drawn as the penalty."
+        )
     lines.append(
         f"You hold {len(mine.hand)} tiles; the boneyard has {mine.boneyard_size}.  "
         "'mexican-train rules' explains every rule."
