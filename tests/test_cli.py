@@ -52,6 +52,7 @@ from mexican_train._frontends.cli import (
     _in_player_words,
     _read_move,
     _standings,
+    _table,
     cli,
 )
 from mexican_train._frontends.narrate import Narrator
@@ -474,9 +475,10 @@ def test_play_takes_help_and_hint_in_any_case() -> None:
     args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"]
     result = CliRunner().invoke(cli, args, input="HELP\nHint\nq\n", prog_name="mexican-train")
     assert result.exit_code == 0, result.output
-    assert "I did not understand" not in result.stdout
-    assert "'mexican-train rules' explains every rule." in result.stdout
-    assert "Hint: " in result.stdout
+    said = " ".join(result.stdout.split())
+    assert "I did not understand" not in said
+    assert "'mexican-train rules' explains every rule." in said
+    assert "Hint: " in said
 
 
 def test_play_says_a_tile_is_not_in_the_set_rather_than_not_in_your_hand() -> None:
@@ -488,6 +490,28 @@ def test_play_says_a_tile_is_not_in_the_set_rather_than_not_in_your_hand() -> No
     said = "There is no 12-5 in this game: it is played with a double-9 set."
     assert result.stdout.count(said) == 2
     assert "you do not hold 12-5" not in result.stdout
+
+
+def test_play_fits_an_80_column_terminal() -> None:
+    """Play's prose and its table are wrapped to 79 columns, never inside a tile: seed 4
+    gives seat 0 a hand of 21 tiles (S3's draws) and a long opening sentence."""
+    args = ["play", "--seed", "4", "--bots", "easy"]
+    typed = "?\nzz\n" + "1\n" * 12 + "q\n"
+    result = CliRunner().invoke(cli, args, input=typed, prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    # What the person typed follows the prompt on its line: the line is the prompt's.
+    lines = [line.split("? for help]: ")[-1] for line in result.stdout.splitlines()]
+    assert max(len(line) for line in lines) <= 79, max(lines, key=len)
+    hand = lines.index(
+        "Your hand (seat 0): 2-0 2-1 2-2 3-2 3-3 4-3 5-2 5-4 6-1 7-0 7-7 8-5 9-2 9-6 9-9"
+    )
+    assert lines[hand + 1] == " " * 20 + "10-1 10-2 11-2 11-8 12-2 12-3"
+    # A train goes on under its first tile, its open end and flags kept whole.
+    row = "  seat 2 (medium)  " + " ".join(["10-6 6-10"] * 7) + " 10-2 > 2 [open double]"
+    assert _table(row).splitlines() == [
+        "  seat 2 (medium)  " + " ".join(["10-6 6-10"] * 6),
+        " " * 19 + "10-6 6-10 10-2 > 2 [open double]",
+    ]
 
 
 def test_play_enter_alone_takes_the_only_move() -> None:

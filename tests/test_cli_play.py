@@ -26,6 +26,12 @@ def _play(*args: str) -> pexpect.spawn:
     )
 
 
+def _words(text: str) -> str:
+    """Return a pattern for the words of *text*, a line break or spaces between each two:
+    play wraps its prose to 79 columns."""
+    return r"\s+".join(re.escape(word) for word in text.split())
+
+
 def _signals(pid: int) -> str:
     """The signal and thread lines of /proc/PID/status, to say why a Ctrl-C went unheard."""
     try:
@@ -68,10 +74,10 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
     child.expect(r"Your move \[1-")
     child.sendline("?")
     child.expect(
-        r"d to draw, p to pass, h for a hint \(the search bot.s move\), \? for help"
+        _words("d to draw, p to pass, h for a hint (the search bot's move), ? for help")
     )  # no c: hub has no last-tile call
-    child.expect(r"Play one tile on your train, on the Mexican train once it is open to you")
-    child.expect(r"A marker \(shown on a train\) opens that train to everyone")
+    child.expect(_words("Play one tile on your train, on the Mexican train once it is open to you"))
+    child.expect(_words("A marker (shown on a train) opens that train to everyone"))
     child.sendline("h")  # a hint from the search bot, as a numbered move
     child.expect(r"Hint: \d+\) ")
     # Then play the first legal move each turn until the round is over; Enter alone
@@ -88,7 +94,9 @@ def test_play_a_round_in_a_terminal_then_leave_with_ctrl_c() -> None:
         child.sendline("1" if found == 0 else "")
     assert turns > 0
     assert only > 0
-    assert re.search(r"Round 1 over: .* (went out \(E1\)|blocked \(E2\))", child.before)
+    assert re.search(
+        r"Round 1 over:\s.*\s(went\s+out\s+\(E1\)|blocked\s+\(E2\))", child.before, re.S
+    )
     # On a terminal, play offers a review of the round: the seat's biggest mistakes.
     child.sendline("y")
     child.expect(r"\d+ decisions? of yours reviewed, 40 sampled deals each\.")
@@ -115,7 +123,7 @@ def test_play_offers_stop_without_marker_during_a_first_turn_chain() -> None:
 def test_play_says_which_tile_you_drew_and_where_the_bot_played() -> None:
     """P5: the drawn tile is named to its drawer; a bot's move is told in words."""
     child = _play("--rules", "hub", "--players", "2", "--seed", "3", "--bots", "greedy")
-    child.expect(r"It was set aside before the deal, and you play first \(S4\)")
+    child.expect(_words("It was set aside before the deal, and you play first (S4)"))
     drew = bot_played = False
     for _ in range(60):
         found = child.expect(
@@ -197,12 +205,14 @@ def test_a_first_turn_play_elsewhere_names_p4_and_the_mexican_train() -> None:
     child.expect(r"Your move \[1-")
     child.sendline(f"{tile} m")
     child.expect(
-        r"Not allowed: on the first turn of a round you play only on your own train, "
-        r"not on the Mexican train \(P4\)\."
+        _words(
+            "Not allowed: on the first turn of a round you play only on your own train, "
+            "not on the Mexican train (P4)."
+        )
     )
     child.expect(r"Your move \[1-")
     child.sendline(f"{tile} 7")
-    child.expect(r"Not allowed: there is no train 7: with 3 players the trains are")
+    child.expect(_words("Not allowed: there is no train 7: with 3 players the trains are"))
     _ctrl_c(child)
 
 

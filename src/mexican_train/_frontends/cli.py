@@ -574,6 +574,47 @@ def _bot_moves(state: GameState, move: Move, name: str) -> GameState:
 # -- play ----------------------------------------------------------------------------
 
 
+#: play's prose is wrapped to fit an 80-column terminal (the table's rows are not).
+_WIDTH: Final = 79
+
+
+def _say(text: str) -> None:
+    """Echo *text*, each of its lines wrapped to `_WIDTH` columns, never inside a tile."""
+    click.echo(
+        "\n".join(
+            textwrap.fill(line, _WIDTH, break_long_words=False, break_on_hyphens=False) or line
+            for line in text.split("\n")
+        )
+    )
+
+
+def _table(text: str) -> str:
+    """Return render_text's *text* fitted to `_WIDTH` columns, never cutting a tile.
+
+    A longer row goes on under its own start: a train's under its first tile, a hand's
+    or a list's after its heading ("Your hand (seat 0): ").
+    """
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= _WIDTH:
+            lines.append(line)
+            continue
+        head = re.match(r"[* ] \S.*?  +(?=\S)" if line[1:2] == " " else r"[^:]*: ", line)
+        indent = len(head[0]) if head and len(head[0]) <= _WIDTH // 2 else 4
+        # "> 5" (the open end) and a flag such as "[open double]" stay whole: textwrap
+        # breaks only at ASCII whitespace, so their spaces become no-break ones meanwhile.
+        whole = re.sub(r"> \d+|\[[^\]]*\]", lambda m: m[0].replace(" ", "\xa0"), line)
+        filled = textwrap.fill(
+            whole,
+            _WIDTH,
+            subsequent_indent=" " * indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        lines.append(filled.replace("\xa0", " "))
+    return "\n".join(lines)
+
+
 def _help(rules: Rules) -> str:
     """Return how to enter a move, with the last-tile call only where the rules have it."""
     call = ", c to call 'last tile'" if rules.last_tile_penalty else ""
@@ -720,7 +761,7 @@ def _human_turn(
     mine = view(state, seat)
     moves = legal_moves(mine)
     click.echo("")
-    click.echo(render_text(mine, names=names))
+    click.echo(_table(render_text(mine, names=names)))
     click.echo("Your moves:")
     for number, move in enumerate(moves, start=1):
         click.echo(f"  {number}) {_describe(move, mine)}")
@@ -730,7 +771,7 @@ def _human_turn(
         if text.strip().lower() in _QUIT_WORDS:
             raise _Quit
         if text.strip().lower() in {"?", "help"}:
-            click.echo(_full_help(state, seat))
+            _say(_full_help(state, seat))
             continue
         if text.strip().lower() in {"h", "hint"}:
             # The search bot's choice, from what this seat has seen only (S5).
@@ -746,15 +787,15 @@ def _human_turn(
                 )
             after = apply(state, move)
         except IllegalMoveError as error:
-            click.echo(f"Not allowed: {_in_player_words(error.reason, seat)}")
+            _say(f"Not allowed: {_in_player_words(error.reason, seat)}")
             continue
         except ValueError as error:
-            click.echo(str(error))
+            _say(str(error))
             continue
-        click.echo(narrator.move(state, move, after))
+        _say(narrator.move(state, move, after))
         note = narrator.turn_end(state, after)
         if note:
-            click.echo(note)
+            _say(note)
         return move, after
 
 
@@ -823,18 +864,16 @@ def play(
             ) from None
     ask = review is None and sys.stdin.isatty()  # offer a review on a terminal only
     narrator = Narrator(names, you=seat, reveal=False)
-    click.echo(
-        f"Mexican Train, {rules_label(chosen)} rules, {players} players; you are seat {seat}."
-    )
-    click.echo(_help(chosen))
-    click.echo(narrator.round_start(state))
+    _say(f"Mexican Train, {rules_label(chosen)} rules, {players} players; you are seat {seat}.")
+    _say(_help(chosen))
+    _say(narrator.round_start(state))
     try:
         _play_game(state, seat, table, names, narrator, start, played, review, ask, record_file)
     finally:
         if record_file is not None:
             _save_record(record_file, start, played)
             shown_file = click.format_filename(record_file)
-            click.echo(
+            click.echo(  # not wrapped: a command to copy whole
                 f"The game's record is in {shown_file}: "
                 f"'mexican-train analyze {shown_file} --seat {seat}' reviews your moves."
             )
@@ -872,23 +911,23 @@ def _play_game(
                 if answer.strip().lower() in _QUIT_WORDS:
                     raise _Quit
                 move, state = NEXT_ROUND, apply(state, NEXT_ROUND)
-                click.echo(narrator.round_start(state))
+                _say(narrator.round_start(state))
             elif current == seat:
                 move, state = _human_turn(state, seat, names, narrator, hint)
             else:
                 mine = view(state, current)
                 move = table[current].choose(mine, legal_moves(mine))
                 state = _bot_moves(state, move, names[current])
-                click.echo(narrator.move(before, move, state))
+                _say(narrator.move(before, move, state))
                 note = narrator.turn_end(before, state)
                 if note:
-                    click.echo(note)
+                    _say(note)
             played.append(move)
             tell(observers, before, move, state)
             if state.is_round_over:
                 click.echo("")
-                click.echo(render_text(state, names=names))
-                click.echo(_round_summary(state, names))
+                click.echo(_table(render_text(state, names=names)))
+                _say(_round_summary(state, names))
                 if record_file is not None:
                     _save_record(record_file, start, played)
                 if review or (ask and _wants_review()):
