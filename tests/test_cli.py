@@ -30,6 +30,7 @@ from mexican_train import (
     GameRecord,
     GameState,
     GreedyPlayer,
+    Move,
     NextRound,
     Pass,
     Play,
@@ -142,7 +143,8 @@ def test_a_double_not_followed_draws_and_marks_under_d1_not_p7_or_p5() -> None:
     narrator = Narrator(["seat 0", "seat 1"], you=0)
     said = []
     # Seat 0 lays the 3-3 and holds nothing that follows it; the 2-0 drawn fits nowhere.
-    for move in [Play(Tile(4, 3), 0), Play(Tile(4, 1), 1), Play(Tile(3, 3), 0), Draw(), Pass()]:
+    moves: list[Move] = [Play(Tile(4, 3), 0), Play(Tile(4, 1), 1), Play(Tile(3, 3), 0)]
+    for move in [*moves, Draw(), Pass()]:
         after = apply(state, move)
         said.append(narrator.move(state, move, after))
         state = after
