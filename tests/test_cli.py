@@ -516,6 +516,18 @@ def test_play_fits_an_80_column_terminal() -> None:
     ]
 
 
+def test_play_names_your_seat_you_when_the_round_ends() -> None:
+    """The table and the points at a round's end show every hand: the person's seat is
+    "(you)" there as in their own view, not a bare "seat 0" among the bots."""
+    args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"]
+    result = CliRunner().invoke(cli, args, input="1\n" * 60 + "q\n", prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stdout.split())
+    assert re.search(r"Round 1 over: .* Points: seat 0 \(you\) \d+, seat 1 \(greedy\) \d+\.", said)
+    assert re.search(r"Round 1 points: seat 0 \(you\): \d+", said)
+    assert "Hand (seat 0 (you)):" in said
+
+
 def test_play_enter_alone_takes_the_only_move() -> None:
     assert _read_move("", (Draw(),), 0, HUB) == Draw()
     with pytest.raises(ValueError, match="Enter a move's number"):

@@ -926,8 +926,11 @@ def _play_game(
             tell(observers, before, move, state)
             if state.is_round_over:
                 click.echo("")
-                click.echo(_table(render_text(state, names=names)))
-                _say(_round_summary(state, names))
+                # The whole table, every hand shown: the person's seat is named "(you)" here
+                # too, as in their own view and the final standings.
+                yours = [f"{name} (you)" if s == seat else name for s, name in enumerate(names)]
+                click.echo(_table(render_text(state, names=yours)))
+                _say(_round_summary(state, yours))
                 if record_file is not None:
                     _save_record(record_file, start, played)
                 if review or (ask and _wants_review()):
