@@ -188,3 +188,27 @@ def test_a_page_at_a_table_that_expires_says_so_and_leads_to_the_lobby(
     open_page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
     assert errors == []
     context.close()
+
+
+def test_the_lobby_on_a_phone_keeps_each_label_by_its_field_and_its_links_on_the_screen(
+    browser: Browser, server: WebServer
+) -> None:
+    """On a 390 px phone each field sits under its own label, in one box (a label broken
+    across lines leaves "People" at the end of one line and its field on the next), and
+    the links' URLs, which have no space to break at, wrap instead of widening the page."""
+    context = browser.new_context(bypass_csp=True, viewport={"width": 390, "height": 844})
+    lobby = context.new_page()
+    lobby.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+    lobby.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
+    broken = lobby.evaluate(
+        "[...document.querySelectorAll('#lobby-form label')]"
+        ".filter(l => l.getClientRects().length !== 1).map(l => l.textContent.trim())"
+    )
+    assert broken == []
+    lobby.fill("#lobby-people", "2")
+    lobby.click("#lobby-form button[type=submit]")
+    lobby.wait_for_function(
+        "document.querySelectorAll('#lobby-links li').length === 3", timeout=WAIT
+    )
+    assert lobby.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
