@@ -463,6 +463,25 @@ def test_a_table_of_eight_does_not_scroll_sideways_on_a_small_phone(
     context.close()
 
 
+@pytest.mark.parametrize("who", ["person", "spectator"])
+def test_the_scores_of_four_seats_fit_beside_the_board_on_a_desktop(
+    browser: Browser, late: WebServer, who: str
+) -> None:
+    """Four seats, the table the server deals by default: on a 1280 px desktop their
+    scores fit beside the board, none of them hidden in a box to scroll sideways (a
+    spectator's columns are all "Seat N", wider than "You")."""
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(late.links()[0] if who == "person" else str(late.spectator_link()))
+    page.wait_for_selector("#scores tr.total", timeout=WAIT)
+    assert page.locator("#scores th[scope=col]").count() == 5  # "Round" and four seats
+    box = page.evaluate(
+        "(b => [b.scrollWidth, b.clientWidth])(document.querySelector('.scores-box'))"
+    )
+    assert box[0] <= box[1], box
+    context.close()
+
+
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)], ids=["phone", "desktop"])
 def test_each_trains_last_tile_and_open_end_stay_large_late_in_a_round(
     browser: Browser, late: WebServer, width: int, height: int
