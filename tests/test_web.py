@@ -36,6 +36,7 @@ from mexican_train import (
     NextRound,
     Pass,
     PlayerView,
+    Rules,
     Tile,
     legal_moves,
     spectator_view,
@@ -209,8 +210,8 @@ def test_the_log_says_what_happened_in_public_words() -> None:
     table.play(0, move)
     table.play_bots()
     mine, theirs = table.document(0)["log"], table.document(1)["log"]
-    assert mine[0].startswith("You ")
-    assert theirs[0].startswith("Seat 0 ")
+    assert mine[1].startswith("You ")  # after who plays first (S3)
+    assert theirs[1].startswith("Seat 0 ")
     drawn = [line for line in theirs if "drew" in line]
     assert all(not re.search(r"\d-\d", line) for line in drawn)  # never named to the others
 
@@ -226,11 +227,65 @@ def test_the_log_holds_every_line_of_the_round_and_starts_again_at_the_deal() ->
             moves += 1
     log = table.document(0)["log"]
     announced = sum(line.endswith("one tile left (E3a).") for line in log)
-    # One line a move, one a seat down to one tile (E3a), and the round's end (E1 or E2).
-    assert len(log) == moves + announced + 1
+    # Who plays first, one line a move, one a seat down to one tile (E3a), and the round's
+    # end (E1 or E2).
+    assert len(log) == 1 + moves + announced + 1
     assert log[-1].startswith("Round 1 is over")
     table.play(0, NextRound())
-    assert table.document(0)["log"] == [f"Round 2 dealt (engine {table.state.engine})."]
+    assert table.document(0)["log"][0] == f"Round 2 dealt (engine {table.state.engine})."
+    assert len(table.document(0)["log"]) == 2  # and who plays first
+
+
+def _to_move(table: WebTable) -> int:
+    seat = table.state.current_player
+    assert seat is not None
+    return seat
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed", "first", "theirs"),
+    [
+        # S3: Seat 2 was dealt the engine.
+        (STANDARD, 1, 2, "Seat 2 (greedy) held the engine 12-12 and plays first (S3)."),
+        # S3: nobody was, and the players drew for it: their hands hold more than 15 (S1).
+        (
+            STANDARD,
+            2,
+            3,
+            "Nobody was dealt the engine 12-12: the players drew in turn, keeping what they"
+            " drew, until Seat 3 (greedy) drew it; Seat 3 (greedy) plays first (S3).",
+        ),
+        # S4: the engine is set aside, and the first player rotates.
+        (
+            HUB,
+            1,
+            0,
+            "The engine 12-12 is set aside; Seat 0 plays first, and the first player moves"
+            " one seat on each round (S4).",
+        ),
+    ],
+)
+def test_the_log_opens_each_round_with_who_plays_first_and_why(
+    rules: Rules, seed: int, first: int, theirs: str
+) -> None:
+    """A person who counts 17 tiles in a hand the deal table says is 15 reads why (S3);
+    each round, and each new game, says who plays first."""
+    bots = {seat: GreedyPlayer() for seat in (2, 3)}
+    table = WebTable(4, rules, bots=bots, seed=seed)
+    assert table.state.first_player == first
+    watcher = 1 if first == 0 else 0
+    assert table.document(watcher)["log"] == [theirs]
+    assert table.document(SPECTATOR)["log"] == [theirs]
+    if first in (0, 1):
+        assert table.document(first)["log"][0].startswith(("You held", "The engine"))
+    while not table.state.is_round_over:
+        table.play_bots()
+        if not table.state.is_round_over:
+            table.play(_to_move(table), legal_moves(table.state)[0])
+    table.play(0, NextRound())
+    log = table.document(watcher)["log"]
+    assert "Round 2 dealt" in log[0]
+    assert "plays first" in log[1] or "play first" in log[1]
 
 
 def test_s5_only_the_drawer_is_told_which_tile_was_drawn() -> None:

@@ -32,7 +32,7 @@ from .._catalogue.variants import combine, get_variant
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
-from .._core.rules import STANDARD, Rules
+from .._core.rules import STANDARD, EnginePlacement, Rules
 from .._core.state import GameState
 from .._core.view import PlayerView, spectator_view, view
 from .._formats.events import OneTileLeft, derive_events
@@ -231,8 +231,9 @@ class WebTable:
         self._began = 0  # the version the game began at
         self._reviews: dict[tuple[int, int, int], dict[str, Any]] = {}
         self._reviewing = threading.Lock()  # one review made at a time; the others wait for it
-        #: The round's log: each line as each seat reads it, by seat.
-        self._log: list[tuple[str, ...]] = []
+        #: The round's log: each line as each seat reads it, by seat; it opens with who
+        #: plays first, and why (S3, S4).
+        self._log: list[tuple[str, ...]] = [_first_player(state, self.labels)]
         self._changed = threading.Condition()
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -648,6 +649,7 @@ class WebTable:
             label = self.labels[seat]
             self._log.clear()  # a document's log is the round's, from its deal (E4)
             self._note(seat, f"{label} dealt a new game.", "You dealt a new game.")
+            self._log.append(_first_player(state, self.labels))
             self._turn_began = time.monotonic()
             self._active = self._clock()
             self._tell()
@@ -816,7 +818,7 @@ class WebTable:
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=2)  # the bot moves first
         >>> table.start()
-        >>> table.wait(0, since=0)["log"][0].startswith("Seat 1 (greedy) ")
+        >>> table.wait(0, since=0)["log"][1].startswith("Seat 1 (greedy) ")
         True
         >>> table.close()
         """
@@ -959,6 +961,8 @@ def _describe(
         text = f"Round {after.round_number} dealt (engine {after.engine})."
         said.append((f"{who}: {text}", text))
     lines = [_readings(after.players, seat, others, own) for others, own in said]
+    if isinstance(move, NextRound):
+        lines.append(_first_player(after, labels))
     if after.is_round_over and not before.is_round_over:
         # Each seat reads itself as "you" among the others' names; a spectator reads names.
         lines.append(
@@ -970,6 +974,38 @@ def _describe(
             )
         )
     return lines
+
+
+def _first_player(dealt: GameState, labels: Sequence[str]) -> tuple[str, ...]:
+    """Say who plays first in the round just *dealt*, and why (S3, S4), as `_readings` does.
+
+    Under S3 a seat's hand may hold more tiles than the deal gave (S1): nobody was dealt
+    the engine, and the players drew for it.
+
+    >>> from mexican_train import HUB, new_game
+    >>> names = ["Ann", "Bo", "Cy", "Di"]
+    >>> _first_player(new_game(4, STANDARD, seed=1), names)[1]
+    'Cy held the engine 12-12 and plays first (S3).'
+    >>> _first_player(new_game(4, STANDARD, seed=2), names)[3]
+    'Nobody was dealt the engine 12-12: the players drew in turn, keeping what they drew, until you drew it; you play first (S3).'
+    >>> _first_player(new_game(4, HUB, seed=1), names)[0]
+    'The engine 12-12 is set aside; you play first, and the first player moves one seat on each round (S4).'
+    """
+    first, engine = dealt.first_player, dealt.engine
+    if dealt.rules.engine_placement is EnginePlacement.SET_ASIDE:
+        rotates = "the first player moves one seat on each round (S4)."
+        others = f"The engine {engine} is set aside; {labels[first]} plays first, and {rotates}"
+        own = f"The engine {engine} is set aside; you play first, and {rotates}"
+    elif any(
+        len(hand) != dealt.hand_size - (seat == first) for seat, hand in enumerate(dealt.hands)
+    ):
+        drew = f"Nobody was dealt the engine {engine}: the players drew in turn, keeping what they drew"
+        others = f"{drew}, until {labels[first]} drew it; {labels[first]} plays first (S3)."
+        own = f"{drew}, until you drew it; you play first (S3)."
+    else:
+        others = f"{labels[first]} held the engine {engine} and plays first (S3)."
+        own = f"You held the engine {engine} and play first (S3)."
+    return _readings(dealt.players, first, others, own)
 
 
 def _readings(players: int, seat: int, others: str, own: str) -> tuple[str, ...]:
