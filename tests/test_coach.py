@@ -291,6 +291,17 @@ def test_a_review_of_one_decision_says_one_decision() -> None:
     assert many == f"{len(reviews)} decisions of seat 0 reviewed, 2 sampled deals each."
 
 
+def test_a_review_of_no_decision_says_there_was_no_choice_to_judge() -> None:
+    """A round whose every move was forced (a draw, then a pass) has nothing to judge: the
+    review says so, not "0 decisions ... reviewed" and "No move lost points", which read
+    as praise for moves nobody chose."""
+    report = review_report([], "seat 0", 16, yours=True)
+    assert report.heading == "No decision of yours to review: you never had a choice between moves."
+    assert report.mistakes == ()
+    assert report.ending == "Nothing to review."
+    assert review_report([], "seat 2", 16).heading.startswith("No decision of seat 2 to review")
+
+
 def test_a_decision_is_placed_by_the_seats_own_moves_of_its_round() -> None:
     """A person finds a reviewed move as their Nth move of the round, with the tiles they
     held: ``move_number``, its place in the record, counts every seat's moves and every

@@ -222,7 +222,8 @@ class ReviewReport:
         heading: how many decisions of whom were reviewed, and with how many samples.
         mistakes: the biggest mistakes, the biggest first: each as where it was and
             what it lost, then what was better.
-        ending: the points lost in all, or that no move lost any.
+        ending: the points lost in all, that no move lost any, or that there was
+            nothing to review.
     """
 
     heading: str
@@ -270,6 +271,13 @@ def review_report(
     """
     mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
     total = sum(review.loss for review in reviews)
+    if not reviews:  # every move forced, or none made: nothing was chosen, nothing to judge
+        whose, they = ("yours", "you") if yours else (who, "they")
+        return ReviewReport(
+            f"No decision of {whose} to review: {they} never had a choice between moves.",
+            (),
+            "Nothing to review.",
+        )
     return ReviewReport(
         f"{len(reviews)} decision{'' if len(reviews) == 1 else 's'} of "
         f"{'yours' if yours else who} reviewed, "
