@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from mexican_train import (
@@ -761,6 +761,39 @@ def test_a_new_game_that_cannot_be_dealt_says_why_and_one_that_is_takes_the_focu
     page.wait_for_function("document.body.dataset.phase !== 'game-over'", timeout=WAIT)
     assert page.locator("#error").text_content() == ""
     assert page.evaluate("document.activeElement.closest('#hand, #actions') !== null")
+
+
+def test_why_a_new_game_cannot_be_dealt_stays_on_the_page_when_someone_comes(
+    browser: Browser, finished: WebServer
+) -> None:
+    """The reason stays in view when the table pushes a document meanwhile (someone comes
+    or goes): the move panel it is shown in was hidden again, a game that is over having
+    no moves, and the button seemed to do nothing."""
+    table = finished.table
+
+    def cannot_keep(record: object) -> None:
+        raise InvalidArgumentError("the disk is full")
+
+    table.restarted = cannot_keep
+    page = _page(browser)
+    sockets: list[WebSocket] = []
+    page.on("websocket", lambda socket: sockets.append(socket))
+    page.goto(finished.links()[0])
+    page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
+    assert _phase(page) == "game-over"
+    page.locator("#again").click()
+    page.wait_for_function(
+        "document.getElementById('error').textContent.includes('could not be kept')",
+        timeout=WAIT,
+    )
+    # The seat counted away, then back (as when its other page closes, then opens): each
+    # change of who is here is pushed to every page.
+    for change in (table.leave, table.arrive):
+        with sockets[-1].expect_event("framereceived", timeout=WAIT):
+            change(0)
+    page.wait_for_function("document.getElementById('presence').textContent.includes('You: here')")
+    assert page.locator("#error").is_visible()
+    assert "could not be kept" in (page.locator("#error").text_content() or "")
 
 
 @pytest.fixture

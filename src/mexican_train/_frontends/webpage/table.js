@@ -169,9 +169,10 @@ function showControls() {
     }
   }
   $("trains").replaceChildren(...trains);
-  // The status line and the scores say it all once the game is over; a spectator has
-  // no hand and no moves.
-  $("controls").hidden = doc.view.is_over || doc.seat < 0;
+  // The status line and the scores say it all once the game is over, unless the panel
+  // holds why a new game could not be dealt (see again()); a spectator has no hand and
+  // no moves.
+  $("controls").hidden = (doc.view.is_over && !$("error").textContent) || doc.seat < 0;
   $("hand-area").hidden = doc.seat < 0;
 
   const actions = doc.moves
