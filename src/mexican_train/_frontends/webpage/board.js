@@ -132,7 +132,7 @@ function trainBadges(train, data, board) {
     const which = view.open_doubles.length > 1 ? ` #${rank + 1} (D3)` : " (D2)";
     badges.push(["double", "\u25C6", "Open double" + which + ": cover it first"]);
   }
-  if (train === BOARD_MEXICAN) badges.push(["open", null, "Shared by all (P3)"]);
+  if (train === BOARD_MEXICAN) badges.push(["open", null, "Everyone's, once open (P3, V2)"]);
   else if (data.marked) badges.push(["marker", "\u2691", "Marker: open to everyone (P6)"]);
   else badges.push(["closed", null, "Closed: its owner's only (P3)"]);
   if (train !== BOARD_MEXICAN && view.current_player === train) {
