@@ -63,3 +63,14 @@ def test_refusals_name_trains_as_players_do() -> None:
     assert assert_refused(state, on("2-0", 1), "P3").reason.startswith("P3: seat 1's train belongs")
     with pytest.raises(IllegalMoveError, match=r"there is no train 7: with 2 players"):
         apply(state, on("2-0", 7))
+
+
+def test_d2_second_draw_under_an_open_double_is_refused_by_d2() -> None:
+    """D2: a player bound by an open double draws one tile; a second draw is refused by
+    D2, the open double's rule, not by P5/D1 (nobody played a double this turn)."""
+    state = start(["6-3 3-3 1-0 2-0", "6-1 1-1 2-2 4-1"], rules=HUB, boneyard="5-0 5-1 5-2")
+    state = run(state, on("6-3", 0), on("6-1", 1), on("3-3", 0), DRAW, PASS, DRAW)
+    assert state.open_doubles == (0,)
+    assert legal_moves(state) == (PASS,)
+    error = assert_refused(state, DRAW, "D2")
+    assert error.reason.startswith("D2: ")

@@ -116,7 +116,7 @@ def test_d1_each_double_brings_one_draw_and_a_player_who_cannot_follow_places_a_
     assert legal_moves(state) == (DRAW,)  # the drawn double brings a second draw
     state = run(state, DRAW)
     assert legal_moves(state) == (PASS,)
-    assert_refused(state, DRAW, "P5")
+    assert_refused(state, DRAW, "D1")  # the double's one draw is taken
     state = run(state, PASS)
     assert state.train(0).marked
     assert state.current_player == 1

@@ -716,6 +716,25 @@ def _numbers(state: GameState, train_ids: tuple[int, ...]) -> list[int]:
     return numbers
 
 
+def doubles_to_cover(state: GameState | PlayerView) -> tuple[int, ...]:
+    """Return the trains whose open doubles bind the player to move now (D2-D4, V3, V4).
+
+    The doubles left open by earlier turns, as the open-double rule answers for them:
+    the trains the player must cover before playing anywhere else, in the documented
+    order; () when none binds (no open double, a dead one, D4, or a rule under which
+    doubles never bind), between rounds, and on a first turn (P4).  The front ends
+    cite D2 for a draw or a pass made under this obligation.
+    """
+    position = view_position(state) if isinstance(state, PlayerView) else state
+    seat = position._current
+    earlier = position._open_doubles
+    r = position._round
+    if seat is None or not earlier or _on_first_turn(position, r, seat):
+        return ()
+    cover = _cover(r.open_doubles.obligation, position, earlier, _numbers(position, earlier))
+    return tuple(sorted(cover.trains, key=_train_order)) if cover.only else ()
+
+
 # -- applying moves -------------------------------------------------------------
 
 
@@ -1090,7 +1109,9 @@ def why_illegal(state: GameState, move: object) -> str:
         if can_play and r.must_play:
             return "P7: a player who has a legal play must make one; drawing is only for a player who has none"
         if state._has_drawn:
-            return "P5/D1: only one draw is allowed here, and it has been taken"
+            # The draw was the double's (D1), the open double's (D2) or the turn's (P5).
+            rule = "D1" if state._turn_doubles else "D2" if doubles_to_cover(state) else "P5"
+            return f"{rule}: only one draw is allowed here, and it has been taken"
         return "P5: the boneyard is empty"
     if isinstance(move, Pass):
         if can_play and r.must_play:
