@@ -40,7 +40,7 @@ from .._catalogue.variants import (
     variant_names,
 )
 from .._core.bounds import BOUNDS
-from .._core.engine import apply, legal_moves, new_game
+from .._core.engine import apply, doubles_to_cover, legal_moves, new_game
 from .._core.errors import (
     DealError,
     IllegalMoveError,
@@ -466,6 +466,8 @@ def _describe(move: Move, table: PlayerView) -> str:
     if isinstance(move, Pass):
         if _stops_first_turn(table):
             return "stop here (your first turn ends; no marker, P4)"
+        if seat is not None and table.trains[seat].marked:
+            return "pass (end the turn; your train keeps its marker)"
         return "pass (end the turn; a marker goes on your train)"
     if isinstance(move, CallLastTile):
         return "call 'last tile'"
@@ -635,7 +637,7 @@ def _full_help(state: GameState, seat: int) -> str:
             "This is your first turn of the round: you build your own train, as many "
             "tiles in a row as fit, and may stop after the first one (P4)."
         )
-    elif state.open_doubles and not state.turn_tiles:
+    elif doubles_to_cover(state) and not state.turn_tiles:
         lines.append(
             "A double is open: you must cover it before playing anywhere else; if you "
             "cannot, draw, and if that does not help, pass (D2)."

@@ -15,12 +15,14 @@ from collections.abc import Sequence
 import attrs
 
 from .._bots.coach import Review
+from .._core.engine import doubles_to_cover, legal_moves
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.state import GameState
 from .._core.tiles import Tile
+from .._core.view import PlayerView
 from .._formats.events import OneTileLeft, derive_events
 
-__all__ = ["Narrator", "ReviewReport", "review_report"]
+__all__ = ["Narrator", "ReviewReport", "marker_rule", "review_report"]
 
 
 def _tiles(tiles: Sequence[Tile]) -> str:
@@ -31,6 +33,28 @@ def _tiles(tiles: Sequence[Tile]) -> str:
 def _gained(before: GameState, after: GameState, seat: int) -> list[Tile]:
     old = set(before.hands[seat])
     return [tile for tile in after.hands[seat] if tile not in old]
+
+
+def marker_rule(before: GameState | PlayerView) -> str:
+    """Return the id of the rule by which a `Pass` made in *before* marks the mover's train.
+
+    P4 on a first turn that laid no tile, D1 after a double the player could not
+    follow, D2 for a player bound by an open double they could not cover, else P5.
+    """
+    seat = before.current_player
+    assert seat is not None  # a Pass has a mover
+    if before.rules.first_turn is not None and not before.had_first_turn[seat]:
+        return "P4"
+    if before.turn_doubles:
+        return "D1"
+    return "D2" if doubles_to_cover(before) else "P5"
+
+
+def _dead(state: GameState, train: int) -> bool:
+    """Whether nothing can cover the double ending *train*: its suit is all on the table (D4)."""
+    pip = state.trains[train].open_end
+    shown = sum(tile.shows(pip) for line in state.trains for tile in line.tiles)
+    return shown + (state.engine.high == pip) > state.max_pip
 
 
 class Narrator:
@@ -127,20 +151,26 @@ class Narrator:
                 what = f"{self._verb(seat, 'draws', 'draw')} {_tiles(drawn)}"
             else:
                 what = f"{self._verb(seat, 'draws', 'draw')} a tile"
-            if before.turn_doubles and before.rules.must_play:
+            if not before.rules.must_play and any(isinstance(m, Play) for m in legal_moves(before)):
+                return f"{who} {what} from the boneyard (V6: a voluntary draw)."
+            if before.turn_doubles:
                 # D1: the draw a double brings, for a player who cannot follow it.
                 rule = self._once(
                     "follow-draw", "(D1: a player who cannot follow a double draws one tile)"
                 )
                 return f"{who} {what} from the boneyard{rule or ' (D1)'}."
-            rule = "(P7: drawing is only for a player with no legal play)"
-            if not before.rules.must_play:
-                rule = " (V6: a voluntary draw)"
-            return (
-                f"{who} {what} from the boneyard"
-                + (self._once("draw", rule) if before.rules.must_play else rule)
-                + "."
+            if doubles_to_cover(before):
+                # D2: the draw of a player bound by an open double they cannot cover.
+                rule = self._once(
+                    "cover-draw", "(D2: a player who cannot cover an open double draws one tile)"
+                )
+                return f"{who} {what} from the boneyard{rule or ' (D2)'}."
+            rule = (
+                "(P7: drawing is only for a player with no legal play)"
+                if before.rules.must_play
+                else "(P5: a player with no legal play draws one tile)"
             )
+            return f"{who} {what} from the boneyard{self._once('draw', rule)}."
         assert isinstance(move, CallLastTile)
         return f"{who} {self._verb(seat, 'calls', 'call')} 'last tile'."
 
@@ -172,6 +202,11 @@ class Narrator:
         text += "".join((" " if note.startswith("(") else ", ") + note for note in notes if note)
         if not after.hands[seat]:
             text += f"; {'you have' if seat == self.you else 'it has'} no tile left"
+            if first_turn and not after.is_round_over:
+                # P4: going out in a first turn ends the round only once all have had theirs.
+                text += " (P4: the round ends once every player has had their first turn)"
+            elif move.tile.is_double and not first_turn:
+                text += " (D5: going out on a double ends the round, with no tile to follow it)"
         return text + "."
 
     def _pass(self, before: GameState, after: GameState, seat: int) -> str:
@@ -190,13 +225,16 @@ class Narrator:
                 "marker", f"A marker opens a train to every player until its owner {until} (P6)."
             )
             stuck = "cannot play" if before.rules.must_play or before.turn_tiles else "passes"
-            if before.turn_doubles:  # D1: the turn ends without following the double
+            # P4: the first turn never draws; D1: a double not followed marks the train;
+            # D2: so does an open double not covered; P5: any other turn without a tile.
+            rule = marker_rule(before)
+            if rule == "D1":  # the turn ends without following the double
                 stuck = "cannot follow the double"
+            elif rule == "D2":
+                stuck = "cannot cover the open double"
             lead = f"{who} {stuck}" if stuck == "passes" else f"{who} {stuck} and"
             if stuck != "passes":
                 lead += " " + self._verb(seat, "passes", "pass")
-            # P4: the first turn never draws; D1: a double not followed marks the train.
-            rule = "P4" if first_turn else "D1" if before.turn_doubles else "P5"
             return f"{lead}: a marker goes on {whose} train ({rule}).{explain}"
         marked = "your" if seat == self.you else "its"
         return f"{who} {self._verb(seat, 'passes', 'pass')} ({marked} train is already marked)."
@@ -206,12 +244,21 @@ class Narrator:
         new = [train for train in after.open_doubles if train not in before.open_doubles]
         if not new or after.is_round_over:
             return ""
+        where = f"The double on {self.train(new[0], -1)} is left open"
+        binding = doubles_to_cover(after)
+        if new[0] not in binding:
+            if _dead(after, new[0]):
+                return f"{where}, but nothing can cover it any more: it binds nobody (D4)."
+            if not binding:  # the open-double rule binds nobody to it (V3)
+                return f"{where}; under these rules it binds nobody (V3)."
+            earlier = self.train(binding[0], -1)
+            return f"{where}: the double on {earlier} must be covered before it (D3)."
         if "open-double" in self.explained:
             rest = "the next player must cover it (D2)."
         else:
             self.explained.add("open-double")
             rest = "whoever moves next must cover it before playing anywhere else (D2)."
-        return f"The double on {self.train(new[0], -1)} is left open: {rest}"
+        return f"{where}: {rest}"
 
 
 @attrs.frozen

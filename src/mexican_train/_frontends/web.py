@@ -42,7 +42,7 @@ from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError
 from .lobby import LOBBY_PLAYERS, TABLE_IDLE, expiry_reason, lobby_choices
-from .narrate import review_report
+from .narrate import marker_rule, review_report
 from .store import UNTOUCHED, StoredTable, StoreError, TableStore, token_hash
 
 __all__ = [
@@ -885,10 +885,13 @@ def _move_document(move: Move, table: PlayerView) -> dict[str, Any]:
             and not table.had_first_turn[seat]
             and table.turn_tiles > 0
         )
-        kind, words = (
-            "pass",
-            "End your first turn (P4)" if stop else "Pass (a marker goes on your train, P5)",
-        )
+        if stop:
+            words = "End your first turn (P4)"
+        elif table.trains[seat].marked:
+            words = "Pass (your train keeps its marker)"
+        else:  # P4, D1, D2 or P5: the rule that marks the train
+            words = f"Pass (a marker goes on your train, {marker_rule(table)})"
+        kind = "pass"
     elif isinstance(move, CallLastTile):
         kind, words = "call", "Call 'last tile'"
     else:
@@ -934,8 +937,15 @@ def _describe(
     if isinstance(move, Play):
         theirs = _train_words(move.train, seat, labels, "their own")
         yours = _train_words(move.train, seat, labels, "your")
+        out = ""
+        first_turn = before.rules.first_turn is not None and not before.had_first_turn[seat]
+        if move.tile.is_double and not after.hand(seat) and not first_turn:
+            out = ": going out on a double ends the round (D5)"
         said.append(
-            (f"{who} played {move.tile} on {theirs}.", f"You played {move.tile} on {yours}.")
+            (
+                f"{who} played {move.tile} on {theirs}{out}.",
+                f"You played {move.tile} on {yours}{out}.",
+            )
         )
         if OneTileLeft(seat) in derive_events(before, move, after):
             said.append((f"{who} has one tile left (E3a).", "You have one tile left (E3a)."))
@@ -947,10 +957,11 @@ def _describe(
     elif isinstance(move, Pass):
         marked = after.trains[seat].marked and not before.trains[seat].marked
         if marked:
+            rule = marker_rule(before)  # P4, D1, D2 or P5
             said.append(
                 (
-                    f"{who} passed: a marker goes on their train (P5).",
-                    "You passed: a marker goes on your train (P5).",
+                    f"{who} passed: a marker goes on their train ({rule}).",
+                    f"You passed: a marker goes on your train ({rule}).",
                 )
             )
         else:
