@@ -781,8 +781,10 @@ def failing_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_your_own_bot_that_raises_ends_the_command_in_one_line(command: list[str]) -> None:
     result = run(*command, "-p", "2", "--seed", "1", "--bots", "failing_bots:Raises,greedy")
     assert_one_line_error(
-        result, "your bot failing_bots:Raises failed in choose(): RuntimeError: boom"
+        result, "your bot failing_bots:Raises failed in choose() at seat 0: RuntimeError: boom"
     )
+    # The traceback is not shown, so the line of the bot's code that raised is.
+    assert "failing_bots.py, line " in result.output
     assert result.exit_code == 1
 
 
@@ -932,6 +934,7 @@ def test_your_own_bot_whose_observe_raises_ends_simulate_in_one_line() -> None:
     assert_one_line_error(
         result, "your bot failing_bots:ObservesBadly failed in observe(): ValueError: no history"
     )
+    assert "failing_bots.py, line " in result.output
     assert result.exit_code == 1
 
 

@@ -17,6 +17,7 @@ import os
 import re
 import sys
 import textwrap
+import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Final, NoReturn, cast
@@ -258,12 +259,17 @@ def _make_player(found: object, spec: str, option: str) -> _UserBot:
     return _UserBot(cast(Player, found), spec, player_name(found))
 
 
+#: Where this package's files are, to tell the library's frames from a bot's own.
+_PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
 @attrs.frozen
 class _UserBot:
     """A bot of the user's own (``--bots module:Class``), whose failures end in one line.
 
     It chooses as *bot* does and goes by its name; an exception from the bot's code
-    becomes a `click.ClickException` that names the bot (exit status 1), in this
+    becomes a `click.ClickException` that names the bot, the seat it played, the
+    exception and the line of the bot's code that raised it (exit status 1), in this
     process or in a worker of ``simulate``.
     """
 
@@ -275,7 +281,7 @@ class _UserBot:
         try:
             return self.bot.choose(view, moves)
         except Exception as error:
-            raise self._failed("choose", error) from error
+            raise self._failed(f"choose() at seat {view.seat}", error) from error
 
     def observe(self, events: object) -> None:
         observe = getattr(self.bot, "observe", None)
@@ -284,11 +290,18 @@ class _UserBot:
         try:
             observe(events)
         except Exception as error:
-            raise self._failed("observe", error) from error
+            raise self._failed("observe()", error) from error
 
-    def _failed(self, method: str, error: Exception) -> click.ClickException:
+    def _failed(self, where: str, error: Exception) -> click.ClickException:
+        # The line of the bot's own code that raised, which the traceback (not printed)
+        # would have shown: its last frame outside this package (or a call of the
+        # library's that the bot got wrong would point into the library).
+        frames = traceback.extract_tb(error.__traceback__)[1:]  # [0] is choose's call
+        mine = [frame for frame in frames if not frame.filename.startswith(_PACKAGE)]
+        last = (mine or frames or [None])[-1]
+        line = f" ({last.filename}, line {last.lineno})" if last is not None else ""
         return click.ClickException(
-            f"your bot {self.spec} failed in {method}(): {type(error).__name__}: {error}"
+            f"your bot {self.spec} failed in {where}: {type(error).__name__}: {error}{line}"
         )
 
 
