@@ -196,12 +196,44 @@ def test_a_failing_bot_does_not_stop_the_table() -> None:
             return Pass() if Pass() not in moves else Draw()
 
     table = WebTable(3, SHORT, bots={1: Broken(), 2: Cheat()}, seed=4)
+    failures: list[str] = []
+    table.bot_failed = failures.append
     for _ in range(200):
         table.play_bots()
         if table.state.is_round_over:
             break
         table.play(0, _person_move(table, 0))
     assert table.state.is_round_over
+    # Not silently: the log says so in public words, bot_failed says what went wrong.
+    said = table.document(0)["log"]
+    assert "Seat 1 (Broken)'s bot failed: its first legal move was played for it." in said
+    assert "Seat 2 (Cheat)'s bot failed: its first legal move was played for it." in said
+    assert failures[0].startswith(
+        "Seat 1 (Broken)'s bot failed in choose(): RuntimeError: bug; its first legal move, "
+    )
+    assert any(line.startswith("Seat 2 (Cheat)'s bot chose an illegal move, ") for line in failures)
+
+
+def test_a_server_logs_why_a_bot_failed(tmp_path: Path) -> None:
+    class Broken:
+        def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+            raise RuntimeError("bug")
+
+    log = (tmp_path / "log").open("w+")
+    table = WebTable(2, SHORT, bots={0: Broken()}, seed=4)
+    server = make_server(table, port=0, log=log)
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while "RuntimeError: bug" not in Path(log.name).read_text():
+            assert time.monotonic() < deadline, "the failure was never logged"
+            time.sleep(0.05)
+    finally:
+        server.server_close()
+        table.close()
+        log.close()
+    assert (
+        "Seat 0 (Broken)'s bot failed in choose(): RuntimeError: bug" in Path(log.name).read_text()
+    )
 
 
 def test_the_log_says_what_happened_in_public_words() -> None:

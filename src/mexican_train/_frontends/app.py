@@ -418,6 +418,9 @@ class _Routes:
         if expires:
             self._makers[table.name] = maker
         table.listen(changes.notify)
+        if table.bot_failed is None:  # the bot's writer reads why in the server's log
+            where = f"table {table.name}: " if table.name else ""
+            table.bot_failed = lambda line: self._say(where + line)
 
     def made_by(self, client: str) -> int:
         """Return how many of the tables served were made by the lobby for *client*."""

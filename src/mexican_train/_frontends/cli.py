@@ -292,17 +292,24 @@ class _UserBot:
         except Exception as error:
             raise self._failed("observe()", error) from error
 
-    def _failed(self, where: str, error: Exception) -> click.ClickException:
+    def _failed(self, where: str, error: Exception) -> _BotFailed:
         # The line of the bot's own code that raised, which the traceback (not printed)
         # would have shown: its last frame outside this package (or a call of the
         # library's that the bot got wrong would point into the library).
         frames = traceback.extract_tb(error.__traceback__)[1:]  # [0] is choose's call
         mine = [frame for frame in frames if not frame.filename.startswith(_PACKAGE)]
-        last = (mine or frames or [None])[-1]
-        line = f" ({last.filename}, line {last.lineno})" if last is not None else ""
-        return click.ClickException(
+        shown = mine or frames
+        line = f" ({shown[-1].filename}, line {shown[-1].lineno})" if shown else ""
+        return _BotFailed(
             f"your bot {self.spec} failed in {where}: {type(error).__name__}: {error}{line}"
         )
+
+
+class _BotFailed(click.ClickException):
+    """A bot of the user's own failed: the message says which, where and how."""
+
+    #: The web table shows the message as it is, not after the exception's type.
+    names_the_bot = True
 
 
 def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Player]:

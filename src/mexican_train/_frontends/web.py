@@ -198,6 +198,10 @@ class WebTable:
         #: Called with the record of a new game dealt at the table (`again`) before it
         #: starts; if it raises, the game stays as it was.
         self.restarted: Callable[[GameRecord], None] | None = None
+        #: Called with one line, naming the seat and what went wrong, when a bot raises or
+        #: chooses an illegal move: the table plays its first legal move for it and goes
+        #: on.  A `WebServer` writes the line to its log.
+        self.bot_failed: Callable[[str], None] | None = None
         #: Called when the table expires (`expire`), before it closes; if it raises, the
         #: table stays as it was.  ``mexican-train serve --db`` deletes the table here.
         self.expiring: Callable[[], None] | None = None
@@ -795,10 +799,11 @@ class WebTable:
             return False
         seat, mine, bot = turn
         moves = legal_moves(mine)
+        failure = None  # what went wrong with the bot's choice, in one line
         try:
             move = bot.choose(mine, moves)
-        except Exception:  # a user's bot that fails must not stop the table
-            move = moves[0]
+        except Exception as error:  # a user's bot that fails must not stop the table
+            move, failure = moves[0], _failure(error, self.labels[seat])
         with self._changed:
             if self._closed:
                 return False  # closed (or expired) while the bot chose: nothing more is kept
@@ -807,11 +812,32 @@ class WebTable:
             try:
                 try:
                     self._apply(seat, move)
-                except IllegalMoveError:
+                except IllegalMoveError as error:
+                    failure = (
+                        f"{self.labels[seat]}'s bot chose an illegal move, "
+                        f"{_shown_move(move)}: {error.reason}"
+                    )
                     self._apply(seat, moves[0])  # a bot's illegal choice: its first legal move
             except RequestError:  # the journal could not keep it: the bot tries again later
                 return False
+            if failure is not None:
+                self._bot_failed(seat, failure, moves[0])
         return True
+
+    def _bot_failed(self, seat: int, failure: str, instead: Move) -> None:
+        """Say that *seat*'s bot failed and *instead* was played for it (under the lock).
+
+        The table's log says so in public words, since *failure*, a line that names the
+        seat and what went wrong, may name a tile of the bot's hand (S5): `bot_failed`
+        gets it whole.
+        """
+        label = self.labels[seat]
+        said = f"{label}'s bot failed: its first legal move was played for it."
+        self._note(seat, said, said)
+        if self.bot_failed is not None:
+            self.bot_failed(
+                f"{failure}; its first legal move, {format_move(instead)}, was played instead"
+            )
 
     def start(self) -> None:
         """Run the bots in a thread, where each waits ``bot_delay`` seconds, then moves.
@@ -1017,6 +1043,22 @@ def _first_player(dealt: GameState, labels: Sequence[str]) -> tuple[str, ...]:
         others = f"{labels[first]} held the engine {engine} and plays first (S3)."
         own = f"You held the engine {engine} and play first (S3)."
     return _readings(dealt.players, first, others, own)
+
+
+def _failure(error: Exception, label: str) -> str:
+    """Say in one line that the bot of the seat *label* raised *error*: its message when
+    that names the bot already (the command line's bots of your own), as its type's."""
+    if getattr(error, "names_the_bot", False):
+        return str(error)
+    return f"{label}'s bot failed in choose(): {type(error).__name__}: {error}"
+
+
+def _shown_move(move: object) -> str:
+    """Return *move* in notation, or its repr when it is no move at all."""
+    try:
+        return format_move(cast(Move, move))
+    except TypeError:
+        return repr(move)
 
 
 def _readings(players: int, seat: int, others: str, own: str) -> tuple[str, ...]:
