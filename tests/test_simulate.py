@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import pickle
+import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import attrs
@@ -322,3 +323,27 @@ def test_names_name_the_players_in_the_result_and_its_illegal_moves() -> None:
     for bad in (["one"], "ab", [1, 2], None.__class__):
         with pytest.raises(TypeError, match="names is a list of 2 names"):
             simulate([GreedyPlayer(), Stubborn()], STANDARD, games=1, names=bad)  # type: ignore[arg-type]
+
+
+class _Fails:
+    """Fails on its third move: a bug of the player's own."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        self.moves += 1
+        if self.moves == 3:
+            raise ZeroDivisionError("my bug")
+        return moves[0]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11's")
+def test_a_player_that_raises_is_named_with_its_seat_game_and_seed() -> None:
+    """The player's own exception goes on as it is, with a note of where it struck."""
+    with pytest.raises(ZeroDivisionError, match="my bug") as raised:
+        simulate([GreedyPlayer(), _Fails()], STANDARD, games=2, seed=1, names=["a", "mine"])
+    notes: list[str] = getattr(raised.value, "__notes__", [])  # mypy checks for 3.10
+    (note,) = notes
+    assert note.startswith("raised by the player 'mine' at seat 1, in game 0 of the simulation")
+    assert f"new_game(..., seed={game_seed(1, 0)}) deals that game again" in note

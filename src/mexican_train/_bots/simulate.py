@@ -383,7 +383,16 @@ def _play_game(batch: _Batch, number: int) -> _Game:
             state = after
             continue
         moves = legal_moves(state)
-        move = chooses[seat](view(state, seat), moves)
+        try:
+            move = chooses[seat](view(state, seat), moves)
+        except Exception as error:  # the player's own bug: say where it struck, and go on
+            _note(
+                error,
+                f"raised by the player {batch.names[by_seat[seat]]!r} at seat {seat}, in game "
+                f"{number} of the simulation, round {state.round_number} "
+                f"(new_game(..., seed={seed}) deals that game again)",
+            )
+            raise
         try:
             after = apply(state, move)
         except IllegalMoveError as error:
@@ -398,6 +407,13 @@ def _play_game(batch: _Batch, number: int) -> _Game:
     scores = tuple(state.scores[by_seat.index(p)] for p in range(count))
     winners = tuple(sorted(by_seat[seat] for seat in state.winners))
     return _Game(scores, winners, tuple(tally.turns), tuple(tally.tiles), tally.counters(), None)
+
+
+def _note(error: BaseException, text: str) -> None:
+    """Add *text* to *error*'s traceback, where Python has notes (3.11 and later)."""
+    add_note = getattr(error, "add_note", None)
+    if add_note is not None:
+        add_note(text)
 
 
 #: A seat and its player's ``observe`` method.
