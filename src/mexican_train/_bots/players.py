@@ -38,7 +38,18 @@ class Player(Protocol):
 
     For results that do not depend on how games are spread over processes,
     a player's choice should depend only on its arguments (the built-in bots'
-    does); `simulate` gives every game a fresh copy of each player anyway.
+    does); `simulate` gives every game a fresh copy of each player anyway.  So a
+    bot that plays at random draws from a generator seeded by its seed and what it
+    is shown, as `RandomPlayer` does: a ``random.Random(seed)`` made in
+    ``__init__`` would replay the same numbers in every game.
+
+    A player may also have an ``observe(events)`` method, to keep the round's
+    history (who drew, who passed): `simulate`, the command line, the web table
+    and the Gymnasium environments' opponents call it after every move, with the
+    events as its seat may see them (``redact_events``), a ``RoundStarted``
+    opening each round, as `SearchPlayer.observe` takes them.  An exception from
+    ``choose`` or ``observe`` is the player's own: `simulate` lets it through,
+    noted with the player, its seat, the game and the game's seed.
 
     >>> class FirstMove:
     ...     def choose(self, view, moves):
