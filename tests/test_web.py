@@ -184,6 +184,40 @@ def test_e4_only_a_person_deals_the_next_round() -> None:
     assert table.state.round_number == 2
 
 
+class _Keeper:
+    """Plays the first move; keeps every event it is told, as SearchPlayer keeps a round."""
+
+    def __init__(self) -> None:
+        self.told: list[object] = []
+
+    def observe(self, events: object) -> None:
+        self.told.extend(events if isinstance(events, tuple) else (events,))
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return moves[0]
+
+
+def test_a_new_game_seats_bots_that_know_nothing_of_the_last() -> None:
+    """S5: a bot that keeps the round's events starts a new game afresh, as simulate's and
+    the environments' bots do; the bot given is never told anything."""
+    given = _Keeper()
+    table = WebTable(2, SHORT, bots={1: given}, seed=2)
+    for _ in range(2000):
+        table.play_bots()
+        if table.state.is_over:
+            break
+        table.play(0, _person_move(table, 0))
+    seated = table._bots[1]
+    assert isinstance(seated, _Keeper)
+    assert seated.told
+    assert not given.told
+    table.again(0)
+    fresh = table._bots[1]
+    assert isinstance(fresh, _Keeper)
+    assert fresh is not seated
+    assert fresh.told == []
+
+
 def test_a_failing_bot_does_not_stop_the_table() -> None:
     """A bot that raises, or returns an illegal move, plays its first legal move instead."""
 

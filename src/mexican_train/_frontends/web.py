@@ -27,7 +27,7 @@ import attrs
 from .._bots.coach import analyze
 from .._bots.names import BOTS, LEVELS, make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
-from .._bots.simulate import observers_of, tell
+from .._bots.simulate import observers_of, observing_copies, tell
 from .._catalogue.variants import combine, get_variant
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
@@ -185,7 +185,8 @@ class WebTable:
                     f"{option} is a number of seconds from 1 to 86400, or None, not {value!r}"
                 )
         self._state = state
-        self._bots = made
+        self._given = made  # the bots as given, never told anything: each game seats copies
+        self._bots = observing_copies(made)
         self.takeover = takeover
         self.turn_timer = turn_timer
         self._stand_ins: dict[int, Player] = {}  # bots playing for people, by seat
@@ -208,7 +209,7 @@ class WebTable:
         self._clock = clock
         self._active = clock()
         self._expired: str | None = None  # why the table expired, in words
-        self._observers = observers_of(made)
+        self._observers = observers_of(self._bots)
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot: the
         #: name it was given by (``Seat 2 (hard)``), or else its `player_name`.
@@ -649,6 +650,8 @@ class WebTable:
             self._began = self._version
             self._moves = []
             self._reviews.clear()
+            # A bot that keeps the round's events starts the new game without the old one's.
+            self._bots = observing_copies(self._given)
             self._observers = observers_of(self._bots)
             label = self.labels[seat]
             self._log.clear()  # a document's log is the round's, from its deal (E4)
