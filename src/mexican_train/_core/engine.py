@@ -735,6 +735,17 @@ def doubles_to_cover(state: GameState | PlayerView) -> tuple[int, ...]:
     return tuple(sorted(cover.trains, key=_train_order)) if cover.only else ()
 
 
+def dead_doubles(state: GameState | PlayerView) -> tuple[int, ...]:
+    """Return the trains whose open double nothing can cover any more (D4): every other
+    tile of its suit is on the table.  Whether such a double still binds is the
+    open-double rule's to say (`doubles_to_cover`; V4 keeps it binding).
+    """
+    position = view_position(state) if isinstance(state, PlayerView) else state
+    earlier = position._open_doubles
+    numbers = _numbers(position, earlier)
+    return tuple(train for train, number in zip(earlier, numbers, strict=True) if number < 0)
+
+
 # -- applying moves -------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import attrs
 
 from .._bots.coach import Review
-from .._core.engine import doubles_to_cover, legal_moves
+from .._core.engine import dead_doubles, doubles_to_cover, legal_moves
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.state import GameState
 from .._core.tiles import Tile
@@ -48,13 +48,6 @@ def marker_rule(before: GameState | PlayerView) -> str:
     if before.turn_doubles:
         return "D1"
     return "D2" if doubles_to_cover(before) else "P5"
-
-
-def _dead(state: GameState, train: int) -> bool:
-    """Whether nothing can cover the double ending *train*: its suit is all on the table (D4)."""
-    pip = state.trains[train].open_end
-    shown = sum(tile.shows(pip) for line in state.trains for tile in line.tiles)
-    return shown + (state.engine.high == pip) > state.max_pip
 
 
 class Narrator:
@@ -247,7 +240,7 @@ class Narrator:
         where = f"The double on {self.train(new[0], -1)} is left open"
         binding = doubles_to_cover(after)
         if new[0] not in binding:
-            if _dead(after, new[0]):
+            if new[0] in dead_doubles(after):
                 return f"{where}, but nothing can cover it any more: it binds nobody (D4)."
             if not binding:  # the open-double rule binds nobody to it (V3)
                 return f"{where}; under these rules it binds nobody (V3)."
