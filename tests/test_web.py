@@ -35,6 +35,7 @@ from mexican_train import (
     Move,
     NextRound,
     Pass,
+    Play,
     PlayerView,
     Rules,
     Tile,
@@ -46,6 +47,7 @@ from mexican_train._frontends.cli import cli
 from mexican_train._frontends.web import SPECTATOR, lobby_table, seed_warning, shareable_host
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.serialize import to_json, view_from_json
+from mexican_train.variants import combine
 from mexican_train.web import RequestError, WebServer, WebTable, make_server
 from serving import serving
 
@@ -79,6 +81,37 @@ def _step(table: WebTable) -> bool:
 
 def _person_move(table: WebTable, seat: int) -> Move:
     return legal_moves(view(table.state, seat))[0]
+
+
+@pytest.mark.parametrize("house", [(), ("dead-doubles-bind",), ("doubles-never-bind",)])
+def test_d2_d4_a_documents_doubles_say_what_the_moves_allow(house: tuple[str, ...]) -> None:
+    """D2, D3, D4: ``must_cover`` names the trains a player to move must cover, and the moves
+    offered are plays on them alone (a draw or pass aside); ``dead_doubles`` names the open
+    doubles nothing can cover; both are empty when no double is open."""
+    base = combine("hub", *house) if house else HUB
+    rules = attrs.evolve(base, max_pip=6, hand_size=7, rounds=1)
+    bound = dead = 0
+    for seed in range(40):
+        table = WebTable(3, rules, bots={2: GreedyPlayer()}, seed=seed)
+        while _step(table):
+            state = table.state
+            seat = state.current_player
+            if seat is None:  # the round is over
+                continue
+            document = table.document(seat if seat in table.tokens else SPECTATOR)
+            assert set(document["dead_doubles"]) <= set(state.open_doubles)
+            assert set(document["must_cover"]) <= set(state.open_doubles)
+            plays = [m for m in legal_moves(state) if isinstance(m, Play)]
+            if document["must_cover"] and not state.turn_doubles:
+                bound += 1
+                assert all(play.train in document["must_cover"] for play in plays)
+            dead += bool(document["dead_doubles"])
+            if "doubles-never-bind" in house:
+                assert document["must_cover"] == []
+            if "dead-doubles-bind" not in house:
+                assert not set(document["dead_doubles"]) & set(document["must_cover"])
+    assert bound > 0 or "doubles-never-bind" in house
+    assert dead > 0
 
 
 def test_s5_a_document_holds_the_seats_view_and_nothing_hidden() -> None:

@@ -29,7 +29,7 @@ from .._bots.names import BOTS, LEVELS, make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, observing_copies, tell
 from .._catalogue.variants import combine, get_variant
-from .._core.engine import apply, legal_moves, new_game
+from .._core.engine import apply, dead_doubles, doubles_to_cover, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import STANDARD, EnginePlacement, Rules
@@ -514,15 +514,18 @@ class WebTable:
         turn it is (``"status"``), every line of the round's log (``"log"``, oldest
         first, from the deal; between rounds, the round just finished), ``"connected"``,
         whether each seat is taken now (a bot's always, a person's while their page is
-        connected), ``"version"``, which grows with every move, and ``"seconds_left"``:
+        connected), ``"version"``, which grows with every move, ``"seconds_left"``:
         with a turn timer (*turn_timer*), the seconds the person to move had left when the document
-        was made (the page counts them down), else null.  The page draws the table from
+        was made (the page counts them down), else null, and what the open doubles ask:
+        ``"must_cover"``, the trains whose double the player to move must cover before
+        playing elsewhere (D2, D3), and ``"dead_doubles"``, those nothing can cover any more
+        (D4).  The page draws the table from
         the view; `~mexican_train.render.render_svg` draws it as a picture.
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
         >>> sorted(table.document(0))  # doctest: +NORMALIZE_WHITESPACE
-        ['bots', 'connected', 'log', 'moves', 'names', 'scores', 'seat', 'seconds_left',
-         'status', 'version', 'view', 'winners']
+        ['bots', 'connected', 'dead_doubles', 'log', 'moves', 'must_cover', 'names', 'scores',
+         'seat', 'seconds_left', 'status', 'version', 'view', 'winners']
         """
         with self._changed:
             state, version, log = self._state, self._version, list(self._log)
@@ -543,6 +546,9 @@ class WebTable:
             "winners": list(mine.winners),
             "log": [line[seat] for line in log],  # SPECTATOR (-1) reads the last reading
             "seconds_left": left,
+            # What the open doubles ask, as the rules' open-double rule says (public).
+            "must_cover": list(doubles_to_cover(state)),
+            "dead_doubles": list(dead_doubles(state)),
         }
 
     def _seconds_left(self) -> float | None:

@@ -85,6 +85,14 @@ export interface SeatDocument {
    */
   seconds_left: null | number;
   /**
+   * The trains whose open double the player to move must cover before playing anywhere else (D2, D3), as the rules' open-double rule says; empty when none binds, between rounds, and on a first turn (P4).
+   */
+  must_cover: number[];
+  /**
+   * The trains whose open double nothing can cover any more: every other tile of its suit is on the table (D4).
+   */
+  dead_doubles: number[];
+  /**
    * Whose turn it is, in words.
    */
   status: string;

@@ -123,15 +123,27 @@ function spoken(node) {
   return copy.textContent.trim();
 }
 
+// What an open double asks, as the server says the rules decide (D2-D4, V3).
+function openDouble(train, rank, board) {
+  const doubles = board.view.open_doubles;
+  const name = "Open double" + (doubles.length > 1 ? ` #${rank + 1}` : "");
+  if (board.view.current_player === null) return name;  // between rounds: nothing to cover
+  if (board.must_cover.includes(train)) {
+    return name + (doubles.length > 1 ? " (D3)" : " (D2)") + ": cover it first";
+  }
+  if (board.dead_doubles.includes(train)) return name + ": nothing can cover it, it binds nobody (D4)";
+  if (board.must_cover.length > 0) {
+    return `${name} (D3): covered after #${doubles.indexOf(board.must_cover[0]) + 1}`;
+  }
+  return name + ": it binds nobody under these rules (V3)";
+}
+
 // What a train's state is, in words (an icon helps the eye, the words carry the meaning).
 function trainBadges(train, data, board) {
   const view = board.view;
   const badges = [];
   const rank = view.open_doubles.indexOf(train);
-  if (rank >= 0) {
-    const which = view.open_doubles.length > 1 ? ` #${rank + 1} (D3)` : " (D2)";
-    badges.push(["double", "\u25C6", "Open double" + which + ": cover it first"]);
-  }
+  if (rank >= 0) badges.push(["double", "\u25C6", openDouble(train, rank, board)]);
   if (train === BOARD_MEXICAN) badges.push(["open", null, "Everyone's, once open (P3, V2)"]);
   else if (data.marked) badges.push(["marker", "\u2691", "Marker: open to everyone (P6)"]);
   else badges.push(["closed", null, "Closed: its owner's only (P3)"]);
