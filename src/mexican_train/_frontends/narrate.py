@@ -17,12 +17,13 @@ import attrs
 from .._bots.coach import Review
 from .._core.engine import dead_doubles, doubles_to_cover, legal_moves
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from .._core.rules import EnginePlacement
 from .._core.state import GameState
 from .._core.tiles import Tile
 from .._core.view import PlayerView
 from .._formats.events import OneTileLeft, derive_events
 
-__all__ = ["Narrator", "ReviewReport", "marker_rule", "review_report"]
+__all__ = ["Narrator", "ReviewReport", "drawn_for_engine", "marker_rule", "review_report"]
 
 
 def _tiles(tiles: Sequence[Tile]) -> str:
@@ -33,6 +34,20 @@ def _tiles(tiles: Sequence[Tile]) -> str:
 def _gained(before: GameState, after: GameState, seat: int) -> list[Tile]:
     old = set(before.hands[seat])
     return [tile for tile in after.hands[seat] if tile not in old]
+
+
+def drawn_for_engine(dealt: GameState) -> list[int]:
+    """Return how many tiles each seat drew looking for the round's engine (S3), by seat.
+
+    All 0 when a seat was dealt it, or when the engine is set aside (S4).  Read from the
+    hands of the round just *dealt*: the deal gave each ``hand_size`` tiles (S1), and the
+    first player's engine has left its hand.
+    """
+    if dealt.rules.engine_placement is EnginePlacement.SET_ASIDE:
+        return [0] * dealt.players
+    extra = [len(dealt.hands[s]) - dealt.hand_size for s in range(dealt.players)]
+    extra[dealt.first_player] += 1  # the engine left the first player's hand
+    return extra
 
 
 def marker_rule(before: GameState | PlayerView) -> str:
@@ -98,10 +113,9 @@ class Narrator:
         name = self.who(first, start=False)
         plays = self._verb(first, "plays", "play")
         head = f"Round {state.round_number} of {state.rounds}: the engine is {state.engine} (S2)."
-        if state.rules.engine_placement.value == "set-aside":
+        if state.rules.engine_placement is EnginePlacement.SET_ASIDE:
             return f"{head} It was set aside before the deal, and {name} {plays} first (S4)."
-        extra = [len(state.hands[s]) - state.hand_size for s in range(state.players)]
-        extra[first] += 1  # the engine left the first player's hand
+        extra = drawn_for_engine(state)
         places = self._verb(first, "places", "place")
         if not any(extra):
             held = self._verb(first, "holds", "hold")

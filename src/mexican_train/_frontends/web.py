@@ -42,7 +42,7 @@ from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError
 from .lobby import LOBBY_PLAYERS, TABLE_IDLE, expiry_reason, lobby_choices
-from .narrate import marker_rule, review_report
+from .narrate import drawn_for_engine, marker_rule, review_report
 from .store import UNTOUCHED, StoredTable, StoreError, TableStore, token_hash
 
 __all__ = [
@@ -1042,9 +1042,7 @@ def _first_player(dealt: GameState, labels: Sequence[str]) -> tuple[str, ...]:
         rotates = "the first player moves one seat on each round (S4)."
         others = f"The engine {engine} is set aside; {labels[first]} plays first, and {rotates}"
         own = f"The engine {engine} is set aside; you play first, and {rotates}"
-    elif any(
-        len(hand) != dealt.hand_size - (seat == first) for seat, hand in enumerate(dealt.hands)
-    ):
+    elif any(drawn_for_engine(dealt)):
         drew = f"Nobody was dealt the engine {engine}: the players drew in turn, keeping what they drew"
         others = f"{drew}, until {labels[first]} drew it; {labels[first]} plays first (S3)."
         own = f"{drew}, until you drew it; you play first (S3)."
