@@ -62,7 +62,7 @@ from .._formats.serialize import SchemaError, record_from_json, to_json
 from .explain import explain_rules
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, read_json
 from .lobby import MAX_TABLES, MAX_TABLES_PER_CLIENT, TABLE_IDLE
-from .narrate import Narrator, review_report
+from .narrate import Narrator, review_report, round_result
 
 __all__ = [
     "bots_from_option",
@@ -507,11 +507,7 @@ def _standings(state: GameState, names: Sequence[str], you: int | None = None) -
 
 
 def _round_summary(state: GameState, names: Sequence[str]) -> str:
-    points = state.round_scores[-1]
-    out = [names[s] for s in range(state.players) if not state.hands[s]]
-    how = f"{' and '.join(out)} went out (E1)" if out else "the round is blocked (E2)"
-    scores = ", ".join(f"{names[s]} {points[s]}" for s in range(state.players))
-    return f"Round {state.round_number} over: {how}. Points: {scores}."
+    return f"Round {state.round_number} over: {round_result(state, names)}."
 
 
 # -- demo ----------------------------------------------------------------------------

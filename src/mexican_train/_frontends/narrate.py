@@ -23,7 +23,14 @@ from .._core.tiles import Tile
 from .._core.view import PlayerView
 from .._formats.events import OneTileLeft, derive_events
 
-__all__ = ["Narrator", "ReviewReport", "drawn_for_engine", "marker_rule", "review_report"]
+__all__ = [
+    "Narrator",
+    "ReviewReport",
+    "drawn_for_engine",
+    "marker_rule",
+    "review_report",
+    "round_result",
+]
 
 
 def _tiles(tiles: Sequence[Tile]) -> str:
@@ -48,6 +55,16 @@ def drawn_for_engine(dealt: GameState) -> list[int]:
     extra = [len(dealt.hands[s]) - dealt.hand_size for s in range(dealt.players)]
     extra[dealt.first_player] += 1  # the engine left the first player's hand
     return extra
+
+
+def round_result(state: GameState, names: Sequence[str]) -> str:
+    """Return how the round just over ended and what each seat scored, *names* by seat:
+    ``seat 1 went out (E1). Points: seat 0 12, seat 1 0`` (E1, E2, E3)."""
+    points = state.round_scores[-1]
+    out = [names[s] for s in range(state.players) if not state.hands[s]]
+    how = f"{' and '.join(out)} went out (E1)" if out else "the round is blocked (E2)"
+    scores = ", ".join(f"{names[s]} {points[s]}" for s in range(state.players))
+    return f"{how}. Points: {scores}"
 
 
 def marker_rule(before: GameState | PlayerView) -> str:

@@ -42,7 +42,7 @@ from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError
 from .lobby import LOBBY_PLAYERS, TABLE_IDLE, expiry_reason, lobby_choices
-from .narrate import drawn_for_engine, marker_rule, review_report
+from .narrate import drawn_for_engine, marker_rule, review_report, round_result
 from .store import UNTOUCHED, StoredTable, StoreError, TableStore, token_hash
 
 __all__ = [
@@ -1079,15 +1079,7 @@ def _readings(players: int, seat: int, others: str, own: str) -> tuple[str, ...]
 
 def _round_over(after: GameState, labels: Sequence[str]) -> str:
     """Say how the round that just ended ended (E1, E2) and what each seat scored (E3)."""
-    points = after.round_scores[-1]
-    out = [s for s in range(after.players) if not after.hands[s]]
-    how = (
-        " and ".join(labels[s] for s in out) + " went out (E1)"
-        if out
-        else "the round is blocked (E2)"
-    )
-    scores = ", ".join(f"{labels[s]} {points[s]}" for s in range(after.players))
-    return f"Round {after.round_number} is over: {how}. Points: {scores}."
+    return f"Round {after.round_number} is over: {round_result(after, labels)}."
 
 
 # -- the server ----------------------------------------------------------------------------------
