@@ -67,6 +67,7 @@ from .http import (
     RequestError,
     _shown_path,
     read_json,
+    refuse_expired,
 )
 from .lobby import MAX_TABLES, MAX_TABLES_PER_CLIENT, TABLE_IDLE, idle_words, lobby_choices
 
@@ -289,13 +290,6 @@ def _read_move(data: object) -> Any:
         raise RequestError(400, "bad move", str(error)) from None
 
 
-def _refuse_if_expired(table: WebTable) -> None:
-    """Refuse a request for *table* once it has expired: 410, saying why."""
-    expired = table.expired
-    if expired is not None:
-        raise RequestError(410, "expired", expired)
-
-
 def _checked_token(token: str | None) -> str | None:
     if token is not None and not _TOKEN.fullmatch(token):
         raise RequestError(403, "wrong token", "no seat at this table has that token")
@@ -503,7 +497,7 @@ class _Routes:
             raise RequestError(403, "wrong token", reason)
         table, changes = found
         seat = table.seat_for(token)
-        _refuse_if_expired(table)
+        refuse_expired(table.expired)
         return table, changes, seat
 
     async def page(self, request: Request) -> Response:
@@ -523,7 +517,7 @@ class _Routes:
                         break
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(changed.wait(), remaining)
-            _refuse_if_expired(table)
+            refuse_expired(table.expired)
         return JSONResponse(await run_in_threadpool(table.document, seat))
 
     async def move(self, request: Request) -> Response:

@@ -60,6 +60,7 @@ __all__ = [
     "Response",
     "json_depth",
     "read_json",
+    "refuse_expired",
 ]
 
 #: Seconds a request may take to arrive, from its first byte to the end of its body.
@@ -107,6 +108,13 @@ class RequestError(MexicanTrainError, ValueError):
     def body(self) -> dict[str, str]:
         """Return the JSON body of the answer: ``{"error": ..., "reason": ...}``."""
         return {"error": self.error, "reason": self.reason}
+
+
+def refuse_expired(expired: str | None) -> None:
+    """Refuse a request to a table that has expired: 410, *expired* saying why (None: it
+    has not expired, and nothing is refused)."""
+    if expired is not None:
+        raise RequestError(410, "expired", expired)
 
 
 @attrs.frozen

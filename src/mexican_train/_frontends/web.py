@@ -40,7 +40,7 @@ from .._formats.notation import format_move
 from .._formats.record import GameRecord, ReplayError, replay
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
-from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError
+from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, refuse_expired
 from .lobby import LOBBY_PLAYERS, TABLE_IDLE, expiry_reason, lobby_choices
 from .narrate import drawn_for_engine, marker_rule, review_report, round_result
 from .store import UNTOUCHED, StoredTable, StoreError, TableStore, token_hash
@@ -451,11 +451,6 @@ class WebTable:
             self._thread.join(5)
         return True
 
-    def _refuse_if_expired(self) -> None:
-        """Raise the refusal of a move at a table that expired (under the lock)."""
-        if self._expired is not None:
-            raise RequestError(410, "expired", self._expired)
-
     def _note(self, seat: int, others: str, own: str) -> None:
         """Add a line to the log that is not a move (under the lock)."""
         self._log.append(_readings(self._state.players, seat, others, own))
@@ -602,7 +597,7 @@ class WebTable:
         if seat == SPECTATOR:
             raise RequestError(403, "a spectator", "a spectator watches: only seats move")
         with self._changed:
-            self._refuse_if_expired()
+            refuse_expired(self._expired)
             if version is not None and version != self._version:
                 raise RequestError(
                     409,
@@ -640,7 +635,7 @@ class WebTable:
         if seat == SPECTATOR:
             raise RequestError(403, "a spectator", "a spectator watches: only seats deal")
         with self._changed:
-            self._refuse_if_expired()
+            refuse_expired(self._expired)
             if not self._state.is_over:
                 raise RequestError(409, "not over", "the game is not over: finish it first")
             state = new_game(self._state.players, self._state.rules, None)
