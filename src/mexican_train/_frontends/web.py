@@ -439,17 +439,7 @@ class WebTable:
         >>> table.expire(3600), table.expired
         (True, 'nobody played at this table for 1 hour, so it has expired: make a new one in the lobby')
         """
-        with self._changed:
-            if self._closed or self._clock() - self._active < idle:
-                return False
-            if self.expiring is not None:
-                self.expiring()
-            self._expired = expiry_reason(idle)
-            self._closed = True
-            self._tell()
-        if self._thread is not None:
-            self._thread.join(5)
-        return True
+        return self._close(idle)
 
     def _note(self, seat: int, others: str, own: str) -> None:
         """Add a line to the log that is not a move (under the lock)."""
@@ -881,11 +871,27 @@ class WebTable:
         >>> table.wait(0, since=table.version, timeout=60)["seat"]  # answers at once
         0
         """
+        self._close(None)
+
+    def _close(self, idle: float | None) -> bool:
+        """Close the table, and stop its bots; return whether it closed.
+
+        With *idle*, it expires: only if it has seen no move nor new game for *idle*
+        seconds, once `expiring` has returned, and under the same lock, so that no move
+        comes between the two.
+        """
         with self._changed:
+            if idle is not None:
+                if self._closed or self._clock() - self._active < idle:
+                    return False
+                if self.expiring is not None:
+                    self.expiring()
+                self._expired = expiry_reason(idle)
             self._closed = True
             self._tell()
         if self._thread is not None:
             self._thread.join(5)
+        return True
 
 
 # -- what a document says ---------------------------------------------------------------------
