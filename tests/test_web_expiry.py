@@ -373,6 +373,71 @@ def test_a_table_whose_delete_fails_stays_served_and_expires_at_a_later_sweep(
         assert said.endswith(f"] table {kept['table']} expired: nobody played at it for 1 hour")
 
 
+class _Held(WebTable):
+    """A table whose expiry, once asked for, waits until the test lets it go on."""
+
+    def __init__(self, seen: threading.Condition, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seen = seen
+        self.entered = 0  # the sweeps that asked it to expire
+        self.go_on = threading.Event()
+
+    def expire(self, idle: float) -> bool:
+        with self.seen:
+            self.entered += 1
+            self.seen.notify_all()
+        assert self.go_on.wait(TIMEOUT)
+        return super().expire(idle)
+
+
+class _Watched:
+    """A lock that says when someone waits for it."""
+
+    def __init__(self, seen: threading.Condition) -> None:
+        self.seen = seen
+        self.waited = False
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            with self.seen:
+                self.waited = True
+                self.seen.notify_all()
+            self._lock.acquire()
+
+    def __exit__(self, *exception: object) -> None:
+        self._lock.release()
+
+
+def test_a_sweep_asked_for_while_the_server_sweeps_as_it_starts_waits_for_it(
+    clock: Clock,
+) -> None:
+    """Two sweeps at once -- the server's own as it starts, and one asked for from
+    another thread -- run one after the other, never both at the same table."""
+    seen = threading.Condition()
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    made = WebServer(("127.0.0.1", 0), own, log=None, table_idle=HOUR)
+    held = _Held(seen, 2, SHORT, clock=clock, name="t1")
+    made.add(held, expires=True)
+    watched = _Watched(seen)
+    made._routes._sweeping = watched  # type: ignore[assignment]
+    clock.now += HOUR
+    answers: list[list[str]] = []
+    with serving(made):  # its first sweep, as it starts, comes to t1 and is held there
+        with seen:
+            assert seen.wait_for(lambda: held.entered == 1, TIMEOUT)
+        second = threading.Thread(target=lambda: answers.append(made.expire_idle()))
+        second.start()
+        with seen:  # the second sweep waits for the first, or (wrongly) comes to t1 too
+            assert seen.wait_for(lambda: watched.waited or held.entered == 2, TIMEOUT)
+            assert held.entered == 1
+        held.go_on.set()
+        second.join(TIMEOUT)
+        assert answers == [[]]  # the first sweep expired t1
+        assert held.expired == REASON
+        assert [each.name for each in made.tables] == [""]
+
+
 def test_a_table_added_to_a_server_expires_only_if_told(clock: Clock) -> None:
     own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
     added = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock, name="mine")

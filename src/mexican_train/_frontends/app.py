@@ -398,6 +398,10 @@ class _Routes:
         self._expired: dict[str, str] = {}  # why each table expired, by name, oldest first
         self._serial = 0  # the number of the lobby's last table: t1, t2, ...
         self._making: list[str] = []  # the address of each table the lobby is making now
+        # The tables above are the event loop's and a sweep's, which runs in another
+        # thread: each holds this lock while it reads or changes them, never while it waits.
+        self._lock = threading.Lock()
+        self._sweeping = threading.Lock()  # one sweep at a time, whoever asks for it
 
     def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
         """Serve *table* too (its name must be new); with *expires*, it expires when idle.
@@ -405,57 +409,69 @@ class _Routes:
         *maker* is the address that made it, if known: counted towards its share.
         """
         changes = _Changes()
-        if self.loop is not None:
-            changes.attach(self.loop)
-        self.tables[table.name] = (table, changes)
-        self._expired.pop(table.name, None)
-        if expires:
-            self._makers[table.name] = maker
+        with self._lock:
+            if self.loop is not None:
+                changes.attach(self.loop)
+            self.tables[table.name] = (table, changes)
+            self._expired.pop(table.name, None)
+            if expires:
+                self._makers[table.name] = maker
         table.listen(changes.notify)
         if table.bot_failed is None:  # the bot's writer reads why in the server's log
             where = f"table {table.name}: " if table.name else ""
             table.bot_failed = lambda line: self._say(where + line)
 
+    def listed(self) -> list[WebTable]:
+        """Return the tables served, in the order they were added."""
+        with self._lock:
+            return [table for table, _ in self.tables.values()]
+
     def made_by(self, client: str) -> int:
         """Return how many of the tables served were made by the lobby for *client*."""
-        return sum(maker == client for maker in self._makers.values())
+        with self._lock:
+            return sum(maker == client for maker in self._makers.values())
 
     def _new_name(self) -> str:
         """Return a name for the lobby's next table: one no table served or expired has."""
-        while True:
-            self._serial += 1
-            name = f"t{self._serial}"
-            if name not in self.tables and name not in self._expired:
-                return name
+        with self._lock:
+            while True:
+                self._serial += 1
+                name = f"t{self._serial}"
+                if name not in self.tables and name not in self._expired:
+                    return name
 
-    async def sweep(self) -> list[str]:
+    def sweep(self) -> list[str]:
         """Expire the tables that expire and have seen no move for `table_idle` seconds.
 
         Return their names; the log says each.  A table whose `WebTable.expiring` fails
-        is kept as it was (the log says why) and tried again at the next sweep.
+        is kept as it was (the log says why) and tried again at the next sweep.  One
+        sweep runs at a time: another asked for meanwhile, from any thread, waits for it.
+        A sweep waits for the tables' hooks and bots: never call it on the event loop.
         """
         idle = self.table_idle
         if idle is None:
             return []
         gone = []
-        for name in list(self._makers):
-            found = self.tables.get(name)
-            if found is None:
-                continue
-            table = found[0]
-            try:
-                expired = await run_in_threadpool(table.expire, idle)
-            except Exception as error:  # the database's, or a hook of a user's own
-                self._say(f"table {name} did not expire, and is kept as it was: {error}")
-                continue
-            if expired:
-                self.tables.pop(name, None)
-                self._makers.pop(name, None)
-                self._expired[name] = table.expired or ""
-                while len(self._expired) > EXPIRED_KEPT:
-                    del self._expired[next(iter(self._expired))]
-                gone.append(name)
-                self._say(f"table {name} expired: nobody played at it for {idle_words(idle)}")
+        with self._sweeping:
+            with self._lock:
+                lobby = [
+                    (name, self.tables[name][0]) for name in self._makers if name in self.tables
+                ]
+            for name, table in lobby:
+                try:
+                    expired = table.expire(idle)
+                except Exception as error:  # the database's, or a hook of a user's own
+                    self._say(f"table {name} did not expire, and is kept as it was: {error}")
+                    continue
+                if expired:
+                    with self._lock:
+                        self.tables.pop(name, None)
+                        self._makers.pop(name, None)
+                        self._expired[name] = table.expired or ""
+                        while len(self._expired) > EXPIRED_KEPT:
+                            del self._expired[next(iter(self._expired))]
+                    gone.append(name)
+                    self._say(f"table {name} expired: nobody played at it for {idle_words(idle)}")
         return gone
 
     async def sweeping(self) -> None:
@@ -465,7 +481,7 @@ class _Routes:
             return
         every = min(SWEEP_EVERY, max(1.0, idle / 10))
         while True:
-            await self.sweep()
+            await run_in_threadpool(self.sweep)
             await asyncio.sleep(every)
 
     def _say(self, line: str) -> None:
@@ -476,16 +492,18 @@ class _Routes:
             self.log.flush()
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        for _, changes in self.tables.values():
-            changes.attach(loop)
+        with self._lock:
+            self.loop = loop
+            for _, changes in self.tables.values():
+                changes.attach(loop)
 
     def find(self, token: str | None) -> tuple[WebTable, _Changes, int]:
         """Return the table that *token* names, its changes and the token's seat."""
         name = token.partition(".")[0] if token is not None and "." in token else ""
-        found = self.tables.get(name)
-        if found is None:
+        with self._lock:
+            found = self.tables.get(name)
             expired = self._expired.get(name)
+        if found is None:
             if expired is not None:
                 raise RequestError(410, "expired", expired)
             reason = "no table here has that token"
@@ -559,7 +577,7 @@ class _Routes:
             else f"; a table expires once nobody has played at it for {idle_words(self.table_idle)}"
         )
         # The tables being made count too: the caps hold against requests at once.
-        if len(self.tables) + len(self._making) >= most:
+        if len(self.listed()) + len(self._making) >= most:
             raise RequestError(
                 503, "full", f"this server holds as many tables as it can ({most}){later}"
             )
@@ -865,18 +883,17 @@ class WebServer:
     @property
     def tables(self) -> list[WebTable]:
         """The tables served, the one the server was made with first."""
-        return [table for table, _ in list(self._routes.tables.values())]
+        return self._routes.listed()
 
     def expire_idle(self) -> list[str]:
         """Expire the lobby's tables nobody has played at for *table_idle* seconds, now.
 
         The server does so by itself, at its start and then regularly; return the names
-        of the tables that expired.  Call it from any thread but the server's own.
+        of the tables that expired.  Call it from any thread but the server's own, before
+        the server starts or while it serves: one sweep runs at a time, and one asked for
+        while another runs waits for it.
         """
-        loop = self._routes.loop
-        if loop is not None and loop.is_running():
-            return asyncio.run_coroutine_threadsafe(self._routes.sweep(), loop).result()
-        return asyncio.run(self._routes.sweep())
+        return self._routes.sweep()
 
     @property
     def lobby(self) -> Callable[[object, str], WebTable] | None:
