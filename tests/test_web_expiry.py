@@ -12,6 +12,8 @@ import io
 import json
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -299,6 +301,63 @@ def test_the_servers_cap_counts_the_tables_served_not_those_made_since_it_starte
             clock.now += HOUR
             assert len(made.expire_idle()) == 2
             assert [each.name for each in made.tables] == [""]  # its own never expires
+
+
+def test_a_lobby_table_closed_leaves_room_at_once_and_is_let_go_at_the_next_sweep(
+    server: WebServer, clock: Clock
+) -> None:
+    first, second = _new_table(server), _new_table(server)  # this address's share: 2
+    _served(server, first["table"]).close()  # not by expiry: by whoever holds the table
+    third = _new_table(server)  # the closed table is not served: it counts no more
+    assert server.expire_idle() == []  # none expired: the closed one is let go
+    assert [each.name for each in server.tables] == ["", second["table"], third["table"]]
+    status, refused = answer(server, "/api/view", token=_token(first, 0))
+    assert (status, refused["error"]) == (403, "wrong token")
+
+
+def test_the_servers_cap_counts_no_closed_table(clock: Clock) -> None:
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
+    made = WebServer(
+        ("127.0.0.1", 0), own, log=None, lobby=_lobby(clock), max_tables=3, table_idle=HOUR
+    )
+    with serving(made):
+        first = _new_table(made)
+        _new_table(made)
+        assert answer(made, "/api/tables", {"players": 2, "people": 2})[0] == 503
+        _served(made, first["table"]).close()
+        _new_table(made)
+
+
+class _NoThread(WebTable):
+    """A table whose bots' thread cannot start, as when the process has no more threads."""
+
+    def start(self) -> None:
+        raise RuntimeError("can't start new thread")
+
+
+def test_a_table_whose_bots_cannot_start_is_not_served_nor_counted(clock: Clock) -> None:
+    failing = [True]
+
+    def lobby(request: object, name: str) -> WebTable:
+        if failing.pop() if failing else False:
+            return _NoThread(2, STANDARD, bots={1: GreedyPlayer()}, name=name, clock=clock)
+        return lobby_table(request, name, bot_delay=0, clock=clock)
+
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
+    made = WebServer(
+        ("127.0.0.1", 0), own, log=None, lobby=lobby, max_tables_per_client=1, table_idle=HOUR
+    )
+    with serving(made):
+        asked = {"rules": "standard", "players": 2, "people": 2, "level": "easy"}
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{made.server_address[1]}/api/tables",
+            data=json.dumps(asked).encode(),
+        )
+        with pytest.raises(urllib.error.HTTPError) as failed:
+            urllib.request.urlopen(request, timeout=TIMEOUT)
+        assert failed.value.code == 500
+        assert [each.name for each in made.tables] == [""]
+        _new_table(made)  # the address's one table
 
 
 def test_the_caps_hold_against_requests_made_at_once(clock: Clock) -> None:

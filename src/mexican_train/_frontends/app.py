@@ -426,10 +426,28 @@ class _Routes:
         with self._lock:
             return [table for table, _ in self.tables.values()]
 
-    def made_by(self, client: str) -> int:
-        """Return how many of the tables served were made by the lobby for *client*."""
+    def open_tables(self) -> int:
+        """Return how many tables are served: those not closed (nor expired)."""
         with self._lock:
-            return sum(maker == client for maker in self._makers.values())
+            return sum(not table.closed for table, _ in self.tables.values())
+
+    def made_by(self, client: str) -> int:
+        """Return how many of the tables served, not closed, the lobby made for *client*."""
+        with self._lock:
+            return sum(
+                maker == client and not self.tables[name][0].closed
+                for name, maker in self._makers.items()
+            )
+
+    def _let_go(self, name: str, expired: str | None) -> None:
+        """Serve the table *name* no more; *expired*: why it expired, which its links say."""
+        with self._lock:
+            self.tables.pop(name, None)
+            self._makers.pop(name, None)
+            if expired is not None:
+                self._expired[name] = expired
+                while len(self._expired) > EXPIRED_KEPT:
+                    del self._expired[next(iter(self._expired))]
 
     def _new_name(self) -> str:
         """Return a name for the lobby's next table: one no table served or expired has."""
@@ -445,6 +463,7 @@ class _Routes:
 
         Return their names; the log says each.  A table whose `WebTable.expiring` fails
         is kept as it was (the log says why) and tried again at the next sweep.  One
+        closed otherwise (`WebTable.close`) is let go, its links no longer answered.  One
         sweep runs at a time: another asked for meanwhile, from any thread, waits for it.
         A sweep waits for the tables' hooks and bots: never call it on the event loop.
         """
@@ -463,13 +482,10 @@ class _Routes:
                 except Exception as error:  # the database's, or a hook of a user's own
                     self._say(f"table {name} did not expire, and is kept as it was: {error}")
                     continue
+                if not expired and not table.closed:
+                    continue
+                self._let_go(name, table.expired)
                 if expired:
-                    with self._lock:
-                        self.tables.pop(name, None)
-                        self._makers.pop(name, None)
-                        self._expired[name] = table.expired or ""
-                        while len(self._expired) > EXPIRED_KEPT:
-                            del self._expired[next(iter(self._expired))]
                     gone.append(name)
                     self._say(f"table {name} expired: nobody played at it for {idle_words(idle)}")
         return gone
@@ -576,8 +592,9 @@ class _Routes:
             if self.table_idle is None
             else f"; a table expires once nobody has played at it for {idle_words(self.table_idle)}"
         )
-        # The tables being made count too: the caps hold against requests at once.
-        if len(self.listed()) + len(self._making) >= most:
+        # The tables being made count too: the caps hold against requests at once.  A
+        # table closed is not served: it leaves room at once, before a sweep lets it go.
+        if self.open_tables() + len(self._making) >= most:
             raise RequestError(
                 503, "full", f"this server holds as many tables as it can ({most}){later}"
             )
@@ -595,7 +612,12 @@ class _Routes:
         finally:
             self._making.remove(client)
         self.add(table, expires=True, maker=client)
-        table.start()
+        try:
+            table.start()
+        except BaseException:  # no thread for its bots: it is not served
+            self._let_go(name, None)
+            table.close()
+            raise
         return JSONResponse(
             {
                 "table": name,
@@ -787,7 +809,9 @@ class WebServer:
     which).  With *lobby* (`~mexican_train.web.lobby_table`), ``POST /api/tables``
     makes tables on request, the lobby page's, while fewer than *max_tables* tables
     are served, and fewer than *max_tables_per_client* of the lobby's tables made from
-    the same address.  A table the lobby made expires once nobody has played at it
+    the same address; a table closed (`~mexican_train.web.WebTable.close`) or expired
+    counts no more, and the next sweep lets a closed one of the lobby's go.  A table
+    the lobby made expires once nobody has played at it
     (a move, a new game) for *table_idle* seconds (None: never): the server lets it go,
     stops its bots, closes its pages' WebSockets with code 4410 and the reason, and
     answers its links 410 (`expire_idle`; the server looks every tenth of that time, at
