@@ -432,6 +432,18 @@ def test_a_table_whose_delete_fails_stays_served_and_expires_at_a_later_sweep(
         assert said.endswith(f"] table {kept['table']} expired: nobody played at it for 1 hour")
 
 
+def test_a_table_that_expired_before_the_server_started_is_told_and_its_name_passed_over(
+    server: WebServer,
+) -> None:
+    server.add_expired("t1", REASON)
+    server.add_expired("t3", REASON)  # the lobby's names up to it are passed over
+    gone = {"error": "expired", "reason": REASON}
+    assert answer(server, "/api/view", token="t3.oldsecret") == (410, gone)
+    assert _new_table(server)["table"] == "t4"
+    with pytest.raises(InvalidArgumentError, match="a table named 't4' is served"):
+        server.add_expired("t4", REASON)
+
+
 class _Held(WebTable):
     """A table whose expiry, once asked for, waits until the test lets it go on."""
 

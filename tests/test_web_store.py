@@ -357,6 +357,45 @@ def test_serve_expires_the_lobbys_tables_left_idle_while_it_was_stopped(tmp_path
         assert kept.execute(orphans).fetchone() == (0,)
 
 
+def _make_table(base: str) -> dict[str, Any]:
+    """Make a table in the lobby of the server at *base*; return its answer."""
+    asked = {"rules": "standard", "players": 2, "people": 2, "level": "easy"}
+    request = urllib.request.Request(base + "api/tables", data=json.dumps(asked).encode())
+    with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+        return dict(json.load(answer))
+
+
+def test_an_expired_tables_name_is_never_given_again_and_its_links_say_so_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """A lobby's table that expired, then a restart: its links still answer 410, and no
+    new table takes its name (its old links would then name the new one)."""
+    db = tmp_path / "tables.sqlite3"
+    store = TableStore(db, clock=lambda: time.time() - 7200)  # two hours ago
+    table = WebTable(2, SHORT, name="t1")  # two people: nothing moves by itself
+    store.add(table.record(), table.kept_hashes(), table.bot_names(), "t1")
+    store.close()
+    gone = {
+        "error": "expired",
+        "reason": "nobody played at this table for 1 hour, so it has expired: "
+        "make a new one in the lobby",
+    }
+    process, lines = _start("--db", str(db), "--table-idle", "1")
+    try:  # t1 expires as the server starts
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        assert _status(base, table.tokens[0]) == (410, gone)
+    finally:
+        _stop(process)
+    process, lines = _start("--db", str(db), "--table-idle", "1")
+    try:
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        assert _status(base, table.tokens[0]) == (410, gone)
+        assert _make_table(base)["table"] == "t2"
+        assert _status(base, table.tokens[0]) == (410, gone)
+    finally:
+        _stop(process)
+
+
 def test_serve_expires_an_idle_lobby_table_before_its_bot_can_move(tmp_path: Path) -> None:
     """A lobby's table left idle at its bot's turn expires as the server starts: its bot
     does not move first (with --bot-delay 0 it would at once), which would make the table
@@ -496,18 +535,18 @@ def test_a_database_of_schema_version_1_is_upgraded_its_tables_active_from_then(
     assert (kept.name, kept.began, kept.record.moves) == ("t4", 3, (move,))
     assert kept.active == 1_700_000_000.5  # moves carry no time: the upgrade's is taken
     with _connected(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
     store = TableStore(path, clock=lambda: 1_800_000_000.0)  # up to date: nothing changes
     assert store.tables()[0].active == 1_700_000_000.5
     store.close()
 
 
-def test_a_database_of_schema_version_3_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+def test_a_database_of_schema_version_4_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     path = tmp_path / "tables.db"
     with _connected(path) as db:
-        db.executescript(_SCHEMA_1.replace("user_version = 1", "user_version = 3"))
+        db.executescript(_SCHEMA_1.replace("user_version = 1", "user_version = 4"))
     before = path.read_bytes()
-    with pytest.raises(StoreError, match="schema version 3, kept by a newer mexican-train; "):
+    with pytest.raises(StoreError, match="schema version 4, kept by a newer mexican-train; "):
         TableStore(path)
     assert path.read_bytes() == before
 
@@ -549,7 +588,7 @@ def _lobby_games(path: Path) -> TableStore:
 def test_an_expired_table_is_deleted_every_game_of_it_with_its_moves(tmp_path: Path) -> None:
     path = tmp_path / "tables.db"
     store = _lobby_games(path)
-    store.delete("t1")
+    store.expire("t1", "nobody played at it")
     assert [kept.name for kept in store.tables()] == ["", "t2"]
     store.close()
     assert _kept_names(path) == [("", 3), ("t2", 3)]
@@ -557,10 +596,24 @@ def test_an_expired_table_is_deleted_every_game_of_it_with_its_moves(tmp_path: P
         assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (6,)
     store = TableStore(path)
     try:
-        with pytest.raises(ValueError, match="never deleted"):
-            store.delete("")
+        with pytest.raises(ValueError, match="never expire"):
+            store.expire("", "nobody played at it")
     finally:
         store.close()  # the database stays locked while a store holds it
+
+
+def test_an_expired_tables_name_and_reason_are_kept_across_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    store = _lobby_games(path)
+    store.expire("t2", "nobody played at t2")
+    store.expire("t1", "nobody played at t1")
+    store.close()
+    store = TableStore(path)
+    try:
+        assert store.expired() == {"t2": "nobody played at t2", "t1": "nobody played at t1"}
+        assert list(store.expired()) == ["t2", "t1"]  # oldest first
+    finally:
+        store.close()
 
 
 def test_a_delete_that_fails_half_way_deletes_nothing(tmp_path: Path) -> None:
@@ -573,8 +626,9 @@ def test_a_delete_that_fails_half_way_deletes_nothing(tmp_path: Path) -> None:
         )
     store = TableStore(path)
     with pytest.raises(StoreError, match="cannot write to the tables' database: kept"):
-        store.delete("t1")
+        store.expire("t1", "nobody played at it")
     assert [kept.name for kept in store.tables()] == ["", "t1", "t1", "t2"]
+    assert store.expired() == {}  # nor is its name kept as expired
     store.close()
     assert _kept_names(path) == before == [("", 3), ("t1", 3), ("t1", 3), ("t2", 3)]
 

@@ -104,6 +104,7 @@ EXPIRED_CLOSE: Final = 4410
 
 _EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
 _TOKEN = re.compile(r"[A-Za-z0-9_.-]{1,96}")
+_LOBBY_NAME = re.compile(r"t([0-9]{1,15})")  # the lobby's tables: t1, t2, ...
 _VERSION = re.compile(r"[0-9]{1,12}")
 _CONTENT_LENGTH = re.compile(r"[0-9]{1,12}")
 _HEADERS: Final = (
@@ -421,6 +422,24 @@ class _Routes:
             where = f"table {table.name}: " if table.name else ""
             table.bot_failed = lambda line: self._say(where + line)
 
+    def add_expired(self, name: str, reason: str) -> None:
+        """Answer the links of the table *name*, which expired, 410 with *reason*; give
+        its name to no table the lobby makes."""
+        with self._lock:
+            if name in self.tables:
+                raise InvalidArgumentError(f"a table named {name!r} is served: it has not expired")
+            self._note_expired(name, reason)
+            serial = _LOBBY_NAME.fullmatch(name)
+            if serial is not None:  # every name up to it is passed over
+                self._serial = max(self._serial, int(serial[1]))
+
+    def _note_expired(self, name: str, reason: str) -> None:
+        """Keep why the table *name* expired, for its links (under the lock)."""
+        self._expired.pop(name, None)
+        self._expired[name] = reason
+        while len(self._expired) > EXPIRED_KEPT:
+            del self._expired[next(iter(self._expired))]
+
     def listed(self) -> list[WebTable]:
         """Return the tables served, in the order they were added."""
         with self._lock:
@@ -445,9 +464,7 @@ class _Routes:
             self.tables.pop(name, None)
             self._makers.pop(name, None)
             if expired is not None:
-                self._expired[name] = expired
-                while len(self._expired) > EXPIRED_KEPT:
-                    del self._expired[next(iter(self._expired))]
+                self._note_expired(name, expired)
 
     def _new_name(self) -> str:
         """Return a name for the lobby's next table: one no table served or expired has."""
@@ -903,6 +920,18 @@ class WebServer:
         if table.name in self._routes.tables:
             raise InvalidArgumentError(f"a table named {table.name!r} is served already")
         self._routes.add(table, expires=expires)
+
+    def add_expired(self, name: str, reason: str) -> None:
+        """Answer the links of the table *name*, which expired, 410 with *reason*.
+
+        The lobby gives the name to no table it makes, nor any ``tN`` name up to it.
+        ``mexican-train serve`` tells so the names its database keeps of the tables that
+        expired before the server started (`~mexican_train.web.WebTable.expire`).
+
+        Raises:
+            InvalidArgumentError: if a table of that name is served.
+        """
+        self._routes.add_expired(name, reason)
 
     @property
     def tables(self) -> list[WebTable]:

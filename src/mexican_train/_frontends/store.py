@@ -11,8 +11,9 @@ application id and the version of its schema (`APPLICATION_ID`, `SCHEMA_VERSION`
 another program's database, or a newer one, is refused with nothing written to it.  A
 table whose rows were changed into something this store does not write is refused when
 it is read (`TableStore.tables`).  A table the lobby made is deleted when it expires,
-every game of it with their moves, in one transaction (`TableStore.delete`); nothing
-else is ever deleted.
+every game of it with their moves, in one transaction that keeps its name and why it
+expired (`TableStore.expire`, `TableStore.expired`): a restarted server tells its links
+so, and never gives its name to a new table.  Nothing else is ever deleted.
 
 >>> from mexican_train import HUB, Draw, new_game
 >>> store = TableStore(":memory:")
@@ -51,12 +52,13 @@ __all__ = ["StoreError", "StoredTable", "TableStore", "default_path", "token_has
 #: version of its schema (``PRAGMA user_version``).  A database of another id is another
 #: program's, and one of a newer version a newer mexican-train's: both are refused.
 APPLICATION_ID: Final = 0x4D547462
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 
 # Version 2 added ``active``: the time of the table's last move, or of its making, in
 # seconds since the epoch (the store's clock).  A database of version 0 or 1 gets the
 # column when opened, each table's set to the time of the upgrade: their moves carry no
-# time.
+# time.  Version 3 added ``expired``: the name of each table that expired, and why, in
+# words; a database of an older version gets it, empty, when opened.
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id INTEGER PRIMARY KEY,
@@ -74,6 +76,10 @@ CREATE TABLE IF NOT EXISTS moves (
     seat INTEGER,
     move TEXT NOT NULL,
     PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS expired (
+    name TEXT PRIMARY KEY,
+    reason TEXT NOT NULL
 );
 """
 
@@ -370,18 +376,20 @@ class TableStore:
                 ("UPDATE tables SET active = ? WHERE id = ?", (self._clock(), number)),
             )
 
-    def delete(self, name: str) -> None:
-        """Delete the lobby's table *name*: every game kept under that name, with its moves.
+    def expire(self, name: str, reason: str) -> None:
+        """Delete the lobby's table *name*, which expired: every game kept under that name,
+        with its moves; keep its name, and *reason*, why it expired (`expired`).
 
-        One transaction: the table is deleted whole, or, if that fails, kept as it was.
-        The tables of the command line, named ``""``, are never deleted.
+        One transaction: the table is deleted whole and its name kept, or, if that fails,
+        the table is kept as it was.  The tables of the command line, named ``""``, never
+        expire.
 
         Raises:
             ValueError: for the name ``""``.
             StoreError: if the database cannot be written; nothing was deleted.
         """
         if not name:
-            raise ValueError("the tables of the command line (named '') are never deleted")
+            raise ValueError("the tables of the command line (named '') never expire")
         with self._lock:
             self._transaction(
                 (
@@ -389,7 +397,23 @@ class TableStore:
                     (name,),
                 ),
                 ("DELETE FROM tables WHERE name = ?", (name,)),
+                ("INSERT OR REPLACE INTO expired (name, reason) VALUES (?, ?)", (name, reason)),
             )
+
+    def expired(self) -> dict[str, str]:
+        """Return why each table that expired did (`expire`), by name, oldest first.
+
+        Raises:
+            StoreError: if the database cannot be read.
+        """
+        with self._lock:
+            try:
+                rows = self._db.execute(
+                    "SELECT name, reason FROM expired ORDER BY rowid"
+                ).fetchall()
+            except sqlite3.Error as error:
+                raise StoreError(f"cannot read the tables' database: {error}") from None
+        return {str(name): str(reason) for name, reason in rows}
 
     def tables(self) -> list[StoredTable]:
         """Return every table kept, oldest first, each with all its moves.

@@ -1249,8 +1249,9 @@ def serve(
     names or classes.  So is every table of the lobby it holds, finished or not.
 
     A table made in the lobby expires once nobody has played at it for *table_idle*
-    seconds (None: never), across restarts: it is deleted from the database.  The
-    table served from the start never expires.
+    seconds (None: never), across restarts: it is deleted from the database, which
+    keeps its name, so that its links say it expired and no new table takes the name.
+    The table served from the start never expires.
 
     Raises:
         MexicanTrainError: for a player count the game refuses (`DealError`), or
@@ -1276,7 +1277,7 @@ def serve(
         if store is not None:  # every kept table is read before anything is written
             stored = store.tables()
             found = _unfinished_table(stored, store, players, people, rules, options)
-            lobby_kept = _lobby_tables(stored, store, options)
+            lobby_kept = _lobby_tables(stored, store, options, table_idle)
         resumed = found is not None
         if found is not None:
             table = found.table
@@ -1307,6 +1308,8 @@ def serve(
                 _keep(table, store, number)
         table.start()
         if store is not None:
+            for name, reason in store.expired().items():  # their links are told, still
+                server.add_expired(name, reason)
             for kept in lobby_kept:
                 server.add(kept, expires=True)
             # One left idle while the server was stopped expires now, before its bots
@@ -1319,7 +1322,7 @@ def serve(
             def lobby(request: object, name: str) -> WebTable:
                 made = lobby_table(request, name, bot_delay)
                 number = store.add(made.record(), made.kept_hashes(), made.bot_names(), name)
-                _keep(made, store, number)
+                _keep(made, store, number, idle=table_idle)
                 return made
 
             server.lobby = lobby
@@ -1352,12 +1355,15 @@ def serve(
             store.close()
 
 
-def _keep(table: WebTable, store: TableStore, number: int, began: int = 0) -> None:
+def _keep(
+    table: WebTable, store: TableStore, number: int, began: int = 0, idle: float | None = None
+) -> None:
     """Commit *table*'s moves to *store* (as table *number*), and each new game as a new table.
 
     A move is applied, and so acknowledged, only once it is committed.  *began* is the
     version the table's game began at; a new game is kept with its own, so that a
-    restart resumes the table at the version open pages last saw.
+    restart resumes the table at the version open pages last saw.  A table of the
+    lobby's that expires after *idle* seconds is deleted, its name and why kept.
     """
     kept = [number, began]  # the table's number in the store, the version its game began at
 
@@ -1371,8 +1377,9 @@ def _keep(table: WebTable, store: TableStore, number: int, began: int = 0) -> No
 
     table.journal = journal
     table.restarted = restarted
-    if table.name:  # the lobby's: an expired table is deleted
-        table.expiring = lambda: store.delete(table.name)
+    if table.name and idle is not None:  # the lobby's: an expired table is deleted
+        reason = expiry_reason(idle)  # what the table says when it expires
+        table.expiring = lambda: store.expire(table.name, reason)
 
 
 @attrs.frozen
@@ -1415,15 +1422,16 @@ def _unfinished_table(
 
 
 def _lobby_tables(
-    stored: list[StoredTable], store: TableStore, options: _TableOptions
+    stored: list[StoredTable], store: TableStore, options: _TableOptions, idle: float | None
 ) -> list[WebTable]:
     """Return the tables the lobby made of those *stored* in *store*, each at its latest
-    game, over or not: a finished table's links deal its next game."""
+    game, over or not: a finished table's links deal its next game.  Each expires after
+    *idle* seconds (None: never)."""
     latest = {table.name: table for table in stored if table.name}
     tables = []
     for kept in latest.values():
         table = _resume(kept, options, store)
-        _keep(table, store, kept.number, kept.began)
+        _keep(table, store, kept.number, kept.began, idle)
         tables.append(table)
     return tables
 
