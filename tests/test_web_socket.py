@@ -269,7 +269,7 @@ def test_a_finished_game_is_followed_by_a_new_one_at_the_same_table(tmp_path: Pa
     assert kept[-1].began == finished + 1
     options = web._TableOptions(0.0, None, None)
     resumed = web._unfinished_table(store.tables(), store, 2, 1, short, options)
-    assert resumed is not None
+    assert isinstance(resumed, web._Resumed)
     again = resumed.table
     assert again.state == table.state
     assert again.seat_for(table.tokens[0]) == 0

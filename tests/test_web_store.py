@@ -34,7 +34,13 @@ from mexican_train._frontends.store import (
     default_path,
     token_hash,
 )
-from mexican_train._frontends.web import SPECTATOR, WebTable, _keep
+from mexican_train._frontends.web import (
+    SPECTATOR,
+    WebTable,
+    _keep,
+    _TableOptions,
+    _unfinished_table,
+)
 from mexican_train.players import GreedyPlayer, PlannerPlayer
 from mexican_train.web import RequestError
 
@@ -230,14 +236,89 @@ def test_serve_keeps_its_tables_in_the_data_folder_unless_told(tmp_path: Path) -
     _stop(process)
     assert f"Every move is kept in {kept}: a restart resumes the table.\n" in lines
     assert _count(kept) == 1
-    process, lines = _start(players="4")  # another game: a new table, the old one kept
+    process, lines = _start(players="4")  # another game: a new table, in the old one's place
     _stop(process)
     assert any("seat 0: http" in line for line in lines)
-    assert _count(kept) == 2
+    assert _count(kept) == 1
     process, lines = _start("--no-db")
     _stop(process)
     assert not any("kept" in line for line in lines)
-    assert _count(kept) == 2
+    assert _count(kept) == 1
+
+
+def test_serve_keeps_one_table_of_the_command_lines_the_one_it_serves(tmp_path: Path) -> None:
+    """A start with other options than the command line's table kept replaces it, every
+    game of it with their moves, and says so; a start with the same resumes it.  The
+    lobby's tables stay."""
+    db = tmp_path / "tables.sqlite3"
+    store = TableStore(db)
+    for name in ("", "", "t1"):  # two of the command line's, kept by older servers
+        table = WebTable(3, STANDARD, bots={2: GreedyPlayer()}, seed=9, name=name)
+        number = store.add(table.record(), table.kept_hashes(), table.bot_names(), name)
+        table.journal = lambda count, seat, move, n=number: store.append(n, count, seat, move)
+        _play(table, 3)
+    store.close()
+    process, lines = _start("--db", str(db), players="4")
+    _stop(process)
+    assert (
+        f"The table kept in {db} is replaced by this one, as it was served with --players 3, "
+        "not 4: its links no longer work.\n"
+    ) in lines
+    assert [name for name, _ in _kept_names(db)] == ["t1", ""]
+    with _connected(db) as kept:  # the old tables' moves are gone with them
+        orphans = "SELECT COUNT(*) FROM moves WHERE table_id NOT IN (SELECT id FROM tables)"
+        assert kept.execute(orphans).fetchone() == (0,)
+    store = TableStore(db)
+    (served,) = (kept for kept in store.tables() if not kept.name)
+    store.close()
+    assert served.record.players == 4  # its bots may have moved already
+    process, lines = _start("--db", str(db), players="4")
+    _stop(process)
+    assert any("is back at move" in line for line in lines), lines
+    assert not any("replaced" in line for line in lines)
+    assert [name for name, _ in _kept_names(db)] == ["t1", ""]
+
+
+@pytest.mark.parametrize(
+    ("players", "people", "rules", "why"),
+    [
+        (3, 1, SHORT, "it was served with --people 2, not 1"),
+        (3, 2, STANDARD, "it was served with other --rules or --house"),
+        (3, 2, SHORT, "its game is over"),
+    ],
+)
+def test_why_the_command_lines_table_kept_is_not_resumed(
+    tmp_path: Path, players: int, people: int, rules: Any, why: str
+) -> None:
+    store = TableStore(tmp_path / "tables.db")
+    table = WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=9)
+    number = store.add(table.record(), table.kept_hashes(), table.bot_names())
+    table.journal = lambda count, seat, move: store.append(number, count, seat, move)
+    while not table.state.is_over:
+        _play(table, 1)
+    options = _TableOptions(0.0, None, None)
+    try:
+        assert _unfinished_table(store.tables(), store, players, people, rules, options) == why
+    finally:
+        store.close()
+
+
+def test_a_command_line_table_that_cannot_replace_the_one_kept_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "tables.db"
+    _lobby_games(path).close()
+    before = _kept_names(path)
+    with _connected(path) as db:  # the insert, after the old table's delete, fails
+        db.execute(
+            "CREATE TRIGGER kept BEFORE INSERT ON tables BEGIN SELECT RAISE(ABORT, 'kept'); END"
+        )
+    store = TableStore(path)
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()})
+    with pytest.raises(StoreError, match="cannot write to the tables' database: kept"):
+        store.replace(table.record(), table.kept_hashes(), table.bot_names())
+    store.close()
+    assert _kept_names(path) == before == [("", 3), ("t1", 3), ("t1", 3), ("t2", 3)]
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,10 @@ table whose rows were changed into something this store does not write is refuse
 it is read (`TableStore.tables`).  A table the lobby made is deleted when it expires,
 every game of it with their moves, in one transaction that keeps its name and why it
 expired (`TableStore.expire`, `TableStore.expired`): a restarted server tells its links
-so, and never gives its name to a new table.  Nothing else is ever deleted.
+so, and never gives its name to a new table.  The database keeps one table of the
+command line's (named ``""``), every game of it: a new one replaces it, and it is
+deleted whole in the same transaction (`TableStore.replace`).  Nothing else is ever
+deleted.
 
 >>> from mexican_train import HUB, Draw, new_game
 >>> store = TableStore(":memory:")
@@ -96,6 +99,10 @@ def _ours(db: sqlite3.Connection, names: set[str]) -> bool:
     columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
     return {"id", "record", "token_hashes", "bots"} <= columns
 
+
+_INSERT: Final = (
+    "INSERT INTO tables (record, token_hashes, bots, name, began, active) VALUES (?, ?, ?, ?, ?, ?)"
+)
 
 #: How a refusal of a database's table ends: what its operator may do.
 UNTOUCHED: Final = (
@@ -344,20 +351,50 @@ class TableStore:
         *began* is the version the table had reached when this game was dealt
         (`StoredTable.began`); its last activity is now.
         """
-        fields = (
+        with self._lock:
+            cursor = self._write(_INSERT, self._row(start, token_hashes, bots, name, began))
+        return int(cursor.lastrowid or 0)
+
+    def replace(
+        self, start: GameRecord, token_hashes: Mapping[int, str], bots: Mapping[int, str]
+    ) -> int:
+        """Keep a new table of the command line's, named ``""``, that starts as *start*, in
+        place of the one kept; return its number.
+
+        Every game kept of the command line's table before is deleted, with its moves, in
+        the same transaction: the new table is kept and the old one deleted, or, if that
+        fails, the old one is kept as it was.
+
+        Raises:
+            StoreError: if the database cannot be written; nothing was changed.
+        """
+        with self._lock:
+            return self._transaction(
+                (
+                    "DELETE FROM moves WHERE table_id IN (SELECT id FROM tables WHERE name = '')",
+                    (),
+                ),
+                ("DELETE FROM tables WHERE name = ''", ()),
+                (_INSERT, self._row(start, token_hashes, bots, "", 0)),
+            )
+
+    def _row(
+        self,
+        start: GameRecord,
+        token_hashes: Mapping[int, str],
+        bots: Mapping[int, str],
+        name: str,
+        began: int,
+    ) -> tuple[object, ...]:
+        """Return the fields of `_INSERT` for a new table: its last activity is now."""
+        return (
             json.dumps(to_json(start)),
             json.dumps({str(seat): value for seat, value in token_hashes.items()}),
             json.dumps({str(seat): bot for seat, bot in bots.items()}),
             name,
             began,
+            self._clock(),
         )
-        with self._lock:
-            cursor = self._write(
-                "INSERT INTO tables (record, token_hashes, bots, name, began, active) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (*fields, self._clock()),
-            )
-        return int(cursor.lastrowid or 0)
 
     def append(self, number: int, count: int, seat: int, move: Move) -> None:
         """Commit table *number*'s move number *count* (from 1), made by *seat*.
@@ -494,15 +531,20 @@ class TableStore:
         except sqlite3.Error as error:
             raise StoreError(f"cannot write to the tables' database: {error}") from None
 
-    def _transaction(self, *statements: tuple[str, tuple[object, ...]]) -> None:
-        """Run *statements* in one transaction: all committed, or none (under the lock)."""
+    def _transaction(self, *statements: tuple[str, tuple[object, ...]]) -> int:
+        """Run *statements* in one transaction: all committed, or none (under the lock).
+
+        Return the row id the last one inserted, if it did.
+        """
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
+                row = 0
                 for sql, parameters in statements:
-                    db.execute(sql, parameters)
+                    row = db.execute(sql, parameters).lastrowid or 0
                 db.execute("COMMIT")
+                return row
             except BaseException:
                 if db.in_transaction:  # SQLite may have rolled back by itself (a full disk)
                     db.execute("ROLLBACK")

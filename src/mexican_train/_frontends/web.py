@@ -1243,10 +1243,12 @@ def serve(
     is a player, or the name of a library bot or a level, as `WebTable` takes them.
 
     With *db*, the path of an SQLite database, every move is committed there before it
-    is applied, and the latest table the database holds, if its game is not over and
-    it has the same players, people and rules, is served again at its position instead
-    of a new one: its seats' links still work, and its bots are made again from their
-    names or classes.  So is every table of the lobby it holds, finished or not.
+    is applied, and the table the database holds, if its game is not over and it has
+    the same players, people and rules, is served again at its position instead of a
+    new one: its seats' links still work, and its bots are made again from their
+    names or classes.  Otherwise the new table replaces it in the database, which
+    deletes it with all its games (*out* says so).  So is every table of the lobby
+    it holds served again, finished or not.
 
     A table made in the lobby expires once nobody has played at it for *table_idle*
     seconds (None: never), across restarts: it is deleted from the database, which
@@ -1273,13 +1275,14 @@ def serve(
     server = None
     try:
         options = _TableOptions(bot_delay, takeover, turn_timer)
-        found, lobby_kept = None, []
+        found: _Resumed | str | None = None
+        lobby_kept: list[WebTable] = []
         if store is not None:  # every kept table is read before anything is written
             stored = store.tables()
             found = _unfinished_table(stored, store, players, people, rules, options)
             lobby_kept = _lobby_tables(stored, store, options, table_idle)
-        resumed = found is not None
-        if found is not None:
+        resumed = isinstance(found, _Resumed)
+        if isinstance(found, _Resumed):
             table = found.table
         else:
             table = WebTable(
@@ -1301,10 +1304,10 @@ def serve(
             table_idle=table_idle,
         )
         if store is not None:
-            if found is not None:
+            if isinstance(found, _Resumed):
                 _keep(table, store, found.number, found.began)
-            else:
-                number = store.add(table.record(), table.kept_hashes(), table.bot_names())
+            else:  # the one kept, if any, is deleted: the database keeps one
+                number = store.replace(table.record(), table.kept_hashes(), table.bot_names())
                 _keep(table, store, number)
         table.start()
         if store is not None:
@@ -1338,6 +1341,12 @@ def serve(
                 file=out,
             )
         else:
+            if isinstance(found, str):
+                print(
+                    f"The table kept in {db} is replaced by this one, as {found}: "
+                    "its links no longer work.",
+                    file=out,
+                )
             if db is not None:
                 print(f"Every move is kept in {db}: a restart resumes the table.", file=out)
             print("Open your seat's link (keep it secret: it is the seat's key):", file=out)
@@ -1403,22 +1412,29 @@ def _unfinished_table(
     people: int,
     rules: Rules,
     options: _TableOptions,
-) -> _Resumed | None:
+) -> _Resumed | str | None:
     """Return the latest of the tables *stored* in *store* that the server made, resumed,
-    if its game is not over.
+    if its game is not over; else why it is not, in words (None: none is kept).
 
     Only a table of *players* seats, *people* of them people's, under *rules*, comes
-    back: asked for another game, the server deals a new one (the old one stays kept).
+    back: asked for another game, the server deals a new one (which replaces it).
     """
     served = [table for table in stored if not table.name]
     if not served:
         return None
     last = served[-1]
     start = last.record
-    if (start.players, start.players - len(last.bots), start.rules) != (players, people, rules):
-        return None
+    kept_people = start.players - len(last.bots)
+    if start.players != players:
+        return f"it was served with --players {start.players}, not {players}"
+    if kept_people != people:
+        return f"it was served with --people {kept_people}, not {people}"
+    if start.rules != rules:
+        return "it was served with other --rules or --house"
     table = _resume(last, options, store)
-    return None if table.state.is_over else _Resumed(last.number, last.began, table)
+    if table.state.is_over:
+        return "its game is over"
+    return _Resumed(last.number, last.began, table)
 
 
 def _lobby_tables(
