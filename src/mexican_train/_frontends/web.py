@@ -1247,8 +1247,8 @@ def serve(
     the same players, people and rules, is served again at its position instead of a
     new one: its seats' links still work, and its bots are made again from their
     names or classes.  Otherwise the new table replaces it in the database, which
-    deletes it with all its games (*out* says so).  So is every table of the lobby
-    it holds served again, finished or not.
+    deletes it with all its games (*out* says so).  Every table of the lobby the
+    database holds is served again too, finished or not.
 
     A table made in the lobby expires once nobody has played at it for *table_idle*
     seconds (None: never), across restarts: it is deleted from the database, which
