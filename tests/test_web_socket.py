@@ -268,7 +268,7 @@ def test_a_finished_game_is_followed_by_a_new_one_at_the_same_table(tmp_path: Pa
     assert len(kept[-1].record.moves) == table.version - finished - 1
     assert kept[-1].began == finished + 1
     options = web._TableOptions(0.0, None, None)
-    resumed = web._unfinished_table(store.tables(), store, 2, 1, short, options)
+    resumed, _ = web._command_line_tables(store.tables(), store, 2, 1, short, options)
     assert isinstance(resumed, web._Resumed)
     again = resumed.table
     assert again.state == table.state

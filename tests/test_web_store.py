@@ -37,11 +37,12 @@ from mexican_train._frontends.store import (
 from mexican_train._frontends.web import (
     SPECTATOR,
     WebTable,
+    _command_line_tables,
     _keep,
     _TableOptions,
-    _unfinished_table,
 )
 from mexican_train.players import GreedyPlayer, PlannerPlayer
+from mexican_train.variants import get_variant
 from mexican_train.web import RequestError
 
 SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
@@ -236,20 +237,20 @@ def test_serve_keeps_its_tables_in_the_data_folder_unless_told(tmp_path: Path) -
     _stop(process)
     assert f"Every move is kept in {kept}: a restart resumes the table.\n" in lines
     assert _count(kept) == 1
-    process, lines = _start(players="4")  # another game: a new table, in the old one's place
+    process, lines = _start(players="4")  # other options: a new table, the old one kept too
     _stop(process)
     assert any("seat 0: http" in line for line in lines)
-    assert _count(kept) == 1
+    assert _count(kept) == 2
     process, lines = _start("--no-db")
     _stop(process)
     assert not any("kept" in line for line in lines)
-    assert _count(kept) == 1
+    assert _count(kept) == 2
 
 
-def test_serve_keeps_one_table_of_the_command_lines_the_one_it_serves(tmp_path: Path) -> None:
-    """A start with other options than the command line's table kept replaces it, every
-    game of it with their moves, and says so; a start with the same resumes it.  The
-    lobby's tables stay."""
+def test_serve_keeps_one_table_of_the_command_lines_for_each_options(tmp_path: Path) -> None:
+    """A start keeps the latest game of the command line's table of each players, people
+    and rules while it is unfinished, and says so: a start with those options resumes it.
+    Older games of the same options go, with their moves; the lobby's tables stay."""
     db = tmp_path / "tables.sqlite3"
     store = TableStore(db)
     for name in ("", "", "t1"):  # two of the command line's, kept by older servers
@@ -261,34 +262,55 @@ def test_serve_keeps_one_table_of_the_command_lines_the_one_it_serves(tmp_path: 
     process, lines = _start("--db", str(db), players="4")
     _stop(process)
     assert (
-        f"The table kept in {db} is replaced by this one, as it was served with --players 3, "
-        "not 4: its links no longer work.\n"
+        f"{db} also keeps an unfinished table served with --players 3 --people 2 "
+        "--rules standard: serve with those options to play on at it.\n"
     ) in lines
-    assert [name for name, _ in _kept_names(db)] == ["t1", ""]
-    with _connected(db) as kept:  # the old tables' moves are gone with them
+    assert not any("replaced" in line for line in lines)
+    assert [name for name, _ in _kept_names(db)] == ["", "t1", ""]
+    with _connected(db) as kept:  # the older game's moves are gone with it
         orphans = "SELECT COUNT(*) FROM moves WHERE table_id NOT IN (SELECT id FROM tables)"
         assert kept.execute(orphans).fetchone() == (0,)
     store = TableStore(db)
-    (served,) = (kept for kept in store.tables() if not kept.name)
+    assert [kept.record.players for kept in store.tables() if not kept.name] == [3, 4]
     store.close()
-    assert served.record.players == 4  # its bots may have moved already
-    process, lines = _start("--db", str(db), players="4")
+    process, lines = _start("--db", str(db))  # the 3 players' table again
     _stop(process)
     assert any("is back at move" in line for line in lines), lines
-    assert not any("replaced" in line for line in lines)
-    assert [name for name, _ in _kept_names(db)] == ["t1", ""]
+    assert (
+        f"{db} also keeps an unfinished table served with --players 4 --people 2 "
+        "--rules standard: serve with those options to play on at it.\n"
+    ) in lines
+    assert [name for name, _ in _kept_names(db)] == ["", "t1", ""]
+
+
+def test_serve_replaces_a_finished_table_of_the_same_options(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite3"
+    store = TableStore(db)
+    table = WebTable(3, get_variant("short-game"), bots={2: GreedyPlayer()}, seed=9)
+    number = store.add(table.record(), table.kept_hashes(), table.bot_names())
+    table.journal = lambda count, seat, move: store.append(number, count, seat, move)
+    while not table.state.is_over:
+        _play(table, 1)
+    store.close()
+    process, lines = _start("--db", str(db), "--rules", "short-game")
+    _stop(process)
+    assert (
+        f"The table kept in {db} for these options is replaced by this one, as its game "
+        "is over: its links no longer work.\n"
+    ) in lines
+    assert [name for name, moves in _kept_names(db)] == [""]
 
 
 @pytest.mark.parametrize(
-    ("players", "people", "rules", "why"),
+    ("players", "people", "rules", "found"),
     [
-        (3, 1, SHORT, "it was served with --people 2, not 1"),
-        (3, 2, STANDARD, "it was served with other --rules or --house"),
+        (3, 1, SHORT, None),  # other options: the one kept is over, so it goes
+        (3, 2, STANDARD, None),
         (3, 2, SHORT, "its game is over"),
     ],
 )
-def test_why_the_command_lines_table_kept_is_not_resumed(
-    tmp_path: Path, players: int, people: int, rules: Any, why: str
+def test_which_command_line_table_is_resumed_and_which_kept(
+    tmp_path: Path, players: int, people: int, rules: Any, found: str | None
 ) -> None:
     store = TableStore(tmp_path / "tables.db")
     table = WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=9)
@@ -298,7 +320,8 @@ def test_why_the_command_lines_table_kept_is_not_resumed(
         _play(table, 1)
     options = _TableOptions(0.0, None, None)
     try:
-        assert _unfinished_table(store.tables(), store, players, people, rules, options) == why
+        tables = _command_line_tables(store.tables(), store, players, people, rules, options)
+        assert tables == (found, [])
     finally:
         store.close()
 

@@ -13,9 +13,9 @@ table whose rows were changed into something this store does not write is refuse
 it is read (`TableStore.tables`).  A table the lobby made is deleted when it expires,
 every game of it with their moves, in one transaction that keeps its name and why it
 expired (`TableStore.expire`, `TableStore.expired`): a restarted server tells its links
-so, and never gives its name to a new table.  The database keeps one table of the
-command line's (named ``""``), every game of it: a new one replaces it, and it is
-deleted whole in the same transaction (`TableStore.replace`).  Nothing else is ever
+so, and never gives its name to a new table.  A new table of the command line's (named
+``""``) replaces those kept but the ones its server names, every game of them deleted
+with its moves in the same transaction (`TableStore.replace`).  Nothing else is ever
 deleted.
 
 >>> from mexican_train import HUB, Draw, new_game
@@ -38,7 +38,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -356,25 +356,29 @@ class TableStore:
         return int(cursor.lastrowid or 0)
 
     def replace(
-        self, start: GameRecord, token_hashes: Mapping[int, str], bots: Mapping[int, str]
+        self,
+        start: GameRecord,
+        token_hashes: Mapping[int, str],
+        bots: Mapping[int, str],
+        keep: Collection[int] = (),
     ) -> int:
         """Keep a new table of the command line's, named ``""``, that starts as *start*, in
-        place of the one kept; return its number.
+        place of those kept but the tables numbered in *keep*; return its number.
 
-        Every game kept of the command line's table before is deleted, with its moves, in
-        the same transaction: the new table is kept and the old one deleted, or, if that
-        fails, the old one is kept as it was.
+        Every other game kept of the command line's tables is deleted, with its moves,
+        in the same transaction: the new table is kept and the others deleted, or, if
+        that fails, everything is kept as it was.
 
         Raises:
             StoreError: if the database cannot be written; nothing was changed.
         """
+        spared = tuple(keep)
+        marks = ", ".join("?" * len(spared))
+        gone = f"SELECT id FROM tables WHERE name = '' AND id NOT IN ({marks})"
         with self._lock:
             return self._transaction(
-                (
-                    "DELETE FROM moves WHERE table_id IN (SELECT id FROM tables WHERE name = '')",
-                    (),
-                ),
-                ("DELETE FROM tables WHERE name = ''", ()),
+                (f"DELETE FROM moves WHERE table_id IN ({gone})", spared),
+                (f"DELETE FROM tables WHERE id IN ({gone})", spared),
                 (_INSERT, self._row(start, token_hashes, bots, "", 0)),
             )
 

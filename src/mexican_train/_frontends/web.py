@@ -28,7 +28,7 @@ from .._bots.coach import analyze
 from .._bots.names import BOTS, LEVELS, make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, observing_copies, tell
-from .._catalogue.variants import combine, get_variant
+from .._catalogue.variants import combine, get_variant, variant_name
 from .._core.engine import apply, dead_doubles, doubles_to_cover, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
@@ -1243,12 +1243,13 @@ def serve(
     is a player, or the name of a library bot or a level, as `WebTable` takes them.
 
     With *db*, the path of an SQLite database, every move is committed there before it
-    is applied, and the table the database holds, if its game is not over and it has
-    the same players, people and rules, is served again at its position instead of a
-    new one: its seats' links still work, and its bots are made again from their
-    names or classes.  Otherwise the new table replaces it in the database, which
-    deletes it with all its games (*out* says so).  Every table of the lobby the
-    database holds is served again too, finished or not.
+    is applied.  The database keeps the latest table of the command line's for each
+    players, people and rules: the one of *players*, *people* and *rules*, if its game
+    is not over, is served again at its position instead of a new one (its seats' links
+    still work, its bots are made again from their names or classes); a finished one is
+    replaced by the new table, deleted with all its games.  Those of other options stay
+    while unfinished (*out* says so).  Every table of the lobby the database holds is
+    served again too, finished or not.
 
     A table made in the lobby expires once nobody has played at it for *table_idle*
     seconds (None: never), across restarts: it is deleted from the database, which
@@ -1276,10 +1277,11 @@ def serve(
     try:
         options = _TableOptions(bot_delay, takeover, turn_timer)
         found: _Resumed | str | None = None
+        others: list[StoredTable] = []  # the command line's, of other options, unfinished
         lobby_kept: list[WebTable] = []
         if store is not None:  # every kept table is read before anything is written
             stored = store.tables()
-            found = _unfinished_table(stored, store, players, people, rules, options)
+            found, others = _command_line_tables(stored, store, players, people, rules, options)
             lobby_kept = _lobby_tables(stored, store, options, table_idle)
         resumed = isinstance(found, _Resumed)
         if isinstance(found, _Resumed):
@@ -1306,8 +1308,13 @@ def serve(
         if store is not None:
             if isinstance(found, _Resumed):
                 _keep(table, store, found.number, found.began)
-            else:  # the one kept, if any, is deleted: the database keeps one
-                number = store.replace(table.record(), table.kept_hashes(), table.bot_names())
+            else:  # it replaces the one of its options, and every finished one
+                number = store.replace(
+                    table.record(),
+                    table.kept_hashes(),
+                    table.bot_names(),
+                    keep=[kept.number for kept in others],
+                )
                 _keep(table, store, number)
         table.start()
         if store is not None:
@@ -1343,8 +1350,8 @@ def serve(
         else:
             if isinstance(found, str):
                 print(
-                    f"The table kept in {db} is replaced by this one, as {found}: "
-                    "its links no longer work.",
+                    f"The table kept in {db} for these options is replaced by this one, "
+                    f"as {found}: its links no longer work.",
                     file=out,
                 )
             if db is not None:
@@ -1355,6 +1362,12 @@ def serve(
         watch = server.spectator_link()
         if watch is not None:
             print(f"  spectators: {watch}", file=out)
+        for other in others:
+            print(
+                f"{db} also keeps an unfinished table served with {_options_words(other)}: "
+                "serve with those options to play on at it.",
+                file=out,
+            )
         print("Press Ctrl-C to stop.", file=out, flush=True)
         server.serve_forever()
     finally:
@@ -1405,36 +1418,58 @@ class _Resumed:
     table: WebTable
 
 
-def _unfinished_table(
+def _command_line_tables(
     stored: list[StoredTable],
     store: TableStore,
     players: int,
     people: int,
     rules: Rules,
     options: _TableOptions,
-) -> _Resumed | str | None:
-    """Return the latest of the tables *stored* in *store* that the server made, resumed,
-    if its game is not over; else why it is not, in words (None: none is kept).
+) -> tuple[_Resumed | str | None, list[StoredTable]]:
+    """Return the command line's table of *players* seats, *people* of them people's,
+    under *rules*, resumed if its game is not over (else why not, in words; None: none
+    is kept), and the other command-line tables to keep, unfinished, of other options.
 
-    Only a table of *players* seats, *people* of them people's, under *rules*, comes
-    back: asked for another game, the server deals a new one (which replaces it).
+    The database keeps the latest game of one command-line table for each players,
+    people and rules: serving with those options again resumes it.  Asked for another
+    game, the server deals a new one, which replaces this one.
     """
-    served = [table for table in stored if not table.name]
-    if not served:
-        return None
-    last = served[-1]
-    start = last.record
-    kept_people = start.players - len(last.bots)
-    if start.players != players:
-        return f"it was served with --players {start.players}, not {players}"
-    if kept_people != people:
-        return f"it was served with --people {kept_people}, not {people}"
-    if start.rules != rules:
-        return "it was served with other --rules or --house"
-    table = _resume(last, options, store)
+    latest: dict[tuple[int, int, Rules], StoredTable] = {}
+    for kept in stored:  # oldest first: the latest game of each options stays
+        if not kept.name:
+            start = kept.record
+            latest[start.players, start.players - len(kept.bots), start.rules] = kept
+    mine = latest.pop((players, people, rules), None)
+    others = [kept for kept in latest.values() if not _is_over(kept, store)]
+    if mine is None:
+        return None, others
+    table = _resume(mine, options, store)
     if table.state.is_over:
-        return "its game is over"
-    return _Resumed(last.number, last.began, table)
+        return "its game is over", others
+    return _Resumed(mine.number, mine.began, table), others
+
+
+def _is_over(kept: StoredTable, store: TableStore) -> bool:
+    """Return whether the game *kept* is over.
+
+    Raises:
+        StoreError: if its record does not replay (a row changed by hand), naming it.
+    """
+    try:
+        return replay(kept.record).is_over
+    except ReplayError as error:
+        raise _unreadable(kept, store, error) from None
+
+
+def _options_words(kept: StoredTable) -> str:
+    """Return the options *kept* was served with, as the command line says them."""
+    start = kept.record
+    words = f"--players {start.players} --people {start.players - len(kept.bots)}"
+    name = variant_name(start.rules)
+    if name is None:
+        return f"{words} and rules of a program's own"
+    base, *house = name.split("+")
+    return " ".join([words, f"--rules {base}", *(f"--house {rule}" for rule in house)])
 
 
 def _lobby_tables(
@@ -1472,10 +1507,15 @@ def _resume(kept: StoredTable, options: _TableOptions, store: TableStore) -> Web
             active=kept.active,
         )
     except ReplayError as error:
-        raise StoreError(
-            f"table {kept.number} of the tables' database {store.path} does not replay: "
-            f"{error}. {UNTOUCHED}"
-        ) from None
+        raise _unreadable(kept, store, error) from None
+
+
+def _unreadable(kept: StoredTable, store: TableStore, error: ReplayError) -> StoreError:
+    """Return the error for the table *kept* in *store*, whose record does not replay."""
+    return StoreError(
+        f"table {kept.number} of the tables' database {store.path} does not replay: "
+        f"{error}. {UNTOUCHED}"
+    )
 
 
 def _bot_from_name(name: str) -> Player | str:
