@@ -145,7 +145,7 @@ def check_bound(name: str, value: object, argument: str) -> int:
     >>> check_bound("seed", -(2**64), "RandomPlayer.seed")
     Traceback (most recent call last):
     ...
-    mexican_train._core.errors.InvalidArgumentError: RandomPlayer.seed is a whole number of at most 64 bits, not -18446744073709551616
+    mexican_train.InvalidArgumentError: RandomPlayer.seed is a whole number of at most 64 bits, not -18446744073709551616
     """
     bound = BOUNDS[name]
     if type(value) is int and bound.low <= value <= bound.high:

@@ -46,7 +46,25 @@ class MexicanTrainError(Exception):
     ... except MexicanTrainError as error:
     ...     type(error).__name__, isinstance(error, ValueError)
     ('DealError', True)
+
+    Every error pickles, with its attributes, and its class goes by the public name
+    users import it by (``mexican_train.DealError`` in a traceback, not the module
+    that defines it).
+
+    >>> import pickle
+    >>> from mexican_train import Draw, IllegalMoveError
+    >>> error = pickle.loads(pickle.dumps(IllegalMoveError(Draw(), "P7: play instead")))
+    >>> error.move, error.reason
+    (Draw(), 'P7: play instead')
     """
+
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Exception's own reduce calls the class with self.args, the message alone, which
+        # an error whose __init__ takes its data (IllegalMoveError(move, reason)) refuses:
+        # make the instance without __init__ and restore its message and attributes.
+        return (type(self).__new__, (type(self), *self.args), self.__dict__)
 
 
 class DealError(MexicanTrainError, ValueError):
@@ -56,8 +74,10 @@ class DealError(MexicanTrainError, ValueError):
     >>> new_game(15)
     Traceback (most recent call last):
     ...
-    mexican_train._core.errors.DealError: Table A covers 2-14 players, not 15
+    mexican_train.DealError: Table A covers 2-14 players, not 15
     """
+
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
 
 
 class RulesError(MexicanTrainError, ValueError):
@@ -68,8 +88,10 @@ class RulesError(MexicanTrainError, ValueError):
     >>> attrs.evolve(STANDARD, max_pip=6, rounds=9)
     Traceback (most recent call last):
     ...
-    mexican_train._core.errors.RulesError: Rules.rounds=9, but a double-6 set has only 7 engines (S2)
+    mexican_train.RulesError: Rules.rounds=9, but a double-6 set has only 7 engines (S2)
     """
+
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
 
 
 class InvalidArgumentError(MexicanTrainError, ValueError):
@@ -84,8 +106,10 @@ class InvalidArgumentError(MexicanTrainError, ValueError):
     >>> view(new_game(2, seed=1), 5)
     Traceback (most recent call last):
     ...
-    mexican_train._core.errors.InvalidArgumentError: a seat is 0-1, not 5
+    mexican_train.InvalidArgumentError: a seat is 0-1, not 5
     """
+
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
 
 
 class InvalidStateError(MexicanTrainError, ValueError):
@@ -107,6 +131,8 @@ class InvalidStateError(MexicanTrainError, ValueError):
     ('hands[0][0]', '12-12 appears twice (also at engine)')
     """
 
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+
     def __init__(self, field: str, reason: str) -> None:
         super().__init__(f"{field}: {reason}")
         self.field = field
@@ -127,6 +153,8 @@ class IllegalMoveError(MexicanTrainError, ValueError):
     ...     error.move, error.reason
     (Pass(), 'P7/P5a: a player who has a legal play must make one')
     """
+
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
 
     def __init__(self, move: object, reason: str) -> None:
         super().__init__(f"illegal move {move!r}: {reason}")
@@ -151,6 +179,8 @@ class UnknownVariantError(MexicanTrainError, LookupError):
     ...     error.name, error.known[:2], isinstance(error, LookupError)
     ('chickenfoot', ('standard', 'hub'), True)
     """
+
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
 
     def __init__(self, name: str, known: tuple[str, ...], reason: str = "") -> None:
         # *reason* replaces "no variant named ..." where the name's form is what is wrong.

@@ -463,7 +463,7 @@ class Rules:
         >>> attrs.evolve(STANDARD, highest_engine=12).check_set(9)
         Traceback (most recent call last):
         ...
-        mexican_train._core.errors.RulesError: Rules.highest_engine=12 needs the 12-12, but a double-9 set has no 12-12 (S2)
+        mexican_train.RulesError: Rules.highest_engine=12 needs the 12-12, but a double-9 set has no 12-12 (S2)
         """
         top = self.highest_engine
         if top is not None and top > max_pip:

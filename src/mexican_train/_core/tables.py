@@ -152,7 +152,7 @@ class DealTable:
         >>> TABLE_A.lookup(15)
         Traceback (most recent call last):
         ...
-        mexican_train._core.errors.DealError: Table A covers 2-14 players, not 15
+        mexican_train.DealError: Table A covers 2-14 players, not 15
 
         Raises:
             DealError: if the table does not cover *players*, or gives no hand size for

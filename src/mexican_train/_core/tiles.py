@@ -170,8 +170,10 @@ class TileNotationError(MexicanTrainError, ValueError):
     >>> Tile.parse("12/5")
     Traceback (most recent call last):
     ...
-    mexican_train._core.tiles.TileNotationError: a tile is written like '12-5', not '12/5'
+    mexican_train.TileNotationError: a tile is written like '12-5', not '12/5'
     """
+
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
 
 
 _SETS: Final[dict[int, tuple[Tile, ...]]] = {}

@@ -46,6 +46,8 @@ class NotationError(MexicanTrainError, ValueError):
     (6, 'X')
     """
 
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+
     def __init__(self, text: str, column: int, part: str, field: str, reason: str) -> None:
         shown = part if len(part) <= 40 else part[:37] + "..."
         super().__init__(f"{field}: {reason} (at column {column}: {shown!r})")
@@ -699,7 +701,7 @@ def parse_state(text: str, *, rules: Rules | None = None) -> GameState:
     ... )
     Traceback (most recent call last):
     ...
-    mexican_train._formats.notation.NotationError: trains: 1-0 appears twice (also at boneyard[1]) (at column 80: '1-0')
+    mexican_train.NotationError: trains: 1-0 appears twice (also at boneyard[1]) (at column 80: '1-0')
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_state() needs a str, not {type(text).__name__}")

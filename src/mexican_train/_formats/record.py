@@ -40,6 +40,8 @@ class ReplayError(MexicanTrainError, ValueError):
     (1, Pass(), 'P7/P5a: a player who has a legal play must make one')
     """
 
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+
     def __init__(self, move_number: int, move: Move | None, reason: str) -> None:
         where = "the start" if move_number == 0 else f"move {move_number} ({move!r})"
         super().__init__(f"the record does not replay at {where}: {reason}")
@@ -198,7 +200,7 @@ def replay_states(game: GameRecord) -> Iterator[GameState]:
     >>> list(replay_states(game))
     Traceback (most recent call last):
     ...
-    mexican_train._formats.record.ReplayError: the record does not replay at move 1 (Pass()): P7/P5a: a player who has a legal play must make one
+    mexican_train.ReplayError: the record does not replay at move 1 (Pass()): P7/P5a: a player who has a legal play must make one
     """
     if not isinstance(game, GameRecord):
         raise TypeError(f"replay() needs a GameRecord, not {type(game).__name__}")

@@ -64,12 +64,15 @@ class SchemaError(MexicanTrainError, ValueError):
         path: where the bad field is, as a JSONPath such as ``$.trains[2].tiles[3]``.
         reason: what is wrong with it, and why.
 
+    >>> from mexican_train.serialize import SCHEMA_VERSION, move_from_json
     >>> try:
     ...     move_from_json({"schema": SCHEMA_VERSION, "type": "play", "tile": "12-5", "train": True})
     ... except SchemaError as error:
     ...     error.path
     '$.train'
     """
+
+    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
 
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
@@ -673,7 +676,7 @@ def state_from_json(document: object) -> GameState:
     >>> state_from_json(document)
     Traceback (most recent call last):
     ...
-    mexican_train._formats.serialize.SchemaError: $.trains[0].tiles[0]: 9-9 appears twice (also at engine)
+    mexican_train.SchemaError: $.trains[0].tiles[0]: 9-9 appears twice (also at engine)
     """
     _, fields = _body(document, {"state": None})
     return _read_state(fields)
@@ -739,7 +742,7 @@ def record_from_json(document: object) -> GameRecord:
     >>> record_from_json(to_json(GameRecord(2, HUB, seed=5, moves=(Pass(),))))
     Traceback (most recent call last):
     ...
-    mexican_train._formats.serialize.SchemaError: $.moves[0]: move 1 is illegal: P7/P5a: a player who has a legal play must make one
+    mexican_train.SchemaError: $.moves[0]: move 1 is illegal: P7/P5a: a player who has a legal play must make one
     """
     _, fields = _body(document, {"record": None})
     return _read_record(fields)

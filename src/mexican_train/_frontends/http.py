@@ -99,6 +99,8 @@ class RequestError(MexicanTrainError, ValueError):
     (409, {'error': 'not your turn', 'reason': "it is seat 2's turn"})
     """
 
+    __module__ = "mexican_train.web"  # where users import it: tracebacks and pickles name it so
+
     def __init__(self, status: int, error: str, reason: str) -> None:
         super().__init__(f"{status} {error}: {reason}")
         self.status = int(status)
@@ -186,7 +188,7 @@ def read_json(raw: bytes, max_depth: int = MAX_JSON_DEPTH) -> object:
     >>> read_json(b"[" * 5000)
     Traceback (most recent call last):
     ...
-    mexican_train._frontends.http.RequestError: 400 bad JSON: the JSON nests 5000 deep; at most 32 levels are read
+    mexican_train.web.RequestError: 400 bad JSON: the JSON nests 5000 deep; at most 32 levels are read
     """
     try:
         text = raw.decode("utf-8")

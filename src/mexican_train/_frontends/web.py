@@ -620,7 +620,7 @@ class WebTable:
         >>> table.again(0)
         Traceback (most recent call last):
         ...
-        mexican_train._frontends.http.RequestError: 409 not over: the game is not over: finish it first
+        mexican_train.web.RequestError: 409 not over: the game is not over: finish it first
         """
         if seat == SPECTATOR:
             raise RequestError(403, "a spectator", "a spectator watches: only seats deal")
@@ -671,7 +671,7 @@ class WebTable:
         >>> table.review(0)
         Traceback (most recent call last):
         ...
-        mexican_train._frontends.http.RequestError: 409 no round over: no round is over yet: a review comes at the end of a round
+        mexican_train.web.RequestError: 409 no round over: no round is over yet: a review comes at the end of a round
         """
         if seat == SPECTATOR:
             raise RequestError(403, "a spectator", "a spectator has no decisions to review")
