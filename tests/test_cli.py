@@ -795,17 +795,28 @@ def test_a_bot_whose_choose_is_not_a_method_is_refused_up_front() -> None:
     assert result.exit_code == 2
 
 
+#: How demo, play and simulate word the illegal move of failing_bots:Cheats at seat 0.
+CHEATS_SAID = "seat 0 (Cheats) made an illegal move, Play(Tile(0, 0), 0): "
+
+
 @pytest.mark.usefixtures("failing_bots")
 def test_a_bot_breaking_a_rule_fails_demo_and_simulate_alike() -> None:
     demo = run("demo", "-p", "2", "-q", "--seed", "1", "--bots", "failing_bots:Cheats,greedy")
-    assert_one_line_error(
-        demo, "seat 0 (Cheats) made an illegal move, 0-0@0: player 0 does not hold"
-    )
+    assert_one_line_error(demo, CHEATS_SAID + "player 0 does not hold")
     assert demo.exit_code == 1
     simulated = run("simulate", "-p", "2", "-n", "2", "--bots", "failing_bots:Cheats,greedy")
     assert simulated.exit_code == 1
-    assert "illegal move in game 0 by Cheats (seat 0)" in simulated.stdout  # the report first
+    said = demo.stderr.removeprefix("Error: ")
+    assert f"game 0, round 1: {said}" in simulated.stdout  # the report first, in the same words
     assert simulated.stderr == "Error: 2 games stopped at an illegal move (listed above)\n"
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_a_bot_breaking_a_rule_fails_play_as_it_fails_demo() -> None:
+    # HUB: seat 0 moves first in round 1 (S4), so the bot moves before the person.
+    played = run("play", "-r", "hub", "-p", "2", "--seat", "1", "--bots", "failing_bots:Cheats")
+    assert_one_line_error(played, CHEATS_SAID + "player 0 does not hold")
+    assert played.exit_code == 1
 
 
 def test_serve_refuses_a_host_that_is_empty_or_no_name() -> None:

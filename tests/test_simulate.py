@@ -104,7 +104,9 @@ def test_an_illegal_move_is_recorded_with_the_player_and_the_move() -> None:
     assert result.player_stats[0].illegal_moves == 2
     assert result.player_stats[1].illegal_moves == 0
     assert result.player_stats[0].score.count == 2
-    assert "illegal move in game 0 by cheater (seat 0): NextRound()" in result.report()
+    assert (
+        "game 0, round 1: seat 0 (cheater) made an illegal move, NextRound(): E4" in result.report()
+    )
 
 
 def test_a_player_that_returns_no_move_is_recorded_too() -> None:

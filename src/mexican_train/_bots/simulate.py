@@ -315,11 +315,29 @@ class SimulationResult:
             f"closed {c.doubles_closed}; markers {c.markers_placed}; draws {c.draws}"
         )
         for illegal in self.illegal_moves:
+            who = f"seat {illegal.seat} ({illegal.player})"
             lines.append(
-                f"illegal move in game {illegal.game} by {illegal.player} "
-                f"(seat {illegal.seat}): {illegal.move}: {illegal.reason}"
+                f"game {illegal.game}, round {illegal.round_number}: "
+                + illegal_move_said(who, illegal.move, illegal.reason)
             )
         return "\n".join(lines)
+
+
+def illegal_move_said(who: str, move: str, reason: str) -> str:
+    """Return the words that tell that *who* made an illegal *move*, refused for *reason*.
+
+    The one wording of a player's illegal move, in `SimulationResult.report` and on
+    the command line (``demo``, ``play``).
+
+    Args:
+        who: the player, as the front end names its seat (``"seat 0 (cheater)"``).
+        move: the ``repr`` of what the player returned (`IllegalMove.move`).
+        reason: why it is illegal, as `IllegalMoveError` says, naming the rule.
+
+    >>> illegal_move_said("seat 0 (cheater)", "Pass()", "P7/P5a: a player who has a legal play must make one")
+    'seat 0 (cheater) made an illegal move, Pass(): P7/P5a: a player who has a legal play must make one'
+    """
+    return f"{who} made an illegal move, {move}: {reason}"
 
 
 def game_seed(seed: int, game: int) -> int:

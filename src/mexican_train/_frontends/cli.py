@@ -30,7 +30,7 @@ from .._bots.coach import analyze as run_analysis
 from .._bots.names import BOTS, player_name
 from .._bots.players import Player
 from .._bots.search import SearchPlayer
-from .._bots.simulate import observers_of, tell
+from .._bots.simulate import illegal_move_said, observers_of, tell
 from .._bots.simulate import simulate as run_simulation
 from .._catalogue.variants import (
     combine,
@@ -48,14 +48,12 @@ from .._core.errors import (
     MexicanTrainError,
     RulesError,
     UnknownVariantError,
-    shown,
 )
 from .._core.moves import MEXICAN, NEXT_ROUND, CallLastTile, Draw, Move, Pass, Play
 from .._core.rules import HUB, STANDARD, Rules
 from .._core.state import GameState, standing_keys
 from .._core.tiles import Tile, TileNotationError
 from .._core.view import PlayerView, view
-from .._formats.notation import format_move
 from .._formats.record import GameRecord, record, replay
 from .._formats.render import render_text
 from .._formats.serialize import SchemaError, record_from_json, to_json
@@ -580,13 +578,7 @@ def _bot_moves(state: GameState, move: Move, name: str) -> GameState:
     try:
         return apply(state, move)
     except IllegalMoveError as error:
-        try:
-            shown_move = format_move(move)
-        except TypeError:  # not a move at all
-            shown_move = shown(move)
-        raise click.ClickException(
-            f"{name} made an illegal move, {shown_move}: {error.reason}"
-        ) from None
+        raise click.ClickException(illegal_move_said(name, repr(move), error.reason)) from None
 
 
 # -- play ----------------------------------------------------------------------------
