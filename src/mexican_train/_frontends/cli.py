@@ -508,91 +508,29 @@ def _round_summary(state: GameState, names: Sequence[str]) -> str:
     return f"Round {state.round_number} over: {round_result(state, names)}."
 
 
-# -- demo ----------------------------------------------------------------------------
-
-
-@cli.command()
-@rules_options
-@players_option(help="How many bots play.")
-@bots_option("planner,greedy,random", _BOTS_HELP)
-@seed_option
-@click.option("--quiet", "-q", is_flag=True, help="Print only the summary of each round.")
-def demo(
-    rules: str, house: tuple[str, ...], players: int, bots: str, seed: int | None, quiet: bool
-) -> None:
-    """Watch bots play a complete game.
-
-    The first round is told move by move, with the table at its end; then
-    each later round in one line, and the final standings.  --quiet prints
-    only the summary.
-    """
-    chosen = rules_from_options(rules, house)
-    _check_game(players, chosen)
-    seated = named_bots_from_option(bots, players)
-    table = [bot for _, bot in seated]
-    names = [f"seat {seat} ({name})" for seat, (name, _) in enumerate(seated)]
-    state = new_game(players, chosen, seed=seed)
-    click.echo(
-        f"Mexican Train: {players} bots play a whole game under the {rules_label(chosen)} "
-        f"rules (seed {state.seed}; --seed {state.seed} replays it)."
-    )
-    narrator = Narrator(names)
-    if not quiet:
-        click.echo(
-            "Rule ids in brackets, such as (S3) or (D1), name the rule that applies; "
-            "'mexican-train rules' explains each one."
-        )
-        click.echo("")
-        click.echo(narrator.round_start(state))
-    moves = 0
-    observers = observers_of(dict(enumerate(table)))  # bots that keep the round (S5)
-    while not state.is_over:
-        seat = state.current_player
-        if seat is None:
-            before, state = state, apply(state, NEXT_ROUND)
-            tell(observers, before, NEXT_ROUND, state)
-            moves = 0
-            continue
-        mine = view(state, seat)
-        move = table[seat].choose(mine, legal_moves(mine))
-        before, state = state, _bot_moves(state, move, names[seat])
-        tell(observers, before, move, state)
-        moves += 1
-        if not quiet and state.round_number == 1:
-            click.echo("  " + narrator.move(before, move, state))
-            note = narrator.turn_end(before, state)
-            if note:
-                click.echo("  " + note)
-        if state.is_round_over:
-            if not quiet and state.round_number == 1:
-                click.echo("")
-                click.echo(render_text(state, names=names))
-                click.echo("")
-            click.echo(f"{_round_summary(state, names)} ({moves} moves)")
-    click.echo("")
-    click.echo(_standings(state, names))
-
-
-def _bot_moves(state: GameState, move: Move, name: str) -> GameState:
-    """Return the state after a bot's *move*; a move the rules refuse ends the command (1)."""
-    try:
-        return apply(state, move)
-    except IllegalMoveError as error:
-        raise click.ClickException(illegal_move_said(name, repr(move), error.reason)) from None
-
-
-# -- play ----------------------------------------------------------------------------
-
-
-#: play's prose is wrapped to fit an 80-column terminal (the table's rows are not).
+#: What the commands print is fitted to an 80-column terminal: a line of 80 would leave
+#: some terminals' cursor past the edge, and an empty line after it.
 _WIDTH: Final = 79
 
 
-def _say(text: str) -> None:
-    """Echo *text*, each of its lines wrapped to `_WIDTH` columns, never inside a tile."""
+def _say(text: str, indent: str = "", hang: int = 0) -> None:
+    """Echo *text*, each of its lines wrapped to `_WIDTH` columns, never inside a tile.
+
+    Each line starts after *indent*; the lines a long one goes on to start *hang*
+    columns further in (a list's text under its text, not under its name).
+    """
+    rest = indent + " " * hang
     click.echo(
         "\n".join(
-            textwrap.fill(line, _WIDTH, break_long_words=False, break_on_hyphens=False) or line
+            textwrap.fill(
+                line,
+                _WIDTH,
+                initial_indent=indent,
+                subsequent_indent=rest,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            or line
             for line in text.split("\n")
         )
     )
@@ -623,6 +561,83 @@ def _table(text: str) -> str:
         )
         lines.append(filled.replace("\xa0", " "))
     return "\n".join(lines)
+
+
+# -- demo ----------------------------------------------------------------------------
+
+
+@cli.command()
+@rules_options
+@players_option(help="How many bots play.")
+@bots_option("planner,greedy,random", _BOTS_HELP)
+@seed_option
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary of each round.")
+def demo(
+    rules: str, house: tuple[str, ...], players: int, bots: str, seed: int | None, quiet: bool
+) -> None:
+    """Watch bots play a complete game.
+
+    The first round is told move by move, with the table at its end; then
+    each later round in a sentence, and the final standings.  --quiet prints
+    only the summary.
+    """
+    chosen = rules_from_options(rules, house)
+    _check_game(players, chosen)
+    seated = named_bots_from_option(bots, players)
+    table = [bot for _, bot in seated]
+    names = [f"seat {seat} ({name})" for seat, (name, _) in enumerate(seated)]
+    state = new_game(players, chosen, seed=seed)
+    _say(
+        f"Mexican Train: {players} bots play a whole game under the {rules_label(chosen)} "
+        f"rules (seed {state.seed}; --seed {state.seed} replays it)."
+    )
+    narrator = Narrator(names)
+    if not quiet:
+        _say(
+            "Rule ids in brackets, such as (S3) or (D1), name the rule that applies; "
+            "'mexican-train rules' explains each one."
+        )
+        click.echo("")
+        _say(narrator.round_start(state))
+    moves = 0
+    observers = observers_of(dict(enumerate(table)))  # bots that keep the round (S5)
+    while not state.is_over:
+        seat = state.current_player
+        if seat is None:
+            before, state = state, apply(state, NEXT_ROUND)
+            tell(observers, before, NEXT_ROUND, state)
+            moves = 0
+            continue
+        mine = view(state, seat)
+        move = table[seat].choose(mine, legal_moves(mine))
+        before, state = state, _bot_moves(state, move, names[seat])
+        tell(observers, before, move, state)
+        moves += 1
+        if not quiet and state.round_number == 1:
+            # Each move a line of its own, a longer one going on under its text.
+            _say(narrator.move(before, move, state), indent="  ", hang=2)
+            note = narrator.turn_end(before, state)
+            if note:
+                _say(note, indent="  ", hang=2)
+        if state.is_round_over:
+            if not quiet and state.round_number == 1:
+                click.echo("")
+                click.echo(_table(render_text(state, names=names)))
+                click.echo("")
+            _say(f"{_round_summary(state, names)} ({moves} moves)", hang=2)
+    click.echo("")
+    click.echo(_standings(state, names))
+
+
+def _bot_moves(state: GameState, move: Move, name: str) -> GameState:
+    """Return the state after a bot's *move*; a move the rules refuse ends the command (1)."""
+    try:
+        return apply(state, move)
+    except IllegalMoveError as error:
+        raise click.ClickException(illegal_move_said(name, repr(move), error.reason)) from None
+
+
+# -- play ----------------------------------------------------------------------------
 
 
 def _help(rules: Rules) -> str:
@@ -1192,7 +1207,10 @@ def _review_round(game: GameRecord, seat: int, round_number: int) -> None:
     help="Add a house rule to the rules (repeat for several).",
 )
 @click.option(
-    "--list", "list_only", is_flag=True, help="List every variant, one line each, and stop."
+    "--list",
+    "list_only",
+    is_flag=True,
+    help="List every variant with its first sentence, and stop.",
 )
 @click.option("--table", is_flag=True, help="Show every rule axis in a table instead of prose.")
 def rules(name: str | None, house: tuple[str, ...], list_only: bool, table: bool) -> None:
@@ -1211,24 +1229,24 @@ def rules(name: str | None, house: tuple[str, ...], list_only: bool, table: bool
         width = max(map(len, names))
         for variant in names:
             first = _plain(describe_variant(variant)).split(". ")[0].rstrip(".")
-            click.echo(f"{variant:<{width}}  {first}.")
+            _say(f"{variant:<{width}}  {first}.", hang=width + 2)
         return
     chosen = rules_from_options("standard" if name is None else name, house, option="NAME")
     label = rules_label(chosen)
     click.echo(f"The {label} rules")
     click.echo("=" * len(f"The {label} rules"))
     if label != "custom":
-        click.echo(textwrap.fill(_plain(describe_variant(label)), 80))
+        _say(_plain(describe_variant(label)))
     click.echo("")
     if table:
         described = describe_rules(chosen)
         width = max(map(len, described))
         for axis, text in described.items():
-            click.echo(f"  {axis:<{width}}  {text}")
+            _say(f"{axis:<{width}}  {text}", indent="  ", hang=width + 2)
         return
-    click.echo(explain_rules(chosen))
+    click.echo(explain_rules(chosen, _WIDTH))
     click.echo("")
-    click.echo(
+    _say(
         "Rule ids (S1, P4, D2...) are those of the documentation's pages "
         "'The rules as implemented'."
     )
