@@ -16,12 +16,18 @@ from mexican_train.web import RequestError
 
 
 def _public_errors() -> dict[type[MexicanTrainError], list[str]]:
-    """Return every public error class with the public modules that export it."""
-    modules = [mexican_train] + [
-        importlib.import_module(f"mexican_train.{info.name}")
-        for info in pkgutil.iter_modules(mexican_train.__path__)
-        if not info.name.startswith("_")
-    ]
+    """Return every public error class with the public modules that export it.
+
+    A module whose optional dependency is missing (openspiel without open_spiel) is
+    left out: none of those defines an error.
+    """
+    modules = [mexican_train]
+    for info in pkgutil.iter_modules(mexican_train.__path__):
+        if not info.name.startswith("_"):
+            try:
+                modules.append(importlib.import_module(f"mexican_train.{info.name}"))
+            except ImportError:
+                continue
     found: dict[type[MexicanTrainError], list[str]] = {}
     for module in modules:
         for name in module.__all__:
