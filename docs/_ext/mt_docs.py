@@ -29,6 +29,7 @@ import ast
 import importlib
 import pkgutil
 import re
+import sys
 import tokenize
 from collections.abc import Iterator
 from pathlib import Path
@@ -596,6 +597,27 @@ def _register_viewcode_tags(app: Sphinx, doctree: nodes.document) -> None:
                 link["ids"].append(anchor)
 
 
+def _defining_module(app: Sphinx, modname: str, attribute: str) -> str | None:
+    """Return the private module that defines *attribute* of *modname*, for viewcode.
+
+    The public errors go by their public module's name (``DealError.__module__`` is
+    ``mexican_train``), where viewcode finds no source: the module whose code defines
+    the class keeps their "[source]" link.  None for every other object.
+    """
+    if modname != PACKAGE and not modname.startswith(f"{PACKAGE}."):
+        return None
+    name = attribute.split(".", 1)[0]
+    found = getattr(sys.modules.get(modname), name, None)
+    if not isinstance(found, type) or found.__module__ != modname:
+        return None
+    for private, module in sorted(sys.modules.items()):
+        if private.startswith(f"{PACKAGE}._") and vars(module).get(name) is found:
+            analyzer = ModuleAnalyzer.for_module(private)
+            if name in analyzer.find_tags():
+                return private
+    return None
+
+
 def _resolve_code_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     for link in list(doctree.findall(code_link)):
         children = link.children
@@ -677,6 +699,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", _on_builder_inited)
     app.connect("env-get-outdated", _always_reread_rule_pages)
     app.connect("doctree-read", _register_viewcode_tags, priority=600)
+    app.connect("viewcode-follow-imported", _defining_module)
     app.connect("doctree-resolved", _resolve_code_links)
     app.connect("missing-reference", resolve_missing)
     app.connect("env-check-consistency", check_public_api_documented)
