@@ -336,3 +336,26 @@ def test_every_front_end_words_a_mistake_by_the_seats_own_move_and_hand() -> Non
             f"round 1, seat 0's {n}{suffix} move ({hand} tile{'s' if hand != 1 else ''} "
             f"in hand): lost {review.loss:.1f} points"
         )
+
+
+def test_the_coach_calls_other_seats_trains_by_the_names_it_is_given() -> None:
+    """The reasons name another seat's train as the front end names the seat; without
+    names, ``seat 1's train``; the seat's own train is "your train" either way."""
+    game = _game(seed=6)  # seat 0 weighs moves on seat 1's train and on seat 2's
+    plain = list(analyze(game, seat=0, samples=4, seed=2))
+    names = ("Seat 0 (you)", "Seat 1 (hard)", "Ann")
+    named = list(analyze(game, seat=0, samples=4, seed=2, names=names))
+    assert any("seat 1's train" in r.reason for r in plain)
+    assert any("seat 2's train" in r.reason for r in plain)
+    for before, after in zip(plain, named, strict=True):
+        assert after.reason == before.reason.replace(
+            "seat 1's train", "Seat 1 (hard)'s train"
+        ).replace("seat 2's train", "Ann's train")
+        assert attrs.evolve(after, reason=before.reason) == before
+    assert not any("Seat 0 (you)" in r.reason for r in named)
+
+
+@pytest.mark.parametrize("names", [("a", "b"), "abc", ("a", "b", 3), 7])
+def test_analyze_refuses_names_that_are_not_one_str_per_seat(names: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="names is None or one str per seat"):
+        analyze(_game(), names=names)  # type: ignore[arg-type]

@@ -298,7 +298,9 @@ def test_a_seat_gets_the_review_of_its_decisions_in_the_round_just_over() -> Non
         review = _json_call(made, "/api/review", token=mine)
         # The coach judges each decision of seat 0 in round 1 by what it could know (S5).
         game = attrs.evolve(table.record(), moves=table._moves)
-        judged = list(mexican_train.analyze(game, 0, samples=web.REVIEW_SAMPLES))
+        judged = list(
+            mexican_train.analyze(game, 0, samples=web.REVIEW_SAMPLES, names=table.labels)
+        )
         assert {r.round_number for r in judged} == {1}
         report = review_report(judged, "seat 0", web.REVIEW_SAMPLES, yours=True)
         assert review == {
@@ -316,3 +318,16 @@ def test_a_seat_gets_the_review_of_its_decisions_in_the_round_just_over() -> Non
         table.play(0, legal_moves(view(table.state, 0))[0])  # the next round is dealt (E4)
         assert table.state.current_player is not None
         assert _json_call(made, "/api/review", token=mine) == review  # round 1's still
+
+
+def test_the_review_names_another_seats_train_as_the_table_does() -> None:
+    """The coach's words name a seat by the table's label, as its log and board do."""
+    short = attrs.evolve(STANDARD, max_pip=6, rounds=2)
+    table = WebTable(2, short, bots={1: GreedyPlayer()}, seed=1)  # a move on seat 1's train
+    while table.state.current_player is not None:
+        if table.state.current_player == 0:
+            table.play(0, legal_moves(view(table.state, 0))[0])
+        table.play_bots()
+    said = " ".join(mistake["better"] for mistake in table.review(0)["mistakes"])
+    assert "Seat 1 (greedy)'s train" in said
+    assert "seat 1's train" not in said

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import attrs
 
@@ -75,6 +75,7 @@ def analyze(
     samples: int = 40,
     seed: int = 0,
     round_number: int | None = None,
+    names: Sequence[str] | None = None,
 ) -> Iterator[Review]:
     """Yield a `Review` of each decision of *seat* (or of every seat) in *record*, in order.
 
@@ -90,10 +91,15 @@ def analyze(
         samples: sampled worlds per decision, >= 1; more is slower and steadier.
         seed: any whole number: the same seed gives the same reviews.
         round_number: the round to review (from 1), or None for every round.
+        names: what to call each seat in the reasons, by seat, as the front end that
+            shows them names the seats (``"Seat 1 (hard)"`` makes ``Seat 1 (hard)'s
+            train``); None calls them ``seat 1``.  A seat's own train is always
+            ``your train``.
 
     Raises:
-        InvalidArgumentError: if *seat* is not a seat of the game, *samples* < 1, or
-            *round_number* is not None or a round of the record.
+        InvalidArgumentError: if *seat* is not a seat of the game, *samples* < 1,
+            *round_number* is not None or a round of the record, or *names* is not
+            None or one str per seat.
         ReplayError: if the record does not replay (at the call, before any review).
 
     >>> from mexican_train import HUB, GreedyPlayer, apply, legal_moves, new_game, record, view
@@ -125,6 +131,15 @@ def analyze(
         raise InvalidArgumentError(
             f"analyze(): round_number is None or a whole number >= 1, not {shown(round_number)}"
         )
+    if names is not None and (
+        isinstance(names, str)
+        or not isinstance(names, Sequence)
+        or len(names) != record.players
+        or not all(isinstance(name, str) for name in names)
+    ):
+        raise InvalidArgumentError(
+            f"analyze(): names is None or one str per seat ({record.players}), not {shown(names)}"
+        )
     # Replayed now, so that a record that does not replay fails here, before any review.
     states = tuple(replay_states(record))
     rounds = states[-1].round_number
@@ -132,7 +147,8 @@ def analyze(
         raise InvalidArgumentError(
             f"analyze(): round_number is a round of the record, 1-{rounds}, not {round_number}"
         )
-    return _reviews(record, states, seat, samples, seed, round_number)
+    called = tuple(names) if names is not None else None
+    return _reviews(record, states, seat, samples, seed, round_number, called)
 
 
 def _reviews(
@@ -142,6 +158,7 @@ def _reviews(
     samples: int,
     seed: int,
     round_number: int | None,
+    names: tuple[str, ...] | None,
 ) -> Iterator[Review]:
     events: list[Event] = []  # the round's events so far, unredacted
     made = [0] * record.players  # each seat's moves so far this round
@@ -161,8 +178,9 @@ def _reviews(
                 moves = legal_moves(before)
                 if len(moves) > 1:
                     yield _review(
-                        before, mover, move, moves, events, (number, made[mover]), samples, seed
-                    )
+                        before, mover, move, moves, events, (number, made[mover]), samples, seed,
+                        names,
+                    )  # fmt: skip
         events += derive_events(before, move, after)
         before = after
 
@@ -176,6 +194,7 @@ def _review(
     numbers: tuple[int, int],
     samples: int,
     seed: int,
+    names: tuple[str, ...] | None,
 ) -> Review:
     number, seat_move = numbers  # in the record, and among the seat's moves of the round
     mine = view(state, seat)
@@ -203,7 +222,13 @@ def _review(
         values=tuple((moves[i], means[i]) for i in order),
         samples=samples,
         reason=_reason(
-            moves[mine_index], moves[best_index], loss, samples, seat, _in_first_turn(state, seat)
+            moves[mine_index],
+            moves[best_index],
+            loss,
+            samples,
+            seat,
+            _in_first_turn(state, seat),
+            names,
         ),
         seat_move=seat_move,
         hand_size=len(state.hands[seat]),
@@ -219,12 +244,21 @@ def _in_first_turn(state: GameState, seat: int) -> bool:
     )
 
 
-def _words(move: Move, seat: int | None = None, first_turn: bool = False) -> str:
+def _words(
+    move: Move,
+    seat: int | None = None,
+    first_turn: bool = False,
+    names: tuple[str, ...] | None = None,
+) -> str:
     """Return *move* in words, as ``mexican-train play`` lists it (``draw a tile``, ...).
+
+    Another seat's train goes by *names* (``Seat 1 (hard)'s train``), else ``seat 1's``.
 
     >>> from mexican_train import MEXICAN, Draw, Play, Tile
     >>> _words(Play(Tile(6, 5), MEXICAN)), _words(Play(Tile(6, 5), 2), seat=2)
     ('play 6-5 on the Mexican train', 'play 6-5 on your train')
+    >>> _words(Play(Tile(6, 5), 1), seat=0), _words(Play(Tile(6, 5), 1), 0, names=("You", "Ann"))
+    ("play 6-5 on seat 1's train", "play 6-5 on Ann's train")
     >>> _words(Draw())
     'draw a tile'
     """
@@ -234,7 +268,8 @@ def _words(move: Move, seat: int | None = None, first_turn: bool = False) -> str
         elif move.train == seat:
             where = "your train"
         else:
-            where = f"seat {move.train}'s train"
+            owner = names[move.train] if names is not None else f"seat {move.train}"
+            where = f"{owner}'s train"
         return f"play {move.tile} on {where}"
     if type(move) is Draw:
         return "draw a tile"
@@ -247,14 +282,22 @@ def _words(move: Move, seat: int | None = None, first_turn: bool = False) -> str
 
 
 def _reason(
-    chosen: Move, best: Move, loss: float, samples: int, seat: int, first_turn: bool
+    chosen: Move,
+    best: Move,
+    loss: float,
+    samples: int,
+    seat: int,
+    first_turn: bool,
+    names: tuple[str, ...] | None,
 ) -> str:
     if chosen == best:
         return (
-            f"{_words(chosen, seat, first_turn)} was the best move found ({samples} sampled deals)"
+            f"{_words(chosen, seat, first_turn, names)} was the best move found "
+            f"({samples} sampled deals)"
         )
     return (
-        f"{_words(best, seat, first_turn)} instead of {_words(chosen, seat, first_turn)}: "
+        f"{_words(best, seat, first_turn, names)} instead of "
+        f"{_words(chosen, seat, first_turn, names)}: "
         f"about {loss:.1f} "
         f"points better for you against the others at the end of the round, on average "
         f"over {samples} deals of the tiles you could not see"

@@ -690,7 +690,11 @@ class WebTable:
                 deals = [n for n, move in enumerate(moves) if isinstance(move, NextRound)]
                 end = deals[over - 1] if len(deals) >= over else len(moves)
                 game = GameRecord(state.players, state.rules, state.seed, moves=moves[:end])
-                reviews = list(analyze(game, seat, samples=REVIEW_SAMPLES, round_number=over))
+                reviews = list(
+                    analyze(  # trains named as the table names them: "Seat 1 (hard)'s train"
+                        game, seat, samples=REVIEW_SAMPLES, round_number=over, names=self.labels
+                    )
+                )
                 report = review_report(reviews, f"seat {seat}", REVIEW_SAMPLES, yours=True)
                 kept = {
                     "round": over,
