@@ -77,7 +77,7 @@ class DealError(MexicanTrainError, ValueError):
     mexican_train.DealError: Table A covers 2-14 players, not 15
     """
 
-    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train"
 
 
 class RulesError(MexicanTrainError, ValueError):
@@ -91,7 +91,7 @@ class RulesError(MexicanTrainError, ValueError):
     mexican_train.RulesError: Rules.rounds=9, but a double-6 set has only 7 engines (S2)
     """
 
-    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train"
 
 
 class InvalidArgumentError(MexicanTrainError, ValueError):
@@ -109,7 +109,7 @@ class InvalidArgumentError(MexicanTrainError, ValueError):
     mexican_train.InvalidArgumentError: a seat is 0-1, not 5
     """
 
-    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train"
 
 
 class InvalidStateError(MexicanTrainError, ValueError):
@@ -131,7 +131,7 @@ class InvalidStateError(MexicanTrainError, ValueError):
     ('hands[0][0]', '12-12 appears twice (also at engine)')
     """
 
-    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train"
 
     def __init__(self, field: str, reason: str) -> None:
         super().__init__(f"{field}: {reason}")
@@ -154,7 +154,7 @@ class IllegalMoveError(MexicanTrainError, ValueError):
     (Pass(), 'P7/P5a: a player who has a legal play must make one')
     """
 
-    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train"
 
     def __init__(self, move: object, reason: str) -> None:
         super().__init__(f"illegal move {move!r}: {reason}")
@@ -180,7 +180,7 @@ class UnknownVariantError(MexicanTrainError, LookupError):
     ('chickenfoot', ('standard', 'hub'), True)
     """
 
-    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train"
 
     def __init__(self, name: str, known: tuple[str, ...], reason: str = "") -> None:
         # *reason* replaces "no variant named ..." where the name's form is what is wrong.

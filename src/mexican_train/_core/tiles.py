@@ -173,7 +173,7 @@ class TileNotationError(MexicanTrainError, ValueError):
     mexican_train.TileNotationError: a tile is written like '12-5', not '12/5'
     """
 
-    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train"
 
 
 _SETS: Final[dict[int, tuple[Tile, ...]]] = {}

@@ -46,7 +46,7 @@ class NotationError(MexicanTrainError, ValueError):
     (6, 'X')
     """
 
-    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train"
 
     def __init__(self, text: str, column: int, part: str, field: str, reason: str) -> None:
         shown = part if len(part) <= 40 else part[:37] + "..."

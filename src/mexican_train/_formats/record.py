@@ -40,7 +40,7 @@ class ReplayError(MexicanTrainError, ValueError):
     (1, Pass(), 'P7/P5a: a player who has a legal play must make one')
     """
 
-    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train"
 
     def __init__(self, move_number: int, move: Move | None, reason: str) -> None:
         where = "the start" if move_number == 0 else f"move {move_number} ({move!r})"

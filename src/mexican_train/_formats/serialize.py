@@ -72,7 +72,7 @@ class SchemaError(MexicanTrainError, ValueError):
     '$.train'
     """
 
-    __module__ = "mexican_train"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train"
 
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"{path}: {reason}")

@@ -99,7 +99,7 @@ class RequestError(MexicanTrainError, ValueError):
     (409, {'error': 'not your turn', 'reason': "it is seat 2's turn"})
     """
 
-    __module__ = "mexican_train.web"  # where users import it: tracebacks and pickles name it so
+    __module__ = "mexican_train.web"
 
     def __init__(self, status: int, error: str, reason: str) -> None:
         super().__init__(f"{status} {error}: {reason}")
