@@ -39,6 +39,8 @@ from mexican_train.rl import (
     ActionCodec,
     ObservationCodec,
     SingleSeatEnv,
+    VectorEnv,
+    raw_env,
     round_rewards,
     vector_env,
 )
@@ -162,6 +164,113 @@ def test_the_same_seed_plays_the_same_games(bot: str) -> None:
 def test_the_constructor_seed_is_the_first_resets() -> None:
     envs, again = vector_env(3, seed=5), vector_env(3, seed=5)
     assert np.array_equal(envs.reset()[0]["observation"], again.reset(seed=5)[0]["observation"])
+
+
+def trajectory(envs: VectorEnv, seed: object, steps: int = 80) -> list[np.ndarray]:
+    """What *envs* shows from ``reset(seed=seed)`` over *steps* steps of random legal actions."""
+    observation, _ = envs.reset(seed=seed)  # type: ignore[arg-type]
+    rng = np.random.default_rng(1)
+    seen = [observation["observation"], observation["action_mask"]]
+    for _ in range(steps):
+        observation, reward, terminated, _, _ = envs.step(random_actions(observation, rng))
+        seen += [observation["observation"], reward, terminated]
+    return seen
+
+
+def same(first: list[np.ndarray], second: list[np.ndarray]) -> bool:
+    return all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_s6_a_seed_per_table_plays_the_same_games_again(bot: str) -> None:
+    """S6: ``reset(seed=[...])`` takes one seed per table, as Gymnasium's vector envs do."""
+    envs = vector_env(3, players=2, opponents=bot)
+    first = trajectory(envs, [5, 900, 2**64 - 1])
+    assert same(first, trajectory(envs, [5, 900, 2**64 - 1]))
+    assert same(first, trajectory(vector_env(3, players=2, opponents=bot), (5, 900, 2**64 - 1)))
+    assert not same(first, trajectory(envs, [5, 901, 2**64 - 1]))
+
+
+def test_s6_a_whole_number_seeds_table_i_with_seed_plus_i() -> None:
+    """As Gymnasium's SyncVectorEnv: ``reset(seed=s)`` is ``reset(seed=[s, s + 1, ...])``."""
+    envs = vector_env(4, players=3, opponents="greedy")
+    assert same(trajectory(envs, 10), trajectory(envs, [10, 11, 12, 13]))
+    assert not same(trajectory(envs, 10), trajectory(envs, [11, 10, 12, 13]))
+
+
+def test_s6_a_tables_seed_deals_the_single_seat_envs_game() -> None:
+    """S6: table *i* seeded with *s* deals the game every environment deals from *s*."""
+    envs = vector_env(3, players=3, rules=STANDARD)
+    envs.reset(seed=[7, 0, 123456789])
+    for table, seed in enumerate([7, 0, 123456789]):
+        single = SingleSeatEnv(players=3, rules=STANDARD)
+        single.reset(seed=seed)
+        aec = raw_env(players=3, rules=STANDARD)
+        aec.reset(seed=seed)
+        assert single.state is not None
+        assert aec.state is not None
+        assert envs.states[table].seed == single.state.seed == aec.state.seed
+
+
+def test_s6_a_table_seeded_none_goes_on_from_its_own_generator() -> None:
+    """A None seed (for all, or in the list) leaves that table's generator going, reproducibly."""
+    envs, again = vector_env(3, players=2), vector_env(3, players=2)
+    envs.reset(seed=[1, 2, 3])
+    again.reset(seed=[1, 2, 3])
+    mixed = trajectory(envs, [None, 40, None])
+    assert same(mixed, trajectory(again, [None, 40, None]))
+    seeded = envs.states
+    follow = trajectory(envs, None)
+    assert same(follow, trajectory(again, None))
+    assert envs.states != seeded
+    assert [state.seed for state in envs.states] == [state.seed for state in again.states]
+    fresh = vector_env(3, players=2).reset(seed=[0, 40, 0])[0]
+    assert np.array_equal(mixed[0][1], fresh["observation"][1])  # table 1 dealt from seed 40
+
+
+def test_s6_the_constructor_seed_seeds_the_tables_the_first_reset_leaves_none() -> None:
+    """``vector_env(seed=s)``: the first reset's seed is s, table by table where it has none."""
+    envs, again = vector_env(3, players=2, seed=20), vector_env(3, players=2)
+    assert same(trajectory(envs, [None, 9, None]), trajectory(again, [20, 9, 22]))
+    listed, expanded = vector_env(3, players=2, seed=[4, 5, 6]), vector_env(3, players=2)
+    assert same(trajectory(listed, None), trajectory(expanded, 4))
+
+
+@pytest.mark.parametrize(
+    ("seed", "words"),
+    [
+        ([1, 2], "one seed (or None) per table, 3 in all, not 2: [1, 2]"),
+        ([1, 2, 3, 4], "one seed (or None) per table, 3 in all, not 4"),
+        ([], "3 in all, not 0"),
+        ([1, 2.0, 3], "seed[1] is a whole number from 0, of at most 64 bits, not 2.0"),
+        ([1, 2, "3"], "seed[2] is a whole number from 0, of at most 64 bits, not '3'"),
+        ([True, 2, 3], "seed[0] is a whole number from 0, of at most 64 bits, not True"),
+        ([1, -2, 3], "seed[1] is a whole number from 0, of at most 64 bits, not -2"),
+        (
+            [1, 2, 2**64],
+            "seed[2] is a whole number from 0, of at most 64 bits, not 18446744073709551616",
+        ),
+        ([1, np.int64(2), 3], "seed[1] is a whole number"),
+        (
+            1.5,
+            "seed is a whole number from 0, of at most 64 bits, a list of one per table, or None, not 1.5",
+        ),
+        ("7", "a list of one per table, or None, not '7'"),
+        (-1, "a list of one per table, or None, not -1"),
+        (np.array([1, 2, 3]), "a list of one per table, or None, not array"),
+        (2**64 - 2, "table 2's seed would be above 2**64 - 1"),
+    ],
+)
+def test_a_bad_seed_is_refused_and_no_table_changes(seed: object, words: str) -> None:
+    envs = vector_env(3, players=2)
+    observation, _ = envs.reset(seed=0)
+    before = envs.states
+    with pytest.raises(InvalidArgumentError, match=re.escape(words)):
+        envs.reset(seed=seed)  # type: ignore[arg-type]
+    assert envs.states == before
+    with pytest.raises(InvalidArgumentError, match=re.escape(words)):
+        vector_env(3, players=2, seed=seed)  # type: ignore[arg-type]
+    envs.step(observation["action_mask"].argmax(axis=1))
 
 
 def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:

@@ -429,13 +429,25 @@ class Tables:
             [Seen(lay.players) for _ in range(count)] if lay.information_state else None
         )
 
-    def reset(self, seeds: list[int]) -> Steps:
-        """Deal a new game on every table, table *i*'s moves fixed by ``seeds[i]`` (S6)."""
-        self.rngs = [random.Random(seed) for seed in seeds]
+    def reset(self, seeds: list[int | None]) -> Steps:
+        """Deal a new game on every table (S6).
+
+        Where ``seeds[i]`` is a number, table *i*'s game is ``new_game(..., seed=seeds[i])``
+        and its generator (the random bot's moves, the next games' seeds) starts
+        from it; where it is None, the table deals from its own generator, as it
+        does when a game ends (the first reset gives every table a number).
+        """
+        if not self.rngs:
+            self.rngs = [random.Random(0) for _ in range(self.count)]
         self.states = []
         steps = Steps(self.count, self.lay.players, self.lay.actions)
         for table in range(self.count):
-            self.states.append(self._deal(table))
+            seed = seeds[table]
+            if seed is None:
+                seed = self.rngs[table].getrandbits(63)
+            else:
+                self.rngs[table] = random.Random(seed)
+            self.states.append(self._deal(table, seed))
             self._observe(table, steps)
         return steps
 
@@ -467,13 +479,13 @@ class Tables:
                 steps.final_tables.append(table)
                 steps.final_states.append(state)
                 steps.final_bits.append(self._row(table, state, seat, steps.final_scalars))
-                state = self._deal(table)
+                state = self._deal(table, self.rngs[table].getrandbits(63))
             self.states[table] = state
             self._observe(table, steps)
         return steps
 
-    def _deal(self, table: int) -> GameState:
-        state = new_game(self.lay.players, self.lay.rules, seed=self.rngs[table].getrandbits(63))
+    def _deal(self, table: int, seed: int) -> GameState:
+        state = new_game(self.lay.players, self.lay.rules, seed=seed)
         if self.seen is not None:
             self.seen[table].clear()
         if self.observing:  # no history carries over from the table's last game

@@ -23,9 +23,9 @@ from pettingzoo.utils import wrappers
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
 from .._bots.simulate import Observers, observers_of, observing_copies, tell
 from .._catalogue.variants import get_variant
-from .._core.bounds import check_bound
+from .._core.bounds import BOUNDS, check_bound
 from .._core.engine import apply, legal_moves, new_game
-from .._core.errors import IllegalMoveError, InvalidArgumentError
+from .._core.errors import IllegalMoveError, InvalidArgumentError, shown
 from .._core.moves import NEXT_ROUND, Move
 from .._core.rules import HUB, Rules
 from .._core.state import GameState
@@ -573,6 +573,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             self.single_observation_space, num_envs
         )
         self._started = False
+        self._first_seed: int | list[int | None] | None = None  # vector_env's *seed*
 
     @property
     def states(self) -> tuple[GameState, ...]:
@@ -595,16 +596,78 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             infos["_seat"] = np.ones(self.num_envs, dtype=bool)
         return observation, infos
 
+    def _table_seeds(self, seed: object) -> list[int | None]:
+        # Gymnasium's meaning, as SyncVectorEnv and AsyncVectorEnv give it: None, every
+        # table goes on from its own generator; a number s, table i is seeded s + i; a
+        # list, one seed per table, None for a table that goes on from its own.
+        count = self.num_envs
+        if seed is None:
+            return [None] * count
+        if isinstance(seed, list | tuple):
+            if len(seed) != count:
+                raise InvalidArgumentError(
+                    f"reset(seed=[...]) takes one seed (or None) per table, {count} in all, "
+                    f"not {len(seed)}: {shown(seed)}"
+                )
+            return [
+                None if one is None else check_bound("env_seed", one, f"seed[{table}]")
+                for table, one in enumerate(seed)
+            ]
+        bound = BOUNDS["env_seed"]
+        if type(seed) is not int or not bound.low <= seed <= bound.high:
+            raise InvalidArgumentError(
+                f"seed is a whole number {bound.words()}, a list of one per table, or None, "
+                f"not {shown(seed)}"
+            )
+        if seed + count - 1 > bound.high:
+            raise InvalidArgumentError(
+                f"seed {seed} seeds table i with {seed} + i, and table {count - 1}'s seed "
+                f"would be above 2**64 - 1"
+            )
+        return list(range(seed, seed + count))
+
     def reset(
-        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
-        """Deal a new game on every table; the same *seed* gives the same games (S6)."""
-        if isinstance(seed, list):
-            raise InvalidArgumentError("vector_env().reset takes one seed for all tables")
-        super().reset(seed=None if seed is None else check_bound("env_seed", seed, "seed"))
-        seeds = self.np_random.integers(0, 2**63, size=self.num_envs).tolist()
+        """Deal a new game on every table; the same seeds give the same games (S6).
+
+        As in Gymnasium's own vector environments, *seed* is None (every table
+        deals from its own generator, which goes on from its last seed), a whole
+        number *s* (table *i* is seeded ``s + i``), or a list of one seed per table
+        (None for a table that goes on from its own generator).  Table *i* seeded
+        with *s* deals the game ``SingleSeatEnv(...).reset(seed=s)`` deals.
+
+        Raises:
+            InvalidArgumentError: if *seed* is none of these, a list's length is
+                not ``num_envs``, or a seed is not a whole number from 0 to
+                2**64 - 1; no table changes.
+        """
+        seeds = self._table_seeds(seed)
+        if not self._started:
+            # A table with no generator yet: vector_env's seed + i, if it was given one.
+            if seed is None and self._first_seed is not None:
+                seed = self._first_seed
+            firsts = self._table_seeds(self._first_seed)
+            seeds = [
+                first if one is None else one for one, first in zip(seeds, firsts, strict=True)
+            ]
+        if type(seed) is int:
+            super().reset(seed=seed)
+        games: list[int | None] = []
+        for one in seeds:
+            if one is not None:
+                # The game Gymnasium's np_random(one) draws, as SingleSeatEnv and raw_env
+                # draw it (S6: the same seed deals the same game).
+                games.append(int(np.random.default_rng(one).integers(0, 2**63)))
+            elif self._started:
+                games.append(None)  # the table goes on from its own generator
+            else:
+                games.append(int(self.np_random.integers(0, 2**63)))
         self._started = True
-        return self._result(self._tables.reset(seeds))
+        return self._result(self._tables.reset(games))
 
     def step(
         self, actions: Any
@@ -680,7 +743,7 @@ def vector_env(
     self_play: bool = False,
     illegal_reward: float = -100.0,
     information_state: bool = False,
-    seed: int | None = None,
+    seed: int | Sequence[int | None] | None = None,
 ) -> VectorEnv:
     """Return *num_envs* tables as one Gymnasium vector environment.
 
@@ -720,8 +783,12 @@ def vector_env(
     this round (the numbers the others are known to lack, the tiles they have
     played), followed on each table as its moves are made.
 
-    ``reset(seed=...)`` fixes every table's games (S6); *seed* here is the
-    seed of the first reset when it is given none.
+    ``reset(seed=...)`` fixes every table's games (S6), as Gymnasium's own
+    vector environments take a seed: a whole number *s* seeds table *i* with
+    ``s + i``, a list gives one seed per table (None: the table goes on from its
+    own generator), and None lets every table go on from its own.  Table *i*
+    seeded with *s* deals the game ``SingleSeatEnv`` and `raw_env` deal from *s*.
+    *seed* here is the seed of the first reset, for every table it gives none.
 
     >>> envs = vector_env(4, players=2, seed=1)
     >>> observation, infos = envs.reset()
@@ -740,13 +807,14 @@ def vector_env(
         UnknownVariantError: if *rules* names no variant.
         InvalidArgumentError: for *num_envs* below 1, a seat the game does not
             have, an unknown bot or the wrong number of opponents, or a *seed*
-            that is not a whole number from 0 to 2**64 - 1.
+            `VectorEnv.reset` refuses (a seed not a whole number from 0 to
+            2**64 - 1, a list whose length is not *num_envs*).
         TypeError: if *illegal_reward* is not a number.
     """
     envs = VectorEnv(
         num_envs, players, rules, opponents, seat, self_play, illegal_reward, information_state
     )
     if seed is not None:
-        seed = check_bound("env_seed", seed, "seed")
-    envs._np_random, envs._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+        envs._table_seeds(seed)  # refused now, not at the first reset
+        envs._first_seed = seed if type(seed) is int else list(cast("Sequence[int | None]", seed))
     return envs
