@@ -273,6 +273,70 @@ def test_a_bad_seed_is_refused_and_no_table_changes(seed: object, words: str) ->
     envs.step(observation["action_mask"].argmax(axis=1))
 
 
+def test_a_reset_mask_deals_anew_only_the_tables_it_names() -> None:
+    """Gymnasium's ``options["reset_mask"]``: the other tables play on where they are."""
+    envs = vector_env(3, players=2, opponents="greedy")
+    observation, _ = envs.reset(seed=1)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        observation, *_ = envs.step(random_actions(observation, rng))
+    before = envs.states
+    options = {"reset_mask": np.array([False, True, False])}
+    again, _ = envs.reset(seed=[None, 50, 7], options=options)
+    assert "reset_mask" in options  # read, not taken
+    assert envs.states[0] is before[0]
+    assert envs.states[2] is before[2]
+    assert envs.states[1] is not before[1]
+    for table in (0, 2):
+        assert np.array_equal(again["observation"][table], observation["observation"][table])
+        assert np.array_equal(again["action_mask"][table], observation["action_mask"][table])
+    fresh = vector_env(3, players=2, opponents="greedy")
+    fresh.reset(seed=50)
+    assert envs.states[1].seed == fresh.states[0].seed
+
+
+def test_a_reset_mask_is_seen_by_gymnasiums_own_wrappers() -> None:
+    """RecordEpisodeStatistics sees the mask too: its counts go on where the tables play on."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    tables = vector_env(3, players=2)
+    envs = RecordEpisodeStatistics(tables)
+    observation, _ = envs.reset(seed=0)
+    envs.step(random_actions(observation, np.random.default_rng(0)))
+    playing = tables.states[1]
+    envs.reset(options={"reset_mask": np.array([True, False, True])})
+    assert envs.episode_lengths.tolist() == [0, 1, 0]
+    assert tables.states[1] is playing
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"reset_mask": np.array([1, 0, 1])}, "is a bool array, one per table, shape (3,), not"),
+        ({"reset_mask": np.array([True, False])}, "shape (3,), not array([ True, False])"),
+        ({"reset_mask": "all"}, "shape (3,), not 'all'"),
+        ({"reset_mask": np.zeros(3, dtype=bool)}, "names no table to reset (all False)"),
+        ([("reset_mask", True)], "options is a dict or None, not [('reset_mask', True)]"),
+    ],
+)
+def test_a_bad_reset_mask_is_refused_and_no_table_changes(options: object, words: str) -> None:
+    envs = vector_env(3, players=2)
+    envs.reset(seed=0)
+    before = envs.states
+    with pytest.raises(InvalidArgumentError, match=re.escape(words)):
+        envs.reset(seed=5, options=options)  # type: ignore[arg-type]
+    assert envs.states == before
+
+
+def test_the_first_reset_deals_every_table() -> None:
+    envs = vector_env(3, players=2)
+    with pytest.raises(InvalidArgumentError, match="the first reset deals every table"):
+        envs.reset(seed=0, options={"reset_mask": np.array([True, False, True])})
+    with pytest.raises(InvalidArgumentError, match="call reset"):
+        envs.step(np.zeros(3, dtype=np.int64))
+    envs.reset(seed=0, options={"reset_mask": np.ones(3, dtype=bool)})
+
+
 def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
     """Same-step autoreset: the last observation is in infos, the new game's is returned."""
     envs = vector_env(3, players=2, rules=attrs.evolve(STANDARD, rounds=1), seed=2)

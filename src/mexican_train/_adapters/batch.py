@@ -429,25 +429,29 @@ class Tables:
             [Seen(lay.players) for _ in range(count)] if lay.information_state else None
         )
 
-    def reset(self, seeds: list[int | None]) -> Steps:
-        """Deal a new game on every table (S6).
+    def reset(self, seeds: list[int | None], deal: list[bool]) -> Steps:
+        """Deal a new game on each table *i* where ``deal[i]`` (S6); the others play on.
 
         Where ``seeds[i]`` is a number, table *i*'s game is ``new_game(..., seed=seeds[i])``
         and its generator (the random bot's moves, the next games' seeds) starts
         from it; where it is None, the table deals from its own generator, as it
-        does when a game ends (the first reset gives every table a number).
+        does when a game ends.  The first reset deals every table, each from a number.
         """
         if not self.rngs:
             self.rngs = [random.Random(0) for _ in range(self.count)]
-        self.states = []
         steps = Steps(self.count, self.lay.players, self.lay.actions)
         for table in range(self.count):
-            seed = seeds[table]
-            if seed is None:
-                seed = self.rngs[table].getrandbits(63)
-            else:
-                self.rngs[table] = random.Random(seed)
-            self.states.append(self._deal(table, seed))
+            if deal[table]:
+                seed = seeds[table]
+                if seed is None:
+                    seed = self.rngs[table].getrandbits(63)
+                else:
+                    self.rngs[table] = random.Random(seed)
+                state = self._deal(table, seed)
+                if table < len(self.states):
+                    self.states[table] = state
+                else:
+                    self.states.append(state)
             self._observe(table, steps)
         return steps
 

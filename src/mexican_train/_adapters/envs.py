@@ -626,6 +626,33 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             )
         return list(range(seed, seed + count))
 
+    def _reset_mask(self, options: object) -> list[bool]:
+        # Gymnasium's options["reset_mask"]: a bool array, one per table, at least one
+        # True; only those tables are dealt anew.  The dict is read, not changed.
+        if options is None:
+            return [True] * self.num_envs
+        if not isinstance(options, dict):
+            raise InvalidArgumentError(f"options is a dict or None, not {shown(options)}")
+        if "reset_mask" not in options:
+            return [True] * self.num_envs
+        given = options["reset_mask"]
+        mask = np.asarray(given) if isinstance(given, list | tuple | np.ndarray) else None
+        if mask is None or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+            raise InvalidArgumentError(
+                f"options['reset_mask'] is a bool array, one per table, shape "
+                f"({self.num_envs},), not {shown(given)}"
+            )
+        if not mask.any():
+            raise InvalidArgumentError(
+                f"options['reset_mask'] names no table to reset (all False): {shown(given)}"
+            )
+        if not self._started and not mask.all():
+            raise InvalidArgumentError(
+                "the first reset deals every table: options['reset_mask'] is for later "
+                f"resets, not {shown(given)}"
+            )
+        return [bool(one) for one in mask]
+
     def reset(
         self,
         *,
@@ -640,12 +667,20 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         (None for a table that goes on from its own generator).  Table *i* seeded
         with *s* deals the game ``SingleSeatEnv(...).reset(seed=s)`` deals.
 
+        ``options={"reset_mask": mask}``, a bool array with one entry per table,
+        deals anew only the tables where *mask* is True (their seeds taken from
+        *seed* as above); the others play on where they are.  Other options are
+        ignored, as `SingleSeatEnv` ignores them.
+
         Raises:
             InvalidArgumentError: if *seed* is none of these, a list's length is
                 not ``num_envs``, or a seed is not a whole number from 0 to
-                2**64 - 1; no table changes.
+                2**64 - 1; if *options* is not a dict, or its ``"reset_mask"`` is
+                not a bool array of shape ``(num_envs,)`` with a True, or leaves a
+                table out of the first reset; no table changes.
         """
         seeds = self._table_seeds(seed)
+        deal = self._reset_mask(options)
         if not self._started:
             # A table with no generator yet: vector_env's seed + i, if it was given one.
             if seed is None and self._first_seed is not None:
@@ -667,7 +702,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             else:
                 games.append(int(self.np_random.integers(0, 2**63)))
         self._started = True
-        return self._result(self._tables.reset(games))
+        return self._result(self._tables.reset(games, deal))
 
     def step(
         self, actions: Any
