@@ -35,6 +35,7 @@ from mexican_train import (
 )
 from mexican_train._adapters import envs as envs_module
 from mexican_train.events import Event
+from mexican_train.render import render_svg, render_text
 from mexican_train.rl import (
     ActionCodec,
     ObservationCodec,
@@ -335,6 +336,41 @@ def test_the_first_reset_deals_every_table() -> None:
     with pytest.raises(InvalidArgumentError, match="call reset"):
         envs.step(np.zeros(3, dtype=np.int64))
     envs.reset(seed=0, options={"reset_mask": np.ones(3, dtype=bool)})
+
+
+def test_render_returns_each_tables_picture_as_gymnasiums_vector_envs_do() -> None:
+    """ "ansi" and "svg": one picture per table, the whole table (every hand shown)."""
+    for mode, draw in (("ansi", render_text), ("svg", render_svg)):
+        envs = vector_env(3, players=2, render_mode=mode)
+        assert mode in envs.metadata["render_modes"]
+        assert envs.render_mode == mode
+        envs.reset(seed=4)
+        assert envs.render() == tuple(draw(state) for state in envs.states)
+
+
+def test_render_human_prints_every_table_after_each_step(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    envs = vector_env(2, players=2, render_mode="human")
+    observation, _ = envs.reset(seed=4)
+    assert capsys.readouterr().out == ""
+    envs.step(observation["action_mask"].argmax(axis=1))
+    printed = capsys.readouterr().out
+    assert printed == "".join(f"Table {n}\n{render_text(s)}\n" for n, s in enumerate(envs.states))
+
+
+def test_render_without_a_render_mode_warns_and_draws_nothing() -> None:
+    envs = vector_env(2, players=2)
+    envs.reset(seed=0)
+    with pytest.warns(UserWarning, match="without a render_mode"):
+        assert envs.render() is None
+
+
+def test_render_needs_a_reset_and_a_known_mode() -> None:
+    with pytest.raises(InvalidArgumentError, match="call reset"):
+        vector_env(2, players=2, render_mode="ansi").render()
+    with pytest.raises(InvalidArgumentError, match="render_mode is one of human, ansi, svg"):
+        vector_env(2, players=2, render_mode="rgb_array")
 
 
 def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:

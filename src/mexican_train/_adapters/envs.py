@@ -528,7 +528,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
 
     metadata = {  # noqa: RUF012 (Gymnasium's)
         "autoreset_mode": AutoresetMode.SAME_STEP,
-        "render_modes": [],
+        "render_modes": list(RENDER_MODES),
     }
 
     def __init__(
@@ -541,7 +541,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         self_play: bool,
         illegal_reward: float,
         information_state: bool = False,
+        render_mode: str | None = None,
     ) -> None:
+        self.render_mode = _check_render_mode(render_mode)
         if type(num_envs) is not int or num_envs < 1:
             raise InvalidArgumentError(f"num_envs is a whole number from 1, not {num_envs!r}")
         rules = _rules(rules, players)
@@ -765,7 +767,29 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             if any(steps.illegal):
                 infos["illegal_action"] = np.array(steps.illegal, dtype=bool)
                 infos["_illegal_action"] = infos["illegal_action"].copy()
+        if self.render_mode == "human":
+            self.render()
         return observation, reward, done, np.zeros(self.num_envs, dtype=bool), infos
+
+    def render(self) -> tuple[str, ...] | None:
+        """Draw every table as ``render_mode`` says (every hand shown), table by table.
+
+        "ansi" and "svg" return one picture per table, as Gymnasium's own vector
+        environments return their environments' frames; "human" prints them.
+        """
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode")
+            return None
+        if not self._started:
+            raise InvalidArgumentError("the environment has no games yet: call reset() first")
+        if self.render_mode == "human":
+            for table, state in enumerate(self._tables.states):
+                print(f"Table {table}")
+                _render(state, "human")
+            return None
+        return tuple(
+            [cast("str", _render(state, self.render_mode)) for state in self._tables.states]
+        )
 
 
 def vector_env(
@@ -779,6 +803,7 @@ def vector_env(
     illegal_reward: float = -100.0,
     information_state: bool = False,
     seed: int | Sequence[int | None] | None = None,
+    render_mode: str | None = None,
 ) -> VectorEnv:
     """Return *num_envs* tables as one Gymnasium vector environment.
 
@@ -825,6 +850,11 @@ def vector_env(
     seeded with *s* deals the game ``SingleSeatEnv`` and `raw_env` deal from *s*.
     *seed* here is the seed of the first reset, for every table it gives none.
 
+    *render_mode* is None, "human" (``render()`` prints every table, and ``step``
+    renders), "ansi" or "svg" (``render()`` returns one picture per table, as
+    Gymnasium's own vector environments return their environments' frames): the
+    whole tables, every hand shown, pictures for people, never an input for an agent.
+
     >>> envs = vector_env(4, players=2, seed=1)
     >>> observation, infos = envs.reset()
     >>> observation["observation"].shape, observation["action_mask"].dtype
@@ -841,13 +871,22 @@ def vector_env(
             set they deal to *players* has (S2).
         UnknownVariantError: if *rules* names no variant.
         InvalidArgumentError: for *num_envs* below 1, a seat the game does not
-            have, an unknown bot or the wrong number of opponents, or a *seed*
+            have, an unknown bot or the wrong number of opponents, an unknown
+            *render_mode*, or a *seed*
             `VectorEnv.reset` refuses (a seed not a whole number from 0 to
             2**64 - 1, a list whose length is not *num_envs*).
         TypeError: if *illegal_reward* is not a number.
     """
     envs = VectorEnv(
-        num_envs, players, rules, opponents, seat, self_play, illegal_reward, information_state
+        num_envs,
+        players,
+        rules,
+        opponents,
+        seat,
+        self_play,
+        illegal_reward,
+        information_state,
+        render_mode,
     )
     if seed is not None:
         envs._table_seeds(seed)  # refused now, not at the first reset
