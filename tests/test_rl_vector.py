@@ -373,6 +373,25 @@ def test_render_needs_a_reset_and_a_known_mode() -> None:
         vector_env(2, players=2, render_mode="rgb_array")
 
 
+def test_gymnasiums_record_episode_statistics_sees_each_game_that_ends() -> None:
+    """Gymnasium's own wrapper reads the same-step autoreset: one episode per game, its return."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    tables = vector_env(3, players=2, rules=attrs.evolve(STANDARD, rounds=1))
+    envs = RecordEpisodeStatistics(tables)
+    observation, _ = envs.reset(seed=2)
+    rng, returns, lengths, ended = np.random.default_rng(2), np.zeros(3), np.zeros(3, int), 0
+    while ended < 5:
+        observation, reward, terminated, _, infos = envs.step(random_actions(observation, rng))
+        returns += reward
+        lengths += 1
+        for table in np.flatnonzero(terminated):
+            assert infos["_episode"][table]
+            assert infos["episode"]["r"][table] == pytest.approx(returns[table])
+            assert infos["episode"]["l"][table] == lengths[table]
+            returns[table], lengths[table], ended = 0.0, 0, ended + 1
+
+
 def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
     """Same-step autoreset: the last observation is in infos, the new game's is returned."""
     envs = vector_env(3, players=2, rules=attrs.evolve(STANDARD, rounds=1), seed=2)
