@@ -8,7 +8,8 @@ weights shared by all actions.  It learns by REINFORCE with a linear value basel
 action credited with the reward of the round it was played in (rounds are scored on their own,
 E3).  The opponents are library bots, played inside ``vector_env``.  Then the trained
 policy, its most likely legal action each turn, plays fresh games against
-`RandomPlayer` and `GreedyPlayer`; the win rates come with 95% confidence intervals.
+`RandomPlayer`, `GreedyPlayer` and `PlannerPlayer`; the win rates come with 95%
+confidence intervals.
 
     python examples/train_agent.py                  # a few seconds: a smoke run
     python examples/train_agent.py --seconds 240 --games 1000 --save policy.npz
@@ -180,8 +181,11 @@ def main(argv: list[str] | None = None) -> int:
         ("greedy", "GreedyPlayer"),
         ("planner", "PlannerPlayer"),
     )
+    # A seed s seeds table i with s + i: the evaluation's tables start after the training's,
+    # so that it plays games the policy was not trained on.
+    fresh = args.seed + args.tables
     for opponent, name in bots:
-        share, half = evaluate(policy, args.rules, opponent, args.games, seed=args.seed + 1)
+        share, half = evaluate(policy, args.rules, opponent, args.games, seed=fresh)
         print(f"wins against {name}: {share:.1%} ± {half:.1%} of {args.games} games (95%)")
     if args.save:
         np.savez(args.save, weights=policy.weights, shared=policy.shared, value=policy.value)

@@ -645,6 +645,35 @@ def test_a_search_player_opponent_plays_as_in_the_single_seat_env(
     assert single.state.scores == infos["final_info"]["scores"][0]
 
 
+def test_the_training_example_evaluates_on_games_it_did_not_train_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """examples/train_agent.py: no table of an evaluation is seeded as a training table.
+
+    A whole-number seed *s* seeds table *i* with ``s + i`` (Gymnasium's meaning), so two
+    vector environments seeded close together replay each other's games.
+    """
+    from pathlib import Path
+
+    from repo_scripts import load_script
+
+    root = Path(__file__).resolve().parent.parent
+    example = load_script(root / "examples" / "train_agent.py", "train_agent_example")
+    seeded: list[set[int]] = []
+
+    def recording(num_envs: int, *, seed: int, **settings: object) -> VectorEnv:
+        seeded.append(set(range(seed, seed + num_envs)))
+        return vector_env(num_envs, seed=seed, **settings)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(example, "vector_env", recording)
+    for seed in (0, 5):
+        seeded.clear()
+        example.main(["--seconds", "0.2", "--games", "8", "--tables", "8", "--seed", str(seed)])
+        training, *evaluations = seeded
+        assert len(evaluations) == 3
+        assert all(not training & evaluation for evaluation in evaluations)
+
+
 #: The rates `benchmarks/rl.py` measures at scale, each with the first cell of its row in
 #: the how-to's throughput table (docs/howto/train-an-agent.rst).
 _SCALE_ROWS = {
