@@ -356,6 +356,10 @@ def test_a_table_whose_bots_cannot_start_is_not_served_nor_counted(clock: Clock)
         with pytest.raises(urllib.error.HTTPError) as failed:
             urllib.request.urlopen(request, timeout=TIMEOUT)
         assert failed.value.code == 500
+        assert json.loads(failed.value.read()) == {
+            "error": "server error",
+            "reason": "the server failed to answer: its log says why",
+        }
         assert [each.name for each in made.tables] == [""]
         _new_table(made)  # the address's one table
 

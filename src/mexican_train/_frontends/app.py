@@ -716,6 +716,13 @@ async def _refused(request: Request, error: Exception) -> Response:
     return _json_error(error.status, error.error, error.reason, request.method == "POST")
 
 
+async def _failed(request: Request, error: Exception) -> Response:
+    # A fault of the server's, or of a hook of a user's own (a lobby, a journal): the
+    # traceback goes to the server's log (uvicorn's, as Starlette raises it again), the
+    # client gets JSON that names no detail of it.
+    return _json_error(500, "server error", "the server failed to answer: its log says why", True)
+
+
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
     reason = {
@@ -813,6 +820,7 @@ def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Recei
             RequestError: _refused,
             HTTPException: _http_error,
             ClientDisconnect: _disconnected,
+            Exception: _failed,
         },
         lifespan=lifespan,
     )
