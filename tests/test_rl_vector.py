@@ -316,6 +316,7 @@ def test_a_reset_mask_is_seen_by_gymnasiums_own_wrappers() -> None:
         ({"reset_mask": np.array([1, 0, 1])}, "is a bool array, one per table, shape (3,), not"),
         ({"reset_mask": np.array([True, False])}, "shape (3,), not array([ True, False])"),
         ({"reset_mask": "all"}, "shape (3,), not 'all'"),
+        ({"reset_mask": [True, [False], True]}, "shape (3,), not [True, [False], True]"),
         ({"reset_mask": np.zeros(3, dtype=bool)}, "names no table to reset (all False)"),
         ([("reset_mask", True)], "options is a dict or None, not [('reset_mask', True)]"),
     ],

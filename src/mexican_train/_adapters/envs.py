@@ -8,6 +8,7 @@ of each round every seat is rewarded ``mean(points of all seats) - own points``
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final, cast
@@ -638,7 +639,10 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         if "reset_mask" not in options:
             return [True] * self.num_envs
         given = options["reset_mask"]
-        mask = np.asarray(given) if isinstance(given, list | tuple | np.ndarray) else None
+        mask = None
+        if isinstance(given, list | tuple | np.ndarray):
+            with contextlib.suppress(ValueError):  # a ragged list makes no array
+                mask = np.asarray(given)
         if mask is None or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
             raise InvalidArgumentError(
                 f"options['reset_mask'] is a bool array, one per table, shape "
