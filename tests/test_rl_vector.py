@@ -339,6 +339,38 @@ def test_the_first_reset_deals_every_table() -> None:
     envs.reset(seed=0, options={"reset_mask": np.ones(3, dtype=bool)})
 
 
+class _Stops:
+    """A player whose ``choose`` raises while it is *stopping*: a bug of its own."""
+
+    name = "stops"
+
+    def __init__(self) -> None:
+        self.stopping = True
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        if self.stopping:
+            raise RuntimeError("a bug of the player's own")
+        return moves[0]
+
+
+def test_a_first_reset_a_player_stops_leaves_every_table_to_the_next_reset() -> None:
+    """A first reset that a player's exception stops has dealt no game to play on: the
+    next reset deals every table, and step asks for one, as before any reset."""
+    player = _Stops()
+    envs = vector_env(3, players=2, rules=STANDARD, opponents=player, seed=0)
+    with pytest.raises(RuntimeError, match="a bug of the player's own"):
+        envs.reset()
+    player.stopping = False
+    with pytest.raises(InvalidArgumentError, match="call reset"):
+        envs.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(InvalidArgumentError, match="the first reset deals every table"):
+        envs.reset(options={"reset_mask": np.array([True, False, False])})
+    envs.reset(seed=0)
+    fresh = vector_env(3, players=2, rules=STANDARD, opponents=GreedyPlayer())
+    fresh.reset(seed=0)
+    assert [state.seed for state in envs.states] == [state.seed for state in fresh.states]
+
+
 def test_render_returns_each_tables_picture_as_gymnasiums_vector_envs_do() -> None:
     """ "ansi" and "svg": one picture per table, the whole table (every hand shown)."""
     for mode, draw in (("ansi", render_text), ("svg", render_svg)):

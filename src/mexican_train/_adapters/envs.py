@@ -707,8 +707,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
                 games.append(None)  # the table goes on from its own generator
             else:
                 games.append(int(self.np_random.integers(0, 2**63)))
+        steps = self._tables.reset(games, deal)
+        # Only once every table is dealt: a player's exception in a first reset leaves
+        # tables without a game, which the next reset deals and step must not play.
         self._started = True
-        return self._result(self._tables.reset(games, deal))
+        return self._result(steps)
 
     def step(
         self, actions: Any
