@@ -749,6 +749,11 @@ class Cheats:
         return Play(Tile(0, 0), 0)  # a tile it may not hold, on a train it may not use
 
 
+class Rambles:
+    def choose(self, view, moves):
+        return ["x" * 100] * 1000  # not a move, and a repr of 100,000 characters
+
+
 class NeedsArguments:
     def __init__(self, depth):
         self.depth = depth
@@ -831,6 +836,19 @@ def test_a_bot_breaking_a_rule_fails_demo_and_simulate_alike() -> None:
     said = demo.stderr.removeprefix("Error: ")
     assert f"game 0, round 1: {said}" in simulated.stdout  # the report first, in the same words
     assert simulated.stderr == "Error: 2 games stopped at an illegal move (listed above)\n"
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_a_bots_long_illegal_move_is_cut_alike_by_demo_and_simulate() -> None:
+    """A bot's own value, whatever its length, is shown as an error shows a value: cut."""
+    demo = run("demo", "-p", "2", "-q", "--seed", "1", "--bots", "failing_bots:Rambles,greedy")
+    assert_one_line_error(demo, "seat 0 (Rambles) made an illegal move, [" + "'" + "x" * 60)
+    assert demo.exit_code == 1
+    said = demo.stderr.removeprefix("Error: ").rstrip("\n")
+    assert len(said) < 250, said
+    assert "...: not a move" in said
+    simulated = run("simulate", "-p", "2", "-n", "1", "--bots", "failing_bots:Rambles,greedy")
+    assert f"game 0, round 1: {said}\n" in simulated.stdout
 
 
 @pytest.mark.usefixtures("failing_bots")

@@ -22,7 +22,7 @@ import attrs
 
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
-from .._core.errors import IllegalMoveError, shown
+from .._core.errors import SHOWN_CHARS, IllegalMoveError, shown
 from .._core.moves import DRAW, NEXT_ROUND, PASS, Move, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
@@ -331,12 +331,16 @@ def illegal_move_said(who: str, move: str, reason: str) -> str:
 
     Args:
         who: the player, as the front end names its seat (``"seat 0 (cheater)"``).
-        move: the ``repr`` of what the player returned (`IllegalMove.move`).
+        move: the ``repr`` of what the player returned (`IllegalMove.move`), cut
+            after 80 characters as an error cuts a value it shows: a player's own
+            value may be as long as it likes.
         reason: why it is illegal, as `IllegalMoveError` says, naming the rule.
 
     >>> illegal_move_said("seat 0 (cheater)", "Pass()", "P7/P5a: a player who has a legal play must make one")
     'seat 0 (cheater) made an illegal move, Pass(): P7/P5a: a player who has a legal play must make one'
     """
+    if len(move) > 2 * SHOWN_CHARS:  # as shown() cuts a long repr
+        move = move[: 2 * SHOWN_CHARS - 3] + "..."
     return f"{who} made an illegal move, {move}: {reason}"
 
 
