@@ -215,6 +215,18 @@ def test_apply_refuses_an_object_that_claims_or_refuses_equality_with_a_move(mov
     assert state == a_state()
 
 
+@pytest.mark.parametrize(
+    ("move", "said"),
+    [(10**5000, "a whole number of 16610 bits"), ("x" * 10**6, "(1000000 characters)")],
+    ids=["huge-int", "long-str"],
+)
+def test_apply_refuses_a_huge_value_in_a_message_of_its_own_size(move: Any, said: str) -> None:
+    # Python refuses to write an int of over 4300 digits: the refusal must not turn
+    # into that ValueError, nor carry a million characters.
+    message = refused(lambda: apply(a_state(), move), IllegalMoveError, "not a move", said)
+    assert len(message) < 300
+
+
 # -- seats: states, views, rendering ---------------------------------------------------
 
 

@@ -157,7 +157,7 @@ class IllegalMoveError(MexicanTrainError, ValueError):
     __module__ = "mexican_train"
 
     def __init__(self, move: object, reason: str) -> None:
-        super().__init__(f"illegal move {move!r}: {reason}")
+        super().__init__(f"illegal move {shown(move)}: {reason}")
         self.move = move
         self.reason = reason
 
