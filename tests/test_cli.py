@@ -754,6 +754,11 @@ class Rambles:
         return ["x" * 100] * 1000  # not a move, and a repr of 100,000 characters
 
 
+class Huge:
+    def choose(self, view, moves):
+        return 10**5000  # Python refuses to write an int of over 4300 digits
+
+
 class NeedsArguments:
     def __init__(self, depth):
         self.depth = depth
@@ -848,6 +853,17 @@ def test_a_bots_long_illegal_move_is_cut_alike_by_demo_and_simulate() -> None:
     assert len(said) < 250, said
     assert "...: not a move" in said
     simulated = run("simulate", "-p", "2", "-n", "1", "--bots", "failing_bots:Rambles,greedy")
+    assert f"game 0, round 1: {said}\n" in simulated.stdout
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_a_bots_huge_whole_number_is_described_alike_by_demo_and_simulate() -> None:
+    demo = run("demo", "-p", "2", "-q", "--seed", "1", "--bots", "failing_bots:Huge,greedy")
+    assert_one_line_error(
+        demo, "seat 0 (Huge) made an illegal move, a whole number of 16610 bits: not a move"
+    )
+    said = demo.stderr.removeprefix("Error: ").rstrip("\n")
+    simulated = run("simulate", "-p", "2", "-n", "1", "--bots", "failing_bots:Huge,greedy")
     assert f"game 0, round 1: {said}\n" in simulated.stdout
 
 

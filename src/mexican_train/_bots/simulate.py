@@ -22,7 +22,7 @@ import attrs
 
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
-from .._core.errors import SHOWN_CHARS, IllegalMoveError, shown
+from .._core.errors import IllegalMoveError, shown
 from .._core.moves import DRAW, NEXT_ROUND, PASS, Move, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
@@ -191,7 +191,8 @@ class IllegalMove:
         seat: the seat of the player.
         player_index: the player's place in the list given to `simulate`.
         player: the player's name.
-        move: the ``repr`` of what the player returned.
+        move: what the player returned, as an error shows a value: its ``repr``,
+            cut after 80 characters (a huge whole number described by its size).
         reason: why it is illegal, as `IllegalMoveError` says.
 
     >>> from mexican_train import Pass
@@ -331,16 +332,12 @@ def illegal_move_said(who: str, move: str, reason: str) -> str:
 
     Args:
         who: the player, as the front end names its seat (``"seat 0 (cheater)"``).
-        move: the ``repr`` of what the player returned (`IllegalMove.move`), cut
-            after 80 characters as an error cuts a value it shows: a player's own
-            value may be as long as it likes.
+        move: what the player returned, as `IllegalMove.move` shows it.
         reason: why it is illegal, as `IllegalMoveError` says, naming the rule.
 
     >>> illegal_move_said("seat 0 (cheater)", "Pass()", "P7/P5a: a player who has a legal play must make one")
     'seat 0 (cheater) made an illegal move, Pass(): P7/P5a: a player who has a legal play must make one'
     """
-    if len(move) > 2 * SHOWN_CHARS:  # as shown() cuts a long repr
-        move = move[: 2 * SHOWN_CHARS - 3] + "..."
     return f"{who} made an illegal move, {move}: {reason}"
 
 
@@ -420,7 +417,7 @@ def _play_game(batch: _Batch, number: int) -> _Game:
         except IllegalMoveError as error:
             illegal = IllegalMove(
                 number, seed, state.round_number, seat, by_seat[seat], batch.names[by_seat[seat]],
-                repr(move), error.reason,
+                shown(move), error.reason,
             )  # fmt: skip
             return _Game((), (), (), (), tally.counters(), illegal)
         record(state, move, after, seat)

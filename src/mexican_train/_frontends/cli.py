@@ -48,6 +48,7 @@ from .._core.errors import (
     MexicanTrainError,
     RulesError,
     UnknownVariantError,
+    shown,
 )
 from .._core.moves import MEXICAN, NEXT_ROUND, CallLastTile, Draw, Move, Pass, Play
 from .._core.rules import HUB, STANDARD, Rules
@@ -634,7 +635,7 @@ def _bot_moves(state: GameState, move: Move, name: str) -> GameState:
     try:
         return apply(state, move)
     except IllegalMoveError as error:
-        raise click.ClickException(illegal_move_said(name, repr(move), error.reason)) from None
+        raise click.ClickException(illegal_move_said(name, shown(move), error.reason)) from None
 
 
 # -- play ----------------------------------------------------------------------------
