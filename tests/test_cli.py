@@ -994,15 +994,33 @@ def test_your_own_bot_that_needs_arguments_is_refused_in_one_line() -> None:
 
 
 @pytest.mark.usefixtures("failing_bots")
-def test_your_own_bot_whose_observe_raises_ends_simulate_in_one_line() -> None:
-    """simulate tells every bot with an observe method what happened; a failure there is
-    the bot's, named like a failure in choose."""
-    result = run("simulate", "-p", "2", "-n", "1", "--bots", "failing_bots:ObservesBadly,greedy")
+@pytest.mark.parametrize(
+    "command", [["demo", "-q"], ["simulate", "-n", "1"], ["simulate", "-n", "2", "--workers", "2"]]
+)
+def test_your_own_bot_whose_observe_raises_is_named_with_its_seat(command: list[str]) -> None:
+    """demo and simulate tell every bot with an observe method what happened; a failure
+    there is the bot's, named with its seat like a failure in choose (in a worker too)."""
+    result = run(*command, "-p", "2", "--seed", "1", "--bots", "greedy,failing_bots:ObservesBadly")
     assert_one_line_error(
-        result, "your bot failing_bots:ObservesBadly failed in observe(): ValueError: no history"
+        result,
+        "your bot failing_bots:ObservesBadly failed in observe() at seat 1: "
+        "ValueError: no history (",
     )
     assert "failing_bots.py, line " in result.output
     assert result.exit_code == 1
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_play_names_the_seat_of_your_own_bot_whose_observe_raises() -> None:
+    result = CliRunner().invoke(
+        cli,
+        ["play", "-p", "3", "--seat", "0", "--seed", "1", "--no-review",
+         "--bots", "failing_bots:ObservesBadly"],
+        input="1\n" * 50, prog_name="mexican-train",
+    )  # fmt: skip
+    assert result.exit_code == 1
+    said = "your bot failing_bots:ObservesBadly failed in observe() at seat 1: "
+    assert said in result.output
 
 
 @pytest.mark.usefixtures("failing_bots")

@@ -481,12 +481,46 @@ def tell(observers: Observers, before: GameState, move: Move, after: GameState) 
     """Tell each observing seat what *move* did, as that seat may see it (S5).
 
     Front ends and runners call it after every move, `NextRound` included, for the
-    players that take note of the round (`SearchPlayer.observe`).
+    players that take note of the round (`SearchPlayer.observe`).  An exception from
+    a player's ``observe`` goes on, as `tell_events` lets it.
     """
     if observers:
-        events = derive_events(before, move, after)
-        for seat, observe in observers:
+        tell_events(observers, derive_events(before, move, after))
+
+
+def tell_events(observers: Observers, events: tuple[Event, ...]) -> None:
+    """Tell each observing seat *events*, the events of one move, as that seat may see them (S5).
+
+    For a runner that derives a move's events for itself (`derive_events`): it tells
+    them without deriving them again.  An exception from a player's ``observe`` goes
+    on, noted with its seat; a `PlayerFailure` is given its seat.
+
+    >>> from mexican_train.events import TileDrawn
+    >>> told = []
+    >>> tell_events([(1, told.append)], (TileDrawn(0, None),))
+    >>> told
+    [(TileDrawn(seat=0, tile=None),)]
+    """
+    for seat, observe in observers:
+        try:
             observe(redact_events(events, seat))
+        except Exception as error:  # the player's own bug: say at which seat it struck
+            if isinstance(error, PlayerFailure) and error.seat is None:
+                error.seat = seat
+            _note(error, f"raised by the observe() of the player at seat {seat}")
+            raise
+
+
+class PlayerFailure(Exception):
+    """A failure of a player's own code, raised by a wrapper that reports it in one line.
+
+    ``observe`` is not told its seat: `tell_events` sets *seat* before the failure
+    goes on, so that the report can name it.  (The command line's bots of your own
+    raise one.)
+    """
+
+    #: The seat of the player that failed, once known.
+    seat: int | None = None
 
 
 class _Tally:

@@ -30,7 +30,7 @@ from .._bots.coach import analyze as run_analysis
 from .._bots.names import BOTS, player_name
 from .._bots.players import Player
 from .._bots.search import SearchPlayer
-from .._bots.simulate import illegal_move_said, observers_of, tell
+from .._bots.simulate import PlayerFailure, illegal_move_said, observers_of, tell
 from .._bots.simulate import simulate as run_simulation
 from .._catalogue.variants import (
     combine,
@@ -280,7 +280,7 @@ class _UserBot:
         try:
             return self.bot.choose(view, moves)
         except Exception as error:
-            raise self._failed(f"choose() at seat {view.seat}", error) from error
+            raise self._failed("choose()", error, view.seat) from error
 
     def observe(self, events: object) -> None:
         observe = getattr(self.bot, "observe", None)
@@ -288,10 +288,10 @@ class _UserBot:
             return
         try:
             observe(events)
-        except Exception as error:
-            raise self._failed("observe()", error) from error
+        except Exception as error:  # the runner that calls it names the seat (tell_events)
+            raise self._failed("observe()", error, None) from error
 
-    def _failed(self, where: str, error: Exception) -> _BotFailed:
+    def _failed(self, where: str, error: Exception, seat: int | None) -> _BotFailed:
         # The line of the bot's own code that raised, which the traceback (not printed)
         # would have shown: its last frame outside this package (or a call of the
         # library's that the bot got wrong would point into the library).
@@ -300,15 +300,36 @@ class _UserBot:
         shown = mine or frames
         line = f" ({shown[-1].filename}, line {shown[-1].lineno})" if shown else ""
         return _BotFailed(
-            f"your bot {self.spec} failed in {where}: {type(error).__name__}: {error}{line}"
+            f"your bot {self.spec} failed in {where}",
+            f"{type(error).__name__}: {error}{line}",
+            seat,
         )
 
 
-class _BotFailed(click.ClickException):
-    """A bot of the user's own failed: the message says which, where and how."""
+class _BotFailed(click.ClickException, PlayerFailure):
+    """A bot of the user's own failed: the message says which, where, at which seat and how.
+
+    *said* names the bot and its method, *why* the exception and the line that raised
+    it; the seat goes between them once known (`PlayerFailure`).
+    """
 
     #: The web table shows the message as it is, not after the exception's type.
     names_the_bot = True
+
+    def __init__(self, said: str, why: str, seat: int | None = None) -> None:
+        super().__init__(f"{said}: {why}")
+        self.said, self.why, self.seat = said, why, seat
+
+    def format_message(self) -> str:
+        at = "" if self.seat is None else f" at seat {self.seat}"
+        return f"{self.said}{at}: {self.why}"
+
+    def __str__(self) -> str:
+        return self.format_message()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Made again in the process a simulate worker sends it to, its seat included.
+        return (_BotFailed, (self.said, self.why, self.seat))
 
 
 def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Player]:
