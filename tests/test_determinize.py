@@ -399,6 +399,22 @@ def test_s5_the_deals_that_fit_are_drawn_uniformly_chi_square(
     assert statistic < _chi_square_critical(dof, 4.2)
 
 
+def test_s5_the_exact_sampler_counts_the_deals_that_fit_once_for_every_sample(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every sample of one decision deals the same classes of tiles: their count, which
+    takes long with many seats that passed, is made for the first sample only."""
+    monkeypatch.setattr(_determinize, "_REJECTION_TRIES", 0)
+    unseen = sorted(full_set(3))[:8]
+    facts = {1: 0b00001111, 3: 0b00111100}
+    _determinize._fitting_splits.cache_clear()
+    rng = random.Random(1)
+    for _ in range(50):
+        _determinize._deal_fitting(facts, unseen, {1: 2, 3: 2}, rng)
+    counted = _determinize._fitting_splits.cache_info()
+    assert (counted.misses, counted.hits) == (1, 49)
+
+
 def test_s5_no_deal_fits_facts_that_leave_a_seat_too_few_tiles() -> None:
     unseen = sorted(full_set(3))[:4]
     with pytest.raises(InvalidArgumentError, match="history"):

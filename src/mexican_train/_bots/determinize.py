@@ -15,7 +15,7 @@ import functools
 import math
 import random
 import typing
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from .._core.engine import legal_moves, round_score
 from .._core.errors import InvalidArgumentError
@@ -528,6 +528,48 @@ def _table_then(
     )
 
 
+_Splits = list[tuple[int, tuple[int, ...], tuple[int, ...]]]
+
+
+@functools.lru_cache(maxsize=4)
+def _fitting_splits(
+    masks: tuple[int, ...], counts: tuple[int, ...], seats: int
+) -> tuple[Callable[[int, tuple[int, ...]], int], Callable[[int, tuple[int, ...]], _Splits]]:
+    """Return the exact sampler's count, ``ways``, and ``splits`` (`_deal_fitting`), for
+    classes of tiles of *masks* and *counts* among *seats* seats.
+
+    Kept, with the counts made, for the samples that follow: every sample of one
+    decision deals the same classes, and counting them may take long (many seats
+    with facts).
+    """
+
+    @functools.cache
+    def ways(c: int, caps: tuple[int, ...]) -> int:
+        # The fitting splits of classes c.. into the seats' remaining room *caps*.
+        if c == len(masks):
+            return int(not any(caps))
+        return sum(weight * ways(c + 1, rest) for weight, _, rest in splits(c, caps))
+
+    def splits(c: int, caps: tuple[int, ...]) -> _Splits:
+        # Each way to give seats of the class's mask some of its tiles: the number of
+        # ways to choose which tiles, the split, and the room left.
+        found: _Splits = []
+
+        def go(k: int, left: int, weight: int, taken: tuple[int, ...]) -> None:
+            if k == seats:
+                rest = tuple(cap - take for cap, take in zip(caps, taken, strict=True))
+                found.append((weight, taken, rest))
+                return
+            most = min(left, caps[k]) if masks[c] >> k & 1 else 0
+            for take in range(most + 1):
+                go(k + 1, left - take, weight * math.comb(left, take), (*taken, take))
+
+        go(0, counts[c], 1, ())
+        return found
+
+    return ways, splits
+
+
 def _deal_fitting(
     facts: dict[int, int],
     unseen: list[Tile],
@@ -569,33 +611,9 @@ def _deal_fitting(
         mask = sum(1 << k for k, s in enumerate(seats) if not facts[s] >> position & 1)
         by_mask.setdefault(mask, []).append(tile)
     classes = sorted(by_mask.items())
-    counts = [len(tiles) for _, tiles in classes]
-    masks = [mask for mask, _ in classes]
-
-    @functools.cache
-    def ways(c: int, caps: tuple[int, ...]) -> int:
-        # The fitting splits of classes c.. into the seats' remaining room *caps*.
-        if c == len(classes):
-            return int(not any(caps))
-        return sum(weight * ways(c + 1, rest) for weight, _, rest in splits(c, caps))
-
-    def splits(c: int, caps: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
-        # Each way to give seats of the class's mask some of its tiles: the number of
-        # ways to choose which tiles, the split, and the room left.
-        found: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-
-        def go(k: int, left: int, weight: int, taken: tuple[int, ...]) -> None:
-            if k == len(seats):
-                rest = tuple(cap - take for cap, take in zip(caps, taken, strict=True))
-                found.append((weight, taken, rest))
-                return
-            most = min(left, caps[k]) if masks[c] >> k & 1 else 0
-            for take in range(most + 1):
-                go(k + 1, left - take, weight * math.comb(left, take), (*taken, take))
-
-        go(0, counts[c], 1, ())
-        return found
-
+    ways, splits = _fitting_splits(
+        tuple(mask for mask, _ in classes), tuple(len(tiles) for _, tiles in classes), len(seats)
+    )
     caps = tuple(sizes[s] for s in seats)
     if ways(0, caps) == 0:
         raise InvalidArgumentError(
