@@ -883,7 +883,7 @@ def test_serve_refuses_a_host_that_is_empty_or_no_name() -> None:
     assert_one_line_error(undecodable, "is not a host name or address")
 
 
-@pytest.mark.parametrize("option", ["--bot-delay", "--takeover", "--turn-timer"])
+@pytest.mark.parametrize("option", ["--bot-delay", "--takeover", "--turn-timer", "--bot-timer"])
 def test_serve_refuses_nan_seconds_as_a_usage_error(option: str) -> None:
     result = run("serve", "--no-db", "--port", "0", option, "nan")
     assert_one_line_error(result, f"Invalid value for '{option}': 'nan' is not a number of seconds")
@@ -920,6 +920,24 @@ def test_serve_gives_the_server_the_idle_time_in_seconds(monkeypatch: pytest.Mon
     assert run("serve", "--no-db", "--port", "0", "--table-idle", "1.5").exit_code == 0
     assert run("serve", "--no-db", "--port", "0").exit_code == 0
     assert given == [5400.0, 24 * 3600.0]
+
+
+def test_serve_gives_the_table_its_bot_timer(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mexican_train._frontends import web
+
+    given: list[Any] = []
+    monkeypatch.setattr(web, "serve", lambda **options: given.append(options["bot_timer"]))
+    assert run("serve", "--no-db", "--port", "0", "--bot-timer", "5").exit_code == 0
+    assert run("serve", "--no-db", "--port", "0").exit_code == 0
+    assert given == [5.0, web.BOT_TIMER]
+
+
+@pytest.mark.parametrize("value", ["0.5", "90000", "inf"])
+def test_serve_refuses_a_bot_timer_out_of_its_range(value: str) -> None:
+    result = run("serve", "--no-db", "--port", "0", "--bot-timer", value)
+    assert_one_line_error(result, "Invalid value for '--bot-timer': ")
+    assert "is not in the range 1<=x<=86400" in result.stderr
+    assert result.exit_code == 2
 
 
 def test_serve_checks_the_bots_even_when_people_take_every_seat() -> None:

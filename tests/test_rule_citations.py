@@ -26,12 +26,19 @@ from mexican_train import (
 from mexican_train._frontends.cli import _describe as menu_line
 from mexican_train._frontends.cli import _full_help
 from mexican_train._frontends.narrate import Narrator
-from mexican_train._frontends.web import _describe as log_lines
-from mexican_train._frontends.web import _move_document
+from mexican_train._frontends.web import _describe, _move_document
+from mexican_train.events import derive_events
 from mexican_train.variants import NeverBind
 from scenario_helpers import DRAW, HUB6, PASS, STANDARD6, on, run, start, tiles
 
 NAMES = ["Ann", "Bo"]
+
+
+def log_lines(
+    before: GameState, after: GameState, seat: int, move: Move, names: list[str]
+) -> list[tuple[str, ...]]:
+    """The web table's log lines for *move*, from its events as the table derives them."""
+    return _describe(before, after, seat, move, derive_events(before, move, after), names)
 
 
 def _told(state: GameState, *moves: Move) -> tuple[GameState, list[tuple[str, str]]]:

@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -31,6 +32,7 @@ from mexican_train import (
     STANDARD,
     DealError,
     Draw,
+    GameState,
     InvalidArgumentError,
     Move,
     NextRound,
@@ -45,6 +47,7 @@ from mexican_train import (
 )
 from mexican_train._frontends.cli import cli
 from mexican_train._frontends.web import SPECTATOR, lobby_table, seed_warning, shareable_host
+from mexican_train.events import Event, derive_events
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.serialize import to_json, view_from_json
 from mexican_train.variants import combine
@@ -279,6 +282,150 @@ def test_a_failing_bot_does_not_stop_the_table() -> None:
         "Seat 1 (Broken)'s bot failed in choose(): RuntimeError: bug; its first legal move, "
     )
     assert any(line.startswith("Seat 2 (Cheat)'s bot chose an illegal move, ") for line in failures)
+
+
+class _Stuck:
+    """Chooses its first legal move once the test lets it (`release`); counts its calls."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.calls = self.answered = self.running = self.most_at_once = 0
+        self._counting = threading.Lock()
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        with self._counting:
+            self.calls += 1
+            self.running += 1
+            self.most_at_once = max(self.most_at_once, self.running)
+        try:
+            self.release.wait(TIMEOUT)
+            return moves[0]
+        finally:
+            with self._counting:
+                self.running -= 1
+                self.answered += 1
+
+
+def _to_seat_1s_turn(table: WebTable) -> None:
+    """Let the person at seat 0 move (or deal) until it is seat 1's turn."""
+    while table.state.current_player != 1:
+        assert not table.state.is_over
+        if table.state.current_player is None:
+            table.play(0, NextRound())
+        else:
+            table.play(0, _person_move(table, 0))
+
+
+def test_a_bot_that_takes_too_long_is_played_for_and_never_asked_twice_at_once() -> None:
+    """A bot gets bot_timer seconds a move; then its first legal move is played, and while
+    its late choice runs on it is not asked again: the table plays for it, says so once,
+    and asks it again once it has answered (the answer discarded)."""
+    stuck = _Stuck()
+    table = WebTable(2, SHORT, bots={1: stuck}, seed=4, bot_timer=1)
+    failures: list[str] = []
+    table.bot_failed = failures.append
+    try:
+        _to_seat_1s_turn(table)
+        assert table.play_bots(1) == 1  # after a second: its first legal move, for it
+        assert stuck.calls == 1
+        took = "Seat 1 (_Stuck)'s bot took more than 1 s: its first legal move was played for it."
+        assert took in table.document(0)["log"]
+        assert failures[0].startswith(
+            "Seat 1 (_Stuck)'s bot took more than 1 s to choose; its first legal move, "
+        )
+        for _ in range(3):  # its next moves: played for at once, the bot not asked again
+            _to_seat_1s_turn(table)
+            assert table.play_bots(1) == 1
+        assert stuck.calls == 1
+        late = "Seat 1 (_Stuck)'s bot is still on an earlier move: its first legal move is "
+        assert sum(line.startswith(late) for line in table.document(0)["log"]) == 1
+        assert len(failures) == 2  # said once, not at every move
+        assert failures[1].startswith("Seat 1 (_Stuck)'s bot has not answered an earlier move")
+        version = table.version
+        stuck.release.set()  # its late answer comes, and is not played
+        deadline = time.monotonic() + TIMEOUT
+        while stuck.answered < 1:
+            assert time.monotonic() < deadline, "the bot never answered"
+            table.wait(0, since=table.version, timeout=0.05)
+        assert table.version == version
+        while stuck.calls < 2:  # once its answer is in, it is asked again
+            assert time.monotonic() < deadline, "the bot was never asked again"
+            _to_seat_1s_turn(table)
+            table.play_bots(1)
+        assert stuck.most_at_once == 1
+    finally:
+        stuck.release.set()
+        table.close()
+
+
+def test_closing_the_table_does_not_wait_for_a_bot_that_hangs() -> None:
+    stuck = _Stuck()
+    table = WebTable(2, SHORT, bots={1: stuck}, seed=4, bot_timer=None)  # no limit
+    _to_seat_1s_turn(table)
+    table.start()
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while stuck.calls < 1:
+            assert time.monotonic() < deadline, "the bot was never asked"
+            table.wait(0, since=table.version, timeout=0.05)
+        table.close()
+        assert table._thread is not None
+        assert not table._thread.is_alive()
+    finally:
+        stuck.release.set()
+        table.close()
+
+
+class _ObservesBadly:
+    def __init__(self) -> None:
+        self.observed = 0
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return moves[0]
+
+    def observe(self, events: object) -> None:
+        self.observed += 1
+        raise ValueError("no history")
+
+
+def test_a_bot_whose_observe_fails_does_not_stop_the_table() -> None:
+    """As for a failure in choose: the log says so in public words, bot_failed says what
+    went wrong, and the table goes on; the bot plays on, told nothing more."""
+    table = WebTable(2, SHORT, bots={1: _ObservesBadly()}, seed=4)
+    failures: list[str] = []
+    table.bot_failed = failures.append
+    while _step(table):
+        pass
+    assert table.state.is_round_over
+    _until_logged(table, "Seat 1 (_ObservesBadly)'s bot failed: it plays on, told no more")
+    assert failures == [
+        "Seat 1 (_ObservesBadly)'s bot failed in observe(): ValueError: no history; "
+        "it is told no more of this game's moves"
+    ]
+    seated = table._bots[1]
+    assert isinstance(seated, _ObservesBadly)
+    assert seated.observed == 1
+
+
+def test_a_moves_events_are_derived_once_for_the_log_and_the_bots_that_observe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mexican_train._bots import simulate
+    from mexican_train._frontends import web
+
+    derived: list[Move] = []
+
+    def counted(before: GameState, move: Move, after: GameState) -> tuple[Event, ...]:
+        derived.append(move)
+        return derive_events(before, move, after)
+
+    monkeypatch.setattr(simulate, "derive_events", counted)
+    monkeypatch.setattr(web, "derive_events", counted)
+    table = WebTable(2, SHORT, bots={1: _Keeper()}, seed=4)
+    while _step(table):
+        pass
+    assert any(isinstance(move, Play) for move in derived)
+    assert len(derived) == table.version
 
 
 def test_a_server_logs_why_a_bot_failed(tmp_path: Path) -> None:
@@ -767,9 +914,16 @@ def test_a_document_says_the_seconds_left_under_the_turn_timer() -> None:
 
 
 @pytest.mark.parametrize(
-    "options", [{"takeover": 0}, {"turn_timer": float("nan")}, {"takeover": "5"}]
+    "options",
+    [
+        {"takeover": 0},
+        {"turn_timer": float("nan")},
+        {"takeover": "5"},
+        {"bot_timer": 0.5},
+        {"bot_timer": float("inf")},
+    ],
 )
-def test_takeover_and_turn_timer_are_seconds(options: dict[str, Any]) -> None:
+def test_takeover_turn_timer_and_bot_timer_are_seconds(options: dict[str, Any]) -> None:
     with pytest.raises(InvalidArgumentError, match="seconds from 1 to 86400"):
         WebTable(2, SHORT, bots={1: GreedyPlayer()}, **options)
 

@@ -136,7 +136,10 @@ def test_a_table_is_active_when_made_at_each_move_and_at_each_new_game(clock: Cl
 def test_an_idle_table_expires_and_refuses_moves_saying_why(clock: Clock) -> None:
     table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=2, clock=clock, bot_delay=0)
     table.start()
-    table.wait(0, since=0)  # the bot moves first at this seed
+    deadline = time.monotonic() + TIMEOUT
+    while table.state.current_player != 0:  # the bot moves first at this seed: its turn
+        assert time.monotonic() < deadline, "the bot never ended its turn"
+        table.wait(0, since=table.version, timeout=0.1)
     moved = table.version
     assert moved > 0
     clock.now += HOUR - 1

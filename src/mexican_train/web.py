@@ -33,6 +33,7 @@ from ._frontends.http import (
     read_json,
 )
 from ._frontends.web import (
+    BOT_TIMER,
     REVIEW_SAMPLES,
     SPECTATOR,
     WebServer,
@@ -43,6 +44,7 @@ from ._frontends.web import (
 )
 
 __all__ = [
+    "BOT_TIMER",
     "MAX_JSON_DEPTH",
     "REQUEST_TIMEOUT",
     "REVIEW_SAMPLES",

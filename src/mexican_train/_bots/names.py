@@ -19,7 +19,7 @@ from .._core.errors import InvalidArgumentError, shown
 from .players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
 from .search import SearchPlayer
 
-__all__ = ["BOTS", "LEVELS", "make_bot", "player_name"]
+__all__ = ["BOTS", "BOT_TIMER", "LEVELS", "make_bot", "player_name"]
 
 _BY_NAME: Final[dict[str, type[Player]]] = {
     "planner": PlannerPlayer,
@@ -36,6 +36,10 @@ BOTS: Final[dict[str, Callable[[], Player]]] = {
     **_BY_NAME,
     **{level: _BY_NAME[bot] for level, bot in LEVELS.items()},
 }
+#: The seconds a bot has for each move at the web table unless told otherwise
+#: (``WebTable.bot_timer``, ``serve --bot-timer``): the library's bots, at their
+#: default settings, take far less, even on a busy machine.
+BOT_TIMER: Final = 60.0
 _NAMES: Final[dict[type, str]] = {bot: name for name, bot in _BY_NAME.items()}
 
 

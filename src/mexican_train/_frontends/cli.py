@@ -27,7 +27,7 @@ import click
 
 from .. import COMPILED
 from .._bots.coach import analyze as run_analysis
-from .._bots.names import BOTS, player_name
+from .._bots.names import BOT_TIMER, BOTS, player_name
 from .._bots.players import Player
 from .._bots.search import SearchPlayer
 from .._bots.simulate import PlayerFailure, illegal_move_said, observers_of, tell
@@ -1353,6 +1353,15 @@ def _check_host(context: click.Context, parameter: click.Parameter, value: str) 
     help="Seconds a person has for each move; then a bot makes it for them.",
 )
 @click.option(
+    "--bot-timer",
+    type=_Seconds(1, 86400),
+    default=BOT_TIMER,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds a bot has for each move; then the table plays its first legal move "
+    "for it, and says so.",
+)
+@click.option(
     "--max-connections",
     type=click.IntRange(1, 65536),
     default=MAX_CONNECTIONS,
@@ -1394,6 +1403,7 @@ def serve(
     no_db: bool,
     takeover: float | None,
     turn_timer: float | None,
+    bot_timer: float,
     max_connections: int,
     max_per_client: int,
     table_idle: float,
@@ -1444,7 +1454,7 @@ def serve(
         serve_table(
             players=players, people=people, bots=seated, rules=chosen, seed=seed,
             host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
-            db=db, takeover=takeover, turn_timer=turn_timer,
+            db=db, takeover=takeover, turn_timer=turn_timer, bot_timer=bot_timer,
             max_connections=max_connections, max_per_client=max_per_client,
             table_idle=table_idle * 3600,
         )  # fmt: skip

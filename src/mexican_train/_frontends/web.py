@@ -9,6 +9,7 @@ through the library's public API.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hmac
 import importlib
@@ -20,14 +21,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from typing import IO, Any, Final, cast
 
 import attrs
 
 from .._bots.coach import analyze
-from .._bots.names import BOTS, LEVELS, make_bot, player_name
+from .._bots.names import BOT_TIMER, BOTS, LEVELS, make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
-from .._bots.simulate import observers_of, observing_copies, tell
+from .._bots.simulate import observing_copies, tell_events
 from .._catalogue.variants import combine, get_variant, variant_name
 from .._core.engine import apply, dead_doubles, doubles_to_cover, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
@@ -35,7 +37,7 @@ from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Pl
 from .._core.rules import STANDARD, EnginePlacement, Rules
 from .._core.state import GameState
 from .._core.view import PlayerView, spectator_view, view
-from .._formats.events import OneTileLeft, derive_events
+from .._formats.events import Event, OneTileLeft, derive_events
 from .._formats.notation import format_move
 from .._formats.record import GameRecord, ReplayError, replay
 from .._formats.serialize import to_json
@@ -46,6 +48,7 @@ from .narrate import drawn_for_engine, marker_rule, review_report, round_result
 from .store import UNTOUCHED, StoredTable, StoreError, TableStore, token_hash
 
 __all__ = [
+    "BOT_TIMER",
     "REVIEW_SAMPLES",
     "SPECTATOR",
     "WebServer",
@@ -89,6 +92,87 @@ def _seated(seat: object, bot: object) -> tuple[Player, str | None]:
     return make_bot(bot), bot.lower()
 
 
+class _BotCalls:
+    """One seated bot's calls, made one at a time and in order, in a thread of its own.
+
+    The table asks a bot to ``observe`` each move's events and to ``choose`` its moves
+    here, never under the table's lock: a bot that hangs holds up nobody but itself
+    (the table stops waiting for it after `WebTable.bot_timer`).  Python cannot stop a
+    thread, so a call that runs late runs on, and the calls after it wait their turn:
+    the bot is never called twice at once, and it is told every move, in order, before
+    it chooses again.  The thread ends whenever no call is waiting.
+    """
+
+    def __init__(
+        self, seat: int, bot: Player, observe_failed: Callable[[_BotCalls, Exception], None]
+    ) -> None:
+        self.seat = seat
+        self.bot = bot
+        observe = getattr(bot, "observe", None)
+        self._observe: Callable[[tuple[Event, ...]], object] | None = (
+            observe if callable(observe) else None
+        )
+        self._observe_failed = observe_failed
+        self._waiting: collections.deque[Callable[[], None]] = collections.deque()
+        self._lock = threading.Lock()
+        self._running = False
+        self._choosing: Future[Move] | None = None
+        #: Whether the table said that the bot is still on a move it was asked for earlier.
+        self.told_late = False
+
+    @property
+    def late(self) -> bool:
+        """Whether a choice the bot was asked for has not come back yet."""
+        return self._choosing is not None and not self._choosing.done()
+
+    def observe(self, events: tuple[Event, ...]) -> None:
+        """Have the bot told *events*, those of one move, as its seat may see them (S5)."""
+        if self._observe is not None:
+            self._call(lambda: self._observe_now(events))
+
+    def _observe_now(self, events: tuple[Event, ...]) -> None:
+        observe = self._observe
+        if observe is None:  # it failed on an earlier move: it is told nothing more
+            return
+        try:
+            tell_events(((self.seat, observe),), events)
+        except Exception as error:  # a user's bot that fails must not stop the table
+            self._observe = None
+            self._observe_failed(self, error)
+
+    def choose(self, mine: PlayerView, moves: tuple[Move, ...]) -> Future[Move]:
+        """Ask the bot for its move; return its answer to come (or the exception it raised)."""
+        answer: Future[Move] = Future()
+
+        def call() -> None:
+            answer.set_running_or_notify_cancel()
+            try:
+                answer.set_result(self.bot.choose(mine, moves))
+            except Exception as error:
+                answer.set_exception(error)
+
+        self._choosing, self.told_late = answer, False
+        self._call(call)
+        return answer
+
+    def _call(self, call: Callable[[], None]) -> None:
+        with self._lock:
+            self._waiting.append(call)
+            if self._running:
+                return
+            self._running = True
+        threading.Thread(target=self._run, name=f"bot at seat {self.seat}", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                if not self._waiting:
+                    self._running = False
+                    return
+                call = self._waiting.popleft()
+            call()
+
+
 class WebTable:
     """A game at one table: people in some seats, bots in the others, one token per person.
 
@@ -112,6 +196,9 @@ class WebTable:
             None: never.
         turn_timer: seconds a person has for each move; then a bot makes that move for
             them.  None: no limit.
+        bot_timer: seconds a bot has for each move (`BOT_TIMER`, a minute); then the
+            table plays the bot's first legal move for it, as for a bot that fails, and
+            discards the bot's late answer.  None: no limit.
         name: the table's name among the tables of one server (up to 16 letters, digits,
             ``-`` and ``_``); its tokens start with it, so that a token names its table.
         clock: the wall clock of the table's last activity (`active`), in seconds since
@@ -121,8 +208,8 @@ class WebTable:
         DealError: if the rules cannot deal for *players* (S1).
         InvalidArgumentError: if a bot's seat does not exist, a bot's name is not
             a library bot's or a level's, every seat is a bot's,
-            *bot_delay* is not a number of seconds from 0 to 60, or *takeover* or
-            *turn_timer* is not a number of seconds from 1 to 86400.
+            *bot_delay* is not a number of seconds from 0 to 60, or *takeover*,
+            *turn_timer* or *bot_timer* is not a number of seconds from 1 to 86400.
 
     >>> from mexican_train import STANDARD
     >>> from mexican_train.players import PlannerPlayer
@@ -144,6 +231,7 @@ class WebTable:
         bot_delay: float = 0.0,
         takeover: float | None = None,
         turn_timer: float | None = None,
+        bot_timer: float | None = BOT_TIMER,
         name: str = "",
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -175,7 +263,8 @@ class WebTable:
             raise InvalidArgumentError(
                 f"bot_delay is a number of seconds from 0 to 60, not {bot_delay!r}"
             )
-        for option, value in (("takeover", takeover), ("turn_timer", turn_timer)):
+        timers = (("takeover", takeover), ("turn_timer", turn_timer), ("bot_timer", bot_timer))
+        for option, value in timers:
             if value is not None and (
                 not isinstance(value, (int, float))
                 or not math.isfinite(value)
@@ -189,6 +278,8 @@ class WebTable:
         self._bots = observing_copies(made)
         self.takeover = takeover
         self.turn_timer = turn_timer
+        #: The seconds a bot has for each move, or None (see the *bot_timer* argument).
+        self.bot_timer = bot_timer
         self._stand_ins: dict[int, Player] = {}  # bots playing for people, by seat
         self._turn_began = time.monotonic()
         self._timed_out = -1  # the version whose turn ran out, once told
@@ -199,9 +290,11 @@ class WebTable:
         #: Called with the record of a new game dealt at the table (`again`) before it
         #: starts; if it raises, the game stays as it was.
         self.restarted: Callable[[GameRecord], None] | None = None
-        #: Called with one line, naming the seat and what went wrong, when a bot raises or
-        #: chooses an illegal move: the table plays its first legal move for it and goes
-        #: on.  A `WebServer` writes the line to its log.
+        #: Called with one line, naming the seat and what went wrong, when a bot raises,
+        #: chooses an illegal move or takes more than `bot_timer` seconds: the table plays
+        #: its first legal move for it and goes on; when a bot's ``observe`` raises: the
+        #: bot plays on, told nothing more of the game.  A `WebServer` writes the line to
+        #: its log.
         self.bot_failed: Callable[[str], None] | None = None
         #: Called when the table expires (`expire`), before it closes; if it raises, the
         #: table stays as it was.  ``mexican-train serve --db`` deletes the table here.
@@ -209,7 +302,7 @@ class WebTable:
         self._clock = clock
         self._active = clock()
         self._expired: str | None = None  # why the table expired, in words
-        self._observers = observers_of(self._bots)
+        self._calls = self._bot_calls()
         self.bot_delay = float(bot_delay)
         #: The display name of each seat, ``Seat 2``, or ``Seat 2 (planner)`` for a bot: the
         #: name it was given by (``Seat 2 (hard)``), or else its `player_name`.
@@ -262,6 +355,7 @@ class WebTable:
         bot_delay: float = 0.0,
         takeover: float | None = None,
         turn_timer: float | None = None,
+        bot_timer: float | None = BOT_TIMER,
         name: str = "",
         began: int = 0,
         active: float | None = None,
@@ -273,8 +367,8 @@ class WebTable:
         each person's token (`token_hashes`), and of the spectators' as seat `SPECTATOR`.  The record is replayed through the engine
         (`~mexican_train.replay`), then move by move into the table's log.  The tokens
         themselves are not known, only their hashes: the people keep their links.
-        *bot_delay*, *takeover*, *turn_timer* and *name* are the table's options (see
-        `WebTable`).  *began* is the version the table had reached when the game was
+        *bot_delay*, *takeover*, *turn_timer*, *bot_timer* and *name* are the table's
+        options (see `WebTable`).  *began* is the version the table had reached when the game was
         dealt (a new game at the table, `again`): the table's version goes on from
         there, so open pages take its documents for the newest.  *active* is the time of
         its last move, by *clock* (`active`; None: now).
@@ -291,6 +385,7 @@ class WebTable:
             bot_delay=bot_delay,
             takeover=takeover,
             turn_timer=turn_timer,
+            bot_timer=bot_timer,
             name=name,
             clock=clock,
         )
@@ -643,7 +738,7 @@ class WebTable:
             self._reviews.clear()
             # A bot that keeps the round's events starts the new game without the old one's.
             self._bots = observing_copies(self._given)
-            self._observers = observers_of(self._bots)
+            self._calls = self._bot_calls()
             label = self.labels[seat]
             self._log.clear()  # a document's log is the round's, from its deal (E4)
             self._note(seat, f"{label} dealt a new game.", "You dealt a new game.")
@@ -721,16 +816,24 @@ class WebTable:
                 raise RequestError(
                     503, "not saved", f"the move could not be kept: {error}"
                 ) from None
-        tell(self._observers, before, move, after)  # bots that keep the round's events
+        events = derive_events(before, move, after)  # for the log, and the bots that observe
+        for calls in self._calls.values():
+            calls.observe(events)
         self._state = after
         self._version += 1
         self._moves.append(move)
         if isinstance(move, NextRound):
             self._log.clear()  # a document's log is the round's, from its deal (E4)
-        self._log.extend(_describe(before, after, seat, move, self.labels))
+        self._log.extend(_describe(before, after, seat, move, events, self.labels))
         self._turn_began = time.monotonic()
         self._active = self._clock()
         self._tell()
+
+    def _bot_calls(self) -> dict[int, _BotCalls]:
+        """Return the calls of each of the game's bots (`_BotCalls`), by seat."""
+        return {
+            seat: _BotCalls(seat, bot, self._observe_failed) for seat, bot in self._bots.items()
+        }
 
     def _bot_to_move(self) -> tuple[int, PlayerView, Player] | None:
         """Return the seat a bot is to move for now, its view and the bot (under the lock)."""
@@ -793,49 +896,112 @@ class WebTable:
         with self._changed:
             turn = self._bot_to_move()
             version = self._version
+            calls = self._calls.get(turn[0]) if turn is not None else None
         if turn is None:
             return False
         seat, mine, bot = turn
         moves = legal_moves(mine)
+        label = self.labels[seat]
         failure = None  # what went wrong with the bot's choice, in one line
-        try:
-            move = bot.choose(mine, moves)
-        except Exception as error:  # a user's bot that fails must not stop the table
-            move, failure = moves[0], _failure(error, self.labels[seat])
+        public = f"{label}'s bot failed: its first legal move was played for it."
+        if calls is None:  # a stand-in for a person, the library's own: asked at once
+            try:
+                move = bot.choose(mine, moves)
+            except Exception as error:  # never expected, but the table must go on
+                move, failure = moves[0], _failure(error, label, "choose()")
+        elif calls.late:  # still on an earlier choice: never called twice at once
+            move = moves[0]
+            if not calls.told_late:  # said once, not at every move
+                calls.told_late = True
+                failure = (
+                    f"{label}'s bot has not answered an earlier move yet, so it is not "
+                    "asked again until it does"
+                )
+                public = (
+                    f"{label}'s bot is still on an earlier move: its first legal move is "
+                    "played for it until it answers."
+                )
+        else:
+            move, failure, public = self._ask(calls, mine, moves, public)
         with self._changed:
             if self._closed:
                 return False  # closed (or expired) while the bot chose: nothing more is kept
             if self._version != version:
-                return True  # cannot happen (only this seat may move), but never apply stale
+                return True  # a person back from a takeover moved: never apply stale
             try:
                 try:
                     self._apply(seat, move)
                 except IllegalMoveError as error:
                     failure = (
-                        f"{self.labels[seat]}'s bot chose an illegal move, "
-                        f"{_shown_move(move)}: {error.reason}"
+                        f"{label}'s bot chose an illegal move, {_shown_move(move)}: {error.reason}"
                     )
                     self._apply(seat, moves[0])  # a bot's illegal choice: its first legal move
             except RequestError:  # the journal could not keep it: the bot tries again later
                 return False
             if failure is not None:
-                self._bot_failed(seat, failure, moves[0])
+                self._bot_failed(seat, failure, moves[0], public)
         return True
 
-    def _bot_failed(self, seat: int, failure: str, instead: Move) -> None:
+    def _ask(
+        self, calls: _BotCalls, mine: PlayerView, moves: tuple[Move, ...], public: str
+    ) -> tuple[Move, str | None, str]:
+        """Return the move a seated bot chooses within `bot_timer` seconds, else its first
+        legal move; and what went wrong, if anything, with the log's words for it.
+
+        The wait ends early if the table closes.  A late answer is never used.
+        """
+        label = self.labels[calls.seat]
+        answer = calls.choose(mine, moves)
+        with self._changed:
+            answer.add_done_callback(lambda _: self._wake())
+            self._changed.wait_for(lambda: answer.done() or self._closed, self.bot_timer)
+        if not answer.done():
+            if self._closed or self.bot_timer is None:  # closed: nothing more is played
+                return moves[0], None, public
+            limit = f"{self.bot_timer:g} s"
+            return (
+                moves[0],
+                f"{label}'s bot took more than {limit} to choose",
+                f"{label}'s bot took more than {limit}: its first legal move was played for it.",
+            )
+        try:
+            return answer.result(), None, public
+        except Exception as error:  # a user's bot that fails must not stop the table
+            return moves[0], _failure(error, label, "choose()"), public
+
+    def _wake(self) -> None:
+        with self._changed:
+            self._changed.notify_all()
+
+    def _bot_failed(self, seat: int, failure: str, instead: Move, public: str) -> None:
         """Say that *seat*'s bot failed and *instead* was played for it (under the lock).
 
-        The table's log says so in public words, since *failure*, a line that names the
-        seat and what went wrong, may name a tile of the bot's hand (S5): `bot_failed`
-        gets it whole.
+        The table's log says so in *public*'s words, since *failure*, a line that names
+        the seat and what went wrong, may name a tile of the bot's hand (S5):
+        `bot_failed` gets it whole.
         """
-        label = self.labels[seat]
-        said = f"{label}'s bot failed: its first legal move was played for it."
-        self._note(seat, said, said)
+        self._note(seat, public, public)
         if self.bot_failed is not None:
             self.bot_failed(
                 f"{failure}; its first legal move, {format_move(instead)}, was played instead"
             )
+
+    def _observe_failed(self, calls: _BotCalls, error: Exception) -> None:
+        """Say that a bot's ``observe`` raised *error*: it is told nothing more this game.
+
+        Called from the bot's own thread (`_BotCalls`); a bot of a game dealt over since,
+        or of a closed table, is not spoken of.
+        """
+        with self._changed:
+            if self._closed or self._calls.get(calls.seat) is not calls:
+                return
+            label = self.labels[calls.seat]
+            said = f"{label}'s bot failed: it plays on, told no more of this game's moves."
+            self._note(calls.seat, said, said)
+            if self.bot_failed is not None:
+                failure = _failure(error, label, "observe()")
+                self.bot_failed(f"{failure}; it is told no more of this game's moves")
+            self._tell()
 
     def start(self) -> None:
         """Run the bots in a thread, where each waits ``bot_delay`` seconds, then moves.
@@ -969,9 +1135,17 @@ def _score_table(table: PlayerView) -> dict[str, Any]:
 
 
 def _describe(
-    before: GameState, after: GameState, seat: int, move: Move, labels: Sequence[str]
+    before: GameState,
+    after: GameState,
+    seat: int,
+    move: Move,
+    events: tuple[Event, ...],
+    labels: Sequence[str],
 ) -> list[tuple[str, ...]]:
-    """Say what *seat*'s *move* did, in public words only: each line as `_readings` gives it."""
+    """Say what *seat*'s *move* did, in public words only: each line as `_readings` gives it.
+
+    *events* are the move's (`derive_events`).
+    """
     who = labels[seat]
     said: list[tuple[str, str]] = []  # each line to the others, and to *seat* itself
     if isinstance(move, Play):
@@ -987,7 +1161,7 @@ def _describe(
                 f"You played {move.tile} on {yours}{out}.",
             )
         )
-        if OneTileLeft(seat) in derive_events(before, move, after):
+        if OneTileLeft(seat) in events:
             said.append((f"{who} has one tile left (E3a).", "You have one tile left (E3a)."))
     elif isinstance(move, Draw):
         # Only the drawer is told which tile (S5): the others learn that a tile was drawn.
@@ -1057,12 +1231,13 @@ def _first_player(dealt: GameState, labels: Sequence[str]) -> tuple[str, ...]:
     return _readings(dealt.players, first, others, own)
 
 
-def _failure(error: Exception, label: str) -> str:
-    """Say in one line that the bot of the seat *label* raised *error*: its message when
-    that names the bot already (the command line's bots of your own), as its type's."""
+def _failure(error: Exception, label: str, where: str) -> str:
+    """Say in one line that the bot of the seat *label* raised *error* in *where*
+    (``"choose()"``): its message when that names the bot already (the command line's
+    bots of your own), as its type's."""
     if getattr(error, "names_the_bot", False):
         return str(error)
-    return f"{label}'s bot failed in choose(): {type(error).__name__}: {error}"
+    return f"{label}'s bot failed in {where}: {type(error).__name__}: {error}"
 
 
 def _shown_move(move: object) -> str:
@@ -1236,6 +1411,7 @@ def serve(
     db: str | None = None,
     takeover: float | None = None,
     turn_timer: float | None = None,
+    bot_timer: float | None = BOT_TIMER,
     max_connections: int = MAX_CONNECTIONS,
     max_per_client: int = MAX_PER_CLIENT,
     table_idle: float | None = TABLE_IDLE,
@@ -1245,6 +1421,8 @@ def serve(
     Prints the link of each person's seat to *out*.  This is ``mexican-train serve``,
     which reads *rules* and *bots* from its ``--rules``/``--house`` and ``--bots``.  A bot
     is a player, or the name of a library bot or a level, as `WebTable` takes them.
+    *bot_delay*, *takeover*, *turn_timer* and *bot_timer* are the options of the table
+    served from the start and of the tables kept in *db* (see `WebTable`).
 
     With *db*, the path of an SQLite database, every move is committed there before it
     is applied.  The database keeps the latest table of the command line's for each
@@ -1279,7 +1457,7 @@ def serve(
     store = TableStore(db) if db is not None else None
     server = None
     try:
-        options = _TableOptions(bot_delay, takeover, turn_timer)
+        options = _TableOptions(bot_delay, takeover, turn_timer, bot_timer)
         found: _Resumed | str | None = None
         others: list[StoredTable] = []  # the command line's, of other options, unfinished
         lobby_kept: list[WebTable] = []
@@ -1299,6 +1477,7 @@ def serve(
                 bot_delay=bot_delay,
                 takeover=takeover,
                 turn_timer=turn_timer,
+                bot_timer=bot_timer,
             )
         server = WebServer(  # make_server's, but the table is kept once the port is bound:
             (host, port),  # a table whose links were never printed is never kept
@@ -1413,6 +1592,7 @@ class _TableOptions:
     bot_delay: float
     takeover: float | None
     turn_timer: float | None
+    bot_timer: float | None = BOT_TIMER
 
 
 @attrs.frozen
@@ -1506,6 +1686,7 @@ def _resume(kept: StoredTable, options: _TableOptions, store: TableStore) -> Web
             bot_delay=options.bot_delay,
             takeover=options.takeover,
             turn_timer=options.turn_timer,
+            bot_timer=options.bot_timer,
             name=kept.name,
             began=kept.began,
             active=kept.active,
