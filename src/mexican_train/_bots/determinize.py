@@ -531,7 +531,7 @@ def _table_then(
 _Splits = list[tuple[int, tuple[int, ...], tuple[int, ...]]]
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=1)
 def _fitting_splits(
     masks: tuple[int, ...], counts: tuple[int, ...], seats: int
 ) -> tuple[Callable[[int, tuple[int, ...]], int], Callable[[int, tuple[int, ...]], _Splits]]:
