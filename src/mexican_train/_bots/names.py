@@ -37,9 +37,10 @@ BOTS: Final[dict[str, Callable[[], Player]]] = {
     **{level: _BY_NAME[bot] for level, bot in LEVELS.items()},
 }
 #: The seconds a bot has for each move at the web table unless told otherwise
-#: (``WebTable.bot_timer``, ``serve --bot-timer``): the library's bots, at their
-#: default settings, take far less, even on a busy machine.
-BOT_TIMER: Final = 60.0
+#: (``WebTable.bot_timer``, ``serve --bot-timer``): five times the longest move measured
+#: of the library's bots at their default settings on a busy 2-core machine (a search
+#: decision late in a round of eight players, about a minute).
+BOT_TIMER: Final = 300.0
 _NAMES: Final[dict[type, str]] = {bot: name for name, bot in _BY_NAME.items()}
 
 
