@@ -687,3 +687,26 @@ def numbers_near(low: int, high: int) -> st.SearchStrategy[int]:
 def parts_of(state: GameState) -> dict[str, Any]:
     """Every part `build_state` takes, read from *state*'s attributes of the same names."""
     return {name: getattr(state, name) for name in inspect.signature(build_state).parameters}
+
+
+# -- facts that some deal fits ----------------------------------------------------------------
+
+
+@st.composite
+def fitting_facts(draw: st.DrawFn) -> tuple[dict[int, int], list[Tile], dict[int, int]]:
+    """Facts (`determinize`'s masks of unseen tiles some seats lack), the unseen tiles and
+    those seats' hand sizes, such that some deal fits: one is dealt first, and each
+    seat's mask leaves its hand out."""
+    unseen = sorted(full_set(6))[: draw(st.integers(2, 28))]
+    seats = draw(st.integers(1, 6))
+    order = draw(st.permutations(range(len(unseen))))
+    facts: dict[int, int] = {}
+    sizes: dict[int, int] = {}
+    start = 0
+    for seat in range(1, seats + 1):
+        size = draw(st.integers(0, len(unseen) - start))
+        held = sum(1 << p for p in order[start : start + size])
+        start += size
+        facts[seat] = draw(st.integers(0, 2 ** len(unseen) - 1)) & ~held
+        sizes[seat] = size
+    return facts, unseen, sizes

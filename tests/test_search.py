@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 import random
+from unittest import mock
 
+import attrs
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -27,7 +29,9 @@ from mexican_train import (
     spectator_view,
     view,
 )
+from mexican_train._bots import determinize as _determinize
 from mexican_train._bots.playout import PLAN_NODES, planned_step, playout
+from mexican_train.events import Event, apply_with_events, redact_events
 from mexican_train.players import SearchPlayer
 from scenario_helpers import on, table
 from strategies import played_positions
@@ -321,3 +325,30 @@ def test_an_observed_history_reaches_the_sampler_unless_inference_is_off(
         player.observe(redact_events(events, seat))
         player.choose(mine, legal_moves(mine))
     assert seen == [tuple(redact_events(events, seat)), None]
+
+
+def test_s5_p7_a_decision_with_many_seats_that_passed_gives_the_exact_count_up() -> None:
+    """Eight players, late in a round, four seats whose passes still tell something:
+    counting every fitting deal exactly would take several times the exact sampler's
+    budget here (about a second), so the decision gives the count up once, at its
+    budget, and the chain deals its worlds."""
+    planner = PlannerPlayer()
+    state = new_game(8, attrs.evolve(STANDARD, rounds=1), seed=3)
+    events: tuple[Event, ...] = ()
+    for _ in range(49):
+        mover = state.current_player
+        assert mover is not None
+        mine = view(state, mover)
+        state, new = apply_with_events(state, planner.choose(mine, legal_moves(mine)))
+        events += new
+    seat = state.current_player
+    assert seat is not None
+    mine = view(state, seat)
+    player = SearchPlayer(iterations=24)
+    player.observe(redact_events(events, seat))
+    _determinize._fitting_splits.cache_clear()
+    with mock.patch.object(_determinize, "_chain_deal", wraps=_determinize._chain_deal) as chain:
+        move = player.choose(mine, legal_moves(mine))
+    assert move in legal_moves(mine)
+    assert chain.called
+    assert _determinize._fitting_splits.cache_info().misses == 1

@@ -65,8 +65,12 @@ def determinize(
     the trains open to it then: such deals are never returned.  Tiles it drew since
     are unknown again, so nothing is inferred about a seat that has drawn or played
     after its pass.  Among the deals that fit, the sampler is uniform (by rejection,
-    then by counting the deals that fit).  Between rounds and
-    under open hands (V10) the history tells nothing more.
+    then by counting the deals that fit) -- unless the deals are too many to count
+    in a fraction of a second, which takes several seats with such passes (at large
+    tables, late in a round): then they come from a Markov chain over the deals
+    that fit, whose stationary distribution is the uniform one, run a fixed number
+    of steps.  Its deals fit, always; they are uniform only approximately.
+    Between rounds and under open hands (V10) the history tells nothing more.
 
     Args:
         view: a seat's view (`view`), not a spectator's.
@@ -104,7 +108,10 @@ def worlds(
     The states are those successive calls would return, *rng* advanced alike: the
     view and the history are read once, the first state is built and checked by
     `build_state`, and each later one is the first with the hidden tiles dealt anew
-    and a fresh seed -- the same parts, so the check would pass again.  Raises what
+    and a fresh seed -- the same parts, so the check would pass again.  Where the
+    deals that fit the history are too many to count (`determinize`), the first
+    state is still ``determinize``'s, but each later deal continues the Markov chain
+    from the one before, with fewer steps than a fresh start needs.  Raises what
     `determinize` raises, on the first ``next``.
     """
     prepared = _prepare(view, rng, history)
@@ -152,8 +159,9 @@ def _build(
 
 
 # What a view and a history fix for every deal: the hands (the seat's own, and every
-# hand under open hands, V10), the hidden seats, the unseen tiles, and the facts.
-_Prepared = tuple[list[tuple[Tile, ...]], list[int], list[Tile], dict[int, int]]
+# hand under open hands, V10), the hidden seats, the unseen tiles, and the facts; and
+# the last deal of the chain (`_chain_deal`), if any, which later deals continue.
+_Prepared = tuple[list[tuple[Tile, ...]], list[int], list[Tile], dict[int, int], list[list[int]]]
 
 
 def _prepare(
@@ -183,21 +191,21 @@ def _prepare(
         hidden = [other for other in range(view.players) if other != seat]
     unseen = _unseen(view.max_pip, shown)
     facts = {} if history is None or not hidden else _facts(view, tuple(history), tuple(unseen))
-    return hands, hidden, unseen, facts
+    return hands, hidden, unseen, facts, []
 
 
 def _deal(
     view: PlayerView, prepared: _Prepared, rng: random.Random
 ) -> tuple[list[tuple[Tile, ...]], list[Tile]]:
     """Deal the unseen tiles: each hidden hand, then the boneyard, in draw order."""
-    hands, hidden, unseen, facts = prepared
+    hands, hidden, unseen, facts, chain = prepared
     hands = list(hands)
     unseen = list(unseen)
     if facts:
         # The seats the history tells about first, uniformly among the deals that fit;
         # the rest of the tiles, uniformly, to the others and the boneyard below.
         sizes = {other: view.hand_sizes[other] for other in facts}
-        known = _deal_fitting(facts, unseen, sizes, rng)
+        known = _deal_fitting(facts, unseen, sizes, rng, chain)
         for other, tiles in known.items():
             hands[other] = tuple(tiles)
         dealt = {tile for tiles in known.values() for tile in tiles}
@@ -531,17 +539,24 @@ def _table_then(
 _Splits = list[tuple[int, tuple[int, ...], tuple[int, ...]]]
 
 
+class _OverBudget(Exception):
+    """The exact sampler's count would take more than its budget of splits."""
+
+
 @functools.lru_cache(maxsize=1)
 def _fitting_splits(
-    masks: tuple[int, ...], counts: tuple[int, ...], seats: int
-) -> tuple[Callable[[int, tuple[int, ...]], int], Callable[[int, tuple[int, ...]], _Splits]]:
+    masks: tuple[int, ...], counts: tuple[int, ...], caps: tuple[int, ...], budget: int
+) -> tuple[Callable[[int, tuple[int, ...]], int], Callable[[int, tuple[int, ...]], _Splits]] | None:
     """Return the exact sampler's count, ``ways``, and ``splits`` (`_deal_fitting`), for
-    classes of tiles of *masks* and *counts* among *seats* seats.
+    classes of tiles of *masks* and *counts* among seats of room *caps*; None if
+    counting the fitting deals takes more than *budget* splits.
 
     Kept, with the counts made, for the samples that follow: every sample of one
     decision deals the same classes, and counting them may take long (many seats
-    with facts).
+    with facts) -- or be given up, once, for the whole decision.
     """
+    seats = len(caps)
+    spent = [0]  # splits made while counting; drawing is not limited
 
     @functools.cache
     def ways(c: int, caps: tuple[int, ...]) -> int:
@@ -557,6 +572,9 @@ def _fitting_splits(
 
         def go(k: int, left: int, weight: int, taken: tuple[int, ...]) -> None:
             if k == seats:
+                spent[0] += 1
+                if spent[0] > budget >= 0:
+                    raise _OverBudget
                 rest = tuple(cap - take for cap, take in zip(caps, taken, strict=True))
                 found.append((weight, taken, rest))
                 return
@@ -567,7 +585,23 @@ def _fitting_splits(
         go(0, counts[c], 1, ())
         return found
 
+    try:
+        ways(0, caps)
+    except _OverBudget:
+        return None
+    budget = -1  # counted: drawing is not limited
     return ways, splits
+
+
+# The exact sampler's budget: the splits its count may make (`_fitting_splits`) before
+# `_deal_fitting` gives it up for the chain: about 0.3 s of counting in pure Python, at
+# most once a decision.  The largest count of 4-player HUB and STANDARD games makes a
+# quarter of it (docs/explanation/search.rst).
+_EXACT_SPLITS = 200_000
+# The chain's steps for each tile the seats hold, before its first deal and between
+# deals of one `worlds` (`_chain_deal`).
+_CHAIN_BURN_IN = 40
+_CHAIN_STEPS = 5
 
 
 def _deal_fitting(
@@ -575,8 +609,11 @@ def _deal_fitting(
     unseen: list[Tile],
     sizes: dict[int, int],
     rng: random.Random,
+    chain: list[list[int]] | None = None,
+    budget: int | None = None,
 ) -> dict[int, list[Tile]]:
-    """Return the hands of the seats in *facts*, uniformly among those that fit them.
+    """Return the hands of the seats in *facts*, uniformly among those that fit them
+    (approximately so when they are too many to count).
 
     A seat of *facts* holds none of the tiles its mask marks.  First by rejection:
     hands drawn uniformly, kept if they fit (a uniform draw conditioned on fitting
@@ -589,6 +626,12 @@ def _deal_fitting(
     fitting deals, so whichever gives the result, it is uniform.  The tiles no seat
     of *facts* receives are the rest, dealt afterwards uniformly to the other seats
     and the boneyard.
+
+    The count grows exponentially with the seats of *facts*: when it would take more
+    than *budget* splits (`_EXACT_SPLITS` by default), which happens only with many
+    seats that passed, the deal comes from a Markov chain instead (`_chain_deal`):
+    it fits the facts, always, and is uniform only approximately.  *chain* holds the
+    chain's last deal, kept from one call to the next (empty at first).
     """
     seats = sorted(facts)
     for _ in range(_REJECTION_TRIES):
@@ -611,15 +654,18 @@ def _deal_fitting(
         mask = sum(1 << k for k, s in enumerate(seats) if not facts[s] >> position & 1)
         by_mask.setdefault(mask, []).append(tile)
     classes = sorted(by_mask.items())
-    ways, splits = _fitting_splits(
-        tuple(mask for mask, _ in classes), tuple(len(tiles) for _, tiles in classes), len(seats)
-    )
     caps = tuple(sizes[s] for s in seats)
+    counted = _fitting_splits(
+        tuple(mask for mask, _ in classes),
+        tuple(len(tiles) for _, tiles in classes),
+        caps,
+        _EXACT_SPLITS if budget is None else budget,
+    )
+    if counted is None:
+        return _chain_deal(facts, unseen, sizes, rng, [] if chain is None else chain)
+    ways, splits = counted
     if ways(0, caps) == 0:
-        raise InvalidArgumentError(
-            "no deal of the unseen tiles fits the history: a seat that passed would hold a "
-            "tile it could have played (the history is not this view's)"
-        )
+        raise _no_fitting_deal()
     hands = {s: [] for s in seats}
     for c, (_, tiles) in enumerate(classes):
         options = splits(c, caps)
@@ -637,3 +683,117 @@ def _deal_fitting(
             start += take
         caps = rest
     return hands
+
+
+def _no_fitting_deal() -> InvalidArgumentError:
+    return InvalidArgumentError(
+        "no deal of the unseen tiles fits the history: a seat that passed would hold a "
+        "tile it could have played (the history is not this view's)"
+    )
+
+
+def _chain_deal(
+    facts: dict[int, int],
+    unseen: list[Tile],
+    sizes: dict[int, int],
+    rng: random.Random,
+    chain: list[list[int]],
+) -> dict[int, list[Tile]]:
+    """Return the hands of the seats in *facts* from a Markov chain over the deals that fit.
+
+    A deal gives each unseen tile a place: one of these seats, or the rest (the
+    other seats and the boneyard, dealt afterwards).  The chain starts from a deal
+    that fits, found by augmenting paths (`_first_fit`), and moves by proposals
+    symmetric in the deals -- swap a tile of these seats with any tile, or rotate
+    such a tile and two others through their places -- kept only if every tile
+    moved may be where it lands.  Symmetric proposals kept by that rule leave the
+    uniform distribution over the fitting deals stationary, and every deal visited
+    fits the facts.  The deal returned is the chain's after `_CHAIN_BURN_IN` steps
+    for each tile the seats hold, from the start, or `_CHAIN_STEPS` for each from
+    *chain*'s deal, the last one returned, which *chain* then holds: close to
+    uniform when the moves connect the fitting deals and those steps mix them, not
+    exactly.
+
+    Raises:
+        InvalidArgumentError: if no deal fits.
+    """
+    seats = sorted(facts)
+    rest = len(seats)
+    # What places each tile may take: the seats without it in their facts, and the rest.
+    allowed = [
+        sum(1 << k for k, s in enumerate(seats) if not facts[s] >> p & 1) | 1 << rest
+        for p in range(len(unseen))
+    ]
+    if chain:
+        place, sweeps = chain[0], _CHAIN_STEPS
+    else:
+        room = [sizes[s] for s in seats] + [len(unseen) - sum(sizes[s] for s in seats)]
+        found = _first_fit(allowed, room)
+        if found is None:
+            raise _no_fitting_deal()
+        place, sweeps = found, _CHAIN_BURN_IN
+    held = [p for p in range(len(unseen)) if place[p] != rest]  # the seats' tiles
+    n = len(unseen)
+    for _ in range(sweeps * len(held)):
+        a = rng.randrange(len(held))
+        i, j = held[a], rng.randrange(n)
+        if rng.getrandbits(1):
+            # Swap i and j: reversed by swapping them back (j then held, i anywhere).
+            pi, pj = place[i], place[j]
+            if pi != pj and allowed[i] >> pj & 1 and allowed[j] >> pi & 1:
+                place[i], place[j] = pj, pi
+                if pj == rest:
+                    held[a] = j
+        else:
+            # Rotate: i to j's place, j to k's, k to i's; reversed by (k, j, i), k held.
+            k = rng.randrange(n)
+            pi, pj, pk = place[i], place[j], place[k]
+            if (
+                len({i, j, k}) == 3
+                and allowed[i] >> pj & 1
+                and allowed[j] >> pk & 1
+                and allowed[k] >> pi & 1
+            ):
+                place[i], place[j], place[k] = pj, pk, pi
+                held = [p for p in range(n) if place[p] != rest]
+    chain[:] = [place]
+    hands: dict[int, list[Tile]] = {s: [] for s in seats}
+    for p, where in enumerate(place):
+        if where != rest:
+            hands[seats[where]].append(unseen[p])
+    for tiles in hands.values():
+        rng.shuffle(tiles)
+    return hands
+
+
+def _first_fit(allowed: list[int], room: list[int]) -> list[int] | None:
+    """Return a place for every tile, each in its *allowed* mask, filling each place's
+    *room* exactly; None if there is none (a b-matching by augmenting paths)."""
+    if min(room) < 0:
+        return None
+    place = [-1] * len(allowed)
+    free = room[:]
+    holding: list[list[int]] = [[] for _ in room]
+
+    def settle(tile: int, seen: set[int]) -> bool:
+        # Put *tile* in a place with room, or in a full one whose tile moves on, and so on.
+        for q in range(len(room)):
+            if not allowed[tile] >> q & 1 or q in seen:
+                continue
+            seen.add(q)
+            if free[q] > 0:
+                free[q] -= 1
+            else:
+                moved = next((other for other in holding[q] if settle(other, seen)), None)
+                if moved is None:
+                    continue
+                holding[q].remove(moved)
+            place[tile] = q
+            holding[q].append(tile)
+            return True
+        return False
+
+    for tile in range(len(allowed)):
+        if not settle(tile, set()):
+            return None
+    return place
