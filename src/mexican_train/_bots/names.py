@@ -37,10 +37,10 @@ BOTS: Final[dict[str, Callable[[], Player]]] = {
     **{level: _BY_NAME[bot] for level, bot in LEVELS.items()},
 }
 #: The seconds a bot has for each move at the web table unless told otherwise
-#: (``WebTable.bot_timer``, ``serve --bot-timer``): five times the longest move measured
-#: of the library's bots at their default settings on a busy 2-core machine (a search
-#: decision late in a round of eight players, about a minute).
-BOT_TIMER: Final = 300.0
+#: (``WebTable.bot_timer``, ``serve --bot-timer``): a minute, some sixty times the longest
+#: move measured of the library's bots at their default settings, pure Python, 2 to 14
+#: players (a search decision late in a round of fourteen players, about a second).
+BOT_TIMER: Final = 60.0
 _NAMES: Final[dict[type, str]] = {bot: name for name, bot in _BY_NAME.items()}
 
 

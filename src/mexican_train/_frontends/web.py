@@ -196,7 +196,7 @@ class WebTable:
             None: never.
         turn_timer: seconds a person has for each move; then a bot makes that move for
             them.  None: no limit.
-        bot_timer: seconds a bot has for each move (`BOT_TIMER`, five minutes); then the
+        bot_timer: seconds a bot has for each move (`BOT_TIMER`, a minute); then the
             table plays the bot's first legal move for it, as for a bot that fails, and
             discards the bot's late answer.  None: no limit.
         name: the table's name among the tables of one server (up to 16 letters, digits,
