@@ -618,6 +618,32 @@ def _defining_module(app: Sphinx, modname: str, attribute: str) -> str | None:
     return None
 
 
+def _constants_documented_where_defined(
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]
+) -> None:
+    """Give a public constant the ``#:`` comment written where it is defined.
+
+    autodoc reads a constant's comment in the module it documents (``mexican_train.web``);
+    a constant defined in a private module and imported there has none there, and
+    autodoc would show its type's docstring instead (int's: "int([x]) -> integer").
+    A constant documented nowhere is warned about.
+    """
+    if what != "data" or not name.startswith(f"{PACKAGE}."):
+        return
+    modname, _, attribute = name.rpartition(".")
+    if ("", attribute) in ModuleAnalyzer.for_module(modname).find_attr_docs():
+        return  # written in the public module itself: autodoc has it
+    for private, module in sorted(sys.modules.items()):
+        if not private.startswith(f"{PACKAGE}._") or vars(module).get(attribute) is not obj:
+            continue
+        comment = ModuleAnalyzer.for_module(private).find_attr_docs().get(("", attribute))
+        if comment:
+            lines[:] = list(comment)
+            return
+    lines.clear()
+    logger.warning("%s: no #: comment documents it where it is defined", name)
+
+
 def _resolve_code_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     for link in list(doctree.findall(code_link)):
         children = link.children
@@ -705,4 +731,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-check-consistency", check_public_api_documented)
     app.connect("autodoc-before-process-signature", _attrs_defaults_as_values)
     app.connect("autodoc-process-signature", _no_generated_source_in_signatures)
+    app.connect("autodoc-process-docstring", _constants_documented_where_defined)
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}
