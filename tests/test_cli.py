@@ -536,6 +536,12 @@ def test_play_fits_an_80_column_terminal() -> None:
         "  seat 2 (medium)  " + " ".join(["10-6 6-10"] * 6),
         " " * 19 + "10-6 6-10 10-2 > 2 [open double]",
     ]
+    # A seat of a list stays whole, with its label and its figure.
+    sizes = "Hand sizes: " + ", ".join(f"seat {seat} (planner): {seat}" for seat in range(6))
+    assert _table(sizes).splitlines() == [
+        "Hand sizes: seat 0 (planner): 0, seat 1 (planner): 1, seat 2 (planner): 2,",
+        " " * 12 + "seat 3 (planner): 3, seat 4 (planner): 4, seat 5 (planner): 5",
+    ]
 
 
 def test_play_names_your_seat_you_when_the_round_ends() -> None:

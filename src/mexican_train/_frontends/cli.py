@@ -558,6 +558,9 @@ def _say(text: str, indent: str = "", hang: int = 0) -> None:
     )
 
 
+_WHOLE: Final = re.compile(r"> \d+|\[[^\]]*\]|seat \d+(?: \([^)]*\))?(?:: \d+)?")
+
+
 def _table(text: str) -> str:
     """Return render_text's *text* fitted to `_WIDTH` columns, never cutting a tile.
 
@@ -571,9 +574,10 @@ def _table(text: str) -> str:
             continue
         head = re.match(r"[* ] \S.*?  +(?=\S)" if line[1:2] == " " else r"[^:]*: ", line)
         indent = len(head[0]) if head and len(head[0]) <= _WIDTH // 2 else 4
-        # "> 5" (the open end) and a flag such as "[open double]" stay whole: textwrap
-        # breaks only at ASCII whitespace, so their spaces become no-break ones meanwhile.
-        whole = re.sub(r"> \d+|\[[^\]]*\]", lambda m: m[0].replace(" ", "\xa0"), line)
+        # "> 5" (the open end), a flag such as "[open double]" and a seat with its label
+        # and figure ("seat 3 (planner): 12") stay whole: textwrap breaks only at ASCII
+        # whitespace, so their spaces become no-break ones meanwhile.
+        whole = re.sub(_WHOLE, lambda m: m[0].replace(" ", "\xa0"), line)
         filled = textwrap.fill(
             whole,
             _WIDTH,
