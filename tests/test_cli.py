@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import itertools
 import json
 import os
 import random
@@ -1457,6 +1458,13 @@ def test_demo_fits_an_80_column_terminal_as_play_does() -> None:
     for i in continued:
         first_tile = lines[i].index("12-")
         assert len(lines[i + 1]) - len(lines[i + 1].lstrip()) == first_tile
+    # A seat and its label stay on one line: "seat 1 (greedy)", never "seat" / "1 (greedy)".
+    for line, after in itertools.pairwise(lines):
+        assert not re.search(r"[Ss]eat$", line), (line, after)
+        assert not (re.search(r"[Ss]eat \d+$", line) and after.lstrip().startswith("(")), (
+            line,
+            after,
+        )
 
 
 @pytest.mark.parametrize(

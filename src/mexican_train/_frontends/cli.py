@@ -536,7 +536,8 @@ _WIDTH: Final = 79
 
 
 def _say(text: str, indent: str = "", hang: int = 0) -> None:
-    """Echo *text*, each of its lines wrapped to `_WIDTH` columns, never inside a tile.
+    """Echo *text*, each of its lines wrapped to `_WIDTH` columns, never inside a tile
+    nor between a seat and its label ("seat 1 (greedy)").
 
     Each line starts after *indent*; the lines a long one goes on to start *hang*
     columns further in (a list's text under its text, not under its name).
@@ -545,20 +546,30 @@ def _say(text: str, indent: str = "", hang: int = 0) -> None:
     click.echo(
         "\n".join(
             textwrap.fill(
-                line,
+                _whole(_SEAT, line),
                 _WIDTH,
                 initial_indent=indent,
                 subsequent_indent=rest,
                 break_long_words=False,
                 break_on_hyphens=False,
-            )
+            ).replace("\xa0", " ")
             or line
             for line in text.split("\n")
         )
     )
 
 
-_WHOLE: Final = re.compile(r"> \d+|\[[^\]]*\]|seat \d+(?: \([^)]*\))?(?:: \d+)?")
+def _whole(pattern: re.Pattern[str], line: str) -> str:
+    """Return *line* with the spaces inside *pattern*'s matches made no-break ones, which
+    textwrap never breaks at (it breaks at ASCII whitespace only): put them back after."""
+    return pattern.sub(lambda match: match[0].replace(" ", "\xa0"), line)
+
+
+#: A seat and its label ("Seat 3 (planner)"), kept on one line.
+_SEAT: Final = re.compile(r"[Ss]eat \d+(?: \([^)]*\))?")
+#: What a row of the table keeps whole: an open end ("> 5"), a flag ("[open double]"),
+#: and a seat with its label and its figure ("seat 3 (planner): 12").
+_WHOLE: Final = re.compile(r"> \d+|\[[^\]]*\]|[Ss]eat \d+(?: \([^)]*\))?(?:: \d+)?")
 
 
 def _table(text: str) -> str:
@@ -574,12 +585,8 @@ def _table(text: str) -> str:
             continue
         head = re.match(r"[* ] \S.*?  +(?=\S)" if line[1:2] == " " else r"[^:]*: ", line)
         indent = len(head[0]) if head and len(head[0]) <= _WIDTH // 2 else 4
-        # "> 5" (the open end), a flag such as "[open double]" and a seat with its label
-        # and figure ("seat 3 (planner): 12") stay whole: textwrap breaks only at ASCII
-        # whitespace, so their spaces become no-break ones meanwhile.
-        whole = re.sub(_WHOLE, lambda m: m[0].replace(" ", "\xa0"), line)
         filled = textwrap.fill(
-            whole,
+            _whole(_WHOLE, line),
             _WIDTH,
             subsequent_indent=" " * indent,
             break_long_words=False,
