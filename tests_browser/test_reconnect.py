@@ -13,7 +13,9 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from mexican_train import STANDARD, legal_moves, view
 from mexican_train._frontends import web
@@ -29,12 +31,13 @@ def _serve(db: Path, port: int, *table: str) -> tuple[subprocess.Popen[str], str
     *table* are its options for the table (by default three players, greedy bots).
     """
     table = table or ("--players", "3", "--bots", "greedy")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mexican_train", "serve", "--port", str(port), *table,
-         "--people", "1", "--bot-delay", "0.2", "--db", str(db), "-q"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"),
-    )  # fmt: skip
+    with _log(db).open("a") as log:  # the server's own log, for a failure's message
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mexican_train", "serve", "--port", str(port), *table,
+             "--people", "1", "--bot-delay", "0.2", "--db", str(db), "-q"],
+            stdout=subprocess.PIPE, stderr=log, text=True,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        )  # fmt: skip
     assert process.stdout is not None
     printed = ""
     while "Press Ctrl-C" not in printed:
@@ -43,6 +46,30 @@ def _serve(db: Path, port: int, *table: str) -> tuple[subprocess.Popen[str], str
             raise AssertionError(f"the server stopped: {printed}")
         printed += line
     return process, printed
+
+
+def _log(db: Path) -> Path:
+    return db.with_suffix(".log")
+
+
+def _your_turn(page: Page, db: Path) -> None:
+    """Wait until the page shows the person's turn: the phase, the status's colour, the
+    tab's title.  (A socket that drops for a moment takes the colour away until the page
+    is back: the page is waited for, not read at one instant.)"""
+    try:
+        page.wait_for_function(
+            "document.body.dataset.phase === 'my-turn'"
+            " && document.getElementById('status').classList.contains('your-turn')",
+            timeout=WAIT,
+        )
+    except PlaywrightTimeoutError:
+        said = page.evaluate(
+            "[document.body.dataset.phase, document.body.dataset.live,"
+            " document.getElementById('status').textContent]"
+        )
+        log = _log(db).read_text(encoding="utf-8")[-3000:]
+        pytest.fail(f"not the person's turn: phase, live, status {said}; the server's log:\n{log}")
+    assert page.title() == "Your turn \u2013 Mexican Train"
 
 
 def _kill(process: subprocess.Popen[str]) -> None:
@@ -79,9 +106,7 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
         _move(page)
         page.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=WAIT)
-        page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
-        assert "your-turn" in (page.locator("#status").get_attribute("class") or "")
-        assert page.title() == "Your turn \u2013 Mexican Train"
+        _your_turn(page, db)
         _kill(process)
         _live(page, "no")
         assert "reconnecting" in (page.locator("#status").text_content() or "")
@@ -92,9 +117,7 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
         process, printed = _serve(db, port)  # the same database, the same port
         assert "is back at move" in printed
         _live(page, "yes")
-        page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
-        assert "your-turn" in (page.locator("#status").get_attribute("class") or "")
-        assert page.title() == "Your turn \u2013 Mexican Train"
+        _your_turn(page, db)
         # The table goes on after the restart: a move, then the person's turn again.
         restarted = int(page.evaluate("document.body.dataset.version"))
         _move(page)
