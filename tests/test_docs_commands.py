@@ -317,6 +317,7 @@ class _Reader:
     tokens: list[str] = attrs.Factory(list)
     server: subprocess.Popen[str] | None = None
     reader: threading.Thread | None = None  # reads what the server prints
+    printed: queue.Queue[str | None] = attrs.Factory(queue.Queue)  # ... into this
 
     def as_here(self, text: str) -> str:
         """Return the page's *text* as this reader's run prints or types it."""
@@ -367,6 +368,7 @@ class _Reader:
         )  # fmt: skip
         assert self.server.stdout is not None
         lines: queue.Queue[str | None] = queue.Queue()
+        self.printed = lines
         self.reader = threading.Thread(
             target=_read_lines, args=(self.server.stdout, lines), daemon=True
         )
@@ -393,6 +395,9 @@ class _Reader:
         if command.shown is not None:
             _assert_shows(command, self.as_here(command.shown), output)
 
+    def _printed_since(self) -> str:
+        return _drained(self.printed)[-3000:]
+
     def stop(self) -> None:
         """Ctrl-C the running server, as the page's reader would before the next one."""
         if self.server is None:
@@ -400,7 +405,13 @@ class _Reader:
         server, self.server = self.server, None
         try:
             os.killpg(server.pid, signal.SIGINT)
-            server.wait(timeout=TIMEOUT)
+            try:
+                server.wait(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(
+                    f"the server did not stop within {TIMEOUT} s of Ctrl-C; it printed after "
+                    f"its ready line:\n{self._printed_since()}"
+                ) from None
         finally:
             if server.poll() is None:
                 os.killpg(server.pid, signal.SIGKILL)
@@ -410,6 +421,17 @@ class _Reader:
                 self.reader = None
             if server.stdout is not None:
                 server.stdout.close()
+
+
+def _drained(lines: queue.Queue[str | None]) -> str:
+    """Return what is in *lines* now, without waiting."""
+    found: list[str] = []
+    while True:
+        try:
+            line = lines.get_nowait()
+        except queue.Empty:
+            return "".join(found)
+        found.append(line or "")
 
 
 def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
