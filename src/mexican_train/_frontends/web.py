@@ -29,7 +29,7 @@ import attrs
 from .._bots.coach import analyze
 from .._bots.names import BOT_TIMER, BOTS, LEVELS, make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
-from .._bots.simulate import observing_copies, tell_events
+from .._bots.simulate import observers_of, observing_copies, tell_events
 from .._catalogue.variants import combine, get_variant, variant_name
 from .._core.engine import apply, dead_doubles, doubles_to_cover, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
@@ -108,10 +108,8 @@ class _BotCalls:
     ) -> None:
         self.seat = seat
         self.bot = bot
-        observe = getattr(bot, "observe", None)
-        self._observe: Callable[[tuple[Event, ...]], object] | None = (
-            observe if callable(observe) else None
-        )
+        found = observers_of({seat: bot})  # its observe method, if it has one
+        self._observe: Callable[[tuple[Event, ...]], object] | None = found[0][1] if found else None
         self._observe_failed = observe_failed
         self._waiting: collections.deque[Callable[[], None]] = collections.deque()
         self._lock = threading.Lock()
