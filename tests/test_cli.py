@@ -60,6 +60,7 @@ from mexican_train._frontends.cli import (
 from mexican_train._frontends.narrate import Narrator
 from mexican_train.players import PlannerPlayer
 from mexican_train.serialize import record_from_json, to_json
+from mexican_train.simulation import game_seed
 from mexican_train.variants import get_variant, variant_names
 from repo_scripts import load_script
 
@@ -815,12 +816,24 @@ def failing_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(sys.modules, "failing_bots", raising=False)
 
 
+#: Where a bot's failure struck, as each command says it (seed 1, game 0, round 1):
+#: simulate names the game and its seed, to deal it again.
+_IN_GAME_0 = {
+    "demo": "",
+    "simulate": f", in game 0 of the simulation, round 1 (new_game(..., seed={game_seed(1, 0)}) "
+    "deals that game again)",
+}
+
+
 @pytest.mark.usefixtures("failing_bots")
 @pytest.mark.parametrize("command", [["demo", "-q"], ["simulate", "-n", "2"]])
 def test_your_own_bot_that_raises_ends_the_command_in_one_line(command: list[str]) -> None:
     result = run(*command, "-p", "2", "--seed", "1", "--bots", "failing_bots:Raises,greedy")
     assert_one_line_error(
-        result, "your bot failing_bots:Raises failed in choose() at seat 0: RuntimeError: boom"
+        result,
+        "your bot failing_bots:Raises failed in choose() at seat 0"
+        + _IN_GAME_0[command[0]]
+        + ": RuntimeError: boom",
     )
     # The traceback is not shown, so the line of the bot's code that raised is.
     assert "failing_bots.py, line " in result.output
@@ -1028,8 +1041,9 @@ def test_your_own_bot_whose_observe_raises_is_named_with_its_seat(command: list[
     result = run(*command, "-p", "2", "--seed", "1", "--bots", "greedy,failing_bots:ObservesBadly")
     assert_one_line_error(
         result,
-        "your bot failing_bots:ObservesBadly failed in observe() at seat 1: "
-        "ValueError: no history (",
+        "your bot failing_bots:ObservesBadly failed in observe() at seat 1"
+        + _IN_GAME_0[command[0]]
+        + ": ValueError: no history (",
     )
     assert "failing_bots.py, line " in result.output
     assert result.exit_code == 1

@@ -349,3 +349,31 @@ def test_a_player_that_raises_is_named_with_its_seat_game_and_seed() -> None:
     (note,) = notes
     assert note.startswith("raised by the player 'mine' at seat 1, in game 0 of the simulation")
     assert f"new_game(..., seed={game_seed(1, 0)}) deals that game again" in note
+
+
+class _ObserveFails:
+    """Fails when told of its fifth move: a bug in its own ``observe``."""
+
+    def __init__(self) -> None:
+        self.told = 0
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return moves[0]
+
+    def observe(self, events: tuple[object, ...]) -> None:
+        self.told += 1
+        if self.told == 5:
+            raise ZeroDivisionError("my observe bug")
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11's")
+def test_an_observe_that_raises_is_named_with_its_seat_game_and_seed() -> None:
+    """An ``observe`` failure says where it struck as a ``choose`` failure does."""
+    with pytest.raises(ZeroDivisionError, match="my observe bug") as raised:
+        simulate([GreedyPlayer(), _ObserveFails()], STANDARD, games=2, seed=1)
+    notes: list[str] = getattr(raised.value, "__notes__", [])  # mypy checks for 3.10
+    assert notes == [
+        "raised by the observe() of the player at seat 1",
+        f"in game 0 of the simulation, round 1 (new_game(..., seed={game_seed(1, 0)}) "
+        "deals that game again)",
+    ]

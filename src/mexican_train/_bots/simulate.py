@@ -392,40 +392,53 @@ def _play_game(batch: _Batch, number: int) -> _Game:
     state = new_game(count, batch.rules, seed=seed)
     tally = _Tally(batch.rules)
     record = tally.record
+
+    def where() -> str:
+        return (
+            f"in game {number} of the simulation, round {state.round_number} "
+            f"(new_game(..., seed={seed}) deals that game again)"
+        )
+
     while True:
         seat = state.current_player
         if seat is None:  # between rounds, or the game is over
             if state.is_over:
                 break
-            after = apply(state, NEXT_ROUND)
-            tell(observers, state, NEXT_ROUND, after)
-            state = after
-            continue
-        moves = legal_moves(state)
-        try:
-            move = chooses[seat](view(state, seat), moves)
-        except Exception as error:  # the player's own bug: say where it struck, and go on
-            _note(
-                error,
-                f"raised by the player {batch.names[by_seat[seat]]!r} at seat {seat}, in game "
-                f"{number} of the simulation, round {state.round_number} "
-                f"(new_game(..., seed={seed}) deals that game again)",
-            )
-            raise
+            move: Move = NEXT_ROUND
+        else:
+            try:
+                move = chooses[seat](view(state, seat), legal_moves(state))
+            except Exception as error:  # the player's own bug: say where it struck, and go on
+                name = batch.names[by_seat[seat]]
+                _located(error, f"raised by the player {name!r} at seat {seat}, ", where())
+                raise
         try:
             after = apply(state, move)
-        except IllegalMoveError as error:
+        except IllegalMoveError as error:  # a player's move: the next round's is always legal
+            assert seat is not None
             illegal = IllegalMove(
                 number, seed, state.round_number, seat, by_seat[seat], batch.names[by_seat[seat]],
                 shown(move), error.reason,
             )  # fmt: skip
             return _Game((), (), (), (), tally.counters(), illegal)
-        record(state, move, after, seat)
-        tell(observers, state, move, after)
+        if seat is not None:
+            record(state, move, after, seat)
+        try:
+            tell(observers, state, move, after)
+        except Exception as error:  # an observe() of the player's own: tell_events named the seat
+            _located(error, "", where())
+            raise
         state = after
     scores = tuple(state.scores[by_seat.index(p)] for p in range(count))
     winners = tuple(sorted(by_seat[seat] for seat in state.winners))
     return _Game(scores, winners, tuple(tally.turns), tuple(tally.tiles), tally.counters(), None)
+
+
+def _located(error: Exception, who: str, where: str) -> None:
+    """Note on *error* *who* raised it and *where* in the simulation; tell a `PlayerFailure`."""
+    if isinstance(error, PlayerFailure) and error.where is None:
+        error.where = where
+    _note(error, who + where)
 
 
 def _note(error: BaseException, text: str) -> None:
@@ -515,12 +528,16 @@ class PlayerFailure(Exception):
     """A failure of a player's own code, raised by a wrapper that reports it in one line.
 
     ``observe`` is not told its seat: `tell_events` sets *seat* before the failure
-    goes on, so that the report can name it.  (The command line's bots of your own
+    goes on, and `simulate` *where* (the game and its seed), so that the report can
+    name them.  (The command line's bots of your own
     raise one.)
     """
 
     #: The seat of the player that failed, once known.
     seat: int | None = None
+    #: Where in a simulation it failed, once known: ``"in game 3 of the simulation,
+    #: round 2 (new_game(..., seed=...) deals that game again)"``.
+    where: str | None = None
 
 
 class _Tally:

@@ -310,26 +310,30 @@ class _BotFailed(click.ClickException, PlayerFailure):
     """A bot of the user's own failed: the message says which, where, at which seat and how.
 
     *said* names the bot and its method, *why* the exception and the line that raised
-    it; the seat goes between them once known (`PlayerFailure`).
+    it; the seat, and where in a simulation, go between them once known
+    (`PlayerFailure`).
     """
 
     #: The web table shows the message as it is, not after the exception's type.
     names_the_bot = True
 
-    def __init__(self, said: str, why: str, seat: int | None = None) -> None:
+    def __init__(
+        self, said: str, why: str, seat: int | None = None, where: str | None = None
+    ) -> None:
         super().__init__(f"{said}: {why}")
-        self.said, self.why, self.seat = said, why, seat
+        self.said, self.why, self.seat, self.where = said, why, seat, where
 
     def format_message(self) -> str:
         at = "" if self.seat is None else f" at seat {self.seat}"
-        return f"{self.said}{at}: {self.why}"
+        where = "" if self.where is None else f", {self.where}"
+        return f"{self.said}{at}{where}: {self.why}"
 
     def __str__(self) -> str:
         return self.format_message()
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Made again in the process a simulate worker sends it to, its seat included.
-        return (_BotFailed, (self.said, self.why, self.seat))
+        return (_BotFailed, (self.said, self.why, self.seat, self.where))
 
 
 def bots_from_option(text: str, seats: int, option: str = "--bots") -> list[Player]:
