@@ -21,6 +21,7 @@ none of these lists is run: a new command on a page cannot go untested unnoticed
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import os
 import queue
@@ -50,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 EXAMPLES = ROOT / "examples"
 TIMEOUT = 300  # seconds per command: generous, each takes a few seconds
+STOP_TIMEOUT = 60  # seconds for a server to stop after Ctrl-C: it takes one or two
 
 #: (page, command) -> why a test does not run it, and what covers it instead.
 NOT_RUN: dict[tuple[str, str], str] = {
@@ -301,6 +303,7 @@ def _downloads(folder: Path, page: str) -> None:
 def _environment() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONUNBUFFERED"] = "1"  # a server's ready line must reach us at once
+    env["PYTHONFAULTHANDLER"] = "1"  # a server that will not stop shows its threads' stacks
     env.pop("PYTHONPATH", None)  # the installed package, as a reader has it
     # `python` and `mexican-train` are those of the environment the tests run in.
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
@@ -396,7 +399,7 @@ class _Reader:
             _assert_shows(command, self.as_here(command.shown), output)
 
     def _printed_since(self) -> str:
-        return _drained(self.printed)[-3000:]
+        return _drained(self.printed)[-12000:]
 
     def stop(self) -> None:
         """Ctrl-C the running server, as the page's reader would before the next one."""
@@ -406,11 +409,17 @@ class _Reader:
         try:
             os.killpg(server.pid, signal.SIGINT)
             try:
-                server.wait(timeout=TIMEOUT)
+                server.wait(timeout=STOP_TIMEOUT)
             except subprocess.TimeoutExpired:
+                # SIGABRT: Python's fault handler prints every thread's stack, then it ends.
+                os.killpg(server.pid, signal.SIGABRT)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    server.wait(timeout=STOP_TIMEOUT)
+                if self.reader is not None:
+                    self.reader.join(STOP_TIMEOUT)  # all it printed, the stacks included
                 raise AssertionError(
-                    f"the server did not stop within {TIMEOUT} s of Ctrl-C; it printed after "
-                    f"its ready line:\n{self._printed_since()}"
+                    f"the server did not stop within {STOP_TIMEOUT} s of Ctrl-C; it printed "
+                    f"after its ready line, then its threads' stacks:\n{self._printed_since()}"
                 ) from None
         finally:
             if server.poll() is None:
@@ -550,6 +559,27 @@ def test_a_server_that_never_says_it_serves_fails_in_time(
     finally:
         reader.stop()
     assert time.monotonic() - started < 60
+
+
+@posix_only
+def test_a_server_that_ignores_ctrl_c_fails_with_its_threads_stacks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server still running STOP_TIMEOUT after Ctrl-C is ended, and says where it was."""
+    serving = (
+        "import signal, time; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+        "print('Mexican Train at http://127.0.0.1:1/'); print('Press Ctrl-C to stop.'); "
+        "time.sleep(600)"
+    )
+    command = Command("howto/example.rst", f'python -c "{serving}"', None)
+    monkeypatch.setitem(SERVERS, command.key, r"^Press Ctrl-C to stop\.")
+    monkeypatch.setattr(sys.modules[__name__], "STOP_TIMEOUT", 1)
+    reader = _Reader(tmp_path, _environment())
+    reader.run(command)
+    with pytest.raises(AssertionError, match="did not stop within 1 s of Ctrl-C") as failed:
+        reader.stop()
+    assert "(most recent call first):" in str(failed.value)  # the fault handler's stack
+    assert "line 1 in <module>" in str(failed.value)
 
 
 def test_the_house_rules_pages_test_module_runs(tmp_path: Path) -> None:
