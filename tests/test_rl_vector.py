@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
+import gymnasium
 import numpy as np
 import pytest
-from gymnasium.vector import AutoresetMode
+from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
 from mexican_train import (
     HUB,
@@ -423,6 +425,124 @@ def test_gymnasiums_record_episode_statistics_sees_each_game_that_ends() -> None
             assert infos["episode"]["r"][table] == pytest.approx(returns[table])
             assert infos["episode"]["l"][table] == lengths[table]
             returns[table], lengths[table], ended = 0.0, 0, ended + 1
+
+
+# -- Gymnasium's make_vec ----------------------------------------------------------------------
+
+SINGLE_SEAT = "mexican_train/SingleSeat-v0"
+
+
+def first_legal_actions(masks: np.ndarray) -> np.ndarray:
+    """The first legal action of each table, from its mask."""
+    return np.array([np.flatnonzero(row)[0] for row in masks])
+
+
+@pytest.mark.parametrize(
+    "mode", ["vector_entry_point", None], ids=["vector_entry_point", "default"]
+)
+def test_make_vec_gives_the_librarys_tables_with_its_arguments(mode: str | None) -> None:
+    """make_vec's vector entry point (its default mode for the id) is vector_env, every
+    keyword argument passed on to it."""
+    settings: dict[str, Any] = {
+        "players": 2,
+        "rules": "standard",
+        "opponents": "random",
+        "seat": 1,
+        "information_state": True,
+        "illegal_reward": -7.0,
+    }
+    envs = gymnasium.make_vec(SINGLE_SEAT, num_envs=3, vectorization_mode=mode, **settings)
+    assert isinstance(envs, VectorEnv)
+    assert (envs.num_envs, envs.players, envs.rules, envs.seat) == (3, 2, STANDARD, 1)
+    assert envs.spec is not None
+    assert envs.spec.id == SINGLE_SEAT
+    assert envs.spec.kwargs["vectorization_mode"] == "vector_entry_point"
+    same = vector_env(3, **settings)
+    observation, _ = envs.reset(seed=5)
+    expected, _ = same.reset(seed=5)
+    assert observation["observation"].shape == (
+        3,
+        *ObservationCodec(STANDARD, 2, information_state=True).shape,
+    )
+    for _ in range(30):
+        for key in ("observation", "action_mask"):
+            assert np.array_equal(observation[key], expected[key])
+        actions = first_legal_actions(observation["action_mask"])
+        actions[0] = np.flatnonzero(observation["action_mask"][0] == 0)[0]  # an illegal one
+        observation, reward, _, _, infos = envs.step(actions)
+        expected, expected_reward, _, _, _ = same.step(actions)
+        assert np.array_equal(reward, expected_reward)
+        assert reward[0] == -7.0
+        assert infos["illegal_action"][0]
+
+
+def test_make_vec_plays_the_games_of_its_sync_mode() -> None:
+    """One id, one game in every mode: the vector entry point's tables, with SingleSeatEnv's
+    defaults (4 players, GreedyPlayer opponents), play the games SyncVectorEnv's
+    SingleSeatEnvs play from the same seeds (S6), to the end of the first game."""
+    defaults = gymnasium.make_vec(SINGLE_SEAT, num_envs=2, vectorization_mode="vector_entry_point")
+    assert isinstance(defaults, VectorEnv)
+    assert (defaults.players, defaults.rules, defaults.seat) == (4, HUB, 0)
+    settings: dict[str, Any] = {"players": 3, "rules": "short-game"}
+    tables = gymnasium.make_vec(SINGLE_SEAT, 2, vectorization_mode="vector_entry_point", **settings)
+    synced = gymnasium.make_vec(SINGLE_SEAT, 2, vectorization_mode="sync", **settings)
+    assert isinstance(synced, SyncVectorEnv)
+    observation, _ = tables.reset(seed=9)
+    single, _ = synced.reset(seed=9)
+    rewarded = 0
+    for _ in range(2000):
+        assert np.array_equal(observation["observation"], single)
+        masks = np.array(synced.call("action_masks"))
+        assert np.array_equal(observation["action_mask"].astype(bool), masks)
+        actions = first_legal_actions(masks)
+        observation, reward, terminated, _, infos = tables.step(actions)
+        single, single_reward, single_terminated, _, _ = synced.step(actions)
+        assert np.array_equal(reward, single_reward)
+        assert np.array_equal(terminated, single_terminated)
+        rewarded += int(np.count_nonzero(reward))
+        if terminated.any():
+            break
+    assert rewarded > 2  # rounds ended on both tables (E3), not only the game
+    for table in np.flatnonzero(terminated):  # sync gives the last observation, autoreset next
+        assert np.array_equal(infos["final_obs"][table]["observation"], single[table])
+    synced.close()
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec_sync_and_async_step_single_seat_envs(mode: str) -> None:
+    """Gymnasium's own modes wrap SingleSeatEnv: its Box observations, masks by call()."""
+    envs = gymnasium.make_vec(
+        SINGLE_SEAT, num_envs=2, vectorization_mode=mode, players=2, rules="standard"
+    )
+    try:
+        assert isinstance(envs, SyncVectorEnv | AsyncVectorEnv)
+        assert envs.single_observation_space == SingleSeatEnv(2, STANDARD).observation_space
+        observation, _ = envs.reset(seed=4)
+        assert observation.shape == (2, *ObservationCodec(STANDARD, 2).shape)
+        for _ in range(10):
+            masks = np.array(envs.call("action_masks"))
+            observation, reward, _, _, _ = envs.step(first_legal_actions(masks))
+            assert reward.shape == (2,)
+            assert envs.observation_space.contains(observation)
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"illegal": "raise"}, "not illegal='raise': make_vec"),
+        ({"illegal": "ignore"}, "not illegal='ignore'"),
+        ({"max_episode_steps": 100}, "no max_episode_steps \\(not 100\\)"),
+        ({"players": 2, "seat": 2}, "a seat is 0-1"),
+    ],
+)
+def test_make_vec_refuses_what_the_tables_do_not_offer(
+    settings: dict[str, Any], words: str
+) -> None:
+    """What only SingleSeatEnv offers is refused, saying which mode offers it."""
+    with pytest.raises(InvalidArgumentError, match=words):
+        gymnasium.make_vec(SINGLE_SEAT, 2, vectorization_mode="vector_entry_point", **settings)
 
 
 def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:

@@ -11,7 +11,9 @@ gymnasium).  Everything here is built on the public API (`legal_moves`,
   other seats, with `~SingleSeatEnv.action_masks` for MaskablePPO.  Importing
   this module also registers it with Gymnasium as ``mexican_train/SingleSeat-v0``.
 - `vector_env`: many tables as one Gymnasium vector environment (`VectorEnv`),
-  every table stepped by one call into the library, or in self-play.
+  every table stepped by one call into the library, or in self-play.  It is the
+  registered id's vector entry point: ``gymnasium.make_vec`` returns it, with
+  `SingleSeatEnv`'s defaults (4 players, `GreedyPlayer` opponents).
 
 >>> from mexican_train import HUB
 >>> from mexican_train.rl import SingleSeatEnv
@@ -63,4 +65,9 @@ __all__ = [
 ]
 
 if "mexican_train/SingleSeat-v0" not in gymnasium.registry:
-    gymnasium.register("mexican_train/SingleSeat-v0", entry_point="mexican_train.rl:SingleSeatEnv")
+    gymnasium.register(
+        "mexican_train/SingleSeat-v0",
+        entry_point="mexican_train.rl:SingleSeatEnv",
+        # make_vec's own tables, stepped in one call (vectorization_mode="vector_entry_point").
+        vector_entry_point="mexican_train._adapters.envs:single_seat_vector_env",
+    )

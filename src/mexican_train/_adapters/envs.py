@@ -899,3 +899,61 @@ def vector_env(
         envs._table_seeds(seed)  # refused now, not at the first reset
         envs._first_seed = seed if type(seed) is int else list(cast("Sequence[int | None]", seed))
     return envs
+
+
+def single_seat_vector_env(
+    num_envs: int,
+    players: int = 4,
+    rules: Rules | str = HUB,
+    opponents: str | Player | Sequence[str | Player] | None = None,
+    *,
+    seat: int = 0,
+    render_mode: str | None = None,
+    illegal: str = "terminate",
+    illegal_reward: float = -100.0,
+    information_state: bool = False,
+    self_play: bool = False,
+    seed: int | Sequence[int | None] | None = None,
+    max_episode_steps: int | None = None,
+) -> VectorEnv:
+    """Return `vector_env`'s tables with `SingleSeatEnv`'s defaults: Gymnasium's vector entry point.
+
+    ``gymnasium.make_vec("mexican_train/SingleSeat-v0", num_envs, **kwargs)`` calls
+    it (``vectorization_mode="vector_entry_point"``, Gymnasium's default for an id
+    that has one), so the id is one game in every mode: 4 players and
+    `GreedyPlayer` opponents unless *kwargs* say otherwise, as
+    ``gymnasium.make("mexican_train/SingleSeat-v0")`` plays.  The arguments are
+    `SingleSeatEnv`'s and `vector_env`'s.
+
+    Raises:
+        InvalidArgumentError: as `vector_env` raises it; for *illegal* "raise",
+            which the tables do not offer (an action outside the mask ends that
+            table's game with *illegal_reward*), or any *illegal* but "terminate";
+            for a *max_episode_steps*: the tables play every game to its end
+            (Gymnasium's ``TimeLimit`` wraps `SingleSeatEnv` in the "sync" and
+            "async" modes).
+    """
+    if illegal != "terminate":
+        raise InvalidArgumentError(
+            f"the vector environment ends a table's game on an action outside the mask "
+            f"(illegal='terminate'), not illegal={illegal!r}: make_vec(..., "
+            "vectorization_mode='sync') steps SingleSeatEnvs, which offer illegal='raise'"
+        )
+    if max_episode_steps is not None:
+        raise InvalidArgumentError(
+            f"the vector environment plays every game to its end, with no "
+            f"max_episode_steps (not {max_episode_steps!r}): make_vec(..., "
+            "vectorization_mode='sync') wraps each SingleSeatEnv in Gymnasium's TimeLimit"
+        )
+    return vector_env(
+        num_envs,
+        players=players,
+        rules=rules,
+        opponents="greedy" if opponents is None else opponents,
+        seat=seat,
+        self_play=self_play,
+        illegal_reward=illegal_reward,
+        information_state=information_state,
+        seed=seed,
+        render_mode=render_mode,
+    )
