@@ -12,6 +12,7 @@ Hypothesis profile (what CI runs) and 1 under ``dev``, to keep the default suite
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import re
 import sys
@@ -28,6 +29,7 @@ if sys.version_info < (3, 11):
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
 
 from mexican_train import (
     Draw,
@@ -494,3 +496,69 @@ def test_a_cloned_state_is_independent() -> None:
     clone = state.clone()
     clone.apply_action(clone.chance_outcomes()[0][0])
     assert len(state.chance_outcomes()) == len(clone.chance_outcomes()) + 1
+
+
+def played_state(players: int, rules: str, steps: int, seed: int) -> MexicanTrainState:
+    """A state *steps* random actions and chance outcomes into a game."""
+    state, rng = load(players, rules).new_initial_state(), random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        step_randomly(state, rng)
+    return state
+
+
+@pytest.mark.parametrize("steps", [0, 30, 400])
+def test_openspiel_pickle_of_the_game_and_its_states(steps: int) -> None:
+    """OpenSpiel's check of its Python games: game and state pickle and serialize back, and
+    the copies play on (a copy of the game makes states; a copy of a state moves)."""
+    state = played_state(3, "hub", steps, seed=steps)
+    game = state.get_game()
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game)
+    new_game, new_state = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state)
+    )
+    assert (str(new_game), str(new_state)) == (str(game), str(state))
+    assert again.new_initial_state().chance_outcomes() == game.new_initial_state().chance_outcomes()
+    unpickled = pickle.loads(pickle.dumps(state))
+    assert (str(unpickled), unpickled.history()) == (str(state), state.history())
+    assert unpickled.game_state == state.game_state
+    # The copies play on as the original does, to the same end.
+    mine, theirs, ours = random.Random(1), random.Random(1), random.Random(1)
+    while not state.is_terminal():
+        assert unpickled.legal_actions() == new_state.legal_actions() == state.legal_actions()
+        step_randomly(state, mine)
+        step_randomly(unpickled, theirs)
+        step_randomly(new_state, ours)
+    assert unpickled.returns() == new_state.returns() == state.returns()
+
+
+def test_openspiel_cloned_state_matches_the_original() -> None:
+    """OpenSpiel's check of its Python games: a clone has the original's history and tensors."""
+    state = played_state(3, "standard", 120, seed=2)
+    clone = state.clone()
+    assert clone.history() == state.history()
+    assert clone.move_number() == state.move_number()
+    assert clone.current_player() == state.current_player()
+    assert clone.game_state == state.game_state
+    for seat in range(3):
+        assert clone.observation_tensor(seat) == state.observation_tensor(seat)
+        assert clone.information_state_tensor(seat) == state.information_state_tensor(seat)
+
+
+@pytest.mark.parametrize("steps", [0, 10, 150])
+def test_make_observation_gives_the_states_own_tensors_and_strings(steps: int) -> None:
+    """OpenSpiel's observation API (make_observation) agrees with the state's own methods,
+    for the default observation and the information state (perfect recall)."""
+    state = played_state(3, "hub", steps, seed=5)
+    game = state.get_game()
+    plain = make_observation(game)
+    recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    for seat in range(3):
+        plain.set_from(state, seat)
+        recall.set_from(state, seat)
+        assert list(plain.tensor) == state.observation_tensor(seat)
+        assert list(recall.tensor) == state.information_state_tensor(seat)
+        assert plain.string_from(state, seat) == state.observation_string(seat)
+        assert recall.string_from(state, seat) == state.information_state_string(seat)

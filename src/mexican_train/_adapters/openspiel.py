@@ -132,6 +132,12 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
         #: The set's tiles by index (chance outcomes are indices).
         self.tiles = tuple(sorted(full_set(actions.max_pip), key=tile_index))
 
+    def __reduce__(self) -> tuple[type[MexicanTrainGame], tuple[dict[str, Any]]]:
+        # pyspiel pickles a game as its name and parameters and gives the copy none of
+        # the attributes __init__ sets, which the states read: made again from the
+        # parameters, the copy has them (a pickled state carries its game this way).
+        return type(self), (self.get_parameters(),)
+
     def new_initial_state(self) -> MexicanTrainState:
         """Return the state before the first deal: a chance node."""
         return MexicanTrainState(self)
