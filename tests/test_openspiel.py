@@ -562,3 +562,30 @@ def test_make_observation_gives_the_states_own_tensors_and_strings(steps: int) -
         assert list(recall.tensor) == state.information_state_tensor(seat)
         assert plain.string_from(state, seat) == state.observation_string(seat)
         assert recall.string_from(state, seat) == state.information_state_string(seat)
+
+
+@pytest.mark.parametrize("perfect_recall", [False, True], ids=["observation", "information"])
+@pytest.mark.parametrize(
+    ("public_info", "private_info"),
+    [
+        (True, pyspiel.PrivateInfoType.NONE),
+        (False, pyspiel.PrivateInfoType.NONE),
+        (True, pyspiel.PrivateInfoType.ALL_PLAYERS),
+        (False, pyspiel.PrivateInfoType.SINGLE_PLAYER),
+    ],
+    ids=["public-only", "nothing", "every-hand", "private-only"],
+)
+def test_s5_an_observer_of_another_kind_than_one_seats_is_refused(
+    perfect_recall: bool, public_info: bool, private_info: pyspiel.PrivateInfoType
+) -> None:
+    """S5: the game observes one seat, the public information and that seat's own; an
+    observer asked for less (a public observer, which must not see the hand) or more (every
+    hand) is refused, not given the seat's observation."""
+    game = load(2, "hub")
+    kind = pyspiel.IIGObservationType(
+        perfect_recall=perfect_recall, public_info=public_info, private_info=private_info
+    )
+    with pytest.raises(InvalidArgumentError, match="one seat's"):
+        game.make_py_observer(kind)
+    with pytest.raises(InvalidArgumentError, match="one seat's"):
+        make_observation(game, kind)

@@ -150,19 +150,29 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
         With ``perfect_recall``, the observer of the information state: as a string,
         the seat's observation and the round's public history; as a tensor, the
         encoding with the information-state block.
+
+        Raises:
+            InvalidArgumentError: for *params*, or an observation type other than one
+                seat's (``public_info`` and ``PrivateInfoType.SINGLE_PLAYER``): a public
+                observer would be shown the seat's hand, another would be shown every
+                hand (S5).
         """
         if params:
             raise InvalidArgumentError(f"the observer takes no parameters, not {params!r}")
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            if not iig_obs_type.public_info or (
-                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            ):
-                raise InvalidArgumentError(
-                    "python_mexican_train's information state is one seat's: the public "
-                    "information and that seat's private information (SINGLE_PLAYER)"
-                )
-            return _Observer(self, history=True)
-        return _Observer(self)
+        if iig_obs_type is None:
+            return _Observer(self)
+        if not iig_obs_type.public_info or (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            # S5: an observer sees what one seat may know, no less and no more.
+            kind = "information state" if iig_obs_type.perfect_recall else "observation"
+            raise InvalidArgumentError(
+                f"python_mexican_train's {kind} is one seat's: the public information "
+                f"and that seat's private information (SINGLE_PLAYER), not "
+                f"public_info={iig_obs_type.public_info}, "
+                f"private_info={iig_obs_type.private_info}"
+            )
+        return _Observer(self, history=iig_obs_type.perfect_recall)
 
 
 class _Shared(Generic[T]):
