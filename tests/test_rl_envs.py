@@ -20,11 +20,14 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, render_test, seed_test
 
 from mexican_train import (
     HUB,
     STANDARD,
+    GameState,
     GreedyPlayer,
     IllegalMoveError,
     InvalidArgumentError,
@@ -44,6 +47,7 @@ from mexican_train import (
 )
 from mexican_train.events import Event, RoundStarted, redact_events
 from mexican_train.rl import (
+    ActionCodec,
     ObservationCodec,
     SingleSeatEnv,
     env,
@@ -51,6 +55,7 @@ from mexican_train.rl import (
     round_rewards,
     vector_env,
 )
+from strategies import catalogue_tables, seeds
 
 PRESETS = [pytest.param(STANDARD, id="STANDARD"), pytest.param(HUB, id="HUB")]
 
@@ -92,6 +97,14 @@ def test_pettingzoo_api_test(rules: Rules, players: int) -> None:
 def test_pettingzoo_seed_test(rules: Rules) -> None:
     """S6: two environments reset with the same seed play the same game."""
     seed_test(functools.partial(env, players=4, rules=rules), num_cycles=1000)
+
+
+@pytest.mark.usefixtures("strict_warnings")
+def test_pettingzoo_seed_and_api_tests_of_the_information_state() -> None:
+    """S6: with the information state too, the same seed plays the same game."""
+    make = functools.partial(env, players=3, rules=STANDARD, information_state=True)
+    seed_test(make, num_cycles=500)
+    api_test(make(), num_cycles=300)
 
 
 @pytest.mark.usefixtures("strict_warnings")
@@ -252,6 +265,24 @@ def test_gymnasium_check_env(rules: Rules, players: int) -> None:
     """Gymnasium's env checker passes (made through gymnasium.make, so it checks every mode)."""
     made = gymnasium.make("mexican_train/SingleSeat-v0", players=players, rules=rules)
     check_env(made.unwrapped)
+
+
+@pytest.mark.usefixtures("strict_warnings")
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"players": 3, "seat": 2, "information_state": True},
+        {"players": 2, "rules": "open-hands"},
+        {"players": 3, "rules": "last-tile-call", "seat": 1},
+        {"players": 2, "opponents": [RandomPlayer(seed=1)], "illegal_reward": -1.5},
+    ],
+    ids=["information-state", "open-hands", "last-tile-call", "random-opponent"],
+)
+def test_gymnasium_check_env_of_other_settings(settings: dict[str, Any]) -> None:
+    """Gymnasium's env checker passes for another seat, the information state, variants
+    with more to encode (V10, the last-tile call) and other opponents and penalty.  (Not
+    for illegal="raise", which raises on the checker's random actions, as documented.)"""
+    check_env(gymnasium.make("mexican_train/SingleSeat-v0", **settings).unwrapped)
 
 
 def test_action_masks_are_the_legal_moves_of_the_seat() -> None:
@@ -514,7 +545,6 @@ def test_vector_env_refuses_a_first_seed_numpy_cannot_take(seed: object) -> None
 
 @pytest.mark.usefixtures("strict_warnings")
 def test_the_information_state_is_offered_by_both_environments() -> None:
-    api_test(env(players=3, rules=STANDARD, information_state=True), num_cycles=300)
     game = SingleSeatEnv(players=2, rules=HUB, information_state=True)
     codec = ObservationCodec(HUB, 2, information_state=True)
     observation, _ = game.reset(seed=2)
@@ -526,3 +556,100 @@ def test_the_information_state_is_offered_by_both_environments() -> None:
         assert game.observation_space.contains(observation)
         steps += 1
     assert steps > 10
+
+
+# -- every observation in its space, every mask the legal moves, over random games -------------
+
+
+def short(rules: Rules, rounds: int | None) -> Rules:
+    """*rules* cut to *rounds* rounds (None: the variant's own), to reach games' ends."""
+    return rules if rounds is None else attrs.evolve(rules, rounds=rounds)
+
+
+@given(
+    table=catalogue_tables(max_players=5),
+    rounds=st.sampled_from([1, 2, None]),
+    seed=seeds(),
+    information_state=st.booleans(),
+    data=st.data(),
+)
+def test_every_observation_lies_in_its_space_and_every_mask_is_the_legal_moves(
+    table: tuple[Rules, int],
+    rounds: int | None,
+    seed: int,
+    information_state: bool,
+    data: st.DataObject,
+) -> None:
+    """In every variant, for every seat, in both encodings, at every step of random games
+    to their ends (or 400 steps), in all three environments: each observation lies in its
+    space, and each mask is 1 exactly at the legal moves of the seat's view."""
+    rules, players = short(table[0], rounds), table[1]
+    seat = data.draw(st.integers(0, players - 1), label="seat")
+    codec, rng = ActionCodec(rules, players), np.random.default_rng(seed)
+
+    def legal(state: GameState | None, at: int) -> set[Move]:
+        assert state is not None
+        moves = legal_moves(view(state, at)) if state.current_player in (None, at) else ()
+        return set(moves)
+
+    def masked(mask: np.ndarray, at: int) -> set[Move]:
+        return {codec.decode(int(index), at) for index in np.flatnonzero(mask)}
+
+    single = SingleSeatEnv(
+        players,
+        rules,
+        [RandomPlayer(seed=seed)] * (players - 1),
+        seat=seat,
+        information_state=information_state,
+    )
+    observation, _ = single.reset(seed=seed)
+    done, steps = False, 0
+    while True:
+        assert single.observation_space.contains(observation)
+        mask = single.action_masks()
+        assert mask.dtype == np.bool_
+        assert masked(mask, seat) == legal(single.state, seat)
+        if done or steps == 400:
+            break
+        action = int(rng.choice(np.flatnonzero(mask)))
+        observation, _, done, _, _ = single.step(action)
+        steps += 1
+
+    game = raw_env(players, rules, information_state=information_state)
+    game.reset(seed=seed)
+    turns = 0
+    for agent in game.agent_iter(max_iter=400):
+        for other, number in game._seat.items():
+            seen = game.observe(other)
+            assert game.observation_space(other).contains(seen)
+            assert masked(seen["action_mask"], number) == legal(game.state, number)
+        observation, _, terminated, truncated, _ = game.last()
+        assert np.array_equal(observation["action_mask"], game.observe(agent)["action_mask"])
+        game.step(
+            None
+            if terminated or truncated
+            else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        )
+        turns += 1
+    assert turns > 0
+
+    tables = vector_env(
+        2,
+        players=players,
+        rules=rules,
+        seat=seat,
+        opponents="random",
+        information_state=information_state,
+        seed=seed % 2**63,
+    )
+    batch, _ = tables.reset()
+    for _ in range(150):
+        assert tables.observation_space.contains(batch)
+        for row, state in enumerate(tables.states):
+            assert masked(batch["action_mask"][row], seat) == legal(state, seat) != set()
+        actions = [int(rng.choice(np.flatnonzero(mask))) for mask in batch["action_mask"]]
+        batch, _, _, _, infos = tables.step(np.array(actions))
+        for ended in np.flatnonzero(infos.get("_final_obs", np.zeros(2, dtype=bool))):
+            final = infos["final_obs"][ended]
+            assert tables.single_observation_space.contains(final)
+            assert not final["action_mask"].any()  # a game over has no legal move
