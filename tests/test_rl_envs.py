@@ -537,6 +537,22 @@ def test_reset_refuses_a_seed_numpy_cannot_take_with_the_librarys_error(
     game.reset(seed=0)
 
 
+@pytest.mark.parametrize("make", MAKERS)
+@pytest.mark.parametrize("options", ["reset_mask", 3, [("a", 1)]], ids=["str", "int", "list"])
+def test_reset_refuses_options_that_are_not_a_dict_and_changes_nothing(
+    make: type, options: object
+) -> None:
+    """Gymnasium's options are a dict (or None) in every environment; another dict's keys
+    are ignored.  A reset refused leaves the game where it was."""
+    game = make(players=2)
+    game.reset(seed=3)
+    before = game.states if isinstance(make, functools.partial) else game.state
+    with pytest.raises(InvalidArgumentError, match="options is a dict or None, not "):
+        game.reset(seed=4, options=options)
+    assert (game.states if isinstance(make, functools.partial) else game.state) == before
+    game.reset(seed=4, options={"anything": 1})
+
+
 @pytest.mark.parametrize("seed", [-1, 2**64, True, "1"], ids=["-1", "2**64", "True", "'1'"])
 def test_vector_env_refuses_a_first_seed_numpy_cannot_take(seed: object) -> None:
     with pytest.raises(InvalidArgumentError, match="seed is a whole number from 0"):

@@ -68,6 +68,13 @@ def _rules(rules: Rules | str, players: int) -> Rules:
     return rules
 
 
+def _check_options(options: object) -> None:
+    # Gymnasium's reset options: a dict or None.  The environments read no key of their
+    # own but the vector environment's "reset_mask"; others are ignored.
+    if options is not None and not isinstance(options, dict):
+        raise InvalidArgumentError(f"options is a dict or None, not {shown(options)}")
+
+
 def _reward(value: object) -> float:
     # The reward for an illegal action: a number (a bool or a str is not one).
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
@@ -236,7 +243,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         }
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; the same *seed* gives the same game (S6)."""
+        """Start a new game; the same *seed* gives the same game (S6).
+
+        *options* is a dict (its keys are ignored) or None.
+
+        Raises:
+            InvalidArgumentError: if *seed* is not a whole number from 0 to 2**64 - 1,
+                or *options* is not a dict or None; the game is left as it was.
+        """
+        _check_options(options)
         if seed is not None:
             self._seeds = np.random.default_rng(check_bound("env_seed", seed, "seed"))
         self.state = new_game(self.players, self.rules, seed=int(self._seeds.integers(0, 2**63)))
@@ -444,7 +459,16 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Start a new game and play the other seats up to the agent's first move."""
+        """Start a new game and play the other seats up to the agent's first move.
+
+        The same *seed* gives the same game (S6); *options* is a dict (its keys are
+        ignored) or None.
+
+        Raises:
+            InvalidArgumentError: if *seed* is not a whole number from 0 to 2**64 - 1,
+                or *options* is not a dict or None; the game is left as it was.
+        """
+        _check_options(options)
         super().reset(seed=None if seed is None else check_bound("env_seed", seed, "seed"))
         state = new_game(self.players, self.rules, seed=int(self.np_random.integers(0, 2**63)))
         if self._seen is not None:
@@ -632,11 +656,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
     def _reset_mask(self, options: object) -> list[bool]:
         # Gymnasium's options["reset_mask"]: a bool array, one per table, at least one
         # True; only those tables are dealt anew.  The dict is read, not changed.
-        if options is None:
-            return [True] * self.num_envs
-        if not isinstance(options, dict):
-            raise InvalidArgumentError(f"options is a dict or None, not {shown(options)}")
-        if "reset_mask" not in options:
+        _check_options(options)
+        if not isinstance(options, dict) or "reset_mask" not in options:
             return [True] * self.num_envs
         given = options["reset_mask"]
         mask = None
