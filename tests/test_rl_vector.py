@@ -683,6 +683,33 @@ def test_an_action_outside_the_space_is_refused_and_no_table_moves() -> None:
     assert envs.states != before
 
 
+def test_an_action_too_large_for_numpy_is_refused_as_outside_the_space() -> None:
+    """A whole number beyond numpy's integers is outside the space, said as for any other
+    (a number of thousands of digits described, not written), and no table moves."""
+    envs = vector_env(2, players=2, rules=HUB)
+    envs.reset(seed=0)
+    before = envs.states
+    for wrong, words in ((2**70, str(2**70)), (10**5000, "a whole number of 16610 bits")):
+        with pytest.raises(InvalidArgumentError, match=f"0-276 for this game, not {words} "):
+            envs.step([0, wrong])
+        assert envs.states == before
+
+
+def test_refusals_show_a_long_or_huge_argument_cut_short() -> None:
+    """The refusal of many actions, or of a seed list holding a huge number, is an
+    InvalidArgumentError of a readable length (not Python's ValueError about writing an int)."""
+    envs = vector_env(2, players=2, rules=HUB)
+    envs.reset(seed=0)
+    with pytest.raises(InvalidArgumentError, match="one whole-number action per table") as many:
+        envs.step(list(range(5000)))
+    assert len(str(many.value)) < 500
+    with pytest.raises(InvalidArgumentError, match="one seed \\(or None\\) per table") as seeds:
+        envs.reset(seed=[10**5000])
+    assert len(str(seeds.value)) < 500
+    with pytest.raises(InvalidArgumentError, match="reset_mask"):
+        envs.reset(options={"reset_mask": [10**5000, True]})
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_s5_every_variants_tables_show_the_codecs_encoding_of_the_view(name: str) -> None:
     """S5, V10: under every catalogue variant the tables' encodings are the views' own."""

@@ -752,16 +752,26 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         if not self._started:
             raise InvalidArgumentError("the environment has no games yet: call reset() first")
         chosen = np.asarray(actions)
+        size = self.actions.size
+        if chosen.shape == (self.num_envs,) and chosen.dtype == np.object_:
+            # Whole numbers beyond numpy's integers make an array of objects: outside
+            # the space, as any other number out of range.
+            for table, one in enumerate(chosen.tolist()):
+                if type(one) is int and not 0 <= one < size:
+                    raise InvalidArgumentError(
+                        f"an action is a whole number 0-{size - 1} for this game, "
+                        f"not {shown(one)} (table {table})"
+                    )
         if chosen.shape != (self.num_envs,) or chosen.dtype.kind not in "iu":
             raise InvalidArgumentError(
                 f"step() takes one whole-number action per table, shape ({self.num_envs},), "
-                f"not {actions!r}"
+                f"not {shown(actions)}"
             )
-        outside = np.flatnonzero((chosen < 0) | (chosen >= self.actions.size))
+        outside = np.flatnonzero((chosen < 0) | (chosen >= size))
         if outside.size:
             table = int(outside[0])
             raise InvalidArgumentError(
-                f"an action is a whole number 0-{self.actions.size - 1} for this game, "
+                f"an action is a whole number 0-{size - 1} for this game, "
                 f"not {int(chosen[table])} (table {table})"
             )
         steps = self._tables.step(chosen.tolist())

@@ -24,6 +24,8 @@ def shown(value: object) -> str:
     ('-3', "'x'", 'a whole number of 16610 bits')
     >>> shown("x" * 10**6)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (1000000 characters)"
+    >>> shown([1, 10**5000])
+    'a list holding a whole number too long to write'
     """
     if type(value) is int:
         if value.bit_length() > SHOWN_BITS:
@@ -31,7 +33,10 @@ def shown(value: object) -> str:
         return repr(value)  # written whole: a number cut would be another number
     if isinstance(value, str) and len(value) > SHOWN_CHARS:
         return f"{value[: SHOWN_CHARS - 3]!r}... ({len(value)} characters)"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # a whole number too long for Python to write, inside a list or such
+        return f"a {type(value).__name__} holding a whole number too long to write"
     if len(text) > 2 * SHOWN_CHARS:
         return text[: 2 * SHOWN_CHARS - 3] + "..."
     return text
