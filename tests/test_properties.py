@@ -22,11 +22,14 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
+    CallLastTile,
     Deal,
+    Draw,
     GameState,
     IllegalMoveError,
     Move,
     NextRound,
+    Pass,
     Play,
     Rules,
     Tile,
@@ -194,13 +197,17 @@ def test_every_move_not_offered_is_refused_and_changes_nothing(state: GameState)
 def test_legal_moves_is_empty_only_when_the_game_is_over_and_in_a_fixed_order(
     state: GameState,
 ) -> None:
-    """legal_moves' guarantees: empty iff over; plays by tile, then train (MEXICAN last)."""
+    """legal_moves' guarantees: empty iff over; plays by tile, then train (MEXICAN last),
+    then Draw, Pass and the last-tile call, in that order."""
     moves = legal_moves(state)
     assert bool(moves) is not state.is_over
     plays = [m for m in moves if isinstance(m, Play)]
     order = [(m.tile, m.train == MEXICAN, m.train) for m in plays]
     assert order == sorted(order)
-    assert moves[: len(plays)] == tuple(plays)  # plays first, then Draw / Pass
+    assert moves[: len(plays)] == tuple(plays)  # plays first, then Draw / Pass / the call
+    others = [type(m) for m in moves[len(plays) :]]
+    ranks = [(NextRound, Draw, Pass, CallLastTile).index(kind) for kind in others]
+    assert ranks == sorted(ranks), moves
     assert legal_moves(state.replace()) == moves  # computed afresh: the same
 
 
@@ -220,6 +227,13 @@ def test_plays_of_one_tile_are_ordered_by_train_whichever_end_fits() -> None:
     state = apply(state, Play(Tile(6, 3), 0))
     state = apply(state, Play(Tile(6, 5), MEXICAN))
     assert legal_moves(state) == (Play(Tile(5, 3), 0), Play(Tile(5, 3), MEXICAN))
+
+
+def test_the_last_tile_call_is_offered_after_draw() -> None:
+    """E3a, last-tile-call: a player with two tiles and no play may draw or call; the call last."""
+    rules = attrs.evolve(HUB, max_pip=3, hand_size=2, last_tile_penalty=1)
+    deal = Deal([["1-0", "2-1"], ["3-1", "2-2"]], ["2-0", "0-0", "1-1", "3-0", "3-2"])
+    assert legal_moves(new_game(2, rules, deal=deal)) == (Draw(), CallLastTile())
 
 
 def test_a_conformance_error_names_the_rule_and_the_position() -> None:

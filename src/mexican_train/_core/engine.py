@@ -274,7 +274,8 @@ def legal_moves(state: Any) -> tuple[Move, ...]:
     """Return every legal move, in a fixed order: plays, then `Draw`, then `Pass`.
 
     Guarantees: the order is deterministic (tiles ascending, then trains by id
-    with the Mexican train last); the tuple is empty only when the game is over;
+    with the Mexican train last; `CallLastTile`, under rules with the call,
+    after every other move); the tuple is empty only when the game is over;
     `apply` accepts every move in it and refuses every other.
 
     Given a `PlayerView`, return the same moves as for the state when it is the
