@@ -808,8 +808,9 @@ class GameState:
         """Return a copy of the state with some public fields changed, unchecked.
 
         It takes the names of `GameState`'s attributes (``hands=...``,
-        ``scores=...``), as ``attrs.evolve`` did when `GameState` was an attrs
-        class, and checks nothing: the result may break the rules.  Use it to
+        ``scores=...``) and checks nothing: the result may break the rules.
+        (A state is not an attrs class, so ``attrs.evolve``, which builds new
+        `Rules`, does not take one: this is its counterpart.)  Use it to
         build odd positions for tests; `mexican_train.serialize.state_from_json`
         and `mexican_train.notation.parse_state` check what they build.
         (On Python 3.13, ``copy.replace(state, ...)`` calls it.)

@@ -280,8 +280,8 @@ class PlayerView(_Slots):
     def replace(self, **changes: Unpack[ViewChanges]) -> PlayerView:
         """Return a copy of the view with some fields changed, unchecked.
 
-        It takes the names of `PlayerView.FIELDS`, as ``attrs.evolve`` did when
-        `PlayerView` was an attrs class, and checks nothing.  (On Python 3.13,
+        It takes the names of `PlayerView.FIELDS` and checks nothing (a view is
+        not an attrs class: ``attrs.evolve`` does not take one).  (On Python 3.13,
         ``copy.replace(view, ...)`` calls it.)
 
         Raises:
