@@ -11,6 +11,7 @@ import importlib.metadata
 import importlib.resources
 import pkgutil
 import re
+import subprocess
 import sys
 
 import pytest
@@ -139,3 +140,24 @@ def test_every_bot_is_importable_from_the_top_level() -> None:
     for name in bots:
         assert name in mexican_train.__all__
         assert getattr(mexican_train, name) is getattr(players, name)
+
+
+def test_the_request_layer_runs_without_the_web_extra_and_the_table_names_it() -> None:
+    """mexican_train.web's request layer is the standard library's server: it imports
+    without the web extra, as examples/http_table.py needs; the web table, which needs
+    the extra, says which to install when it is asked for."""
+    script = (
+        "import sys\n"
+        "for name in ('h11', 'starlette', 'uvicorn', 'websockets'):\n"
+        "    sys.modules[name] = None  # None: 'import fails'\n"
+        "from mexican_train.web import JSONRequestHandler, JSONServer, RequestError\n"
+        "try:\n"
+        "    from mexican_train.web import WebTable\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'mexican-train[web]'" in done.stdout, done.stdout

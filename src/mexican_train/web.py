@@ -22,6 +22,8 @@ dependency, as ``examples/http_table.py`` does.
 >>> server.server_close()
 """
 
+from typing import TYPE_CHECKING
+
 from ._frontends.http import (
     MAX_JSON_DEPTH,
     REQUEST_TIMEOUT,
@@ -32,16 +34,53 @@ from ._frontends.http import (
     json_depth,
     read_json,
 )
-from ._frontends.web import (
-    BOT_TIMER,
-    REVIEW_SAMPLES,
-    SPECTATOR,
-    WebServer,
-    WebTable,
-    lobby_choices,
-    lobby_table,
-    make_server,
+
+if TYPE_CHECKING:
+    from ._frontends.web import (
+        BOT_TIMER,
+        REVIEW_SAMPLES,
+        SPECTATOR,
+        WebServer,
+        WebTable,
+        lobby_choices,
+        lobby_table,
+        make_server,
+    )
+
+#: The packages the web extra brings (pyproject.toml), which the web table imports.
+_WEB_EXTRA = frozenset({"starlette", "uvicorn", "websockets", "h11", "anyio"})
+
+#: The names of the web table, which needs the web extra; the request layer above does not.
+_WEB_TABLE = frozenset(
+    {
+        "BOT_TIMER",
+        "REVIEW_SAMPLES",
+        "SPECTATOR",
+        "WebServer",
+        "WebTable",
+        "lobby_choices",
+        "lobby_table",
+        "make_server",
+    }
 )
+
+
+def __getattr__(name: str) -> object:
+    # The web table is imported when one of its names is first asked for, so that the
+    # request layer, the standard library's server, serves without the web extra.
+    if name not in _WEB_TABLE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        from ._frontends import web
+    except ImportError as error:
+        if (error.name or "").partition(".")[0] not in _WEB_EXTRA:
+            raise
+        raise ImportError(
+            f"mexican_train.web.{name} needs the web extra ({error.name} is missing): "
+            "pip install 'mexican-train[web]'"
+        ) from error
+    return getattr(web, name)
+
 
 __all__ = [
     "BOT_TIMER",
