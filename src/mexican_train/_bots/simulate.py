@@ -672,8 +672,9 @@ def simulate(
             ``ray.util.multiprocessing.Pool``; None plays them here, one after another.
         rotate_seats: move the players round the table from game to game.
         batch_size: games per task sent to *executor*; by default a fortieth of
-            the games, from 1 to 50 (so about 40 tasks for up to 2,000 games, and
-            tasks of 50 games beyond).
+            the games, rounded down, at least 1 and at most 50 (so one game a task
+            below 80 games, 40 to 60 tasks up to 2,000 games, and tasks of 50 games
+            beyond).
         progress: called with the number of games just finished, as they finish.
         names: the players' names in the result, one per player, in the same order;
             None names each by `player_name`.  ``mexican-train simulate`` names a bot
