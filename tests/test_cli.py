@@ -322,6 +322,21 @@ def test_rules_follows_the_chosen_variant() -> None:
     assert "Call 'last tile' while holding two tiles" in combined
 
 
+def test_e5_rules_says_the_tie_break_counts_round_scores_other_than_0() -> None:
+    """E5: ties go to the most rounds at 0, then the lowest round score other than 0."""
+    text = " ".join(run("rules").stdout.split())
+    assert "then the lowest single round score other than 0; players still level share" in text
+
+
+def test_e1_rules_says_a_first_turn_that_goes_out_waits_for_the_others() -> None:
+    """E1, P4: under Rulebook A a player who goes out in the first turn waits for the others."""
+    standard = " ".join(run("rules").stdout.split())
+    hub = " ".join(run("rules", "hub").stdout.split())
+    aside = "plays their last tile in a first turn ends the round once every player has had theirs"
+    assert aside in standard
+    assert aside not in hub
+
+
 def test_rules_table_prints_every_rule_axis() -> None:
     result = run("rules", "hub", "--table")
     assert "first turn (V1)" in result.output

@@ -133,7 +133,9 @@ def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
             else "Nobody draws on this turn; a player who cannot start gets a marker."
         )
         turn.append(
-            f"In your first turn of each round you play only on your own train: {chain} (P4).  {draw}"
+            f"In your first turn of each round you play only on your own train: {chain} (P4).  "
+            f"{draw}  A player who plays their last tile in a first turn ends the round once every "
+            "player has had theirs (P4)."
         )
     turn += [
         "Then, each turn, play one tile on your own train, on the Mexican train when it is "
@@ -170,7 +172,8 @@ def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
         f"Everybody else scores the pips left in their hand, the double-blank counting "
         f"{blank} (E3).  Then the next round starts with the next engine (E4).",
         "The lowest total after the last round wins; ties go to the player with more "
-        "rounds at 0, then the lowest single round score (E5)."
+        "rounds at 0, then the lowest single round score other than 0; players still level "
+        "share the win (E5)."
         if rules.tie_break
         else "The lowest total after the last round wins; players level share the win.",
     ]
