@@ -93,8 +93,8 @@ class SearchPlayer:
             (True, the default) or deal every unseen tile anywhere (False).
         replan: whether a seat in the playouts plans its train again after each tile
             it draws, as `PlannerPlayer` does (True, the default), or keeps the plan
-            made on its first choice (False: the search as it was before, measured
-            weaker on the search page of the docs).
+            made on its first choice (False, which the search page of the docs
+            measures weaker).
 
     >>> from mexican_train import HUB, legal_moves, new_game, view
     >>> state = new_game(4, HUB, seed=1)
