@@ -57,6 +57,7 @@ from mexican_train._frontends.cli import (
     _table,
     cli,
 )
+from mexican_train._frontends.explain import explain_rules
 from mexican_train._frontends.narrate import Narrator
 from mexican_train.players import PlannerPlayer
 from mexican_train.serialize import record_from_json, to_json
@@ -320,6 +321,20 @@ def test_rules_follows_the_chosen_variant() -> None:
     combined = " ".join(run("rules", "hub", "--house", "last-tile-call").stdout.split())
     assert "The hub+last-tile-call rules" in combined
     assert "Call 'last tile' while holding two tiles" in combined
+
+
+def test_s1_rules_gives_every_row_of_the_deal_table() -> None:
+    """S1: the rows for a set dealt only when chosen (Table A's double-6, Table B's
+    double-9) are told after the sets the table picks; rules with a set have none."""
+    standard = " ".join(run("rules").stdout.split())
+    hub = " ".join(run("rules", "hub").stdout.split())
+    assert "It also deals a double-6 set, when chosen, to 2-4 players: 7 tiles each." in standard
+    assert (
+        "It also deals a double-9 set, when chosen, to 2 players: 15 tiles each, "
+        "3 players: 13 tiles each, 4 players: 10 tiles each." in hub
+    )
+    double_six = explain_rules(attrs.evolve(STANDARD, max_pip=6))
+    assert "It also deals" not in " ".join(double_six.split())
 
 
 def test_e5_rules_says_the_tie_break_counts_round_scores_other_than_0() -> None:

@@ -39,7 +39,32 @@ def _deal(rules: Rules) -> str:
         else:
             parts.append((str(players), max_pip, hand))
     listed = "; ".join(f"{p} players: double-{n} set, {h} tiles each" for p, n, h in parts)
-    return f"The deal ({rules.deal_table.name}, S1): {listed}."
+    return f"The deal ({rules.deal_table.name}, S1): {listed}.{_other_sets(rules)}"
+
+
+def _other_sets(rules: Rules) -> str:
+    """The table's rows for a set it deals only when that set is chosen (S1), in words."""
+    if rules.max_pip is not None:  # the rules choose the set: no other row applies
+        return ""
+    table = rules.deal_table
+    others: dict[int, list[tuple[int, int]]] = {}  # set -> [(players, hand)]
+    for (players, max_pip), hand in sorted(table.hand_sizes.items()):
+        if table.default_sets.get(players) != max_pip:
+            others.setdefault(max_pip, []).append((players, hand))
+    said = []
+    for max_pip, rows in sorted(others.items()):
+        runs: list[tuple[int, int, int]] = []  # (first players, last players, hand)
+        for players, hand in rows:
+            if runs and runs[-1][1] == players - 1 and runs[-1][2] == hand:
+                runs[-1] = (runs[-1][0], players, hand)
+            else:
+                runs.append((players, players, hand))
+        counts = ", ".join(
+            f"{low if low == high else f'{low}-{high}'} players: {hand} tiles each"
+            for low, high, hand in runs
+        )
+        said.append(f"a double-{max_pip} set, when chosen, to {counts}")
+    return f" It also deals {'; and '.join(said)}." if said else ""
 
 
 def _mexican(rules: Rules) -> str:
