@@ -64,6 +64,7 @@ from mexican_train import (
     new_game,
     view,
 )
+from mexican_train._bots import search as search_module
 from mexican_train.events import Event, apply_with_events, redact_events
 from mexican_train.players import GreedyPlayer, PlannerPlayer, SearchPlayer
 
@@ -359,6 +360,13 @@ def main(argv: list[str] | None = None) -> int:
             help=f"{when}, the searcher plays N iterations a decision, or the planner's move",
         )
     parser.add_argument(
+        "--overrule",
+        type=float,
+        metavar="SE",
+        help="the searcher plays another move than the planner's when its outcome is lower by"
+        " more than SE standard errors (default: the player's own, 1)",
+    )
+    parser.add_argument(
         "--smoke", action="store_true", help="8 rounds (2 deals) a cell, 8 iterations"
     )
     parser.add_argument(
@@ -377,6 +385,8 @@ def main(argv: list[str] | None = None) -> int:
         # would take minutes of it on the pure-Python build.
         args.opponents = args.opponents or ["planner", "greedy"]
     args.opponents = args.opponents or list(OPPONENTS)
+    if args.overrule is not None:  # a screen of the threshold: the player has no argument for it
+        search_module._Z = args.overrule
     print(measured_build())
     print(f"{'preset':9} {'vs':8} {'player':12} {'rounds':>5} {'diff':>8} {'95% CI':^18} "
           f"{'wins':>6} {'median':>10} {'p90':>10}")  # fmt: skip
