@@ -306,16 +306,80 @@ def test_the_servers_cap_counts_the_tables_served_not_those_made_since_it_starte
             assert [each.name for each in made.tables] == [""]  # its own never expires
 
 
-def test_a_lobby_table_closed_leaves_room_at_once_and_is_let_go_at_the_next_sweep(
+def test_a_lobby_table_closed_is_let_go_at_once_and_leaves_room(
     server: WebServer, clock: Clock
 ) -> None:
     first, second = _new_table(server), _new_table(server)  # this address's share: 2
     _served(server, first["table"]).close()  # not by expiry: by whoever holds the table
-    third = _new_table(server)  # the closed table is not served: it counts no more
-    assert server.expire_idle() == []  # none expired: the closed one is let go
-    assert [each.name for each in server.tables] == ["", second["table"], third["table"]]
+    assert [each.name for each in server.tables] == ["", second["table"]]  # no sweep needed
     status, refused = answer(server, "/api/view", token=_token(first, 0))
     assert (status, refused["error"]) == (403, "wrong token")
+    third = _new_table(server)  # the closed table is not served: it counts no more
+    assert server.expire_idle() == []  # none expired
+    assert [each.name for each in server.tables] == ["", second["table"], third["table"]]
+
+
+def test_a_lobby_table_closed_is_let_go_by_a_server_that_never_sweeps(clock: Clock) -> None:
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    made = WebServer(
+        ("127.0.0.1", 0), own, log=None, lobby=_lobby(clock), max_tables_per_client=1,
+        table_idle=None,
+    )  # fmt: skip
+    with serving(made):
+        first = _new_table(made)
+        _served(made, first["table"]).close()
+        assert [each.name for each in made.tables] == [""]  # not kept, nor listed, forever
+        status, refused = answer(made, "/api/view", token=_token(first, 0))
+        assert (status, refused["reason"]) == (403, "no table here has that token")
+        second = _new_table(made)  # the address's one table
+        assert [each.name for each in made.tables] == ["", second["table"]]
+        assert second["table"] != first["table"]  # no name comes back
+
+
+def test_a_table_the_server_was_made_with_or_added_stays_served_once_closed(
+    clock: Clock,
+) -> None:
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    added = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock, name="mine")
+    made = WebServer(("127.0.0.1", 0), own, log=None, table_idle=None)
+    try:
+        made.add(added)
+        own.close()
+        added.close()
+        assert [each.name for each in made.tables] == ["", "mine"]
+    finally:
+        made.server_close()
+
+
+def test_a_table_that_expires_closed_before_it_is_added_is_not_served(clock: Clock) -> None:
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    closed = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock, name="t1")
+    closed.close()
+    made = WebServer(("127.0.0.1", 0), own, log=None, table_idle=None)
+    try:
+        made.add(closed, expires=True)
+        assert [each.name for each in made.tables] == [""]
+    finally:
+        made.server_close()
+
+
+def test_a_table_closed_lets_go_of_itself_not_of_a_new_table_of_its_name(
+    clock: Clock,
+) -> None:
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    old = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock, name="t1")
+    new = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock, name="t1")
+    made = WebServer(("127.0.0.1", 0), own, log=None, table_idle=HOUR)
+    try:
+        made.add(old, expires=True)
+        clock.now += 2 * HOUR
+        assert made.expire_idle() == ["t1"]
+        made.add(new, expires=True)
+        old.close()  # closed already: nothing changes
+        assert [each.name for each in made.tables] == ["", "t1"]
+        assert made.tables[1] is new
+    finally:
+        made.server_close()
 
 
 def test_the_servers_cap_counts_no_closed_table(clock: Clock) -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import json
 import re
@@ -407,7 +408,10 @@ class _Routes:
     def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
         """Serve *table* too (its name must be new); with *expires*, it expires when idle.
 
-        *maker* is the address that made it, if known: counted towards its share.
+        A table that expires is let go as soon as it closes (`WebTable.close`, or it
+        expires), whether or not sweeps run: its links are then answered as a wrong
+        token's (403), or 410 if it expired.  *maker* is the address that made it, if
+        known: counted towards its share.
         """
         changes = _Changes()
         with self._lock:
@@ -418,6 +422,9 @@ class _Routes:
             if expires:
                 self._makers[table.name] = maker
         table.listen(changes.notify)
+        if expires:  # let go as soon as it closes: a sweep may never come (no table_idle)
+            table.listen(functools.partial(self._let_go_closed, table))
+            self._let_go_closed(table)
         if table.bot_failed is None:  # the bot's writer reads why in the server's log
             where = f"table {table.name}: " if table.name else ""
             table.bot_failed = lambda line: self._say(where + line)
@@ -458,13 +465,26 @@ class _Routes:
                 for name, maker in self._makers.items()
             )
 
-    def _let_go(self, name: str, expired: str | None) -> None:
-        """Serve the table *name* no more; *expired*: why it expired, which its links say."""
+    def _let_go(self, table: WebTable) -> None:
+        """Serve *table* no more (nor count it); if it expired, its links say why.
+
+        Its links are then answered as a wrong token's, or 410 if it expired.  Another
+        table served under its name since is kept.
+        """
+        expired = table.expired  # read before the lock: a table's lock is never taken under it
         with self._lock:
-            self.tables.pop(name, None)
-            self._makers.pop(name, None)
+            found = self.tables.get(table.name)
+            if found is None or found[0] is not table:
+                return
+            del self.tables[table.name]
+            self._makers.pop(table.name, None)
             if expired is not None:
-                self._note_expired(name, expired)
+                self._note_expired(table.name, expired)
+
+    def _let_go_closed(self, table: WebTable) -> None:
+        """Let *table* go if it has closed (a listener: called at each change of the table)."""
+        if table.closed:
+            self._let_go(table)
 
     def _new_name(self) -> str:
         """Return a name for the lobby's next table: one no table served or expired has."""
@@ -479,8 +499,8 @@ class _Routes:
         """Expire the tables that expire and have seen no move for `table_idle` seconds.
 
         Return their names; the log says each.  A table whose `WebTable.expiring` fails
-        is kept as it was (the log says why) and tried again at the next sweep.  One
-        closed otherwise (`WebTable.close`) is let go, its links no longer answered.  One
+        is kept as it was (the log says why) and tried again at the next sweep.  (One
+        closed otherwise, `WebTable.close`, is let go as it closes: see `add`.)  One
         sweep runs at a time: another asked for meanwhile, from any thread, waits for it.
         A sweep waits for the tables' hooks and bots: never call it on the event loop.
         """
@@ -501,7 +521,7 @@ class _Routes:
                     continue
                 if not expired and not table.closed:
                     continue
-                self._let_go(name, table.expired)
+                self._let_go(table)  # done as it closed, unless it closed while listed
                 if expired:
                     gone.append(name)
                     self._say(f"table {name} expired: nobody played at it for {idle_words(idle)}")
@@ -610,7 +630,7 @@ class _Routes:
             else f"; a table expires once nobody has played at it for {idle_words(self.table_idle)}"
         )
         # The tables being made count too: the caps hold against requests at once.  A
-        # table closed is not served: it leaves room at once, before a sweep lets it go.
+        # table closed counts no more (and `add` lets it go as it closes).
         if self.open_tables() + len(self._making) >= most:
             raise RequestError(
                 503, "full", f"this server holds as many tables as it can ({most}){later}"
@@ -632,7 +652,7 @@ class _Routes:
         try:
             table.start()
         except BaseException:  # no thread for its bots: it is not served
-            self._let_go(name, None)
+            self._let_go(table)
             table.close()
             raise
         return JSONResponse(
@@ -834,8 +854,10 @@ class WebServer:
     which).  With *lobby* (`~mexican_train.web.lobby_table`), ``POST /api/tables``
     makes tables on request, the lobby page's, while fewer than *max_tables* tables
     are served, and fewer than *max_tables_per_client* of the lobby's tables made from
-    the same address; a table closed (`~mexican_train.web.WebTable.close`) or expired
-    counts no more, and the next sweep lets a closed one of the lobby's go.  A table
+    the same address.  A table of the lobby's that closes
+    (`~mexican_train.web.WebTable.close`) is let go at once, as one that expires: it
+    counts no more, `tables` lists it no more, and its links are answered 403 as a
+    wrong token's.  A table
     the lobby made expires once nobody has played at it
     (a move, a new game) for *table_idle* seconds (None: never): the server lets it go,
     stops its bots, closes its pages' WebSockets with code 4410 and the reason, and
@@ -920,7 +942,8 @@ class WebServer:
         """Serve *table* as well, from now on; its `~mexican_train.web.WebTable.name` must be new.
 
         With *expires*, the table expires as the lobby's do (``mexican-train serve`` adds
-        so the lobby's tables it resumes from its database).
+        so the lobby's tables it resumes from its database), and the server lets it go as
+        soon as it closes (`~mexican_train.web.WebTable.close`).
 
         Raises:
             InvalidArgumentError: if a table of that name is served already.
