@@ -942,6 +942,8 @@ def test_takeover_turn_timer_and_bot_timer_are_seconds(options: dict[str, Any]) 
             'house is a list of up to 8 house rules\' names, not "open-hands"',
         ),
         ({"level": "x" * 100}, "the bots' level is easy, medium, hard, not \"" + "x" * 36 + "..."),
+        ({"level": ["easy"]}, "the bots' level is easy, medium, hard, not [\"easy\"]"),
+        ({"level": {"easy": 1}}, "the bots' level is easy, medium, hard, not {\"easy\": 1}"),
     ],
 )
 def test_the_lobby_says_which_part_of_a_request_is_wrong(asked: object, reason: str) -> None:

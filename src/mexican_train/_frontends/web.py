@@ -1329,7 +1329,7 @@ def lobby_table(
             f"people is how many of the {players} players are people, "
             f"1-{players}, not {_shown(people)}"
         )
-    elif level not in LEVELS:
+    elif not isinstance(level, str) or level not in LEVELS:  # a list is no key of LEVELS
         wrong = f"the bots' level is {', '.join(LEVELS)}, not {_shown(level)}"
     if wrong is not None:
         raise RequestError(400, "bad request", wrong)
