@@ -687,6 +687,17 @@ def test_a_move_over_http_is_checked_and_answered(served: WebServer) -> None:
         assert set(json.loads(body)) == {"error", "reason"}
 
 
+def test_a_move_followed_by_junk_is_refused_however_long(served: WebServer) -> None:
+    token = served.table.tokens[0]
+    document = json.loads(_request(served, "/api/view", token=token)[2])
+    notation = document["moves"][0]["notation"]
+    for junk in [" junk", " " * 80 + "junk"]:  # the junk past 64 characters too
+        status, _, body = _request(served, "/api/move", {"move": notation + junk}, token)
+        assert status == 400, body
+        assert json.loads(body)["error"] == "bad move"
+        assert served.table.version == document["version"]  # nothing played
+
+
 def test_a_long_poll_answers_when_the_table_changes(served: WebServer) -> None:
     token = served.table.tokens[0]
     status, _, body = _request(served, "/api/view?since=0", token=token)
