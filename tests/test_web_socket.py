@@ -78,6 +78,23 @@ def test_a_socket_pushes_the_seats_document_at_every_move(server: WebServer) -> 
         assert pushed["seat"] == 0
 
 
+def test_a_socket_ignores_what_the_page_sends_after_its_hello_binary_too(
+    server: WebServer,
+) -> None:
+    table = server.table
+    with _open(server, {"token": table.tokens[0]}) as socket:
+        _next(socket)
+        socket.send("anything")
+        socket.send(b"\x00binary")  # read and ignored as text is: the socket stays open
+        for _ in range(4):  # moves pushed, each once the last was: the socket stays open
+            before = table.version
+            seat = table.state.current_player
+            if seat in (0, 1):
+                table.play(seat, legal_moves(table.state)[0], before)
+            assert _until(socket, lambda doc: doc["version"] > before)["seat"] == 0
+        assert table.connected[0]
+
+
 def test_others_see_who_is_connected(server: WebServer) -> None:
     table = server.table
     with _open(server, {"token": table.tokens[0]}) as first:

@@ -718,10 +718,10 @@ class _Routes:
 
     @staticmethod
     async def _drain(websocket: WebSocket) -> None:
-        """Read (and ignore) what the page sends, until it goes away."""
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError, KeyError):
-            while True:
-                await websocket.receive_text()
+        """Read (and ignore) what the page sends, text or binary, until it goes away."""
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass
 
 
 def _json_error(status: int, error: str, reason: str, close: bool) -> Response:
