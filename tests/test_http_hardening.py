@@ -287,6 +287,36 @@ def test_a_query_of_many_fields_is_a_400(target: Target) -> None:
     assert "16 fields" in _json_error(answers[0])["reason"]
 
 
+def test_a_refusal_before_the_route_carries_the_common_headers_and_is_logged(
+    target: Target,
+) -> None:
+    get = target.move_path.replace("/move", "") if target.name == "example" else "/api/view"
+    query = "&".join(f"f{i}=1" for i in range(40))
+    raw = f"GET {get}?{query} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    ((status, headers, _),) = _exchange(target, raw.encode())
+    assert status == 400
+    assert headers["cache-control"] == "no-store"
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["referrer-policy"] == "no-referrer"
+    assert f'"GET {get}?<query>" 400' in target.log.getvalue()
+
+
+def test_a_body_the_server_does_not_read_ends_the_exchange_after_the_answer(
+    target: Target,
+) -> None:
+    """A body sent with a GET is not read: however long it says it is, the answer closes
+    the connection rather than reading the body to its end (or to the request's deadline)."""
+    get = target.move_path.replace("/move", "") if target.name == "example" else "/api/view"
+    raw = (
+        f"GET {get} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {target.token}\r\n"
+        "Content-Length: 1000000000\r\n\r\n"
+    ).encode() + b"x" * 100_000
+    answers = _exchange(target, raw)
+    assert [(status, headers.get("connection")) for status, headers, _ in answers] == [
+        (200, "close")
+    ]
+
+
 def test_stalled_headers_time_out(timing_target: Target) -> None:
     """A client that never finishes its headers is disconnected (REQUEST_TIMEOUT)."""
     with timing_target.connect() as sock:

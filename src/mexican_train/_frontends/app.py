@@ -18,9 +18,10 @@ clients is the guard here, in three parts:
   together: ``max_connections`` (uvicorn's ``limit_concurrency``, answered 503).
 - **Bounded, linear-time bodies.**  A body needs one plain ``Content-Length`` of at
   most `MAX_BODY` bytes (a chunked body is refused); its JSON's nesting is counted in
-  linear time before it is parsed (`~mexican_train.web.read_json`).  uvicorn bounds
-  the headers (``h11_max_incomplete_event_size``) and WebSocket messages
-  (``ws_max_size``).
+  linear time before it is parsed (`~mexican_train.web.read_json`).  A body the
+  server does not read (a GET's, or one refused) is not read at all: the answer closes
+  the connection.  uvicorn bounds the headers (``h11_max_incomplete_event_size``) and
+  WebSocket messages (``ws_max_size``).
 
 Every answer is JSON with ``{"error", "reason"}`` on failure, carries
 ``Cache-Control: no-store``, ``X-Content-Type-Options: nosniff`` and
@@ -777,6 +778,14 @@ def _refusal(scope: Scope) -> Response | None:
     return None
 
 
+def _has_body(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether a request's headers announce a body (a ``Content-Length`` over 0, or chunks)."""
+    return any(
+        name == b"transfer-encoding" or (name == b"content-length" and value.strip() != b"0")
+        for name, value in headers
+    )
+
+
 class _Frame:
     """ASGI middleware: the common headers on every answer, and the access log."""
 
@@ -788,18 +797,28 @@ class _Frame:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refusal = _refusal(scope)
-        if refusal is not None:
-            await refusal(scope, receive, send)
-            return
+        unread = _has_body(scope["headers"])
+
+        async def reading() -> Message:
+            nonlocal unread
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                unread = False  # the whole body, or the client gone
+            return message
 
         async def framed(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", ()), *_HEADERS]
+                headers = [*message.get("headers", ()), *_HEADERS]
+                # A body left unread (a GET's, one refused) ends the exchange: uvicorn would
+                # otherwise read it to its end, however long it says it is, or to the deadline.
+                if unread and not any(name.lower() == b"connection" for name, _ in headers):
+                    headers.append((b"connection", b"close"))
+                message["headers"] = headers
                 self._write(scope, message["status"])
             await send(message)
 
-        await self.app(scope, receive, framed)
+        refusal = _refusal(scope)
+        await (self.app if refusal is None else refusal)(scope, reading, framed)
 
     def _write(self, scope: Scope, status: int) -> None:
         if self.log is None:
