@@ -431,6 +431,32 @@ def test_a_table_whose_bots_cannot_start_is_not_served_nor_counted(clock: Clock)
         _new_table(made)  # the address's one table
 
 
+@pytest.mark.parametrize("named", ["", "mine", "t7"])
+def test_a_table_the_lobby_makes_under_another_name_is_not_served(
+    clock: Clock, named: str
+) -> None:
+    """A lobby of a program's own that names its table as it likes (the server's own
+    table's name, another table's) replaces no table: the request fails, 500."""
+    made: list[WebTable] = []
+
+    def careless(request: object, name: str) -> WebTable:
+        made.append(WebTable(2, STANDARD, bots={1: GreedyPlayer()}, name=named, clock=clock))
+        return made[-1]
+
+    log = io.StringIO()
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    mine = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock, name="mine")
+    server = WebServer(("127.0.0.1", 0), own, log=log, lobby=careless, table_idle=HOUR)
+    server.add(mine)
+    with serving(server):
+        status, refused = answer(server, "/api/tables", {"players": 2, "people": 2})
+        assert (status, refused["error"]) == (500, "server error")
+        assert server.tables == [own, mine]
+        assert made[0].closed
+        assert f"the lobby made a table named {named!r} for the name 't1'" in log.getvalue()
+        assert answer(server, "/api/view", token=own.tokens[0])[0] == 200
+
+
 def test_the_caps_hold_against_requests_made_at_once(clock: Clock) -> None:
     """A table being made counts: a request that comes while two are being made for the
     same address, whose share is 2, is refused at once, not made as a third."""

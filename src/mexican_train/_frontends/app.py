@@ -649,6 +649,11 @@ class _Routes:
             table = await run_in_threadpool(self.lobby, asked, name)
         finally:
             self._making.remove(client)
+        if table.name != name:  # a lobby of a program's own: it must replace no table served
+            table.close()
+            wrong = f"the lobby made a table named {table.name!r} for the name {name!r}"
+            self._say(f"{wrong}: it is not served")
+            raise InvalidArgumentError(f"{wrong}: a lobby names its table as it is told")
         self.add(table, expires=True, maker=client)
         try:
             table.start()
@@ -1000,7 +1005,13 @@ class WebServer:
 
     @property
     def lobby(self) -> Callable[[object, str], WebTable] | None:
-        """What makes the lobby's tables (``POST /api/tables``), or None: no lobby."""
+        """What makes the lobby's tables (``POST /api/tables``), or None: no lobby.
+
+        It is called with the request's JSON and the name the table takes, and returns
+        the table (its bots not started), named so; a table of another name is closed,
+        not served, and the request answered 500 (the server's log says why).  Raise
+        `~mexican_train.web.RequestError` to refuse a request (`lobby_table` does).
+        """
         return self._routes.lobby
 
     @lobby.setter
