@@ -1010,7 +1010,8 @@ class WebServer:
         It is called with the request's JSON and the name the table takes, and returns
         the table (its bots not started), named so; a table of another name is closed,
         not served, and the request answered 500 (the server's log says why).  Raise
-        `~mexican_train.web.RequestError` to refuse a request (`lobby_table` does).
+        `~mexican_train.web.RequestError` to refuse a request (`~mexican_train.web.lobby_table`
+        does).
         """
         return self._routes.lobby
 
