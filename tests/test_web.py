@@ -687,6 +687,27 @@ def test_a_move_over_http_is_checked_and_answered(served: WebServer) -> None:
         assert set(json.loads(body)) == {"error", "reason"}
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("max_per_client", 0, "max_per_client is a whole number from 1, not 0"),
+        ("max_connections", "5", "max_connections is a whole number from 1, not '5'"),
+        ("max_tables", -3, "max_tables is a whole number from 1, not -3"),
+        ("max_tables_per_client", True, "max_tables_per_client is a whole number from 1, not True"),
+        ("long_poll", float("nan"), "long_poll is a number of seconds over 0, not nan"),
+        ("request_timeout", -1, "request_timeout is a number of seconds over 0, not -1"),
+        ("request_timeout", float("inf"), "request_timeout is a number of seconds over 0, not inf"),
+    ],
+)
+def test_a_server_refuses_bounds_that_are_not_counts_or_seconds(
+    option: str, value: object, message: str
+) -> None:
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()})
+    with pytest.raises(InvalidArgumentError) as refused:
+        WebServer(("127.0.0.1", 0), table, log=None, **{option: value})  # type: ignore[arg-type]
+    assert str(refused.value) == message
+
+
 def test_a_move_followed_by_junk_is_refused_however_long(served: WebServer) -> None:
     token = served.table.tokens[0]
     document = json.loads(_request(served, "/api/view", token=token)[2])
@@ -953,8 +974,8 @@ def test_takeover_turn_timer_and_bot_timer_are_seconds(options: dict[str, Any]) 
             'house is a list of up to 8 house rules\' names, not "open-hands"',
         ),
         ({"level": "x" * 100}, "the bots' level is easy, medium, hard, not \"" + "x" * 36 + "..."),
-        ({"level": ["easy"]}, "the bots' level is easy, medium, hard, not [\"easy\"]"),
-        ({"level": {"easy": 1}}, "the bots' level is easy, medium, hard, not {\"easy\": 1}"),
+        ({"level": ["easy"]}, 'the bots\' level is easy, medium, hard, not ["easy"]'),
+        ({"level": {"easy": 1}}, 'the bots\' level is easy, medium, hard, not {"easy": 1}'),
     ],
 )
 def test_the_lobby_says_which_part_of_a_request_is_wrong(asked: object, reason: str) -> None:

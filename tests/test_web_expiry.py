@@ -432,9 +432,7 @@ def test_a_table_whose_bots_cannot_start_is_not_served_nor_counted(clock: Clock)
 
 
 @pytest.mark.parametrize("named", ["", "mine", "t7"])
-def test_a_table_the_lobby_makes_under_another_name_is_not_served(
-    clock: Clock, named: str
-) -> None:
+def test_a_table_the_lobby_makes_under_another_name_is_not_served(clock: Clock, named: str) -> None:
     """A lobby of a program's own that names its table as it likes (the server's own
     table's name, another table's) replaces no table: the request fails, 500."""
     made: list[WebTable] = []

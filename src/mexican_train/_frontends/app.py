@@ -892,6 +892,12 @@ class WebServer:
     connections come from one address and *max_connections* from all clients together;
     behind a reverse proxy every client has the proxy's address: let the proxy limit
     each client, and raise *max_per_client*.
+
+    Raises:
+        InvalidArgumentError: if *long_poll*, *request_timeout* or *table_idle* is not
+            a number of seconds over 0 (*table_idle* may be None), or *max_per_client*,
+            *max_connections*, *max_tables* or *max_tables_per_client* is not a whole
+            number from 1.
     """
 
     def __init__(
@@ -909,14 +915,24 @@ class WebServer:
         max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
         table_idle: float | None = TABLE_IDLE,
     ) -> None:
-        if table_idle is not None and (
-            isinstance(table_idle, bool)
-            or not isinstance(table_idle, (int, float))
-            or not 0 < table_idle < float("inf")
-        ):
+        if table_idle is not None and not _is_seconds(table_idle):
             raise InvalidArgumentError(
                 f"table_idle is a number of seconds over 0, or None, not {table_idle!r}"
             )
+        for option, seconds in (("long_poll", long_poll), ("request_timeout", request_timeout)):
+            if not _is_seconds(seconds):
+                raise InvalidArgumentError(
+                    f"{option} is a number of seconds over 0, not {seconds!r}"
+                )
+        counts = (
+            ("max_per_client", max_per_client),
+            ("max_connections", max_connections),
+            ("max_tables", max_tables),
+            ("max_tables_per_client", max_tables_per_client),
+        )
+        for option, count in counts:
+            if type(count) is not int or count < 1:
+                raise InvalidArgumentError(f"{option} is a whole number from 1, not {count!r}")
         self.table = table
         host, port = address
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -1049,6 +1065,13 @@ class WebServer:
             table.close()
         self.shutdown()
         self.socket.close()
+
+
+def _is_seconds(value: object) -> bool:
+    """Whether *value* is a number of seconds over 0 (finite, and not a bool)."""
+    return (
+        isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < float("inf")
+    )
 
 
 def shareable_host(host: str) -> str:
