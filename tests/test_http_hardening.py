@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 import pytest
 from hypothesis import given
+from websockets.sync.client import connect
 
 from mexican_train import STANDARD
 from mexican_train.players import GreedyPlayer
@@ -569,3 +570,55 @@ def test_one_client_cannot_take_every_connection_of_the_web_table() -> None:
                 return [a[0] for a in _responses(_read_all(again))] == [200]
 
         assert _wait_for(served_again)
+
+
+def test_a_client_that_never_reads_its_answers_is_dropped_at_the_deadline() -> None:
+    """Answers that a client leaves unread fill the connection's buffers; the server
+    waits at most its request timeout for them to drain, then drops the connection,
+    which stops counting towards its client's cap."""
+    table = WebTable(2, RULES, bots={1: GreedyPlayer()}, seed=11)
+    server = WebServer(
+        ("127.0.0.1", 0), table, log=None, max_per_client=1, request_timeout=SHORT_TIMEOUT
+    )
+    port = server.server_address[1]
+    page = b"GET /table.js HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    with serving(server):
+        stalled = socket.socket()
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # it fills at once
+        stalled.bind(("127.0.0.3", 0))
+        stalled.connect(("127.0.0.1", port))
+        with stalled:
+            stalled.sendall(page * 400)  # megabytes of answers, never read
+
+            def served_again() -> bool:  # refused (503, or reset) while the stalled one counts
+                with _connect_from("127.0.0.3", port) as again:
+                    again.sendall(page.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n"))
+                    try:
+                        return [a[0] for a in _responses(_read_all(again))] == [200]
+                    except ConnectionResetError:
+                        return False
+
+            assert _wait_for(served_again)
+
+
+def test_a_socket_that_never_reads_its_documents_is_dropped_at_the_deadline() -> None:
+    """A page's WebSocket that reads nothing of the documents pushed to it is dropped
+    once its buffers are full and its client has not read for the request timeout."""
+    table = WebTable(3, RULES, bots={2: GreedyPlayer()}, seed=11)
+    server = WebServer(("127.0.0.1", 0), table, log=None, request_timeout=SHORT_TIMEOUT)
+    port = server.server_address[1]
+    with serving(server):
+        stalled = socket.socket()
+        stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        stalled.connect(("127.0.0.1", port))
+        # The client's library stops reading once a few messages wait unread.
+        with connect(f"ws://127.0.0.1:{port}/api/ws", sock=stalled, max_queue=1) as page:
+            page.send(json.dumps({"token": table.tokens[0]}))
+            assert _wait_for(lambda: table.connected[0])
+
+            # Megabytes of documents fill the buffers: a few seconds, more on a loaded machine.
+            end = time.monotonic() + 60
+            while table.connected[0] and time.monotonic() < end:
+                table.arrive(1)  # seat 1 comes and goes: a document pushed each time
+                table.leave(1)
+            assert not table.connected[0]

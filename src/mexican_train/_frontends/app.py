@@ -5,7 +5,7 @@
 the WebSocket ``/api/ws``, which pushes the seat's document whenever the table
 changes or someone comes or goes.  HTTP, keep-alive, WebSockets and the event loop
 are uvicorn's and Starlette's; what they leave to the application against hostile
-clients is the guard here, in three parts:
+clients is the guard here, in four parts:
 
 - **A deadline for a whole request.**  uvicorn times out idle kept-alive connections
   (``timeout_keep_alive``) but not a request that arrives one byte at a time.  The
@@ -16,6 +16,9 @@ clients is the guard here, in three parts:
 - **A cap per client.**  At most ``max_per_client`` connections, HTTP and WebSocket
   together, from one address; one more is answered 503 and closed.  All clients
   together: ``max_connections`` (uvicorn's ``limit_concurrency``, answered 503).
+- **A deadline for answers left unread.**  A client that reads nothing of what it is
+  sent (answers, a WebSocket's documents) fills the connection's buffers; once they are
+  full, it has `REQUEST_TIMEOUT` seconds to read, or the connection is dropped.
 - **Bounded, linear-time bodies.**  A body needs one plain ``Content-Length`` of at
   most `MAX_BODY` bytes (a chunked body is refused); its JSON's nesting is counted in
   linear time before it is parsed (`~mexican_train.web.read_json`).  A body the
@@ -208,15 +211,40 @@ def _refuse(transport: asyncio.Transport, answer: bytes) -> None:
         transport.close()
 
 
+class _Unread:
+    """The deadline of what a connection's client has left unread.
+
+    A client that reads nothing of what it is sent would otherwise hold its connection
+    forever: a handler waits for the buffer to drain, and a close waits to send it first.
+    The transport says when its buffer is full (`paused`) and when it drains again
+    (`resumed`); in between, the client has *deadline* seconds, or is dropped.
+    """
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self._timer: asyncio.TimerHandle | None = None
+
+    def paused(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        if self._timer is None:
+            self._timer = loop.call_later(self.deadline, transport.abort)
+
+    def resumed(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+
 def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
     """Return uvicorn's HTTP and WebSocket protocols under *guard*."""
 
     class GuardedHTTP(H11Protocol):
         _client: str | None = None
         _timer: asyncio.TimerHandle | None = None
+        _unread: _Unread | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            self._unread = _Unread(guard.deadline)
             self._client = guard.admit(transport, self.loop)
             if self._client is None:
                 self.connections.discard(self)  # not counted in everyone's limit
@@ -238,9 +266,21 @@ def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOPro
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_timer()
+            if self._unread is not None:
+                self._unread.resumed()
             guard.release(self._client)
             self._client = None
             super().connection_lost(exc)
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._unread is not None:
+                self._unread.paused(self.transport, self.loop)
+
+        def resume_writing(self) -> None:
+            if self._unread is not None:
+                self._unread.resumed()
+            super().resume_writing()
 
         def _stop_timer(self) -> None:
             if self._timer is not None:
@@ -263,16 +303,30 @@ def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOPro
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
         _client: str | None = None
+        _unread: _Unread | None = None
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             assert isinstance(transport, asyncio.Transport)
+            self._unread = _Unread(guard.deadline)
             self._client = guard.admit(transport, self.loop)
 
         def connection_lost(self, exc: Exception | None) -> None:
+            if self._unread is not None:
+                self._unread.resumed()
             guard.release(self._client)
             self._client = None
             super().connection_lost(exc)
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._unread is not None:
+                self._unread.paused(self.transport, self.loop)
+
+        def resume_writing(self) -> None:
+            if self._unread is not None:
+                self._unread.resumed()
+            super().resume_writing()
 
     return GuardedHTTP, GuardedWebSocket
 
