@@ -257,10 +257,26 @@ def test_an_idle_lobby_table_expires_its_pages_are_told_and_its_links_answer_410
         assert _closing(socket) == (4410, REASON)
     status, unknown = answer(server, "/api/view", token="t99.nosuchsecret")
     assert (status, unknown["error"]) == (403, "wrong token")
-    assert unknown["reason"].endswith(
-        "the link is wrong, or its table expired (a table made in the lobby does once "
-        "nobody has played at it for 1 hour)"
+    assert unknown["reason"] == (
+        "no table here has that token: the link is wrong, or its table expired "
+        "(a lobby's table does after 1 hour unplayed)"
     )
+
+
+@pytest.mark.parametrize("idle", [HOUR, 8760 * HOUR])
+def test_a_socket_with_a_token_no_table_has_is_told_the_whole_reason(
+    clock: Clock, idle: float
+) -> None:
+    """A WebSocket's close carries 123 bytes of reason at most: the page shows the one a
+    link no table has gets, whole, as a long poll's 403 says it."""
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    made = WebServer(("127.0.0.1", 0), own, log=None, lobby=_lobby(clock), table_idle=idle)
+    with serving(made):
+        reason = answer(made, "/api/view", token="t99.nosuchsecret")[1]["reason"]
+        url = f"ws://127.0.0.1:{made.server_address[1]}/api/ws"
+        with connect(url, open_timeout=TIMEOUT) as socket:
+            socket.send(json.dumps({"token": "t99.nosuchsecret"}))
+            assert _closing(socket) == (4403, reason)
 
 
 def test_an_addresss_share_counts_its_tables_served_not_those_it_made(

@@ -108,6 +108,7 @@ EXPIRED_KEPT: Final = 4096
 EXPIRED_CLOSE: Final = 4410
 
 _EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
+_CLOSE_REASON: Final = 123  # the bytes a WebSocket's close frame holds of its reason
 _TOKEN = re.compile(r"[A-Za-z0-9_.-]{1,96}")
 _LOBBY_NAME = re.compile(r"t([0-9]{1,15})")  # the lobby's tables: t1, t2, ...
 _VERSION = re.compile(r"[0-9]{1,12}")
@@ -616,9 +617,10 @@ class _Routes:
                 raise RequestError(410, "expired", expired)
             reason = "no table here has that token"
             if self.lobby is not None and self.table_idle is not None:
+                # Short enough for a WebSocket's close too (`_close_reason`), whole.
                 reason += (
-                    ": the link is wrong, or its table expired (a table made in the lobby "
-                    f"does once nobody has played at it for {idle_words(self.table_idle)})"
+                    ": the link is wrong, or its table expired (a lobby's table does after "
+                    f"{idle_words(self.table_idle)} unplayed)"
                 )
             raise RequestError(403, "wrong token", reason)
         table, changes = found
@@ -738,7 +740,7 @@ class _Routes:
             await websocket.close(4408, "say whose seat this is first")
             return
         except RequestError as error:
-            await websocket.close(4400 + error.status % 100, error.reason[:100])
+            await websocket.close(4400 + error.status % 100, _close_reason(error.reason))
             return
         except WebSocketDisconnect:
             return
@@ -765,7 +767,7 @@ class _Routes:
         expired = table.expired
         if expired is not None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-                await websocket.close(EXPIRED_CLOSE, expired[:120])
+                await websocket.close(EXPIRED_CLOSE, _close_reason(expired))
 
     async def _hello(self, websocket: WebSocket) -> tuple[WebTable, _Changes, int]:
         try:
@@ -782,6 +784,21 @@ class _Routes:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             while (await websocket.receive())["type"] != "websocket.disconnect":
                 pass
+
+
+def _close_reason(reason: str) -> str:
+    """Return *reason* fit for a WebSocket's close: at most 123 bytes of UTF-8, whole if it
+    fits, else cut after a word, with an ellipsis.
+
+    >>> _close_reason("the table has expired")
+    'the table has expired'
+    >>> _close_reason("word " * 40)[-10:]
+    'word word…'
+    """
+    if len(reason.encode()) <= _CLOSE_REASON:
+        return reason
+    cut = reason.encode()[: _CLOSE_REASON - 3].decode(errors="ignore")
+    return cut.rsplit(" ", 1)[0].rstrip(" ,;:(") + "\u2026"  # an ellipsis: the reason goes on
 
 
 def _json_error(status: int, error: str, reason: str, close: bool) -> Response:
