@@ -1054,7 +1054,8 @@ class WebServer:
 
         With *expires*, the table expires as the lobby's do (``mexican-train serve`` adds
         so the lobby's tables it resumes from its database), and the server lets it go as
-        soon as it closes (`~mexican_train.web.WebTable.close`).
+        soon as it closes (`~mexican_train.web.WebTable.close`): one closed already is not
+        served.
 
         Raises:
             InvalidArgumentError: if a table of that name is served already.
