@@ -134,6 +134,14 @@ def test_a_socket_that_does_not_name_its_seat_is_closed(
     assert server.table.connected == (False, False, True)
 
 
+def test_the_sockets_path_asked_without_a_websocket_says_it_is_one(server: WebServer) -> None:
+    status, refused = answer(server, "/api/ws")
+    assert (status, refused) == (
+        426,
+        {"error": "upgrade required", "reason": "/api/ws is a WebSocket: open it as one"},
+    )
+
+
 def test_serve_without_the_web_extra_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

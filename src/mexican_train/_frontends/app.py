@@ -831,6 +831,13 @@ async def _http_error(request: Request, error: Exception) -> Response:
     return answer
 
 
+async def _not_a_websocket(request: Request) -> Response:
+    """Answer a plain request for the WebSocket's path: 426, it is to be opened as one."""
+    answer = _json_error(426, "upgrade required", "/api/ws is a WebSocket: open it as one", False)
+    answer.headers["Upgrade"] = "websocket"
+    return answer
+
+
 async def _disconnected(request: Request, error: Exception) -> Response:
     return Response(status_code=400)  # nobody reads it: the client has gone
 
@@ -930,6 +937,7 @@ def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Recei
             Route("/api/lobby", routes.choices, methods=["GET"]),
             Route("/api/tables", routes.create, methods=["POST"]),
             WebSocketRoute("/api/ws", routes.socket),
+            Route("/api/ws", _not_a_websocket, methods=["GET"]),
         ],
         exception_handlers={
             RequestError: _refused,
