@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -24,6 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, render_test, seed_test
 
+from faulty_players import FAULTS, RaisesOnChoose, failure_of
 from mexican_train import (
     HUB,
     STANDARD,
@@ -34,6 +36,7 @@ from mexican_train import (
     Move,
     NextRound,
     PlannerPlayer,
+    Player,
     PlayerView,
     RandomPlayer,
     Rules,
@@ -444,6 +447,95 @@ def test_single_seat_an_illegal_action_raises_on_request() -> None:
     illegal = int(np.flatnonzero(~game.action_masks())[0])
     with pytest.raises(IllegalMoveError, match=f"action {illegal} is not in the action mask"):
         game.step(illegal)
+
+
+def first_action(game: SingleSeatEnv) -> int:
+    return int(np.flatnonzero(game.action_masks())[0])
+
+
+def whole_game(game: SingleSeatEnv, seed: int) -> list[tuple[np.ndarray, float]]:
+    """Reset with *seed* and play the first legal action to the game's end."""
+    observation, _ = game.reset(seed=seed)
+    played, terminated = [(observation, 0.0)], False
+    while not terminated:
+        observation, reward, terminated, _, _ = game.step(first_action(game))
+        played.append((observation, reward))
+    return played
+
+
+def same_games(
+    first: list[tuple[np.ndarray, float]], second: list[tuple[np.ndarray, float]]
+) -> bool:
+    return len(first) == len(second) and all(
+        np.array_equal(a, b) and r == s for (a, r), (b, s) in zip(first, second, strict=True)
+    )
+
+
+def failing_single_seat(kind: str, at: int) -> SingleSeatEnv:
+    """Three players, information state: the opponent at seat 1 has a bug (`FAULTS`)."""
+    faulty = FAULTS[kind][0](at)
+    return SingleSeatEnv(
+        players=3, rules=STANDARD, opponents=[faulty, GreedyPlayer()], information_state=True
+    )
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+def test_single_seat_an_opponents_failure_reaches_the_caller_and_step_waits_for_reset(
+    kind: str,
+) -> None:
+    """A bot's exception in step goes on as it was raised, noted with its seat; the step
+    is cut short, so the environment refuses to play on until a reset, and changes nothing."""
+    game = failing_single_seat(kind, at=6)
+    game.reset(seed=2)
+    name = FAULTS[kind][1]
+    failure = failure_of(lambda: game.step(first_action(game)))
+    assert type(failure).__name__ == name
+    if sys.version_info >= (3, 11):  # exception notes are Python 3.11's
+        notes = "\n".join(getattr(failure, "__notes__", []))
+        assert "at seat 1" in notes
+        assert "the environment refuses step() until reset()" in notes
+    before = game.state
+    refusal = rf"an opponent's bot failed during the last step \({name}: .+\): call reset\(\)"
+    with pytest.raises(InvalidArgumentError, match=refusal):
+        game.step(first_action(game))
+    with pytest.raises(InvalidArgumentError, match=refusal):
+        game.step(first_action(game))
+    assert game.state is before
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+def test_single_seat_a_reset_after_an_opponents_failure_plays_a_clean_game(kind: str) -> None:
+    """After the failure, reset deals a game as a fresh environment deals it: the same
+    information-state observations and rewards to the end, the observing bot's history fresh."""
+    game = failing_single_seat(kind, at=6)
+    game.reset(seed=2)
+    assert type(failure_of(lambda: game.step(first_action(game)))).__name__ == FAULTS[kind][1]
+    assert same_games(whole_game(game, seed=5), whole_game(failing_single_seat(kind, 0), seed=5))
+
+
+def test_single_seat_an_opponents_failure_in_reset_leaves_step_refused_until_a_good_reset() -> None:
+    """A reset a bot's exception cuts short deals no game to play on: step is refused
+    until a reset succeeds, which deals the game a fresh environment deals."""
+    count = iter(range(1, 10**6)).__next__
+    faulty = RaisesOnChoose(at=0, calls=count)
+    opponents: list[Player] = [faulty, GreedyPlayer(), GreedyPlayer()]
+    game = SingleSeatEnv(players=4, rules=STANDARD, opponents=opponents, seat=3)
+    game.reset(seed=1)
+    game.step(first_action(game))
+    faulty.at = count() + 1  # its next choose
+    with pytest.raises(ZeroDivisionError) as failure:
+        game.reset(seed=5)  # seat 0 plays first
+    if sys.version_info >= (3, 11):  # exception notes are Python 3.11's
+        notes = getattr(failure.value, "__notes__", [])
+        assert "raised by the choose() of the opponent at seat 0" in notes
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"an opponent's bot failed during the last reset \(ZeroDivisionError: .+\): call",
+    ):
+        game.step(first_action(game))
+    opponents[0] = RaisesOnChoose(at=0)
+    fresh = SingleSeatEnv(players=4, rules=STANDARD, opponents=opponents, seat=3)
+    assert same_games(whole_game(game, seed=5), whole_game(fresh, seed=5))
 
 
 @pytest.mark.parametrize("action", [1.5, 0.0, "0", True, np.True_, None, np.array([0])], ids=repr)

@@ -9,6 +9,7 @@ its games reproducible from a seed and reset within the step that ends them.
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
+from faulty_players import FAULTS, RaisesOnChoose, failure_of
 from mexican_train import (
     HUB,
     STANDARD,
@@ -27,6 +29,7 @@ from mexican_train import (
     InvalidArgumentError,
     Move,
     PlannerPlayer,
+    Player,
     PlayerView,
     Rules,
     SearchPlayer,
@@ -371,6 +374,89 @@ def test_a_first_reset_a_player_stops_leaves_every_table_to_the_next_reset() -> 
     fresh = vector_env(3, players=2, rules=STANDARD, opponents=GreedyPlayer())
     fresh.reset(seed=0)
     assert [state.seed for state in envs.states] == [state.seed for state in fresh.states]
+
+
+def failing_tables(kind: str, at: int) -> VectorEnv:
+    """Three tables of three players, information state: the opponent at seat 1 has a bug."""
+    faulty = FAULTS[kind][0](at)
+    return vector_env(
+        3, players=3, rules=STANDARD, opponents=[faulty, "greedy"], information_state=True
+    )
+
+
+def fail(envs: VectorEnv) -> Exception:
+    """Step *envs* from ``reset(seed=2)`` until its faulty opponent fails; return the failure."""
+    observation, _ = envs.reset(seed=2)
+
+    def step() -> None:
+        nonlocal observation
+        observation, *_ = envs.step(first_legal_actions(observation["action_mask"]))
+
+    return failure_of(step)
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+def test_an_opponents_failure_reaches_the_caller_and_no_table_plays_until_a_full_reset(
+    kind: str,
+) -> None:
+    """A bot's exception in step goes on as it was raised, noted with its table and seat.
+    The tables before it had moved, the table it struck was cut short: step is refused
+    until a reset deals every table, and a reset_mask that leaves a table out is refused."""
+    envs = failing_tables(kind, at=30)
+    failure = fail(envs)
+    name = FAULTS[kind][1]
+    assert type(failure).__name__ == name
+    if sys.version_info >= (3, 11):  # exception notes are Python 3.11's
+        notes = "\n".join(getattr(failure, "__notes__", []))
+        assert "at seat 1" in notes
+        assert re.search(r"on table [0-2]\b", notes)
+        assert "refuses step() until a reset() deals every table" in notes
+    before = envs.states
+    refusal = rf"an opponent's bot failed during the last step \({name}: .+\): call reset\(\)"
+    with pytest.raises(InvalidArgumentError, match=refusal):
+        envs.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(InvalidArgumentError, match="the next reset deals every table"):
+        envs.reset(seed=0, options={"reset_mask": np.array([True, False, True])})
+    with pytest.raises(InvalidArgumentError, match=refusal):
+        envs.step(np.zeros(3, dtype=np.int64))
+    assert envs.states == before
+
+
+@pytest.mark.parametrize("kind", FAULTS)
+def test_a_reset_after_an_opponents_failure_plays_the_games_of_a_fresh_environment(
+    kind: str,
+) -> None:
+    """Every table's game after the reset is a fresh environment's: the same
+    information-state observations, rewards and ends; the observing bots' histories fresh."""
+    envs = failing_tables(kind, at=30)
+    assert type(fail(envs)).__name__ == FAULTS[kind][1]
+    assert same(trajectory(envs, 4, 100), trajectory(failing_tables(kind, 0), 4, 100))
+
+
+def test_an_opponents_failure_in_a_reset_leaves_every_table_to_the_next_full_reset() -> None:
+    """A later reset a bot's exception cuts short, as a first one, leaves step refused
+    until a reset deals every table; that reset deals a fresh environment's games."""
+    count = iter(range(1, 10**6)).__next__
+    faulty = RaisesOnChoose(at=0, calls=count)
+
+    def tables(opponent: RaisesOnChoose) -> VectorEnv:
+        opponents: list[str | Player] = [opponent, "greedy", "greedy"]
+        return vector_env(3, players=4, rules=STANDARD, opponents=opponents, seat=3)
+
+    envs = tables(faulty)
+    observation, _ = envs.reset(seed=5)
+    envs.step(first_legal_actions(observation["action_mask"]))
+    faulty.at = count() + 1  # its next choose
+    with pytest.raises(ZeroDivisionError):
+        envs.reset(seed=5)  # table 0's game (seed 5): seat 0 plays first
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"an opponent's bot failed during the last reset \(ZeroDivisionError: .+\): call",
+    ):
+        envs.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(InvalidArgumentError, match="the next reset deals every table"):
+        envs.reset(options={"reset_mask": np.array([True, True, False])})
+    assert same(trajectory(envs, 5, 60), trajectory(tables(RaisesOnChoose(0)), 5, 60))
 
 
 def test_render_returns_each_tables_picture_as_gymnasiums_vector_envs_do() -> None:

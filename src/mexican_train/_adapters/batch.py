@@ -41,6 +41,7 @@ __all__ = [
     "Steps",
     "Tables",
     "action_index",
+    "add_note",
     "indices",
     "informed_row",
     "lacking_suits",
@@ -52,6 +53,13 @@ __all__ = [
     "view_floats",
     "view_row",
 ]
+
+
+def add_note(error: BaseException, text: str) -> None:
+    """Add *text* to *error*'s traceback, where Python has notes (3.11 and later)."""
+    note = getattr(error, "add_note", None)
+    if note is not None:
+        note(text)
 
 
 def round_rewards(points: tuple[int, ...] | list[int]) -> tuple[float, ...]:
@@ -399,6 +407,11 @@ class Tables:
     every event its seat sees (`tell`, S5), as `simulate` and `SingleSeatEnv`
     tell theirs.  A game that ends is replaced by a new one at once
     (Gymnasium's same-step autoreset).
+
+    An exception from an opponent (its ``choose`` or ``observe``, or `apply`
+    refusing the move it chose) goes on as it was raised, noted with its seat and
+    table; the step or reset it cut short leaves the tables before it moved and
+    its own table part-told, so only a reset that deals every table plays on.
     """
 
     def __init__(
@@ -441,18 +454,22 @@ class Tables:
             self.rngs = [random.Random(0) for _ in range(self.count)]
         steps = Steps(self.count, self.lay.players, self.lay.actions)
         for table in range(self.count):
-            if deal[table]:
-                seed = seeds[table]
-                if seed is None:
-                    seed = self.rngs[table].getrandbits(63)
-                else:
-                    self.rngs[table] = random.Random(seed)
-                state = self._deal(table, seed)
-                if table < len(self.states):
-                    self.states[table] = state
-                else:
-                    self.states.append(state)
-            self._observe(table, steps)
+            try:
+                if deal[table]:
+                    seed = seeds[table]
+                    if seed is None:
+                        seed = self.rngs[table].getrandbits(63)
+                    else:
+                        self.rngs[table] = random.Random(seed)
+                    state = self._deal(table, seed)
+                    if table < len(self.states):
+                        self.states[table] = state
+                    else:
+                        self.states.append(state)
+                self._observe(table, steps)
+            except BaseException as error:
+                add_note(error, f"on table {table}")
+                raise
         return steps
 
     def step(self, actions: list[int]) -> Steps:
@@ -461,32 +478,41 @@ class Tables:
         players = lay.players
         steps = Steps(self.count, players, lay.actions)
         for table in range(self.count):
-            state = self.states[table]
-            seat = state.current_player
-            assert seat is not None  # a table waits on a learner's move
-            numbers = self.numbers[table]
-            action = actions[table]
-            move = self.moves[table][numbers.index(action)] if action in numbers else None
-            if move is None:
-                steps.rewards[table * players + seat] += self.illegal_reward
-                steps.illegal[table] = True
-            else:
-                after = apply(state, move)
-                observers = self.observers[table]
-                if observers:
-                    tell(observers, state, move, after)
-                if self.seen is not None:
-                    self.seen[table].record(lay, state, move, after)
-                state = self._advance(after, table, steps.rewards)
-            if move is None or state.is_over:
-                steps.done[table] = True
-                steps.final_tables.append(table)
-                steps.final_states.append(state)
-                steps.final_bits.append(self._row(table, state, seat, steps.final_scalars))
-                state = self._deal(table, self.rngs[table].getrandbits(63))
-            self.states[table] = state
-            self._observe(table, steps)
+            try:
+                self._step(table, actions[table], steps)
+            except BaseException as error:
+                add_note(error, f"on table {table}")
+                raise
         return steps
+
+    def _step(self, table: int, action: int, steps: Steps) -> None:
+        # One table's step: the learner's move *action*, then the others' (`step`).
+        lay = self.lay
+        players = lay.players
+        state = self.states[table]
+        seat = state.current_player
+        assert seat is not None  # a table waits on a learner's move
+        numbers = self.numbers[table]
+        move = self.moves[table][numbers.index(action)] if action in numbers else None
+        if move is None:
+            steps.rewards[table * players + seat] += self.illegal_reward
+            steps.illegal[table] = True
+        else:
+            after = apply(state, move)
+            observers = self.observers[table]
+            if observers:
+                tell(observers, state, move, after)
+            if self.seen is not None:
+                self.seen[table].record(lay, state, move, after)
+            state = self._advance(after, table, steps.rewards)
+        if move is None or state.is_over:
+            steps.done[table] = True
+            steps.final_tables.append(table)
+            steps.final_states.append(state)
+            steps.final_bits.append(self._row(table, state, seat, steps.final_scalars))
+            state = self._deal(table, self.rngs[table].getrandbits(63))
+        self.states[table] = state
+        self._observe(table, steps)
 
     def _deal(self, table: int, seed: int) -> GameState:
         state = new_game(self.lay.players, self.lay.rules, seed=seed)
@@ -535,8 +561,16 @@ class Tables:
                 move = moves[int(self.rngs[table].random() * len(moves))]
             else:
                 # The state's moves, as simulate gives them: the view's are the same.
-                move = player.choose(view(state, seat), legal_moves(state))
-            after = apply(state, move)
+                try:
+                    move = player.choose(view(state, seat), legal_moves(state))
+                except Exception as error:  # the player's own bug: say which seat it plays
+                    add_note(error, f"raised by the choose() of the opponent at seat {seat}")
+                    raise
+            try:
+                after = apply(state, move)
+            except Exception as error:  # a move of the player's own: apply refused it
+                add_note(error, f"the move chosen by the opponent at seat {seat}")
+                raise
             if observers:
                 tell(observers, state, move, after)
             if self.seen is not None:

@@ -32,7 +32,17 @@ from .._core.rules import HUB, Rules
 from .._core.state import GameState
 from .._core.view import PlayerView, view
 from .._formats.render import render_svg, render_text
-from .batch import Layout, Seen, Steps, Tables, indices, round_rewards, seen_bits, view_floats
+from .batch import (
+    Layout,
+    Seen,
+    Steps,
+    Tables,
+    add_note,
+    indices,
+    round_rewards,
+    seen_bits,
+    view_floats,
+)
 from .codecs import ActionCodec, ObservationCodec
 
 __all__ = [
@@ -80,6 +90,18 @@ def _reward(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"illegal_reward is a number, not {value!r}")
     return float(value)
+
+
+def _failure(error: BaseException, during: str) -> str:
+    # Why the environment refuses to step: what cut its last *during* ("step" or
+    # "reset") short, the exception's name and the first line of its message.
+    if not isinstance(error, Exception):  # KeyboardInterrupt, SystemExit
+        return f"the last {during} was interrupted ({type(error).__name__})"
+    text = str(error).strip().partition("\n")[0]
+    if len(text) > 100:
+        text = text[:99] + "…"
+    said = f"{type(error).__name__}: {text}" if text else type(error).__name__
+    return f"an opponent's bot failed during the last {during} ({said})"
 
 
 def _wrong_count(players: int, count: int) -> InvalidArgumentError:
@@ -355,6 +377,15 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     Once an episode has ended (the game is over, or an illegal action ended
     it), `step` raises `InvalidArgumentError` until `reset`.
 
+    An opponent's exception (its ``choose`` or ``observe`` raises, or `apply`
+    refuses the move it chose with `IllegalMoveError`) is a bug of that player:
+    `step` and `reset` let it go on as it was raised, noted with the opponent's
+    seat.  The step it cut short had told the information state and the
+    observing opponents moves the game does not keep, so the environment plays
+    no further: `step` raises `InvalidArgumentError`, saying why, until a
+    `reset` succeeds, which deals a new game with fresh copies of the observing
+    opponents.
+
     Args:
         players: the number of players.
         rules: the rules to play by, or a variant's name.
@@ -432,6 +463,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._seated: dict[int, Player] = self.opponents
         self._observers: Observers = ()
         self._ended = False  # the episode has ended: the game is over, or an illegal action
+        self._failure: str | None = None  # why a step or reset was cut short, if one was
 
     def _game(self) -> GameState:
         if self.state is None:
@@ -453,8 +485,27 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             seat = state.current_player
             assert seat is not None  # _finish_rounds dealt the next round
             # The state's moves, as simulate gives them: the view's are the same, listed again.
-            move = self._seated[seat].choose(view(state, seat), legal_moves(state))
-            state = _apply(state, move, self._lay, self._seen, self._observers)
+            try:
+                move = self._seated[seat].choose(view(state, seat), legal_moves(state))
+            except Exception as error:  # the player's own bug: say which seat it plays
+                add_note(error, f"raised by the choose() of the opponent at seat {seat}")
+                raise
+            try:
+                after = apply(state, move)
+            except Exception as error:  # a move of the player's own: apply refused it
+                add_note(error, f"the move chosen by the opponent at seat {seat}")
+                raise
+            if self._observers:
+                tell(self._observers, state, move, after)
+            if self._seen is not None:
+                self._seen.record(self._lay, state, move, after)
+            state = after
+
+    def _cut_short(self, error: BaseException, during: str) -> None:
+        # A step or reset an exception cut short: the information state and the
+        # observing opponents may hold moves the game does not; nothing plays on.
+        self._failure = _failure(error, during)
+        add_note(error, "the environment refuses step() until reset()")
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -467,6 +518,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         Raises:
             InvalidArgumentError: if *seed* is not a whole number from 0 to 2**64 - 1,
                 or *options* is not a dict or None; the game is left as it was.
+            Exception: whatever an opponent raises (see the class), as it was raised;
+                `step` is then refused until a reset succeeds.
         """
         _check_options(options)
         super().reset(seed=None if seed is None else check_bound("env_seed", seed, "seed"))
@@ -477,8 +530,13 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         # (`SearchPlayer.observe`), as `simulate` does: no history carries over.
         self._seated = observing_copies(self.opponents)
         self._observers = observers_of(self._seated)
-        self.state, _ = self._advance(state)
+        try:
+            self.state, _ = self._advance(state)
+        except BaseException as error:
+            self._cut_short(error, "reset")
+            raise
         self._ended = False
+        self._failure = None
         return self._observe(), {}
 
     def step(
@@ -490,8 +548,13 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             TypeError: if *action* is not a whole number (an int or a numpy integer,
                 as the action space samples; not a float, a str or a bool).
             InvalidArgumentError: if *action* is not an index of the action space,
-                or the episode has ended (call `reset`).
+                or the episode has ended, or an opponent's exception cut the last
+                step or reset short (call `reset`).
+            Exception: whatever an opponent raises (see the class), as it was raised,
+                noted with its seat; `step` is then refused until `reset`.
         """
+        if self._failure is not None:
+            raise InvalidArgumentError(f"{self._failure}: call reset()")
         state = self._game()
         if self._ended:
             ended = "the game is over" if state.is_over else "an illegal action ended it"
@@ -506,8 +569,12 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             info = {"illegal_action": int(action)}
             self._ended = True
             return self._observe(), self.illegal_reward, True, False, info
-        after = _apply(state, move, self._lay, self._seen, self._observers)
-        self.state, reward = self._advance(after)
+        try:
+            after = _apply(state, move, self._lay, self._seen, self._observers)
+            self.state, reward = self._advance(after)
+        except BaseException as error:
+            self._cut_short(error, "step")
+            raise
         self._ended = self.state.is_over
         if self.render_mode == "human":
             self.render()
@@ -601,6 +668,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         )
         self._started = False
         self._first_seed: int | list[int | None] | None = None  # vector_env's *seed*
+        self._failure: str | None = None  # why a step or reset was cut short, if one was
 
     @property
     def states(self) -> tuple[GameState, ...]:
@@ -678,6 +746,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
                 "the first reset deals every table: options['reset_mask'] is for later "
                 f"resets, not {shown(given)}"
             )
+        if self._failure is not None and not mask.all():
+            raise InvalidArgumentError(
+                f"{self._failure}: the next reset deals every table, so options['reset_mask'] "
+                f"leaves none out, not {shown(given)}"
+            )
         return [bool(one) for one in mask]
 
     def reset(
@@ -704,7 +777,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
                 not ``num_envs``, or a seed is not a whole number from 0 to
                 2**64 - 1; if *options* is not a dict, or its ``"reset_mask"`` is
                 not a bool array of shape ``(num_envs,)`` with a True, or leaves a
-                table out of the first reset; no table changes.
+                table out of the first reset or of the reset after an opponent's
+                exception; no table changes.
+            Exception: whatever an opponent raises (see `vector_env`), as it was
+                raised, noted with its table and seat; `step` is then refused
+                until a reset deals every table.
         """
         seeds = self._table_seeds(seed)
         deal = self._reset_mask(options)
@@ -728,11 +805,24 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
                 games.append(None)  # the table goes on from its own generator
             else:
                 games.append(int(self.np_random.integers(0, 2**63)))
-        steps = self._tables.reset(games, deal)
-        # Only once every table is dealt: a player's exception in a first reset leaves
-        # tables without a game, which the next reset deals and step must not play.
+        try:
+            steps = self._tables.reset(games, deal)
+        except BaseException as error:
+            self._cut_short(error, "reset")
+            raise
+        # Only once every table is dealt: a player's exception in a reset leaves tables
+        # without a game, or with one its trackers disagree with, which the next reset
+        # deals anew and step must not play.
         self._started = True
+        self._failure = None
         return self._result(steps)
+
+    def _cut_short(self, error: BaseException, during: str) -> None:
+        # A step or reset an exception cut short: the tables before the failing one
+        # moved (their results lost with the exception), and the failing table's
+        # trackers and observing opponents were told moves its state does not have.
+        self._failure = _failure(error, during)
+        add_note(error, "the vector environment refuses step() until a reset() deals every table")
 
     def step(
         self, actions: Any
@@ -746,9 +836,14 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         """Make every table's move ``actions[i]``; tables whose game ended start a new one.
 
         Raises:
-            InvalidArgumentError: before `reset`, or if *actions* is not one whole
+            InvalidArgumentError: before `reset`, after an opponent's exception
+                (until a reset deals every table), or if *actions* is not one whole
                 number per table, each an index of the action space; no table moves.
+            Exception: whatever an opponent raises (see `vector_env`), as it was
+                raised, noted with its table and seat.
         """
+        if self._failure is not None:
+            raise InvalidArgumentError(f"{self._failure}: call reset()")
         if not self._started:
             raise InvalidArgumentError("the environment has no games yet: call reset() first")
         chosen = np.asarray(actions)
@@ -774,7 +869,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
                 f"an action is a whole number 0-{size - 1} for this game, "
                 f"not {int(chosen[table])} (table {table})"
             )
-        steps = self._tables.step(chosen.tolist())
+        try:
+            steps = self._tables.step(chosen.tolist())
+        except BaseException as error:
+            self._cut_short(error, "step")
+            raise
         observation, infos = self._result(steps)
         rewards = np.array(steps.rewards, dtype=np.float64).reshape(self.num_envs, self.players)
         reward = rewards if self.self_play else rewards[:, self.seat].copy()
@@ -871,6 +970,15 @@ def vector_env(
     outside the action space (below 0, or ``ActionCodec.size`` and above) raises
     `InvalidArgumentError` and changes no table.  One call of ``step`` plays
     every table, in library code.
+
+    An opponent's exception (its ``choose`` or ``observe`` raises, or `apply`
+    refuses the move it chose with `IllegalMoveError`) is a bug of that player:
+    ``step`` and ``reset`` let it go on as it was raised, noted with its table
+    and seat.  The tables before that one had moved, their results lost with the
+    exception, and that table's information state and observing opponents were
+    told moves its game does not keep: ``step`` raises `InvalidArgumentError`,
+    saying why, until a reset deals every table anew (a ``reset_mask`` that
+    leaves a table out is refused), with fresh copies of the observing opponents.
 
     With *self_play*, every seat is the learner: each table's observation and
     mask are for the seat to move (``infos["seat"]``), and the rewards are an
