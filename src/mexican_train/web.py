@@ -32,6 +32,7 @@ from ._frontends.http import (
     RequestError,
     Response,
     json_depth,
+    lacks_web_extra,
     read_json,
 )
 
@@ -46,9 +47,6 @@ if TYPE_CHECKING:
         lobby_table,
         make_server,
     )
-
-#: The packages the web extra brings (pyproject.toml), which the web table imports.
-_WEB_EXTRA = frozenset({"starlette", "uvicorn", "websockets", "h11", "anyio"})
 
 #: The names of the web table, which needs the web extra; the request layer above does not.
 _WEB_TABLE = frozenset(
@@ -73,7 +71,7 @@ def __getattr__(name: str) -> object:
     try:
         from ._frontends import web
     except ImportError as error:
-        if (error.name or "").partition(".")[0] not in _WEB_EXTRA:
+        if not lacks_web_extra(error):
             raise
         raise ImportError(
             f"mexican_train.web.{name} needs the web extra ({error.name} is missing): "

@@ -59,7 +59,7 @@ from .._formats.record import GameRecord, record, replay
 from .._formats.render import render_text
 from .._formats.serialize import SchemaError, record_from_json, to_json
 from .explain import explain_rules
-from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, read_json
+from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, lacks_web_extra, read_json
 from .lobby import MAX_TABLES, MAX_TABLES_PER_CLIENT, TABLE_IDLE
 from .narrate import Narrator, review_report, round_result
 
@@ -1291,9 +1291,6 @@ def rules(name: str | None, house: tuple[str, ...], list_only: bool, table: bool
 
 # -- serve ---------------------------------------------------------------------------
 
-#: The packages the web extra brings (pyproject.toml), which serve imports.
-_WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "anyio"})
-
 
 def _check_host(context: click.Context, parameter: click.Parameter, value: str) -> str:
     # An empty host would listen on every interface: say so rather than do it.
@@ -1443,7 +1440,7 @@ def serve(
     try:
         from .web import serve as serve_table  # the server is loaded only for this command
     except ImportError as error:
-        if error.name not in _WEB_EXTRA:
+        if not lacks_web_extra(error):
             raise
         raise click.ClickException(
             f"serve needs the web extra ({error.name} is missing): pip install 'mexican-train[web]'"

@@ -54,14 +54,26 @@ __all__ = [
     "MAX_JSON_DEPTH",
     "MAX_PER_CLIENT",
     "REQUEST_TIMEOUT",
+    "WEB_EXTRA",
     "JSONRequestHandler",
     "JSONServer",
     "RequestError",
     "Response",
     "json_depth",
+    "lacks_web_extra",
     "read_json",
     "refuse_expired",
 ]
+
+
+#: The packages the ``web`` extra brings (pyproject.toml), which the web table imports.
+WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "anyio"})
+
+
+def lacks_web_extra(error: ImportError) -> bool:
+    """Return whether *error* is a package of the ``web`` extra missing (or a module of one)."""
+    return (error.name or "").partition(".")[0] in WEB_EXTRA
+
 
 #: Seconds a request may take to arrive, from its first byte to the end of its body.
 REQUEST_TIMEOUT: Final = 5.0
