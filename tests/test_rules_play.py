@@ -8,7 +8,8 @@ Rule id -> tests:
 - P1: test_p1_play_goes_clockwise
 - P2: test_p2_a_tile_on_an_empty_train_shows_the_engines_number,
   test_p2_the_other_number_becomes_the_open_end
-- P3: test_p3_own_train_mexican_train_and_marked_trains_only
+- P3: test_p3_own_train_mexican_train_and_marked_trains_only,
+  test_p3_a_marked_train_is_open_to_everybody_under_standard
 - P4: test_p4_first_turn_plays_only_on_own_train_and_never_draws,
   test_p4_first_turn_chain_goes_on_while_a_tile_fits,
   test_p4_pass_stops_the_chain_after_the_first_tile,
@@ -97,6 +98,21 @@ def test_p3_own_train_mexican_train_and_marked_trains_only() -> None:
     # Seat 0: own train (5), the marked train 1 (6), the Mexican train (6); never train 2 (3).
     assert legal_moves(state) == (on("5-2", 0), on("6-4", 1), on("6-4", M))
     assert_refused(state, on("3-1", 2), "P3")
+
+
+def test_p3_a_marked_train_is_open_to_everybody_under_standard() -> None:
+    """P3: "on another player's train only while it carries a marker", under STANDARD,
+    whose Mexican train opens on the second turn (V2): the marker placed in a first turn
+    (P4) opens the empty train to the others, and an unmarked train stays closed."""
+    state = start(["6-6 6-5 6-4 2-1", "0-0 1-0 3-0 4-0", "6-2 5-3 5-1 3-3"], rules=STANDARD6)
+    # Seat 0 starts its train; seat 1 cannot start its own and gets a marker; seat 2 starts.
+    state = run(state, on("6-5", 0), PASS, on("6-2", 2))
+    assert state.train(1).marked
+    assert not state.train(2).marked
+    # Seat 0's second turn: nothing fits its own train (5); the marked train 1 and the
+    # Mexican train (both 6) are open to it; seat 2's unmarked train (2) is not.
+    assert legal_moves(state) == (on("6-4", 1), on("6-4", M))
+    assert_refused(state, on("2-1", 2), "P3")
 
 
 def test_p4_first_turn_plays_only_on_own_train_and_never_draws() -> None:

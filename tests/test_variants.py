@@ -169,6 +169,19 @@ def test_d3_strict_order_allows_doubles_then_the_first_double() -> None:
     assert strict.open_doubles == (M,)  # D2: the second double is left open
 
 
+def test_v3_reverse_strict_order_puts_the_next_tile_on_the_latest_double() -> None:
+    """V3 with D3's stronger reading (strict-double-order + reverse-doubles): after two
+    doubles, the first other tile goes on the most recent double, and nowhere else."""
+    rules = combine("standard", "strict-double-order", "reverse-doubles")
+    strict, reverse = (
+        run(start(r, FOLLOW), *FOLLOW_MOVES, on("3-3", M)) for r in ("strict-double-order", rules)
+    )
+    assert legal_moves(strict) == (on("5-1", 0),)
+    assert legal_moves(reverse) == (on("3-0", M),)
+    reverse = run(reverse, on("3-0", M))
+    assert reverse.open_doubles == (0,)  # D2: the first double is left open
+
+
 def test_d3_strict_order_refuses_a_tile_elsewhere_and_says_why() -> None:
     """D3's stronger reading: a non-double off the first double is refused, naming D2/D3."""
     strict = run(start("strict-double-order", FOLLOW), *FOLLOW_MOVES)
