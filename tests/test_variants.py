@@ -255,6 +255,16 @@ def test_v1_first_turn_draw_lets_a_player_who_cannot_start_draw() -> None:
     assert legal_moves(run(draw, DRAW)) == (on("6-2", 1),)
 
 
+def test_p4_first_turn_draw_refuses_a_second_draw_citing_p4() -> None:
+    """P4 ("first-turn-draw", V1): a player who cannot start their train draws one tile;
+    when it does not fit either, a second draw is refused for the first turn's rule, P4."""
+    draw = run(start("first-turn-draw", UNSTARTED, "3-0 6-2"), on("6-5", 0), PASS, DRAW)
+    assert legal_moves(draw) == (PASS,)
+    with pytest.raises(IllegalMoveError) as info:
+        apply(draw, DRAW)
+    assert info.value.reason == "P4: only one draw is allowed here, and it has been taken"
+
+
 # -- drawing (P5, P7, V6) ---------------------------------------------------------------
 
 

@@ -1121,8 +1121,14 @@ def why_illegal(state: GameState, move: object) -> str:
         if can_play and r.must_play:
             return "P7: a player who has a legal play must make one; drawing is only for a player who has none"
         if state._has_drawn:
-            # The draw was the double's (D1), the open double's (D2) or the turn's (P5).
-            rule = "D1" if state._turn_doubles else "D2" if doubles_to_cover(state) else "P5"
+            # The draw was the double's (D1), the open double's (D2), the first turn's
+            # (P4, where the rules let it draw) or the turn's (P5).
+            rule = (
+                "D1" if state._turn_doubles
+                else "D2" if doubles_to_cover(state)
+                else "P4" if first
+                else "P5"
+            )  # fmt: skip
             return f"{rule}: only one draw is allowed here, and it has been taken"
         return "P5: the boneyard is empty"
     if isinstance(move, Pass):
