@@ -29,12 +29,15 @@ Rule id -> tests:
 - P7: test_p7_no_draw_offered_while_a_play_exists, test_p4_player_who_can_start_must_play
 - V1: test_v1_hub_first_turn_is_an_ordinary_turn
 - V2: test_v2_standard_mexican_train_opens_on_each_players_second_turn,
+  test_v2_mexican_train_from_the_second_turn_after_an_ordinary_first_turn,
   test_v2_hub_mexican_train_is_open_from_the_first_turn
 """
 
 from __future__ import annotations
 
-from mexican_train import MEXICAN, Tile, legal_moves
+import attrs
+
+from mexican_train import MEXICAN, MexicanFromSecondTurn, Tile, legal_moves
 from scenario_helpers import (
     DRAW,
     HUB6,
@@ -350,6 +353,21 @@ def test_v2_standard_mexican_train_opens_on_each_players_second_turn() -> None:
     state = run(state, on("6-3", 1))
     # Seat 0's second turn: the Mexican train is open to it.
     assert legal_moves(state) == (on("5-4", 0), on("6-5", M))
+
+
+def test_v2_mexican_train_from_the_second_turn_after_an_ordinary_first_turn() -> None:
+    """V2: "opens on each player's second turn" holds without P4's first turn too: under
+    HUB's ordinary first turn (V1) with STANDARD's Mexican-train rule, the first turn may
+    not use the Mexican train, the second may."""
+    rules = attrs.evolve(HUB6, mexican_train=MexicanFromSecondTurn())
+    state = start(["6-5 6-4 4-3", "6-2 2-1 1-1"], rules=rules)
+    assert legal_moves(state) == (on("6-4", 0), on("6-5", 0))
+    assert_refused(state, on("6-5", M), "V2")
+    state = run(state, on("6-5", 0))
+    assert legal_moves(state) == (on("6-2", 1),)
+    state = run(state, on("6-2", 1))
+    # Seat 0's second turn: nothing fits its own train (5); the Mexican train (6) is open.
+    assert legal_moves(state) == (on("6-4", M),)
 
 
 def test_v2_hub_mexican_train_is_open_from_the_first_turn() -> None:
