@@ -255,6 +255,19 @@ def test_v1_first_turn_draw_lets_a_player_who_cannot_start_draw() -> None:
     assert legal_moves(run(draw, DRAW)) == (on("6-2", 1),)
 
 
+@pytest.mark.parametrize("house", [("first-turn-draw",), ("first-turn-draw", "voluntary-draw")])
+def test_p4_first_turn_draw_refuses_a_draw_in_the_chain_citing_p4(house: tuple[str, ...]) -> None:
+    """P4 ("first-turn-draw", V1; with V6 too): the first turn draws only before its first
+    tile; once the chain has begun, a draw is refused for P4, the boneyard still full."""
+    state = run(start(combine("standard", *house), UNSTARTED), on("6-5", 0))
+    assert state.current_player == 0
+    assert state.boneyard_size > 0
+    assert DRAW not in legal_moves(state)
+    with pytest.raises(IllegalMoveError) as info:
+        apply(state, DRAW)
+    assert info.value.reason.startswith("P4: "), info.value.reason
+
+
 def test_p4_first_turn_draw_refuses_a_second_draw_citing_p4() -> None:
     """P4 ("first-turn-draw", V1): a player who cannot start their train draws one tile;
     when it does not fit either, a second draw is refused for the first turn's rule, P4."""

@@ -1118,6 +1118,8 @@ def why_illegal(state: GameState, move: object) -> str:
     if isinstance(move, Draw):
         if first and not r.first_draw:
             return "P4: a player never draws on the first turn of a round"
+        if first and state._turn_tiles:  # the rules let a first turn draw, before its chain
+            return "P4: a first turn draws only before its first tile; the chain goes on, or Pass() stops it"
         if can_play and r.must_play:
             return "P7: a player who has a legal play must make one; drawing is only for a player who has none"
         if state._has_drawn:
