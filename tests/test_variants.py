@@ -208,6 +208,21 @@ def test_v4_dead_doubles_bind_when_release_is_off() -> None:
     assert legal_moves(dead) == (DRAW,)
 
 
+def test_v4_any_double_releases_a_dead_double_unless_dead_doubles_bind() -> None:
+    """D4/V4 under "any-double" (V3): a dead double binds nobody, so play is free; with
+    "dead-doubles-bind" too, it binds and the player can only draw."""
+    any_double, dead = (
+        run(start(rules, DEAD, "4-3"), *DEAD_MOVES)
+        for rules in (
+            get_variant("any-double"),
+            combine("standard", "any-double", "dead-doubles-bind"),
+        )
+    )
+    assert any_double.open_doubles == dead.open_doubles == (0,)
+    assert legal_moves(any_double) == (on("6-3", M),)
+    assert legal_moves(dead) == (DRAW,)
+
+
 # -- the Mexican train (V2) -----------------------------------------------------------
 
 # Seat 1 holds no 6, so it cannot start its train on its first turn (P4).
@@ -291,6 +306,21 @@ def test_p5_draw_until_playable_draws_again_after_a_useless_tile() -> None:
     assert legal_moves(until) == (DRAW,)
     until = run(until, DRAW)
     assert legal_moves(until) == (on("6-1", 1), on("6-1", M))
+
+
+def test_d1_draw_until_playable_draws_until_the_double_can_be_followed() -> None:
+    """D1 under "draw-until-playable": a player who cannot follow their double draws until
+    a tile follows it (STANDARD: one draw, then a marker)."""
+    hands = ["6-6 6-5 5-5 0-0 1-1", "3-1 2-1 4-1 4-2 4-3"]
+    moves = (on("6-5", 0), PASS, PASS, on("5-5", 0), DRAW)
+    standard, until = both("draw-until-playable", hands, *moves, boneyard="3-0 2-0 5-4")
+    assert standard.current_player == until.current_player == 0
+    assert legal_moves(standard) == (PASS,)
+    assert legal_moves(until) == (DRAW,)
+    until = run(until, DRAW)
+    assert legal_moves(until) == (DRAW,)
+    until = run(until, DRAW)
+    assert legal_moves(until) == (on("5-4", 0),)
 
 
 def test_v6_voluntary_draw_offers_a_draw_to_a_player_who_can_play() -> None:
