@@ -184,6 +184,25 @@ def combinations(draw: st.DrawFn, bases: tuple[str, ...] = ("standard", "hub")) 
     return (base, *kept)
 
 
+@st.composite
+def must_play_small_games(draw: st.DrawFn) -> tuple[Rules, int, int]:
+    """Catalogue rules that keep must-play (P7), on a double-6 or double-9 set with small
+    hands, two rounds: blocked rounds (E2) are common.  Also a player count (2-4) and a seed.
+
+    The rules are a `combinations` draw without ``voluntary-draw`` (V6), whose players
+    may pass holding a play; ``thirteen-rounds`` is left out too (it needs the 12-12).
+    """
+    left_out = ("voluntary-draw", "thirteen-rounds")
+    names = [name for name in draw(combinations()) if name not in left_out]
+    rules = attrs.evolve(
+        combine(*names),
+        max_pip=draw(st.sampled_from([6, 9])),
+        hand_size=draw(st.integers(3, 6)),
+        rounds=2,
+    )
+    return rules, draw(st.integers(2, 4)), draw(seeds())
+
+
 def _smallest_set(players: int, set_aside: int) -> int:
     # The smallest double-N set that deals two tiles to every player (S1: a hand is >= 2).
     max_pip = 1

@@ -16,7 +16,8 @@ Rule id -> tests:
   test_e2_a_marker_placed_in_the_cycle_starts_the_count_again,
   test_e2_a_tile_played_starts_the_count_again,
   test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles,
-  test_e2_a_turn_that_only_draws_leaves_the_table_unchanged
+  test_e2_a_turn_that_only_draws_leaves_the_table_unchanged,
+  test_e2_a_blocked_round_leaves_no_player_a_legal_play
 - E3: test_e3_pips_left_in_hand_score_and_the_double_blank_counts_50,
   test_e3_a_player_with_no_tiles_left_scores_0, test_e3_round_score
 - E4: test_e4_the_finished_round_stays_visible_until_next_round,
@@ -31,10 +32,12 @@ Rule id -> tests:
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import attrs
 import pytest
+from hypothesis import given, settings
 
 from mexican_train import (
     HUB,
@@ -42,6 +45,7 @@ from mexican_train import (
     STANDARD,
     Deal,
     GameState,
+    Play,
     Rules,
     Tile,
     apply,
@@ -65,6 +69,7 @@ from scenario_helpers import (
     start,
     tiles,
 )
+from strategies import must_play_small_games
 
 
 def _went_out() -> GameState:
@@ -234,6 +239,31 @@ def test_e2_a_cycle_without_a_tile_does_not_block_while_the_boneyard_has_tiles()
 # on the table and every train ends in 4, so no tile fits anywhere again.
 _HUB4 = attrs.evolve(HUB, max_pip=4, hand_size=5)
 _ALL_FOURS_HANDS = (tiles("4-0 1-0 4-1 0-0 1-1"), tiles("4-2 3-2 4-3 2-2 3-3"))
+
+
+@settings(max_examples=4 * settings().max_examples, deadline=None)
+@given(game=must_play_small_games())
+def test_e2_a_blocked_round_leaves_no_player_a_legal_play(game: tuple[Rules, int, int]) -> None:
+    """E2 (revised 2026-12-01): "when the boneyard is empty and no player can play, the
+    round ends" -- never while a player has a legal play, whatever the house rules
+    that keep must-play (P7).  A round that ends without an empty hand is blocked; its
+    last turn left the table as it found it, so every seat is asked there."""
+    rules, players, seed = game
+    rng = random.Random(seed)
+    state = new_game(players, rules, seed=seed)
+    while not state.is_over:
+        if state.is_round_over:
+            state = apply(state, NEXT)
+            continue
+        before = state
+        state = apply(state, rng.choice(legal_moves(state)))
+        if not state.is_round_over or not all(state.hand(seat) for seat in range(players)):
+            continue
+        assert state.boneyard_size == 0
+        for seat in range(players):
+            asked = before.replace(current_player=seat, has_drawn=False)
+            plays = [move for move in legal_moves(asked) if isinstance(move, Play)]
+            assert not plays, f"the round was blocked, but seat {seat} could play {plays}"
 
 
 def test_e2_a_turn_that_only_draws_leaves_the_table_unchanged() -> None:
