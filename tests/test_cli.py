@@ -599,9 +599,9 @@ def test_play_enter_alone_takes_the_only_move() -> None:
     [
         ("P3: seat 2's train belongs to another player and carries no marker",
          "seat 2's train belongs to another player and carries no marker (P3)."),
-        ("V2: the Mexican train is not open to player 0 yet",
+        ("V2: the Mexican train is not open to seat 0 yet",
          "the Mexican train is not open to you yet (V2)."),
-        ("player 0 does not hold 6-5", "you do not hold 6-5."),
+        ("seat 0 does not hold 6-5", "you do not hold 6-5."),
         ("P2: 6-5 does not fit the Mexican train, whose open end is 3",
          "6-5 does not fit the Mexican train, whose open end is 3 (P2)."),
         ("P2: 6-5 does not fit seat 0's train, whose open end is 3",
@@ -884,7 +884,7 @@ CHEATS_SAID = "seat 0 (Cheats) made an illegal move, Play(Tile(0, 0), 0): "
 @pytest.mark.usefixtures("failing_bots")
 def test_a_bot_breaking_a_rule_fails_demo_and_simulate_alike() -> None:
     demo = run("demo", "-p", "2", "-q", "--seed", "1", "--bots", "failing_bots:Cheats,greedy")
-    assert_one_line_error(demo, CHEATS_SAID + "player 0 does not hold")
+    assert_one_line_error(demo, CHEATS_SAID + "seat 0 does not hold")
     assert demo.exit_code == 1
     simulated = run("simulate", "-p", "2", "-n", "2", "--bots", "failing_bots:Cheats,greedy")
     assert simulated.exit_code == 1

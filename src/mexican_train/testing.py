@@ -445,7 +445,7 @@ def _check_round(state: GameState) -> None:
             raise _fail("the game ends after the last round", "E4", "not over", state)
         return
     if not state.hands[seat]:
-        raise _fail("the player to move holds tiles", "E1", f"player {seat} has none", state)
+        raise _fail("the player to move holds tiles", "E1", f"seat {seat} has none", state)
     if all(state.had_first_turn) and not all(state.hands):
         raise _fail(
             "a player who went out ends the round",

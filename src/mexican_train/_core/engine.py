@@ -1110,9 +1110,9 @@ def why_illegal(state: GameState, move: object) -> str:
         if not r.penalty:
             return "last tile: these rules have no last-tile call (Rules.last_tile_penalty is 0)"
         if state._called:
-            return f"last tile: player {seat} has already called this turn"
+            return f"last tile: seat {seat} has already called this turn"
         held = count_tiles(state._hands[seat])
-        return f"last tile: a player calls holding exactly 2 tiles; player {seat} holds {held}"
+        return f"last tile: a player calls holding exactly 2 tiles; seat {seat} holds {held}"
     can_play = any(type(legal) is _PLAY for legal in legal_moves(state))
     first = _on_first_turn(state, r, seat)
     if isinstance(move, Draw):
@@ -1139,7 +1139,7 @@ def why_illegal(state: GameState, move: object) -> str:
         return "P5a: a player who does not play must draw first while the boneyard has tiles"
     tile, train_id = move.tile, move.train
     if tile not in state.hand(seat):
-        return f"player {seat} does not hold {tile}"
+        return f"seat {seat} does not hold {tile}"
     if not MEXICAN <= train_id < r.players:
         return (f"there is no train {train_id}: with {r.players} players the trains are "
                 f"seat 0's to seat {r.players - 1}'s and the Mexican train")  # fmt: skip
@@ -1165,7 +1165,7 @@ def why_illegal(state: GameState, move: object) -> str:
         return (f"D2/D3: an open double must be covered first, in order "
                 f"(open doubles on {lines}); see legal_moves()")  # fmt: skip
     if train_id == MEXICAN:
-        return f"V2: the Mexican train is not open to player {seat} yet"
+        return f"V2: the Mexican train is not open to seat {seat} yet"
     return f"P3: {_train_name(train_id)} belongs to another player and carries no marker"
 
 

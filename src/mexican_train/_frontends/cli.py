@@ -739,11 +739,11 @@ def _in_player_words(reason: str, seat: int) -> str:
     text = reason.replace("; see legal_moves()", "")
     text = re.sub(r" \(Rules\.\w+ is \w+\)", "", text)
     text = re.sub(
-        rf"\bplayer {seat} (does|holds|has)\b",
+        rf"\bseat {seat} (does|holds|has)\b",
         lambda m: "you " + {"does": "do", "holds": "hold", "has": "have"}[m[1]],
         text,
     )
-    text = re.sub(rf"\bto player {seat}\b", "to you", text)
+    text = re.sub(rf"\bto seat {seat}\b(?!')", "to you", text)
     text = text.replace(f"seat {seat}'s train", "your train")
     text = text.replace("a player plays only on their own train", "you play only on your own train")
     text = text.replace(f"their own train ({seat})", "your own train")
