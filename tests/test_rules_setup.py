@@ -170,6 +170,29 @@ def test_s1_a_set_the_table_does_not_list_needs_a_hand_size(rules: Rules, player
     assert state.hand_size == 3
 
 
+@pytest.mark.parametrize(
+    ("rules", "players", "suggested"),
+    [
+        (attrs.evolve(STANDARD, max_pip=9), 4, "(Table B deals 10 tiles each to 4 players"),
+        (attrs.evolve(STANDARD, max_pip=12), 2, "(Table B deals 16 tiles each to 2 players"),
+        (attrs.evolve(HUB, max_pip=6), 2, "(Table A deals 7 tiles each to 2 players"),
+        (attrs.evolve(STANDARD, max_pip=9), 5, None),  # neither table has the row
+    ],
+)
+def test_s1_a_set_the_table_does_not_list_suggests_the_other_tables_figure(
+    rules: Rules, players: int, suggested: str | None
+) -> None:
+    """S1: without a hand size, "a clear error that says so (and may suggest the other
+    table's figure)"."""
+    with pytest.raises(DealError) as refused:
+        new_game(players, rules)
+    said = str(refused.value)
+    if suggested is None:
+        assert "deals" not in said
+    else:
+        assert said.endswith(f"{suggested} with that set)")
+
+
 def test_s1_four_players_take_all_28_tiles_of_a_double_six_set() -> None:
     """S1: "4 players x 7 tiles from a double-6 set uses all 28 tiles: allowed, the boneyard
     is empty"."""

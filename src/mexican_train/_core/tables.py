@@ -171,9 +171,18 @@ class DealTable:
                 raise DealError(
                     f"{self.name} gives no hand size for {players} players with a "
                     f"double-{max_pip} set (it lists: {sets}); choose hand_size explicitly"
+                    + self._elsewhere(players, max_pip)
                 )
             hand_size = size
         return max_pip, hand_size
+
+    def _elsewhere(self, players: int, max_pip: int) -> str:
+        """The other rulebook's figure for a row this table lacks, in words (S1), or ""."""
+        for other in (TABLE_A, TABLE_B):
+            size = other.hand_sizes.get((players, max_pip))
+            if other.name != self.name and size is not None:
+                return f" ({other.name} deals {size} tiles each to {players} players with that set)"
+        return ""
 
     def __reduce__(self) -> tuple[type[DealTable], tuple[str, dict[Any, int], dict[int, int]]]:
         # A mappingproxy does not pickle: rebuild from plain dicts, so that Rules and
