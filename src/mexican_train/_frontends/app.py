@@ -5,7 +5,7 @@
 the WebSocket ``/api/ws``, which pushes the seat's document whenever the table
 changes or someone comes or goes.  HTTP, keep-alive, WebSockets and the event loop
 are uvicorn's and Starlette's; what they leave to the application against hostile
-clients is the guard here, in four parts:
+clients is the guard here, in five parts:
 
 - **A deadline for a whole request.**  uvicorn times out idle kept-alive connections
   (``timeout_keep_alive``) but not a request that arrives one byte at a time.  The
@@ -25,6 +25,10 @@ clients is the guard here, in four parts:
   server does not read (a GET's, or one refused) is not read at all: the answer closes
   the connection.  uvicorn bounds the headers (``h11_max_incomplete_event_size``) and
   WebSocket messages (``ws_max_size``).
+- **Only the hosts it serves.**  A hostile web page can point a name of its own at
+  127.0.0.1 (DNS rebinding) and so reach a server on the user's machine from the user's
+  browser, which then sends that name in the ``Host`` header.  A request (or a
+  WebSocket's upgrade) for a host the server does not serve is answered 400 (`_Hosts`).
 
 Every answer is JSON with ``{"error", "reason"}`` on failure, carries
 ``Cache-Control: no-store``, ``X-Content-Type-Options: nosniff`` and
@@ -44,7 +48,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from importlib import resources
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -108,6 +112,8 @@ EXPIRED_KEPT: Final = 4096
 EXPIRED_CLOSE: Final = 4410
 
 _EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
+# A host name as ``allowed_hosts`` takes it: labels of letters, digits, - and _.
+_HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*")
 _CLOSE_REASON: Final = 123  # the bytes a WebSocket's close frame holds of its reason
 _TOKEN = re.compile(r"[A-Za-z0-9_.-]{1,96}")
 _LOBBY_NAME = re.compile(r"t([0-9]{1,15})")  # the lobby's tables: t1, t2, ...
@@ -330,6 +336,86 @@ def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOPro
             super().resume_writing()
 
     return GuardedHTTP, GuardedWebSocket
+
+
+class _Hosts:
+    """The hosts a server answers requests for: the ``Host`` headers it accepts.
+
+    A server on a loopback address (``127.0.0.1``, ``::1``, ``localhost``) is the user's
+    own: it answers ``localhost`` and loopback addresses only.  Any other server answers
+    every address (an address cannot be pointed elsewhere: DNS rebinding needs a name),
+    ``localhost``, the name it listens on and this machine's name.  Either also answers
+    the names in *allowed* (a reverse proxy's); ``"*"`` among them answers any host.
+    A request without a ``Host`` (HTTP/1.0's) comes from no browser: it is answered.
+    """
+
+    def __init__(self, listening: str, allowed: Collection[str]) -> None:
+        self.any = "*" in allowed
+        self.names = {name.lower().rstrip(".") for name in allowed if name != "*"}
+        self.names.add("localhost")
+        self.loopback = _is_loopback(listening)
+        if not self.loopback:
+            if listening not in _EVERY_INTERFACE and _address(listening) is None:
+                self.names.add(listening.lower().rstrip("."))
+            self.names.add(socket.gethostname().lower())
+
+    def refusal(self, scope: Scope) -> str | None:
+        """Return why the request *scope* is not answered, or None: it is."""
+        if self.any:
+            return None
+        values = [value for name, value in scope["headers"] if name == b"host"]
+        if not values:
+            return None
+        host = _host_of(values[0].decode("latin-1").strip().lower())
+        if host in self.names:
+            return None
+        address = _address(host)
+        if address is not None and (address.is_loopback or not self.loopback):
+            return None
+        served = ", ".join(sorted(self.names))
+        which = "loopback addresses" if self.loopback else "its addresses"
+        shown = host if len(host) <= 64 else host[:64] + "\u2026"
+        return f"this server answers requests for {which}, {served}, not for {shown!r}"
+
+
+def _host_of(value: str) -> str:
+    """Return the host of a ``Host`` header's *value*, without its port or final dot."""
+    if value.startswith("["):  # an IPv6 address, [::1]:8000
+        return value[1:].partition("]")[0]
+    return value.partition(":")[0].rstrip(".")
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """Return *host* as an IP address, if it is one (a bare IPv6 one too)."""
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+
+
+def _is_loopback(host: str) -> bool:
+    """Whether a server listening on *host* is reached from this machine only."""
+    address = _address(host)
+    return host.lower().rstrip(".") == "localhost" or (address is not None and address.is_loopback)
+
+
+def _checked_hosts(allowed: object) -> tuple[str, ...]:
+    """Return *allowed*, the hosts a server answers beyond its own, checked."""
+    if isinstance(allowed, (str, bytes)) or not isinstance(allowed, Collection):
+        raise InvalidArgumentError(
+            f"allowed_hosts is a list of host names (or '*'), not {allowed!r}"
+        )
+    for name in allowed:
+        if not isinstance(name, str) or not (
+            name == "*"
+            or _HOST_NAME.fullmatch(name.lower().rstrip("."))
+            or _address(name) is not None
+        ):
+            raise InvalidArgumentError(
+                f"allowed_hosts holds host names without a port (table.example.org), "
+                f"addresses, or '*', not {name!r}"
+            )
+    return tuple(allowed)
 
 
 # -- the application --------------------------------------------------------------------------
@@ -842,10 +928,13 @@ async def _disconnected(request: Request, error: Exception) -> Response:
     return Response(status_code=400)  # nobody reads it: the client has gone
 
 
-def _refusal(scope: Scope) -> Response | None:
+def _refusal(scope: Scope, hosts: _Hosts) -> Response | None:
     """Return the answer to a request refused before it is routed, if it is."""
     if scope["http_version"] not in {"1.0", "1.1"}:
         return _json_error(505, "version not supported", "only HTTP/1.0 and 1.1 are served", True)
+    wrong = hosts.refusal(scope)
+    if wrong is not None:
+        return _json_error(400, "wrong host", wrong, True)
     headers = scope["headers"]
     if len(headers) > MAX_HEADERS or any(len(value) > MAX_HEADER for _, value in headers):
         return _json_error(
@@ -870,13 +959,23 @@ def _has_body(headers: list[tuple[bytes, bytes]]) -> bool:
 
 
 class _Frame:
-    """ASGI middleware: the common headers on every answer, and the access log."""
+    """ASGI middleware: the hosts served, the common headers on every answer, the access log."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Any], log: IO[str] | None) -> None:
+    def __init__(
+        self, app: Callable[[Scope, Receive, Send], Any], log: IO[str] | None, hosts: _Hosts
+    ) -> None:
         self.app = app
         self.log = log
+        self.hosts = hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            wrong = self.hosts.refusal(scope)
+            if wrong is None:
+                await self.app(scope, receive, send)
+            else:  # refused before its upgrade: a JSON 400, as uvicorn lets a WebSocket answer
+                await self._refuse_websocket(scope, send, wrong)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -900,8 +999,19 @@ class _Frame:
                 self._write(scope, message["status"])
             await send(message)
 
-        refusal = _refusal(scope)
+        refusal = _refusal(scope, self.hosts)
         await (self.app if refusal is None else refusal)(scope, reading, framed)
+
+    async def _refuse_websocket(self, scope: Scope, send: Send, reason: str) -> None:
+        body = json.dumps({"error": "wrong host", "reason": reason}).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            *_HEADERS,
+        ]
+        self._write(scope, 400)
+        await send({"type": "websocket.http.response.start", "status": 400, "headers": headers})
+        await send({"type": "websocket.http.response.body", "body": body})
 
     def _write(self, scope: Scope, status: int) -> None:
         if self.log is None:
@@ -911,11 +1021,14 @@ class _Frame:
         path = _shown_path(scope.get("path", "")) + query
         stamp = time.strftime("%H:%M:%S")
         with contextlib.suppress(OSError, ValueError):  # a closed log must not stop the table
-            self.log.write(f'{client[0]} [{stamp}] "{scope["method"][:16]} {path}" {status}\n')
+            method = scope.get("method", "GET")[:16]  # a WebSocket's upgrade is a GET
+            self.log.write(f'{client[0]} [{stamp}] "{method} {path}" {status}\n')
             self.log.flush()
 
 
-def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Receive, Send], Any]:
+def _application(
+    routes: _Routes, log: IO[str] | None, hosts: _Hosts
+) -> Callable[[Scope, Receive, Send], Any]:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         routes.attach(asyncio.get_running_loop())
@@ -947,7 +1060,7 @@ def _application(routes: _Routes, log: IO[str] | None) -> Callable[[Scope, Recei
         },
         lifespan=lifespan,
     )
-    return _Frame(app, log)
+    return _Frame(app, log, hosts)
 
 
 class WebServer:
@@ -972,8 +1085,17 @@ class WebServer:
     behind a reverse proxy every client has the proxy's address: let the proxy limit
     each client, and raise *max_per_client*.
 
+    It answers only requests whose ``Host`` it serves, against DNS rebinding (a hostile
+    page that points a name of its own at this machine): on a loopback address
+    (``127.0.0.1``, ``::1``, ``localhost``), ``localhost`` and loopback addresses; on
+    any other, every address, ``localhost``, the name it listens on and this machine's
+    name (`socket.gethostname`).  Others are answered 400 ``{"error": "wrong host"}``,
+    a WebSocket's upgrade too.  *allowed_hosts* adds names, without a port: a reverse
+    proxy's that passes its own on (``["table.example.org"]``); ``["*"]`` answers any.
+
     Raises:
-        InvalidArgumentError: if *long_poll*, *request_timeout* or *table_idle* is not
+        InvalidArgumentError: if *allowed_hosts* is not a list of host names, addresses
+            or ``"*"``, if *long_poll*, *request_timeout* or *table_idle* is not
             a number of seconds over 0 (*table_idle* may be None), or *max_per_client*,
             *max_connections*, *max_tables* or *max_tables_per_client* is not a whole
             number from 1.
@@ -993,7 +1115,9 @@ class WebServer:
         max_tables: int = MAX_TABLES,
         max_tables_per_client: int = MAX_TABLES_PER_CLIENT,
         table_idle: float | None = TABLE_IDLE,
+        allowed_hosts: Collection[str] = (),
     ) -> None:
+        allowed = _checked_hosts(allowed_hosts)
         if table_idle is not None and not _is_seconds(table_idle):
             raise InvalidArgumentError(
                 f"table_idle is a number of seconds over 0, or None, not {table_idle!r}"
@@ -1022,7 +1146,7 @@ class WebServer:
         self._routes = _Routes(long_poll, request_timeout, lobby, limits, table_idle, log)
         self._routes.add(table)
         config = uvicorn.Config(
-            _application(self._routes, log),
+            _application(self._routes, log, _Hosts(host, allowed)),
             http=http,
             ws=websocket,
             ws_max_size=MAX_MESSAGE,
