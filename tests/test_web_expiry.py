@@ -34,6 +34,7 @@ SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=1)
 TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
 HOUR = 3600.0
 REASON = "nobody played at this table for 1 hour, so it has expired: make a new one in the lobby"
+CLOSED = "this table has closed: it plays no more games"
 
 
 class Clock:
@@ -333,6 +334,39 @@ def test_a_lobby_table_closed_is_let_go_at_once_and_leaves_room(
     third = _new_table(server)  # the closed table is not served: it counts no more
     assert server.expire_idle() == []  # none expired
     assert [each.name for each in server.tables] == ["", second["table"], third["table"]]
+
+
+def test_a_lobby_tables_sockets_close_with_4404_and_the_reason_when_it_closes(
+    server: WebServer,
+) -> None:
+    made = _new_table(server)
+    url = f"ws://127.0.0.1:{server.server_address[1]}/api/ws"
+    with connect(url, open_timeout=TIMEOUT) as socket:
+        socket.send(json.dumps({"token": _token(made, 0)}))
+        assert json.loads(socket.recv(timeout=TIMEOUT))["seat"] == 0
+        _served(server, made["table"]).close()  # not by expiry: by whoever holds the table
+        assert _closing(socket) == (4404, CLOSED)
+
+
+def test_the_servers_own_tables_sockets_close_with_4404_when_it_closes(
+    server: WebServer,
+) -> None:
+    url = f"ws://127.0.0.1:{server.server_address[1]}/api/ws"
+    with connect(url, open_timeout=TIMEOUT) as socket:
+        socket.send(json.dumps({"token": server.table.tokens[0]}))
+        assert json.loads(socket.recv(timeout=TIMEOUT))["seat"] == 0
+        server.table.close()
+        assert _closing(socket) == (4404, CLOSED)
+
+
+def test_the_sockets_close_with_1012_when_the_server_closes(server: WebServer) -> None:
+    made = _new_table(server)
+    url = f"ws://127.0.0.1:{server.server_address[1]}/api/ws"
+    with connect(url, open_timeout=TIMEOUT) as socket:
+        socket.send(json.dumps({"token": _token(made, 0)}))
+        assert json.loads(socket.recv(timeout=TIMEOUT))["seat"] == 0
+        server.server_close()  # its tables close too: a restart with a database resumes them
+        assert _closing(socket)[0] == 1012
 
 
 def test_a_lobby_table_closed_is_let_go_by_a_server_that_never_sweeps(clock: Clock) -> None:

@@ -190,6 +190,35 @@ def test_a_page_at_a_table_that_expires_says_so_and_leads_to_the_lobby(
     context.close()
 
 
+def test_a_page_at_a_table_that_closes_says_so_and_leads_to_the_lobby(
+    browser: Browser, server: WebServer
+) -> None:
+    """The open page is told at once (its WebSocket closes with 4404): in the server's
+    words, with the way to a new table, and it does not try again."""
+    table = WebTable(2, STANDARD, seed=1, name="done")  # two people
+    server.add(table, expires=True)
+    link = f"http://127.0.0.1:{server.server_address[1]}/#token={table.tokens[0]}"
+    context = browser.new_context(bypass_csp=True)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(link)
+    page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
+    page.wait_for_selector("#hand .hand-tile", timeout=WAIT)
+    table.close()
+    page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
+    main = page.get_by_role("main")
+    assert main.get_by_role("heading", name="This table has closed").count() == 1
+    assert page.locator("#nolink-reason").text_content() == (
+        "This table has closed: it plays no more games."
+    )
+    assert page.locator("#status").text_content() == "This table has closed."
+    assert page.locator("#game").is_hidden()
+    assert page.get_by_role("link", name="Make a new table in the lobby").is_visible()
+    assert errors == []
+    context.close()
+
+
 def test_the_lobby_on_a_phone_keeps_each_label_by_its_field_and_its_links_on_the_screen(
     browser: Browser, server: WebServer
 ) -> None:

@@ -110,6 +110,13 @@ SWEEP_EVERY: Final = 600.0
 EXPIRED_KEPT: Final = 4096
 #: The close code of a page's WebSocket when its table expires (the reason says why).
 EXPIRED_CLOSE: Final = 4410
+#: The close code of a page's WebSocket when its table closes (`WebTable.close`) while
+#: the server serves on; `TABLE_CLOSED` is the reason.
+CLOSED_CLOSE: Final = 4404
+TABLE_CLOSED: Final = "this table has closed: it plays no more games"
+#: The close code of the pages' WebSockets when the server stops (``Service Restart``): a
+#: server restarted on the same database serves their tables again.
+STOPPING_CLOSE: Final = 1012
 
 _EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
 # A host name as ``allowed_hosts`` takes it: labels of letters, digits, - and _.
@@ -546,6 +553,9 @@ class _Routes:
         # thread: each holds this lock while it reads or changes them, never while it waits.
         self._lock = threading.Lock()
         self._sweeping = threading.Lock()  # one sweep at a time, whoever asks for it
+        #: Whether the server is stopping (`WebServer.server_close`): a table closed then
+        #: is not closed for good, its pages are told the server stops.
+        self.stopping = False
 
     def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
         """Serve *table* too (its name must be new); with *expires*, it expires when idle.
@@ -817,7 +827,9 @@ class _Routes:
         The page sends ``{"token": "<the seat's token>"}`` first (a browser cannot set
         headers on a WebSocket, and a URL ends up in logs); a wrong one is closed with
         code 4403, none in time with 4408.  A socket at a table that has expired, or
-        expires while it is open, is closed with `EXPIRED_CLOSE` and the reason.
+        expires while it is open, is closed with `EXPIRED_CLOSE` and the reason; one at
+        a table that closes otherwise with `CLOSED_CLOSE` and `TABLE_CLOSED`, or with
+        `STOPPING_CLOSE` if the server is stopping.
         """
         await websocket.accept()
         try:
@@ -852,8 +864,15 @@ class _Routes:
             table.leave(seat)
         expired = table.expired
         if expired is not None:
-            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-                await websocket.close(EXPIRED_CLOSE, _close_reason(expired))
+            code, reason = EXPIRED_CLOSE, expired
+        elif self.stopping:
+            code, reason = STOPPING_CLOSE, "the server is stopping"
+        elif table.closed:
+            code, reason = CLOSED_CLOSE, TABLE_CLOSED
+        else:
+            return  # the page went away
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await websocket.close(code, _close_reason(reason))
 
     async def _hello(self, websocket: WebSocket) -> tuple[WebTable, _Changes, int]:
         try:
@@ -1072,8 +1091,8 @@ class WebServer:
     are served, and fewer than *max_tables_per_client* of the lobby's tables made from
     the same address.  A table of the lobby's that closes
     (`~mexican_train.web.WebTable.close`) is let go at once, as one that expires: it
-    counts no more, `tables` lists it no more, and its links are answered 403 as a
-    wrong token's.  A table
+    counts no more, `tables` lists it no more, its pages' WebSockets close with code
+    4404 and the reason, and its links are answered 403 as a wrong token's.  A table
     the lobby made expires once nobody has played at it
     (a move, a new game) for *table_idle* seconds (None: never): the server lets it go,
     stops its bots, closes its pages' WebSockets with code 4410 and the reason, and
@@ -1264,7 +1283,12 @@ class WebServer:
         self._stopped.wait(10)
 
     def server_close(self) -> None:
-        """Stop the tables' bots, stop serving, and close the listening socket."""
+        """Stop the tables' bots, stop serving, and close the listening socket.
+
+        The pages' WebSockets close with code 1012 (``Service Restart``): a server
+        started again on the same database serves the same tables.
+        """
+        self._routes.stopping = True
         for table in self.tables:
             table.close()
         self.shutdown()

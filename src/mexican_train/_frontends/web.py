@@ -1034,6 +1034,9 @@ class WebTable:
     def close(self) -> None:
         """Stop the bots' thread and wake every waiting request.
 
+        A server closes the table's pages' WebSockets with code 4404 (the table has
+        closed), or 1012 when it closes the table as it stops (`WebServer.server_close`).
+
         >>> table = WebTable(2, bots={1: GreedyPlayer()})
         >>> table.start(); table.close()
         >>> table.wait(0, since=table.version, timeout=60)["seat"]  # answers at once

@@ -359,19 +359,28 @@ function refused(answer) {
 // WebSocket closed with 4410).  The page says so in the server's words, and points to the
 // lobby for a new table.
 function expired(reason) {
+  gone("expired", reason || "nobody played at this table for a long time, so it has expired");
+}
+
+// The table has closed (the WebSocket closed with 4404): the program serving it plays no
+// more games at it.  The page says so as for an expired table.
+function closedTable(reason) {
+  gone("closed", reason || "this table has closed");
+}
+
+function gone(how, said) {
   timerEnds = null;
   $("game").hidden = true;
   $("again").hidden = true;
   $("timer").hidden = true;
   $("presence").textContent = "";
   $("nolink").hidden = false;
-  $("nolink-title").textContent = "This table has expired";
-  const said = reason || "nobody played at this table for a long time, so it has expired";
+  $("nolink-title").textContent = `This table has ${how}`;
   $("nolink-reason").textContent = said.charAt(0).toUpperCase() + said.slice(1) + ".";
   $("nolink-reason").hidden = false;
   $("nolink-help").hidden = true;
   $("nolink-lobby").hidden = false;
-  $("status").textContent = "This table has expired.";
+  $("status").textContent = `This table has ${how}.`;
   $("status").classList.remove("your-turn");
   document.title = "Mexican Train";
   document.body.dataset.live = "no";
@@ -560,6 +569,7 @@ async function follow() {
       return refused({data: {error: "wrong token", reason: closed.reason}});
     }
     if (closed.code === 4410) return expired(closed.reason);
+    if (closed.code === 4404) return closedTable(closed.reason);
     setLive(false);
     failures = closed.delivered ? 0 : failures + 1;
     if (failures >= 3) {
