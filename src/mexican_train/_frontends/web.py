@@ -283,7 +283,9 @@ class WebTable:
         self._timed_out = -1  # the version whose turn ran out, once told
         #: Called with each move's number (from 1), seat and move before the table applies
         #: it; if it raises, the move is not applied.  ``mexican-train serve --db`` commits
-        #: moves to a database here.
+        #: moves to a database here.  The table's other changes wait for it (this hook,
+        #: `restarted` and `expiring` run one at a time), but its readers do not: a slow
+        #: database holds up no document, nor a server's event loop.
         self.journal: Callable[[int, int, Move], None] | None = None
         #: Called with the record of a new game dealt at the table (`again`) before it
         #: starts; if it raises, the game stays as it was.
@@ -331,6 +333,12 @@ class WebTable:
         #: plays first, and why (S3, S4).
         self._log: list[tuple[str, ...]] = [_first_player(state, self.labels)]
         self._changed = threading.Condition()
+        # The table's changes of its game (a move, a new game, an expiry) one at a time:
+        # each is checked and made under `_changed`, but the hook that keeps it first (a
+        # database's `journal`, `restarted`, `expiring`) runs under this lock alone, so
+        # that a slow database holds up no reader (a server's event loop reads the table
+        # under `_changed`).  Taken before `_changed`, never under it.
+        self._writing = threading.Lock()
         self._closed = False
         self._thread: threading.Thread | None = None
         self._listeners: list[Callable[[], None]] = []
@@ -394,7 +402,7 @@ class WebTable:
         with table._changed:
             table._version = table._began = began
             for seat, move in zip(seats, game.moves, strict=True):
-                table._apply(seat, move)
+                table._commit(seat, table._state, move, apply(table._state, move))
             if active is not None:
                 table._active = active
         return table
@@ -679,24 +687,30 @@ class WebTable:
         """
         if seat == SPECTATOR:
             raise RequestError(403, "a spectator", "a spectator watches: only seats move")
-        with self._changed:
-            refuse_expired(self._expired)
-            if version is not None and version != self._version:
-                raise RequestError(
-                    409,
-                    "table changed",
-                    f"the table moved on since you looked (version {version}, now "
-                    f"{self._version}): look again and choose again",
-                )
-            current = self._state.current_player
-            if current is not None and current != seat:
-                raise RequestError(409, "not your turn", f"it is {self.labels[current]}'s turn")
-            if current is None and seat in self._bots:
-                raise RequestError(409, "not your turn", "a person deals the next round")
-            try:
-                self._apply(seat, move)
-            except IllegalMoveError as error:
-                raise RequestError(422, "illegal move", error.reason) from None
+        with self._writing:
+            with self._changed:
+                refuse_expired(self._expired)
+                if version is not None and version != self._version:
+                    raise RequestError(
+                        409,
+                        "table changed",
+                        f"the table moved on since you looked (version {version}, now "
+                        f"{self._version}): look again and choose again",
+                    )
+                current = self._state.current_player
+                if current is not None and current != seat:
+                    raise RequestError(409, "not your turn", f"it is {self.labels[current]}'s turn")
+                if current is None and seat in self._bots:
+                    raise RequestError(409, "not your turn", "a person deals the next round")
+                before = self._state
+                try:
+                    after = apply(before, move)
+                except IllegalMoveError as error:
+                    raise RequestError(422, "illegal move", error.reason) from None
+                number = self._version + 1
+            self._keep(number, seat, move)
+            with self._changed:
+                self._commit(seat, before, move, after)
         return self.document(seat)
 
     def again(self, seat: int) -> dict[str, Any]:
@@ -717,34 +731,40 @@ class WebTable:
         """
         if seat == SPECTATOR:
             raise RequestError(403, "a spectator", "a spectator watches: only seats deal")
-        with self._changed:
-            refuse_expired(self._expired)
-            if not self._state.is_over:
-                raise RequestError(409, "not over", "the game is not over: finish it first")
-            state = new_game(self._state.players, self._state.rules, None)
-            if self.restarted is not None:
+        with self._writing:
+            with self._changed:
+                refuse_expired(self._expired)
+                if not self._state.is_over:
+                    raise RequestError(409, "not over", "the game is not over: finish it first")
+                state = new_game(self._state.players, self._state.rules, None)
+            if self.restarted is not None:  # under `_writing` alone: no reader waits for it
                 try:
                     self.restarted(GameRecord(state.players, state.rules, state.seed))
                 except MexicanTrainError as error:
                     raise RequestError(
                         503, "not saved", f"the game could not be kept: {error}"
                     ) from None
-            self._state = state
-            self._version += 1
-            self._began = self._version
-            self._moves = []
-            self._reviews.clear()
-            # A bot that keeps the round's events starts the new game without the old one's.
-            self._bots = observing_copies(self._given)
-            self._calls = self._bot_calls()
-            label = self.labels[seat]
-            self._log.clear()  # a document's log is the round's, from its deal (E4)
-            self._note(seat, f"{label} dealt a new game.", "You dealt a new game.")
-            self._log.append(_first_player(state, self.labels))
-            self._turn_began = time.monotonic()
-            self._active = self._clock()
-            self._tell()
+            with self._changed:
+                self._deal(seat, state)
         return self.document(seat)
+
+    def _deal(self, seat: int, state: GameState) -> None:
+        """Start the new game *state*, dealt by *seat*, at the table (under the lock)."""
+        self._state = state
+        self._version += 1
+        self._began = self._version
+        self._moves = []
+        self._reviews.clear()
+        # A bot that keeps the round's events starts the new game without the old one's.
+        self._bots = observing_copies(self._given)
+        self._calls = self._bot_calls()
+        label = self.labels[seat]
+        self._log.clear()  # a document's log is the round's, from its deal (E4)
+        self._note(seat, f"{label} dealt a new game.", "You dealt a new game.")
+        self._log.append(_first_player(state, self.labels))
+        self._turn_began = time.monotonic()
+        self._active = self._clock()
+        self._tell()
 
     def review(self, seat: int) -> dict[str, Any]:
         """Return the coach's review of *seat*'s decisions in the last round that is over.
@@ -800,20 +820,24 @@ class WebTable:
                         self._reviews[key] = kept
         return kept
 
-    def _apply(self, seat: int, move: Move) -> None:
-        """Apply *move* under the lock, log it, and wake whoever waits.
+    def _keep(self, number: int, seat: int, move: Move) -> None:
+        """Give the journal, if any, the table's move *number*, *seat*'s *move*, before it
+        is applied (under `_writing` alone: a slow database holds up no reader).
 
-        The journal, if any, has the move first: a move it cannot keep is not applied.
+        Raises:
+            RequestError: 503 if the journal cannot keep it: it is not applied.
         """
-        before = self._state
-        after = apply(before, move)
         if self.journal is not None:
             try:
-                self.journal(self._version + 1, seat, move)
+                self.journal(number, seat, move)
             except MexicanTrainError as error:
                 raise RequestError(
                     503, "not saved", f"the move could not be kept: {error}"
                 ) from None
+
+    def _commit(self, seat: int, before: GameState, move: Move, after: GameState) -> None:
+        """Apply *seat*'s *move*, which took the game from *before* to *after*, log it, and
+        wake whoever waits (under the lock)."""
         events = derive_events(before, move, after)  # for the log, and the bots that observe
         for calls in self._calls.values():
             calls.observe(events)
@@ -921,23 +945,30 @@ class WebTable:
                 )
         else:
             move, failure, public = self._ask(calls, mine, moves, public)
-        with self._changed:
-            if self._closed:
-                return False  # closed (or expired) while the bot chose: nothing more is kept
-            if self._version != version:
-                return True  # a person back from a takeover moved: never apply stale
-            try:
+        with self._writing:
+            with self._changed:
+                if self._closed:
+                    return False  # closed (or expired) while the bot chose: nothing more is kept
+                if self._version != version:
+                    return True  # a person back from a takeover moved: never apply stale
+                before = self._state
                 try:
-                    self._apply(seat, move)
+                    after = apply(before, move)
                 except IllegalMoveError as error:
                     failure = (
                         f"{label}'s bot chose an illegal move, {_shown_move(move)}: {error.reason}"
                     )
-                    self._apply(seat, moves[0])  # a bot's illegal choice: its first legal move
+                    move = moves[0]  # a bot's illegal choice: its first legal move
+                    after = apply(before, move)
+                number = self._version + 1
+            try:
+                self._keep(number, seat, move)
             except RequestError:  # the journal could not keep it: the bot tries again later
                 return False
-            if failure is not None:
-                self._bot_failed(seat, failure, moves[0], public)
+            with self._changed:
+                self._commit(seat, before, move, after)
+                if failure is not None:
+                    self._bot_failed(seat, failure, moves[0], public)
         return True
 
     def _ask(
@@ -1048,18 +1079,24 @@ class WebTable:
         """Close the table, and stop its bots; return whether it closed.
 
         With *idle*, it expires: only if it has seen no move nor new game for *idle*
-        seconds, once `expiring` has returned, and under the same lock, so that no move
-        comes between the two.
+        seconds, once `expiring` has returned, and no move comes between the two (both
+        under `_writing`; `expiring` not under `_changed`, so that no reader waits for it).
         """
-        with self._changed:
-            if idle is not None:
-                if self._closed or self._clock() - self._active < idle:
-                    return False
+        if idle is None:
+            with self._changed:
+                self._closed = True
+                self._tell()
+        else:
+            with self._writing:
+                with self._changed:
+                    if self._closed or self._clock() - self._active < idle:
+                        return False
                 if self.expiring is not None:
                     self.expiring()
-                self._expired = expiry_reason(idle)
-            self._closed = True
-            self._tell()
+                with self._changed:
+                    self._expired = expiry_reason(idle)
+                    self._closed = True
+                    self._tell()
         if self._thread is not None:
             self._thread.join(5)
         return True
