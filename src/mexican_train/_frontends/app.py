@@ -1108,7 +1108,7 @@ class WebServer:
     page that points a name of its own at this machine): on a loopback address
     (``127.0.0.1``, ``::1``, ``localhost``), ``localhost`` and loopback addresses; on
     any other, every address, ``localhost``, the name it listens on and this machine's
-    name (`socket.gethostname`).  Others are answered 400 ``{"error": "wrong host"}``,
+    name (``socket.gethostname()``).  Others are answered 400 ``{"error": "wrong host"}``,
     a WebSocket's upgrade too.  *allowed_hosts* adds names, without a port: a reverse
     proxy's that passes its own on (``["table.example.org"]``); ``["*"]`` answers any.
 
