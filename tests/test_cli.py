@@ -982,6 +982,30 @@ def test_serve_gives_the_table_its_bot_timer(monkeypatch: pytest.MonkeyPatch) ->
     assert given == [5.0, web.BOT_TIMER]
 
 
+def test_serve_gives_the_server_the_hosts_it_answers_besides_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mexican_train._frontends import web
+
+    given: list[Any] = []
+    monkeypatch.setattr(web, "serve", lambda **options: given.append(options["allowed_hosts"]))
+    hosts = ["--allowed-host", "table.example.org", "--allowed-host", "10.0.0.7"]
+    assert run("serve", "--no-db", "--port", "0", *hosts).exit_code == 0
+    assert run("serve", "--no-db", "--port", "0").exit_code == 0
+    assert given == [("table.example.org", "10.0.0.7"), ()]
+
+
+@pytest.mark.parametrize("name", ["table.example.org:8000", "a b", "http://x", ""])
+def test_serve_refuses_an_allowed_host_that_is_no_host_name(name: str) -> None:
+    result = run("serve", "--no-db", "--port", "0", "--allowed-host", name)
+    assert_one_line_error(
+        result,
+        "Invalid value for '--allowed-host': a host name without a port (table.example.org), "
+        f"an address, or '*', not {name!r}",
+    )
+    assert result.exit_code == 2
+
+
 @pytest.mark.parametrize("value", ["0.5", "90000", "inf"])
 def test_serve_refuses_a_bot_timer_out_of_its_range(value: str) -> None:
     result = run("serve", "--no-db", "--port", "0", "--bot-timer", value)

@@ -406,7 +406,7 @@ def _is_loopback(host: str) -> bool:
     return host.lower().rstrip(".") == "localhost" or (address is not None and address.is_loopback)
 
 
-def _checked_hosts(allowed: object) -> tuple[str, ...]:
+def checked_hosts(allowed: object) -> tuple[str, ...]:
     """Return *allowed*, the hosts a server answers beyond its own, checked."""
     if isinstance(allowed, (str, bytes)) or not isinstance(allowed, Collection):
         raise InvalidArgumentError(
@@ -1136,7 +1136,7 @@ class WebServer:
         table_idle: float | None = TABLE_IDLE,
         allowed_hosts: Collection[str] = (),
     ) -> None:
-        allowed = _checked_hosts(allowed_hosts)
+        allowed = checked_hosts(allowed_hosts)
         if table_idle is not None and not _is_seconds(table_idle):
             raise InvalidArgumentError(
                 f"table_idle is a number of seconds over 0, or None, not {table_idle!r}"

@@ -45,6 +45,7 @@ from .._core.engine import apply, doubles_to_cover, legal_moves, new_game
 from .._core.errors import (
     DealError,
     IllegalMoveError,
+    InvalidArgumentError,
     MexicanTrainError,
     RulesError,
     UnknownVariantError,
@@ -1382,6 +1383,16 @@ def _check_host(context: click.Context, parameter: click.Parameter, value: str) 
     "open holds two a seat); past it a request is answered 503.",
 )
 @click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A name the server answers to besides its own (repeat for several; '*' for any): "
+    "the name others reach it by, or a reverse proxy's that passes its name on.  A request "
+    "for another name is refused, so that a web page cannot point a name of its own at "
+    "this machine and use the server.",
+)
+@click.option(
     "--max-per-client",
     type=click.IntRange(1, 65536),
     default=MAX_PER_CLIENT,
@@ -1418,6 +1429,7 @@ def serve(
     bot_timer: float,
     max_connections: int,
     max_per_client: int,
+    allowed_hosts: tuple[str, ...],
     table_idle: float,
     quiet: bool,
 ) -> None:
@@ -1446,6 +1458,17 @@ def serve(
             f"serve needs the web extra ({error.name} is missing): pip install 'mexican-train[web]'"
         ) from None
 
+    from .app import checked_hosts  # loaded with the server above
+
+    for name in allowed_hosts:
+        try:
+            checked_hosts([name])
+        except InvalidArgumentError:
+            raise click.BadParameter(
+                f"a host name without a port (table.example.org), an address, or '*', "
+                f"not {shown(name)}",
+                param_hint="'--allowed-host'",
+            ) from None
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
     if people > players:
@@ -1468,7 +1491,7 @@ def serve(
             host=host, port=port, bot_delay=bot_delay, log=None if quiet else sys.stderr,
             db=db, takeover=takeover, turn_timer=turn_timer, bot_timer=bot_timer,
             max_connections=max_connections, max_per_client=max_per_client,
-            table_idle=table_idle * 3600,
+            table_idle=table_idle * 3600, allowed_hosts=allowed_hosts,
         )  # fmt: skip
     except KeyboardInterrupt:
         click.echo("Stopped.")

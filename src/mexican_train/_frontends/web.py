@@ -20,7 +20,7 @@ import secrets
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from typing import IO, Any, Final, cast
 
@@ -41,7 +41,7 @@ from .._formats.events import Event, OneTileLeft, derive_events
 from .._formats.notation import format_move
 from .._formats.record import GameRecord, ReplayError, replay
 from .._formats.serialize import to_json
-from .app import LONG_POLL, WebServer, shareable_host
+from .app import LONG_POLL, WebServer, checked_hosts, shareable_host
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, refuse_expired
 from .lobby import LOBBY_PLAYERS, TABLE_IDLE, expiry_reason, lobby_choices
 from .narrate import drawn_for_engine, marker_rule, review_report, round_result
@@ -1401,6 +1401,7 @@ def make_server(
     max_connections: int = MAX_CONNECTIONS,
     max_per_client: int = MAX_PER_CLIENT,
     table_idle: float | None = TABLE_IDLE,
+    allowed_hosts: Collection[str] = (),
 ) -> WebServer:
     """Return a server for *table* listening on *host*:*port* (port 0: any free port).
 
@@ -1408,8 +1409,8 @@ def make_server(
     server makes tables (`lobby_table`; 200 served at once at most, 20 of them made from
     one address), each of which expires once nobody has played at it for *table_idle*
     seconds (24 hours; None: never).  *max_connections* and *max_per_client* bound the
-    connections it serves at once, from all clients together and from one address
-    (`WebServer`).
+    connections it serves at once, from all clients together and from one address;
+    *allowed_hosts* are the names it answers besides its own (`WebServer`).
 
     Call ``serve_forever()`` on it (in a thread, if you like) and ``server_close()``
     when done; the table's bots start with the server.  `WebServer.links` gives each
@@ -1429,6 +1430,7 @@ def make_server(
         max_connections=max_connections,
         max_per_client=max_per_client,
         table_idle=table_idle,
+        allowed_hosts=allowed_hosts,
     )
     table.start()
     return server
@@ -1453,6 +1455,7 @@ def serve(
     max_connections: int = MAX_CONNECTIONS,
     max_per_client: int = MAX_PER_CLIENT,
     table_idle: float | None = TABLE_IDLE,
+    allowed_hosts: Collection[str] = (),
 ) -> None:
     """Serve a table until interrupted: people in the first *people* seats, *bots* in the rest.
 
@@ -1474,11 +1477,13 @@ def serve(
     A table made in the lobby expires once nobody has played at it for *table_idle*
     seconds (None: never), across restarts: it is deleted from the database, which
     keeps its name, so that its links say it expired and no new table takes the name.
-    The table served from the start never expires.
+    The table served from the start never expires.  *allowed_hosts* are the names the
+    server answers besides its own (`WebServer`).
 
     Raises:
-        MexicanTrainError: for a player count the game refuses (`DealError`), or
-            *people* and *bots* that do not fill the seats (`InvalidArgumentError`).
+        MexicanTrainError: for a player count the game refuses (`DealError`),
+            *people* and *bots* that do not fill the seats, or *allowed_hosts* that are
+            not host names (`InvalidArgumentError`).
         OSError: if *host*:*port* cannot be listened on.
         StoreError: if the database *db* cannot be opened (another program's, a newer
             one, one in use by another server) or a table in it read (one changed by
@@ -1492,6 +1497,7 @@ def serve(
         raise InvalidArgumentError(
             f"{players - people} bots fill the seats people do not take, not {len(bots)}"
         )
+    allowed_hosts = checked_hosts(allowed_hosts)  # before the database keeps anything
     store = TableStore(db) if db is not None else None
     server = None
     try:
@@ -1525,6 +1531,7 @@ def serve(
             max_connections=max_connections,
             max_per_client=max_per_client,
             table_idle=table_idle,
+            allowed_hosts=allowed_hosts,
         )
         if store is not None:
             if isinstance(found, _Resumed):
