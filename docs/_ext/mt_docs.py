@@ -97,6 +97,7 @@ EXTERNAL: dict[str, str] = {
     "collections.abc.Iterator": f"{_PY}library/collections.abc.html#collections.abc.Iterator",
     "collections.abc.Callable": f"{_PY}library/collections.abc.html#collections.abc.Callable",
     "collections.abc.Hashable": f"{_PY}library/collections.abc.html#collections.abc.Hashable",
+    "collections.abc.Collection": f"{_PY}library/collections.abc.html#collections.abc.Collection",
     "types.MappingProxyType": f"{_PY}library/types.html#types.MappingProxyType",
     "concurrent.futures.Executor": (
         f"{_PY}library/concurrent.futures.html#concurrent.futures.Executor"
