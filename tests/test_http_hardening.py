@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given
 from websockets.sync.client import connect
 
-from mexican_train import STANDARD
+from mexican_train import STANDARD, InvalidArgumentError
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import (
     MAX_JSON_DEPTH,
@@ -153,6 +153,49 @@ def _json_error(answer: tuple[int, dict[str, str], bytes]) -> dict[str, Any]:
     data = json.loads(body)
     assert set(data) == {"error", "reason"}
     return dict(data)
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:80", "127.0.0.1.nip.io"])
+def test_a_move_for_a_host_not_served_is_refused_and_changes_nothing(
+    target: Target, host: str
+) -> None:
+    """Against DNS rebinding: a page that points its own name at 127.0.0.1 is not served."""
+    before = target.moves()
+    raw = _post(target, "Content-Type: application/json\r\nContent-Length: 6\r\n", b'"draw"')
+    (answer,) = _exchange(target, raw.replace(b"Host: localhost", f"Host: {host}".encode()))
+    assert answer[0] == 400
+    refused = _json_error(answer)
+    assert refused["error"] == "wrong host"
+    assert repr(host.partition(":")[0]) in refused["reason"]
+    assert answer[1]["connection"] == "close"
+    assert target.moves() == before
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost:{port}", "127.0.0.1:{port}", "[::1]"])
+def test_a_request_for_a_loopback_host_is_served(target: Target, host: str) -> None:
+    raw = f"GET /nowhere HTTP/1.1\r\nHost: {host.format(port=target.port)}\r\nConnection: close\r\n\r\n"
+    (answer,) = _exchange(target, raw.encode())
+    assert answer[0] != 400, answer
+
+
+def test_a_json_server_answers_the_hosts_it_is_told_too() -> None:
+    server = JSONServer(("127.0.0.1", 0), _Hello, log=None, allowed_hosts=["table.example.org"])
+    with serving(server):
+        port = server.server_address[1]
+        for host, status in (("table.example.org", 200), ("other.example.org", 400)):
+            raw = f"GET /x HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n"
+            with socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) as sock:
+                sock.sendall(raw.encode())
+                ((got, _, _),) = _responses(_read_all(sock))
+            assert got == status, host
+
+
+@pytest.mark.parametrize("allowed", ["table.example.org", ["a b"], ["x.org:80"], [3]])
+def test_a_json_server_refuses_allowed_hosts_that_are_no_names_before_it_listens(
+    allowed: Any,
+) -> None:
+    with pytest.raises(InvalidArgumentError, match="allowed_hosts"):
+        JSONServer(("127.0.0.1", 0), _Hello, log=None, allowed_hosts=allowed)
 
 
 def test_a_body_without_content_length_is_refused(target: Target) -> None:

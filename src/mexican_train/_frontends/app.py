@@ -28,7 +28,7 @@ clients is the guard here, in five parts:
 - **Only the hosts it serves.**  A hostile web page can point a name of its own at
   127.0.0.1 (DNS rebinding) and so reach a server on the user's machine from the user's
   browser, which then sends that name in the ``Host`` header.  A request (or a
-  WebSocket's upgrade) for a host the server does not serve is answered 400 (`_Hosts`).
+  WebSocket's upgrade) for a host the server does not serve is answered 400 (`Hosts`).
 
 Every answer is JSON with ``{"error", "reason"}`` on failure, carries
 ``Cache-Control: no-store``, ``X-Content-Type-Options: nosniff`` and
@@ -70,11 +70,14 @@ from .._core.errors import InvalidArgumentError
 from .._formats.notation import NotationError, parse_move
 from .._formats.serialize import SchemaError, move_from_json
 from .http import (
+    EVERY_INTERFACE,
     MAX_CONNECTIONS,
     MAX_PER_CLIENT,
     REQUEST_TIMEOUT,
+    Hosts,
     RequestError,
     _shown_path,
+    checked_hosts,
     read_json,
     refuse_expired,
 )
@@ -118,9 +121,6 @@ TABLE_CLOSED: Final = "this table has closed: it plays no more games"
 #: server restarted on the same database serves their tables again.
 STOPPING_CLOSE: Final = 1012
 
-_EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
-# A host name as ``allowed_hosts`` takes it: labels of letters, digits, - and _.
-_HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*")
 _CLOSE_REASON: Final = 123  # the bytes a WebSocket's close frame holds of its reason
 _TOKEN = re.compile(r"[A-Za-z0-9_.-]{1,96}")
 _LOBBY_NAME = re.compile(r"t([0-9]{1,15})")  # the lobby's tables: t1, t2, ...
@@ -343,86 +343,6 @@ def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOPro
             super().resume_writing()
 
     return GuardedHTTP, GuardedWebSocket
-
-
-class _Hosts:
-    """The hosts a server answers requests for: the ``Host`` headers it accepts.
-
-    A server on a loopback address (``127.0.0.1``, ``::1``, ``localhost``) is the user's
-    own: it answers ``localhost`` and loopback addresses only.  Any other server answers
-    every address (an address cannot be pointed elsewhere: DNS rebinding needs a name),
-    ``localhost``, the name it listens on and this machine's name.  Either also answers
-    the names in *allowed* (a reverse proxy's); ``"*"`` among them answers any host.
-    A request without a ``Host`` (HTTP/1.0's) comes from no browser: it is answered.
-    """
-
-    def __init__(self, listening: str, allowed: Collection[str]) -> None:
-        self.any = "*" in allowed
-        self.names = {name.lower().rstrip(".") for name in allowed if name != "*"}
-        self.names.add("localhost")
-        self.loopback = _is_loopback(listening)
-        if not self.loopback:
-            if listening not in _EVERY_INTERFACE and _address(listening) is None:
-                self.names.add(listening.lower().rstrip("."))
-            self.names.add(socket.gethostname().lower())
-
-    def refusal(self, scope: Scope) -> str | None:
-        """Return why the request *scope* is not answered, or None: it is."""
-        if self.any:
-            return None
-        values = [value for name, value in scope["headers"] if name == b"host"]
-        if not values:
-            return None
-        host = _host_of(values[0].decode("latin-1").strip().lower())
-        if host in self.names:
-            return None
-        address = _address(host)
-        if address is not None and (address.is_loopback or not self.loopback):
-            return None
-        served = ", ".join(sorted(self.names))
-        which = "loopback addresses" if self.loopback else "its addresses"
-        shown = host if len(host) <= 64 else host[:64] + "\u2026"
-        return f"this server answers requests for {which}, {served}, not for {shown!r}"
-
-
-def _host_of(value: str) -> str:
-    """Return the host of a ``Host`` header's *value*, without its port or final dot."""
-    if value.startswith("["):  # an IPv6 address, [::1]:8000
-        return value[1:].partition("]")[0]
-    return value.partition(":")[0].rstrip(".")
-
-
-def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """Return *host* as an IP address, if it is one (a bare IPv6 one too)."""
-    try:
-        return ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return None
-
-
-def _is_loopback(host: str) -> bool:
-    """Whether a server listening on *host* is reached from this machine only."""
-    address = _address(host)
-    return host.lower().rstrip(".") == "localhost" or (address is not None and address.is_loopback)
-
-
-def checked_hosts(allowed: object) -> tuple[str, ...]:
-    """Return *allowed*, the hosts a server answers beyond its own, checked."""
-    if isinstance(allowed, (str, bytes)) or not isinstance(allowed, Collection):
-        raise InvalidArgumentError(
-            f"allowed_hosts is a list of host names (or '*'), not {allowed!r}"
-        )
-    for name in allowed:
-        if not isinstance(name, str) or not (
-            name == "*"
-            or _HOST_NAME.fullmatch(name.lower().rstrip("."))
-            or _address(name) is not None
-        ):
-            raise InvalidArgumentError(
-                f"allowed_hosts holds host names without a port (table.example.org), "
-                f"addresses, or '*', not {name!r}"
-            )
-    return tuple(allowed)
 
 
 # -- the application --------------------------------------------------------------------------
@@ -947,11 +867,19 @@ async def _disconnected(request: Request, error: Exception) -> Response:
     return Response(status_code=400)  # nobody reads it: the client has gone
 
 
-def _refusal(scope: Scope, hosts: _Hosts) -> Response | None:
+def _host_header(scope: Scope) -> str | None:
+    """Return the request's ``Host`` header, or None if it has none."""
+    for name, value in scope["headers"]:
+        if name == b"host":
+            return str(value.decode("latin-1"))
+    return None
+
+
+def _refusal(scope: Scope, hosts: Hosts) -> Response | None:
     """Return the answer to a request refused before it is routed, if it is."""
     if scope["http_version"] not in {"1.0", "1.1"}:
         return _json_error(505, "version not supported", "only HTTP/1.0 and 1.1 are served", True)
-    wrong = hosts.refusal(scope)
+    wrong = hosts.refusal(_host_header(scope))
     if wrong is not None:
         return _json_error(400, "wrong host", wrong, True)
     headers = scope["headers"]
@@ -981,7 +909,7 @@ class _Frame:
     """ASGI middleware: the hosts served, the common headers on every answer, the access log."""
 
     def __init__(
-        self, app: Callable[[Scope, Receive, Send], Any], log: IO[str] | None, hosts: _Hosts
+        self, app: Callable[[Scope, Receive, Send], Any], log: IO[str] | None, hosts: Hosts
     ) -> None:
         self.app = app
         self.log = log
@@ -989,7 +917,7 @@ class _Frame:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            wrong = self.hosts.refusal(scope)
+            wrong = self.hosts.refusal(_host_header(scope))
             if wrong is None:
                 await self.app(scope, receive, send)
             else:  # refused before its upgrade: a JSON 400, as uvicorn lets a WebSocket answer
@@ -1046,7 +974,7 @@ class _Frame:
 
 
 def _application(
-    routes: _Routes, log: IO[str] | None, hosts: _Hosts
+    routes: _Routes, log: IO[str] | None, hosts: Hosts
 ) -> Callable[[Scope, Receive, Send], Any]:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -1165,7 +1093,7 @@ class WebServer:
         self._routes = _Routes(long_poll, request_timeout, lobby, limits, table_idle, log)
         self._routes.add(table)
         config = uvicorn.Config(
-            _application(self._routes, log, _Hosts(host, allowed)),
+            _application(self._routes, log, Hosts(host, allowed)),
             http=http,
             ws=websocket,
             ws_max_size=MAX_MESSAGE,
@@ -1314,7 +1242,7 @@ def shareable_host(host: str) -> str:
     >>> shareable_host("0.0.0.0") != "0.0.0.0"
     True
     """
-    if host not in _EVERY_INTERFACE:
+    if host not in EVERY_INTERFACE:
         return host
     name = socket.gethostname()
     try:

@@ -1458,7 +1458,7 @@ def serve(
             f"serve needs the web extra ({error.name} is missing): pip install 'mexican-train[web]'"
         ) from None
 
-    from .app import checked_hosts  # loaded with the server above
+    from .http import checked_hosts
 
     for name in allowed_hosts:
         try:

@@ -31,6 +31,7 @@ This module uses only the standard library and the library's errors.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import itertools
 import json
 import re
@@ -38,7 +39,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import IO, Any, ClassVar, Final
@@ -47,18 +48,21 @@ from urllib.parse import parse_qs, urlsplit
 import attrs
 
 from .._core.bounds import MAX_DEPTH
-from .._core.errors import MexicanTrainError
+from .._core.errors import InvalidArgumentError, MexicanTrainError
 
 __all__ = [
+    "EVERY_INTERFACE",
     "MAX_CONNECTIONS",
     "MAX_JSON_DEPTH",
     "MAX_PER_CLIENT",
     "REQUEST_TIMEOUT",
     "WEB_EXTRA",
+    "Hosts",
     "JSONRequestHandler",
     "JSONServer",
     "RequestError",
     "Response",
+    "checked_hosts",
     "json_depth",
     "lacks_web_extra",
     "read_json",
@@ -73,6 +77,89 @@ WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "anyi
 def lacks_web_extra(error: ImportError) -> bool:
     """Return whether *error* is a package of the ``web`` extra missing (or a module of one)."""
     return (error.name or "").partition(".")[0] in WEB_EXTRA
+
+
+#: The addresses a server listens on every interface at.
+EVERY_INTERFACE: Final = frozenset({"0.0.0.0", "::", ""})
+# A host name as ``allowed_hosts`` takes it: labels of letters, digits, - and _.
+_HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*")
+
+
+class Hosts:
+    """The hosts a server answers requests for: the ``Host`` headers it accepts.
+
+    A server on a loopback address (``127.0.0.1``, ``::1``, ``localhost``) is the user's
+    own: it answers ``localhost`` and loopback addresses only.  Any other server answers
+    every address (an address cannot be pointed elsewhere: DNS rebinding needs a name),
+    ``localhost``, the name it listens on and this machine's name.  Either also answers
+    the names in *allowed* (a reverse proxy's); ``"*"`` among them answers any host.
+    A request without a ``Host`` (HTTP/1.0's) comes from no browser: it is answered.
+    """
+
+    def __init__(self, listening: str, allowed: Collection[str]) -> None:
+        self.any = "*" in allowed
+        self.names = {name.lower().rstrip(".") for name in allowed if name != "*"}
+        self.names.add("localhost")
+        self.loopback = _is_loopback(listening)
+        if not self.loopback:
+            if listening not in EVERY_INTERFACE and _address(listening) is None:
+                self.names.add(listening.lower().rstrip("."))
+            self.names.add(socket.gethostname().lower())
+
+    def refusal(self, header: str | None) -> str | None:
+        """Return why a request whose ``Host`` is *header* is not answered, or None: it is."""
+        if self.any or header is None:
+            return None
+        host = _host_of(header.strip().lower())
+        if host in self.names:
+            return None
+        address = _address(host)
+        if address is not None and (address.is_loopback or not self.loopback):
+            return None
+        served = ", ".join(sorted(self.names))
+        which = "loopback addresses" if self.loopback else "its addresses"
+        shown = host if len(host) <= 64 else host[:64] + "\u2026"
+        return f"this server answers requests for {which}, {served}, not for {shown!r}"
+
+
+def _host_of(value: str) -> str:
+    """Return the host of a ``Host`` header's *value*, without its port or final dot."""
+    if value.startswith("["):  # an IPv6 address, [::1]:8000
+        return value[1:].partition("]")[0]
+    return value.partition(":")[0].rstrip(".")
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """Return *host* as an IP address, if it is one (a bare IPv6 one too)."""
+    try:
+        return ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+
+
+def _is_loopback(host: str) -> bool:
+    """Whether a server listening on *host* is reached from this machine only."""
+    address = _address(host)
+    return host.lower().rstrip(".") == "localhost" or (address is not None and address.is_loopback)
+
+
+def checked_hosts(allowed: object) -> tuple[str, ...]:
+    """Return *allowed*, the hosts a server answers beyond its own, checked."""
+    if isinstance(allowed, (str, bytes)) or not isinstance(allowed, Collection):
+        raise InvalidArgumentError(
+            f"allowed_hosts is a list of host names (or '*'), not {allowed!r}"
+        )
+    for name in allowed:
+        if not isinstance(name, str) or not (
+            name == "*"
+            or _HOST_NAME.fullmatch(name.lower().rstrip("."))
+            or _address(name) is not None
+        ):
+            raise InvalidArgumentError(
+                f"allowed_hosts holds host names without a port (table.example.org), "
+                f"addresses, or '*', not {name!r}"
+            )
+    return tuple(allowed)
 
 
 #: Seconds a request may take to arrive, from its first byte to the end of its body.
@@ -437,6 +524,11 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
             "Content-Length", "0"
         ).strip() not in {"", "0"}
         try:
+            hosts: Hosts | None = getattr(self.server, "hosts", None)
+            wrong = None if hosts is None else hosts.refusal(self.headers.get("Host"))
+            if wrong is not None:
+                self.close_connection = True
+                raise RequestError(400, "wrong host", wrong)
             if self.command not in self.methods:
                 raise RequestError(
                     405, "method not allowed", f"{self.command} is not served here; use "
@@ -583,6 +675,17 @@ class JSONServer(ThreadingHTTPServer):
     the server's shutdown.  *log* receives the access log (None: no log);
     *request_timeout* is the seconds a request may take to arrive, headers and body.
 
+    It answers only requests whose ``Host`` it serves, against DNS rebinding (a hostile
+    page that points a name of its own at this machine), as the web table's server does
+    (`~mexican_train.web.WebServer`): on a loopback address, ``localhost`` and loopback
+    addresses; on any other, every address, ``localhost``, the name it listens on and
+    this machine's name; others get 400 ``{"error": "wrong host"}``.  *allowed_hosts*
+    adds names, without a port (``["*"]``: any).
+
+    Raises:
+        InvalidArgumentError: if *allowed_hosts* is not a list of host names, addresses
+            or ``"*"`` (before it listens).
+
     >>> class Hello(JSONRequestHandler):
     ...     def respond(self, method, path):
     ...         return Response.json({"hello": path})
@@ -607,7 +710,10 @@ class JSONServer(ThreadingHTTPServer):
         *,
         log: IO[str] | None = sys.stderr,
         request_timeout: float = REQUEST_TIMEOUT,
+        allowed_hosts: Collection[str] = (),
     ) -> None:
+        #: The ``Host`` headers the server answers.
+        self.hosts = Hosts(address[0], checked_hosts(allowed_hosts))
         super().__init__(address, handler)
         self.log = log
         self.request_timeout = request_timeout

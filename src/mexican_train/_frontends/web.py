@@ -41,8 +41,8 @@ from .._formats.events import Event, OneTileLeft, derive_events
 from .._formats.notation import format_move
 from .._formats.record import GameRecord, ReplayError, replay
 from .._formats.serialize import to_json
-from .app import LONG_POLL, WebServer, checked_hosts, shareable_host
-from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, refuse_expired
+from .app import LONG_POLL, WebServer, shareable_host
+from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, checked_hosts, refuse_expired
 from .lobby import LOBBY_PLAYERS, TABLE_IDLE, expiry_reason, lobby_choices
 from .narrate import drawn_for_engine, marker_rule, review_report, round_result
 from .store import UNTOUCHED, StoredTable, StoreError, TableStore, token_hash
