@@ -17,7 +17,7 @@ from array import array
 from typing import Final
 
 from .._bots.players import Player
-from .._bots.simulate import Observers, observers_of, observing_copies, tell
+from .._bots.simulate import Observers, add_note, observers_of, observing_copies, tell
 from .._core.engine import apply, legal_moves, new_game
 from .._core.moves import MEXICAN, NEXT_ROUND, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
@@ -41,10 +41,10 @@ __all__ = [
     "Steps",
     "Tables",
     "action_index",
-    "add_note",
     "indices",
     "informed_row",
     "lacking_suits",
+    "opponent_move",
     "pack",
     "round_rewards",
     "row_floats",
@@ -55,11 +55,23 @@ __all__ = [
 ]
 
 
-def add_note(error: BaseException, text: str) -> None:
-    """Add *text* to *error*'s traceback, where Python has notes (3.11 and later)."""
-    note = getattr(error, "add_note", None)
-    if note is not None:
-        note(text)
+def opponent_move(player: Player, state: GameState, seat: int) -> tuple[Move, GameState]:
+    """Return the move *player*, the opponent at *seat*, chooses in *state*, and the state after it.
+
+    An exception from its ``choose``, or `apply`'s refusal of its move, goes on as it
+    was raised, noted with its seat.
+    """
+    try:
+        # The state's moves, as simulate gives them: the view's are the same.
+        move = player.choose(view(state, seat), legal_moves(state))
+    except Exception as error:  # the player's own bug: say which seat it plays
+        add_note(error, f"raised by the choose() of the opponent at seat {seat}")
+        raise
+    try:
+        return move, apply(state, move)
+    except Exception as error:  # a move of the player's own: apply refused it
+        add_note(error, f"the move chosen by the opponent at seat {seat}")
+        raise
 
 
 def round_rewards(points: tuple[int, ...] | list[int]) -> tuple[float, ...]:
@@ -559,18 +571,9 @@ class Tables:
             if player is None:
                 moves = legal_moves(state)
                 move = moves[int(self.rngs[table].random() * len(moves))]
-            else:
-                # The state's moves, as simulate gives them: the view's are the same.
-                try:
-                    move = player.choose(view(state, seat), legal_moves(state))
-                except Exception as error:  # the player's own bug: say which seat it plays
-                    add_note(error, f"raised by the choose() of the opponent at seat {seat}")
-                    raise
-            try:
                 after = apply(state, move)
-            except Exception as error:  # a move of the player's own: apply refused it
-                add_note(error, f"the move chosen by the opponent at seat {seat}")
-                raise
+            else:
+                move, after = opponent_move(player, state, seat)
             if observers:
                 tell(observers, state, move, after)
             if self.seen is not None:

@@ -22,7 +22,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player, RandomPlayer
-from .._bots.simulate import Observers, observers_of, observing_copies, tell
+from .._bots.simulate import Observers, add_note, observers_of, observing_copies, tell
 from .._catalogue.variants import get_variant
 from .._core.bounds import BOUNDS, check_bound
 from .._core.engine import apply, legal_moves, new_game
@@ -37,8 +37,8 @@ from .batch import (
     Seen,
     Steps,
     Tables,
-    add_note,
     indices,
+    opponent_move,
     round_rewards,
     seen_bits,
     view_floats,
@@ -149,10 +149,21 @@ def _render(state: GameState, render_mode: str | None) -> str | None:
 def _apply(
     state: GameState, move: Move, lay: Layout, seen: Seen | None, observers: Observers = ()
 ) -> GameState:
-    # apply(), noting in *seen* (None: not kept) what the move showed, for the
-    # information state, and telling each of *observers* what its seat saw (S5), as
-    # `simulate` tells its players.
-    after = apply(state, move)
+    # apply(), noting and telling what the move did (`_told`).
+    return _told(state, move, apply(state, move), lay, seen, observers)
+
+
+def _told(
+    state: GameState,
+    move: Move,
+    after: GameState,
+    lay: Layout,
+    seen: Seen | None,
+    observers: Observers = (),
+) -> GameState:
+    # Return *after*, the state *move* made of *state*, once noted in *seen* (None: not
+    # kept) what the move showed, for the information state, and told each of
+    # *observers* what its seat saw (S5), as `simulate` tells its players.
     if observers:  # no call at all in the usual case: no opponent observes
         tell(observers, state, move, after)
     if seen is not None:
@@ -484,22 +495,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                 return state, reward
             seat = state.current_player
             assert seat is not None  # _finish_rounds dealt the next round
-            # The state's moves, as simulate gives them: the view's are the same, listed again.
-            try:
-                move = self._seated[seat].choose(view(state, seat), legal_moves(state))
-            except Exception as error:  # the player's own bug: say which seat it plays
-                add_note(error, f"raised by the choose() of the opponent at seat {seat}")
-                raise
-            try:
-                after = apply(state, move)
-            except Exception as error:  # a move of the player's own: apply refused it
-                add_note(error, f"the move chosen by the opponent at seat {seat}")
-                raise
-            if self._observers:
-                tell(self._observers, state, move, after)
-            if self._seen is not None:
-                self._seen.record(self._lay, state, move, after)
-            state = after
+            move, after = opponent_move(self._seated[seat], state, seat)
+            state = _told(state, move, after, self._lay, self._seen, self._observers)
 
     def _cut_short(self, error: BaseException, during: str) -> None:
         # A step or reset an exception cut short: the information state and the

@@ -438,14 +438,14 @@ def _located(error: Exception, who: str, where: str) -> None:
     """Note on *error* *who* raised it and *where* in the simulation; tell a `PlayerFailure`."""
     if isinstance(error, PlayerFailure) and error.where is None:
         error.where = where
-    _note(error, who + where)
+    add_note(error, who + where)
 
 
-def _note(error: BaseException, text: str) -> None:
+def add_note(error: BaseException, text: str) -> None:
     """Add *text* to *error*'s traceback, where Python has notes (3.11 and later)."""
-    add_note = getattr(error, "add_note", None)
-    if add_note is not None:
-        add_note(text)
+    note = getattr(error, "add_note", None)
+    if note is not None:
+        note(text)
 
 
 #: A seat and its player's ``observe`` method.
@@ -520,7 +520,7 @@ def tell_events(observers: Observers, events: tuple[Event, ...]) -> None:
         except Exception as error:  # the player's own bug: say at which seat it struck
             if isinstance(error, PlayerFailure) and error.seat is None:
                 error.seat = seat
-            _note(error, f"raised by the observe() of the player at seat {seat}")
+            add_note(error, f"raised by the observe() of the player at seat {seat}")
             raise
 
 
