@@ -60,7 +60,14 @@ from .._formats.record import GameRecord, record, replay
 from .._formats.render import render_text
 from .._formats.serialize import SchemaError, record_from_json, to_json
 from .explain import explain_rules
-from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, lacks_web_extra, read_json
+from .http import (
+    MAX_CONNECTIONS,
+    MAX_PER_CLIENT,
+    RequestError,
+    checked_hosts,
+    lacks_web_extra,
+    read_json,
+)
 from .lobby import MAX_TABLES, MAX_TABLES_PER_CLIENT, TABLE_IDLE
 from .narrate import Narrator, review_report, round_result
 
@@ -1457,8 +1464,6 @@ def serve(
         raise click.ClickException(
             f"serve needs the web extra ({error.name} is missing): pip install 'mexican-train[web]'"
         ) from None
-
-    from .http import checked_hosts
 
     for name in allowed_hosts:
         try:
