@@ -505,6 +505,30 @@ def test_a_table_the_lobby_makes_under_another_name_is_not_served(clock: Clock, 
         assert answer(server, "/api/view", token=own.tokens[0])[0] == 200
 
 
+def test_a_table_a_program_adds_under_the_name_the_lobby_is_making_stays_served(
+    clock: Clock,
+) -> None:
+    """A program that adds a table named as the lobby's next one (t1) while the lobby
+    makes that one keeps it served: the lobby's table is closed, its request fails, 500."""
+    made: list[WebTable] = []
+    server: WebServer
+
+    def lobby(request: object, name: str) -> WebTable:
+        server.add(WebTable(2, STANDARD, bots={1: GreedyPlayer()}, name=name, clock=clock))
+        made.append(WebTable(2, STANDARD, bots={1: GreedyPlayer()}, name=name, clock=clock))
+        return made[-1]
+
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    server = WebServer(("127.0.0.1", 0), own, log=None, lobby=lobby, table_idle=HOUR)
+    with serving(server):
+        status, refused = answer(server, "/api/tables", {"players": 2, "people": 2})
+        assert (status, refused["error"]) == (500, "server error")
+        added = server.tables[1]
+        assert added not in made
+        assert made[0].closed
+        assert answer(server, "/api/view", token=added.tokens[0])[0] == 200
+
+
 def test_the_caps_hold_against_requests_made_at_once(clock: Clock) -> None:
     """A table being made counts: a request that comes while two are being made for the
     same address, whose share is 2, is refused at once, not made as a third."""

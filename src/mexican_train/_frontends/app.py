@@ -484,9 +484,15 @@ class _Routes:
         expires), whether or not sweeps run: its links are then answered as a wrong
         token's (403), or 410 if it expired.  *maker* is the address that made it, if
         known: counted towards its share.
+
+        Raises:
+            InvalidArgumentError: if a table of that name is served already (checked
+                under the lock: a program's table and the lobby's never replace each other).
         """
         changes = _Changes()
         with self._lock:
+            if table.name in self.tables:
+                raise InvalidArgumentError(f"a table named {table.name!r} is served already")
             if self.loop is not None:
                 changes.attach(self.loop)
             self.tables[table.name] = (table, changes)
@@ -726,7 +732,11 @@ class _Routes:
             wrong = f"the lobby made a table named {table.name!r} for the name {name!r}"
             self._say(f"{wrong}: it is not served")
             raise InvalidArgumentError(f"{wrong}: a lobby names its table as it is told")
-        self.add(table, expires=True, maker=client)
+        try:
+            self.add(table, expires=True, maker=client)
+        except InvalidArgumentError:  # a program served a table of that name meanwhile
+            table.close()
+            raise
         try:
             table.start()
         except BaseException:  # no thread for its bots: it is not served
@@ -1139,8 +1149,6 @@ class WebServer:
         Raises:
             InvalidArgumentError: if a table of that name is served already.
         """
-        if table.name in self._routes.tables:
-            raise InvalidArgumentError(f"a table named {table.name!r} is served already")
         self._routes.add(table, expires=expires)
 
     def add_expired(self, name: str, reason: str) -> None:
