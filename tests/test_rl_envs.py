@@ -540,7 +540,7 @@ def test_single_seat_an_opponents_failure_in_reset_leaves_step_refused_until_a_g
 
 @pytest.mark.parametrize("action", [1.5, 0.0, "0", True, np.True_, None, np.array([0])], ids=repr)
 def test_single_seat_step_refuses_an_action_that_is_not_a_whole_number(action: Any) -> None:
-    """It took 1.5 for 1, '0' for 0 and True for 1 (int() first): now a TypeError."""
+    """A TypeError, not int() first, which would take 1.5 for 1, '0' for 0 and True for 1."""
     game = SingleSeatEnv(players=2, rules=HUB)
     game.reset(seed=1)
     before = game.state
