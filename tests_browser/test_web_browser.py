@@ -803,6 +803,34 @@ def test_why_a_new_game_cannot_be_dealt_stays_on_the_page_when_someone_comes(
     assert "could not be kept" in (page.locator("#error").text_content() or "")
 
 
+def test_why_a_new_game_cannot_be_dealt_goes_once_one_is_dealt_elsewhere(
+    browser: Browser, finished: WebServer
+) -> None:
+    """The reason is about a game that is over: a new game dealt from another page (the
+    same seat's, in another tab) takes it away."""
+    table = finished.table
+
+    def cannot_keep(record: object) -> None:
+        raise InvalidArgumentError("the disk is full")
+
+    table.restarted = cannot_keep
+    page = _page(browser)
+    page.goto(finished.links()[0])
+    assert _phase(page) == "game-over"
+    page.locator("#again").click()
+    page.wait_for_function(
+        "document.getElementById('error').textContent.includes('could not be kept')",
+        timeout=WAIT,
+    )
+    table.restarted = None
+    table.again(0)  # as the seat's other tab would
+    page.wait_for_function(
+        "document.body.dataset.phase !== 'game-over'"
+        " && document.getElementById('error').textContent === ''",
+        timeout=WAIT,
+    )
+
+
 @pytest.fixture
 def timed() -> Iterator[WebServer]:
     """A person in seat 0 against a greedy bot, with three seconds for each move."""

@@ -217,6 +217,8 @@ function show(next) {
   // The answers to a move and to the long poll may arrive in either order: never go
   // back to an older document (the table's version only grows).
   if (doc && next.version < doc.version) return;
+  // A new game, dealt by anyone: why one could not be dealt is said no more.
+  if (doc && doc.view.is_over && !next.view.is_over) $("error").textContent = "";
   doc = next;
   if (selected && (!doc.view.hand.includes(selected) || playsOf(selected).length === 0)) {
     selected = null;
