@@ -48,25 +48,11 @@ if TYPE_CHECKING:
         make_server,
     )
 
-#: The names of the web table, which needs the web extra; the request layer above does not.
-_WEB_TABLE = frozenset(
-    {
-        "BOT_TIMER",
-        "REVIEW_SAMPLES",
-        "SPECTATOR",
-        "WebServer",
-        "WebTable",
-        "lobby_choices",
-        "lobby_table",
-        "make_server",
-    }
-)
-
 
 def __getattr__(name: str) -> object:
     # The web table is imported when one of its names is first asked for, so that the
     # request layer, the standard library's server, serves without the web extra.
-    if name not in _WEB_TABLE:
+    if name not in __all__:  # the request layer's names are found without asking
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     try:
         from ._frontends import web
