@@ -34,7 +34,7 @@ SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=1)
 TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
 HOUR = 3600.0
 REASON = "nobody played at this table for 1 hour, so it has expired: make a new one in the lobby"
-CLOSED = "this table has closed: it plays no more games"
+CLOSED = "whoever runs the server closed it: it plays no more games"
 
 
 class Clock:

@@ -210,7 +210,7 @@ def test_a_page_at_a_table_that_closes_says_so_and_leads_to_the_lobby(
     main = page.get_by_role("main")
     assert main.get_by_role("heading", name="This table has closed").count() == 1
     assert page.locator("#nolink-reason").text_content() == (
-        "This table has closed: it plays no more games."
+        "Whoever runs the server closed it: it plays no more games."
     )
     assert page.locator("#status").text_content() == "This table has closed."
     assert page.locator("#game").is_hidden()

@@ -116,7 +116,7 @@ EXPIRED_CLOSE: Final = 4410
 #: The close code of a page's WebSocket when its table closes (`WebTable.close`) while
 #: the server serves on; `TABLE_CLOSED` is the reason.
 CLOSED_CLOSE: Final = 4404
-TABLE_CLOSED: Final = "this table has closed: it plays no more games"
+TABLE_CLOSED: Final = "whoever runs the server closed it: it plays no more games"
 #: The close code of the pages' WebSockets when the server stops (``Service Restart``): a
 #: server restarted on the same database serves their tables again.
 STOPPING_CLOSE: Final = 1012
