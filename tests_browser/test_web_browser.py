@@ -738,23 +738,30 @@ def finished() -> Iterator[WebServer]:
     yield from _serve(table)
 
 
-def test_a_new_game_that_cannot_be_dealt_says_why_and_one_that_is_takes_the_focus(
-    browser: Browser, finished: WebServer
-) -> None:
-    table = finished.table
+def _cannot_keep(record: object) -> None:
+    raise InvalidArgumentError("the disk is full")
 
-    def cannot_keep(record: object) -> None:
-        raise InvalidArgumentError("the disk is full")
 
-    table.restarted = cannot_keep
-    page = _page(browser)
+def _ask_for_a_game_not_kept(page: Page, finished: WebServer) -> None:
+    """Open seat 0's page at *finished*'s game, over, and ask for a new game, which the
+    table cannot keep (its `restarted` hook fails): wait until the page says why."""
+    finished.table.restarted = _cannot_keep
     page.goto(finished.links()[0])
+    page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
     assert _phase(page) == "game-over"
     page.locator("#again").click()
     page.wait_for_function(
         "document.getElementById('error').textContent.includes('could not be kept')",
         timeout=WAIT,
     )
+
+
+def test_a_new_game_that_cannot_be_dealt_says_why_and_one_that_is_takes_the_focus(
+    browser: Browser, finished: WebServer
+) -> None:
+    table = finished.table
+    page = _page(browser)
+    _ask_for_a_game_not_kept(page, finished)
     assert page.locator("#error").is_visible()  # not inside a hidden panel
     assert table.state.is_over
     table.restarted = None
@@ -777,22 +784,10 @@ def test_why_a_new_game_cannot_be_dealt_stays_on_the_page_when_someone_comes(
     or goes): the move panel it is shown in was hidden again, a game that is over having
     no moves, and the button seemed to do nothing."""
     table = finished.table
-
-    def cannot_keep(record: object) -> None:
-        raise InvalidArgumentError("the disk is full")
-
-    table.restarted = cannot_keep
     page = _page(browser)
     sockets: list[WebSocket] = []
     page.on("websocket", lambda socket: sockets.append(socket))
-    page.goto(finished.links()[0])
-    page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
-    assert _phase(page) == "game-over"
-    page.locator("#again").click()
-    page.wait_for_function(
-        "document.getElementById('error').textContent.includes('could not be kept')",
-        timeout=WAIT,
-    )
+    _ask_for_a_game_not_kept(page, finished)
     # The seat counted away, then back (as when its other page closes, then opens): each
     # change of who is here is pushed to every page.
     for change in (table.leave, table.arrive):
@@ -809,19 +804,8 @@ def test_why_a_new_game_cannot_be_dealt_goes_once_one_is_dealt_elsewhere(
     """The reason is about a game that is over: a new game dealt from another page (the
     same seat's, in another tab) takes it away."""
     table = finished.table
-
-    def cannot_keep(record: object) -> None:
-        raise InvalidArgumentError("the disk is full")
-
-    table.restarted = cannot_keep
     page = _page(browser)
-    page.goto(finished.links()[0])
-    assert _phase(page) == "game-over"
-    page.locator("#again").click()
-    page.wait_for_function(
-        "document.getElementById('error').textContent.includes('could not be kept')",
-        timeout=WAIT,
-    )
+    _ask_for_a_game_not_kept(page, finished)
     table.restarted = None
     table.again(0)  # as the seat's other tab would
     page.wait_for_function(

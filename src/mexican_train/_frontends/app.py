@@ -248,13 +248,33 @@ class _Unread:
             self._timer = None
 
 
+class _Unreading(asyncio.Protocol):
+    """A protocol of uvicorn's whose client has `_Unread`'s deadline to read what it is sent.
+
+    Set ``_unread`` as the connection is made; release it (``resumed``) as it is lost.
+    """
+
+    _unread: _Unread | None = None
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._unread is not None:
+            self._unread.paused(self.transport, self.loop)
+
+    def resume_writing(self) -> None:
+        if self._unread is not None:
+            self._unread.resumed()
+        super().resume_writing()
+
+
 def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
     """Return uvicorn's HTTP and WebSocket protocols under *guard*."""
 
-    class GuardedHTTP(H11Protocol):
+    class GuardedHTTP(_Unreading, H11Protocol):
         _client: str | None = None
         _timer: asyncio.TimerHandle | None = None
-        _unread: _Unread | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -286,16 +306,6 @@ def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOPro
             self._client = None
             super().connection_lost(exc)
 
-        def pause_writing(self) -> None:
-            super().pause_writing()
-            if self._unread is not None:
-                self._unread.paused(self.transport, self.loop)
-
-        def resume_writing(self) -> None:
-            if self._unread is not None:
-                self._unread.resumed()
-            super().resume_writing()
-
         def _stop_timer(self) -> None:
             if self._timer is not None:
                 self._timer.cancel()
@@ -315,9 +325,8 @@ def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOPro
                 self.transport.write(_LATE)  # headers were read: the client waits for an answer
             self.transport.close()
 
-    class GuardedWebSocket(WebSocketsSansIOProtocol):
+    class GuardedWebSocket(_Unreading, WebSocketsSansIOProtocol):
         _client: str | None = None
-        _unread: _Unread | None = None
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
@@ -331,16 +340,6 @@ def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOPro
             guard.release(self._client)
             self._client = None
             super().connection_lost(exc)
-
-        def pause_writing(self) -> None:
-            super().pause_writing()
-            if self._unread is not None:
-                self._unread.paused(self.transport, self.loop)
-
-        def resume_writing(self) -> None:
-            if self._unread is not None:
-                self._unread.resumed()
-            super().resume_writing()
 
     return GuardedHTTP, GuardedWebSocket
 
