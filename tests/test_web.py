@@ -616,6 +616,50 @@ def test_serve_refuses_bad_options_before_it_listens(args: list[str], message: s
     assert "Traceback" not in result.output
 
 
+#: A server whose start meets Ctrl-C where Python ignores exceptions (a weakref's callback,
+#: as an import's module lock has), before uvicorn takes SIGINT over.
+_CTRL_C_AS_IT_STARTS = """
+import signal, weakref
+from mexican_train import STANDARD
+from mexican_train.web import WebServer, WebTable
+
+server = WebServer(("127.0.0.1", 0), WebTable(2, STANDARD), log=None)
+config = server._server.config
+loop_factory = config.get_loop_factory
+
+class Thing:
+    pass
+
+def starting():
+    thing = Thing()
+    ref = weakref.ref(thing, lambda ref: signal.raise_signal(signal.SIGINT))
+    del thing  # the callback runs, and raises KeyboardInterrupt where it is ignored
+    return loop_factory()
+
+config.get_loop_factory = starting
+try:
+    server.serve_forever()
+except KeyboardInterrupt:
+    print("interrupted")
+finally:
+    server.server_close()
+"""
+
+
+@posix_only
+def test_ctrl_c_as_the_server_starts_stops_it_wherever_it_lands() -> None:
+    """Python's SIGINT handler raises KeyboardInterrupt wherever the signal lands: in a
+    weakref's callback (an import's lock) it was ignored, the Ctrl-C lost, and the server
+    served on.  serve_forever takes SIGINT over before it starts: the signal stops it."""
+    done = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_AS_IT_STARTS],
+        capture_output=True, text=True, timeout=TIMEOUT, preexec_fn=as_a_terminal_would,
+        check=False,
+    )  # fmt: skip
+    assert done.stdout == "interrupted\n", done.stderr
+    assert done.returncode == 0, done.stderr
+
+
 # -- over HTTP, with the table's own server ----------------------------------------------------
 
 

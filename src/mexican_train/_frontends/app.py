@@ -44,6 +44,7 @@ import functools
 import ipaddress
 import json
 import re
+import signal
 import socket
 import sys
 import threading
@@ -1205,12 +1206,37 @@ class WebServer:
         return f"http://{shareable_host(host)}:{port}/#token={token}"
 
     def serve_forever(self, poll_interval: float = 0.1) -> None:
-        """Serve until `shutdown` (*poll_interval*: how often uvicorn looks, in seconds)."""
+        """Serve until `shutdown` (*poll_interval*: how often uvicorn looks, in seconds).
+
+        In the main thread, with Python's own SIGINT handler in place, Ctrl-C stops it
+        too, and then raises `KeyboardInterrupt`, whenever it comes: while the server
+        starts, the signal only asks it to stop.  (Python's handler raises
+        `KeyboardInterrupt` wherever the signal lands: in code whose exceptions Python
+        ignores, an import's lock, the Ctrl-C would be lost and the server serve on.)
+        """
         self._stopped.clear()
+        interrupted = False
+
+        def stop(signum: int, frame: object) -> None:
+            nonlocal interrupted
+            interrupted = True
+            self._server.should_exit = True
+
+        ours = (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        )
+        if ours:
+            signal.signal(signal.SIGINT, stop)
         try:
+            # uvicorn answers SIGINT itself while it serves, then raises it again here.
             self._server.run(sockets=[self.socket])
         finally:
+            if ours:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
             self._stopped.set()
+        if interrupted:
+            raise KeyboardInterrupt
 
     def shutdown(self) -> None:
         """Stop `serve_forever` (from another thread) and wait until it has stopped."""
