@@ -48,7 +48,7 @@ from urllib.parse import parse_qs, urlsplit
 import attrs
 
 from .._core.bounds import MAX_DEPTH
-from .._core.errors import InvalidArgumentError, MexicanTrainError
+from .._core.errors import InvalidArgumentError, MexicanTrainError, shown
 
 __all__ = [
     "EVERY_INTERFACE",
@@ -118,8 +118,7 @@ class Hosts:
             return None
         served = ", ".join(sorted(self.names))
         which = "loopback addresses" if self.loopback else "its addresses"
-        shown = host if len(host) <= 64 else host[:64] + "\u2026"
-        return f"this server answers requests for {which}, {served}, not for {shown!r}"
+        return f"this server answers requests for {which}, {served}, not for {shown(host)}"
 
 
 def _host_of(value: str) -> str:
@@ -370,8 +369,8 @@ def _shown_path(path: str) -> str:
     '/seat/0/<redacted>?<query>'
     """
     url = urlsplit(path)
-    shown = _TOKEN_LIKE.sub("<redacted>", _UNPRINTABLE.sub("?", url.path))[:120]
-    return shown + ("?<query>" if url.query else "")
+    path = _TOKEN_LIKE.sub("<redacted>", _UNPRINTABLE.sub("?", url.path))[:120]
+    return path + ("?<query>" if url.query else "")
 
 
 class JSONRequestHandler(BaseHTTPRequestHandler):
