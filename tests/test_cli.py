@@ -599,8 +599,10 @@ def test_play_enter_alone_takes_the_only_move() -> None:
     [
         ("P3: seat 2's train belongs to another player and carries no marker",
          "seat 2's train belongs to another player and carries no marker (P3)."),
-        ("V2: the Mexican train is not open to seat 0 yet",
-         "the Mexican train is not open to you yet (V2)."),
+        ("V2: the Mexican train is not open to seat 0",
+         "the Mexican train is not open to you (V2)."),
+        ("V2: the Mexican train opens on each player's second turn of the round",
+         "the Mexican train opens on each player's second turn of the round (V2)."),
         ("seat 0 does not hold 6-5", "you do not hold 6-5."),
         ("P2: 6-5 does not fit the Mexican train, whose open end is 3",
          "6-5 does not fit the Mexican train, whose open end is 3 (P2)."),

@@ -362,7 +362,8 @@ def test_v2_mexican_train_from_the_second_turn_after_an_ordinary_first_turn() ->
     rules = attrs.evolve(HUB6, mexican_train=MexicanFromSecondTurn())
     state = start(["6-5 6-4 4-3", "6-2 2-1 1-1"], rules=rules)
     assert legal_moves(state) == (on("6-4", 0), on("6-5", 0))
-    assert_refused(state, on("6-5", M), "V2")
+    error = assert_refused(state, on("6-5", M), "V2")
+    assert error.reason == "V2: the Mexican train opens on each player's second turn of the round"
     state = run(state, on("6-5", 0))
     assert legal_moves(state) == (on("6-2", 1),)
     state = run(state, on("6-2", 1))

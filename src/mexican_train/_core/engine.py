@@ -1165,7 +1165,9 @@ def why_illegal(state: GameState, move: object) -> str:
         return (f"D2/D3: an open double must be covered first, in order "
                 f"(open doubles on {lines}); see legal_moves()")  # fmt: skip
     if train_id == MEXICAN:
-        return f"V2: the Mexican train is not open to seat {seat} yet"
+        if r.mexican_opens == AFTER_FIRST_TURN:
+            return "V2: the Mexican train opens on each player's second turn of the round"
+        return f"V2: the Mexican train is not open to seat {seat}"  # the rule says when, if ever
     return f"P3: {_train_name(train_id)} belongs to another player and carries no marker"
 
 
