@@ -24,6 +24,7 @@ from gymnasium.utils.env_checker import check_env
 from hypothesis import given
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
 
 from faulty_players import FAULTS, RaisesOnChoose, failure_of
 from mexican_train import (
@@ -128,11 +129,11 @@ def test_an_action_outside_the_mask_raises_and_changes_nothing() -> None:
     """An illegal action is an IllegalMoveError naming the action; the game is untouched."""
     game = raw_env(players=4, rules=HUB)
     game.reset(seed=5)
-    before, agent = game.state, game.agent_selection
+    before, agent = game.game, game.agent_selection
     illegal = int(np.flatnonzero(game.observe(agent)["action_mask"] == 0)[0])
     with pytest.raises(IllegalMoveError, match=f"action {illegal} is not in {agent}'s action mask"):
         game.step(illegal)
-    assert game.state is before
+    assert game.game is before
     assert game.agent_selection == agent
 
 
@@ -148,10 +149,10 @@ def test_an_action_outside_the_space_raises_and_changes_nothing(
     TypeError (a bool is not taken for a number), both naming it."""
     game = raw_env(players=4, rules=HUB)
     game.reset(seed=5)
-    before = game.state
+    before = game.game
     with pytest.raises(error, match="an action is a whole number 0-458"):
         game.step(action)  # type: ignore[arg-type]
-    assert game.state is before
+    assert game.game is before
 
 
 def play_out(game: raw_env) -> dict[str, float]:
@@ -170,10 +171,9 @@ def test_e3_rewards_are_mean_minus_own_points_summed_over_rounds(rules: Rules) -
     game = raw_env(players=3, rules=rules)
     game.reset(seed=2)
     totals = play_out(game)
-    assert game.state is not None
-    assert game.state.is_over
+    assert game.game.is_over
     expected = [0.0] * 3
-    for points in game.state.round_scores:
+    for points in game.game.round_scores:
         for seat, reward in enumerate(round_rewards(points)):
             expected[seat] += reward
     assert [totals[agent] for agent in game.possible_agents] == pytest.approx(expected)
@@ -189,8 +189,7 @@ def test_e4_next_round_is_never_asked_of_an_agent() -> None:
     for _agent in game.agent_iter():
         observation, _, terminated, truncated, _ = game.last()
         assert observation["action_mask"][next_round] == 0
-        assert game.state is not None
-        rounds.add(game.state.round_number)
+        rounds.add(game.game.round_number)
         game.step(None if terminated or truncated else first_legal(game))
     assert len(rounds) == 13
 
@@ -200,10 +199,10 @@ def test_s6_reset_with_a_seed_repeats_the_game() -> None:
     first, second = raw_env(players=4), raw_env(players=4)
     first.reset(seed=3)
     second.reset(seed=3)
-    assert first.state == second.state
+    assert first.game == second.game
     first.reset()
     second.reset()
-    assert first.state == second.state
+    assert first.game == second.game
 
 
 def test_only_the_agent_to_move_has_a_mask() -> None:
@@ -229,6 +228,62 @@ def test_rules_may_be_named_and_bad_arguments_are_refused() -> None:
         raw_env(players=2).step(0)
     with pytest.raises(InvalidArgumentError, match="call reset"):
         SingleSeatEnv(players=2).step(0)
+
+
+#: What PettingZoo's state() says: why there is none, and where the game is.
+NO_GLOBAL_STATE = r"every hand, .* hidden from the other seats \(S5\).* env\.unwrapped\.game"
+
+
+def test_s5_state_refuses_a_global_state_and_says_where_the_game_is() -> None:
+    """S5: PettingZoo's global state() would show every hand: it is refused, through the
+    wrappers of env() as in raw_env, with a NotImplementedError that names the game."""
+    wrapped = env(players=2, rules=HUB)
+    wrapped.reset(seed=1)
+    for one in (wrapped, wrapped.unwrapped, raw_env(players=2)):
+        with pytest.raises(NotImplementedError, match=NO_GLOBAL_STATE):
+            one.state()
+
+
+def test_s5_state_refuses_a_global_state_through_the_parallel_conversion() -> None:
+    """S5: the parallel API's state() reaches the same refusal.  Turns are taken one at a
+    time, so the conversion is PettingZoo's turn-based one; aec_to_parallel refuses the
+    environment (``metadata["is_parallelizable"]`` is False)."""
+    parallel = turn_based_aec_to_parallel(env(players=3, rules=HUB))
+    parallel.reset(seed=2)
+    with pytest.raises(NotImplementedError, match=NO_GLOBAL_STATE):
+        parallel.state()
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(env(players=3, rules=HUB))
+
+
+def test_game_is_the_whole_game_after_reset_and_refused_before() -> None:
+    """``game`` is the GameState the seed deals (S6), the same object through env()'s
+    wrappers; before the first reset there is none, and it says to call reset()."""
+    wrapped = env(players=2, rules=HUB)
+    with pytest.raises(InvalidArgumentError, match=r"no game yet: call reset\(\) first"):
+        wrapped.unwrapped.game  # noqa: B018 (the property raises)
+    wrapped.reset(seed=1)
+    game = wrapped.unwrapped.game
+    assert isinstance(game, GameState)
+    assert wrapped.game is game
+    assert game.round_number == 1
+    single = SingleSeatEnv(players=2, rules=HUB)
+    with pytest.raises(InvalidArgumentError, match=r"no game yet: call reset\(\) first"):
+        single.game  # noqa: B018 (the property raises)
+    single.reset(seed=1)
+    assert isinstance(single.game, GameState)
+    assert single.game.seed == game.seed
+
+
+def test_single_seat_state_is_a_deprecated_alias_of_game() -> None:
+    """SingleSeatEnv.state warns (DeprecationWarning, naming ``game``) and gives the same
+    GameState; None before the first reset, as it always gave."""
+    single = SingleSeatEnv(players=2, rules=HUB)
+    with pytest.warns(DeprecationWarning, match=r"use SingleSeatEnv\.game"):
+        assert single.state is None
+    single.reset(seed=4)
+    with pytest.warns(DeprecationWarning, match=r"SingleSeatEnv\.state is deprecated"):
+        assert single.state is single.game
 
 
 #: The three environments, each made by a call taking players= and rules=.
@@ -292,12 +347,11 @@ def test_action_masks_are_the_legal_moves_of_the_seat() -> None:
     """action_masks() is the codec's mask as bools: exactly the seat's legal moves."""
     game = SingleSeatEnv(players=4, rules=HUB, seat=2)
     game.reset(seed=4)
-    assert game.state is not None
-    assert game.state.current_player == 2
+    assert game.game.current_player == 2
     masks = game.action_masks()
     assert masks.dtype == np.bool_
     chosen = {game.actions.decode(int(i), 2) for i in np.flatnonzero(masks)}
-    assert chosen == set(legal_moves(game.state))
+    assert chosen == set(legal_moves(game.game))
 
 
 class _Checking:
@@ -320,8 +374,7 @@ def test_masks_and_offered_moves_are_the_views_legal_moves_all_game(rules: Rules
     game = raw_env(players=3, rules=rules)
     game.reset(seed=2)
     for agent in game.agent_iter():
-        state, seat = game.state, game._seat[agent]
-        assert state is not None
+        state, seat = game.game, game._seat[agent]
         for other, number in game._seat.items():
             expected = game.actions.mask(view(state, number))
             assert (game.observe(other)["action_mask"] == expected).all()
@@ -335,8 +388,7 @@ def test_masks_and_offered_moves_are_the_views_legal_moves_all_game(rules: Rules
     single.reset(seed=3)
     done = False
     while not done:
-        assert single.state is not None
-        expected = single.actions.mask(view(single.state, 1)).astype(bool)
+        expected = single.actions.mask(view(single.game, 1)).astype(bool)
         assert (single.action_masks() == expected).all()
         _, _, done, _, _ = single.step(int(np.flatnonzero(expected)[-1]))
     assert all(opponent.turns > 0 for opponent in opponents)
@@ -353,9 +405,8 @@ def test_single_seat_return_is_the_sum_of_its_round_rewards(rules: Rules) -> Non
         _, reward, done, truncated, _ = game.step(action)
         assert not truncated
         total += reward
-    assert game.state is not None
-    assert game.state.is_over
-    expected = sum(round_rewards(points)[1] for points in game.state.round_scores)
+    assert game.game.is_over
+    expected = sum(round_rewards(points)[1] for points in game.game.round_scores)
     assert total == pytest.approx(expected)
 
 
@@ -363,12 +414,10 @@ def test_single_seat_opponents_play_the_other_seats() -> None:
     """The library players given move for the other seats, in seat order."""
     game = SingleSeatEnv(players=3, rules=HUB, opponents=[RandomPlayer(seed=1)] * 2, seat=0)
     _observation, _ = game.reset(seed=1)
-    assert game.state is not None
-    assert game.state.current_player == 0
-    start = game.state
+    assert game.game.current_player == 0
+    start = game.game
     game.step(int(np.flatnonzero(game.action_masks())[0]))
-    assert game.state is not None
-    assert game.state != start
+    assert game.game != start
 
 
 class _Observing:
@@ -412,11 +461,11 @@ def test_single_seat_an_illegal_action_terminates_with_the_penalty() -> None:
     """Gymnasium accepts any action: one outside the mask ends the episode, game untouched."""
     game = SingleSeatEnv(players=2, rules=HUB, illegal_reward=-7.0)
     game.reset(seed=1)
-    before = game.state
+    before = game.game
     illegal = int(np.flatnonzero(~game.action_masks())[0])
     _, reward, terminated, truncated, info = game.step(illegal)
     assert (reward, terminated, truncated, info) == (-7.0, True, False, {"illegal_action": illegal})
-    assert game.state is before
+    assert game.game is before
 
 
 def test_single_seat_a_step_after_the_episode_ended_is_refused_until_reset() -> None:
@@ -425,11 +474,11 @@ def test_single_seat_a_step_after_the_episode_ended_is_refused_until_reset() -> 
     game.reset(seed=1)
     illegal = int(np.flatnonzero(~game.action_masks())[0])
     assert game.step(illegal)[2]
-    before = game.state
+    before = game.game
     legal = int(np.flatnonzero(game.action_masks())[0])
     with pytest.raises(InvalidArgumentError, match=r"episode has ended \(an illegal action"):
         game.step(legal)
-    assert game.state is before
+    assert game.game is before
     game.reset(seed=1)
     done = False
     while not done:
@@ -494,13 +543,13 @@ def test_single_seat_an_opponents_failure_reaches_the_caller_and_step_waits_for_
         notes = "\n".join(getattr(failure, "__notes__", []))
         assert "at seat 1" in notes
         assert "the environment refuses step() until reset()" in notes
-    before = game.state
+    before = game.game
     refusal = rf"an opponent's bot failed during the last step \({name}: .+\): call reset\(\)"
     with pytest.raises(InvalidArgumentError, match=refusal):
         game.step(first_action(game))
     with pytest.raises(InvalidArgumentError, match=refusal):
         game.step(first_action(game))
-    assert game.state is before
+    assert game.game is before
 
 
 @pytest.mark.parametrize("kind", FAULTS)
@@ -543,21 +592,21 @@ def test_single_seat_step_refuses_an_action_that_is_not_a_whole_number(action: A
     """A TypeError, not int() first, which would take 1.5 for 1, '0' for 0 and True for 1."""
     game = SingleSeatEnv(players=2, rules=HUB)
     game.reset(seed=1)
-    before = game.state
+    before = game.game
     with pytest.raises(TypeError, match="an action is a whole number"):
         game.step(action)
-    assert game.state is before
+    assert game.game is before
 
 
 @pytest.mark.parametrize("kind", [int, np.int64, np.int32, np.uint8, np.array])
 def test_single_seat_step_takes_ints_and_numpy_integers(kind: Any) -> None:
     game = SingleSeatEnv(players=2, rules=HUB)
     game.reset(seed=1)
-    before = game.state
+    before = game.game
     _, _, terminated, _, info = game.step(kind(int(np.flatnonzero(game.action_masks())[0])))
     assert not terminated
     assert not info
-    assert game.state != before
+    assert game.game != before
 
 
 @pytest.mark.parametrize(
@@ -596,7 +645,7 @@ def test_single_seat_reset_with_a_seed_repeats_the_game() -> None:
     a, _ = first.reset(seed=11)
     b, _ = second.reset(seed=11)
     assert np.array_equal(a, b)
-    assert first.state == second.state
+    assert first.game == second.game
 
 
 def test_round_rewards_are_zero_sum() -> None:
@@ -638,10 +687,10 @@ def test_reset_refuses_options_that_are_not_a_dict_and_changes_nothing(
     are ignored.  A reset refused leaves the game where it was."""
     game = make(players=2)
     game.reset(seed=3)
-    before = game.states if isinstance(make, functools.partial) else game.state
+    before = game.games if isinstance(make, functools.partial) else game.game
     with pytest.raises(InvalidArgumentError, match="options is a dict or None, not "):
         game.reset(seed=4, options=options)
-    assert (game.states if isinstance(make, functools.partial) else game.state) == before
+    assert (game.games if isinstance(make, functools.partial) else game.game) == before
     game.reset(seed=4, options={"anything": 1})
 
 
@@ -716,7 +765,7 @@ def test_every_observation_lies_in_its_space_and_every_mask_is_the_legal_moves(
         assert single.observation_space.contains(observation)
         mask = single.action_masks()
         assert mask.dtype == np.bool_
-        assert masked(mask, seat) == legal(single.state, seat)
+        assert masked(mask, seat) == legal(single.game, seat)
         if done or steps == 400:
             break
         action = int(rng.choice(np.flatnonzero(mask)))
@@ -730,7 +779,7 @@ def test_every_observation_lies_in_its_space_and_every_mask_is_the_legal_moves(
         for other, number in game._seat.items():
             seen = game.observe(other)
             assert game.observation_space(other).contains(seen)
-            assert masked(seen["action_mask"], number) == legal(game.state, number)
+            assert masked(seen["action_mask"], number) == legal(game.game, number)
         observation, _, terminated, truncated, _ = game.last()
         assert np.array_equal(observation["action_mask"], game.observe(agent)["action_mask"])
         game.step(
@@ -753,7 +802,7 @@ def test_every_observation_lies_in_its_space_and_every_mask_is_the_legal_moves(
     batch, _ = tables.reset()
     for _ in range(150):
         assert tables.observation_space.contains(batch)
-        for row, state in enumerate(tables.states):
+        for row, state in enumerate(tables.games):
             assert masked(batch["action_mask"][row], seat) == legal(state, seat) != set()
         actions = [int(rng.choice(np.flatnonzero(mask))) for mask in batch["action_mask"]]
         batch, _, _, _, infos = tables.step(np.array(actions))

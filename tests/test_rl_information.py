@@ -63,7 +63,7 @@ def test_s5_the_tables_information_state_is_the_codecs_from_view_and_redacted_hi
     plain = ObservationCodec(rules, players)
     actions = ActionCodec(rules, players)
     observation, infos = envs.reset(seed=5)
-    state = envs.states[0]
+    state = envs.games[0]
     events: list[Event] = []
     rng = np.random.default_rng(5)
     lacks_seen = played_seen = 0
@@ -84,8 +84,8 @@ def test_s5_the_tables_information_state_is_the_codecs_from_view_and_redacted_hi
             state, more = apply_with_events(state, legal_moves(state)[0])  # NextRound
             events = list(more)
         if done[0]:
-            state, events = envs.states[0], []
-        assert state == envs.states[0]
+            state, events = envs.games[0], []
+        assert state == envs.games[0]
     assert played_seen > 0
     if not rules.open_hands and rules.must_play:
         assert lacks_seen > 0  # the passes told something
@@ -103,8 +103,7 @@ def test_s5_the_pettingzoo_information_state_is_the_codecs_from_view_and_redacte
     game = raw_env(players=players, rules=rules, information_state=True)
     codec = ObservationCodec(rules, players, information_state=True)
     game.reset(seed=6)
-    state = game.state
-    assert state is not None
+    state = game.game
     events: list[Event] = []
     rng = np.random.default_rng(6)
     for step, agent in enumerate(game.agent_iter(max_iter=500)):
@@ -122,7 +121,7 @@ def test_s5_the_pettingzoo_information_state_is_the_codecs_from_view_and_redacte
         if state.is_round_over and not state.is_over:
             state, more = apply_with_events(state, legal_moves(state)[0])  # NextRound
             events = list(more)
-        assert state == game.state
+        assert state == game.game
 
 
 class _Told:
@@ -155,10 +154,9 @@ def test_s5_the_single_seats_information_state_is_the_codecs_from_view_and_histo
     rng = np.random.default_rng(7)
     done, steps = False, 0
     while True:
-        assert game.state is not None
         told = game._seated[1]
         assert isinstance(told, _Told)
-        want = codec.encode(view(game.state, 0), history=redact_events(told.events, 0))
+        want = codec.encode(view(game.game, 0), history=redact_events(told.events, 0))
         assert np.array_equal(observation, want), steps
         if done:
             break

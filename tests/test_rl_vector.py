@@ -25,6 +25,7 @@ from mexican_train import (
     HUB,
     STANDARD,
     VARIANTS,
+    GameState,
     GreedyPlayer,
     InvalidArgumentError,
     Move,
@@ -132,7 +133,7 @@ def test_observations_and_masks_are_the_codecs_of_each_tables_view(
     rng = np.random.default_rng(0)
     assert envs.observation_space.contains(observation)
     for _ in range(150):
-        for table, state in enumerate(envs.states):
+        for table, state in enumerate(envs.games):
             seat = state.current_player
             assert seat is not None
             assert seat == (infos["seat"][table] if self_play else 0)
@@ -213,9 +214,22 @@ def test_s6_a_tables_seed_deals_the_single_seat_envs_game() -> None:
         single.reset(seed=seed)
         aec = raw_env(players=3, rules=STANDARD)
         aec.reset(seed=seed)
-        assert single.state is not None
-        assert aec.state is not None
-        assert envs.states[table].seed == single.state.seed == aec.state.seed
+        assert envs.games[table].seed == single.game.seed == aec.game.seed
+
+
+def test_games_are_the_tables_games_and_states_a_deprecated_alias() -> None:
+    """``games`` holds each table's GameState (none before the first reset); ``states``
+    warns (DeprecationWarning, naming ``games``) and gives the same tuple."""
+    envs = vector_env(2, players=2, rules=HUB)
+    assert envs.games == ()
+    envs.reset(seed=[5, 6])
+    games = envs.games
+    assert len(games) == 2
+    assert all(isinstance(game, GameState) and game.round_number == 1 for game in games)
+    with pytest.warns(DeprecationWarning, match=r"use VectorEnv\.games"):
+        assert envs.states == games
+    with pytest.warns(DeprecationWarning, match=r"VectorEnv\.states is deprecated"):
+        assert all(old is new for old, new in zip(envs.states, games, strict=True))
 
 
 def test_s6_a_table_seeded_none_goes_on_from_its_own_generator() -> None:
@@ -225,11 +239,11 @@ def test_s6_a_table_seeded_none_goes_on_from_its_own_generator() -> None:
     again.reset(seed=[1, 2, 3])
     mixed = trajectory(envs, [None, 40, None])
     assert same(mixed, trajectory(again, [None, 40, None]))
-    seeded = envs.states
+    seeded = envs.games
     follow = trajectory(envs, None)
     assert same(follow, trajectory(again, None))
-    assert envs.states != seeded
-    assert [state.seed for state in envs.states] == [state.seed for state in again.states]
+    assert envs.games != seeded
+    assert [state.seed for state in envs.games] == [state.seed for state in again.games]
     fresh = vector_env(3, players=2).reset(seed=[0, 40, 0])[0]
     assert np.array_equal(mixed[0][1], fresh["observation"][1])  # table 1 dealt from seed 40
 
@@ -270,10 +284,10 @@ def test_s6_the_constructor_seed_seeds_the_tables_the_first_reset_leaves_none() 
 def test_a_bad_seed_is_refused_and_no_table_changes(seed: object, words: str) -> None:
     envs = vector_env(3, players=2)
     observation, _ = envs.reset(seed=0)
-    before = envs.states
+    before = envs.games
     with pytest.raises(InvalidArgumentError, match=re.escape(words)):
         envs.reset(seed=seed)  # type: ignore[arg-type]
-    assert envs.states == before
+    assert envs.games == before
     with pytest.raises(InvalidArgumentError, match=re.escape(words)):
         vector_env(3, players=2, seed=seed)  # type: ignore[arg-type]
     envs.step(observation["action_mask"].argmax(axis=1))
@@ -286,19 +300,19 @@ def test_a_reset_mask_deals_anew_only_the_tables_it_names() -> None:
     rng = np.random.default_rng(3)
     for _ in range(5):
         observation, *_ = envs.step(random_actions(observation, rng))
-    before = envs.states
+    before = envs.games
     options = {"reset_mask": np.array([False, True, False])}
     again, _ = envs.reset(seed=[None, 50, 7], options=options)
     assert "reset_mask" in options  # read, not taken
-    assert envs.states[0] is before[0]
-    assert envs.states[2] is before[2]
-    assert envs.states[1] is not before[1]
+    assert envs.games[0] is before[0]
+    assert envs.games[2] is before[2]
+    assert envs.games[1] is not before[1]
     for table in (0, 2):
         assert np.array_equal(again["observation"][table], observation["observation"][table])
         assert np.array_equal(again["action_mask"][table], observation["action_mask"][table])
     fresh = vector_env(3, players=2, opponents="greedy")
     fresh.reset(seed=50)
-    assert envs.states[1].seed == fresh.states[0].seed
+    assert envs.games[1].seed == fresh.games[0].seed
 
 
 def test_a_reset_mask_is_seen_by_gymnasiums_own_wrappers() -> None:
@@ -309,10 +323,10 @@ def test_a_reset_mask_is_seen_by_gymnasiums_own_wrappers() -> None:
     envs = RecordEpisodeStatistics(tables)
     observation, _ = envs.reset(seed=0)
     envs.step(random_actions(observation, np.random.default_rng(0)))
-    playing = tables.states[1]
+    playing = tables.games[1]
     envs.reset(options={"reset_mask": np.array([True, False, True])})
     assert envs.episode_lengths.tolist() == [0, 1, 0]
-    assert tables.states[1] is playing
+    assert tables.games[1] is playing
 
 
 @pytest.mark.parametrize(
@@ -329,10 +343,10 @@ def test_a_reset_mask_is_seen_by_gymnasiums_own_wrappers() -> None:
 def test_a_bad_reset_mask_is_refused_and_no_table_changes(options: object, words: str) -> None:
     envs = vector_env(3, players=2)
     envs.reset(seed=0)
-    before = envs.states
+    before = envs.games
     with pytest.raises(InvalidArgumentError, match=re.escape(words)):
         envs.reset(seed=5, options=options)  # type: ignore[arg-type]
-    assert envs.states == before
+    assert envs.games == before
 
 
 def test_the_first_reset_deals_every_table() -> None:
@@ -373,7 +387,7 @@ def test_a_first_reset_a_player_stops_leaves_every_table_to_the_next_reset() -> 
     envs.reset(seed=0)
     fresh = vector_env(3, players=2, rules=STANDARD, opponents=GreedyPlayer())
     fresh.reset(seed=0)
-    assert [state.seed for state in envs.states] == [state.seed for state in fresh.states]
+    assert [state.seed for state in envs.games] == [state.seed for state in fresh.games]
 
 
 def failing_tables(kind: str, at: int) -> VectorEnv:
@@ -411,7 +425,7 @@ def test_an_opponents_failure_reaches_the_caller_and_no_table_plays_until_a_full
         assert "at seat 1" in notes
         assert re.search(r"on table [0-2]\b", notes)
         assert "refuses step() until a reset() deals every table" in notes
-    before = envs.states
+    before = envs.games
     refusal = rf"an opponent's bot failed during the last step \({name}: .+\): call reset\(\)"
     with pytest.raises(InvalidArgumentError, match=refusal):
         envs.step(np.zeros(3, dtype=np.int64))
@@ -419,7 +433,7 @@ def test_an_opponents_failure_reaches_the_caller_and_no_table_plays_until_a_full
         envs.reset(seed=0, options={"reset_mask": np.array([True, False, True])})
     with pytest.raises(InvalidArgumentError, match=refusal):
         envs.step(np.zeros(3, dtype=np.int64))
-    assert envs.states == before
+    assert envs.games == before
 
 
 @pytest.mark.parametrize("kind", FAULTS)
@@ -466,7 +480,7 @@ def test_render_returns_each_tables_picture_as_gymnasiums_vector_envs_do() -> No
         assert mode in envs.metadata["render_modes"]
         assert envs.render_mode == mode
         envs.reset(seed=4)
-        assert envs.render() == tuple(draw(state) for state in envs.states)
+        assert envs.render() == tuple(draw(state) for state in envs.games)
 
 
 def test_render_human_prints_every_table_after_each_step(
@@ -477,7 +491,7 @@ def test_render_human_prints_every_table_after_each_step(
     assert capsys.readouterr().out == ""
     envs.step(observation["action_mask"].argmax(axis=1))
     printed = capsys.readouterr().out
-    assert printed == "".join(f"Table {n}\n{render_text(s)}\n" for n, s in enumerate(envs.states))
+    assert printed == "".join(f"Table {n}\n{render_text(s)}\n" for n, s in enumerate(envs.games))
 
 
 def test_render_without_a_render_mode_warns_and_draws_nothing() -> None:
@@ -640,7 +654,7 @@ def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
     observation, _ = envs.reset()
     rng, ended = np.random.default_rng(2), 0
     while ended < 6:
-        before = envs.states
+        before = envs.games
         observation, _, terminated, _, infos = envs.step(random_actions(observation, rng))
         for table in np.flatnonzero(terminated):
             ended += 1
@@ -658,11 +672,11 @@ def test_a_finished_game_is_dealt_anew_in_the_same_step() -> None:
             assert winners
             assert all(scores[seat] == min(scores) for seat in winners)  # E5
             assert ended_game.rules.rounds == 1
-            assert envs.states[table] is not before[table]
-            assert envs.states[table].round_number == 1
+            assert envs.games[table] is not before[table]
+            assert envs.games[table].round_number == 1
             assert observation["observation"][table][game][4] == 0.0
             assert observation["action_mask"][table].any()
-        for number, game_now in enumerate(envs.states):
+        for number, game_now in enumerate(envs.games):
             if not terminated[number]:
                 assert game_now.round_number == before[number].round_number == 1
                 if "final_obs" in infos:
@@ -695,12 +709,12 @@ def test_an_action_outside_the_mask_ends_the_game_with_the_illegal_reward() -> N
     observation, _ = envs.reset()
     actions = np.array([int(np.flatnonzero(row == 0)[0]) for row in observation["action_mask"]])
     actions[1] = int(np.flatnonzero(observation["action_mask"][1])[0])
-    before = envs.states
+    before = envs.games
     _, reward, terminated, _, infos = envs.step(actions)
     assert terminated.tolist() == [True, False]
     assert reward[0] == -7.0
     assert infos["illegal_action"].tolist() == [True, False]
-    assert envs.states[0] is not before[0]
+    assert envs.games[0] is not before[0]
 
 
 def test_opponents_may_be_players_and_lists() -> None:
@@ -757,16 +771,16 @@ def test_an_action_outside_the_space_is_refused_and_no_table_moves() -> None:
     """As in the single-seat environment: only an index of the space is an action."""
     envs = vector_env(3, players=2, rules=HUB)
     observation, _ = envs.reset(seed=0)
-    before = envs.states
+    before = envs.games
     legal = observation["action_mask"].argmax(axis=1)
     for wrong, shown in ((-1, "not -1 (table 1)"), (envs.actions.size, "not 277 (table 1)")):
         actions = legal.copy()
         actions[1] = wrong
         with pytest.raises(InvalidArgumentError, match=re.escape(f"0-276 for this game, {shown}")):
             envs.step(actions)
-        assert envs.states == before
+        assert envs.games == before
     envs.step(legal)
-    assert envs.states != before
+    assert envs.games != before
 
 
 def test_an_action_too_large_for_numpy_is_refused_as_outside_the_space() -> None:
@@ -774,11 +788,11 @@ def test_an_action_too_large_for_numpy_is_refused_as_outside_the_space() -> None
     (a number of thousands of digits described, not written), and no table moves."""
     envs = vector_env(2, players=2, rules=HUB)
     envs.reset(seed=0)
-    before = envs.states
+    before = envs.games
     for wrong, words in ((2**70, str(2**70)), (10**5000, "a whole number of 16610 bits")):
         with pytest.raises(InvalidArgumentError, match=f"0-276 for this game, not {words} "):
             envs.step([0, wrong])
-        assert envs.states == before
+        assert envs.games == before
 
 
 def test_refusals_show_a_long_or_huge_argument_cut_short() -> None:
@@ -805,7 +819,7 @@ def test_s5_every_variants_tables_show_the_codecs_encoding_of_the_view(name: str
     observation, _ = envs.reset(seed=len(name))
     rng = np.random.default_rng(len(name))
     for _ in range(40):
-        for table, state in enumerate(envs.states):
+        for table, state in enumerate(envs.games):
             assert state.current_player is not None
             mine = view(state, state.current_player)
             assert np.array_equal(observation["observation"][table], observations.encode(mine))
@@ -852,7 +866,7 @@ def test_s5_observing_opponents_are_told_what_their_seat_saw_as_in_the_single_se
 
     def deal(table: int) -> None:
         playing[table] = []
-        games.append((envs.states[table].seed, playing[table]))
+        games.append((envs.games[table].seed, playing[table]))
 
     rng = np.random.default_rng(5)
     for seed, steps in ((1, 260), (2, 40)):  # the reset deals every table anew mid-game
@@ -897,18 +911,17 @@ def test_a_search_player_opponent_plays_as_in_the_single_seat_env(
     envs = vector_env(1, players=3, rules=rules, opponents=opponents, seat=1)
     single = SingleSeatEnv(players=3, rules=rules, opponents=opponents, seat=1)
     observation, _ = envs.reset(seed=4)
-    dealt = new_game(3, rules, seed=envs.states[0].seed)
+    dealt = new_game(3, rules, seed=envs.games[0].seed)
     monkeypatch.setattr(envs_module, "new_game", lambda *_, **__: dealt)
     single.reset()
     rng, terminated = np.random.default_rng(4), False
     while not terminated:
-        assert single.state == envs.states[0]
+        assert single.game == envs.games[0]
         actions = random_actions(observation, rng)
         observation, _, ended, _, infos = envs.step(actions)
         _, _, terminated, _, _ = single.step(int(actions[0]))
         assert bool(ended[0]) is terminated
-    assert single.state is not None
-    assert single.state.scores == infos["final_info"]["scores"][0]
+    assert single.game.scores == infos["final_info"]["scores"][0]
 
 
 def test_the_training_example_evaluates_on_games_it_did_not_train_on(

@@ -7,6 +7,7 @@ gymnasium).  Everything here is built on the public API (`legal_moves`,
 - `ActionCodec` and `ObservationCodec`: fixed-size numpy encodings of moves and
   views, with a documented, versioned layout (`ENCODING_VERSION`).
 - `env` and `raw_env`: the PettingZoo AEC environment, one agent per seat.
+  It has no global ``state()``: that would show every hand (S5).
 - `SingleSeatEnv`: one seat as a Gymnasium environment, library players at the
   other seats, with `~SingleSeatEnv.action_masks` for MaskablePPO.  Importing
   this module also registers it with Gymnasium as ``mexican_train/SingleSeat-v0``.
@@ -24,7 +25,7 @@ gymnasium).  Everything here is built on the public API (`legal_moves`,
 ...     action = int(game.action_masks().nonzero()[0][0])  # the first legal move
 ...     observation, reward, done, truncated, info = game.step(action)
 ...     total += reward
->>> game.state.is_over
+>>> game.game.is_over  # the whole game, every hand in it (for tests and pictures)
 True
 """
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import numbers
+import warnings
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final, cast
+from typing import Any, ClassVar, Final, NoReturn, cast
 
 import gymnasium
 import numpy as np
@@ -183,6 +184,14 @@ def _finish_rounds(
     return state, rewards
 
 
+#: Why `raw_env.state` refuses: PettingZoo's global state is the whole game.
+_NO_GLOBAL_STATE: Final = (
+    "mexican_train_v0 has no global state(): it would show every hand, and the rules keep "
+    "each hand hidden from the other seats (S5). An agent observes its own seat "
+    "(observe(agent)); the whole game, for tests and pictures, is env.unwrapped.game"
+)
+
+
 class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is PettingZoo's
     """Mexican Train as a PettingZoo AEC environment (classic-game conventions).
 
@@ -194,6 +203,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
     applied by the environment.  An action outside the mask raises
     `IllegalMoveError` (or `InvalidArgumentError` outside the action space) and
     changes nothing.  ``reset(seed=...)`` fixes the game (S6).
+
+    The whole game, every hand in it, is `game` (``env.unwrapped.game`` through
+    PettingZoo's wrappers), for tests and pictures.  PettingZoo's global
+    `state` raises `NotImplementedError`: it would show every hand, which the
+    rules keep hidden from every seat (S5).
 
     Args:
         players: the number of players.
@@ -252,7 +266,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
             for a in self.agents
         }
         self._seeds = np.random.default_rng()
-        self.state: GameState | None = None
+        self._current: GameState | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """Return *agent*'s observation space (the same object on every call)."""
@@ -262,14 +276,36 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         """Return *agent*'s action space: ``Discrete(ActionCodec.size)``."""
         return self.action_spaces[agent]
 
-    def _game(self) -> GameState:
-        if self.state is None:
+    @property
+    def game(self) -> GameState:
+        """The whole game as it stands, every hand in it, for tests and pictures.
+
+        An agent observes with `observe`, which shows its own seat's alone (S5).
+        Through PettingZoo's wrappers, it is ``env.unwrapped.game``.
+
+        Raises:
+            InvalidArgumentError: before the first `reset`.
+        """
+        if self._current is None:
             raise InvalidArgumentError("the environment has no game yet: call reset() first")
-        return self.state
+        return self._current
+
+    def state(self) -> NoReturn:
+        """Refuse PettingZoo's global state: it would show every hand, which S5 keeps hidden.
+
+        PettingZoo's ``state()`` is a global view for centralized training; here it
+        would hold every seat's hand and the boneyard, which the rules keep hidden from
+        every seat (S5), as the OpenSpiel game refuses an observer of every hand.  An
+        agent observes its own seat with `observe`; the whole game is `game`.
+
+        Raises:
+            NotImplementedError: always, saying why and where the game is.
+        """
+        raise NotImplementedError(_NO_GLOBAL_STATE)
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """Return what *agent* observes now: its encoded view and its action mask."""
-        state, seat = self._game(), self._seat[agent]
+        state, seat = self.game, self._seat[agent]
         return {
             "observation": _encode(self._lay, view(state, seat), self._seen),
             "action_mask": _mask(self.actions, state, seat),
@@ -287,7 +323,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         _check_options(options)
         if seed is not None:
             self._seeds = np.random.default_rng(check_bound("env_seed", seed, "seed"))
-        self.state = new_game(self.players, self.rules, seed=int(self._seeds.integers(0, 2**63)))
+        self._current = new_game(self.players, self.rules, seed=int(self._seeds.integers(0, 2**63)))
         if self._seen is not None:
             self._seen.clear()
         self.agents = self.possible_agents[:]
@@ -296,7 +332,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.agent_selection = self._to_move(self.state)
+        self.agent_selection = self._to_move(self._current)
 
     def _to_move(self, state: GameState) -> str:
         seat = state.current_player
@@ -304,7 +340,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
 
     def step(self, action: int | None) -> None:
         """Make the selected agent's move *action* (None for an agent that is done)."""
-        state = self._game()
+        state = self.game
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -320,7 +356,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         self._cumulative_rewards[agent] = 0.0
         lay, seen = self._lay, self._seen
         state, rewards = _finish_rounds(_apply(state, move, lay, seen), lay, seen)
-        self.state = state
+        self._current = state
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if rewards is not None:
             self.rewards = dict(zip(self.possible_agents, rewards, strict=True))
@@ -339,7 +375,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        return _render(self._game(), self.render_mode)
+        return _render(self.game, self.render_mode)
 
     def close(self) -> None:
         """Release nothing: the environment holds no outside resources."""
@@ -396,6 +432,10 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     no further: `step` raises `InvalidArgumentError`, saying why, until a
     `reset` succeeds, which deals a new game with fresh copies of the observing
     opponents.
+
+    The whole game, every hand in it, is `game`, for tests and pictures
+    (``env.unwrapped.game`` through Gymnasium's wrappers); ``state`` is its
+    deprecated name.
 
     Args:
         players: the number of players.
@@ -470,19 +510,41 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.observation_space = cast(
             "spaces.Space[npt.NDArray[np.float32]]", self.observations.space
         )
-        self.state: GameState | None = None
+        self._current: GameState | None = None
         self._seated: dict[int, Player] = self.opponents
         self._observers: Observers = ()
         self._ended = False  # the episode has ended: the game is over, or an illegal action
         self._failure: str | None = None  # why a step or reset was cut short, if one was
 
-    def _game(self) -> GameState:
-        if self.state is None:
+    @property
+    def game(self) -> GameState:
+        """The whole game as it stands, every hand in it, for tests and pictures.
+
+        The agent observes its seat's view alone (S5); this is the table's.
+
+        Raises:
+            InvalidArgumentError: before the first `reset`.
+        """
+        if self._current is None:
             raise InvalidArgumentError("the environment has no game yet: call reset() first")
-        return self.state
+        return self._current
+
+    @property
+    def state(self) -> GameState | None:
+        """The deprecated name of `game`, which gives None before the first `reset`.
+
+        Warns with `DeprecationWarning`: use `game`.
+        """
+        warnings.warn(
+            "SingleSeatEnv.state is deprecated: use SingleSeatEnv.game, the same GameState "
+            "(which raises InvalidArgumentError before reset() instead of giving None)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self._current
 
     def _observe(self) -> npt.NDArray[np.float32]:
-        return _encode(self._lay, view(self._game(), self.seat), self._seen)
+        return _encode(self._lay, view(self.game, self.seat), self._seen)
 
     def _advance(self, state: GameState) -> tuple[GameState, float]:
         # Let the other seats move, and deal new rounds, until the agent is to move.
@@ -528,7 +590,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._seated = observing_copies(self.opponents)
         self._observers = observers_of(self._seated)
         try:
-            self.state, _ = self._advance(state)
+            self._current, _ = self._advance(state)
         except BaseException as error:
             self._cut_short(error, "reset")
             raise
@@ -552,7 +614,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """
         if self._failure is not None:
             raise InvalidArgumentError(f"{self._failure}: call reset()")
-        state = self._game()
+        state = self.game
         if self._ended:
             ended = "the game is over" if state.is_over else "an illegal action ended it"
             raise InvalidArgumentError(f"the episode has ended ({ended}): call reset()")
@@ -568,25 +630,25 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             return self._observe(), self.illegal_reward, True, False, info
         try:
             after = _apply(state, move, self._lay, self._seen, self._observers)
-            self.state, reward = self._advance(after)
+            self._current, reward = self._advance(after)
         except BaseException as error:
             self._cut_short(error, "step")
             raise
-        self._ended = self.state.is_over
+        self._ended = self._current.is_over
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, self.state.is_over, False, {}
+        return self._observe(), reward, self._ended, False, {}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Return the legal actions as a bool array (what MaskablePPO asks for)."""
-        return _mask(self.actions, self._game(), self.seat).astype(bool)
+        return _mask(self.actions, self.game, self.seat).astype(bool)
 
     def render(self) -> str | None:
         """Draw the whole table as ``render_mode`` says (every hand shown)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode")
             return None
-        return _render(self._game(), self.render_mode)
+        return _render(self.game, self.render_mode)
 
 
 #: The bots `vector_env` knows by name; "random" is a uniformly random legal move
@@ -668,9 +730,26 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         self._failure: str | None = None  # why a step or reset was cut short, if one was
 
     @property
-    def states(self) -> tuple[GameState, ...]:
-        """The game on each table now, as whole states (for tests, pictures and replays)."""
+    def games(self) -> tuple[GameState, ...]:
+        """The whole game on each table as it stands, one per table, for tests and pictures.
+
+        Every hand is in them; the learner observes its seat's view alone (S5).  Before
+        the first `reset`, an empty tuple: no table has a game yet.
+        """
         return tuple(self._tables.states)
+
+    @property
+    def states(self) -> tuple[GameState, ...]:
+        """The deprecated name of `games`, the same tuple.
+
+        Warns with `DeprecationWarning`: use `games`.
+        """
+        warnings.warn(
+            "VectorEnv.states is deprecated: use VectorEnv.games, the same tuple of GameStates",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.games
 
     def _batch(
         self, bits: list[int], scalars: list[float], mask: bytearray, rows: int
