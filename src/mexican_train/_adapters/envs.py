@@ -206,8 +206,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
 
     The whole game, every hand in it, is `game` (``env.unwrapped.game`` through
     PettingZoo's wrappers), for tests and pictures.  PettingZoo's global
-    `state` raises `NotImplementedError`: it would show every hand, which the
-    rules keep hidden from every seat (S5).
+    `state` raises `NotImplementedError`: it would show every hand, and the
+    rules keep each hand hidden from the other seats (S5).
 
     Args:
         players: the number of players.
@@ -291,11 +291,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         return self._current
 
     def state(self) -> NoReturn:
-        """Refuse PettingZoo's global state: it would show every hand, which S5 keeps hidden.
+        """Refuse PettingZoo's global state: it would show every hand, which S5 hides.
 
         PettingZoo's ``state()`` is a global view for centralized training; here it
-        would hold every seat's hand and the boneyard, which the rules keep hidden from
-        every seat (S5), as the OpenSpiel game refuses an observer of every hand.  An
+        would hold every hand and the boneyard, and the rules show each seat its own
+        hand alone (S5), as the OpenSpiel game refuses an observer of every hand.  An
         agent observes its own seat with `observe`; the whole game is `game`.
 
         Raises:
