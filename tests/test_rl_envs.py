@@ -275,17 +275,6 @@ def test_game_is_the_whole_game_after_reset_and_refused_before() -> None:
     assert single.game.seed == game.seed
 
 
-def test_single_seat_state_is_a_deprecated_alias_of_game() -> None:
-    """SingleSeatEnv.state warns (DeprecationWarning, naming ``game``) and gives the same
-    GameState; None before the first reset, as it always gave."""
-    single = SingleSeatEnv(players=2, rules=HUB)
-    with pytest.warns(DeprecationWarning, match=r"use SingleSeatEnv\.game"):
-        assert single.state is None
-    single.reset(seed=4)
-    with pytest.warns(DeprecationWarning, match=r"SingleSeatEnv\.state is deprecated"):
-        assert single.state is single.game
-
-
 #: The three environments, each made by a call taking players= and rules=.
 MAKERS = [
     pytest.param(raw_env, id="raw_env"),

@@ -217,19 +217,15 @@ def test_s6_a_tables_seed_deals_the_single_seat_envs_game() -> None:
         assert envs.games[table].seed == single.game.seed == aec.game.seed
 
 
-def test_games_are_the_tables_games_and_states_a_deprecated_alias() -> None:
-    """``games`` holds each table's GameState (none before the first reset); ``states``
-    warns (DeprecationWarning, naming ``games``) and gives the same tuple."""
+def test_games_are_the_tables_games() -> None:
+    """``games`` holds each table's GameState (none before the first reset)."""
     envs = vector_env(2, players=2, rules=HUB)
     assert envs.games == ()
     envs.reset(seed=[5, 6])
     games = envs.games
     assert len(games) == 2
     assert all(isinstance(game, GameState) and game.round_number == 1 for game in games)
-    with pytest.warns(DeprecationWarning, match=r"use VectorEnv\.games"):
-        assert envs.states == games
-    with pytest.warns(DeprecationWarning, match=r"VectorEnv\.states is deprecated"):
-        assert all(old is new for old, new in zip(envs.states, games, strict=True))
+    assert all(game is again for game, again in zip(games, envs.games, strict=True))
 
 
 def test_s6_a_table_seeded_none_goes_on_from_its_own_generator() -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import numbers
-import warnings
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final, NoReturn, cast
 
@@ -434,8 +433,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     opponents.
 
     The whole game, every hand in it, is `game`, for tests and pictures
-    (``env.unwrapped.game`` through Gymnasium's wrappers); ``state`` is its
-    deprecated name.
+    (``env.unwrapped.game`` through Gymnasium's wrappers).
 
     Args:
         players: the number of players.
@@ -527,20 +525,6 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         """
         if self._current is None:
             raise InvalidArgumentError("the environment has no game yet: call reset() first")
-        return self._current
-
-    @property
-    def state(self) -> GameState | None:
-        """The deprecated name of `game`, which gives None before the first `reset`.
-
-        Warns with `DeprecationWarning`: use `game`.
-        """
-        warnings.warn(
-            "SingleSeatEnv.state is deprecated: use SingleSeatEnv.game, the same GameState "
-            "(which raises InvalidArgumentError before reset() instead of giving None)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
         return self._current
 
     def _observe(self) -> npt.NDArray[np.float32]:
@@ -737,19 +721,6 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         the first `reset`, an empty tuple: no table has a game yet.
         """
         return tuple(self._tables.states)
-
-    @property
-    def states(self) -> tuple[GameState, ...]:
-        """The deprecated name of `games`, the same tuple.
-
-        Warns with `DeprecationWarning`: use `games`.
-        """
-        warnings.warn(
-            "VectorEnv.states is deprecated: use VectorEnv.games, the same tuple of GameStates",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.games
 
     def _batch(
         self, bits: list[int], scalars: list[float], mask: bytearray, rows: int
