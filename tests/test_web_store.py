@@ -26,6 +26,7 @@ from child_processes import posix_only
 from mexican_train import STANDARD, GameRecord, legal_moves, view
 from mexican_train._formats.serialize import to_json
 from mexican_train._frontends.cli import cli
+from mexican_train._frontends.lobby import EXPIRED_KEPT
 from mexican_train._frontends.store import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -718,6 +719,35 @@ def test_an_expired_tables_name_and_reason_are_kept_across_a_restart(tmp_path: P
         assert list(store.expired()) == ["t2", "t1"]  # oldest first
     finally:
         store.close()
+
+
+def test_the_database_keeps_the_names_of_the_newest_expired_tables_only(
+    tmp_path: Path,
+) -> None:
+    """A lobby expires tables without end: the database keeps the names of the newest
+    EXPIRED_KEPT that expired, as the server remembers them, and each expiry forgets the
+    oldest beyond (one kept by a store without the bound, too)."""
+    path = tmp_path / "tables.db"
+    TableStore(path).close()
+    with _connected(path) as db:  # more than the bound: t1 ... t4099
+        db.executemany(
+            "INSERT INTO expired (name, reason) VALUES (?, ?)",
+            [(f"t{n}", f"nobody played at t{n}") for n in range(1, EXPIRED_KEPT + 4)],
+        )
+    store = TableStore(path)
+    try:
+        names = list(store.expired())
+        assert (len(names), names[0], names[-1]) == (EXPIRED_KEPT, "t4", "t4099")
+        store.expire("t4100", "nobody played at t4100")
+        names = list(store.expired())
+        assert (len(names), names[0], names[-1]) == (EXPIRED_KEPT, "t5", "t4100")
+    finally:
+        store.close()
+    with _connected(path) as db:
+        assert db.execute("SELECT COUNT(*), MIN(rowid) FROM expired").fetchone() == (
+            EXPIRED_KEPT,
+            5,
+        )
 
 
 def test_a_delete_that_fails_half_way_deletes_nothing(tmp_path: Path) -> None:

@@ -82,7 +82,14 @@ from .http import (
     read_json,
     refuse_expired,
 )
-from .lobby import MAX_TABLES, MAX_TABLES_PER_CLIENT, TABLE_IDLE, idle_words, lobby_choices
+from .lobby import (
+    EXPIRED_KEPT,
+    MAX_TABLES,
+    MAX_TABLES_PER_CLIENT,
+    TABLE_IDLE,
+    idle_words,
+    lobby_choices,
+)
 
 if TYPE_CHECKING:  # web imports this module
     from .web import WebTable
@@ -110,8 +117,6 @@ MAX_MESSAGE: Final = 4096
 #: The most seconds between two looks for the lobby's tables that have expired; the
 #: server looks every tenth of the idle time, at least every second and at most this.
 SWEEP_EVERY: Final = 600.0
-#: How many expired tables' names a server remembers, to tell their links they expired.
-EXPIRED_KEPT: Final = 4096
 #: The close code of a page's WebSocket when its table expires (the reason says why).
 EXPIRED_CLOSE: Final = 4410
 #: The close code of a page's WebSocket when its table closes (`WebTable.close`) while

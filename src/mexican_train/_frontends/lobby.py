@@ -5,7 +5,8 @@ table with ``POST /api/tables`` (`~mexican_train.web.lobby_table`); the server
 (``app.py``) refuses a table while `MAX_TABLES` tables are served, or while
 `MAX_TABLES_PER_CLIENT` of the lobby's tables made from that address are.  A table the
 lobby made expires once nobody has played at it for `TABLE_IDLE` seconds
-(`expiry_reason` says so to its people).
+(`expiry_reason` says so to its people); the names of the newest `EXPIRED_KEPT` that
+expired are remembered.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from .._bots.names import LEVELS
 from .._catalogue.variants import variant_names
 
 __all__ = [
+    "EXPIRED_KEPT",
     "LOBBY_PLAYERS",
     "MAX_TABLES",
     "MAX_TABLES_PER_CLIENT",
@@ -32,6 +34,12 @@ MAX_TABLES_PER_CLIENT: Final = 20
 
 #: Seconds a table the lobby made lives without a move or a new game: then it expires.
 TABLE_IDLE: Final = 24 * 3600.0
+
+#: How many names of the lobby's tables that expired a server remembers, and its database
+#: keeps: the newest, to tell their links they expired.  Far more than `MAX_TABLES`: while
+#: fewer tables than this are served at once, a name forgotten is below the newest kept,
+#: which the lobby passes over with every name up to it, so no new table takes it.
+EXPIRED_KEPT: Final = 4096
 
 #: The fewest and the most players of a table the lobby makes.
 LOBBY_PLAYERS: Final = (2, 8)

@@ -13,7 +13,9 @@ table whose rows were changed into something this store does not write is refuse
 it is read (`TableStore.tables`).  A table the lobby made is deleted when it expires,
 every game of it with their moves, in one transaction that keeps its name and why it
 expired (`TableStore.expire`, `TableStore.expired`): a restarted server tells its links
-so, and never gives its name to a new table.  A new table of the command line's (named
+so, and never gives its name to a new table.  The names of the newest `EXPIRED_KEPT`
+tables that expired are kept, as the server remembers them: the same transaction
+deletes the oldest beyond them, so that the database does not grow without end.  A new table of the command line's (named
 ``""``) replaces those kept but the ones its server names, every game of them deleted
 with its moves in the same transaction (`TableStore.replace`).  Nothing else is ever
 deleted.
@@ -48,6 +50,7 @@ from .._core.errors import MexicanTrainError
 from .._core.moves import Move
 from .._formats.record import GameRecord
 from .._formats.serialize import SchemaError, move_from_json, record_from_json, to_json
+from .lobby import EXPIRED_KEPT
 
 __all__ = ["StoreError", "StoredTable", "TableStore", "default_path", "token_hash"]
 
@@ -422,8 +425,9 @@ class TableStore:
         with its moves; keep its name, and *reason*, why it expired (`expired`).
 
         One transaction: the table is deleted whole and its name kept, or, if that fails,
-        the table is kept as it was.  The tables of the command line, named ``""``, never
-        expire.
+        the table is kept as it was.  The names of the newest `EXPIRED_KEPT` tables that
+        expired are kept: the same transaction forgets the oldest beyond them.  The
+        tables of the command line, named ``""``, never expire.
 
         Raises:
             ValueError: for the name ``""``.
@@ -438,11 +442,18 @@ class TableStore:
                     (name,),
                 ),
                 ("DELETE FROM tables WHERE name = ?", (name,)),
+                # REPLACE deletes the row of a name kept already: the new row is the newest.
                 ("INSERT OR REPLACE INTO expired (name, reason) VALUES (?, ?)", (name, reason)),
+                (
+                    "DELETE FROM expired WHERE rowid <= "
+                    "(SELECT rowid FROM expired ORDER BY rowid DESC LIMIT 1 OFFSET ?)",
+                    (EXPIRED_KEPT,),
+                ),
             )
 
     def expired(self) -> dict[str, str]:
-        """Return why each table that expired did (`expire`), by name, oldest first.
+        """Return why each table that expired did (`expire`), by name, oldest first: the
+        newest `EXPIRED_KEPT` at most, as `expire` keeps them.
 
         Raises:
             StoreError: if the database cannot be read.
@@ -450,7 +461,9 @@ class TableStore:
         with self._lock:
             try:
                 rows = self._db.execute(
-                    "SELECT name, reason FROM expired ORDER BY rowid"
+                    "SELECT name, reason FROM (SELECT rowid, name, reason FROM expired "
+                    "ORDER BY rowid DESC LIMIT ?) ORDER BY rowid",
+                    (EXPIRED_KEPT,),
                 ).fetchall()
             except sqlite3.Error as error:
                 raise StoreError(f"cannot read the tables' database: {error}") from None
