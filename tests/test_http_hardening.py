@@ -198,6 +198,31 @@ def test_a_json_server_refuses_allowed_hosts_that_are_no_names_before_it_listens
         JSONServer(("127.0.0.1", 0), _Hello, log=None, allowed_hosts=allowed)
 
 
+def _view_path(target: Target) -> str:
+    """The path where *target* answers a seat's view to its token (a GET)."""
+    return target.move_path.replace("/move", "") if target.name == "example" else "/api/view"
+
+
+def _view(target: Target, headers: str, path: str | None = None, version: str = "1.1") -> bytes:
+    """A GET of the seat's view with *headers* (each line ending in CRLF), closing after."""
+    return (
+        f"GET {path or _view_path(target)} HTTP/{version}\r\n{headers}Connection: close\r\n\r\n"
+    ).encode()
+
+
+def test_several_authorization_headers_are_refused(target: Target) -> None:
+    """Two tokens in one request: which seat it speaks for is not known, whichever comes
+    first."""
+    for first, second in ((target.token, target.other_token), (target.other_token, target.token)):
+        auth = f"Host: localhost\r\nAuthorization: Bearer {first}\r\nAuthorization: Bearer {second}\r\n"
+        (answer,) = _exchange(target, _view(target, auth))
+        assert answer[0] == 400
+        assert _json_error(answer) == {
+            "error": "bad request",
+            "reason": "send one Authorization header, not several: whose token it is is not known",
+        }
+
+
 def test_a_body_without_content_length_is_refused(target: Target) -> None:
     """A POST with no Content-Length: 411 in JSON, the connection closed, nothing played."""
     answers = _exchange(target, _post(target, "") + b'{"move": "draw"}')

@@ -78,6 +78,7 @@ from .http import (
     Hosts,
     RequestError,
     _shown_path,
+    bearer,
     checked_hosts,
     read_json,
     refuse_expired,
@@ -379,10 +380,7 @@ def _bearer(request: Request) -> str | None:
             "token in the URL",
             "send the token in the 'Authorization: Bearer <token>' header, never in the URL",
         )
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return _checked_token(token.strip())
+    return _checked_token(bearer(request.headers.getlist("authorization")))
 
 
 def _since(request: Request) -> int | None:

@@ -20,6 +20,8 @@ table's own server (``app.py``, Starlette on uvicorn) shares `RequestError`,
   together `JSONServer.max_connections`;
 - each answer leaves in one write with ``TCP_NODELAY``: no delayed-ACK stall on a
   kept-alive connection;
+- a request's token is in one ``Authorization`` header: several are a 400 (`bearer`),
+  as which one is meant is not known;
 - a method the server does not serve (PUT, DELETE, ...) is a 405 with a JSON body,
   and every other error is JSON too;
 - the access log shows the method, the path (never the query string, never a
@@ -39,7 +41,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import IO, Any, ClassVar, Final
@@ -62,6 +64,7 @@ __all__ = [
     "JSONServer",
     "RequestError",
     "Response",
+    "bearer",
     "checked_hosts",
     "json_depth",
     "lacks_web_extra",
@@ -140,6 +143,30 @@ def _is_loopback(host: str) -> bool:
     """Whether a server listening on *host* is reached from this machine only."""
     address = _address(host)
     return host.lower().rstrip(".") == "localhost" or (address is not None and address.is_loopback)
+
+
+def bearer(headers: Sequence[str]) -> str | None:
+    """Return the token of a request's ``Authorization: Bearer <token>`` header, or None.
+
+    *headers* are the values of its ``Authorization`` headers.
+
+    >>> bearer(["Bearer s3cret"]), bearer([]), bearer(["Basic YTpi"])
+    ('s3cret', None, None)
+
+    Raises:
+        RequestError: 400 for several ``Authorization`` headers: whose token the request
+            carries is not known.
+    """
+    if len(headers) > 1:
+        raise RequestError(
+            400,
+            "bad request",
+            "send one Authorization header, not several: whose token it is is not known",
+        )
+    scheme, _, token = (headers[0] if headers else "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
 
 
 def checked_hosts(allowed: object) -> tuple[str, ...]:
@@ -445,12 +472,12 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
             raise RequestError(400, "bad request", "a query has at most 16 fields") from None
 
     def bearer_token(self) -> str | None:
-        """Return the token of an ``Authorization: Bearer <token>`` header, or None."""
-        header = self.headers.get("Authorization", "")
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            return None
-        return token.strip()
+        """Return the token of an ``Authorization: Bearer <token>`` header, or None.
+
+        Raises:
+            RequestError: 400 for several ``Authorization`` headers (`bearer`).
+        """
+        return bearer(self.headers.get_all("Authorization") or [])
 
     def read_body(self) -> bytes:
         """Return the request's body; refuse it unless it has one plain ``Content-Length``.
