@@ -12,7 +12,7 @@ import io
 import json
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -210,6 +210,58 @@ def _view(target: Target, headers: str, path: str | None = None, version: str = 
     ).encode()
 
 
+@pytest.mark.parametrize(
+    "hosts",
+    [("localhost", "evil.example"), ("evil.example", "localhost"), ("localhost", "localhost")],
+)
+def test_several_host_headers_are_refused_and_change_nothing(
+    target: Target, hosts: tuple[str, str]
+) -> None:
+    """RFC 9112 §3.2: a request names its host once.  Of two, the Host check and the
+    application could each take another: one of a page's own name would pass."""
+    raw = _post(target, "Content-Type: application/json\r\nContent-Length: 6\r\n", b'"draw"')
+    twice = "".join(f"Host: {host}\r\n" for host in hosts).encode()
+    (answer,) = _exchange(target, raw.replace(b"Host: localhost\r\n", twice))
+    assert answer[0] == 400
+    assert _json_error(answer) == {
+        "error": "bad request",
+        "reason": "send one Host header, not several: which host the request is for is not known",
+    }
+    assert answer[1]["connection"] == "close"
+    assert target.moves() == 0
+
+
+def test_an_http_11_request_without_a_host_header_is_refused(target: Target) -> None:
+    """RFC 9112 §3.2; an HTTP/1.0 request without one (no browser's) is answered."""
+    auth = f"Authorization: Bearer {target.token}\r\n"
+    (answer,) = _exchange(target, _view(target, auth))
+    assert answer[0] == 400
+    assert "in a Host header" in _json_error(answer)["reason"]
+    ((status, _, _),) = _exchange(target, _view(target, auth, version="1.0"))
+    assert status == 200
+
+
+@pytest.mark.parametrize("host", ["", "a b", "local host:80", "localhost:8o"])
+def test_a_host_header_that_names_no_host_is_refused_even_where_any_host_is_served(
+    host: str,
+) -> None:
+    """RFC 9112 §3.2: a Host that is not a host and an optional port is a 400, whatever
+    hosts the server answers (``*``: any)."""
+    table = WebTable(2, RULES, bots={1: GreedyPlayer()}, seed=11)
+    makers: list[Callable[[], WebServer | JSONServer]] = [
+        lambda: WebServer(("127.0.0.1", 0), table, log=None, allowed_hosts=["*"]),
+        lambda: JSONServer(("127.0.0.1", 0), _Hello, log=None, allowed_hosts=["*"]),
+    ]
+    for make in makers:
+        with serving(make()) as server:
+            raw = f"GET /favicon.svg HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+            ((status, _, body),) = _exchange_raw(server.server_address[1], raw.encode())
+            assert status == 400, server
+            reason = json.loads(body)["reason"]
+            assert reason.startswith("the Host header is a host and an optional port"), reason
+            assert repr(host) in reason
+
+
 def test_several_authorization_headers_are_refused(target: Target) -> None:
     """Two tokens in one request: which seat it speaks for is not known, whichever comes
     first."""
@@ -221,6 +273,47 @@ def test_several_authorization_headers_are_refused(target: Target) -> None:
             "error": "bad request",
             "reason": "send one Authorization header, not several: whose token it is is not known",
         }
+
+
+def test_a_target_in_absolute_form_is_served_as_its_path_and_logged_as_sent(
+    target: Target,
+) -> None:
+    """RFC 9112 §3.2.2: a server accepts ``GET http://host:port/path`` as it does the path."""
+    auth = f"Host: localhost\r\nAuthorization: Bearer {target.token}\r\n"
+    ((status, _, plain),) = _exchange(target, _view(target, auth))
+    absolute = f"http://localhost:{target.port}{_view_path(target)}"
+    ((status, _, body),) = _exchange(target, _view(target, auth, absolute))
+    assert status == 200
+    assert json.loads(body) == json.loads(plain)
+    assert f'"GET {absolute}" 200' in target.log.getvalue()
+
+
+def test_a_target_in_absolute_form_names_the_host_checked(target: Target) -> None:
+    """RFC 9112 §3.2.2: the target's host takes the place of the Host header's: a host the
+    server does not serve is refused as a wrong Host is, and the Host header is ignored."""
+    path = _view_path(target)
+    auth = f"Authorization: Bearer {target.token}\r\n"
+    (wrong,) = _exchange(
+        target, _view(target, f"Host: localhost\r\n{auth}", f"http://evil.example{path}")
+    )
+    assert wrong[0] == 400
+    refused = _json_error(wrong)
+    assert refused["error"] == "wrong host"
+    assert "'evil.example'" in refused["reason"]
+    served = f"http://127.0.0.1:{target.port}{path}"
+    ((status, _, _),) = _exchange(target, _view(target, f"Host: evil.example\r\n{auth}", served))
+    assert status == 200
+
+
+@pytest.mark.parametrize(
+    "url", ["ftp://localhost/x", "http://ann@localhost/x", "http:///x", "http://[zz]/x"]
+)
+def test_a_target_in_absolute_form_that_is_no_http_uri_of_a_host_is_refused(
+    target: Target, url: str
+) -> None:
+    (answer,) = _exchange(target, _view(target, "Host: localhost\r\n", url))
+    assert answer[0] == 400
+    assert _json_error(answer)["reason"].startswith("the target")
 
 
 def test_a_body_without_content_length_is_refused(target: Target) -> None:

@@ -92,8 +92,11 @@ def test_the_seats_documents_cover_the_game(documents: dict[str, list[Any]]) -> 
 
 
 def test_the_refusals_written_before_the_application_fit_the_schema() -> None:
-    """The bodies the server writes itself, for a connection too many or too slow."""
-    for body in (app._BUSY_BODY, app._LATE_BODY, app._MALFORMED_BODY):
+    """The bodies the server writes itself, for a connection too many or too slow, or a
+    request h11 cannot read."""
+    malformed = [app._malformed_body(app._MALFORMED)]
+    malformed += [app._malformed_body(reason) for reason in app._H11_REFUSALS.values()]
+    for body in (app._BUSY_BODY, app._LATE_BODY, *malformed):
         assert _errors(json.loads(body), "refusal") == []
 
 

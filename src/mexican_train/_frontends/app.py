@@ -28,7 +28,11 @@ clients is the guard here, in five parts:
 - **Only the hosts it serves.**  A hostile web page can point a name of its own at
   127.0.0.1 (DNS rebinding) and so reach a server on the user's machine from the user's
   browser, which then sends that name in the ``Host`` header.  A request (or a
-  WebSocket's upgrade) for a host the server does not serve is answered 400 (`Hosts`).
+  WebSocket's upgrade) for a host the server does not serve is answered 400 (`Hosts`),
+  and so is one that does not say which host it is for: several ``Host`` headers (h11
+  refuses them), or a bad one (`request_host`).  A target in absolute form
+  (``http://localhost:8000/api/view``) is served as its path, for its own host
+  (`split_target`).
 
 Every answer is JSON with ``{"error", "reason"}`` on failure, carries
 ``Cache-Control: no-store``, ``X-Content-Type-Options: nosniff`` and
@@ -52,6 +56,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Collection
 from importlib import resources
 from typing import IO, TYPE_CHECKING, Any, Final
+from urllib.parse import unquote
 
 import h11
 import uvicorn
@@ -71,6 +76,8 @@ from .._core.errors import InvalidArgumentError
 from .._formats.notation import NotationError, parse_move
 from .._formats.serialize import SchemaError, move_from_json
 from .http import (
+    _NO_HOST,
+    _SEVERAL_HOSTS,
     EVERY_INTERFACE,
     MAX_CONNECTIONS,
     MAX_PER_CLIENT,
@@ -82,6 +89,8 @@ from .http import (
     checked_hosts,
     read_json,
     refuse_expired,
+    request_host,
+    split_target,
 )
 from .lobby import (
     EXPIRED_KEPT,
@@ -161,13 +170,20 @@ _LATE = (
     b"HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\n"
     b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(_LATE_BODY), _LATE_BODY)
 )
-_MALFORMED_BODY = (
-    b'{"error": "bad request", "reason": "the request is not HTTP/1.1 this server reads"}'
-)
-_MALFORMED = (
-    b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
-    b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(_MALFORMED_BODY), _MALFORMED_BODY)
-)
+_MALFORMED: Final = "the request is not HTTP/1.1 this server reads"
+# What h11 says of a request it refuses, where it says more than that, in the request
+# layer's words (RFC 9112 §3.2: a request names its host once).
+_H11_REFUSALS: Final = {
+    "Found multiple Host: headers": _SEVERAL_HOSTS,
+    "Missing mandatory Host: header": _NO_HOST,
+}
+
+
+def _malformed_body(reason: str) -> bytes:
+    """Return the body of the 400 to a request h11 cannot read, *reason* saying why."""
+    return json.dumps({"error": "bad request", "reason": reason}).encode()
+
+
 # Once the client has sent the whole request (or the connection is no longer HTTP), its
 # deadline is over: a long poll may then take its time.
 _RECEIVED: Final = frozenset({h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR})
@@ -321,7 +337,13 @@ def _guarded(guard: _Guard) -> tuple[type[H11Protocol], type[WebSocketsSansIOPro
         def send_400_response(self, msg: str) -> None:
             """Answer a request h11 cannot read with a JSON 400, and close the connection."""
             self._stop_timer()
-            _refuse(self.transport, _MALFORMED)
+            # uvicorn calls this as it handles h11's error, whose words it does not pass on.
+            body = _malformed_body(_H11_REFUSALS.get(str(sys.exc_info()[1]), _MALFORMED))
+            _refuse(
+                self.transport,
+                b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
+                b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body),
+            )
 
         def _late(self) -> None:
             self._timer = None
@@ -888,8 +910,33 @@ def _host_header(scope: Scope) -> str | None:
     return None
 
 
+def _addressed(scope: Scope) -> Scope:
+    """Return *scope*, a request's or a WebSocket's, with a target in absolute form served
+    as its path (`split_target`): its host then takes the place of the ``Host`` header,
+    for the check of the hosts served and for the application alike.
+
+    Raises:
+        RequestError: 400 for a target or ``Host`` headers that do not say which host the
+            request is for (`split_target`, `request_host`).
+    """
+    headers = scope["headers"]
+    sent = [value.decode("latin-1") for name, value in headers if name == b"host"]
+    authority, target = split_target(scope.get("raw_path", b"").decode("latin-1"))
+    request_host(sent, authority, scope.get("http_version", "1.1"))
+    if authority is None:
+        return scope
+    host = (b"host", authority.encode("latin-1"))
+    return {
+        **scope,
+        "path": unquote(target),
+        "raw_path": target.encode("latin-1"),
+        "headers": [*((name, value) for name, value in headers if name != b"host"), host],
+    }
+
+
 def _refusal(scope: Scope, hosts: Hosts) -> Response | None:
-    """Return the answer to a request refused before it is routed, if it is."""
+    """Return the answer to a request refused before it is routed, if it is (*scope*
+    `_addressed`)."""
     if scope["http_version"] not in {"1.0", "1.1"}:
         return _json_error(505, "version not supported", "only HTTP/1.0 and 1.1 are served", True)
     wrong = hosts.refusal(_host_header(scope))
@@ -929,15 +976,24 @@ class _Frame:
         self.hosts = hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in {"http", "websocket"}:
+            await self.app(scope, receive, send)
+            return
+        sent = scope  # the request as it came, for the log
+        try:
+            scope = _addressed(scope)
+        except RequestError as error:
+            refused: RequestError | None = error
+        else:
+            refused = None
         if scope["type"] == "websocket":
-            wrong = self.hosts.refusal(_host_header(scope))
-            if wrong is None:
+            wrong = self.hosts.refusal(_host_header(scope)) if refused is None else None
+            if wrong is not None:
+                refused = RequestError(400, "wrong host", wrong)
+            if refused is None:
                 await self.app(scope, receive, send)
             else:  # refused before its upgrade: a JSON 400, as uvicorn lets a WebSocket answer
-                await self._refuse_websocket(scope, send, wrong)
-            return
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
+                await self._refuse_websocket(sent, send, refused)
             return
         unread = _has_body(scope["headers"])
 
@@ -956,21 +1012,26 @@ class _Frame:
                 if unread and not any(name.lower() == b"connection" for name, _ in headers):
                     headers.append((b"connection", b"close"))
                 message["headers"] = headers
-                self._write(scope, message["status"])
+                self._write(sent, message["status"])
             await send(message)
 
-        refusal = _refusal(scope, self.hosts)
+        refusal = (
+            _refusal(scope, self.hosts)
+            if refused is None
+            else _json_error(refused.status, refused.error, refused.reason, True)
+        )
         await (self.app if refusal is None else refusal)(scope, reading, framed)
 
-    async def _refuse_websocket(self, scope: Scope, send: Send, reason: str) -> None:
-        body = json.dumps({"error": "wrong host", "reason": reason}).encode()
+    async def _refuse_websocket(self, scope: Scope, send: Send, refused: RequestError) -> None:
+        body = json.dumps(refused.body()).encode()
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
             *_HEADERS,
         ]
-        self._write(scope, 400)
-        await send({"type": "websocket.http.response.start", "status": 400, "headers": headers})
+        self._write(scope, refused.status)
+        start = {"type": "websocket.http.response.start", "status": refused.status}
+        await send({**start, "headers": headers})
         await send({"type": "websocket.http.response.body", "body": body})
 
     def _write(self, scope: Scope, status: int) -> None:
@@ -1052,6 +1113,9 @@ class WebServer:
     name (``socket.gethostname()``).  Others are answered 400 ``{"error": "wrong host"}``,
     a WebSocket's upgrade too.  *allowed_hosts* adds names, without a port: a reverse
     proxy's that passes its own on (``["table.example.org"]``); ``["*"]`` answers any.
+    A request with several ``Host`` headers, a bad one, or none in HTTP/1.1 is answered
+    400 whatever the hosts; one whose target is a whole URI
+    (``GET http://localhost:8000/api/view``) is served as its path, for the URI's host.
 
     Raises:
         InvalidArgumentError: if *allowed_hosts* is not a list of host names, addresses

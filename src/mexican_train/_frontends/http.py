@@ -20,12 +20,15 @@ table's own server (``app.py``, Starlette on uvicorn) shares `RequestError`,
   together `JSONServer.max_connections`;
 - each answer leaves in one write with ``TCP_NODELAY``: no delayed-ACK stall on a
   kept-alive connection;
-- a request's token is in one ``Authorization`` header: several are a 400 (`bearer`),
-  as which one is meant is not known;
-- a method the server does not serve (PUT, DELETE, ...) is a 405 with a JSON body,
-  and every other error is JSON too;
-- the access log shows the method, the path (never the query string, never a
-  header) and the status: a seat's token is never logged.
+- a request names its host once (RFC 9112 §3.2): several ``Host`` headers, an invalid
+  one, or none in HTTP/1.1 is a 400 (`request_host`), and so are several
+  ``Authorization`` headers (`bearer`): which one is meant is not known;
+- a target in absolute form (``GET http://localhost:8000/api/view``, RFC 9112 §3.2.2)
+  is served as its path, its host in place of the ``Host`` header's (`split_target`);
+- a method the server does not serve (PUT, DELETE, CONNECT, ...) is a 405 with an
+  ``Allow`` header and a JSON body, and every other error is JSON too;
+- the access log shows the method, the target as sent (never the query string, never
+  a header) and the status: a seat's token is never logged.
 
 This module uses only the standard library and the library's errors.
 """
@@ -70,6 +73,8 @@ __all__ = [
     "lacks_web_extra",
     "read_json",
     "refuse_expired",
+    "request_host",
+    "split_target",
 ]
 
 
@@ -97,6 +102,7 @@ class Hosts:
     ``localhost``, the name it listens on and this machine's name.  Either also answers
     the names in *allowed* (a reverse proxy's); ``"*"`` among them answers any host.
     A request without a ``Host`` (HTTP/1.0's) comes from no browser: it is answered.
+    Which host a request is for is `request_host`'s to say.
     """
 
     def __init__(self, listening: str, allowed: Collection[str]) -> None:
@@ -143,6 +149,93 @@ def _is_loopback(host: str) -> bool:
     """Whether a server listening on *host* is reached from this machine only."""
     address = _address(host)
     return host.lower().rstrip(".") == "localhost" or (address is not None and address.is_loopback)
+
+
+# A Host header's value, or an authority: a host (a name, an IPv4 address or a bracketed
+# IPv6 one) and an optional port (RFC 9110 §7.2, RFC 3986 §3.2.2).
+_HOST_VALUE = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(:[0-9]*)?")
+# A request's target in absolute form: a scheme, ://, an authority, then the path.
+_ABSOLUTE = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
+#: Why a request with several ``Host`` headers, or an HTTP/1.1 one with none, is refused.
+_SEVERAL_HOSTS: Final = (
+    "send one Host header, not several: which host the request is for is not known"
+)
+_NO_HOST: Final = "an HTTP/1.1 request names its host in a Host header: send one"
+
+
+def split_target(target: str) -> tuple[str | None, str]:
+    """Return the host (with its port) that a request's *target* names, and the target
+    to serve: its path and query.
+
+    A target in absolute form (RFC 9112 §3.2.2, which a server must accept: a proxy sends
+    it) is served as its path, and its host takes the place of the ``Host`` header's
+    (`request_host`).  Any other target (``/api/view?since=3``, ``*``) names no host: it
+    is returned as it is.
+
+    >>> split_target("http://localhost:8000/api/view?since=3")
+    ('localhost:8000', '/api/view?since=3')
+    >>> split_target("/api/view")
+    (None, '/api/view')
+
+    Raises:
+        RequestError: 400 for a target in absolute form that is not an ``http`` or
+            ``https`` URI of a host, or that names a user (``http://ann@host/``, which
+            RFC 9110 §4.2.4 has a recipient treat as an error).
+    """
+    found = _ABSOLUTE.fullmatch(target)
+    if found is None:
+        return None, target
+    scheme, authority, rest = found.groups()
+    if scheme.lower() not in {"http", "https"}:
+        raise RequestError(
+            400,
+            "bad request",
+            f"the target is a path, or an http URI, not a URI of the scheme {shown(scheme)}",
+        )
+    if "@" in authority:
+        raise RequestError(
+            400, "bad request", "the target's URI names a user: send http://host:port/path"
+        )
+    if not _HOST_VALUE.fullmatch(authority):
+        raise RequestError(
+            400,
+            "bad request",
+            f"the target's URI names a host and an optional port, not {shown(authority)}",
+        )
+    return authority, rest if rest.startswith("/") else "/" + rest
+
+
+def request_host(headers: Sequence[str], authority: str | None, version: str) -> str | None:
+    """Return the host a request is for: the *authority* its target names (`split_target`),
+    if any, else its ``Host`` header's; None for an HTTP/1.0 request without one.
+
+    *headers* are the request's ``Host`` headers' values, *version* its HTTP version
+    (``"HTTP/1.1"`` or ``"1.1"``).  Check the host with `Hosts.refusal`.
+
+    >>> request_host(["localhost:8000"], None, "HTTP/1.1")
+    'localhost:8000'
+    >>> request_host(["evil.example"], "localhost:8000", "HTTP/1.1")
+    'localhost:8000'
+
+    Raises:
+        RequestError: 400 for several ``Host`` headers (the check of the hosts served
+            and the application could each read another), one that is not a host and an
+            optional port, or none in HTTP/1.1: a server must refuse each (RFC 9112 §3.2).
+    """
+    if len(headers) > 1:
+        raise RequestError(400, "bad request", _SEVERAL_HOSTS)
+    if not headers:
+        if version.removeprefix("HTTP/") not in {"0.9", "1.0"}:
+            raise RequestError(400, "bad request", _NO_HOST)
+        return authority
+    value = headers[0].strip()
+    if not _HOST_VALUE.fullmatch(value):
+        raise RequestError(
+            400,
+            "bad request",
+            f"the Host header is a host and an optional port (localhost:8000), not {shown(value)}",
+        )
+    return value if authority is None else authority
 
 
 def bearer(headers: Sequence[str]) -> str | None:
@@ -209,6 +302,7 @@ _NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
 _BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 _UNPRINTABLE = re.compile(r"[^\x21-\x7e]")
 _TOKEN_LIKE = re.compile(r"[A-Za-z0-9_~.%-]{16,}")
+_USER = re.compile(r"\A((?:[A-Za-z][A-Za-z0-9+.-]*://)?)[^/@]*@")  # the user of a target's URI
 
 
 class RequestError(MexicanTrainError, ValueError):
@@ -386,18 +480,22 @@ class _DeadlineReader:
         self._buffer.clear()
 
 
-def _shown_path(path: str) -> str:
-    """Return *path* fit for a log: no query string, no secret, printable, short.
+def _shown_path(target: str) -> str:
+    """Return a request's *target* fit for a log: as sent, but no query string, no
+    secret, printable, short.
 
     A segment that looks like a token (16 or more URL-safe characters) is hidden too:
-    a client may put its token in the path by mistake.
+    a client may put its token in the path by mistake; so is a user named in the target.
 
     >>> _shown_path("/seat/0/kq3J7nWq0bN1xA2YzLp4?token=kq3J7nWq0bN1xA2YzLp4")
     '/seat/0/<redacted>?<query>'
+    >>> _shown_path("x:80"), _shown_path("http://ann:pw@localhost:8000/api/view?since=3")
+    ('x:80', 'http://<redacted>@localhost:8000/api/view?<query>')
     """
-    url = urlsplit(path)
-    path = _TOKEN_LIKE.sub("<redacted>", _UNPRINTABLE.sub("?", url.path))[:120]
-    return path + ("?<query>" if url.query else "")
+    path, _, query = target.partition("?")
+    path = _USER.sub(r"\1<redacted>@", path.partition("#")[0])
+    path = _TOKEN_LIKE.sub("<redacted>", _UNPRINTABLE.sub("?", path))[:120]
+    return path + ("?<query>" if query else "")
 
 
 class JSONRequestHandler(BaseHTTPRequestHandler):
@@ -550,8 +648,15 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
             "Content-Length", "0"
         ).strip() not in {"", "0"}
         try:
+            try:
+                authority, target = split_target(self.path)
+                hosts_sent = self.headers.get_all("Host") or []
+                host = request_host(hosts_sent, authority, self.request_version)
+            except RequestError:
+                self.close_connection = True  # the request is not understood: read no more
+                raise
             hosts: Hosts | None = getattr(self.server, "hosts", None)
-            wrong = None if hosts is None else hosts.refusal(self.headers.get("Host"))
+            wrong = None if hosts is None else hosts.refusal(host)
             if wrong is not None:
                 self.close_connection = True
                 raise RequestError(400, "wrong host", wrong)
@@ -560,7 +665,7 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
                     405, "method not allowed", f"{self.command} is not served here; use "
                     + " or ".join(self.methods)
                 )  # fmt: skip
-            answer = self.respond(self.command, urlsplit(self.path).path)
+            answer = self.respond(self.command, urlsplit(target).path)
         except RequestError as error:
             answer = Response.json(error.body(), error.status)
         except TimeoutError:
@@ -706,7 +811,10 @@ class JSONServer(ThreadingHTTPServer):
     (`~mexican_train.web.WebServer`): on a loopback address, ``localhost`` and loopback
     addresses; on any other, every address, ``localhost``, the name it listens on and
     this machine's name; others get 400 ``{"error": "wrong host"}``.  *allowed_hosts*
-    adds names, without a port (``["*"]``: any).
+    adds names, without a port (``["*"]``: any).  A request with several ``Host``
+    headers, a bad one, or none in HTTP/1.1 gets 400 whatever the hosts; one whose
+    target is a whole URI (``GET http://localhost:8000/seat/0``) is answered as its path,
+    for the URI's host.
 
     Raises:
         InvalidArgumentError: if *allowed_hosts* is not a list of host names, addresses
