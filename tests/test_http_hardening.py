@@ -316,6 +316,24 @@ def test_a_target_in_absolute_form_that_is_no_http_uri_of_a_host_is_refused(
     assert _json_error(answer)["reason"].startswith("the target")
 
 
+@pytest.mark.parametrize(
+    ("method", "target_sent"),
+    [("CONNECT", "x:80"), ("CONNECT", "localhost:80"), ("BREW", "/nowhere"), ("PUT", "/"),
+     ("OPTIONS", "*")],
+)  # fmt: skip
+def test_a_method_served_nowhere_is_a_405_logged_as_sent(
+    target: Target, method: str, target_sent: str
+) -> None:
+    """CONNECT, and any method the server serves for no resource: 405 with Allow, and the
+    log shows the target as it came (``CONNECT x:80``, not a path cut out of it)."""
+    raw = f"{method} {target_sent} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    ((status, headers, body),) = _exchange(target, raw.encode())
+    assert status == 405
+    assert "GET" in headers["allow"].split(", ")
+    assert json.loads(body)["error"] == "method not allowed"
+    assert f'"{method} {target_sent}" 405' in target.log.getvalue()
+
+
 def test_a_body_without_content_length_is_refused(target: Target) -> None:
     """A POST with no Content-Length: 411 in JSON, the connection closed, nothing played."""
     answers = _exchange(target, _post(target, "") + b'{"move": "draw"}')

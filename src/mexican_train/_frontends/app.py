@@ -184,6 +184,8 @@ def _malformed_body(reason: str) -> bytes:
     return json.dumps({"error": "bad request", "reason": reason}).encode()
 
 
+#: The methods the web table serves (HEAD wherever GET, as Starlette does).
+_METHODS: Final[tuple[str, ...]] = ("GET", "HEAD", "POST")
 # Once the client has sent the whole request (or the connection is no longer HTTP), its
 # deadline is over: a long poll may then take its time.
 _RECEIVED: Final = frozenset({h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR})
@@ -910,6 +912,11 @@ def _host_header(scope: Scope) -> str | None:
     return None
 
 
+def _either(words: tuple[str, ...]) -> str:
+    """Return *words* as a choice: ``GET, HEAD or POST``."""
+    return " or ".join((", ".join(words[:-1]), words[-1])) if len(words) > 1 else words[0]
+
+
 def _addressed(scope: Scope) -> Scope:
     """Return *scope*, a request's or a WebSocket's, with a target in absolute form served
     as its path (`split_target`): its host then takes the place of the ``Host`` header,
@@ -934,14 +941,26 @@ def _addressed(scope: Scope) -> Scope:
     }
 
 
-def _refusal(scope: Scope, hosts: Hosts) -> Response | None:
+def _refusal(scope: Scope, hosts: Hosts, allowed: dict[str, tuple[str, ...]]) -> Response | None:
     """Return the answer to a request refused before it is routed, if it is (*scope*
-    `_addressed`)."""
+    `_addressed`; *allowed*: the methods served at each path that has a route)."""
     if scope["http_version"] not in {"1.0", "1.1"}:
         return _json_error(505, "version not supported", "only HTTP/1.0 and 1.1 are served", True)
     wrong = hosts.refusal(_host_header(scope))
     if wrong is not None:
         return _json_error(400, "wrong host", wrong, True)
+    method = scope["method"]
+    if method not in _METHODS:  # served nowhere: CONNECT's target is not even a path
+        path = scope["path"]
+        where, use = (f"at {path[:80]}", allowed[path]) if path in allowed else ("here", _METHODS)
+        answer = _json_error(
+            405,
+            "method not allowed",
+            f"{method[:16]} is not served {where}; use {_either(use)}",
+            True,
+        )
+        answer.headers["Allow"] = ", ".join(use)
+        return answer
     headers = scope["headers"]
     if len(headers) > MAX_HEADERS or any(len(value) > MAX_HEADER for _, value in headers):
         return _json_error(
@@ -968,12 +987,16 @@ def _has_body(headers: list[tuple[bytes, bytes]]) -> bool:
 class _Frame:
     """ASGI middleware: the hosts served, the common headers on every answer, the access log."""
 
-    def __init__(
-        self, app: Callable[[Scope, Receive, Send], Any], log: IO[str] | None, hosts: Hosts
-    ) -> None:
+    def __init__(self, app: Starlette, log: IO[str] | None, hosts: Hosts) -> None:
         self.app = app
         self.log = log
         self.hosts = hosts
+        #: The methods served at each path that has a route, as Starlette answers 405.
+        self.allowed: dict[str, tuple[str, ...]] = {
+            route.path: tuple(method for method in _METHODS if method in route.methods)
+            for route in app.routes
+            if isinstance(route, Route) and route.methods
+        }
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in {"http", "websocket"}:
@@ -1016,7 +1039,7 @@ class _Frame:
             await send(message)
 
         refusal = (
-            _refusal(scope, self.hosts)
+            _refusal(scope, self.hosts, self.allowed)
             if refused is None
             else _json_error(refused.status, refused.error, refused.reason, True)
         )

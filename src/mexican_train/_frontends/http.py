@@ -573,7 +573,8 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
         """Return the token of an ``Authorization: Bearer <token>`` header, or None.
 
         Raises:
-            RequestError: 400 for several ``Authorization`` headers (`bearer`).
+            RequestError: 400 for several ``Authorization`` headers: whose token the
+                request carries is not known.
         """
         return bearer(self.headers.get_all("Authorization") or [])
 
