@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 
 from playwright.sync_api import Browser, sync_playwright
 
@@ -17,6 +18,14 @@ from mexican_train.web import WebServer, WebTable, make_server
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 WAIT = 20_000  # ms: a page that never updates fails the test instead of hanging it
+
+
+def until(condition: Callable[[], bool], what: str) -> None:
+    """Wait until *condition()* holds on the server's side, failing after `WAIT` with *what*."""
+    deadline = time.monotonic() + WAIT / 1000
+    while not condition():
+        assert time.monotonic() < deadline, f"{what}: not within {WAIT / 1000:.0f} s"
+        time.sleep(0.01)
 
 
 @contextlib.contextmanager

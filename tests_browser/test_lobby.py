@@ -14,7 +14,7 @@ from mexican_train import STANDARD
 from mexican_train._frontends.lobby import TABLE_IDLE
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable
-from tests_browser.chromium import WAIT, served
+from tests_browser.chromium import WAIT, served, until
 
 
 @pytest.fixture
@@ -205,6 +205,10 @@ def test_a_page_at_a_table_that_closes_says_so_and_leads_to_the_lobby(
     page.goto(link)
     page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
     page.wait_for_selector("#hand .hand-tile", timeout=WAIT)
+    # The page is live once its first document came over HTTP; its WebSocket may connect
+    # later, and a socket that connects after the table is let go is told its token has
+    # no seat (4403), not why.
+    until(lambda: table.connected[0], "the page's WebSocket connects")
     table.close()
     page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
     main = page.get_by_role("main")

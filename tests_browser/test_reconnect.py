@@ -103,7 +103,19 @@ def _move(page: Page) -> None:
     tiles = page.locator("#hand .hand-tile.playable")
     if tiles.count() > 0:
         tiles.first.click()
-        page.locator("#trains button:not([disabled])").first.click()
+        try:
+            page.locator("#trains button:not([disabled])").first.click(timeout=WAIT)
+        except PlaywrightTimeoutError:
+            said = page.evaluate(
+                "[document.body.dataset.phase, document.body.dataset.live,"
+                " document.body.dataset.version, document.getElementById('status').textContent,"
+                " document.getElementById('error').textContent,"
+                " document.getElementById('hand').innerHTML.slice(0, 1500),"
+                " document.getElementById('trains').innerHTML.slice(0, 3000)]"
+            )
+            pytest.fail(
+                f"no train to click: phase, live, version, status, error, hand, trains {said}"
+            )
     else:
         page.locator("#actions button").first.click()
 

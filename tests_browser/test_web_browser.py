@@ -34,7 +34,7 @@ from mexican_train import (
 )
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable
-from tests_browser.chromium import WAIT, served
+from tests_browser.chromium import WAIT, served, until
 from tests_browser.screenshot import table_in_play
 
 MAX_CLICKS = 600  # two rounds of a double-6 game take far fewer
@@ -188,8 +188,15 @@ def test_two_people_share_a_table_and_see_each_others_moves(
         page.goto(link)
         page.wait_for_selector("#board [data-train]", timeout=WAIT)
     for _ in range(12):
+        # The bot in seat 2 moves in a thread of its own, after a person's move.
+        until(
+            lambda: table.state.current_player in (0, 1) or table.state.is_round_over,
+            "the bot in seat 2 moves",
+        )
+        if table.state.is_round_over:
+            break
         current = table.state.current_player
-        assert current in (0, 1)  # the bot in seat 2 has already moved
+        assert current in (0, 1)
         mover, watcher = pages[current], pages[1 - current]
         _phase(mover)
         _take_turn(mover)
