@@ -330,7 +330,7 @@ def test_a_lobby_table_closed_is_let_go_at_once_and_leaves_room(
     _served(server, first["table"]).close()  # not by expiry: by whoever holds the table
     assert [each.name for each in server.tables] == ["", second["table"]]  # no sweep needed
     status, refused = answer(server, "/api/view", token=_token(first, 0))
-    assert (status, refused["error"]) == (403, "wrong token")
+    assert (status, refused["error"]) == (410, "closed")
     third = _new_table(server)  # the closed table is not served: it counts no more
     assert server.expire_idle() == []  # none expired
     assert [each.name for each in server.tables] == ["", second["table"], third["table"]]
@@ -346,6 +346,63 @@ def test_a_lobby_tables_sockets_close_with_4404_and_the_reason_when_it_closes(
         assert json.loads(socket.recv(timeout=TIMEOUT))["seat"] == 0
         _served(server, made["table"]).close()  # not by expiry: by whoever holds the table
         assert _closing(socket) == (4404, CLOSED)
+
+
+def test_a_lobby_tables_links_are_told_it_closed_whenever_they_come(
+    server: WebServer,
+) -> None:
+    """Once a lobby's table closes, every request with its tokens is answered 410, its
+    error "closed" (as an expired table's say "expired"), and a WebSocket that connects
+    then closes with 4404 and the reason, as those open when it closed did."""
+    made = _new_table(server)  # two people: nothing moves unless they do
+    name, token = made["table"], _token(made, 0)
+    table = _served(server, name)
+    polled: list[tuple[int, Any]] = []
+    since = f"/api/view?since={table.version}"
+    polling = threading.Thread(
+        target=lambda: polled.append(answer(server, since, token=_token(made, 1)))
+    )
+    polling.start()
+    deadline = time.monotonic() + TIMEOUT
+    while not table._polls[1] and time.monotonic() < deadline:  # the poll waits
+        time.sleep(0.01)
+    table.close()  # not by expiry: by whoever holds the table
+    polling.join(TIMEOUT)
+    gone = {"error": "closed", "reason": CLOSED}
+    assert polled == [(410, gone)]  # the long poll ends
+    assert answer(server, "/api/view", token=token) == (410, gone)
+    spectators = made["spectators"].removeprefix("/#token=")
+    assert answer(server, "/api/view", token=spectators) == (410, gone)
+    assert answer(server, "/api/view", token=f"{name}.wrongsecret") == (410, gone)
+    assert answer(server, "/api/move", {"move": "draw"}, token=token) == (410, gone)
+    assert answer(server, "/api/again", {}, token=token) == (410, gone)
+    assert answer(server, "/api/review", token=token) == (410, gone)
+    url = f"ws://127.0.0.1:{server.server_address[1]}/api/ws"
+    with connect(url, open_timeout=TIMEOUT) as socket:
+        socket.send(json.dumps({"token": token}))
+        assert _closing(socket) == (4404, CLOSED)
+    assert _new_table(server)["table"] != name  # its name is not given again
+
+
+def test_the_names_of_tables_that_expired_or_closed_are_remembered_within_one_bound(
+    clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tables that expired and tables that closed share the memory of EXPIRED_KEPT names:
+    the oldest of either kind is forgotten first (then answered as a wrong token's)."""
+    monkeypatch.setattr("mexican_train._frontends.app.EXPIRED_KEPT", 2)
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    made = WebServer(("127.0.0.1", 0), own, log=None, table_idle=HOUR)
+    with serving(made):
+        made.add_expired("t1", REASON)
+        closed = WebTable(2, STANDARD, clock=clock, name="t2")
+        made.add(closed, expires=True)
+        closed.close()
+        assert answer(made, "/api/view", token="t1.secret")[0] == 410
+        made.add_expired("t3", REASON)  # t1 is forgotten, the oldest
+        assert answer(made, "/api/view", token="t1.secret")[0] == 403
+        closed_answer = {"error": "closed", "reason": CLOSED}
+        assert answer(made, "/api/view", token="t2.secret") == (410, closed_answer)
+        assert answer(made, "/api/view", token="t3.secret")[1]["error"] == "expired"
 
 
 def test_the_servers_own_tables_sockets_close_with_4404_when_it_closes(
@@ -379,8 +436,8 @@ def test_a_lobby_table_closed_is_let_go_by_a_server_that_never_sweeps(clock: Clo
         first = _new_table(made)
         _served(made, first["table"]).close()
         assert [each.name for each in made.tables] == [""]  # not kept, nor listed, forever
-        status, refused = answer(made, "/api/view", token=_token(first, 0))
-        assert (status, refused["reason"]) == (403, "no table here has that token")
+        gone = {"error": "closed", "reason": CLOSED}
+        assert answer(made, "/api/view", token=_token(first, 0)) == (410, gone)
         second = _new_table(made)  # the address's one table
         assert [each.name for each in made.tables] == ["", second["table"]]
         assert second["table"] != first["table"]  # no name comes back

@@ -493,7 +493,9 @@ class _Routes:
         # The tables that expire, by name: the address that made each (None: not known,
         # a table resumed from a database).
         self._makers: dict[str, str | None] = {}
-        self._expired: dict[str, str] = {}  # why each table expired, by name, oldest first
+        # The tables let go that expired or closed, by name, oldest first: the error their
+        # links are answered with ("expired" or "closed", 410) and why.
+        self._gone: dict[str, tuple[str, str]] = {}
         self._serial = 0  # the number of the lobby's last table: t1, t2, ...
         self._making: list[str] = []  # the address of each table the lobby is making now
         # The tables above are the event loop's and a sweep's, which runs in another
@@ -508,8 +510,8 @@ class _Routes:
         """Serve *table* too (its name must be new); with *expires*, it expires when idle.
 
         A table that expires is let go as soon as it closes (`WebTable.close`, or it
-        expires), whether or not sweeps run: its links are then answered as a wrong
-        token's (403), or 410 if it expired.  *maker* is the address that made it, if
+        expires), whether or not sweeps run: its links are then answered 410, saying
+        that it expired or that it closed.  *maker* is the address that made it, if
         known: counted towards its share.
 
         Raises:
@@ -523,12 +525,14 @@ class _Routes:
             if self.loop is not None:
                 changes.attach(self.loop)
             self.tables[table.name] = (table, changes)
-            self._expired.pop(table.name, None)
+            self._gone.pop(table.name, None)
             if expires:
                 self._makers[table.name] = maker
-        table.listen(changes.notify)
         if expires:  # let go as soon as it closes: a sweep may never come (no table_idle)
+            # Before its waiters are woken, so that a long poll it ends is told it is gone.
             table.listen(functools.partial(self._let_go_closed, table))
+        table.listen(changes.notify)
+        if expires:
             self._let_go_closed(table)
         if table.bot_failed is None:  # the bot's writer reads why in the server's log
             where = f"table {table.name}: " if table.name else ""
@@ -540,17 +544,21 @@ class _Routes:
         with self._lock:
             if name in self.tables:
                 raise InvalidArgumentError(f"a table named {name!r} is served: it has not expired")
-            self._note_expired(name, reason)
+            self._note_gone(name, "expired", reason)
             serial = _LOBBY_NAME.fullmatch(name)
             if serial is not None:  # every name up to it is passed over
                 self._serial = max(self._serial, int(serial[1]))
 
-    def _note_expired(self, name: str, reason: str) -> None:
-        """Keep why the table *name* expired, for its links (under the lock)."""
-        self._expired.pop(name, None)
-        self._expired[name] = reason
-        while len(self._expired) > EXPIRED_KEPT:
-            del self._expired[next(iter(self._expired))]
+    def _note_gone(self, name: str, error: str, reason: str) -> None:
+        """Keep that the table *name* is gone, for its links: *error* says how
+        (``"expired"``, ``"closed"``), *reason* why (under the lock).
+
+        The newest `EXPIRED_KEPT` are kept, of both kinds together.
+        """
+        self._gone.pop(name, None)
+        self._gone[name] = (error, reason)
+        while len(self._gone) > EXPIRED_KEPT:
+            del self._gone[next(iter(self._gone))]
 
     def listed(self) -> list[WebTable]:
         """Return the tables served, in the order they were added."""
@@ -571,12 +579,15 @@ class _Routes:
             )
 
     def _let_go(self, table: WebTable) -> None:
-        """Serve *table* no more (nor count it); if it expired, its links say why.
+        """Serve *table* no more (nor count it); if it expired or closed, its links say so.
 
-        Its links are then answered as a wrong token's, or 410 if it expired.  Another
+        Its links are then answered 410, with why it expired or `TABLE_CLOSED`, or as a
+        wrong token's if it is let go open (its bots could not start) or closed as the
+        server stops (a server restarted on the same database serves it again).  Another
         table served under its name since is kept.
         """
-        expired = table.expired  # read before the lock: a table's lock is never taken under it
+        # Read before the lock: a table's lock is never taken under it.
+        expired, closed = table.expired, table.closed
         with self._lock:
             found = self.tables.get(table.name)
             if found is None or found[0] is not table:
@@ -584,7 +595,9 @@ class _Routes:
             del self.tables[table.name]
             self._makers.pop(table.name, None)
             if expired is not None:
-                self._note_expired(table.name, expired)
+                self._note_gone(table.name, "expired", expired)
+            elif closed and not self.stopping:
+                self._note_gone(table.name, "closed", TABLE_CLOSED)
 
     def _let_go_closed(self, table: WebTable) -> None:
         """Let *table* go if it has closed (a listener: called at each change of the table)."""
@@ -592,12 +605,13 @@ class _Routes:
             self._let_go(table)
 
     def _new_name(self) -> str:
-        """Return a name for the lobby's next table: one no table served or expired has."""
+        """Return a name for the lobby's next table: one no table served, expired or
+        closed has."""
         with self._lock:
             while True:
                 self._serial += 1
                 name = f"t{self._serial}"
-                if name not in self.tables and name not in self._expired:
+                if name not in self.tables and name not in self._gone:
                     return name
 
     def sweep(self) -> list[str]:
@@ -660,10 +674,10 @@ class _Routes:
         name = token.partition(".")[0] if token is not None and "." in token else ""
         with self._lock:
             found = self.tables.get(name)
-            expired = self._expired.get(name)
+            gone = self._gone.get(name)
         if found is None:
-            if expired is not None:
-                raise RequestError(410, "expired", expired)
+            if gone is not None:  # it expired, or closed
+                raise RequestError(410, *gone)
             reason = "no table here has that token"
             if self.lobby is not None and self.table_idle is not None:
                 # Short enough for a WebSocket's close too (`_close_reason`), whole.
@@ -674,8 +688,18 @@ class _Routes:
             raise RequestError(403, "wrong token", reason)
         table, changes = found
         seat = table.seat_for(token)
-        refuse_expired(table.expired)
+        self._refuse_gone(table)
         return table, changes, seat
+
+    def _refuse_gone(self, table: WebTable) -> None:
+        """Refuse a request to *table* if it has expired, or closed and been let go: 410,
+        its error saying which (``"expired"``, ``"closed"``)."""
+        refuse_expired(table.expired)
+        if table.closed:
+            with self._lock:
+                gone = self._gone.get(table.name)
+            if gone is not None:
+                raise RequestError(410, *gone)
 
     async def page(self, request: Request) -> Response:
         name, kind = _PAGES[request.url.path]
@@ -694,7 +718,7 @@ class _Routes:
                         break
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(changed.wait(), remaining)
-            refuse_expired(table.expired)
+            self._refuse_gone(table)
         return JSONResponse(await run_in_threadpool(table.document, seat))
 
     async def move(self, request: Request) -> Response:
@@ -785,8 +809,9 @@ class _Routes:
         headers on a WebSocket, and a URL ends up in logs); a wrong one is closed with
         code 4403, none in time with 4408.  A socket at a table that has expired, or
         expires while it is open, is closed with `EXPIRED_CLOSE` and the reason; one at
-        a table that closes otherwise with `CLOSED_CLOSE` and `TABLE_CLOSED`, or with
-        `STOPPING_CLOSE` if the server is stopping.
+        a table that has closed otherwise, or closes while it is open, with
+        `CLOSED_CLOSE` and `TABLE_CLOSED`, or with `STOPPING_CLOSE` if the server is
+        stopping.
         """
         await websocket.accept()
         try:
@@ -795,7 +820,9 @@ class _Routes:
             await websocket.close(4408, "say whose seat this is first")
             return
         except RequestError as error:
-            await websocket.close(4400 + error.status % 100, _close_reason(error.reason))
+            # A closed table's late socket closes as its open ones did: 4410 says it expired.
+            code = CLOSED_CLOSE if error.error == "closed" else 4400 + error.status % 100
+            await websocket.close(code, _close_reason(error.reason))
             return
         except WebSocketDisconnect:
             return
@@ -1117,13 +1144,16 @@ class WebServer:
     the same address.  A table of the lobby's that closes
     (`~mexican_train.web.WebTable.close`) is let go at once, as one that expires: it
     counts no more, `tables` lists it no more, its pages' WebSockets close with code
-    4404 and the reason, and its links are answered 403 as a wrong token's.  A table
-    the lobby made expires once nobody has played at it
-    (a move, a new game) for *table_idle* seconds (None: never): the server lets it go,
-    stops its bots, closes its pages' WebSockets with code 4410 and the reason, and
-    answers its links 410 (`expire_idle`; the server looks every tenth of that time, at
-    least every 10 minutes).  The table it was made with, and those `add` is given
-    without *expires*, never expire.  `serve_forever` serves until `shutdown`
+    4404 and the reason, and its links are answered 410 ``{"error": "closed"}`` (a
+    WebSocket's closes with 4404 too).  A table the lobby made expires once nobody has
+    played at it (a move, a new game) for *table_idle* seconds (None: never): the
+    server lets it go, stops its bots, closes its pages' WebSockets with code 4410 and
+    the reason, and answers its links 410 ``{"error": "expired"}`` (`expire_idle`; the
+    server looks every tenth of that time, at least every 10 minutes).  The names of
+    the newest 4,096 tables that expired or closed are remembered, to answer their
+    links so, and the lobby gives none of them to a new table.  The table it was made
+    with, and those `add` is given without *expires*, never expire.  `serve_forever`
+    serves until `shutdown`
     or `server_close`, or Ctrl-C in the main thread.  At most *max_per_client*
     connections come from one address and *max_connections* from all clients together;
     behind a reverse proxy every client has the proxy's address: let the proxy limit
@@ -1234,7 +1264,7 @@ class WebServer:
         With *expires*, the table expires as the lobby's do (``mexican-train serve`` adds
         so the lobby's tables it resumes from its database), and the server lets it go as
         soon as it closes (`~mexican_train.web.WebTable.close`): one closed already is not
-        served.
+        served.  The links of a table let go so are answered 410, saying it closed.
 
         Raises:
             InvalidArgumentError: if a table of that name is served already.

@@ -6,7 +6,7 @@ table with ``POST /api/tables`` (`~mexican_train.web.lobby_table`); the server
 `MAX_TABLES_PER_CLIENT` of the lobby's tables made from that address are.  A table the
 lobby made expires once nobody has played at it for `TABLE_IDLE` seconds
 (`expiry_reason` says so to its people); the names of the newest `EXPIRED_KEPT` that
-expired are remembered.
+expired, or closed, are remembered.
 """
 
 from __future__ import annotations
@@ -35,10 +35,11 @@ MAX_TABLES_PER_CLIENT: Final = 20
 #: Seconds a table the lobby made lives without a move or a new game: then it expires.
 TABLE_IDLE: Final = 24 * 3600.0
 
-#: How many names of the lobby's tables that expired a server remembers, and its database
-#: keeps: the newest, to tell their links they expired.  Far more than `MAX_TABLES`: while
-#: fewer tables than this are served at once, a name forgotten is below the newest kept,
-#: which the lobby passes over with every name up to it, so no new table takes it.
+#: How many names of the lobby's tables that expired or closed a server remembers, and of
+#: those that expired its database keeps: the newest, to tell their links so.  Far more
+#: than `MAX_TABLES`: while fewer tables than this are served at once, a name forgotten is
+#: below the newest kept, which the lobby passes over with every name up to it, so no new
+#: table takes it.
 EXPIRED_KEPT: Final = 4096
 
 #: The fewest and the most players of a table the lobby makes.

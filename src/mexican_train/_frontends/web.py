@@ -1066,7 +1066,9 @@ class WebTable:
         """Stop the bots' thread and wake every waiting request.
 
         A server closes the table's pages' WebSockets with code 4404 (the table has
-        closed), or 1012 when it closes the table as it stops (`WebServer.server_close`).
+        closed), or 1012 when it closes the table as it stops (`WebServer.server_close`);
+        one that lets the table go as it closes (a table of its lobby's) answers its
+        links 410 ``{"error": "closed"}`` from then on.
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()})
         >>> table.start(); table.close()
