@@ -206,8 +206,7 @@ def test_a_page_at_a_table_that_closes_says_so_and_leads_to_the_lobby(
     page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
     page.wait_for_selector("#hand .hand-tile", timeout=WAIT)
     # The page is live once its first document came over HTTP; its WebSocket may connect
-    # later, and a socket that connects after the table is let go is told its token has
-    # no seat (4403), not why.
+    # later: this is the open socket's close (a late one's is the next test's).
     until(lambda: table.connected[0], "the page's WebSocket connects")
     table.close()
     page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
@@ -219,6 +218,34 @@ def test_a_page_at_a_table_that_closes_says_so_and_leads_to_the_lobby(
     assert page.locator("#status").text_content() == "This table has closed."
     assert page.locator("#game").is_hidden()
     assert page.get_by_role("link", name="Make a new table in the lobby").is_visible()
+    assert errors == []
+    context.close()
+
+
+def test_a_link_opened_after_its_table_closed_says_so_and_leads_to_the_lobby(
+    browser: Browser, server: WebServer
+) -> None:
+    """A seat's link opened once its table has closed (answered 410 "closed") says so in
+    the server's words, with the way to a new table, as the page open then does."""
+    table = WebTable(2, STANDARD, seed=1, name="done")  # two people
+    server.add(table, expires=True)
+    table.close()
+    link = f"http://127.0.0.1:{server.server_address[1]}/#token={table.tokens[0]}"
+    context = browser.new_context(bypass_csp=True)
+    errors: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(link)
+    page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
+    main = page.get_by_role("main")
+    assert main.get_by_role("heading", name="This table has closed").count() == 1
+    assert page.locator("#nolink-reason").text_content() == (
+        "Whoever runs the server closed it: it plays no more games."
+    )
+    assert page.locator("#status").text_content() == "This table has closed."
+    assert page.locator("#nolink-help").is_hidden()  # no seat's link would help
+    page.get_by_role("link", name="Make a new table in the lobby").click()
+    page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
     assert errors == []
     context.close()
 

@@ -327,7 +327,7 @@ async function send(notation) {
       selected = null;
       show(answer.data);
     } else if (answer.status === 410) {
-      expired(answer.data.reason);
+      goneAnswer(answer);
     } else {
       $("error").textContent = answer.data.reason || answer.data.error;
       if (answer.status === 409) await refresh();
@@ -364,10 +364,16 @@ function expired(reason) {
   gone("expired", reason || "nobody played at this table for a long time, so it has expired");
 }
 
-// The table has closed (the WebSocket closed with 4404): the program serving it plays no
-// more games at it.  The page says so as for an expired table.
+// The table has closed (410 {"error": "closed"}, or the WebSocket closed with 4404): the
+// program serving it plays no more games at it.  The page says so as for an expired table.
 function closedTable(reason) {
   gone("closed", reason || "this table has closed");
+}
+
+// A 410 answer to any request: the table has closed, or else expired.
+function goneAnswer(answer) {
+  if (answer.data.error === "closed") closedTable(answer.data.reason);
+  else expired(answer.data.reason);
 }
 
 function gone(how, said) {
@@ -519,7 +525,7 @@ async function again() {
     received(answer.data);
     refocus();  // the button is gone: the focus goes to the new hand
   } else if (answer.status === 410) {
-    expired(answer.data.reason);
+    goneAnswer(answer);
   } else {
     // Once the game is over the controls are hidden: show them for the reason.
     $("controls").hidden = false;
@@ -555,7 +561,7 @@ async function poll(ms) {
   while (Date.now() < end) {
     const answer = await api("/api/view?since=" + (doc ? doc.version : 0));
     if (answer.status === 401 || answer.status === 403) return refused(answer);
-    if (answer.status === 410) return expired(answer.data.reason);
+    if (answer.status === 410) return goneAnswer(answer);
     if (!answer.ok) break;
     worked = true;
     received(answer.data);
@@ -598,7 +604,7 @@ async function start() {
     try {
       const answer = await refresh();
       if (answer.status === 401 || answer.status === 403) return refused(answer);
-      if (answer.status === 410) return expired(answer.data.reason);
+      if (answer.status === 410) return goneAnswer(answer);
       if (answer.ok) break;
     } catch (error) {
       $("status").textContent = "Cannot reach the table; retrying\u2026";
