@@ -426,6 +426,16 @@ def test_the_sockets_close_with_1012_when_the_server_closes(server: WebServer) -
         assert _closing(socket)[0] == 1012
 
 
+def test_a_table_closed_as_the_server_stops_is_not_told_closed(server: WebServer) -> None:
+    """A server that stops closes its tables, not for good: a server restarted on its
+    database serves them again, so their links are not told that they closed."""
+    made = _new_table(server)
+    server.server_close()
+    with pytest.raises(RequestError) as refused:
+        server._routes.find(_token(made, 0))
+    assert (refused.value.status, refused.value.error) == (403, "wrong token")
+
+
 def test_a_lobby_table_closed_is_let_go_by_a_server_that_never_sweeps(clock: Clock) -> None:
     own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
     made = WebServer(
