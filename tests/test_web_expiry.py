@@ -414,6 +414,12 @@ def test_the_servers_own_tables_sockets_close_with_4404_when_it_closes(
         assert json.loads(socket.recv(timeout=TIMEOUT))["seat"] == 0
         server.table.close()
         assert _closing(socket) == (4404, CLOSED)
+    # Served still, it plays no more: its links are told it closed, as a lobby table's.
+    gone = {"error": "closed", "reason": CLOSED}
+    token = server.table.tokens[0]
+    assert answer(server, "/api/view", token=token) == (410, gone)
+    assert answer(server, f"/api/view?since={server.table.version}", token=token) == (410, gone)
+    assert answer(server, "/api/move", {"move": "draw"}, token=token) == (410, gone)
 
 
 def test_the_sockets_close_with_1012_when_the_server_closes(server: WebServer) -> None:

@@ -692,14 +692,12 @@ class _Routes:
         return table, changes, seat
 
     def _refuse_gone(self, table: WebTable) -> None:
-        """Refuse a request to *table* if it has expired, or closed and been let go: 410,
-        its error saying which (``"expired"``, ``"closed"``)."""
+        """Refuse a request to *table* if it has expired or closed: 410, its error saying
+        which (``"expired"``, ``"closed"``).  A table closed as the server stops is not
+        refused so: a server restarted on its database serves it again."""
         refuse_expired(table.expired)
-        if table.closed:
-            with self._lock:
-                gone = self._gone.get(table.name)
-            if gone is not None:
-                raise RequestError(410, *gone)
+        if table.closed and not self.stopping:
+            raise RequestError(410, "closed", TABLE_CLOSED)
 
     async def page(self, request: Request) -> Response:
         name, kind = _PAGES[request.url.path]
