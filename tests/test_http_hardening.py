@@ -334,6 +334,16 @@ def test_a_method_served_nowhere_is_a_405_logged_as_sent(
     assert f'"{method} {target_sent}" 405' in target.log.getvalue()
 
 
+@pytest.mark.parametrize("sent", ["/a%20b%3Fc", "/caf%C3%A9"])
+def test_a_target_is_logged_as_sent_its_escapes_kept(target: Target, sent: str) -> None:
+    """The log shows a target's percent escapes as they came, by both servers: decoded,
+    ``%3F`` would read as a query, and a space or a UTF-8 letter as ``?``."""
+    raw = f"GET {sent} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    ((status, _, _),) = _exchange(target, raw.encode())
+    assert status == 404
+    assert f'"GET {sent}" 404' in target.log.getvalue()
+
+
 def test_a_body_without_content_length_is_refused(target: Target) -> None:
     """A POST with no Content-Length: 411 in JSON, the connection closed, nothing played."""
     answers = _exchange(target, _post(target, "") + b'{"move": "draw"}')

@@ -1087,7 +1087,9 @@ class _Frame:
             return
         client = scope.get("client") or ("-", 0)
         query = "?<query>" if scope.get("query_string") else ""
-        path = _shown_path(scope.get("path", "")) + query
+        raw = scope.get("raw_path")  # as sent: its escapes kept, as JSONServer logs it
+        path = _shown_path(scope.get("path", "") if raw is None else raw.decode("latin-1"))
+        path += query
         stamp = time.strftime("%H:%M:%S")
         with contextlib.suppress(OSError, ValueError):  # a closed log must not stop the table
             method = scope.get("method", "GET")[:16]  # a WebSocket's upgrade is a GET
