@@ -528,11 +528,9 @@ class _Routes:
             self._gone.pop(table.name, None)
             if expires:
                 self._makers[table.name] = maker
-        if expires:  # let go as soon as it closes: a sweep may never come (no table_idle)
-            # Before its waiters are woken, so that a long poll it ends is told it is gone.
-            table.listen(functools.partial(self._let_go_closed, table))
         table.listen(changes.notify)
-        if expires:
+        if expires:  # let go as soon as it closes: a sweep may never come (no table_idle)
+            table.listen(functools.partial(self._let_go_closed, table))
             self._let_go_closed(table)
         if table.bot_failed is None:  # the bot's writer reads why in the server's log
             where = f"table {table.name}: " if table.name else ""
