@@ -190,6 +190,17 @@ def test_a_page_at_a_table_that_expires_says_so_and_leads_to_the_lobby(
     context.close()
 
 
+def _says_closed(page: Page) -> None:
+    """Wait until *page* says its table has closed, in the server's words."""
+    page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
+    main = page.get_by_role("main")
+    assert main.get_by_role("heading", name="This table has closed").count() == 1
+    assert page.locator("#nolink-reason").text_content() == (
+        "Whoever runs the server closed it: it plays no more games."
+    )
+    assert page.locator("#status").text_content() == "This table has closed."
+
+
 def test_a_page_at_a_table_that_closes_says_so_and_leads_to_the_lobby(
     browser: Browser, server: WebServer
 ) -> None:
@@ -209,13 +220,7 @@ def test_a_page_at_a_table_that_closes_says_so_and_leads_to_the_lobby(
     # later: this is the open socket's close (a late one's is the next test's).
     until(lambda: table.connected[0], "the page's WebSocket connects")
     table.close()
-    page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
-    main = page.get_by_role("main")
-    assert main.get_by_role("heading", name="This table has closed").count() == 1
-    assert page.locator("#nolink-reason").text_content() == (
-        "Whoever runs the server closed it: it plays no more games."
-    )
-    assert page.locator("#status").text_content() == "This table has closed."
+    _says_closed(page)
     assert page.locator("#game").is_hidden()
     assert page.get_by_role("link", name="Make a new table in the lobby").is_visible()
     assert errors == []
@@ -236,13 +241,7 @@ def test_a_link_opened_after_its_table_closed_says_so_and_leads_to_the_lobby(
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(link)
-    page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
-    main = page.get_by_role("main")
-    assert main.get_by_role("heading", name="This table has closed").count() == 1
-    assert page.locator("#nolink-reason").text_content() == (
-        "Whoever runs the server closed it: it plays no more games."
-    )
-    assert page.locator("#status").text_content() == "This table has closed."
+    _says_closed(page)
     assert page.locator("#nolink-help").is_hidden()  # no seat's link would help
     page.get_by_role("link", name="Make a new table in the lobby").click()
     page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
