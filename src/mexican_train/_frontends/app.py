@@ -36,8 +36,8 @@ clients is the guard here, in five parts:
 
 Every answer is JSON with ``{"error", "reason"}`` on failure, carries
 ``Cache-Control: no-store``, ``X-Content-Type-Options: nosniff`` and
-``Referrer-Policy: no-referrer``, and the access log shows the method, the path
-without its query and the status: never a token.
+``Referrer-Policy: no-referrer``, and the access log shows the method, the target as
+sent without its query (``CONNECT x:80``, a whole URI) and the status: never a token.
 """
 
 from __future__ import annotations
