@@ -236,7 +236,7 @@ def test_v2_train_dominoes_has_no_mexican_train() -> None:
     assert legal_moves(plain) == (on("5-4", 0), on("6-3", 1))
     with pytest.raises(IllegalMoveError) as info:
         apply(plain, on("6-3", M))
-    assert info.value.reason == "V2: the Mexican train is not open to seat 0"  # never: not "yet"
+    assert info.value.reason == "V2: the Mexican train is not open to seat 0"  # it never opens
 
 
 def test_v2_mexican_after_own_train_waits_for_the_players_own_train() -> None:
