@@ -783,3 +783,31 @@ def test_the_idle_time_is_a_number_of_seconds(idle: Any) -> None:
     own = WebTable(2, STANDARD, bots={1: GreedyPlayer()})
     with pytest.raises(InvalidArgumentError, match="table_idle is a number of seconds"):
         WebServer(("127.0.0.1", 0), own, log=None, table_idle=idle)
+
+
+def test_a_closed_table_takes_no_move_nor_new_game_whenever_it_closed() -> None:
+    """A table refuses a move and a new game under its own lock once it has closed
+    (410 "closed"): a close between a server's look at the table and the change itself
+    changes nothing."""
+    table = WebTable(2, STANDARD, seed=3)
+    table.close()
+    move = legal_moves(table.state)[0]
+    changes: list[Callable[[], object]] = [lambda: table.play(0, move), lambda: table.again(0)]
+    for change in changes:
+        with pytest.raises(RequestError) as refused:
+            change()
+        assert refused.value.body() == {"error": "closed", "reason": CLOSED}
+    assert table.version == 0
+
+
+def test_a_change_at_a_table_closed_as_the_server_stops_is_to_be_tried_again(
+    server: WebServer,
+) -> None:
+    """A move or new game that meets its table closed as the server stops is answered
+    503: a server restarted on its database serves the table again."""
+    token = server.table.tokens[0]  # the server's own table: served while it closes
+    server._routes.stopping = True  # the instant between the server's look and the change
+    server.table.close()
+    stopping = {"error": "stopping", "reason": "the server is stopping: try again once it is back"}
+    assert answer(server, "/api/move", {"move": "draw"}, token=token) == (503, stopping)
+    assert answer(server, "/api/again", {}, token=token) == (503, stopping)

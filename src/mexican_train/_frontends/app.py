@@ -82,13 +82,14 @@ from .http import (
     MAX_CONNECTIONS,
     MAX_PER_CLIENT,
     REQUEST_TIMEOUT,
+    TABLE_CLOSED,
     Hosts,
     RequestError,
     _shown_path,
     bearer,
     checked_hosts,
     read_json,
-    refuse_expired,
+    refuse_gone,
     request_host,
     split_target,
 )
@@ -132,7 +133,6 @@ EXPIRED_CLOSE: Final = 4410
 #: The close code of a page's WebSocket when its table closes (`WebTable.close`) while
 #: the server serves on; `TABLE_CLOSED` is the reason.
 CLOSED_CLOSE: Final = 4404
-TABLE_CLOSED: Final = "whoever runs the server closed it: it plays no more games"
 #: The close code of the pages' WebSockets when the server stops (``Service Restart``): a
 #: server restarted on the same database serves their tables again.
 STOPPING_CLOSE: Final = 1012
@@ -693,9 +693,7 @@ class _Routes:
         """Refuse a request to *table* if it has expired or closed: 410, its error saying
         which (``"expired"``, ``"closed"``).  A table closed as the server stops is not
         refused so: a server restarted on its database serves it again."""
-        refuse_expired(table.expired)
-        if table.closed and not self.stopping:
-            raise RequestError(410, "closed", TABLE_CLOSED)
+        refuse_gone(table.expired, table.closed and not self.stopping)
 
     async def page(self, request: Request) -> Response:
         name, kind = _PAGES[request.url.path]
@@ -728,7 +726,7 @@ class _Routes:
         if version is not None and version not in BOUNDS["version"]:
             raise RequestError(400, "bad request", "version is the number the table showed")
         move = _read_move(body["move"])
-        return JSONResponse(await run_in_threadpool(table.play, seat, move, version))
+        return JSONResponse(await self._changed(table.play, seat, move, version))
 
     async def review(self, request: Request) -> Response:
         table, _, seat = self.find(_bearer(request))
@@ -736,7 +734,23 @@ class _Routes:
 
     async def again(self, request: Request) -> Response:
         table, _, seat = self.find(_bearer(request))
-        return JSONResponse(await run_in_threadpool(table.again, seat))
+        return JSONResponse(await self._changed(table.again, seat))
+
+    async def _changed(self, change: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+        """Return what *change* (a table's `play` or `again`) returns, in a worker thread.
+
+        A table closed as the server stops refuses the change as closed; its people are
+        told to try again (503) instead: a server restarted on its database serves the
+        table again.
+        """
+        try:
+            return await run_in_threadpool(change, *args)
+        except RequestError as error:
+            if error.error == "closed" and self.stopping:
+                raise RequestError(
+                    503, "stopping", "the server is stopping: try again once it is back"
+                ) from None
+            raise
 
     async def choices(self, request: Request) -> Response:
         if self.lobby is None:

@@ -72,7 +72,7 @@ __all__ = [
     "json_depth",
     "lacks_web_extra",
     "read_json",
-    "refuse_expired",
+    "refuse_gone",
     "request_host",
     "split_target",
 ]
@@ -331,11 +331,21 @@ class RequestError(MexicanTrainError, ValueError):
         return {"error": self.error, "reason": self.reason}
 
 
-def refuse_expired(expired: str | None) -> None:
-    """Refuse a request to a table that has expired: 410, *expired* saying why (None: it
-    has not expired, and nothing is refused)."""
+#: Why a table that closed (`~mexican_train.web.WebTable.close`) plays no more.
+TABLE_CLOSED: Final = "whoever runs the server closed it: it plays no more games"
+
+
+def refuse_gone(expired: str | None, closed: bool) -> None:
+    """Refuse a request to a table that has expired or closed: 410, its error saying
+    which (``"expired"``, with *expired* saying why; ``"closed"``, with `TABLE_CLOSED`).
+
+    *expired* is None for a table that has not expired; nothing is refused for a table
+    that has neither expired nor closed.
+    """
     if expired is not None:
         raise RequestError(410, "expired", expired)
+    if closed:
+        raise RequestError(410, "closed", TABLE_CLOSED)
 
 
 @attrs.frozen

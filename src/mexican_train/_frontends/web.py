@@ -42,7 +42,7 @@ from .._formats.notation import format_move
 from .._formats.record import GameRecord, ReplayError, replay
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
-from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, checked_hosts, refuse_expired
+from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, checked_hosts, refuse_gone
 from .lobby import LOBBY_PLAYERS, TABLE_IDLE, expiry_reason, lobby_choices
 from .narrate import drawn_for_engine, marker_rule, review_report, round_result
 from .store import UNTOUCHED, StoredTable, StoreError, TableStore, token_hash
@@ -676,7 +676,8 @@ class WebTable:
 
         Raises:
             RequestError: 409 if it is not the seat's turn or the table moved on,
-                422 if the rules refuse the move (the reason names the rule).
+                422 if the rules refuse the move (the reason names the rule), 410 if
+                the table has expired or closed.
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
         >>> seat = table.state.current_player
@@ -689,7 +690,7 @@ class WebTable:
             raise RequestError(403, "a spectator", "a spectator watches: only seats move")
         with self._writing:
             with self._changed:
-                refuse_expired(self._expired)
+                refuse_gone(self._expired, self._closed)
                 if version is not None and version != self._version:
                     raise RequestError(
                         409,
@@ -733,7 +734,7 @@ class WebTable:
             raise RequestError(403, "a spectator", "a spectator watches: only seats deal")
         with self._writing:
             with self._changed:
-                refuse_expired(self._expired)
+                refuse_gone(self._expired, self._closed)
                 if not self._state.is_over:
                     raise RequestError(409, "not over", "the game is not over: finish it first")
                 state = new_game(self._state.players, self._state.rules, None)
@@ -1067,8 +1068,8 @@ class WebTable:
 
         A server closes the table's pages' WebSockets with code 4404 (the table has
         closed), or 1012 when it closes the table as it stops (`WebServer.server_close`);
-        one that lets the table go as it closes (a table of its lobby's) answers its
-        links 410 ``{"error": "closed"}`` from then on.
+        its links are answered 410 ``{"error": "closed"}`` from then on, and the table
+        itself takes no move nor new game (`play`, `again`: `RequestError` 410).
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()})
         >>> table.start(); table.close()
