@@ -15,10 +15,10 @@ every game of it with their moves, in one transaction that keeps its name and wh
 expired (`TableStore.expire`, `TableStore.expired`): a restarted server tells its links
 so, and never gives its name to a new table.  The names of the newest `EXPIRED_KEPT`
 tables that expired are kept, as the server remembers them: the same transaction
-deletes the oldest beyond them, so that the database does not grow without end.  A new table of the command line's (named
-``""``) replaces those kept but the ones its server names, every game of them deleted
-with its moves in the same transaction (`TableStore.replace`).  Nothing else is ever
-deleted.
+deletes the oldest beyond them, so that the database does not grow without end.  A new
+table of the command line's (named ``""``) replaces those kept but the ones its server
+names, every game of them deleted with its moves in the same transaction
+(`TableStore.replace`).  Nothing else is ever deleted.
 
 >>> from mexican_train import HUB, Draw, new_game
 >>> store = TableStore(":memory:")
