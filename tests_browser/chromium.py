@@ -11,13 +11,57 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from mexican_train.web import WebServer, WebTable, make_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 WAIT = 20_000  # ms: a page that never updates fails the test instead of hanging it
+
+
+# Each document a page receives, by WebSocket or in a JSON answer, noted in
+# window.__documents for a failure's message: [ms since load, how, version, moves, seat to move].
+_RECORDER = """
+(() => {
+  const notes = window.__documents = [];
+  const note = (how, text) => {
+    try {
+      const d = JSON.parse(text);
+      if (d && d.view) {
+        notes.push([Math.round(performance.now()), how, d.version, d.moves.length, d.view.current_player]);
+      } else {
+        notes.push([Math.round(performance.now()), how, d && (d.error || d.seat)]);
+      }
+    } catch (error) { /* not JSON */ }
+  };
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => note("socket", event.data));
+      this.addEventListener("close", (event) => notes.push([Math.round(performance.now()), "closed", event.code]));
+    }
+  };
+  const fetched = window.fetch;
+  window.fetch = async (...args) => {
+    const answer = await fetched(...args);
+    answer.clone().text().then((text) => note(String(args[0]), text), () => {});
+    return answer;
+  };
+})();
+"""
+
+
+def recorded(context: BrowserContext) -> BrowserContext:
+    """*context*, its pages noting each document they receive (see `documents`)."""
+    context.add_init_script(_RECORDER)
+    return context
+
+
+def documents(page: Page) -> object:
+    """The last documents *page* received (of a `recorded` context), for a failure's message."""
+    return page.evaluate("(window.__documents || []).slice(-12)")
 
 
 def until(condition: Callable[[], bool], what: str) -> None:

@@ -22,7 +22,7 @@ from mexican_train._frontends import web
 from mexican_train._frontends.store import TableStore
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import SPECTATOR, WebTable, make_server
-from tests_browser.chromium import WAIT
+from tests_browser.chromium import WAIT, documents, recorded
 
 
 def _serve(db: Path, port: int, *table: str) -> tuple[subprocess.Popen[str], str]:
@@ -114,7 +114,8 @@ def _move(page: Page) -> None:
                 " document.getElementById('trains').innerHTML.slice(0, 3000)]"
             )
             pytest.fail(
-                f"no train to click: phase, live, version, status, error, hand, trains {said}"
+                f"no train to click: phase, live, version, status, error, hand, trains {said}; "
+                f"the last documents received (ms, how, version, moves, to move): {documents(page)}"
             )
     else:
         page.locator("#actions button").first.click()
@@ -127,7 +128,7 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
     process, printed = _serve(db, 0)
     link = re.search(r"seat 0: (http://\S+)", printed).group(1)  # type: ignore[union-attr]
     port = int(re.search(r":(\d+)/", link).group(1))  # type: ignore[union-attr]
-    page = browser.new_context(bypass_csp=True).new_page()
+    page = recorded(browser.new_context(bypass_csp=True)).new_page()
     try:
         page.goto(link)
         _live(page, "yes")
