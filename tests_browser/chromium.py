@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from mexican_train.web import WebServer, WebTable, make_server
 
@@ -62,6 +63,25 @@ def recorded(context: BrowserContext) -> BrowserContext:
 def documents(page: Page) -> object:
     """The last documents *page* received (of a `recorded` context), for a failure's message."""
     return page.evaluate("(window.__documents || []).slice(-12)")
+
+
+def click_a_train(page: Page) -> None:
+    """Click the first train the chosen tile may go on; if none can be clicked, fail with
+    what the page shows and the last documents it received (a `recorded` page's)."""
+    try:
+        page.locator("#trains button:not([disabled])").first.click(timeout=WAIT)
+    except PlaywrightTimeoutError:
+        said = page.evaluate(
+            "[document.body.dataset.phase, document.body.dataset.live,"
+            " document.body.dataset.version, document.getElementById('status').textContent,"
+            " document.getElementById('hint').textContent,"
+            " document.getElementById('error').textContent,"
+            " document.getElementById('trains').innerHTML.slice(0, 2000)]"
+        )
+        raise AssertionError(
+            f"no train to click: phase, live, version, status, hint, error, trains {said}; "
+            f"the last documents received (ms, how, version, moves, to move): {documents(page)}"
+        ) from None
 
 
 def until(condition: Callable[[], bool], what: str) -> None:

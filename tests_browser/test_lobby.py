@@ -23,12 +23,18 @@ def server() -> Iterator[WebServer]:
         yield made
 
 
-def _open_lobby(browser: Browser, server: WebServer) -> tuple[BrowserContext, Page, list[str]]:
-    """Return a new context, its page on the lobby once shown, and that page's errors."""
+def _watched(browser: Browser) -> tuple[BrowserContext, Page, list[str]]:
+    """Return a new context, a page of it, and the list its page's errors go to."""
     context = browser.new_context(bypass_csp=True)
     errors: list[str] = []
-    lobby = context.new_page()
-    lobby.on("pageerror", lambda error: errors.append(str(error)))
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+def _open_lobby(browser: Browser, server: WebServer) -> tuple[BrowserContext, Page, list[str]]:
+    """Return a new context, its page on the lobby once shown, and that page's errors."""
+    context, lobby, errors = _watched(browser)
     lobby.goto(f"http://127.0.0.1:{server.server_address[1]}/")
     lobby.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
     return context, lobby, errors
@@ -209,10 +215,7 @@ def test_a_page_at_a_table_that_closes_says_so_and_leads_to_the_lobby(
     table = WebTable(2, STANDARD, seed=1, name="done")  # two people
     server.add(table, expires=True)
     link = f"http://127.0.0.1:{server.server_address[1]}/#token={table.tokens[0]}"
-    context = browser.new_context(bypass_csp=True)
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page, errors = _watched(browser)
     page.goto(link)
     page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
     page.wait_for_selector("#hand .hand-tile", timeout=WAIT)
@@ -236,10 +239,7 @@ def test_a_link_opened_after_its_table_closed_says_so_and_leads_to_the_lobby(
     server.add(table, expires=True)
     table.close()
     link = f"http://127.0.0.1:{server.server_address[1]}/#token={table.tokens[0]}"
-    context = browser.new_context(bypass_csp=True)
-    errors: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page, errors = _watched(browser)
     page.goto(link)
     _says_closed(page)
     assert page.locator("#nolink-help").is_hidden()  # no seat's link would help

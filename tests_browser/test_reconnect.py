@@ -22,7 +22,7 @@ from mexican_train._frontends import web
 from mexican_train._frontends.store import TableStore
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import SPECTATOR, WebTable, make_server
-from tests_browser.chromium import WAIT, documents, recorded
+from tests_browser.chromium import WAIT, click_a_train, recorded
 
 
 def _serve(db: Path, port: int, *table: str) -> tuple[subprocess.Popen[str], str]:
@@ -103,20 +103,7 @@ def _move(page: Page) -> None:
     tiles = page.locator("#hand .hand-tile.playable")
     if tiles.count() > 0:
         tiles.first.click()
-        try:
-            page.locator("#trains button:not([disabled])").first.click(timeout=WAIT)
-        except PlaywrightTimeoutError:
-            said = page.evaluate(
-                "[document.body.dataset.phase, document.body.dataset.live,"
-                " document.body.dataset.version, document.getElementById('status').textContent,"
-                " document.getElementById('error').textContent,"
-                " document.getElementById('hand').innerHTML.slice(0, 1500),"
-                " document.getElementById('trains').innerHTML.slice(0, 3000)]"
-            )
-            pytest.fail(
-                f"no train to click: phase, live, version, status, error, hand, trains {said}; "
-                f"the last documents received (ms, how, version, moves, to move): {documents(page)}"
-            )
+        click_a_train(page)
     else:
         page.locator("#actions button").first.click()
 

@@ -34,7 +34,7 @@ from mexican_train import (
 )
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable
-from tests_browser.chromium import WAIT, documents, recorded, served, until
+from tests_browser.chromium import WAIT, click_a_train, recorded, served, until
 from tests_browser.screenshot import table_in_play
 
 MAX_CLICKS = 600  # two rounds of a double-6 game take far fewer
@@ -110,18 +110,7 @@ def _take_turn(page: Page) -> str:
             lit.first.locator(".open-end").click()
             clicked = "board"
         else:
-            try:
-                page.locator("#trains button:not([disabled])").first.click(timeout=WAIT)
-            except PlaywrightTimeoutError:
-                said = page.evaluate(
-                    "[document.body.dataset.phase, document.body.dataset.version,"
-                    " document.getElementById('hint').textContent,"
-                    " document.getElementById('error').textContent]"
-                )
-                pytest.fail(
-                    f"no train to click (phase, version, hint, error {said}); the last "
-                    f"documents received (ms, how, version, moves, to move): {documents(page)}"
-                )
+            click_a_train(page)
             clicked = "button"
     else:
         page.locator("#actions button").first.click()
