@@ -22,7 +22,8 @@ WAIT = 20_000  # ms: a page that never updates fails the test instead of hanging
 
 
 # Each document a page receives, by WebSocket or in a JSON answer, noted in
-# window.__documents for a failure's message: [ms since load, how, version, moves, seat to move].
+# window.__documents for a failure's message: [ms since load, how, version, moves, seat to
+# move]; and its sockets' closes and the clicks, with what was clicked.
 _RECORDER = """
 (() => {
   const notes = window.__documents = [];
@@ -36,6 +37,10 @@ _RECORDER = """
       }
     } catch (error) { /* not JSON */ }
   };
+  document.addEventListener("click", (event) => {
+    const at = event.target instanceof Element ? event.target.closest("[data-tile], [data-train], [data-kind]") : null;
+    notes.push([Math.round(performance.now()), "click", at ? JSON.stringify(at.dataset) : String(event.target)]);
+  }, true);
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
@@ -65,23 +70,29 @@ def documents(page: Page) -> object:
     return page.evaluate("(window.__documents || []).slice(-12)")
 
 
+def shown(page: Page) -> str:
+    """What *page* shows, and the last documents it received (a `recorded` page's), in
+    words for a failure's message."""
+    said = page.evaluate(
+        "[document.body.dataset.phase, document.body.dataset.live,"
+        " document.body.dataset.version, document.getElementById('status').textContent,"
+        " document.getElementById('hint').textContent,"
+        " document.getElementById('error').textContent,"
+        " document.getElementById('trains').innerHTML.slice(0, 2000)]"
+    )
+    return (
+        f"phase, live, version, status, hint, error, trains {said}; the last documents "
+        f"received (ms since load, how, version, moves, to move): {documents(page)}"
+    )
+
+
 def click_a_train(page: Page) -> None:
-    """Click the first train the chosen tile may go on; if none can be clicked, fail with
-    what the page shows and the last documents it received (a `recorded` page's)."""
+    """Click the first train the chosen tile may go on; if none can be clicked, fail
+    with what the page shows (`shown`)."""
     try:
         page.locator("#trains button:not([disabled])").first.click(timeout=WAIT)
     except PlaywrightTimeoutError:
-        said = page.evaluate(
-            "[document.body.dataset.phase, document.body.dataset.live,"
-            " document.body.dataset.version, document.getElementById('status').textContent,"
-            " document.getElementById('hint').textContent,"
-            " document.getElementById('error').textContent,"
-            " document.getElementById('trains').innerHTML.slice(0, 2000)]"
-        )
-        raise AssertionError(
-            f"no train to click: phase, live, version, status, hint, error, trains {said}; "
-            f"the last documents received (ms, how, version, moves, to move): {documents(page)}"
-        ) from None
+        raise AssertionError(f"no train to click: {shown(page)}") from None
 
 
 def until(condition: Callable[[], bool], what: str) -> None:

@@ -34,7 +34,7 @@ from mexican_train import (
 )
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable
-from tests_browser.chromium import WAIT, click_a_train, recorded, served, until
+from tests_browser.chromium import WAIT, click_a_train, recorded, served, shown, until
 from tests_browser.screenshot import table_in_play
 
 MAX_CLICKS = 600  # two rounds of a double-6 game take far fewer
@@ -115,7 +115,10 @@ def _take_turn(page: Page) -> str:
     else:
         page.locator("#actions button").first.click()
         clicked = "action"
-    page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
+    try:
+        page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"the {clicked} clicked made no move: {shown(page)}") from None
     assert page.locator("#error").text_content() == ""
     return clicked
 
