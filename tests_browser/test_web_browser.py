@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket
+from playwright.sync_api import APIResponse, Browser, Page, Route, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from mexican_train import (
@@ -127,6 +127,59 @@ def _hand_on_page(page: Page) -> list[str]:
     return sorted(
         page.locator("#hand .hand-tile").evaluate_all("gs => gs.map(g => g.dataset.tile)")
     )
+
+
+def _click_a_move(page: Page) -> None:
+    """Click a move: a playable tile and a train for it, else the first action."""
+    tiles = page.locator("#hand .hand-tile.playable")
+    if tiles.count() > 0:
+        tiles.first.click()
+        click_a_train(page)
+    else:
+        page.locator("#actions button").first.click()
+
+
+def test_a_move_chosen_before_the_last_ones_answer_is_made(
+    browser: Browser, one_person: WebServer
+) -> None:
+    """The answer to a move may come after the table it made has come over the WebSocket:
+    the person may choose their next move from that table before it, and the late answer
+    neither drops that move nor puts back the tile chosen for it."""
+    table = one_person.table
+    page = _page(browser)
+    page.goto(one_person.links()[0])
+    assert _phase(page) == "my-turn"
+    held: list[tuple[Route, APIResponse]] = []
+
+    def hold_the_first(route: Route) -> None:
+        answer = route.fetch()  # the server makes the move; the page hears of it later
+        if held:
+            route.fulfill(response=answer)
+        else:
+            held.append((route, answer))
+
+    page.route("**/api/move", hold_the_first)
+    first = table.version
+    _click_a_move(page)
+    # The move's table comes over the WebSocket, then (the bot's moves, if any) the
+    # person's turn again; the answer to the move is held.  (Playwright's calls run the
+    # route's handler: the test waits in them.)
+    page.wait_for_function(
+        f"Number(document.body.dataset.version) > {first}"
+        " && document.body.dataset.phase === 'my-turn'",
+        timeout=WAIT,
+    )
+    assert len(held) == 1
+    second = table.version
+    _click_a_move(page)
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the first move's answer, late
+    try:
+        page.wait_for_function(f"Number(document.body.dataset.version) > {second}", timeout=WAIT)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"the second move was not made: {shown(page)}") from None
+    assert table.version > second
+    assert page.locator("#error").text_content() == ""
 
 
 def test_a_person_plays_a_whole_game_by_clicking(

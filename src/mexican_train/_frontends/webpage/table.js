@@ -11,7 +11,7 @@ const MEXICAN = -1;
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
 let doc = null;       // the seat's latest document
 let selected = null;  // the tile chosen in the hand, as "a-b"
-let sending = false;
+let sentFrom = null;  // the version of the table a move in flight was chosen from
 let expanded = new Set();  // the trains whose first tiles are unfolded, this round
 let round = null;         // the round they are unfolded in
 let logShown = [];        // the log's lines on the page
@@ -318,13 +318,19 @@ function refocus() {
 }
 
 async function send(notation) {
-  if (sending || !doc) return;
-  sending = true;
+  // One move from each table shown: a second click before the answer is not a second
+  // move.  The table the move made may come over the WebSocket before the answer: the
+  // next move, chosen from it, is sent then.
+  if (!doc || doc.version === sentFrom) return;
+  const from = doc.version;
+  sentFrom = from;
   try {
-    const answer = await api("/api/move", {move: notation, version: doc.version});
+    const answer = await api("/api/move", {move: notation, version: from});
     if (answer.ok) {
-      $("error").textContent = "";
-      selected = null;
+      // A late answer is older than the table shown: show() keeps the tile chosen since
+      // (the one played has left the hand: show() lets it go), and what the page says of
+      // a later move stays.
+      if (answer.data.version >= doc.version) $("error").textContent = "";
       show(answer.data);
     } else if (answer.status === 410) {
       goneAnswer(answer);
@@ -342,7 +348,7 @@ async function send(notation) {
       // Unreachable still: the WebSocket's loop says so, and catches up once it is back.
     }
   } finally {
-    sending = false;
+    if (sentFrom === from) sentFrom = null;
   }
 }
 
