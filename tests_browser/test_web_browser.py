@@ -77,8 +77,12 @@ def late() -> Iterator[WebServer]:
 
 
 def _phase(page: Page) -> str:
+    """Wait until *page* shows something to do, its WebSocket's first document come (a
+    `recorded` page's: the page draws that document again, so a test acting before it
+    could read what it replaces); return the phase."""
     page.wait_for_function(
-        "['my-turn', 'round-over', 'game-over'].includes(document.body.dataset.phase)",
+        "['my-turn', 'round-over', 'game-over'].includes(document.body.dataset.phase)"
+        " && (!window.__documents || window.__documents.some((d) => d[1] === 'socket'))",
         timeout=WAIT,
     )
     return str(page.evaluate("document.body.dataset.phase"))

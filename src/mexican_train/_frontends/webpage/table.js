@@ -12,6 +12,7 @@ const token = new URLSearchParams(location.hash.slice(1)).get("token");
 let doc = null;       // the seat's latest document
 let selected = null;  // the tile chosen in the hand, as "a-b"
 let sentFrom = null;  // the version of the table a move in flight was chosen from
+let sends = 0;  // the moves sent: the last one's answer has the last word on errors
 let expanded = new Set();  // the trains whose first tiles are unfolded, this round
 let round = null;         // the round they are unfolded in
 let logShown = [];        // the log's lines on the page
@@ -323,14 +324,15 @@ async function send(notation) {
   // next move, chosen from it, is sent then.
   if (!doc || doc.version === sentFrom) return;
   const from = doc.version;
+  const sent = ++sends;
   sentFrom = from;
   try {
     const answer = await api("/api/move", {move: notation, version: from});
     if (answer.ok) {
       // A late answer is older than the table shown: show() keeps the tile chosen since
       // (the one played has left the hand: show() lets it go), and what the page says of
-      // a later move stays.
-      if (answer.data.version >= doc.version) $("error").textContent = "";
+      // a move sent since stays.
+      if (sent === sends) $("error").textContent = "";
       show(answer.data);
     } else if (answer.status === 410) {
       goneAnswer(answer);
