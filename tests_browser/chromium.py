@@ -95,6 +95,17 @@ def click_a_train(page: Page) -> None:
         raise AssertionError(f"no train to click: {shown(page)}") from None
 
 
+def click_a_move(page: Page) -> None:
+    """Click a move: a playable tile and the first train it may go on, else the first
+    action (draw, pass, the next round)."""
+    tiles = page.locator("#hand .hand-tile.playable")
+    if tiles.count() > 0:
+        tiles.first.click()
+        click_a_train(page)
+    else:
+        page.locator("#actions button").first.click()
+
+
 def until(condition: Callable[[], bool], what: str) -> None:
     """Wait until *condition()* holds on the server's side, failing after `WAIT` with *what*."""
     deadline = time.monotonic() + WAIT / 1000

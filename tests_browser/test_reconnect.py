@@ -22,7 +22,7 @@ from mexican_train._frontends import web
 from mexican_train._frontends.store import TableStore
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import SPECTATOR, WebTable, make_server
-from tests_browser.chromium import WAIT, click_a_train, recorded
+from tests_browser.chromium import WAIT, click_a_move, recorded
 
 
 def _serve(db: Path, port: int, *table: str) -> tuple[subprocess.Popen[str], str]:
@@ -97,17 +97,6 @@ def _lost(page: Page) -> None:
         pytest.fail(f"the page does not say it is reconnecting: phase, live, status {said}")
 
 
-def _move(page: Page) -> None:
-    """Make a move by clicking: a playable tile and the first train it may go on, or the
-    first action (draw, pass)."""
-    tiles = page.locator("#hand .hand-tile.playable")
-    if tiles.count() > 0:
-        tiles.first.click()
-        click_a_train(page)
-    else:
-        page.locator("#actions button").first.click()
-
-
 def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
     browser: Browser, tmp_path: Path
 ) -> None:
@@ -120,7 +109,7 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
         page.goto(link)
         _live(page, "yes")
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
-        _move(page)
+        click_a_move(page)
         page.wait_for_function("Number(document.body.dataset.version) >= 1", timeout=WAIT)
         _your_turn(page, db)
         _kill(process)
@@ -135,7 +124,7 @@ def test_a_page_reconnects_after_kill_9_and_the_table_goes_on(
         _your_turn(page, db)
         # The table goes on after the restart: a move, then the person's turn again.
         restarted = int(page.evaluate("document.body.dataset.version"))
-        _move(page)
+        click_a_move(page)
         page.wait_for_function(
             f"Number(document.body.dataset.version) > {restarted}"
             " && document.body.dataset.phase !== 'waiting'",
@@ -183,7 +172,7 @@ def test_a_page_follows_a_new_game_at_the_table_across_a_restart(
         page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
         shown = int(page.evaluate("document.body.dataset.version"))
         assert shown >= seen
-        _move(page)
+        click_a_move(page)
         page.wait_for_function(f"Number(document.body.dataset.version) > {shown}", timeout=WAIT)
     finally:
         page.context.close()

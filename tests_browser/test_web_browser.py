@@ -34,7 +34,7 @@ from mexican_train import (
 )
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable
-from tests_browser.chromium import WAIT, click_a_train, recorded, served, shown, until
+from tests_browser.chromium import WAIT, click_a_move, click_a_train, recorded, served, shown, until
 from tests_browser.screenshot import table_in_play
 
 MAX_CLICKS = 600  # two rounds of a double-6 game take far fewer
@@ -133,16 +133,6 @@ def _hand_on_page(page: Page) -> list[str]:
     )
 
 
-def _click_a_move(page: Page) -> None:
-    """Click a move: a playable tile and a train for it, else the first action."""
-    tiles = page.locator("#hand .hand-tile.playable")
-    if tiles.count() > 0:
-        tiles.first.click()
-        click_a_train(page)
-    else:
-        page.locator("#actions button").first.click()
-
-
 def test_a_move_chosen_before_the_last_ones_answer_is_made(
     browser: Browser, one_person: WebServer
 ) -> None:
@@ -164,7 +154,7 @@ def test_a_move_chosen_before_the_last_ones_answer_is_made(
 
     page.route("**/api/move", hold_the_first)
     first = table.version
-    _click_a_move(page)
+    click_a_move(page)
     # The move's table comes over the WebSocket, then (the bot's moves, if any) the
     # person's turn again; the answer to the move is held.  (Playwright's calls run the
     # route's handler: the test waits in them.)
@@ -175,7 +165,7 @@ def test_a_move_chosen_before_the_last_ones_answer_is_made(
     )
     assert len(held) == 1
     second = table.version
-    _click_a_move(page)
+    click_a_move(page)
     route, answer = held[0]
     route.fulfill(response=answer)  # the first move's answer, late
     try:
