@@ -272,9 +272,9 @@ def test_a_page_without_a_token_says_how_to_sit_down(
     page.wait_for_selector("#nolink:not([hidden])", timeout=WAIT)
     assert "#token=" in (page.locator("#nolink").text_content() or "")
     assert page.locator("#game").is_hidden()
-    page.goto(base + "#token=not-a-token")
+    page.goto(base + "#token=not-a-token")  # a new fragment: the page loads itself again
     page.wait_for_function(
-        "document.getElementById('nolink-reason').textContent.includes('no seat')",
+        "document.getElementById('nolink-reason')?.textContent.includes('no seat')",
         timeout=WAIT,
     )
     # A wrong link gets the server's reason and still the words on where links come from.
