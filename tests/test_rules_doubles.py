@@ -16,6 +16,7 @@ Rule id -> tests:
   test_d2_player_who_cannot_cover_draws_marks_and_passes_the_obligation_on,
   test_d2_a_tile_on_the_double_closes_it
 - D3: test_d3_open_doubles_close_in_the_order_played,
+  test_d3_doubles_left_open_in_different_turns_keep_the_order_played,
   test_d3_follow_up_tile_goes_anywhere_but_onto_this_turns_doubles_only_in_order,
   test_d3_a_dead_double_is_skipped_for_the_tile_that_follows_a_double
 - D4: test_d4_dead_double_binds_nobody, test_d4_dead_double_is_skipped_for_the_next_one
@@ -34,8 +35,10 @@ from mexican_train import (
     HUB,
     MEXICAN,
     CloseInOrder,
+    Cover,
     Deal,
     GameState,
+    OpenDouble,
     Rules,
     legal_moves,
     new_game,
@@ -220,6 +223,35 @@ def test_d3_follow_up_tile_goes_anywhere_but_onto_this_turns_doubles_only_in_ord
     state = run(state, on("6-4", 1))
     # Both doubles stay open, in the order played: 5-5 binds seat 1 first.
     assert legal_moves(state) == (DRAW,)
+
+
+@attrs.frozen
+class _BindTheFirstOfTwo:
+    """A user's open-double rule: a lone open double binds nobody; once two or more are
+    open, the first of them, as the engine lists them, binds."""
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover((doubles[0].train,), only=len(doubles) > 1)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover(tuple(double.train for double in doubles), only=False)
+
+
+def test_d3_doubles_left_open_in_different_turns_keep_the_order_played() -> None:
+    """D3: open doubles "are closed one at a time in the order in which they were played",
+    across turns too: the rule is given them in that order (`OpenDoubleRule`), the double
+    left open in an earlier turn first."""
+    rules = attrs.evolve(HUB6, open_doubles=_BindTheFirstOfTwo())
+    state = start(["6-5 5-5 6-4 5-1 3-0", "6-3 3-3 4-2 0-0 1-1"], rules=rules)
+    # Seat 0 leaves 5-5 open on its own train (followed on the Mexican train) ...
+    state = run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0), on("6-4", M))
+    assert state.open_doubles == (0,)
+    # ... which binds nobody alone: seat 1 leaves 3-3 open on its own train.
+    state = run(state, on("3-3", 1), on("4-2", M))
+    assert state.open_doubles == (0, 1)
+    # The first played, 5-5, binds seat 0; the 3-0 may not cover the later 3-3.
+    assert legal_moves(state) == (on("5-1", 0),)
+    assert_refused(state, on("3-0", 1), "D3")
 
 
 def test_d4_dead_double_binds_nobody() -> None:
