@@ -174,6 +174,34 @@ def test_last_tile_call_is_described_with_the_first_turn() -> None:
     assert "first turn" in describe_variant("last-tile-call")
 
 
+# -- draw-until-playable with first-turn-draw (P4) ------------------------------------------
+
+# Seat 0 places the engine (S3) and holds nothing that starts its train.
+_CANNOT_START = ["6-6 1-1 2-2", "6-5 5-5 3-3"]
+
+
+def test_p4_first_turn_draw_alone_draws_one_tile() -> None:
+    state = start(_CANNOT_START, rules=get_variant("first-turn-draw"), boneyard="1-0 2-0 6-3")
+    assert legal_moves(state) == (DRAW,)
+    assert legal_moves(run(state, DRAW)) == (PASS,)
+
+
+def test_p4_draw_until_playable_with_first_turn_draw_draws_until_the_train_can_start() -> None:
+    """With both, the first turn's draw goes on as every other draw does: until a tile
+    starts the own train, or the boneyard is empty; the chain then goes on (P4)."""
+    both = combine("standard", "first-turn-draw", "draw-until-playable")
+    state = start(_CANNOT_START, rules=both, boneyard="1-0 2-0 6-3")
+    state = run(state, DRAW, DRAW, DRAW)
+    assert legal_moves(state) == (on("6-3", 0),)
+    state = run(state, on("6-3", 0))
+    assert state.current_player == 1  # nothing in hand shows a 3: the chain ends
+    assert not state.train(0).marked
+
+
+def test_draw_until_playable_is_described_with_the_first_turn_draw() -> None:
+    assert "first-turn-draw" in describe_variant("draw-until-playable")
+
+
 # -- mexican-after-own-train / -all-trains (V2) ---------------------------------------------
 
 

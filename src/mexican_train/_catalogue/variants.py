@@ -281,7 +281,8 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
     "draw-until-playable": (
         _standard(draw_until_playable=True),
         "A player with no legal play draws until they can play or the boneyard is "
-        "empty, instead of drawing one tile (P5, D1, D2).",
+        "empty, instead of drawing one tile (P5, D1, D2).  With ``first-turn-draw``, a "
+        "player who cannot start their train draws so too (P4).",
     ),
     "voluntary-draw": (
         _standard(must_play=False),

@@ -395,7 +395,8 @@ class Rules:
             highest double, N (S2).  A set without the {H, H} is refused.
         open_hands: every player sees every hand (S5, V10).
         draw_until_playable: a player with no legal play draws again and again
-            until they can play or the boneyard is empty, instead of once (P5, D1, D2).
+            until they can play or the boneyard is empty, instead of once (P5, D1, D2;
+            and P4 when the first turn may draw, `FirstTurn.may_draw`).
         last_tile_penalty: a player must call their last tile (`CallLastTile`);
             one whose turn ends with a single tile in hand, after playing at least
             one tile that turn without calling, draws this many tiles (as many as
