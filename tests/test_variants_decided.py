@@ -42,7 +42,7 @@ from mexican_train.serialize import (
     view_from_json,
 )
 from mexican_train.variants import combine, describe_variant, get_variant
-from scenario_helpers import DRAW, PASS, assert_refused, finish_round, on, run, start
+from scenario_helpers import DRAW, PASS, assert_refused, finish_round, on, run, start, tiles
 
 VOLUNTARY_HUB = combine("hub", "voluntary-draw")
 
@@ -66,17 +66,34 @@ def test_v6_voluntary_draw_after_drawing_any_legal_tile_may_be_played_or_the_tur
     assert passed.train(0).marked  # P5: a turn ended without a tile places a marker
 
 
+# HUB's double-6 set, all dealt to three players (the engine 6-6 set aside): no boneyard.
+_ALL_DEALT = [
+    "6-0 1-0 1-1 2-0 2-1 2-2 3-0 3-1 3-2",
+    "3-3 4-0 4-1 4-2 4-3 4-4 5-0 5-1 5-2",
+    "5-3 5-4 5-5 0-0 6-1 6-2 6-3 6-4 6-5",
+]
+
+
 def test_v6_voluntary_draw_with_the_boneyard_empty_a_player_may_pass_at_once() -> None:
     """V6: nothing to draw, so holding back is a Pass (with a marker, P5)."""
-    hands = [
-        "6-0 1-0 1-1 2-0 2-1 2-2 3-0 3-1 3-2",
-        "3-3 4-0 4-1 4-2 4-3 4-4 5-0 5-1 5-2",
-        "5-3 5-4 5-5 0-0 6-1 6-2 6-3 6-4 6-5",
-    ]
-    state = start(hands, rules=VOLUNTARY_HUB)
+    state = start(_ALL_DEALT, rules=VOLUNTARY_HUB)
     assert state.boneyard_size == 0
     assert set(legal_moves(state)) == {on("6-0", 0), on("6-0", MEXICAN), PASS}
     assert run(state, PASS).train(0).marked
+
+
+def test_v6_voluntary_draw_a_cycle_of_passes_that_changes_nothing_blocks_the_round() -> None:
+    """V6 with E2: the round is blocked by E2's count of turns that leave the table
+    unchanged, although here a player could still play: holding back is not "cannot"."""
+    state = start(_ALL_DEALT, rules=VOLUNTARY_HUB)
+    state = run(state, PASS, PASS, PASS)  # each pass marks a train: the table changes
+    assert state.idle_turns == 0
+    assert on("6-0", 0) in legal_moves(state)
+    state = run(state, PASS, PASS)
+    assert not state.is_round_over
+    state = run(state, PASS)  # three turns in a row that changed nothing
+    assert state.is_round_over
+    assert state.hand(0) == tiles("1-0 1-1 2-0 2-1 2-2 3-0 3-1 3-2 6-0")
 
 
 def test_v6_voluntary_draw_a_player_may_draw_instead_of_following_their_double() -> None:
@@ -100,6 +117,7 @@ def test_v6_voluntary_draw_is_described_as_played() -> None:
     text = describe_variant("voluntary-draw")
     assert "any legal tile" in text
     assert "with the boneyard empty they may pass at once" in text
+    assert "(E2)" in text
 
 
 # -- cover-own-double with a dead double (D1, D4) -----------------------------------------

@@ -290,7 +290,9 @@ _CATALOGUE: dict[str, tuple[Rules, str]] = {
         "following their own double (D1), and then play any legal tile, the drawn one or "
         "another, or pass with a marker (P5); with the boneyard empty they may pass at "
         "once.  In a first turn that builds the player's own train, where nobody draws "
-        "(P4), they may pass before the first tile and get a marker.",
+        "(P4), they may pass before the first tile and get a marker.  With the boneyard "
+        "empty, a full cycle of turns that leaves the table unchanged ends the round "
+        "(E2), even if a player held back a tile that could be played.",
     ),
     "marker-lifts-anywhere": (
         _standard(marker_lifts_anywhere=True),
