@@ -1559,14 +1559,7 @@ def serve(
             for kept in lobby_kept:
                 if not kept.closed:
                     kept.start()
-
-            def lobby(request: object, name: str) -> WebTable:
-                made = lobby_table(request, name, bot_delay)
-                number = store.add(made.record(), made.kept_hashes(), made.bot_names(), name)
-                _keep(made, store, number, idle=table_idle)
-                return made
-
-            server.lobby = lobby
+            server.lobby = _kept_lobby(store, bot_delay, table_idle)
         warning = seed_warning(seed, people)
         if warning is not None and not resumed:
             print(warning, file=out)
@@ -1633,6 +1626,25 @@ def _keep(
     if table.name and idle is not None:  # the lobby's: an expired table is deleted
         reason = expiry_reason(idle)  # what the table says when it expires
         table.expiring = lambda: store.expire(table.name, reason)
+
+
+def _kept_lobby(
+    store: TableStore,
+    bot_delay: float,
+    idle: float | None,
+    make: Callable[[object, str, float], WebTable] = lobby_table,
+) -> Callable[[object, str], WebTable]:
+    """Return the lobby of ``serve --db``: it makes each table as *make* does
+    (`lobby_table`, with *bot_delay*), keeps it in *store* and commits its moves there
+    (`_keep`; it expires after *idle* seconds)."""
+
+    def lobby(request: object, name: str) -> WebTable:
+        made = make(request, name, bot_delay)
+        number = store.add(made.record(), made.kept_hashes(), made.bot_names(), name)
+        _keep(made, store, number, idle=idle)
+        return made
+
+    return lobby
 
 
 @attrs.frozen
