@@ -545,10 +545,11 @@ def test_a_table_whose_bots_cannot_start_is_not_served_nor_counted(clock: Clock)
         )
         with pytest.raises(urllib.error.HTTPError) as failed:
             urllib.request.urlopen(request, timeout=TIMEOUT)
-        assert failed.value.code == 500
+        assert failed.value.code == 503
         assert json.loads(failed.value.read()) == {
-            "error": "server error",
-            "reason": "the server failed to answer: its log says why",
+            "error": "busy",
+            "reason": "the server could not start the table's bots (can't start new thread): "
+            "no table was made; try again later",
         }
         assert [each.name for each in made.tables] == [""]
         _new_table(made)  # the address's one table

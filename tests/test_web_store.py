@@ -37,14 +37,18 @@ from mexican_train._frontends.store import (
 )
 from mexican_train._frontends.web import (
     SPECTATOR,
+    WebServer,
     WebTable,
     _command_line_tables,
     _keep,
+    _kept_lobby,
     _TableOptions,
 )
 from mexican_train.players import GreedyPlayer, PlannerPlayer
 from mexican_train.variants import get_variant
 from mexican_train.web import RequestError
+from serving import serving
+from web_documents import answer
 
 SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
 TIMEOUT = 20  # seconds: a hung server fails the test instead of blocking it
@@ -501,6 +505,53 @@ def test_an_expired_tables_name_is_never_given_again_and_its_links_say_so_after_
         _stop(process)
 
 
+class _NoThread(WebTable):
+    """A table whose bots' thread cannot start, as when the process has no more threads."""
+
+    def start(self) -> None:
+        raise RuntimeError("can't start new thread")
+
+
+@posix_only
+def test_a_lobby_table_whose_bots_cannot_start_is_not_kept(tmp_path: Path) -> None:
+    """serve --db's lobby keeps a table before the server starts its bots: one whose
+    bots' thread cannot start is deleted again, its maker told why (503), and a restart
+    serves no such table (its links were never given)."""
+    db = tmp_path / "tables.sqlite3"
+    store = TableStore(db)
+
+    def no_thread(request: object, name: str, bot_delay: float) -> WebTable:
+        return _NoThread(2, SHORT, bots={1: "easy"}, bot_delay=bot_delay, name=name)
+
+    own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
+    server = WebServer(
+        ("127.0.0.1", 0), own, log=None, lobby=_kept_lobby(store, 0, 3600.0, no_thread)
+    )
+    try:
+        with serving(server):
+            asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
+            status, refused = answer(server, "/api/tables", asked)
+            assert (status, refused) == (
+                503,
+                {
+                    "error": "busy",
+                    "reason": "the server could not start the table's bots (can't start "
+                    "new thread): no table was made; try again later",
+                },
+            )
+            assert server.tables == [own]
+            assert store.tables() == []
+    finally:
+        store.close()
+    process, lines = _start("--db", str(db))
+    try:
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        assert _make_table(base)["table"] == "t1"  # the name is free: nothing came back
+    finally:
+        _stop(process)
+    assert [name for name, _ in _kept_names(db)] == ["", "t1"]
+
+
 def test_serve_expires_an_idle_lobby_table_before_its_bot_can_move(tmp_path: Path) -> None:
     """A lobby's table left idle at its bot's turn expires as the server starts: its bot
     does not move first (with --bot-delay 0 it would at once), which would make the table
@@ -705,6 +756,18 @@ def test_an_expired_table_is_deleted_every_game_of_it_with_its_moves(tmp_path: P
             store.expire("", "nobody played at it")
     finally:
         store.close()  # the database stays locked while a store holds it
+
+
+def test_a_discarded_table_is_deleted_with_its_moves_and_no_name_kept(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    store = _lobby_games(path)
+    (number,) = [kept.number for kept in store.tables() if kept.name == "t2"]
+    store.discard(number)
+    assert store.expired() == {}  # its name is free: its links were never given
+    store.close()
+    assert _kept_names(path) == [("", 3), ("t1", 3), ("t1", 3)]
+    with _connected(path) as db:
+        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (9,)
 
 
 def test_an_expired_tables_name_and_reason_are_kept_across_a_restart(tmp_path: Path) -> None:

@@ -758,7 +758,12 @@ class _Routes:
         return JSONResponse(lobby_choices())
 
     async def create(self, request: Request) -> Response:
-        """Make a table as the lobby asks; answer its seats' and spectators' links."""
+        """Make a table as the lobby asks; answer its seats' and spectators' links.
+
+        All or nothing: a table that cannot be served (its bots cannot start: 503
+        ``"busy"``; a lobby of a program's own that misnames it: 500) is closed, let go
+        and deleted where the lobby kept it (`WebTable.discarding`).
+        """
         if self.lobby is None:
             raise RequestError(404, "no lobby", "this server makes no tables")
         client = request.client.host if request.client else ""
@@ -789,21 +794,29 @@ class _Routes:
         finally:
             self._making.remove(client)
         if table.name != name:  # a lobby of a program's own: it must replace no table served
-            table.close()
             wrong = f"the lobby made a table named {table.name!r} for the name {name!r}"
             self._say(f"{wrong}: it is not served")
+            await self._give_up(table)
             raise InvalidArgumentError(f"{wrong}: a lobby names its table as it is told")
         try:
             self.add(table, expires=True, maker=client)
         except InvalidArgumentError:  # a program served a table of that name meanwhile
-            table.close()
+            await self._give_up(table)
             raise
         try:
             table.start()
-        except BaseException:  # no thread for its bots: it is not served
+        except BaseException as error:  # no thread for its bots: it is not served
             self._let_go(table)
-            table.close()
-            raise
+            await self._give_up(table)
+            if not isinstance(error, RuntimeError):  # a lobby of a program's own
+                raise
+            self._say(f"table {name} is not served: its bots could not start: {error}")
+            raise RequestError(
+                503,
+                "busy",
+                f"the server could not start the table's bots ({error}): no table was made; "
+                "try again later",
+            ) from None
         return JSONResponse(
             {
                 "table": name,
@@ -811,6 +824,22 @@ class _Routes:
                 "spectators": f"/#token={table.spectator_token}",
             }
         )
+
+    async def _give_up(self, table: WebTable) -> None:
+        """Close *table*, which the lobby made and the server does not serve, its links
+        never given, and have it deleted where it was kept (`WebTable.discarding`).
+
+        A deletion that fails is logged: a restart on that database serves the table
+        again (nobody has its links).
+        """
+        table.close()
+        discarding = table.discarding
+        if discarding is None:
+            return
+        try:
+            await run_in_threadpool(discarding)  # a database's: never on the event loop
+        except Exception as error:
+            self._say(f"table {table.name} is not served, but could not be deleted: {error}")
 
     async def socket(self, websocket: WebSocket) -> None:
         """Push the seat's document at every change, once the first message names the seat.
@@ -1318,7 +1347,9 @@ class WebServer:
         the table (its bots not started), named so; a table of another name is closed,
         not served, and the request answered 500 (the server's log says why).  Raise
         `~mexican_train.web.RequestError` to refuse a request (`~mexican_train.web.lobby_table`
-        does).
+        does).  A table the server does not serve after all (another name, bots that
+        cannot start: 503) is closed and its `~mexican_train.web.WebTable.discarding`
+        called: a lobby that keeps its tables somewhere deletes it there.
         """
         return self._routes.lobby
 

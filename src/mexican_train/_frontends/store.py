@@ -18,7 +18,9 @@ tables that expired are kept, as the server remembers them: the same transaction
 deletes the oldest beyond them, so that the database does not grow without end.  A new
 table of the command line's (named ``""``) replaces those kept but the ones its server
 names, every game of them deleted with its moves in the same transaction
-(`TableStore.replace`).  Nothing else is ever deleted.
+(`TableStore.replace`).  A table the lobby made that its server could not serve (its
+bots could not start) is deleted as if never kept (`TableStore.discard`).  Nothing else
+is ever deleted.
 
 >>> from mexican_train import HUB, Draw, new_game
 >>> store = TableStore(":memory:")
@@ -449,6 +451,22 @@ class TableStore:
                     "(SELECT rowid FROM expired ORDER BY rowid DESC LIMIT 1 OFFSET ?)",
                     (EXPIRED_KEPT,),
                 ),
+            )
+
+    def discard(self, number: int) -> None:
+        """Delete table *number*, which its server never served (the bots of a table the
+        lobby made could not start), with its moves: nothing of it is kept, not even its
+        name, which `expire` keeps.
+
+        One transaction: the table is deleted whole, or, if that fails, kept as it was.
+
+        Raises:
+            StoreError: if the database cannot be written; nothing was deleted.
+        """
+        with self._lock:
+            self._transaction(
+                ("DELETE FROM moves WHERE table_id = ?", (number,)),
+                ("DELETE FROM tables WHERE id = ?", (number,)),
             )
 
     def expired(self) -> dict[str, str]:

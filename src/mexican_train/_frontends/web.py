@@ -299,6 +299,10 @@ class WebTable:
         #: Called when the table expires (`expire`), before it closes; if it raises, the
         #: table stays as it was.  ``mexican-train serve --db`` deletes the table here.
         self.expiring: Callable[[], None] | None = None
+        #: Called when a server gives the table up unserved, its links never given (its
+        #: bots could not start), after it closes.  ``mexican-train serve --db`` deletes
+        #: the table here: a restart does not bring it back.
+        self.discarding: Callable[[], None] | None = None
         self._clock = clock
         self._active = clock()
         self._expired: str | None = None  # why the table expired, in words
@@ -1636,12 +1640,14 @@ def _kept_lobby(
 ) -> Callable[[object, str], WebTable]:
     """Return the lobby of ``serve --db``: it makes each table as *make* does
     (`lobby_table`, with *bot_delay*), keeps it in *store* and commits its moves there
-    (`_keep`; it expires after *idle* seconds)."""
+    (`_keep`; it expires after *idle* seconds).  A table the server gives up unserved
+    (`WebTable.discarding`) is deleted from *store* again."""
 
     def lobby(request: object, name: str) -> WebTable:
         made = make(request, name, bot_delay)
         number = store.add(made.record(), made.kept_hashes(), made.bot_names(), name)
         _keep(made, store, number, idle=idle)
+        made.discarding = lambda: store.discard(number)
         return made
 
     return lobby
