@@ -76,21 +76,21 @@ from .._core.errors import InvalidArgumentError
 from .._formats.notation import NotationError, parse_move
 from .._formats.serialize import SchemaError, move_from_json
 from .http import (
-    _NO_HOST,
-    _SEVERAL_HOSTS,
     EVERY_INTERFACE,
     MAX_CONNECTIONS,
     MAX_PER_CLIENT,
+    NO_HOST,
     REQUEST_TIMEOUT,
+    SEVERAL_HOSTS,
     TABLE_CLOSED,
     Hosts,
     RequestError,
-    _shown_path,
     bearer,
     checked_hosts,
     read_json,
     refuse_gone,
     request_host,
+    shown_path,
     split_target,
 )
 from .lobby import (
@@ -174,8 +174,8 @@ _MALFORMED: Final = "the request is not HTTP/1.1 this server reads"
 # What h11 says of a request it refuses, where it says more than that, in the request
 # layer's words (RFC 9112 §3.2: a request names its host once).
 _H11_REFUSALS: Final = {
-    "Found multiple Host: headers": _SEVERAL_HOSTS,
-    "Missing mandatory Host: header": _NO_HOST,
+    "Found multiple Host: headers": SEVERAL_HOSTS,
+    "Missing mandatory Host: header": NO_HOST,
 }
 
 
@@ -1129,7 +1129,7 @@ class _Frame:
         client = scope.get("client") or ("-", 0)
         query = "?<query>" if scope.get("query_string") else ""
         raw = scope.get("raw_path")  # as sent: its escapes kept, as JSONServer logs it
-        path = _shown_path(scope.get("path", "") if raw is None else raw.decode("latin-1"))
+        path = shown_path(scope.get("path", "") if raw is None else raw.decode("latin-1"))
         path += query
         stamp = time.strftime("%H:%M:%S")
         with contextlib.suppress(OSError, ValueError):  # a closed log must not stop the table

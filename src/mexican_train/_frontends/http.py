@@ -60,7 +60,9 @@ __all__ = [
     "MAX_CONNECTIONS",
     "MAX_JSON_DEPTH",
     "MAX_PER_CLIENT",
+    "NO_HOST",
     "REQUEST_TIMEOUT",
+    "SEVERAL_HOSTS",
     "WEB_EXTRA",
     "Hosts",
     "JSONRequestHandler",
@@ -74,6 +76,7 @@ __all__ = [
     "read_json",
     "refuse_gone",
     "request_host",
+    "shown_path",
     "split_target",
 ]
 
@@ -156,11 +159,12 @@ def _is_loopback(host: str) -> bool:
 _HOST_VALUE = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(:[0-9]*)?")
 # A request's target in absolute form: a scheme, ://, an authority, then the path.
 _ABSOLUTE = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
-#: Why a request with several ``Host`` headers, or an HTTP/1.1 one with none, is refused.
-_SEVERAL_HOSTS: Final = (
+#: Why a request with several ``Host`` headers, or an HTTP/1.1 one with none, is refused
+#: (`request_host`; the web table's server words h11's refusals of them alike).
+SEVERAL_HOSTS: Final = (
     "send one Host header, not several: which host the request is for is not known"
 )
-_NO_HOST: Final = "an HTTP/1.1 request names its host in a Host header: send one"
+NO_HOST: Final = "an HTTP/1.1 request names its host in a Host header: send one"
 
 
 def split_target(target: str) -> tuple[str | None, str]:
@@ -223,10 +227,10 @@ def request_host(headers: Sequence[str], authority: str | None, version: str) ->
             optional port, or none in HTTP/1.1: a server must refuse each (RFC 9112 §3.2).
     """
     if len(headers) > 1:
-        raise RequestError(400, "bad request", _SEVERAL_HOSTS)
+        raise RequestError(400, "bad request", SEVERAL_HOSTS)
     if not headers:
         if version.removeprefix("HTTP/") not in {"0.9", "1.0"}:
-            raise RequestError(400, "bad request", _NO_HOST)
+            raise RequestError(400, "bad request", NO_HOST)
         return authority
     value = headers[0].strip()
     if not _HOST_VALUE.fullmatch(value):
@@ -490,16 +494,16 @@ class _DeadlineReader:
         self._buffer.clear()
 
 
-def _shown_path(target: str) -> str:
+def shown_path(target: str) -> str:
     """Return a request's *target* fit for a log: as sent, but no query string, no
     secret, printable, short.
 
     A segment that looks like a token (16 or more URL-safe characters) is hidden too:
     a client may put its token in the path by mistake; so is a user named in the target.
 
-    >>> _shown_path("/seat/0/kq3J7nWq0bN1xA2YzLp4?token=kq3J7nWq0bN1xA2YzLp4")
+    >>> shown_path("/seat/0/kq3J7nWq0bN1xA2YzLp4?token=kq3J7nWq0bN1xA2YzLp4")
     '/seat/0/<redacted>?<query>'
-    >>> _shown_path("x:80"), _shown_path("http://ann:pw@localhost:8000/api/view?since=3")
+    >>> shown_path("x:80"), shown_path("http://ann:pw@localhost:8000/api/view?since=3")
     ('x:80', 'http://<redacted>@localhost:8000/api/view?<query>')
     """
     path, _, query = target.partition("?")
@@ -786,7 +790,7 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         command = _UNPRINTABLE.sub("?", getattr(self, "command", "") or "-")[:16]
-        path = _shown_path(getattr(self, "path", "") or "")
+        path = shown_path(getattr(self, "path", "") or "")
         status = code.value if isinstance(code, HTTPStatus) else code
         self._log(f'"{command} {path}" {status}')
 
