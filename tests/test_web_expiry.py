@@ -555,6 +555,63 @@ def test_a_table_whose_bots_cannot_start_is_not_served_nor_counted(clock: Clock)
         _new_table(made)  # the address's one table
 
 
+def _until(done: Callable[[], bool], what: str) -> None:
+    """Wait until *done*, or fail saying *what* never happened."""
+    deadline = time.monotonic() + TIMEOUT
+    while not done():
+        assert time.monotonic() < deadline, f"{what} within {TIMEOUT} s"
+        time.sleep(0.01)
+
+
+def test_a_table_the_lobby_makes_while_the_server_stops_is_given_up(clock: Clock) -> None:
+    """A table whose making the server's stop overtakes is not served: its maker is told
+    the server is stopping (503), the table is closed, its bots never run, and it is
+    deleted where the lobby kept it (`WebTable.discarding`)."""
+    inside, release = threading.Event(), threading.Event()
+    made: list[WebTable] = []
+    discarded: list[str] = []
+
+    def slow_lobby(request: object, name: str) -> WebTable:
+        inside.set()
+        assert release.wait(TIMEOUT)
+        table = lobby_table(request, name, bot_delay=0, clock=clock)
+        table.discarding = lambda: discarded.append(name)
+        made.append(table)
+        return table
+
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
+    server = WebServer(("127.0.0.1", 0), own, log=None, lobby=slow_lobby, table_idle=HOUR)
+    serving_thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
+    serving_thread.start()
+    answers: list[tuple[int, Any]] = []
+    asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
+    asking = threading.Thread(
+        target=lambda: answers.append(answer(server, "/api/tables", asked)), daemon=True
+    )
+    asking.start()
+    assert inside.wait(TIMEOUT)
+    closing = threading.Thread(target=server.server_close, daemon=True)
+    closing.start()
+    _until(lambda: own.closed, "the server closed its tables")
+    release.set()
+    for thread in (asking, closing, serving_thread):
+        thread.join(TIMEOUT)
+    assert answers == [
+        (
+            503,
+            {
+                "error": "stopping",
+                "reason": "the server is stopping: no table was made; make one once it is back",
+            },
+        )
+    ]
+    assert made[0].closed
+    assert discarded == ["t1"]
+    assert server.tables == [own]
+
+
 @pytest.mark.parametrize("named", ["", "mine", "t7"])
 def test_a_table_the_lobby_makes_under_another_name_is_not_served(clock: Clock, named: str) -> None:
     """A lobby of a program's own that names its table as it likes (the server's own

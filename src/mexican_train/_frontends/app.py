@@ -171,6 +171,8 @@ _LATE = (
     b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(_LATE_BODY), _LATE_BODY)
 )
 _MALFORMED: Final = "the request is not HTTP/1.1 this server reads"
+# Why the lobby makes no table once the server is stopping.
+_STOPPING_MADE: Final = "the server is stopping: no table was made; make one once it is back"
 # What h11 says of a request it refuses, where it says more than that, in the request
 # layer's words (RFC 9112 §3.2: a request names its host once).
 _H11_REFUSALS: Final = {
@@ -506,20 +508,31 @@ class _Routes:
         #: is not closed for good, its pages are told the server stops.
         self.stopping = False
 
-    def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
+    def add(
+        self,
+        table: WebTable,
+        *,
+        expires: bool = False,
+        maker: str | None = None,
+        made: bool = False,
+    ) -> None:
         """Serve *table* too (its name must be new); with *expires*, it expires when idle.
 
         A table that expires is let go as soon as it closes (`WebTable.close`, or it
         expires), whether or not sweeps run: its links are then answered 410, saying
         that it expired or that it closed.  *maker* is the address that made it, if
-        known: counted towards its share.
+        known: counted towards its share.  A table the lobby *made* is refused once the
+        server is stopping (`stop`): the server would not close it.
 
         Raises:
             InvalidArgumentError: if a table of that name is served already (checked
                 under the lock: a program's table and the lobby's never replace each other).
+            RequestError: 503 for a table the lobby *made* once the server is stopping.
         """
         changes = _Changes()
         with self._lock:
+            if made and self.stopping:
+                raise RequestError(503, "stopping", _STOPPING_MADE)
             if table.name in self.tables:
                 raise InvalidArgumentError(f"a table named {table.name!r} is served already")
             if self.loop is not None:
@@ -535,6 +548,12 @@ class _Routes:
         if table.bot_failed is None:  # the bot's writer reads why in the server's log
             where = f"table {table.name}: " if table.name else ""
             table.bot_failed = lambda line: self._say(where + line)
+
+    def stop(self) -> None:
+        """Note that the server is stopping (`stopping`): from now on the lobby serves no
+        new table (`add`), so that the tables listed now are all the server closes."""
+        with self._lock:
+            self.stopping = True
 
     def add_expired(self, name: str, reason: str) -> None:
         """Answer the links of the table *name*, which expired, 410 with *reason*; give
@@ -761,13 +780,16 @@ class _Routes:
         """Make a table as the lobby asks; answer its seats' and spectators' links.
 
         All or nothing: a table that cannot be served (its bots cannot start: 503
-        ``"busy"``; a lobby of a program's own that misnames it: 500) is closed, let go
-        and deleted where the lobby kept it (`WebTable.discarding`).
+        ``"busy"``; the server stops while it is made: 503 ``"stopping"``; a lobby of a
+        program's own that misnames it: 500) is closed, let go and deleted where the
+        lobby kept it (`WebTable.discarding`).
         """
         if self.lobby is None:
             raise RequestError(404, "no lobby", "this server makes no tables")
         client = request.client.host if request.client else ""
         asked = read_json(await _body(request))
+        if self.stopping:
+            raise RequestError(503, "stopping", _STOPPING_MADE)
         most, most_per_client = self.max_tables
         later = (
             ""
@@ -799,9 +821,9 @@ class _Routes:
             await self._give_up(table)
             raise InvalidArgumentError(f"{wrong}: a lobby names its table as it is told")
         try:
-            self.add(table, expires=True, maker=client)
-        except InvalidArgumentError:  # a program served a table of that name meanwhile
-            await self._give_up(table)
+            self.add(table, expires=True, maker=client, made=True)
+        except (InvalidArgumentError, RequestError):  # a program served a table of that
+            await self._give_up(table)  # name meanwhile, or the server is stopping
             raise
         try:
             table.start()
@@ -1410,9 +1432,11 @@ class WebServer:
         """Stop the tables' bots, stop serving, and close the listening socket.
 
         The pages' WebSockets close with code 1012 (``Service Restart``): a server
-        started again on the same database serves the same tables.
+        started again on the same database serves the same tables.  A table the lobby is
+        making meanwhile is not served: its maker is answered 503 ``"stopping"``, and
+        the table is given up (`~mexican_train.web.WebTable.discarding`).
         """
-        self._routes.stopping = True
+        self._routes.stop()
         for table in self.tables:
             table.close()
         self.shutdown()
