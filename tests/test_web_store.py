@@ -552,6 +552,36 @@ def test_a_lobby_table_whose_bots_cannot_start_is_not_kept(tmp_path: Path) -> No
     assert [name for name, _ in _kept_names(db)] == ["", "t1"]
 
 
+def test_a_lobby_table_the_database_cannot_keep_is_refused_saying_so(tmp_path: Path) -> None:
+    """serve --db's lobby answers a table its database cannot keep 503, as a move it
+    cannot keep, saying why; nothing is served, nor kept."""
+    db = tmp_path / "tables.sqlite3"
+    TableStore(db).close()
+    with _connected(db) as plain:  # as a full disk would, it refuses the lobby's tables
+        plain.execute(
+            "CREATE TRIGGER full BEFORE INSERT ON tables WHEN NEW.name != '' "
+            "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )
+    store = TableStore(db)
+    own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
+    server = WebServer(("127.0.0.1", 0), own, log=None, lobby=_kept_lobby(store, 0, 3600.0))
+    try:
+        with serving(server):
+            asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
+            assert answer(server, "/api/tables", asked) == (
+                503,
+                {
+                    "error": "not saved",
+                    "reason": "the table could not be kept: cannot write to the tables' "
+                    "database: database or disk is full",
+                },
+            )
+            assert server.tables == [own]
+            assert store.tables() == []
+    finally:
+        store.close()
+
+
 def test_serve_expires_an_idle_lobby_table_before_its_bot_can_move(tmp_path: Path) -> None:
     """A lobby's table left idle at its bot's turn expires as the server starts: its bot
     does not move first (with --bot-delay 0 it would at once), which would make the table

@@ -1641,11 +1641,16 @@ def _kept_lobby(
     """Return the lobby of ``serve --db``: it makes each table as *make* does
     (`lobby_table`, with *bot_delay*), keeps it in *store* and commits its moves there
     (`_keep`; it expires after *idle* seconds).  A table the server gives up unserved
-    (`WebTable.discarding`) is deleted from *store* again."""
+    (`WebTable.discarding`) is deleted from *store* again.  A table *store* cannot keep
+    is refused, as a move it cannot keep is: `RequestError` 503 ``"not saved"``."""
 
     def lobby(request: object, name: str) -> WebTable:
         made = make(request, name, bot_delay)
-        number = store.add(made.record(), made.kept_hashes(), made.bot_names(), name)
+        try:
+            number = store.add(made.record(), made.kept_hashes(), made.bot_names(), name)
+        except StoreError as error:
+            made.close()
+            raise RequestError(503, "not saved", f"the table could not be kept: {error}") from None
         _keep(made, store, number, idle=idle)
         made.discarding = lambda: store.discard(number)
         return made
