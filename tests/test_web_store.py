@@ -985,6 +985,46 @@ def test_a_read_only_database_is_refused_saying_so(
         TableStore(path)
 
 
+def test_a_damaged_database_is_refused_naming_it_and_left_as_it_was(tmp_path: Path) -> None:
+    """A database whose pages are damaged (its first one, which names its tables, whole):
+    serve stops at once, naming the database, and writes nothing to it."""
+    path = tmp_path / "tables.db"
+    store = TableStore(path)
+    table = WebTable(3, SHORT, bots={2: GreedyPlayer()}, seed=9, name="t1")
+    store.add(table.record(), table.kept_hashes(), table.bot_names(), "t1")
+    store.close()
+    whole = path.read_bytes()
+    page = 4096  # SQLite's default page size: the rest holds the tables' rows
+    assert len(whole) > page
+    path.write_bytes(whole[:page] + b"\xff" * (len(whole) - page))
+    damaged = path.read_bytes()
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: cannot read the tables' database {path}: database disk image is malformed\n"
+    )
+    assert path.read_bytes() == damaged
+
+
+def test_a_row_sqlite_cannot_read_is_refused_in_a_few_words(tmp_path: Path) -> None:
+    """SQLite quotes a text it cannot decode whole: the refusal quotes its start only."""
+    path = tmp_path / "tables.db"
+    _lobby_games(path).close()
+    with _connected(path) as db:  # a record that is not UTF-8, past a long start
+        db.execute(
+            "UPDATE tables SET record = CAST(? AS TEXT) WHERE id = 2", (b"{" * 5000 + b"\xff",)
+        )
+    store = TableStore(path)
+    try:
+        with pytest.raises(StoreError) as refused:
+            store.tables()
+    finally:
+        store.close()
+    said = str(refused.value)
+    assert said.startswith(f"cannot read the tables' database {path}: Could not decode to UTF-8")
+    assert len(said) <= len(f"cannot read the tables' database {path}: ") + 200
+
+
 def test_a_table_whose_port_was_busy_is_not_kept(tmp_path: Path) -> None:
     """Its links were never printed: kept, it would come back with seats nobody can take."""
     db = tmp_path / "tables.db"

@@ -484,7 +484,7 @@ class TableStore:
                     (EXPIRED_KEPT,),
                 ).fetchall()
             except sqlite3.Error as error:
-                raise StoreError(f"cannot read the tables' database: {error}") from None
+                raise self._unreadable(error) from None
         return {str(name): str(reason) for name, reason in rows}
 
     def tables(self) -> list[StoredTable]:
@@ -507,7 +507,7 @@ class TableStore:
                     for number, *_ in rows
                 }
             except sqlite3.Error as error:
-                raise StoreError(f"cannot read the tables' database: {error}") from None
+                raise self._unreadable(error) from None
         return [self._read(row, moves[row[0]]) for row in rows]
 
     def _read(self, row: tuple[Any, ...], moves: list[tuple[Any, Any]]) -> StoredTable:
@@ -554,6 +554,15 @@ class TableStore:
                 f"table {number} of the tables' database {self._path} cannot be read: {error}. "
                 f"{UNTOUCHED}"
             ) from None
+
+    def _unreadable(self, error: sqlite3.Error) -> StoreError:
+        """Return the error of a database SQLite cannot read (damaged), naming it: at
+        most the first 200 characters of what SQLite says (it may quote a whole row)."""
+        said = str(error)
+        return StoreError(
+            f"cannot read the tables' database {self._path}: "
+            f"{said if len(said) <= 200 else said[:197] + '...'}"
+        )
 
     def close(self) -> None:
         """Close the database."""
