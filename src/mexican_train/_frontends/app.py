@@ -504,6 +504,10 @@ class _Routes:
         # thread: each holds this lock while it reads or changes them, never while it waits.
         self._lock = threading.Lock()
         self._sweeping = threading.Lock()  # one sweep at a time, whoever asks for it
+        # The lobby's calls in flight, in worker threads (`_make`): a server that stops
+        # waits for them (`stop`), each notifying this condition as it ends.
+        self._in_lobby = 0
+        self._lobby_done = threading.Condition(self._lock)
         #: Whether the server is stopping (`WebServer.server_close`): a table closed then
         #: is not closed for good, its pages are told the server stops.
         self.stopping = False
@@ -550,10 +554,21 @@ class _Routes:
             table.bot_failed = lambda line: self._say(where + line)
 
     def stop(self) -> None:
-        """Note that the server is stopping (`stopping`): from now on the lobby serves no
-        new table (`add`), so that the tables listed now are all the server closes."""
+        """Note that the server is stopping (`stopping`), and wait for the tables the lobby
+        is making, at most `deadline` seconds: each is given up (`_make`).
+
+        From now on the lobby serves no new table (`add`), so that the tables listed once
+        this returns are all the server closes.
+        """
         with self._lock:
             self.stopping = True
+            making = self._in_lobby
+        if not making:
+            return
+        self._say(f"stopping once the lobby has made the {making} table(s) it is making")
+        with self._lock:
+            if not self._lobby_done.wait_for(lambda: not self._in_lobby, self.deadline):
+                self._say("stopping without waiting for the lobby any longer")
 
     def add_expired(self, name: str, reason: str) -> None:
         """Answer the links of the table *name*, which expired, 410 with *reason*; give
@@ -812,7 +827,7 @@ class _Routes:
         name = self._new_name()
         self._making.append(client)
         try:
-            table = await run_in_threadpool(self.lobby, asked, name)
+            table = await run_in_threadpool(self._make, self.lobby, asked, name)
         finally:
             self._making.remove(client)
         if table.name != name:  # a lobby of a program's own: it must replace no table served
@@ -847,7 +862,36 @@ class _Routes:
             }
         )
 
+    def _make(self, lobby: Callable[[object, str], WebTable], asked: object, name: str) -> WebTable:
+        """Return the table *lobby* makes as *asked*, named *name* (in a worker thread).
+
+        A table made once the server is stopping is given up there and then, before
+        the server stops (`stop` waits for it; the event loop may be gone by then).
+
+        Raises:
+            RequestError: 503 if the server is stopping.
+        """
+        with self._lock:
+            if self.stopping:
+                raise RequestError(503, "stopping", _STOPPING_MADE)
+            self._in_lobby += 1
+        try:
+            table = lobby(asked, name)
+            if self.stopping:
+                self._discard(table)
+                raise RequestError(503, "stopping", _STOPPING_MADE)
+            return table
+        finally:
+            with self._lock:
+                self._in_lobby -= 1
+                self._lobby_done.notify_all()
+
     async def _give_up(self, table: WebTable) -> None:
+        """`_discard` *table*, in a worker thread: a database's deletion never holds up
+        the event loop."""
+        await run_in_threadpool(self._discard, table)
+
+    def _discard(self, table: WebTable) -> None:
         """Close *table*, which the lobby made and the server does not serve, its links
         never given, and have it deleted where it was kept (`WebTable.discarding`).
 
@@ -859,7 +903,7 @@ class _Routes:
         if discarding is None:
             return
         try:
-            await run_in_threadpool(discarding)  # a database's: never on the event loop
+            discarding()
         except Exception as error:
             self._say(f"table {table.name} is not served, but could not be deleted: {error}")
 
@@ -1434,7 +1478,8 @@ class WebServer:
         The pages' WebSockets close with code 1012 (``Service Restart``): a server
         started again on the same database serves the same tables.  A table the lobby is
         making meanwhile is not served: its maker is answered 503 ``"stopping"``, and
-        the table is given up (`~mexican_train.web.WebTable.discarding`).
+        the table is given up (`~mexican_train.web.WebTable.discarding`); the server
+        waits for it, *request_timeout* seconds at most, before it stops.
         """
         self._routes.stop()
         for table in self.tables:
