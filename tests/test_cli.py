@@ -303,6 +303,44 @@ def test_your_own_bot_plays_by_module_and_class(
     assert_one_line_error(missing, "has no 'Nobody'")
 
 
+@pytest.mark.parametrize(
+    ("source", "why"),
+    [
+        ('raise RuntimeError("boom")\n', "RuntimeError: boom (%s, line 1)"),
+        ("import no_such_dependency\n",
+         "ModuleNotFoundError: No module named 'no_such_dependency' (%s, line 1)"),
+        ("class Broken(:\n", "SyntaxError: "),
+    ],
+)  # fmt: skip
+def test_your_own_bot_module_that_fails_to_import_says_how_and_where(
+    source: str, why: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The module's own exception, and its line: no traceback is shown to point at it."""
+    (tmp_path / "broken_bots.py").write_text(source)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "broken_bots", raising=False)
+    result = run("demo", "-p", "2", "--bots", "broken_bots:Bot")
+    shown = why % (tmp_path / "broken_bots.py") if "%s" in why else why
+    assert_one_line_error(
+        result, f"--bots: cannot import 'broken_bots' for the bot 'broken_bots:Bot': {shown}"
+    )
+    assert "broken_bots.py, line 1)" in result.stderr
+
+
+def test_your_own_bot_module_that_is_not_there_says_where_it_was_looked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module is looked for in the folder the command runs in: the reason says which."""
+    monkeypatch.chdir(tmp_path)
+    result = run("demo", "-p", "2", "--bots", "nowhere_bots:Bot")
+    assert_one_line_error(
+        result,
+        f"there is no module 'nowhere_bots' in this folder ({tmp_path}) "
+        "or among the installed packages",
+    )
+
+
 def test_rules_explains_the_rules_in_prose() -> None:
     result = run("rules", "hub")
     assert result.exit_code == 0

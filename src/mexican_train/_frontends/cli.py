@@ -243,12 +243,35 @@ def _load_user_bot(spec: str, option: str) -> object:
         module = importlib.import_module(module_name)
     except Exception as error:
         raise click.UsageError(
-            f"{option}: cannot import {module_name!r} for the bot {spec!r}: {error}"
+            f"{option}: cannot import {module_name!r} for the bot {spec!r}: "
+            f"{_why_not_imported(module_name, error)}"
         ) from None
     found = getattr(module, attribute, None)
     if found is None:
         raise click.UsageError(f"{option}: the module {module_name!r} has no {attribute!r}")
     return found
+
+
+def _why_not_imported(module_name: str, error: Exception) -> str:
+    """Return why *module_name* did not import, in one line.
+
+    A module that is not there is looked for where the command runs, so the reason says
+    where that is; any other failure is the module's own, named with its exception and
+    the line of the user's code that raised it, as a bot's failure while playing is.
+    """
+    missing = getattr(error, "name", None) if isinstance(error, ModuleNotFoundError) else None
+    if missing and (module_name == missing or module_name.startswith(missing + ".")):
+        return (
+            f"there is no module {missing!r} in this folder ({os.getcwd()}) "
+            "or among the installed packages"
+        )
+    if isinstance(error, SyntaxError):
+        return f"SyntaxError: {error}"  # its message names the file and the line
+    frames = traceback.extract_tb(error.__traceback__)
+    # The import machinery's frames are this package's and <frozen importlib...>'s.
+    mine = [f for f in frames if not f.filename.startswith((_PACKAGE, "<"))]
+    line = f" ({mine[-1].filename}, line {mine[-1].lineno})" if mine else ""
+    return f"{type(error).__name__}: {error}{line}"
 
 
 def _make_player(found: object, spec: str, option: str) -> _UserBot:
