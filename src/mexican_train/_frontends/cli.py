@@ -825,6 +825,11 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> M
         simple.update({"c": CallLastTile(), "call": CallLastTile()})
     if len(words) == 1 and first in simple:
         return simple[first]
+    if len(words) == 1 and first in {"c", "call"}:  # play --help names c, with this proviso
+        raise ValueError(
+            "These rules have no 'last tile' call: it is the house rule last-tile-call "
+            "('mexican-train rules last-tile-call')."
+        )
     if len(words) >= 2 and _is_number(words[0]) and _is_number(words[1]):
         words = [f"{words[0]}-{words[1]}", *words[2:]]  # "6 5" is the tile 6-5
     if len(words) > 2:
