@@ -52,6 +52,7 @@ from typing import Any
 from mexican_train import (
     STANDARD,
     IllegalMoveError,
+    MexicanTrainError,
     Move,
     Rules,
     apply,
@@ -254,8 +255,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
-    table = Table(args.players, STANDARD, args.seed)
-    server = TableServer((args.host, args.port), table, verbose=True)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port: a port is from 0 (any free one) to 65535, not {args.port}")
+    try:
+        table = Table(args.players, STANDARD, args.seed)
+    except MexicanTrainError as error:  # a count of players or a seed the rules refuse
+        parser.error(str(error))
+    try:
+        server = TableServer((args.host, args.port), table, verbose=True)
+    except OSError as error:  # the port is taken, or the host is not this machine's
+        parser.exit(1, f"{parser.prog}: cannot serve on {args.host}:{args.port}: {error}\n")
     port = server.server_address[1]
     try:  # Ctrl-C may come as soon as the URLs are out: stop cleanly from here on
         for seat, token in enumerate(table.tokens):

@@ -16,7 +16,16 @@ import argparse
 import random
 from collections.abc import Sequence
 
-from mexican_train import STANDARD, GameState, Move, apply, legal_moves, new_game, view
+from mexican_train import (
+    STANDARD,
+    GameState,
+    MexicanTrainError,
+    Move,
+    apply,
+    legal_moves,
+    new_game,
+    view,
+)
 from mexican_train.render import render_svg, render_text
 
 NAMES = ("Ana", "Bruno", "Chidi", "Dana", "Emil", "Fatima", "Goran", "Hana")
@@ -49,10 +58,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("-o", "--output", default="table.svg")
     args = parser.parse_args(argv)
-    state, move = mid_round(args.players, args.seed, min_tiles=30 if args.players <= 4 else 45)
+    try:
+        min_tiles = 30 if args.players <= 4 else 45
+        state, move = mid_round(args.players, args.seed, min_tiles=min_tiles)
+    except MexicanTrainError as error:  # a count of players the rules do not deal for
+        parser.error(f"--players: {error}")
     seat = state.current_player
     assert seat is not None
-    names = NAMES[: args.players]
+    names = [*NAMES, *(f"Seat {seat}" for seat in range(len(NAMES), args.players))]
+    names = names[: args.players]
     print(render_text(view(state, seat), names=names))
     with open(args.output, "w", encoding="utf-8") as out:
         out.write(render_svg(view(state, seat), names=names, last_move=move))

@@ -29,6 +29,7 @@ try:
 except ImportError:
     sys.exit("train_agent.py needs the rl extra: pip install 'mexican-train[rl]'")
 
+from mexican_train import MexicanTrainError
 from mexican_train.rl import ActionCodec, vector_env
 
 
@@ -171,7 +172,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", help="write the trained weights to this .npz file")
     args = parser.parse_args(argv)
-    policy, steps = train(args.rules, args.seconds, args.tables, args.opponent, args.seed)
+    for option, value in (("--seconds", args.seconds), ("--tables", args.tables),
+                          ("--games", args.games)):  # fmt: skip
+        if not value > 0:
+            parser.error(f"{option} is more than 0, not {value:g}")
+    try:  # an unknown variant or opponent is refused as the environment is made
+        policy, steps = train(args.rules, args.seconds, args.tables, args.opponent, args.seed)
+    except MexicanTrainError as error:
+        parser.error(str(error))
     print(
         f"{args.rules}, 2 players: trained {args.seconds:g} CPU s against {args.opponent}, "
         f"{steps:,} agent steps"

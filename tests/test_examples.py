@@ -107,3 +107,50 @@ def _run_server(program: Path, cwd: Path, arguments: list[str], ready: str) -> N
     assert process.returncode == 0, (
         f"{program.name} exited with status {process.returncode} after Ctrl-C:\n" + "".join(output)
     )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (["render_table.py", "--players", "1"], "--players: Table A covers 2-14 players, not 1"),
+        (["http_table.py", "--players", "20"], "Table A covers 2-14 players, not 20"),
+        (["http_table.py", "--port", "99999"], "--port: a port is from 0"),
+        (["train_agent.py", "--rules", "nope"], "no variant named 'nope'"),
+        (["train_agent.py", "--opponent", "nope"], "an opponent is a Player or one of"),
+        (["train_agent.py", "--games", "0"], "--games is more than 0, not 0"),
+    ],
+)
+def test_example_refuses_a_bad_argument_in_one_line(
+    arguments: list[str], says: str, tmp_path: Path
+) -> None:
+    """An example's options are checked as argparse checks its own: usage, then one error
+    line (status 2), never a traceback."""
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / arguments[0]), *arguments[1:]],
+        cwd=tmp_path,
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith(f"{arguments[0]}: error: ")
+    assert says in last
+
+
+def test_render_table_names_every_seat_past_its_eight_names(tmp_path: Path) -> None:
+    """Nine players (the rules deal for up to 14): the ninth is named by its seat."""
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "render_table.py"), "--players", "9"],
+        cwd=tmp_path,
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Seat 8 " in done.stdout
