@@ -744,6 +744,17 @@ def test_play_record_keeps_the_moves_made_before_you_leave(tmp_path: Path) -> No
     assert not replay(game).is_over
 
 
+def test_play_record_says_that_it_replaces_a_file_that_exists(tmp_path: Path) -> None:
+    """Playing again with the same --record replaces the game kept before: --help says so."""
+    assert "A FILE that exists is replaced." in _prose(run("play", "--help").stdout)
+    saved = tmp_path / "game.json"
+    saved.write_text("the game kept before", encoding="utf-8")
+    args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--record", str(saved)]
+    result = CliRunner().invoke(cli, args, input="q\n", prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    assert record_from_json(json.loads(saved.read_text(encoding="utf-8"))).moves == ()
+
+
 def test_play_record_is_replaced_whole_or_left_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -914,7 +914,7 @@ def _human_turn(
     type=click.Path(dir_okay=False),
     metavar="FILE",
     help="Save the game's record to FILE as JSON, after each round and when you leave, "
-    "for 'mexican-train analyze FILE'.",
+    "for 'mexican-train analyze FILE'.  A FILE that exists is replaced.",
 )
 def play(
     rules: str,
