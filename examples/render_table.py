@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(f"--players: {error}")
     seat = state.current_player
     assert seat is not None
-    names = [*NAMES, *(f"Seat {seat}" for seat in range(len(NAMES), args.players))]
+    names = [*NAMES, *(f"Seat {number}" for number in range(len(NAMES), args.players))]
     names = names[: args.players]
     print(render_text(view(state, seat), names=names))
     with open(args.output, "w", encoding="utf-8") as out:

@@ -267,6 +267,22 @@ def test_a_combination_describes_its_rounds_once_and_as_played(
     assert f"{first}-{first}" in text
 
 
+@pytest.mark.parametrize(
+    ("name", "rulebook"),
+    [("hub+shared-ties", "Rulebook B: "), ("standard+short-game", "Rulebook A: ")],
+)
+def test_a_combination_never_calls_its_preset_the_rulebook_exactly(
+    name: str, rulebook: str
+) -> None:
+    # "Rulebook B exactly: ..." opened the description of hub+shared-ties, a departure
+    # from Rulebook B; the preset alone is its rulebook exactly.
+    text = describe_variant(name)
+    assert text.startswith(rulebook)
+    assert "exactly" not in text
+    preset = name.split("+")[0]
+    assert describe_variant(preset).startswith(rulebook.replace(":", " exactly:"))
+
+
 def test_rules_table_has_a_row_per_variant() -> None:
     table = rules_table()
     assert table[0] == ("variant", *describe_rules(STANDARD))

@@ -897,20 +897,20 @@ def describe_variant(name: str) -> str:
 
     >>> describe_variant("shared-ties")
     "Players level on the lowest total share the win; E5's tie-break is not used."
-    >>> describe_variant("hub+shared-ties").startswith("Rulebook B exactly")
-    True
+    >>> describe_variant("hub+shared-ties")[:52]
+    'Rulebook B: Table B (S1), the engine set aside and a'
     """
     rules = get_variant(name)
     if "+" in name:
         parts = name.split("+")
         on_rounds = [part for part in parts if _sets_rounds(get_variant(part))]
-        if len(on_rounds) < 2:
-            return "  ".join(describe_variant(part) for part in parts)
         # S2, V9: two parts that change the rounds are said in one sentence, from the
         # rules they make together: each part's own sentence describes its change alone
         # ("the three highest engines" next to "the engines go up").
         texts = [
-            _describe_round_order(rules) if part == on_rounds[0] else describe_variant(part)
+            _describe_round_order(rules)
+            if len(on_rounds) > 1 and part == on_rounds[0]
+            else _described_with_others(part)
             for part in parts
             if part not in on_rounds[1:]
         ]
@@ -948,6 +948,15 @@ def _sets_rounds(rules: Rules) -> bool:
 
 def _count_words(count: int) -> str:
     return _NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else str(count)
+
+
+def _described_with_others(part: str) -> str:
+    """Return `describe_variant` of *part*, one part of a combination: a preset's text
+    says it is its rulebook "exactly", which the other parts depart from."""
+    text = describe_variant(part)
+    if get_variant(part) in (STANDARD, HUB):
+        text = text.replace(" exactly: ", ": ", 1)
+    return text
 
 
 def _describe_round_order(rules: Rules) -> str:
