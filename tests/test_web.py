@@ -851,6 +851,45 @@ def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
     assert "Stopped." in out
 
 
+@posix_only
+def test_serve_stops_quietly_on_ctrl_c_twice() -> None:
+    """A second Ctrl-C while the server stops forces it to (uvicorn skips the lifespan's
+    end): it stops all the same, saying "Stopped.", with no traceback of the lifespan the
+    event loop cancels."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "mexican_train", "serve", "--port", "0", "--no-db", "-q"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=as_a_terminal_would,
+    ) as process:  # fmt: skip
+        try:
+            base = _links_printed(process)[0][1].split("#")[0]
+            port = int(base.rsplit(":", 1)[1].strip("/"))
+            with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as held:
+                held.sendall(b"GET /api/lobby HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                answer = held.makefile("rb")
+                assert answer.readline().startswith(b"HTTP/1.1 200")  # uvicorn has Ctrl-C
+                length = 0
+                while (line := answer.readline()) != b"\r\n":
+                    name, _, value = line.partition(b":")
+                    length = int(value) if name.lower() == b"content-length" else length
+                answer.read(length)
+                process.send_signal(signal.SIGINT)
+                # The second Ctrl-C once the server is stopping: it closes the idle
+                # connection at once, then waits a tenth of a second at least before it
+                # would end the lifespan.
+                assert answer.read() == b""
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                out, err = process.communicate(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                raise
+    assert process.returncode == 0, err
+    assert "Stopped." in out
+    assert "Traceback" not in err + out, err
+
+
 def test_serve_bounds_the_connections_it_serves_at_once() -> None:
     """``--max-connections``: past it, a request is answered 503 and nothing else changes."""
     with subprocess.Popen(

@@ -53,7 +53,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import Callable, Collection
 from importlib import resources
 from typing import IO, TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
@@ -1117,10 +1117,12 @@ def _has_body(headers: list[tuple[bytes, bytes]]) -> bool:
 
 
 class _Frame:
-    """ASGI middleware: the hosts served, the common headers on every answer, the access log."""
+    """ASGI middleware: the hosts served, the common headers on every answer, the access
+    log, and the server's lifespan (`_lifespan`)."""
 
-    def __init__(self, app: Starlette, log: IO[str] | None, hosts: Hosts) -> None:
+    def __init__(self, app: Starlette, routes: _Routes, log: IO[str] | None, hosts: Hosts) -> None:
         self.app = app
+        self.routes = routes
         self.log = log
         self.hosts = hosts
         #: The methods served at each path that has a route, as Starlette answers 405.
@@ -1131,8 +1133,8 @@ class _Frame:
         }
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in {"http", "websocket"}:
-            await self.app(scope, receive, send)
+        if scope["type"] == "lifespan":
+            await _lifespan(self.routes, receive, send)
             return
         sent = scope  # the request as it came, for the log
         try:
@@ -1207,17 +1209,6 @@ class _Frame:
 def _application(
     routes: _Routes, log: IO[str] | None, hosts: Hosts
 ) -> Callable[[Scope, Receive, Send], Any]:
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        routes.attach(asyncio.get_running_loop())
-        sweeping = asyncio.ensure_future(routes.sweeping())
-        try:
-            yield
-        finally:
-            sweeping.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeping
-
     app = Starlette(
         routes=[
             *(Route(path, routes.page, methods=["GET"]) for path in _PAGES),
@@ -1236,9 +1227,34 @@ def _application(
             ClientDisconnect: _disconnected,
             Exception: _failed,
         },
-        lifespan=lifespan,
     )
-    return _Frame(app, log, hosts)
+    return _Frame(app, routes, log, hosts)
+
+
+async def _lifespan(routes: _Routes, receive: Receive, send: Send) -> None:
+    """The server's ASGI lifespan: the routes know the event loop, and sweep the tables
+    (`_Routes.sweeping`), from the server's start to its end.
+
+    A server forced to stop (Ctrl-C a second time while it stops) never asks for the
+    lifespan's end: the event loop cancels it as it closes, which ends it quietly
+    (Starlette's own lifespan would take that for a failure, which uvicorn prints with
+    its traceback).
+    """
+    sweeping: asyncio.Future[None] | None = None
+    try:
+        await receive()  # lifespan.startup
+        routes.attach(asyncio.get_running_loop())
+        sweeping = asyncio.ensure_future(routes.sweeping())
+        await send({"type": "lifespan.startup.complete"})
+        await receive()  # lifespan.shutdown
+    except asyncio.CancelledError:
+        return
+    finally:
+        if sweeping is not None:
+            sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeping
+    await send({"type": "lifespan.shutdown.complete"})
 
 
 class WebServer:
