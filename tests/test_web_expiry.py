@@ -563,33 +563,41 @@ def _until(done: Callable[[], bool], what: str) -> None:
         time.sleep(0.01)
 
 
-def test_a_table_the_lobby_makes_past_the_servers_wait_is_given_up(clock: Clock) -> None:
-    """A lobby slower than the server's wait for it (`request_timeout`): the server
-    closes its tables and stops without it, and the table made then is not served all
-    the same: its maker is told the server is stopping (503), the table is closed, its
-    bots never run, and it is deleted where it was kept (`WebTable.discarding`)."""
-    inside, release = threading.Event(), threading.Event()
-    made: list[WebTable] = []
-    discarded: list[str] = []
+#: The lobby's answer to a table asked for while the server stops.
+STOPPING = (
+    503,
+    {
+        "error": "stopping",
+        "reason": "the server is stopping: no table was made; make one once it is back",
+    },
+)
 
-    def slow_lobby(request: object, name: str) -> WebTable:
-        inside.set()
-        assert release.wait(TIMEOUT)
-        table = lobby_table(request, name, bot_delay=0, clock=clock)
-        table.discarding = lambda: discarded.append(name)
-        made.append(table)
+
+class _SlowLobby:
+    """A lobby that makes its table only once the test says so (`release`), as one
+    whose database takes its time to keep the table; what it made, and which of its
+    tables the server deleted again (`WebTable.discarding`)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.inside, self.release = threading.Event(), threading.Event()
+        self.made: list[WebTable] = []
+        self.discarded: list[str] = []
+
+    def __call__(self, request: object, name: str) -> WebTable:
+        self.inside.set()
+        assert self.release.wait(TIMEOUT)
+        table = lobby_table(request, name, bot_delay=0, clock=self.clock)
+        table.discarding = lambda: self.discarded.append(name)
+        self.made.append(table)
         return table
 
-    log = io.StringIO()
-    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
-    server = WebServer(
-        ("127.0.0.1", 0),
-        own,
-        log=log,
-        lobby=slow_lobby,
-        table_idle=HOUR,
-        request_timeout=0.5,
-    )
+
+def _serve_while_the_lobby_makes_a_table(
+    server: WebServer, lobby: _SlowLobby
+) -> tuple[list[threading.Thread], list[tuple[int, Any]]]:
+    """Serve *server* from a thread, and ask its *lobby* for a table from another; return
+    once the lobby is making it: the two threads, and the list the answer goes to."""
     serving_thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
     )
@@ -600,25 +608,32 @@ def test_a_table_the_lobby_makes_past_the_servers_wait_is_given_up(clock: Clock)
         target=lambda: answers.append(answer(server, "/api/tables", asked)), daemon=True
     )
     asking.start()
-    assert inside.wait(TIMEOUT)
+    assert lobby.inside.wait(TIMEOUT)
+    return [asking, serving_thread], answers
+
+
+def test_a_table_the_lobby_makes_past_the_servers_wait_is_given_up(clock: Clock) -> None:
+    """A lobby slower than the server's wait for it (`request_timeout`): the server
+    closes its tables and stops without it, and the table made then is not served all
+    the same: its maker is told the server is stopping (503), the table is closed, its
+    bots never run, and it is deleted where it was kept (`WebTable.discarding`)."""
+    lobby = _SlowLobby(clock)
+    log = io.StringIO()
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
+    server = WebServer(
+        ("127.0.0.1", 0), own, log=log, lobby=lobby, table_idle=HOUR, request_timeout=0.5
+    )
+    threads, answers = _serve_while_the_lobby_makes_a_table(server, lobby)
     closing = threading.Thread(target=server.server_close, daemon=True)
     closing.start()
     _until(lambda: own.closed, "the server closed its tables")
     assert "stopping without waiting for the lobby any longer" in log.getvalue()
-    release.set()
-    for thread in (asking, closing, serving_thread):
+    lobby.release.set()
+    for thread in (*threads, closing):
         thread.join(TIMEOUT)
-    assert answers == [
-        (
-            503,
-            {
-                "error": "stopping",
-                "reason": "the server is stopping: no table was made; make one once it is back",
-            },
-        )
-    ]
-    assert made[0].closed
-    assert discarded == ["t1"]
+    assert answers == [STOPPING]
+    assert lobby.made[0].closed
+    assert lobby.discarded == ["t1"]
     assert server.tables == [own]
 
 
@@ -628,53 +643,24 @@ def test_the_server_stops_once_the_table_the_lobby_is_making_is_given_up(clock: 
     all the same, deleted where it was kept (`WebTable.discarding`) before the server
     has stopped, and its maker told why.  (The server's event loop may be gone by
     then: uvicorn waits one second for a request in flight.)"""
-    inside, release = threading.Event(), threading.Event()
-    made: list[WebTable] = []
-    discarded: list[str] = []
-
-    def slow_lobby(request: object, name: str) -> WebTable:
-        inside.set()
-        assert release.wait(TIMEOUT)
-        table = lobby_table(request, name, bot_delay=0, clock=clock)
-        table.discarding = lambda: discarded.append(name)
-        made.append(table)
-        return table
-
+    lobby = _SlowLobby(clock)
     log = io.StringIO()
     own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
-    server = WebServer(("127.0.0.1", 0), own, log=log, lobby=slow_lobby, table_idle=HOUR)
-    serving_thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-    )
-    serving_thread.start()
-    answers: list[tuple[int, Any]] = []
-    asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
-    asking = threading.Thread(
-        target=lambda: answers.append(answer(server, "/api/tables", asked)), daemon=True
-    )
-    asking.start()
-    assert inside.wait(TIMEOUT)
+    server = WebServer(("127.0.0.1", 0), own, log=log, lobby=lobby, table_idle=HOUR)
+    threads, answers = _serve_while_the_lobby_makes_a_table(server, lobby)
     closing = threading.Thread(target=server.server_close, daemon=True)
     closing.start()
     waiting = "stopping once the lobby has made the 1 table(s) it is making"
     _until(lambda: waiting in log.getvalue(), "the server waited for the lobby")
     assert not own.closed  # it closes its tables once the lobby's is given up
-    release.set()
-    for thread in (closing, asking, serving_thread):
+    lobby.release.set()
+    for thread in (closing, *threads):
         thread.join(TIMEOUT)
     assert not closing.is_alive()
-    assert made[0].closed
-    assert discarded == ["t1"]
+    assert lobby.made[0].closed
+    assert lobby.discarded == ["t1"]
     assert server.tables == [own]
-    assert answers == [
-        (
-            503,
-            {
-                "error": "stopping",
-                "reason": "the server is stopping: no table was made; make one once it is back",
-            },
-        )
-    ]
+    assert answers == [STOPPING]
 
 
 @pytest.mark.parametrize("named", ["", "mine", "t7"])
