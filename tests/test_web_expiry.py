@@ -604,9 +604,14 @@ def _serve_while_the_lobby_makes_a_table(
     serving_thread.start()
     answers: list[tuple[int, Any]] = []
     asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
-    asking = threading.Thread(
-        target=lambda: answers.append(answer(server, "/api/tables", asked)), daemon=True
-    )
+
+    def ask() -> None:
+        try:
+            answers.append(answer(server, "/api/tables", asked))
+        except ValueError:  # not JSON: uvicorn's own 500, to a request it gave up
+            answers.append((500, None))
+
+    asking = threading.Thread(target=ask, daemon=True)
     asking.start()
     assert lobby.inside.wait(TIMEOUT)
     return [asking, serving_thread], answers
@@ -661,6 +666,32 @@ def test_the_server_stops_once_the_table_the_lobby_is_making_is_given_up(clock: 
     assert lobby.discarded == ["t1"]
     assert server.tables == [own]
     assert answers == [STOPPING]
+
+
+def test_a_table_the_lobby_makes_once_the_server_gave_up_its_request_is_given_up(
+    clock: Clock,
+) -> None:
+    """A server that stops before its lobby is done (uvicorn waits one second for a
+    request in flight, then gives it up, before `WebServer.server_close` is called):
+    the table made then is not served, nor left open outside the server: it is given
+    up, deleted where it was kept (`WebTable.discarding`)."""
+    lobby = _SlowLobby(clock)
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
+    server = WebServer(("127.0.0.1", 0), own, log=None, lobby=lobby, table_idle=HOUR)
+    threads, _ = _serve_while_the_lobby_makes_a_table(server, lobby)
+    try:
+        server.shutdown()  # as Ctrl-C does: the server stops, server_close comes after
+        threads[1].join(TIMEOUT)
+        assert not threads[1].is_alive()
+        lobby.release.set()
+        _until(lambda: lobby.discarded == ["t1"], "the table was given up")
+        assert lobby.made[0].closed
+    finally:
+        lobby.release.set()
+        server.server_close()
+        for thread in threads:
+            thread.join(TIMEOUT)
+    assert server.tables == [own]
 
 
 @pytest.mark.parametrize("named", ["", "mine", "t7"])

@@ -512,30 +512,24 @@ class _Routes:
         #: is not closed for good, its pages are told the server stops.
         self.stopping = False
 
-    def add(
-        self,
-        table: WebTable,
-        *,
-        expires: bool = False,
-        maker: str | None = None,
-        made: bool = False,
-    ) -> None:
+    def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
         """Serve *table* too (its name must be new); with *expires*, it expires when idle.
 
         A table that expires is let go as soon as it closes (`WebTable.close`, or it
         expires), whether or not sweeps run: its links are then answered 410, saying
-        that it expired or that it closed.  *maker* is the address that made it, if
-        known: counted towards its share.  A table the lobby *made* is refused once the
-        server is stopping (`stop`): the server would not close it.
+        that it expired or that it closed.  *maker* is the address that made it, for a
+        table of the lobby's (`_make`): counted towards its share, and refused once the
+        server is stopping, under the lock `WebServer.server_close` lists the tables it
+        closes by.
 
         Raises:
             InvalidArgumentError: if a table of that name is served already (checked
                 under the lock: a program's table and the lobby's never replace each other).
-            RequestError: 503 for a table the lobby *made* once the server is stopping.
+            RequestError: 503 for a table of the lobby's once the server is stopping.
         """
         changes = _Changes()
         with self._lock:
-            if made and self.stopping:
+            if maker is not None and self.stopping:
                 raise RequestError(503, "stopping", _STOPPING_MADE)
             if table.name in self.tables:
                 raise InvalidArgumentError(f"a table named {table.name!r} is served already")
@@ -555,7 +549,8 @@ class _Routes:
 
     def stop(self) -> None:
         """Note that the server is stopping (`stopping`), and wait for the tables the lobby
-        is making, at most `deadline` seconds: each is given up (`_make`).
+        is making, at most `deadline` seconds (`_make`): each is served before this call,
+        and closed with the others, or given up.
 
         From now on the lobby serves no new table (`add`), so that the tables listed once
         this returns are all the server closes.
@@ -792,19 +787,11 @@ class _Routes:
         return JSONResponse(lobby_choices())
 
     async def create(self, request: Request) -> Response:
-        """Make a table as the lobby asks; answer its seats' and spectators' links.
-
-        All or nothing: a table that cannot be served (its bots cannot start: 503
-        ``"busy"``; the server stops while it is made: 503 ``"stopping"``; a lobby of a
-        program's own that misnames it: 500) is closed, let go and deleted where the
-        lobby kept it (`WebTable.discarding`).
-        """
+        """Make a table as the lobby asks (`_make`); answer its seats' and spectators' links."""
         if self.lobby is None:
             raise RequestError(404, "no lobby", "this server makes no tables")
         client = request.client.host if request.client else ""
         asked = read_json(await _body(request))
-        if self.stopping:
-            raise RequestError(503, "stopping", _STOPPING_MADE)
         most, most_per_client = self.max_tables
         later = (
             ""
@@ -827,33 +814,15 @@ class _Routes:
         name = self._new_name()
         self._making.append(client)
         try:
-            table = await run_in_threadpool(self._make, self.lobby, asked, name)
+            table = await run_in_threadpool(self._make, self.lobby, asked, name, client)
+        except asyncio.CancelledError:
+            # uvicorn stops, done waiting for the answer, before `WebServer.server_close`
+            # is called: the table the lobby makes from now on is given up (`add`).
+            with self._lock:
+                self.stopping = True
+            raise
         finally:
             self._making.remove(client)
-        if table.name != name:  # a lobby of a program's own: it must replace no table served
-            wrong = f"the lobby made a table named {table.name!r} for the name {name!r}"
-            self._say(f"{wrong}: it is not served")
-            await self._give_up(table)
-            raise InvalidArgumentError(f"{wrong}: a lobby names its table as it is told")
-        try:
-            self.add(table, expires=True, maker=client, made=True)
-        except (InvalidArgumentError, RequestError):  # a program served a table of that
-            await self._give_up(table)  # name meanwhile, or the server is stopping
-            raise
-        try:
-            table.start()
-        except BaseException as error:  # no thread for its bots: it is not served
-            self._let_go(table)
-            await self._give_up(table)
-            if not isinstance(error, RuntimeError):  # a lobby of a program's own
-                raise
-            self._say(f"table {name} is not served: its bots could not start: {error}")
-            raise RequestError(
-                503,
-                "busy",
-                f"the server could not start the table's bots ({error}): no table was made; "
-                "try again later",
-            ) from None
         return JSONResponse(
             {
                 "table": name,
@@ -862,34 +831,61 @@ class _Routes:
             }
         )
 
-    def _make(self, lobby: Callable[[object, str], WebTable], asked: object, name: str) -> WebTable:
-        """Return the table *lobby* makes as *asked*, named *name* (in a worker thread).
+    def _make(
+        self, lobby: Callable[[object, str], WebTable], asked: object, name: str, client: str
+    ) -> WebTable:
+        """Return the table *lobby* makes as *asked*, named *name*, for *client*, served
+        and its bots started (in a worker thread: the lobby, and a deletion, may wait
+        for a database).
 
-        A table made once the server is stopping is given up there and then, before
-        the server stops (`stop` waits for it; the event loop may be gone by then).
+        All or nothing: a table that cannot be served is given up there and then
+        (`_discard`), before the server stops, which waits for this call (`stop`).
 
         Raises:
-            RequestError: 503 if the server is stopping.
+            RequestError: 503 ``"stopping"`` if the server is stopping, before the lobby
+                is asked or once it has made the table; 503 ``"busy"`` if the table's
+                bots cannot start.
+            InvalidArgumentError: if a lobby of a program's own names the table otherwise,
+                or a program served a table of that name meanwhile (answered 500).
         """
-        with self._lock:
+        with self._lock:  # `stop` waits for every call that gets past this
             if self.stopping:
                 raise RequestError(503, "stopping", _STOPPING_MADE)
             self._in_lobby += 1
         try:
             table = lobby(asked, name)
-            if self.stopping:
+            try:
+                self._serve(table, name, client)
+            except BaseException:
                 self._discard(table)
-                raise RequestError(503, "stopping", _STOPPING_MADE)
+                raise
             return table
         finally:
             with self._lock:
                 self._in_lobby -= 1
                 self._lobby_done.notify_all()
 
-    async def _give_up(self, table: WebTable) -> None:
-        """`_discard` *table*, in a worker thread: a database's deletion never holds up
-        the event loop."""
-        await run_in_threadpool(self._discard, table)
+    def _serve(self, table: WebTable, name: str, client: str) -> None:
+        """Serve *table*, which the lobby made as *name* for *client*, and start its bots;
+        raise as `_make` does, the table not served."""
+        if table.name != name:  # a lobby of a program's own: it must replace no table served
+            wrong = f"the lobby made a table named {table.name!r} for the name {name!r}"
+            self._say(f"{wrong}: it is not served")
+            raise InvalidArgumentError(f"{wrong}: a lobby names its table as it is told")
+        self.add(table, expires=True, maker=client)
+        try:
+            table.start()
+        except BaseException as error:  # no thread for its bots: it is not served
+            self._let_go(table)
+            if not isinstance(error, RuntimeError):  # a table of a program's own
+                raise
+            self._say(f"table {name} is not served: its bots could not start: {error}")
+            raise RequestError(
+                503,
+                "busy",
+                f"the server could not start the table's bots ({error}): no table was made; "
+                "try again later",
+            ) from None
 
     def _discard(self, table: WebTable) -> None:
         """Close *table*, which the lobby made and the server does not serve, its links
