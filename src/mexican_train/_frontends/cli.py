@@ -267,11 +267,7 @@ def _why_not_imported(module_name: str, error: Exception) -> str:
         )
     if isinstance(error, SyntaxError):
         return f"SyntaxError: {error}"  # its message names the file and the line
-    frames = traceback.extract_tb(error.__traceback__)
-    # The import machinery's frames are this package's and <frozen importlib...>'s.
-    mine = [f for f in frames if not f.filename.startswith((_PACKAGE, "<"))]
-    line = f" ({mine[-1].filename}, line {mine[-1].lineno})" if mine else ""
-    return f"{type(error).__name__}: {error}{line}"
+    return _how_raised(error, traceback.extract_tb(error.__traceback__))
 
 
 def _make_player(found: object, spec: str, option: str) -> _UserBot:
@@ -291,6 +287,20 @@ def _make_player(found: object, spec: str, option: str) -> _UserBot:
 
 #: Where this package's files are, to tell the library's frames from a bot's own.
 _PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _how_raised(error: Exception, frames: list[traceback.FrameSummary]) -> str:
+    """Return *error* in one line: its type, its message and the line that raised it,
+    which a traceback (not printed) would have shown.
+
+    That line is the last of *frames* in the user's code: outside this package and
+    Python's import machinery (``<frozen importlib._bootstrap>``); the last of all if
+    none is (a call of the library's that the user's code got wrong points into it).
+    """
+    mine = [frame for frame in frames if not frame.filename.startswith((_PACKAGE, "<"))]
+    shown = mine or frames
+    line = f" ({shown[-1].filename}, line {shown[-1].lineno})" if shown else ""
+    return f"{type(error).__name__}: {error}{line}"
 
 
 @attrs.frozen
@@ -323,17 +333,9 @@ class _UserBot:
             raise self._failed("observe()", error, None) from error
 
     def _failed(self, where: str, error: Exception, seat: int | None) -> _BotFailed:
-        # The line of the bot's own code that raised, which the traceback (not printed)
-        # would have shown: its last frame outside this package (or a call of the
-        # library's that the bot got wrong would point into the library).
         frames = traceback.extract_tb(error.__traceback__)[1:]  # [0] is choose's call
-        mine = [frame for frame in frames if not frame.filename.startswith(_PACKAGE)]
-        shown = mine or frames
-        line = f" ({shown[-1].filename}, line {shown[-1].lineno})" if shown else ""
         return _BotFailed(
-            f"your bot {self.spec} failed in {where}",
-            f"{type(error).__name__}: {error}{line}",
-            seat,
+            f"your bot {self.spec} failed in {where}", _how_raised(error, frames), seat
         )
 
 
