@@ -40,6 +40,19 @@ def _environment() -> dict[str, str]:
     return env
 
 
+def _run(program: Path, arguments: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run *program* with *arguments* in *cwd*, as a user would, to its end (or `TIMEOUT`)."""
+    return subprocess.run(
+        [sys.executable, str(program), *arguments],
+        cwd=cwd,
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
 def test_there_are_examples() -> None:
     """The examples directory is found (so the parametrised test below is not empty)."""
     assert PROGRAMS, f"no examples found in {EXAMPLES}"
@@ -54,15 +67,7 @@ def test_example_runs(program: Path, tmp_path: Path) -> None:
         _run_server(program, tmp_path, *LONG_RUNNING[program.name])
         return
     try:
-        done = subprocess.run(
-            [sys.executable, str(program)],
-            cwd=tmp_path,
-            env=_environment(),
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
+        done = _run(program, [], tmp_path)
     except subprocess.TimeoutExpired:
         pytest.fail(
             f"{program.name} did not finish within {TIMEOUT} s; if it is a server, add it "
@@ -125,15 +130,7 @@ def test_example_refuses_a_bad_argument_in_one_line(
 ) -> None:
     """An example's options are checked as argparse checks its own: usage, then one error
     line (status 2), never a traceback."""
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLES / arguments[0]), *arguments[1:]],
-        cwd=tmp_path,
-        env=_environment(),
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    done = _run(EXAMPLES / arguments[0], arguments[1:], tmp_path)
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     last = done.stderr.splitlines()[-1]
@@ -143,14 +140,6 @@ def test_example_refuses_a_bad_argument_in_one_line(
 
 def test_render_table_names_every_seat_past_its_eight_names(tmp_path: Path) -> None:
     """Nine players (the rules deal for up to 14): the ninth is named by its seat."""
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLES / "render_table.py"), "--players", "9"],
-        cwd=tmp_path,
-        env=_environment(),
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    done = _run(EXAMPLES / "render_table.py", ["--players", "9"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert "Seat 8 " in done.stdout
