@@ -7,7 +7,6 @@ localhost.  A refused request gets a JSON error and changes nothing.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import io
 import json
@@ -230,19 +229,6 @@ def test_several_host_headers_are_refused_and_change_nothing(
     }
     assert answer[1]["connection"] == "close"
     assert target.moves() == 0
-
-
-def test_the_front_ends_share_the_request_layers_words_by_their_public_names() -> None:
-    """The web table's server words h11's refusals of a request's hosts as `request_host`
-    does, and logs a target as `JSONServer` does, through the names the request layer
-    offers: no module of the front ends imports another's private names."""
-    folder = Path(__file__).parent.parent / "src" / "mexican_train" / "_frontends"
-    for path in sorted(folder.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                names = [alias.name for alias in node.names]
-                private = [name for name in names if name.startswith("_")]
-                assert not private, f"{path.name}:{node.lineno} imports {private}"
 
 
 def test_an_http_11_request_without_a_host_header_is_refused(target: Target) -> None:

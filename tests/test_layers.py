@@ -4,6 +4,7 @@
 subpackage imports only the layers below it and never the public modules.  These tests
 check what a contract of imports cannot: that no module reaches into another
 subpackage's private names (what is shared gets a public name inside its subpackage),
+nor, in the front ends, another module's,
 that CONTRIBUTING.md's map of the code names exactly the modules in the tree, and that
 the compiled build's module list names modules that exist.
 """
@@ -64,6 +65,19 @@ def test_no_module_imports_another_subpackages_private_names(module: str) -> Non
             continue
         private = [name for name in names if name.startswith("_") and not name.startswith("__")]
         assert not private, f"{module}:{line} imports {private} from {imported}"
+
+
+def test_the_front_ends_share_their_words_by_public_names() -> None:
+    """Within the front ends too, a module uses another's words through the names it
+    offers: the web table's server words h11's refusals of a request's hosts as
+    `request_host` does, and logs a target as `JSONServer` does, through
+    ``http.SEVERAL_HOSTS``, ``http.NO_HOST`` and ``http.shown_path``."""
+    for path in sorted((PACKAGE / "_frontends").glob("*.py")):
+        for line, imported, names in _imports_of(path):
+            if _subpackage(imported) != "_frontends":
+                continue
+            private = [name for name in names if name.startswith("_")]
+            assert not private, f"_frontends/{path.name}:{line} imports {private} from {imported}"
 
 
 def _contributing_map() -> set[str]:
