@@ -18,8 +18,9 @@ tables that expired are kept, as the server remembers them: the same transaction
 deletes the oldest beyond them, so that the database does not grow without end.  A new
 table of the command line's (named ``""``) replaces those kept but the ones its server
 names, every game of them deleted with its moves in the same transaction
-(`TableStore.replace`).  A table the lobby made that its server could not serve (its
-bots could not start) is deleted as if never kept (`TableStore.discard`).  Nothing else
+(`TableStore.replace`).  A table the lobby made that its server did not serve (its
+bots could not start, or the server stopped meanwhile) is deleted as if never kept
+(`TableStore.discard`).  Nothing else
 is ever deleted.
 
 >>> from mexican_train import HUB, Draw, new_game
@@ -454,9 +455,9 @@ class TableStore:
             )
 
     def discard(self, number: int) -> None:
-        """Delete table *number*, which its server never served (the bots of a table the
-        lobby made could not start), with its moves: nothing of it is kept, not even its
-        name, which `expire` keeps.
+        """Delete table *number*, which its server never served (a table the lobby made,
+        given up: `WebTable.discarding`), with its moves: nothing of it is kept, not even
+        its name, which `expire` keeps.
 
         One transaction: the table is deleted whole, or, if that fails, kept as it was.
 

@@ -300,8 +300,9 @@ class WebTable:
         #: table stays as it was.  ``mexican-train serve --db`` deletes the table here.
         self.expiring: Callable[[], None] | None = None
         #: Called when a server gives the table up unserved, its links never given (its
-        #: bots could not start), after it closes.  ``mexican-train serve --db`` deletes
-        #: the table here: a restart does not bring it back.
+        #: bots could not start, or the server stopped while its lobby made it), after it
+        #: closes.  ``mexican-train serve --db`` deletes the table here: a restart does
+        #: not bring it back.
         self.discarding: Callable[[], None] | None = None
         self._clock = clock
         self._active = clock()
