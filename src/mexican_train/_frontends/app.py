@@ -549,8 +549,8 @@ class _Routes:
 
     def stop(self) -> None:
         """Note that the server is stopping (`stopping`), and wait for the tables the lobby
-        is making, at most `deadline` seconds (`_make`): each is served before this call,
-        and closed with the others, or given up.
+        is making, at most `deadline` seconds (`_make`): each is either served, and
+        closed with the others, or given up.
 
         From now on the lobby serves no new table (`add`), so that the tables listed once
         this returns are all the server closes.
@@ -1425,9 +1425,10 @@ class WebServer:
         the table (its bots not started), named so; a table of another name is closed,
         not served, and the request answered 500 (the server's log says why).  Raise
         `~mexican_train.web.RequestError` to refuse a request (`~mexican_train.web.lobby_table`
-        does).  A table the server does not serve after all (another name, bots that
-        cannot start: 503) is closed and its `~mexican_train.web.WebTable.discarding`
-        called: a lobby that keeps its tables somewhere deletes it there.
+        does).  A table the server does not serve after all (another name; bots that
+        cannot start, or a server that stops meanwhile: 503) is closed and its
+        `~mexican_train.web.WebTable.discarding` called: a lobby that keeps its tables
+        somewhere deletes it there.
         """
         return self._routes.lobby
 
