@@ -813,13 +813,13 @@ class _Routes:
             )
         name = self._new_name()
         self._making.append(client)
+        # Set if the request is given up while the lobby makes its table: uvicorn that
+        # stops, done waiting for the answer, before `WebServer.server_close` is called.
+        abandoned = threading.Event()
         try:
-            table = await run_in_threadpool(self._make, self.lobby, asked, name, client)
+            table = await run_in_threadpool(self._make, self.lobby, asked, name, client, abandoned)
         except asyncio.CancelledError:
-            # uvicorn stops, done waiting for the answer, before `WebServer.server_close`
-            # is called: the table the lobby makes from now on is given up (`add`).
-            with self._lock:
-                self.stopping = True
+            abandoned.set()  # the table is given up once made (`_make`)
             raise
         finally:
             self._making.remove(client)
@@ -832,19 +832,25 @@ class _Routes:
         )
 
     def _make(
-        self, lobby: Callable[[object, str], WebTable], asked: object, name: str, client: str
+        self,
+        lobby: Callable[[object, str], WebTable],
+        asked: object,
+        name: str,
+        client: str,
+        abandoned: threading.Event,
     ) -> WebTable:
         """Return the table *lobby* makes as *asked*, named *name*, for *client*, served
         and its bots started (in a worker thread: the lobby, and a deletion, may wait
         for a database).
 
-        All or nothing: a table that cannot be served is given up there and then
+        All or nothing: a table that cannot be served, or whose request was given up
+        meanwhile (*abandoned*: nobody would get its links), is given up there and then
         (`_discard`), before the server stops, which waits for this call (`stop`).
 
         Raises:
             RequestError: 503 ``"stopping"`` if the server is stopping, before the lobby
-                is asked or once it has made the table; 503 ``"busy"`` if the table's
-                bots cannot start.
+                is asked or once it has made the table, or the request was given up;
+                503 ``"busy"`` if the table's bots cannot start.
             InvalidArgumentError: if a lobby of a program's own names the table otherwise,
                 or a program served a table of that name meanwhile (answered 500).
         """
@@ -855,6 +861,8 @@ class _Routes:
         try:
             table = lobby(asked, name)
             try:
+                if abandoned.is_set():
+                    raise RequestError(503, "stopping", _STOPPING_MADE)
                 self._serve(table, name, client)
             except BaseException:
                 self._discard(table)
