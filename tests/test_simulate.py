@@ -377,3 +377,26 @@ def test_an_observe_that_raises_is_named_with_its_seat_game_and_seed() -> None:
         f"in game 0 of the simulation, round 1 (new_game(..., seed={game_seed(1, 0)}) "
         "deals that game again)",
     ]
+
+
+class _Counting:
+    """Chooses by how many moves it chose and events it saw: a player with a memory."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        self.seen += 1
+        return moves[self.seen % len(moves)]
+
+    def observe(self, events: tuple[object, ...]) -> None:
+        self.seen += len(events)
+
+
+def test_one_player_object_in_two_seats_plays_as_two_players() -> None:
+    """Each seat of each game gets a copy of its own, though the list repeats an object."""
+    shared = _Counting()
+    apart = simulate([_Counting(), _Counting(), GreedyPlayer()], SMALL, games=3, seed=1)
+    assert simulate([shared, shared, GreedyPlayer()], SMALL, games=3, seed=1) == apart
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        assert simulate([shared, shared, GreedyPlayer()], SMALL, 3, 1, pool) == apart

@@ -38,7 +38,8 @@ class Player(Protocol):
 
     For results that do not depend on how games are spread over processes,
     a player's choice should depend only on its arguments (the built-in bots'
-    does); `simulate` gives every game a fresh copy of each player anyway.  So a
+    does); `simulate` seats a fresh copy of each player in every game anyway, one
+    copy per seat, even for a player listed twice.  So a
     bot that plays at random draws from a generator seeded by its seed and what it
     is shown, as `RandomPlayer` does: a ``random.Random(seed)`` made in
     ``__init__`` would replay the same numbers in every game.

@@ -1,7 +1,7 @@
 """Run many independent, seeded games between players and summarise them.
 
 Every game's seed is derived from the simulation's seed and the game's
-number, every game gets fresh copies of the players, and the per-game
+number, every seat of every game gets a fresh copy of its player, and the per-game
 results are combined in game order.  So the statistics are the same whether
 the games run in this process, in a `concurrent.futures.ProcessPoolExecutor`
 or on any other `concurrent.futures.Executor`, such as the one a Dask
@@ -385,7 +385,9 @@ def _play_game(batch: _Batch, number: int) -> _Game:
     count = len(batch.players)
     # Seat s holds player (s + number) mod n when rotating, so each player sits everywhere.
     by_seat = [(seat + number) % count if batch.rotate_seats else seat for seat in range(count)]
-    players = copy.deepcopy(batch.players)  # a fresh copy each game: no state carries over
+    # A fresh copy of each player for each game (no state carries over), and one per
+    # seat: a player listed twice is two players, not one that hears every seat.
+    players = [copy.deepcopy(player) for player in batch.players]
     chooses = [players[by_seat[seat]].choose for seat in range(count)]  # each seat's method
     observers = observers_of({seat: players[by_seat[seat]] for seat in range(count)})
     seed = game_seed(batch.seed, number)
