@@ -34,7 +34,7 @@ class Player(Protocol):
     turn with that seat's `PlayerView` and ``legal_moves(view)``, never empty.
     A player should return one of *moves*; anything else is an illegal move,
     which `simulate` records against the player (by its ``name`` attribute if it
-    has one, else its ``repr``).
+    has one, else its class's name: `player_name`).
 
     For results that do not depend on how games are spread over processes,
     a player's choice should depend only on its arguments (the built-in bots'
