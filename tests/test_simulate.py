@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import pickle
 import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -400,3 +401,10 @@ def test_one_player_object_in_two_seats_plays_as_two_players() -> None:
     assert simulate([shared, shared, GreedyPlayer()], SMALL, games=3, seed=1) == apart
     with ProcessPoolExecutor(max_workers=2) as pool:
         assert simulate([shared, shared, GreedyPlayer()], SMALL, 3, 1, pool) == apart
+
+
+def test_a_multiprocessing_pool_gives_the_same_result_as_one_process() -> None:
+    """Any object whose map() keeps the items' order will do, typed as such (SupportsMap)."""
+    alone = simulate(BOTS, SMALL, games=4, seed=3)
+    with multiprocessing.Pool(2) as pool:
+        assert simulate(BOTS, SMALL, games=4, seed=3, executor=pool) == alone

@@ -18,6 +18,7 @@ from ._bots.simulate import (
     RuleCounters,
     SimulationResult,
     Summary,
+    SupportsMap,
     game_seed,
     simulate,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "RuleCounters",
     "SimulationResult",
     "Summary",
+    "SupportsMap",
     "game_seed",
     "simulate",
 ]

@@ -15,8 +15,7 @@ import hashlib
 import math
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 import attrs
 
@@ -640,12 +639,35 @@ def _batches(
         yield _Batch(players, names, rules, seed, rotate, start, min(start + size, games))
 
 
+_Item = TypeVar("_Item")
+_Result = TypeVar("_Result")
+
+
+@runtime_checkable
+class SupportsMap(Protocol):
+    """What `simulate` can run games on: anything with a ``map`` that keeps the order.
+
+    ``map(function, items)`` must return ``function(item)`` for each item, *in the
+    order of the items*: a `concurrent.futures.Executor` (a
+    `concurrent.futures.ProcessPoolExecutor`, a Dask cluster's ``client.get_executor()``),
+    a ``multiprocessing.Pool`` or Ray's ``ray.util.multiprocessing.Pool`` do; an
+    unordered map such as ``imap_unordered`` does not.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> isinstance(ThreadPoolExecutor(1), SupportsMap)
+    True
+    """
+
+    def map(self, function: Callable[[_Item], _Result], items: list[_Item], /) -> Iterable[_Result]:
+        """Return ``function(item)`` for each of *items*, in their order."""
+
+
 def simulate(
     players: Sequence[Player],
     rules: Rules = STANDARD,
     games: int = 100,
     seed: int = 0,
-    executor: Executor | None = None,
+    executor: SupportsMap | None = None,
     *,
     rotate_seats: bool = True,
     batch_size: int | None = None,
@@ -667,7 +689,7 @@ def simulate(
         rules: the rules to play by.
         games: how many games, at least 1.
         seed: the seed every game's seed comes from.
-        executor: run batches of games on it with ``executor.map``: any object
+        executor: run batches of games on it with ``executor.map``: any object (`SupportsMap`)
             whose ``map(function, items)`` gives the results in the items' order,
             e.g. a `concurrent.futures.ProcessPoolExecutor`, a Dask cluster's
             ``client.get_executor()``, a ``multiprocessing.Pool`` or Ray's
@@ -724,7 +746,7 @@ def simulate(
         raise TypeError(f"progress is a function of the games just finished, not {progress!r}")
     named = _names(players, names)
     batches = _batches(players, named, rules, games, seed, rotate_seats, batch_size)
-    results: Iterator[list[_Game]]
+    results: Iterable[list[_Game]]
     if executor is None:
         results = map(_play_batch, batches)  # lazily: a batch is made when it is played
     else:
