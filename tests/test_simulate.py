@@ -7,6 +7,7 @@ import math
 import multiprocessing
 import pickle
 import sys
+import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import attrs
@@ -408,3 +409,38 @@ def test_a_multiprocessing_pool_gives_the_same_result_as_one_process() -> None:
     alone = simulate(BOTS, SMALL, games=4, seed=3)
     with multiprocessing.Pool(2) as pool:
         assert simulate(BOTS, SMALL, games=4, seed=3, executor=pool) == alone
+
+
+class _Locked:
+    """Holds a lock, which no copy can be made of."""
+
+    name = "locked"
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return moves[0]
+
+
+def test_a_player_that_cannot_be_copied_is_refused_up_front_by_name() -> None:
+    """Every game plays a copy of each player: one that cannot be copied is named."""
+    with pytest.raises(TypeError, match=r"player 1 \('locked'\) cannot be copied") as raised:
+        simulate([GreedyPlayer(), _Locked()], SMALL, games=1)
+    assert "_thread.lock" in str(raised.value)
+
+
+def test_a_player_that_cannot_reach_a_process_pool_is_refused_up_front_by_name() -> None:
+    class Local:
+        def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+            return moves[0]
+
+    with (
+        ProcessPoolExecutor(max_workers=1) as pool,
+        pytest.raises(TypeError, match=r"player 0 \('Local'\) does not pickle.*module's top level"),
+    ):
+        simulate([Local(), GreedyPlayer()], SMALL, games=1, executor=pool)
+    with multiprocessing.get_context("spawn").Pool(1) as spawned, pytest.raises(TypeError):
+        simulate([Local(), GreedyPlayer()], SMALL, games=1, executor=spawned)
+    with ThreadPoolExecutor(max_workers=1) as threads:  # one process: nothing to pickle
+        assert simulate([Local(), GreedyPlayer()], SMALL, 1, executor=threads).completed_games == 1

@@ -13,7 +13,9 @@ from __future__ import annotations
 import copy
 import hashlib
 import math
+import pickle
 import statistics
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
@@ -711,8 +713,11 @@ def simulate(
         DealError: if the rules cannot deal for ``len(players)`` players.
         InvalidArgumentError: if *games* or *batch_size* is not a whole number from 1
             to 10,000,000, or *seed* has more than 64 bits.
-        TypeError: if a player has no ``choose`` method, *executor* no ``map``,
-            *rotate_seats* is not a bool, or *names* is not one str per player.
+        TypeError: if a player has
+            no ``choose`` method or cannot be copied (`copy.deepcopy`), or cannot be
+            pickled for an *executor* that is a process pool of the standard library's;
+            or if *executor* has no ``map``, *rotate_seats* is not a bool, or *names*
+            is not one str per player.
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
     >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=10, seed=1)
@@ -745,6 +750,7 @@ def simulate(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress is a function of the games just finished, not {progress!r}")
     named = _names(players, names)
+    _check_copies(players, named, _pickles(executor))
     batches = _batches(players, named, rules, games, seed, rotate_seats, batch_size)
     results: Iterable[list[_Game]]
     if executor is None:
@@ -758,6 +764,52 @@ def simulate(
         if progress is not None:
             progress(len(batch))
     return _combine(named, rules, games, seed, rotate_seats, played)
+
+
+def _pickles(executor: object) -> bool:
+    """Tell whether *executor* is one of the standard library's process pools.
+
+    They send the players to their processes with `pickle`.  (A Dask client's
+    executor uses cloudpickle, which takes more, and says itself what it cannot
+    send.)  A pool's module is looked at only once loaded, as it is when
+    *executor* is one of its pools: ``multiprocessing`` takes long to import.
+    """
+    process = sys.modules.get("concurrent.futures.process")
+    if process is not None and isinstance(executor, process.ProcessPoolExecutor):
+        return True
+    pool = sys.modules.get("multiprocessing.pool")
+    return (
+        pool is not None
+        and isinstance(executor, pool.Pool)
+        and not isinstance(executor, pool.ThreadPool)
+    )
+
+
+def _check_copies(players: tuple[Any, ...], names: tuple[str, ...], pickles: bool) -> None:
+    """Refuse, naming it, a player no game can have a copy of, or that cannot be pickled.
+
+    Every game plays a copy of each player (`copy.deepcopy`), made in the process that
+    plays the game; with *pickles*, the players are first pickled to reach it.  Tried
+    here, a failure names the player before any game is played, not in a worker.
+    """
+    for index, (player, name) in enumerate(zip(players, names, strict=True)):
+        try:
+            copy.deepcopy(player)
+        except Exception as error:
+            raise TypeError(
+                f"every game plays a copy of each player (copy.deepcopy), and player {index} "
+                f"({name!r}) cannot be copied: {type(error).__name__}: {error}"
+            ) from error
+        if not pickles:
+            continue
+        try:
+            pickle.dumps(player)
+        except Exception as error:
+            raise TypeError(
+                "the executor sends the players to other processes with pickle, and player "
+                f"{index} ({name!r}) does not pickle: {type(error).__name__}: {error}; define "
+                "its class at a module's top level, or play in this process (executor=None)"
+            ) from error
 
 
 def _names(players: tuple[Any, ...], names: object) -> tuple[str, ...]:
