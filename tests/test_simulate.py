@@ -444,3 +444,8 @@ def test_a_player_that_cannot_reach_a_process_pool_is_refused_up_front_by_name()
         simulate([Local(), GreedyPlayer()], SMALL, games=1, executor=spawned)
     with ThreadPoolExecutor(max_workers=1) as threads:  # one process: nothing to pickle
         assert simulate([Local(), GreedyPlayer()], SMALL, 1, executor=threads).completed_games == 1
+
+
+def test_players_by_seat_in_a_mapping_are_refused_with_the_way_to_seat_them() -> None:
+    with pytest.raises(TypeError, match=r"in seat order.*not a mapping.*rotate_seats=False"):
+        simulate({0: GreedyPlayer(), 1: GreedyPlayer()}, SMALL, games=1)  # type: ignore[arg-type]

@@ -713,7 +713,7 @@ def simulate(
         DealError: if the rules cannot deal for ``len(players)`` players.
         InvalidArgumentError: if *games* or *batch_size* is not a whole number from 1
             to 10,000,000, or *seed* has more than 64 bits.
-        TypeError: if a player has
+        TypeError: if *players* is not a list (a mapping of seats, say), a player has
             no ``choose`` method or cannot be copied (`copy.deepcopy`), or cannot be
             pickled for an *executor* that is a process pool of the standard library's;
             or if *executor* has no ``map``, *rotate_seats* is not a bool, or *names*
@@ -728,6 +728,12 @@ def simulate(
     """
     if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
         raise TypeError(f"players is a list of Player objects, one per seat, not {players!r}")
+    if isinstance(players, Mapping):
+        raise TypeError(
+            "players is a list of Player objects in seat order (seat 0 first), not a mapping "
+            f"of seats to players, {shown(players)}; list them in seat order, and pass "
+            "rotate_seats=False to keep them in those seats"
+        )
     players = tuple(players)
     for player in players:
         if not callable(getattr(player, "choose", None)):
