@@ -370,14 +370,14 @@ class _ObserveFails:
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11's")
 def test_an_observe_that_raises_is_named_with_its_seat_game_and_seed() -> None:
-    """An ``observe`` failure says where it struck as a ``choose`` failure does."""
+    """An ``observe`` failure names the player and where it struck, as a ``choose`` failure does."""
     with pytest.raises(ZeroDivisionError, match="my observe bug") as raised:
-        simulate([GreedyPlayer(), _ObserveFails()], STANDARD, games=2, seed=1)
+        simulate([GreedyPlayer(), _ObserveFails()], STANDARD, games=2, seed=1, names=["a", "mine"])
     notes: list[str] = getattr(raised.value, "__notes__", [])  # mypy checks for 3.10
     assert notes == [
         "raised by the observe() of the player at seat 1",
-        f"in game 0 of the simulation, round 1 (new_game(..., seed={game_seed(1, 0)}) "
-        "deals that game again)",
+        "that is the player 'mine', in game 0 of the simulation, round 1 "
+        f"(new_game(..., seed={game_seed(1, 0)}) deals that game again)",
     ]
 
 

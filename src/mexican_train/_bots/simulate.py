@@ -426,11 +426,15 @@ def _play_game(batch: _Batch, number: int) -> _Game:
             return _Game((), (), (), (), tally.counters(), illegal)
         if seat is not None:
             record(state, move, after, seat)
-        try:
-            tell(observers, state, move, after)
-        except Exception as error:  # an observe() of the player's own: tell_events named the seat
-            _located(error, "", where())
-            raise
+        if observers:
+            events = derive_events(state, move, after)
+            for observer in observers:  # one at a time, to name the player of one that fails
+                try:
+                    tell_events((observer,), events)
+                except Exception as error:  # the player's own bug: tell_events named the seat
+                    name = batch.names[by_seat[observer[0]]]
+                    _located(error, f"that is the player {name!r}, ", where())
+                    raise
         state = after
     scores = tuple(state.scores[by_seat.index(p)] for p in range(count))
     winners = tuple(sorted(by_seat[seat] for seat in state.winners))
