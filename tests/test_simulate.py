@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import multiprocessing
 import pickle
+import random
+import statistics
 import sys
 import threading
+import weakref
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import TypeVar
 
 import attrs
 import pytest
@@ -38,6 +44,9 @@ from mexican_train import (
 )
 from mexican_train.simulation import RuleCounters, Summary, game_seed
 from mexican_train.variants import combine, variant_name
+
+_T = TypeVar("_T")
+_S = TypeVar("_S")
 
 #: Quick games: a double-6 set, 7 rounds.
 SMALL = attrs.evolve(STANDARD, max_pip=6)
@@ -449,3 +458,46 @@ def test_a_player_that_cannot_reach_a_process_pool_is_refused_up_front_by_name()
 def test_players_by_seat_in_a_mapping_are_refused_with_the_way_to_seat_them() -> None:
     with pytest.raises(TypeError, match=r"in seat order.*not a mapping.*rotate_seats=False"):
         simulate({0: GreedyPlayer(), 1: GreedyPlayer()}, SMALL, games=1)  # type: ignore[arg-type]
+
+
+class _Watching:
+    """Maps in order, one batch at a time, and notes whether the earlier games are still held."""
+
+    def __init__(self) -> None:
+        self.held: list[int] = []
+
+    def map(self, function: Callable[[_T], _S], items: list[_T], /) -> Iterator[_S]:
+        played: list[weakref.ref[object]] = []
+        for item in items:
+            gc.collect()
+            # simulate holds the batch it counts last until it takes the next one.
+            self.held.append(sum(game() is not None for game in played[:-1]))
+            result = function(item)
+            played.append(weakref.ref(result[0]))  # type: ignore[index]
+            yield result
+
+
+def test_games_are_counted_as_they_finish_and_not_held() -> None:
+    """A simulation's memory does not grow with its games: each is summed in, then dropped."""
+    watching = _Watching()
+    with_totals = simulate(BOTS, SMALL, games=6, seed=2, executor=watching)
+    assert with_totals == simulate(BOTS, SMALL, games=6, seed=2)
+    assert watching.held == [0] * 6
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 11), reason="statistics.stdev is correctly rounded from 3.11"
+)
+@pytest.mark.parametrize("seed", range(20))
+def test_whole_numbers_are_summarised_as_statistics_does(seed: int) -> None:
+    """Scores, turns and tiles are summed as they come; the figures are `statistics`' own."""
+    draw = random.Random(seed)
+    values = [
+        draw.randrange(-50, 10 ** draw.randrange(1, 12)) for _ in range(draw.randrange(2, 300))
+    ]
+    summary = Summary.of(values)
+    assert summary.mean == statistics.fmean(values)
+    assert summary.stdev == statistics.stdev(values)
+    assert (summary.minimum, summary.maximum) == (min(values), max(values))
+    floats = Summary.of([float(value) for value in values])  # summarised by statistics itself
+    assert (floats.mean, floats.stdev) == (summary.mean, summary.stdev)

@@ -105,15 +105,87 @@ class Summary:
         n = len(values)
         if n == 0:
             return cls(0, 0.0, 0.0, 0.0, 0.0, 0, 0)
+        if all(type(value) is int for value in values):
+            # Whole numbers (scores, turns, tiles) summarised as simulate sums them
+            # game by game: the same figures either way, on every Python.
+            sums = _Sums()
+            for value in values:
+                sums.add(cast(int, value))
+            return sums.summary()
         mean = statistics.fmean(values)
         stdev = statistics.stdev(values) if n > 1 else 0.0
+        return cls._of(n, mean, stdev, min(values), max(values))
+
+    @classmethod
+    def _of(cls, n: int, mean: float, stdev: float, least: float, greatest: float) -> Summary:
         half = _t95(n - 1) * stdev / math.sqrt(n) if n > 1 else 0.0
-        return cls(n, mean, stdev, mean - half, mean + half, min(values), max(values))
+        return cls(n, mean, stdev, mean - half, mean + half, least, greatest)
 
     @property
     def margin(self) -> float:
         """The ``±`` figure, half the width of the confidence interval."""
         return (self.high - self.low) / 2
+
+
+class _Sums:
+    """Whole numbers summed as they come: a `Summary` of them, without keeping them."""
+
+    __slots__ = ("count", "greatest", "least", "squares", "total")
+
+    def __init__(self) -> None:
+        self.count = self.total = self.squares = self.least = self.greatest = 0
+
+    def add(self, value: int) -> None:
+        if not self.count or value < self.least:
+            self.least = value
+        if not self.count or value > self.greatest:
+            self.greatest = value
+        self.count += 1
+        self.total += value
+        self.squares += value * value
+
+    def summary(self) -> Summary:
+        """Return the `Summary` of the numbers added, exactly as `statistics` gives it.
+
+        The mean is the sum over the count, correctly rounded, as `statistics.fmean`
+        gives it; the standard deviation the correctly rounded square root of the exact
+        variance, as `statistics.stdev` gives it (from Python 3.11).
+        """
+        n = self.count
+        if n == 0:
+            return Summary.of(())
+        stdev = 0.0
+        if n > 1:
+            # The sample variance, (n Σx² - (Σx)²) / (n (n - 1)), as a fraction in lowest terms.
+            top, bottom = n * self.squares - self.total * self.total, n * (n - 1)
+            common = math.gcd(top, bottom)
+            stdev = _sqrt_of_fraction(top // common, bottom // common)
+        return Summary._of(n, self.total / n, stdev, self.least, self.greatest)
+
+
+def _sqrt_of_fraction(top: int, bottom: int) -> float:
+    """Return the square root of *top* / *bottom*, correctly rounded.
+
+    As `statistics` computes it from Python 3.11: an integer square root with
+    round-to-odd, in twice a float's precision and 3 bits more, then one rounding.
+
+    >>> _sqrt_of_fraction(2, 1) == 2**0.5, _sqrt_of_fraction(9, 4)
+    (True, 1.5)
+    """
+    shift = (top.bit_length() - bottom.bit_length() - _SQRT_BITS) // 2
+    if shift >= 0:
+        root = _isqrt_rounded_to_odd(top, bottom << 2 * shift) << shift
+        return root / 1
+    return _isqrt_rounded_to_odd(top << -2 * shift, bottom) / (1 << -shift)
+
+
+def _isqrt_rounded_to_odd(top: int, bottom: int) -> int:
+    """Return the square root of *top* / *bottom* as a whole number, rounded to odd."""
+    root = math.isqrt(top // bottom)
+    return root | (root * root * bottom != top)
+
+
+_SQRT_BITS = 2 * sys.float_info.mant_dig + 3
 
 
 @attrs.frozen
@@ -768,12 +840,14 @@ def simulate(
     else:
         # A list, not a generator: Dask's executor refuses to map over iterators.
         results = executor.map(_play_batch, list(batches))
-    played: list[_Game] = []
+    # Each game is summed in as it comes, and dropped: memory does not grow with games.
+    totals = _Totals(len(players))
     for batch in results:
-        played.extend(batch)
+        for game in batch:
+            totals.add(game)
         if progress is not None:
             progress(len(batch))
-    return _combine(named, rules, games, seed, rotate_seats, played)
+    return totals.result(named, rules, games, seed, rotate_seats)
 
 
 def _pickles(executor: object) -> bool:
@@ -836,34 +910,48 @@ def _names(players: tuple[Any, ...], names: object) -> tuple[str, ...]:
     return cast(tuple[str, ...], given)
 
 
-def _combine(
-    names: tuple[str, ...],
-    rules: Rules,
-    games: int,
-    seed: int,
-    rotate: bool,
-    played: list[_Game],
-) -> SimulationResult:
-    finished = [g for g in played if g.illegal is None]
-    illegal = tuple(g.illegal for g in played if g.illegal is not None)
-    stats = []
-    for index, name in enumerate(names):
-        won = [g for g in finished if index in g.winners]
-        stats.append(
-            PlayerStats(
-                name,
-                len(won),
-                sum(1 for g in won if len(g.winners) > 1),
-                Summary.of([g.scores[index] for g in finished]),
-                sum(1 for m in illegal if m.player_index == index),
+class _Totals:
+    """The games' results summed in game order, as they come: all a `SimulationResult` needs."""
+
+    def __init__(self, count: int) -> None:
+        self.finished = 0
+        self.scores = [_Sums() for _ in range(count)]
+        self.wins = [0] * count
+        self.shared_wins = [0] * count
+        self.illegal_moves = [0] * count
+        self.turns = _Sums()
+        self.tiles = _Sums()
+        self.counters = RuleCounters()
+        self.illegal: list[IllegalMove] = []
+
+    def add(self, game: _Game) -> None:
+        if game.illegal is not None:  # a stopped game counts for nobody
+            self.illegal.append(game.illegal)
+            self.illegal_moves[game.illegal.player_index] += 1
+            return
+        self.finished += 1
+        for sums, score in zip(self.scores, game.scores, strict=True):
+            sums.add(score)
+        shared = len(game.winners) > 1
+        for index in game.winners:
+            self.wins[index] += 1
+            self.shared_wins[index] += shared
+        for turns in game.round_turns:
+            self.turns.add(turns)
+        for tiles in game.round_tiles:
+            self.tiles.add(tiles)
+        self.counters += game.counters
+
+    def result(
+        self, names: tuple[str, ...], rules: Rules, games: int, seed: int, rotate: bool
+    ) -> SimulationResult:
+        stats = tuple(
+            PlayerStats(name, wins, shared, scores.summary(), illegal)
+            for name, wins, shared, scores, illegal in zip(
+                names, self.wins, self.shared_wins, self.scores, self.illegal_moves, strict=True
             )
         )
-    counters = RuleCounters()
-    for game in finished:
-        counters += game.counters
-    turns = [t for g in finished for t in g.round_turns]
-    tiles = [t for g in finished for t in g.round_tiles]
-    return SimulationResult(
-        names, rules, games, seed, rotate, len(finished), tuple(stats), len(turns),
-        Summary.of(turns), Summary.of(tiles), counters, illegal,
-    )  # fmt: skip
+        return SimulationResult(
+            names, rules, games, seed, rotate, self.finished, stats, self.turns.count,
+            self.turns.summary(), self.tiles.summary(), self.counters, tuple(self.illegal),
+        )  # fmt: skip
