@@ -501,3 +501,18 @@ def test_whole_numbers_are_summarised_as_statistics_does(seed: int) -> None:
     assert (summary.minimum, summary.maximum) == (min(values), max(values))
     floats = Summary.of([float(value) for value in values])  # summarised by statistics itself
     assert (floats.mean, floats.stdev) == (summary.mean, summary.stdev)
+
+
+class _Backwards:
+    """Maps the items last first, as an executor that gives results as they finish may."""
+
+    def map(self, function: Callable[[_T], _S], items: list[_T], /) -> Iterator[_S]:
+        return iter([function(item) for item in reversed(items)])
+
+
+def test_the_order_games_come_back_in_does_not_change_the_result() -> None:
+    players: list[Player] = [SeatZeroCheater(), GreedyPlayer(), RandomPlayer(seed=3)]
+    in_order = simulate(players, SMALL, games=7, seed=4)
+    assert len(in_order.illegal_moves) > 1
+    assert simulate(players, SMALL, games=7, seed=4, executor=_Backwards()) == in_order
+    assert simulate(players, SMALL, 7, 4, _Backwards(), batch_size=3) == in_order

@@ -2,7 +2,8 @@
 
 Every game's seed is derived from the simulation's seed and the game's
 number, every seat of every game gets a fresh copy of its player, and the per-game
-results are combined in game order.  So the statistics are the same whether
+results are summed, which no order of the games changes.  So the statistics are the
+same whether
 the games run in this process, in a `concurrent.futures.ProcessPoolExecutor`
 or on any other `concurrent.futures.Executor`, such as the one a Dask
 cluster hands out (``distributed.Client.get_executor()``).
@@ -723,13 +724,12 @@ _Result = TypeVar("_Result")
 
 @runtime_checkable
 class SupportsMap(Protocol):
-    """What `simulate` can run games on: anything with a ``map`` that keeps the order.
+    """What `simulate` can run games on: anything with a ``map(function, items)``.
 
-    ``map(function, items)`` must return ``function(item)`` for each item, *in the
-    order of the items*: a `concurrent.futures.Executor` (a
+    ``map`` must return ``function(item)`` once for each item, in any order (the
+    result does not depend on it): a `concurrent.futures.Executor` (a
     `concurrent.futures.ProcessPoolExecutor`, a Dask cluster's ``client.get_executor()``),
-    a ``multiprocessing.Pool`` or Ray's ``ray.util.multiprocessing.Pool`` do; an
-    unordered map such as ``imap_unordered`` does not.
+    a ``multiprocessing.Pool`` or Ray's ``ray.util.multiprocessing.Pool`` do.
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> isinstance(ThreadPoolExecutor(1), SupportsMap)
@@ -737,7 +737,7 @@ class SupportsMap(Protocol):
     """
 
     def map(self, function: Callable[[_Item], _Result], items: list[_Item], /) -> Iterable[_Result]:
-        """Return ``function(item)`` for each of *items*, in their order."""
+        """Return ``function(item)`` for each of *items*."""
 
 
 def simulate(
@@ -759,7 +759,7 @@ def simulate(
     the players move one seat on each game (player *p* sits in seat
     ``(p - i) mod n``), so nobody keeps the advantage of a seat.  The result
     is the same with or without an *executor*, and with any executor,
-    because games are independent and the results are combined in game order.
+    because games are independent and their results are summed, in any order.
 
     Args:
         players: the players, as `Player` objects (picklable ones to use an
@@ -768,7 +768,7 @@ def simulate(
         games: how many games, at least 1.
         seed: the seed every game's seed comes from.
         executor: run batches of games on it with ``executor.map``: any object (`SupportsMap`)
-            whose ``map(function, items)`` gives the results in the items' order,
+            whose ``map(function, items)`` gives ``function(item)`` for each item,
             e.g. a `concurrent.futures.ProcessPoolExecutor`, a Dask cluster's
             ``client.get_executor()``, a ``multiprocessing.Pool`` or Ray's
             ``ray.util.multiprocessing.Pool``; None plays them here, one after another.
@@ -911,7 +911,7 @@ def _names(players: tuple[Any, ...], names: object) -> tuple[str, ...]:
 
 
 class _Totals:
-    """The games' results summed in game order, as they come: all a `SimulationResult` needs."""
+    """The games' results summed as they come, in any order: all a `SimulationResult` needs."""
 
     def __init__(self, count: int) -> None:
         self.finished = 0
@@ -953,5 +953,10 @@ class _Totals:
         )
         return SimulationResult(
             names, rules, games, seed, rotate, self.finished, stats, self.turns.count,
-            self.turns.summary(), self.tiles.summary(), self.counters, tuple(self.illegal),
+            self.turns.summary(), self.tiles.summary(), self.counters,
+            tuple(sorted(self.illegal, key=_game_number)),
         )  # fmt: skip
+
+
+def _game_number(illegal: IllegalMove) -> int:
+    return illegal.game
