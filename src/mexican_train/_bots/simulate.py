@@ -790,7 +790,7 @@ def simulate(
         InvalidArgumentError: if *games* or *batch_size* is not a whole number from 1
             to 10,000,000, or *seed* has more than 64 bits.
         TypeError: if *players* is not a list (a mapping of seats, say), a player has
-            no ``choose`` method or cannot be copied (`copy.deepcopy`), or cannot be
+            no ``choose`` method or cannot be copied (``copy.deepcopy``), or cannot be
             pickled for an *executor* that is a process pool of the standard library's;
             or if *executor* has no ``map``, *rotate_seats* is not a bool, or *names*
             is not one str per player.
@@ -872,7 +872,7 @@ def _pickles(executor: object) -> bool:
 def _check_copies(players: tuple[Any, ...], names: tuple[str, ...], pickles: bool) -> None:
     """Refuse, naming it, a player no game can have a copy of, or that cannot be pickled.
 
-    Every game plays a copy of each player (`copy.deepcopy`), made in the process that
+    Every game plays a copy of each player (``copy.deepcopy``), made in the process that
     plays the game; with *pickles*, the players are first pickled to reach it.  Tried
     here, a failure names the player before any game is played, not in a worker.
     """
