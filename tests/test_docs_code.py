@@ -23,6 +23,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "needs a running Dask cluster; tests/test_simulate_dask.py makes the same call on a "
         "LocalCluster"
     ),
+    ("howto/simulate.rst", "class Mine:"): (
+        "the file mybot.py of the page's failing command, which test_docs_commands.py lists; "
+        "tests/test_cli.py runs simulate with a bot that raises as this one does"
+    ),
     ("howto/render.rst", "cairosvg"): "needs the optional cairosvg package",
     ("howto/house-rules.rst", "rules_conformance(HOUSE_RULES"): (
         "a test module of the reader's own; tests/test_docs_commands.py writes it beside the "

@@ -73,6 +73,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "needs a Dask scheduler on another machine; tests/test_simulate_dask.py simulates "
         "on a LocalCluster"
     ),
+    ("howto/simulate.rst", "mexican-train simulate --players 2 --bots mybot:Mine,greedy --games 3"): (
+        "shows a bot's failure, so exits with status 1; tests/test_cli.py's "
+        "test_your_own_bot_that_raises_ends_the_command_in_one_line runs simulate with such a bot"
+    ),
     ("howto/render.rst", "rsvg-convert "): (
         "librsvg's program, not Python's; the command before it writes the SVG"
     ),
