@@ -516,3 +516,10 @@ def test_the_order_games_come_back_in_does_not_change_the_result() -> None:
     assert len(in_order.illegal_moves) > 1
     assert simulate(players, SMALL, games=7, seed=4, executor=_Backwards()) == in_order
     assert simulate(players, SMALL, 7, 4, _Backwards(), batch_size=3) == in_order
+
+
+def test_a_class_given_for_a_player_is_refused_with_the_call_that_makes_one() -> None:
+    with pytest.raises(
+        TypeError, match=r"player 1 is the class GreedyPlayer, not a player.*GreedyPlayer\(\)"
+    ):
+        simulate([GreedyPlayer(), GreedyPlayer], SMALL, games=1)  # type: ignore[list-item]

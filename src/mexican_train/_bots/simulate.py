@@ -789,11 +789,11 @@ def simulate(
         DealError: if the rules cannot deal for ``len(players)`` players.
         InvalidArgumentError: if *games* or *batch_size* is not a whole number from 1
             to 10,000,000, or *seed* has more than 64 bits.
-        TypeError: if *players* is not a list (a mapping of seats, say), a player has
-            no ``choose`` method or cannot be copied (``copy.deepcopy``), or cannot be
-            pickled for an *executor* that is a process pool of the standard library's;
-            or if *executor* has no ``map``, *rotate_seats* is not a bool, or *names*
-            is not one str per player.
+        TypeError: if *players* is not a list (a mapping of seats, say); if a player
+            is a class, not an object of it, has no ``choose`` method, cannot be copied
+            (``copy.deepcopy``) or cannot be pickled for an *executor* that is a process
+            pool of the standard library's; or if *executor* has no ``map``,
+            *rotate_seats* is not a bool, or *names* is not one str per player.
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
     >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=10, seed=1)
@@ -811,7 +811,12 @@ def simulate(
             "rotate_seats=False to keep them in those seats"
         )
     players = tuple(players)
-    for player in players:
+    for index, player in enumerate(players):
+        if isinstance(player, type):  # its choose would take the view for self
+            raise TypeError(
+                f"player {index} is the class {player.__name__}, not a player: "
+                f"make one, {player.__name__}()"
+            )
         if not callable(getattr(player, "choose", None)):
             raise TypeError(f"a player needs a choose(view, moves) method; {player!r} has none")
     games = check_bound("games", games, "games")
