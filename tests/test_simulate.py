@@ -523,3 +523,40 @@ def test_a_class_given_for_a_player_is_refused_with_the_call_that_makes_one() ->
         TypeError, match=r"player 1 is the class GreedyPlayer, not a player.*GreedyPlayer\(\)"
     ):
         simulate([GreedyPlayer(), GreedyPlayer], SMALL, games=1)  # type: ignore[list-item]
+
+
+class _TwoPartError(Exception):
+    """An exception that pickle cannot make again: its __init__ takes other arguments."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"{what}: {why}")
+
+
+class _RaisesTwoParts:
+    name = "two-parts"
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        raise _TwoPartError("my bug", "in two parts")
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11's")
+def test_a_player_exception_that_cannot_come_back_from_a_worker_is_told_whole() -> None:
+    """It is told with the player, game and seed, and the pool lives on.
+
+    A RuntimeError tells it, or the exception itself once something has taught pickle to
+    make such exceptions again (importing Dask's ``distributed`` does, with tblib).
+    """
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        with pytest.raises((RuntimeError, _TwoPartError), match="my bug: in two parts") as raised:
+            simulate([_RaisesTwoParts(), GreedyPlayer()], SMALL, games=2, seed=1, executor=pool)
+        told = "\n".join([str(raised.value), *getattr(raised.value, "__notes__", [])])
+        assert "my bug: in two parts" in told
+        assert "raised by the player 'two-parts' at seat 0, in game 0 of the simulation" in told
+        assert f"new_game(..., seed={game_seed(1, 0)})" in told
+        if type(raised.value) is RuntimeError:
+            assert told.startswith("_TwoPartError: my bug: in two parts\n")
+            assert "cannot be sent back from the process that played the game" in told
+            assert 'in choose\n    raise _TwoPartError("my bug", "in two parts")' in told
+        else:
+            assert type(raised.value) is _TwoPartError
+        assert simulate(BOTS, SMALL, games=2, seed=1, executor=pool).completed_games == 2

@@ -17,6 +17,7 @@ import math
 import pickle
 import statistics
 import sys
+import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
@@ -448,11 +449,47 @@ class _Batch:
     rotate_seats: bool
     start: int
     stop: int
+    sent: bool  # played by an executor, which may send the games' results back by pickle
 
 
 def _play_batch(batch: _Batch) -> list[_Game]:
     # Module level, so that every executor can pickle it by reference.
-    return [_play_game(batch, number) for number in range(batch.start, batch.stop)]
+    try:
+        return [_play_game(batch, number) for number in range(batch.start, batch.stop)]
+    except Exception as error:
+        if not batch.sent or _comes_back(error):
+            raise
+        told = _told_whole(error)
+    # Raised here, the RuntimeError has no context: a pickle that sends an exception's
+    # context too (tblib's, which Dask installs) would send the exception again.
+    raise RuntimeError(told)
+
+
+def _comes_back(error: Exception) -> bool:
+    """Tell whether *error* can be pickled and made again, to be sent back to `simulate`."""
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return False
+    return True
+
+
+def _told_whole(error: Exception) -> str:
+    """Return *error* as a text that tells all it would have: its traceback, and its notes.
+
+    For a player's exception that pickle cannot make again in the process `simulate`
+    runs in (its ``__init__`` takes other arguments than its ``args``): sent as it is,
+    it would break a process pool, and say only that a worker ended.
+    """
+    notes = "".join(f"\n{note}" for note in getattr(error, "__notes__", ()))
+    trace = "".join(
+        traceback.format_exception(type(error), error, error.__traceback__, chain=False)
+    )
+    return (
+        f"{type(error).__name__}: {error}{notes}\n(the exception cannot be sent back from the "
+        f"process that played the game: pickle cannot make it again; its traceback there:)\n"
+        + trace
+    )
 
 
 def _play_game(batch: _Batch, number: int) -> _Game:
@@ -713,9 +750,10 @@ def _batches(
     seed: int,
     rotate: bool,
     size: int,
+    sent: bool,
 ) -> Iterator[_Batch]:
     for start in range(0, games, size):
-        yield _Batch(players, names, rules, seed, rotate, start, min(start + size, games))
+        yield _Batch(players, names, rules, seed, rotate, start, min(start + size, games), sent)
 
 
 _Item = TypeVar("_Item")
@@ -794,6 +832,11 @@ def simulate(
             (``copy.deepcopy``) or cannot be pickled for an *executor* that is a process
             pool of the standard library's; or if *executor* has no ``map``,
             *rotate_seats* is not a bool, or *names* is not one str per player.
+        RuntimeError: if a player's exception, in a game played by *executor*, cannot
+            be pickled and made again: its type, message, notes and traceback as text.
+
+    A player's own exception, from ``choose`` or ``observe``, goes on as it is, noted
+    with the player, its seat, the game, the round and the game's seed.
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
     >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=10, seed=1)
@@ -838,7 +881,8 @@ def simulate(
         raise TypeError(f"progress is a function of the games just finished, not {progress!r}")
     named = _names(players, names)
     _check_copies(players, named, _pickles(executor))
-    batches = _batches(players, named, rules, games, seed, rotate_seats, batch_size)
+    sent = executor is not None
+    batches = _batches(players, named, rules, games, seed, rotate_seats, batch_size, sent)
     results: Iterable[list[_Game]]
     if executor is None:
         results = map(_play_batch, batches)  # lazily: a batch is made when it is played
