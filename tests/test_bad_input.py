@@ -451,6 +451,18 @@ def test_parse_state_says_a_too_long_seed_is_too_long() -> None:
     refused(lambda: parse_state(text), NotationError, "at most 20 digits")
 
 
+class _Unwritable:
+    """A value of a caller's own whose repr() raises: a bot's move, say."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("this repr is broken")
+
+
+def test_a_move_whose_repr_raises_is_an_illegal_move_error_naming_its_type() -> None:
+    # The message's repr() of the move raised, and apply raised that RuntimeError instead.
+    refused(lambda: apply(a_state(), _Unwritable()), IllegalMoveError, "a _Unwritable whose")  # type: ignore[arg-type]
+
+
 # -- whole numbers too long to write ---------------------------------------------------
 #
 # Python refuses to write an int of more than 4300 digits, so a message showing one

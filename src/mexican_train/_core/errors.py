@@ -26,6 +26,11 @@ def shown(value: object) -> str:
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (1000000 characters)"
     >>> shown([1, 10**5000])
     'a list holding a whole number too long to write'
+    >>> class Broken:
+    ...     def __repr__(self):
+    ...         raise RuntimeError("no")
+    >>> shown(Broken())
+    'a Broken whose repr() raises RuntimeError'
     """
     if type(value) is int:
         if value.bit_length() > SHOWN_BITS:
@@ -37,6 +42,8 @@ def shown(value: object) -> str:
         text = repr(value)
     except ValueError:  # a whole number too long for Python to write, inside a list or such
         return f"a {type(value).__name__} holding a whole number too long to write"
+    except Exception as error:  # a value of a caller's own: its repr() is its bug
+        return f"a {type(value).__name__} whose repr() raises {type(error).__name__}"
     if len(text) > 2 * SHOWN_CHARS:
         return text[: 2 * SHOWN_CHARS - 3] + "..."
     return text
