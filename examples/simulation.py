@@ -1,7 +1,7 @@
 """Run a small tournament, in this process, in a process pool, and (with --dask) on Dask.
 
 The three runs give exactly the same statistics: every game has its own seed,
-derived from the simulation's seed, and the results are combined in game order.
+derived from the simulation's seed, and the results are summed, in any order.
 
     python examples/simulation.py            # here and in a process pool
     python examples/simulation.py --dask     # also on a local Dask cluster
