@@ -1,10 +1,12 @@
-"""``mexican-train play`` in a real terminal: a round against a bot, bad input, Ctrl-C."""
+"""The command line in a real terminal: ``play`` (a round against a bot, bad input, Ctrl-C),
+and Ctrl-C in ``simulate --workers``."""
 
 from __future__ import annotations
 
 import json
 import re
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -231,3 +233,28 @@ def test_ctrl_c_still_saves_the_record(tmp_path: Path) -> None:
     document = json.loads(saved.read_text(encoding="utf-8"))
     assert document["type"] == "record"
     assert document["moves"]
+
+
+def test_simulate_with_workers_stops_on_ctrl_c_though_a_bot_never_moves(tmp_path: Path) -> None:
+    """Ctrl-C stops ``simulate --workers`` (130) while a bot of the user's own is stuck in
+    its choose: the worker processes are stopped, not waited for."""
+    (tmp_path / "stuck.py").write_text(
+        "from pathlib import Path\n"
+        "class Stuck:\n"
+        "    def choose(self, view, moves):\n"
+        "        Path('playing').touch()\n"
+        "        while True:\n"
+        "            pass\n"
+    )
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "mexican_train", "simulate", "--bots", "stuck:Stuck,greedy", "--players", "2",
+         "--games", "4", "--workers", "2"],
+        cwd=str(tmp_path), encoding="utf-8", timeout=30, preexec_fn=as_a_terminal_would,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "playing").exists():  # a worker is in the bot's choose
+        assert time.monotonic() < deadline, child.read_nonblocking(10_000, timeout=0)
+        time.sleep(0.01)
+    _ctrl_c(child, then="interrupted")
+    assert child.exitstatus == 130

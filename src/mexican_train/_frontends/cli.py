@@ -13,8 +13,10 @@ import difflib
 import importlib
 import json
 import math
+import multiprocessing
 import os
 import re
+import signal
 import sys
 import textwrap
 import traceback
@@ -1149,7 +1151,9 @@ def simulate(
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
     seated = named_bots_from_option(bots, players)
-    executor: Executor | None = ProcessPoolExecutor(workers) if workers > 1 else None
+    executor: Executor | None = None
+    if workers > 1:  # Ctrl-C is this process's to answer (_stop_workers)
+        executor = ProcessPoolExecutor(workers, initializer=signal.signal, initargs=_NO_SIGINT)
     try:
         with click.progressbar(
             length=games,
@@ -1163,6 +1167,10 @@ def simulate(
                 rotate_seats=not fixed_seats, progress=bar.update,
                 names=[name for name, _ in seated],
             )  # fmt: skip
+    except KeyboardInterrupt:
+        if executor is not None:
+            _stop_workers(executor)
+        raise
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)
@@ -1178,6 +1186,24 @@ def simulate(
             f"{count} game{'s' if count > 1 else ''} stopped at an illegal move "
             f"({'illegal_moves in the JSON' if as_json else 'listed above'})"
         )
+
+
+#: The worker processes of ``simulate --workers`` ignore Ctrl-C (SIGINT): the command
+#: answers it, and stops them (`_stop_workers`).
+_NO_SIGINT: Final = (signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_workers(executor: Executor) -> None:
+    """Stop *executor*'s worker processes now, games and all, for Ctrl-C.
+
+    A pool's shutdown waits for the games its workers play, and a bot that never
+    returns would hold it for ever; the workers are this command's only child
+    processes.
+    """
+    executor.shutdown(wait=False, cancel_futures=True)
+    for worker in multiprocessing.active_children():
+        worker.terminate()
+        worker.join()
 
 
 # -- analyze -------------------------------------------------------------------------
