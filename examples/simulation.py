@@ -11,6 +11,7 @@ derived from the simulation's seed, and the results are summed, in any order.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
@@ -41,10 +42,12 @@ def main(games: int = 12, dask: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    dask = "--dask" in sys.argv[1:]
-    if dask:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dask", action="store_true", help="also on a local Dask cluster")
+    args = parser.parse_args()
+    if args.dask:
         try:
             import distributed  # noqa: F401
         except ImportError:
             sys.exit("--dask needs the dask extra: pip install 'mexican-train[dask]'")
-    main(dask=dask)
+    main(dask=args.dask)

@@ -33,6 +33,18 @@ def test_simulation_example_gets_the_same_numbers_everywhere() -> None:
     assert "95% CI" in out
 
 
+def test_simulation_example_refuses_an_option_it_does_not_have_in_one_usage_line() -> None:
+    # It ignored what it did not know: --help, or a misspelt --dsak, ran the games.
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "simulation.py"), "--dsak"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "unrecognized arguments: --dsak" in done.stderr
+    assert "--dask" in run_example("simulation.py", "--help")
+
+
 def _run_without(module: str, name: str, *args: str) -> subprocess.CompletedProcess[str]:
     """Run an example as a script in a Python where *module* cannot be imported."""
     hide = (
