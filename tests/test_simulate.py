@@ -392,8 +392,9 @@ def test_an_observe_that_raises_is_named_with_its_seat_game_and_seed() -> None:
     ]
 
 
-class _Counting:
-    """Chooses by how many moves it chose and events it saw: a player with a memory."""
+class Remembering:
+    """A player of a user's own, with a memory: chooses by the moves and events it has seen
+    (the Dask test plays it too)."""
 
     def __init__(self) -> None:
         self.seen = 0
@@ -408,8 +409,8 @@ class _Counting:
 
 def test_one_player_object_in_two_seats_plays_as_two_players() -> None:
     """Each seat of each game gets a copy of its own, though the list repeats an object."""
-    shared = _Counting()
-    apart = simulate([_Counting(), _Counting(), GreedyPlayer()], SMALL, games=3, seed=1)
+    shared = Remembering()
+    apart = simulate([Remembering(), Remembering(), GreedyPlayer()], SMALL, games=3, seed=1)
     assert simulate([shared, shared, GreedyPlayer()], SMALL, games=3, seed=1) == apart
     with ProcessPoolExecutor(max_workers=2) as pool:
         assert simulate([shared, shared, GreedyPlayer()], SMALL, 3, 1, pool) == apart

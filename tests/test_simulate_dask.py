@@ -8,27 +8,12 @@ from distributed import Client, LocalCluster
 from mexican_train import (
     STANDARD,
     GreedyPlayer,
-    Move,
     PlannerPlayer,
     Player,
-    PlayerView,
     RandomPlayer,
     simulate,
 )
-
-
-class Remembering:
-    """A player of a user's own, with a memory: chooses by the moves and events it has seen."""
-
-    def __init__(self) -> None:
-        self.seen = 0
-
-    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
-        self.seen += 1
-        return moves[self.seen % len(moves)]
-
-    def observe(self, events: tuple[object, ...]) -> None:
-        self.seen += len(events)
+from test_simulate import Remembering
 
 
 def test_a_dask_cluster_gives_the_same_result_as_one_process() -> None:
