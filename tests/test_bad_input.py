@@ -288,6 +288,18 @@ def test_train_of_the_wrong_types_raises_type_error_in_both_builds(args: tuple[A
     assert "Train needs a tuple of tiles" in message or compiled_words, message
 
 
+@pytest.mark.parametrize("tile", ["12-5", (12, 5), None, 5])
+def test_train_of_tiles_that_are_not_tiles_raises_type_error(tile: object) -> None:
+    """A train holds `Tile` values: a str or a pair is not one, and no train is built
+    whose tiles the engine, a view or a writer could not read."""
+    refused(
+        lambda: Train((Tile(12, 5), tile), 5),  # type: ignore[arg-type]
+        TypeError,
+        "Train needs a tuple of Tile values",
+        f"tiles[1] = {tile!r}",
+    )
+
+
 @pytest.mark.parametrize("render", [render_text, render_svg])
 def test_render_for_a_missing_seat_raises_invalid_argument(render: Callable[..., str]) -> None:
     refused(lambda: render(a_state(), seat=4), InvalidArgumentError, "not 4")

@@ -53,8 +53,9 @@ class Train:
     Train(tiles=(Tile(12, 5),), open_end=5, marked=False, owner_played=True)
 
     Raises:
-        TypeError: if *tiles* is not a tuple, *open_end* not an int (a bool is not
-            one), or *marked* or *owner_played* not a bool.
+        TypeError: if *tiles* is not a tuple of `Tile` values (a tile written
+            ``"12-5"`` included), *open_end* not an int (a bool is not one), or
+            *marked* or *owner_played* not a bool.
         InvalidArgumentError: if *open_end* is not a number a tile can show (0-30).
     """
 
@@ -81,6 +82,13 @@ class Train:
                 f"Train needs a tuple of tiles, an int open end, a bool marker and a bool "
                 f"owner_played, not {tiles!r}, {open_end!r}, {marked!r}, {owner_played!r}"
             )
+        for index, tile in enumerate(tiles):
+            # Every reader of a train (the engine, views, writers) reads its tiles' ends.
+            if type(tile) is not Tile:
+                raise TypeError(
+                    f"Train needs a tuple of Tile values, not tiles[{index}] = {shown(tile)} "
+                    "(Tile.parse reads a tile written '12-5')"
+                )
         if not 0 <= open_end <= MAX_PIP:
             check_bound("pip", open_end, "a train's open end")  # raises, in the table's words
         self._tiles: Final[tuple[Tile, ...]] = tiles
