@@ -29,6 +29,7 @@ from mexican_train import (
     MexicanTrainError,
     NotationError,
     Play,
+    PlayerView,
     Rules,
     RulesError,
     Tile,
@@ -298,6 +299,64 @@ def test_train_of_tiles_that_are_not_tiles_raises_type_error(tile: object) -> No
         "Train needs a tuple of Tile values",
         f"tiles[1] = {tile!r}",
     )
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "shown"),
+    [
+        ("seat", "0", "seat is a whole number, not '0'"),
+        ("hand", ("6-5",), "hand[0] is a Tile, not '6-5'"),
+        ("hand_sizes", "15 15", "hand_sizes is a tuple, not '15 15'"),
+        ("trains", (1, 2, 3), "trains[0] is a Train, not 1"),
+        ("has_drawn", 1, "has_drawn is True or False, not 1"),
+        ("open_hands", [["6-5"], []], "open_hands[0][0] is a Tile, not '6-5'"),
+        ("rules", "hub", "rules is a Rules value, not 'hub'"),
+    ],
+)
+def test_player_view_replace_refuses_a_value_of_the_wrong_kind(
+    field: str, value: object, shown: str
+) -> None:
+    """A view keeps no value the engine, a bot or a writer cannot read (a view with a
+    list for a hand would not hash; one with strs for tiles broke `legal_moves`)."""
+    mine = view(new_game(2, seed=1), 0)
+    refused(lambda: mine.replace(**{field: value}), TypeError, shown)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "shown"),
+    [
+        ("seat", 2, "a seat is 0-1, not 2"),
+        ("current_player", -1, "a seat is 0-1, not -1"),
+        ("hand_sizes", (15,), "hand_sizes has 1 entries; 2 players need 2"),
+        ("trains", (), "trains has 0 entries; 2 players need 3"),
+        ("open_hands", ((), (), ()), "open_hands has 3 entries; 2 players need 2"),
+        ("open_doubles", (2,), "a train id is a seat 0-1 or MEXICAN (-1), not 2"),
+        ("hand", (Tile(6, 5), Tile(6, 5)), "hand lists a tile twice"),
+        ("hand", (Tile(12, 5),), "hand holds 12-5, which a double-9 set does not have"),
+        ("round_scores", ((0,),), "round_scores[0] has 1 scores; 2 players need 2"),
+    ],
+)
+def test_player_view_replace_refuses_a_shape_no_game_has(
+    field: str, value: object, shown: str
+) -> None:
+    mine = view(new_game(2, seed=1), 0)
+    refused(lambda: mine.replace(**{field: value}), InvalidArgumentError, shown)  # type: ignore[arg-type]
+
+
+def test_player_view_constructor_checks_as_replace_does() -> None:
+    mine = view(new_game(2, seed=1), 0)
+    fields = {name: getattr(mine, name) for name in PlayerView.FIELDS}
+    assert PlayerView(**fields) == mine
+    refused(lambda: PlayerView(**{**fields, "seat": True}), TypeError, "seat", "not True")
+    refused(lambda: PlayerView(**{**fields, "scores": (0,)}), InvalidArgumentError, "scores")
+
+
+def test_player_view_replace_takes_a_list_for_a_tuple_and_the_view_hashes() -> None:
+    mine = view(new_game(2, seed=1), 0)
+    changed = mine.replace(hand=list(mine.hand[:3]), scores=[5, 0])  # type: ignore[arg-type]
+    assert changed.hand == mine.hand[:3]
+    assert changed.scores == (5, 0)
+    assert hash(changed) == hash(mine.replace(hand=mine.hand[:3], scores=(5, 0)))
 
 
 @pytest.mark.parametrize("render", [render_text, render_svg])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -1133,49 +1133,135 @@ _KINDS: Final[dict[str, _Kind[object]]] = {
 }
 
 
+def _optional(kind: _Kind[_T]) -> _Kind[_T | None]:
+    # A checker of a value that is None or one *kind* checks.
+    def check(value: object, name: str, index: int = -1) -> _T | None:
+        return None if value is None else kind(value, name, index)
+
+    return check
+
+
+#: How `PlayerView`'s constructor and `PlayerView.replace` check (and take) a value of each
+#: field, in the order of `PlayerView.FIELDS`.
+VIEW_KINDS: Final[dict[str, _Kind[object]]] = {
+    "rules": _rules,
+    "players": whole,
+    "max_pip": whole,
+    "hand_size": whole,
+    "round_number": whole,
+    "engine": _tile,
+    "first_player": whole,
+    "seat": _seat_or_none,
+    "hand": _each(_tile),
+    "hand_sizes": _each(whole),
+    "boneyard_size": whole,
+    "trains": _each(_train),
+    "current_player": _seat_or_none,
+    "had_first_turn": _each(flag),
+    "turn_tiles": whole,
+    "has_drawn": flag,
+    "turn_doubles": _each(whole),
+    "open_doubles": _each(whole),
+    "idle_turns": whole,
+    "scores": _each(whole),
+    "round_scores": _each(_each(whole)),
+    "is_over": flag,
+    "open_hands": _optional(_each(_each(_tile))),
+    "last_tile_called": flag,
+}
+
+
 def _check_shape(values: dict[str, Any]) -> None:
     # The shape any state has, rules or not: the engine indexes by seat, train id
     # and tile, so these are checked before anything is built (a huge player count
     # is refused by the counts, before any table of that size is made).
+    held = {"engine": (values["engine"],), "boneyard": values["boneyard"]}
+    for seat, hand in enumerate(values["hands"]):
+        held[f"hands[{seat}]"] = hand
+    _check_table_shape(values, ("hands", "trains", "had_first_turn", "scores"), held)
+
+
+def check_view_shape(values: dict[str, Any], changed: Iterable[str] | None = None) -> None:
+    """Raise `InvalidArgumentError` unless a view's *values* (by name) have the shape any
+    view has, rules or not: the counts agree with ``players``, seats and train ids exist,
+    every tile comes from the set, and no hand lists a tile twice.
+
+    *changed* names the values that changed in a view of that shape (`PlayerView.replace`):
+    only what they bear on is checked.  None: everything.
+    """
+    names = set(_VIEW_NAMES if changed is None else changed)
+    if "players" in names or "max_pip" in names:
+        names = set(_VIEW_NAMES)  # every count, seat and tile bears on them
+    seat = values["seat"]
+    if "seat" in names and seat is not None:
+        check_seat(seat, values["players"])
+    held: dict[str, tuple[Tile, ...]] = {}
+    if "engine" in names:
+        held["engine"] = (values["engine"],)
+    if "hand" in names:
+        held["hand"] = values["hand"]
+    counted = ["hand_sizes", "trains", "had_first_turn", "scores"]
+    if values["open_hands"] is not None:
+        counted.append("open_hands")
+        if "open_hands" in names:
+            for number, hand in enumerate(values["open_hands"]):
+                held[f"open_hands[{number}]"] = hand
+    _check_table_shape(values, tuple(name for name in counted if name in names), held, names)
+
+
+_VIEW_NAMES: Final = frozenset(VIEW_KINDS)
+
+
+def _check_table_shape(
+    values: dict[str, Any],
+    counted: tuple[str, ...],
+    held: dict[str, tuple[Tile, ...]],
+    names: Collection[str] = _VIEW_NAMES,
+) -> None:
+    # What a state and a view share: the fields *counted* hold an entry per seat (the
+    # trains one more, the Mexican train), seats and train ids exist, and the tiles
+    # *held* (by where they are) and the trains' come from the set, no hand twice.
+    # Only the seats, train ids and trains among *names* are checked.
     players = values["players"]
     if players < 1:
         raise InvalidArgumentError(f"a game has at least 1 player, not {shown(players)}")
-    counts = {
-        "hands": players, "trains": players + 1, "had_first_turn": players, "scores": players,
-    }  # fmt: skip
-    for name, count in counts.items():
+    for name in counted:
+        count = players + 1 if name == "trains" else players
         if len(values[name]) != count:
             raise InvalidArgumentError(
                 f"{name} has {len(values[name])} entries; {shown(players)} players need "
                 f"{shown(count)}"
             )
-    for number, row in enumerate(values["round_scores"]):
-        if len(row) != players:
-            raise InvalidArgumentError(
-                f"round_scores[{number}] has {len(row)} scores; {players} players need {players}"
-            )
-    check_seat(values["first_player"], players)
-    if values["current_player"] is not None:
+    if "round_scores" in names:
+        for number, row in enumerate(values["round_scores"]):
+            if len(row) != players:
+                raise InvalidArgumentError(
+                    f"round_scores[{number}] has {len(row)} scores; {players} players need "
+                    f"{players}"
+                )
+    if "first_player" in names:
+        check_seat(values["first_player"], players)
+    if "current_player" in names and values["current_player"] is not None:
         check_seat(values["current_player"], players)
     for name in ("turn_doubles", "open_doubles"):
-        for train_id in values[name]:
-            check_train_id(train_id, players)
+        if name in names:
+            for train_id in values[name]:
+                check_train_id(train_id, players)
     max_pip = values["max_pip"]
     if not 0 <= max_pip <= MAX_PIP:
         check_bound("pip", max_pip, "max_pip")  # raises, in the table's words
-    held = {"engine": (values["engine"],), "boneyard": values["boneyard"]}
-    for seat, hand in enumerate(values["hands"]):
-        if len(set(hand)) != len(hand):
+    for name, hand in held.items():
+        if name.startswith(("hand", "open_hands")) and len(set(hand)) != len(hand):
             # A hand is a set of tiles (kept as bits): it cannot list one twice.
-            raise InvalidArgumentError(f"hands[{seat}] lists a tile twice: {hand!r}")
-        held[f"hands[{seat}]"] = hand
-    for number, train in enumerate(values["trains"]):
-        held[f"trains[{number}]"] = train.tiles
-        if not 0 <= train.open_end <= max_pip:
-            raise InvalidArgumentError(
-                f"trains[{number}] needs a {shown(train.open_end)}, which a double-{max_pip} "
-                "set does not have"
-            )
+            raise InvalidArgumentError(f"{name} lists a tile twice: {hand!r}")
+    if "trains" in names:
+        for number, train in enumerate(values["trains"]):
+            held[f"trains[{number}]"] = train.tiles
+            if not 0 <= train.open_end <= max_pip:
+                raise InvalidArgumentError(
+                    f"trains[{number}] needs a {shown(train.open_end)}, which a "
+                    f"double-{max_pip} set does not have"
+                )
     for name, tiles in held.items():
         for tile in tiles:
             if tile.high > max_pip:

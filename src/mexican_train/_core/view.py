@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn, TypedDict, fin
 
 from .rules import Rules, rules_repr
 from .state import (
+    VIEW_KINDS,
     GameState,
     Train,
     check_seat,
     check_train_id,
+    check_view_shape,
     position_of_view,
     seat_view_fields,
     view_fields,
@@ -26,7 +28,7 @@ from .tiles import Tile
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["PlayerView", "ViewChanges", "spectator_view", "view"]
+__all__ = ["PlayerView", "ViewChanges", "spectator_view", "view", "view_from_fields"]
 
 
 #: The fields of `PlayerView`, in the order of its constructor's arguments.
@@ -129,6 +131,15 @@ class PlayerView(_Slots):
     ``PlayerView.FIELDS`` names them in the order of the constructor's arguments
     (the last two, *open_hands* and *last_tile_called*, default to None and False).
 
+    `view` and `spectator_view` make a seat's view of a state.  The constructor,
+    for a view of a position of one's own, checks what `GameState.replace` checks
+    of a state, not the rules: each value is of its field's kind (a list is taken
+    for a tuple); the counts agree with *players* (a hand size, a first-turn flag
+    and a score per seat, an open hand per seat with *open_hands*, a train per
+    seat and the Mexican train); the seats and train ids exist; every tile comes
+    from the double-*max_pip* set; no hand lists a tile twice.  It raises
+    `TypeError` or `InvalidArgumentError` as `PlayerView.replace` does.
+
     >>> from mexican_train import HUB, new_game
     >>> mine = view(new_game(4, HUB, seed=1), 2)
     >>> mine.seat, len(mine.hand), mine.hand_sizes, mine.boneyard_size, mine.is_my_turn
@@ -226,14 +237,18 @@ class PlayerView(_Slots):
         open_hands: tuple[tuple[Tile, ...], ...] | None = None,
         last_tile_called: bool = False,
     ) -> PlayerView:
-        return _build(
-            (
-                rules, players, max_pip, hand_size, round_number, engine, first_player, seat,
-                hand, hand_sizes, boneyard_size, trains, current_player, had_first_turn,
-                turn_tiles, has_drawn, turn_doubles, open_doubles, idle_turns, scores,
-                round_scores, is_over, open_hands, last_tile_called, None,
-            )
+        given = (
+            rules, players, max_pip, hand_size, round_number, engine, first_player, seat,
+            hand, hand_sizes, boneyard_size, trains, current_player, had_first_turn,
+            turn_tiles, has_drawn, turn_doubles, open_doubles, idle_turns, scores,
+            round_scores, is_over, open_hands, last_tile_called,
         )  # fmt: skip
+        values = {
+            name: VIEW_KINDS[name](value, name, -1)
+            for name, value in zip(_FIELDS, given, strict=True)
+        }
+        check_view_shape(values)
+        return _build((*values.values(), None))
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         raise TypeError("PlayerView cannot be subclassed")
@@ -278,14 +293,19 @@ class PlayerView(_Slots):
         return winners_of(self.scores, self.round_scores, self.rules.tie_break)
 
     def replace(self, **changes: Unpack[ViewChanges]) -> PlayerView:
-        """Return a copy of the view with some fields changed, unchecked.
+        """Return a copy of the view with some fields changed, unchecked against the rules.
 
-        It takes the names of `PlayerView.FIELDS` and checks nothing (a view is
-        not an attrs class: ``attrs.evolve`` does not take one).  (On Python 3.13,
+        It takes the names of `PlayerView.FIELDS` (a view is not an attrs class:
+        ``attrs.evolve`` does not take one), and checks what the constructor
+        checks: the result may break the rules, but never holds a value the
+        engine, a bot or a writer cannot read.  (On Python 3.13,
         ``copy.replace(view, ...)`` calls it.)
 
         Raises:
-            TypeError: if a name is not a field of `PlayerView`.
+            TypeError: if a name is not a field of `PlayerView`, or a value is not
+                of its field's kind (a str for a seat, a list of strs for a hand).
+            InvalidArgumentError: if the counts, seats, train ids or tiles do not
+                fit the game, or a hand lists a tile twice.
 
         >>> from mexican_train import new_game
         >>> mine = view(new_game(2, seed=1), 0)
@@ -295,7 +315,11 @@ class PlayerView(_Slots):
         unknown = sorted(set(changes) - set(_FIELDS))
         if unknown:
             raise TypeError(f"PlayerView has no field {', '.join(map(repr, unknown))}")
-        return _build((*[changes.get(name, getattr(self, name)) for name in _FIELDS], None))
+        values = {name: getattr(self, name) for name in _FIELDS}
+        for name, value in changes.items():
+            values[name] = VIEW_KINDS[name](value, name, -1)
+        check_view_shape(values, changes)
+        return _build((*values.values(), None))
 
     def __replace__(self, **changes: Unpack[ViewChanges]) -> PlayerView:
         return self.replace(**changes)
@@ -398,6 +422,15 @@ def _build(fields: tuple[Any, ...]) -> PlayerView:
     view._position = None  # built by view_position on first demand
     view.__class__ = PlayerView  # from now on, frozen
     return view  # type: ignore[no-any-return]
+
+
+def view_from_fields(fields: tuple[Any, ...]) -> PlayerView:
+    """Return the view with these fields, in the order of `PlayerView.FIELDS`, unchecked.
+
+    For the readers of JSON alone, which check the whole view after (and say where in
+    the document a fault is): a caller's view goes through `PlayerView`, which checks.
+    """
+    return _build((*fields, None))
 
 
 def view(state: GameState, seat: int) -> PlayerView:

@@ -495,9 +495,7 @@ def _read_state(fields: dict[str, Any]) -> GameState:
 
 
 def _read_view(fields: dict[str, Any]) -> PlayerView:
-    view = _structure(fields, PlayerView)
-    open_hands = None if view.open_hands is None else _sorted(view.open_hands)
-    view = view.replace(hand=tuple(sorted(view.hand)), open_hands=open_hands)
+    view = _structure(fields, PlayerView)  # hands sorted (ViewFields.build)
     try:
         check_view(view)
     except Problem as problem:

@@ -14,7 +14,7 @@ import attrs
 from .._core.rules import Rules
 from .._core.state import GameState, Train, owner_played_default, state_from_fields
 from .._core.tiles import Tile
-from .._core.view import PlayerView
+from .._core.view import PlayerView, view_from_fields
 
 __all__ = ["StateFields", "TrainFields", "ViewFields", "fields_of"]
 
@@ -118,8 +118,15 @@ class ViewFields:
         return cls(*[getattr(view, name) for name in PlayerView.FIELDS])
 
     def build(self) -> PlayerView:
-        """Return the `PlayerView` with these fields (check it after)."""
-        return PlayerView(*attrs.astuple(self, recurse=False))
+        """Return the `PlayerView` with these fields, hands sorted, unchecked (check it after)."""
+        # A hand is a set of tiles, kept sorted, whatever order a document lists it in.
+        open_hands = None if self.open_hands is None else tuple(map(_sorted, self.open_hands))
+        fields = attrs.evolve(self, hand=_sorted(self.hand), open_hands=open_hands)
+        return view_from_fields(attrs.astuple(fields, recurse=False))
+
+
+def _sorted(hand: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    return tuple(sorted(hand))
 
 
 def fields_of(state: GameState) -> StateFields:
