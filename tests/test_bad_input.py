@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from mexican_train import (
     COMPILED,
     STANDARD,
+    TABLE_A,
     Deal,
     DealError,
     DealTable,
@@ -357,6 +358,30 @@ def test_player_view_replace_takes_a_list_for_a_tuple_and_the_view_hashes() -> N
     assert changed.hand == mine.hand[:3]
     assert changed.scores == (5, 0)
     assert hash(changed) == hash(mine.replace(hand=mine.hand[:3], scores=(5, 0)))
+
+
+@pytest.mark.parametrize(
+    ("max_pip", "hand_size", "shown"),
+    [
+        (6, 10, "4 players x 10 tiles = 40 tiles, but a double-6 set has only 28 to deal"),
+        (None, 100, "4 players x 100 tiles = 400 tiles, but a double-12 set has only 91"),
+        (None, -3, "a hand is at least 2 tiles, not -3"),
+        (None, True, "a hand is at least 2 tiles, not True"),
+        (99, 5, "a set is double-N for N from 0 to 30, not max_pip=99"),
+        (True, None, "a set is double-N for N from 0 to 30, not max_pip=True"),
+    ],
+)
+def test_deal_table_lookup_refuses_a_set_or_hand_size_no_deal_has(
+    max_pip: Any, hand_size: Any, shown: str
+) -> None:
+    """S1: `DealTable.lookup` returns only a deal that fits: it echoed any hand size."""
+    refused(lambda: TABLE_A.lookup(4, max_pip, hand_size), DealError, shown)
+
+
+def test_deal_table_lookup_refuses_a_bool_for_the_players() -> None:
+    solo = DealTable("solo", {(1, 6): 7}, {1: 6})
+    assert solo.lookup(1) == (6, 7)
+    refused(lambda: solo.lookup(True), DealError, "solo covers 1 players, not True")
 
 
 @pytest.mark.parametrize("render", [render_text, render_svg])

@@ -154,16 +154,31 @@ class DealTable:
         ...
         mexican_train.DealError: Table A covers 2-14 players, not 15
 
+        A hand size chosen must fit in the set (S1):
+
+        >>> TABLE_A.lookup(4, max_pip=6, hand_size=10)
+        Traceback (most recent call last):
+        ...
+        mexican_train.DealError: 4 players x 10 tiles = 40 tiles, but a double-6 set has only 28 to deal
+
         Raises:
             DealError: if the table does not cover *players*, or gives no hand size for
-                that set and none was chosen, or the deal does not fit in the set.
+                that set and none was chosen, or the deal does not fit in the set, or
+                *max_pip* is not a set's number (a whole number from 0 to 30) or
+                *hand_size* not a whole number of at least 2.
         """
-        if players not in self.player_counts:
+        if type(players) is not int or players not in self.player_counts:
             counts = _counts(self.player_counts.start, self.player_counts.stop - 1)
             raise DealError(f"{self.name} covers {counts} players, not {shown(players)}")
         if max_pip is None:
             max_pip = self.default_sets[players]
-        if hand_size is None:
+        elif type(max_pip) is not int or max_pip not in BOUNDS["pip"]:
+            raise DealError(
+                f"a set is double-N for N {BOUNDS['pip'].words()}, not max_pip={shown(max_pip)}"
+            )
+        if hand_size is not None:
+            check_fit(players, max_pip, hand_size, set_aside=0)
+        else:
             size = self.hand_sizes.get((players, max_pip))
             if size is None:
                 listed = sorted(n for p, n in self.hand_sizes if p == players)
