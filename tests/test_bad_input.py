@@ -19,6 +19,7 @@ from mexican_train import (
     COMPILED,
     STANDARD,
     TABLE_A,
+    Cover,
     Deal,
     DealError,
     DealTable,
@@ -29,6 +30,7 @@ from mexican_train import (
     InvalidArgumentError,
     MexicanTrainError,
     NotationError,
+    OpenDouble,
     Play,
     PlayerView,
     Rules,
@@ -382,6 +384,28 @@ def test_deal_table_lookup_refuses_a_bool_for_the_players() -> None:
     solo = DealTable("solo", {(1, 6): 7}, {1: 6})
     assert solo.lookup(1) == (6, 7)
     refused(lambda: solo.lookup(True), DealError, "solo covers 1 players, not True")
+
+
+@pytest.mark.parametrize(
+    ("make", "shown"),
+    [
+        (lambda: Cover((3,), only="no"), "Cover.only must be bool, not 'no'"),  # type: ignore[arg-type]
+        (lambda: Cover((3,), only=1), "Cover.only must be bool, not 1"),  # type: ignore[arg-type]
+        (lambda: Cover((3,), True, doubles_exempt=None), "Cover.doubles_exempt must be bool"),  # type: ignore[arg-type]
+        (lambda: Cover(("3",), only=True), "Cover.trains[0] is a train id (an int), not '3'"),  # type: ignore[arg-type]
+        (lambda: Cover((True,), only=True), "Cover.trains[0] is a train id (an int), not True"),
+        (lambda: Cover(3, only=True), "Cover.trains is a tuple of train ids, not 3"),  # type: ignore[arg-type]
+        (lambda: OpenDouble("2", 5, True), "OpenDouble.train must be int, not '2'"),  # type: ignore[arg-type]
+        (lambda: OpenDouble(2, True, True), "OpenDouble.pip must be int, not True"),
+        (lambda: OpenDouble(2, 5, 1), "OpenDouble.closable must be bool, not 1"),  # type: ignore[arg-type]
+    ],
+)
+def test_open_double_values_of_the_wrong_types_raise_type_error(
+    make: Callable[[], object], shown: str
+) -> None:
+    """D2-D4: a house rule's `Cover` answer says which doubles bind; a str for *only*
+    was read as True, and bound the player."""
+    refused(make, TypeError, shown)
 
 
 @pytest.mark.parametrize("render", [render_text, render_svg])

@@ -23,10 +23,14 @@ if TYPE_CHECKING:
     from .state import Train
 
 
-def instance_of(kind: type, optional: bool = False) -> Callable[[Any, Any, Any], None]:
+def instance_of(
+    kind: type, optional: bool = False, whole: bool = False
+) -> Callable[[Any, Any, Any], None]:
     # attrs' own instance_of puts a 4-tuple in its TypeError; this says it in one sentence.
+    # *whole*: an int, and not a bool (which is an int to isinstance).
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-        if not (isinstance(value, kind) or (optional and value is None)):
+        right = type(value) is int if whole else isinstance(value, kind)
+        if not (right or (optional and value is None)):
             wanted = kind.__name__ + (" or None" if optional else "")
             raise TypeError(
                 f"{type(instance).__name__}.{attribute.name} must be {wanted}, not {value!r}"
@@ -165,17 +169,27 @@ class OpenDouble:
         closable: False when every other tile of its suit is on the table, so
             nothing can ever cover it (a dead double, D4).
 
+    Raises:
+        TypeError: if *train* or *pip* is not an int (a bool is not one), or
+            *closable* not a bool.
+
     >>> OpenDouble(2, 5, closable=True)
     OpenDouble(train=2, pip=5, closable=True)
     """
 
-    train: int
-    pip: int
-    closable: bool
+    train: int = attrs.field(validator=instance_of(int, whole=True))
+    pip: int = attrs.field(validator=instance_of(int, whole=True))
+    closable: bool = attrs.field(validator=instance_of(bool))
 
 
 def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
-    return tuple(values)
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"Cover.trains is a tuple of train ids, not {shown(values)}")
+    trains = tuple(values)
+    for index, train in enumerate(trains):
+        if type(train) is not int:
+            raise TypeError(f"Cover.trains[{index}] is a train id (an int), not {shown(train)}")
+    return trains
 
 
 @attrs.frozen(repr=False)
@@ -192,6 +206,10 @@ class Cover:
             player may play anyway: *only* holds the player's other tiles (D3's
             stronger reading: "play your doubles, then the next tile on the first").
 
+    Raises:
+        TypeError: if *trains* is not train ids (ints, not bools), or *only* or
+            *doubles_exempt* not a bool.
+
     >>> Cover((3,), only=True)
     Cover(trains=(3,), only=True)
     >>> Cover((3,), only=True, doubles_exempt=True)
@@ -199,8 +217,8 @@ class Cover:
     """
 
     trains: tuple[int, ...] = attrs.field(converter=_int_tuple)
-    only: bool
-    doubles_exempt: bool = False
+    only: bool = attrs.field(validator=instance_of(bool))
+    doubles_exempt: bool = attrs.field(default=False, validator=instance_of(bool))
 
     def __repr__(self) -> str:
         exempt = ", doubles_exempt=True" if self.doubles_exempt else ""
