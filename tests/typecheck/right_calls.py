@@ -13,16 +13,22 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
+    TABLE_A,
+    Cover,
     Deal,
     DealTable,
     GameState,
     IllegalMoveError,
     Move,
+    OpenDouble,
+    Play,
     PlayerView,
+    Rules,
     StateChanges,
     Tile,
     Train,
     apply,
+    get_variant,
     legal_moves,
     new_game,
     round_score,
@@ -53,6 +59,14 @@ def right_calls() -> None:
     assert_type(Train((Tile(12, 5),), 5, marked=True, owner_played=True), Train)
     assert_type(Deal([["6-5", Tile(4, 4)]], ["6-6"]), Deal)
     assert_type(DealTable("mine", {(2, 6): 7}, {2: 6}), DealTable)
+    assert_type(TABLE_A.lookup(4, max_pip=6, hand_size=None), tuple[int, int])
+    assert_type(state.trains, tuple[Train, ...])
+    assert_type(mine.trains, tuple[Train, ...])
+    assert_type(get_variant("hub"), Rules)
+    assert_type(Tile.parse("6-5"), Tile)
+    assert_type(Play(Tile(6, 5), MEXICAN).tile, Tile)
+    assert_type(HUB.open_doubles.obligation((OpenDouble(0, 5, closable=True),)), Cover)
+    assert_type(Cover([0, MEXICAN], only=False).trains, tuple[int, ...])
     try:
         apply(state, moves[-1])
     except IllegalMoveError as error:

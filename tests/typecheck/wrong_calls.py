@@ -10,9 +10,12 @@ from __future__ import annotations
 from mexican_train import (
     HUB,
     STANDARD,
+    TABLE_A,
+    Cover,
     Deal,
     DealTable,
     GameState,
+    OpenDouble,
     Play,
     PlayerView,
     Tile,
@@ -60,6 +63,14 @@ def wrong_calls(state: GameState, mine: PlayerView, move: Play) -> None:
     format_state(move)  # error
     render_text(move)  # error
     to_json(STANDARD)  # error
+    mine.replace(seat="0")  # error
+    TABLE_A.lookup("4")  # error
+    TABLE_A.lookup(4, hand_size="7")  # error
+    Cover((3,), only=1)  # error
+    Cover(("3",), only=True)  # error
+    OpenDouble(2, 5, closable=None)  # error
+    Tile("6", 5)  # error
+    Play(Tile(6, 5), "0")  # error
 
 
 def moves_as_a_list(state: GameState) -> list[Play]:
