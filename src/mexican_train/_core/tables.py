@@ -103,7 +103,7 @@ def _counts(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class DealTable:
     """A rulebook's deal table (S1): the set and hand size for each player count.
 
@@ -118,6 +118,11 @@ class DealTable:
     (6, 7)
     >>> TABLE_B.lookup(6)
     (12, 12)
+
+    Its repr is the call that builds it:
+
+    >>> DealTable("Double-six", {(2, 6): 7, (3, 6): 7}, {2: 6, 3: 6})
+    DealTable(name='Double-six', hand_sizes={(2, 6): 7, (3, 6): 7}, default_sets={2: 6, 3: 6})
     """
 
     name: str
@@ -198,6 +203,13 @@ class DealTable:
             if other.name != self.name and size is not None:
                 return f" ({other.name} deals {size} tiles each to {players} players with that set)"
         return ""
+
+    def __repr__(self) -> str:
+        # The call that builds it: plain dicts, which the read-only views are made from.
+        return (
+            f"DealTable(name={self.name!r}, hand_sizes={dict(self.hand_sizes)!r}, "
+            f"default_sets={dict(self.default_sets)!r})"
+        )
 
     def __reduce__(self) -> tuple[type[DealTable], tuple[str, dict[Any, int], dict[int, int]]]:
         # A mappingproxy does not pickle: rebuild from plain dicts, so that Rules and
