@@ -391,3 +391,13 @@ def test_levels_are_bots_by_strength_wherever_bots_are_named() -> None:
     assert player_name(make_bot("hard")) == "search"
     with pytest.raises(InvalidArgumentError, match="no bot named 'expert'"):
         make_bot("expert")
+
+
+def test_the_levels_are_read_only() -> None:
+    """The web table accepts a level by LEVELS and make_bot makes it by its own table:
+    a level added to a mutable LEVELS was offered and then refused."""
+    from mexican_train.players import LEVELS
+
+    with pytest.raises(TypeError):
+        LEVELS["expert"] = "search"  # type: ignore[index]
+    assert dict(LEVELS) == {"easy": "greedy", "medium": "planner", "hard": "search"}

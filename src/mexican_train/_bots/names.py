@@ -10,7 +10,8 @@ show that name, in lower case: ``seat 1 (hard)``, not the ``search`` bot it stan
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, Final, cast
 
 import attrs
@@ -30,7 +31,10 @@ _BY_NAME: Final[dict[str, type[Player]]] = {
 #: The levels for people, weakest first, and the bot each stands for: ``easy`` plays
 #: the heaviest tile it can (greedy), ``medium`` plans its own train and sheds pips
 #: (planner), ``hard`` searches 180 playouts a decision (search, the default budget).
-LEVELS: Final[dict[str, str]] = {"easy": "greedy", "medium": "planner", "hard": "search"}
+#: Read-only, as `~mexican_train.VARIANTS` is: the front ends and `make_bot` read it alike.
+LEVELS: Final[Mapping[str, str]] = MappingProxyType(
+    {"easy": "greedy", "medium": "planner", "hard": "search"}
+)
 #: Every bot and level by the name it goes by, each a callable that makes a fresh player.
 BOTS: Final[dict[str, Callable[[], Player]]] = {
     **_BY_NAME,
