@@ -941,3 +941,24 @@ def test_check_transition_given_a_non_state_raises_type_error() -> None:
     state = a_state()
     move = legal_moves(state)[0]
     refused(lambda: testing.check_transition(state, move, None), TypeError, "needs a GameState")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("previous", [4, -1, True, "0"])
+def test_check_round_start_refuses_a_previous_first_player_the_game_lacks(previous: Any) -> None:
+    """S3/S4: the check counts from the previous round's first seat; 4 in a game of four
+    was taken as seat 0 (and True as seat 1), and a wrong set-up could pass."""
+    refused(
+        lambda: testing.check_round_start(a_state(), previous),
+        InvalidArgumentError,
+        "previous_first is None or a seat 0-3",
+        f"not {previous!r}",
+    )
+
+
+def test_check_refusals_refuses_a_str_for_its_moves() -> None:
+    """Each letter of a str was tried as a move, refused, and the check passed."""
+    refused(
+        lambda: testing.check_refusals(a_state(), "9-1@0"),  # type: ignore[arg-type]
+        TypeError,
+        "needs a list of moves, not '9-1@0'",
+    )

@@ -82,6 +82,7 @@ from . import (
     EnginePlacement,
     GameState,
     IllegalMoveError,
+    InvalidArgumentError,
     MexicanTrainError,
     Move,
     OpenDouble,
@@ -96,6 +97,7 @@ from . import (
     new_game,
     set_size,
 )
+from ._core.errors import shown
 from ._core.moves import CALL_LAST_TILE, DRAW, NEXT_ROUND, PASS
 
 if TYPE_CHECKING:
@@ -935,12 +937,20 @@ def check_round_start(state: GameState, previous_first: int | None = None) -> No
 
     Raises:
         ConformanceError: naming the rule the set-up breaks.
+        InvalidArgumentError: if *previous_first* is not None or a seat of the game.
 
     >>> from mexican_train import STANDARD, new_game
     >>> check_round_start(new_game(5, STANDARD, seed=8))
     """
     _need_state(state, "check_round_start")
     players = state.players
+    if previous_first is not None and (
+        type(previous_first) is not int or not 0 <= previous_first < players
+    ):
+        # A seat the game does not have would be checked modulo the players: 9 as 1.
+        raise InvalidArgumentError(
+            f"previous_first is None or a seat 0-{players - 1}, not {shown(previous_first)}"
+        )
     pip = state.engine.high
     fresh = all(
         not train.tiles and not train.marked and not train.owner_played and train.open_end == pip
@@ -1016,11 +1026,15 @@ def check_refusals(state: GameState, moves: Sequence[Move] | None = None) -> Non
     Raises:
         ConformanceError: if a move not offered is accepted, is refused with
             another error, or changes *state*.
+        TypeError: if *moves* is not a list of moves (a str is not one).
 
     >>> from mexican_train import STANDARD, new_game
     >>> check_refusals(new_game(4, STANDARD, seed=5))
     """
     _need_state(state, "check_refusals")
+    if moves is not None and (isinstance(moves, (str, bytes)) or not isinstance(moves, Iterable)):
+        # A str is iterable: each of its letters would be tried, and refused, as a move.
+        raise TypeError(f"check_refusals() needs a list of moves, not {shown(moves)}")
     offered = set(legal_moves(state))
     value, digest = _value(state), hash(state)
     for move in _candidates(state) if moves is None else moves:
