@@ -25,7 +25,7 @@ import attrs
 
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
-from .._core.errors import IllegalMoveError, shown
+from .._core.errors import IllegalMoveError, InvalidArgumentError, shown
 from .._core.moves import DRAW, NEXT_ROUND, PASS, Move, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
@@ -424,7 +424,15 @@ def game_seed(seed: int, game: int) -> int:
 
     >>> game_seed(1, 0) == game_seed(1, 0) != game_seed(1, 1)
     True
+
+    Raises:
+        InvalidArgumentError: if *seed* is not a whole number of at most 64 bits, or
+            *game* not a whole number from 0 (a bool or a str is neither: ``True`` and
+            ``"1"`` hashed to other seeds than 1 does, and the game replayed was another).
     """
+    seed = check_bound("seed", seed, "seed")
+    if type(game) is not int or game < 0:
+        raise InvalidArgumentError(f"game is a whole number from 0, not {shown(game)}")
     text = f"mexican-train/simulate/{seed}/{game}".encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
 
