@@ -40,6 +40,7 @@ from mexican_train import (
     Train,
     apply,
     build_state,
+    draw_tile,
     format_state,
     full_set,
     legal_moves,
@@ -962,3 +963,31 @@ def test_check_refusals_refuses_a_str_for_its_moves() -> None:
         TypeError,
         "needs a list of moves, not '9-1@0'",
     )
+
+
+@pytest.mark.parametrize(
+    ("seed", "game", "shown"),
+    [
+        (True, 1, "seed is a whole number of at most 64 bits, not True"),
+        ("1", 0, "seed is a whole number of at most 64 bits, not '1'"),
+        (2**64, 0, "seed is a whole number of at most 64 bits"),
+        (1, -1, "game is a whole number from 0, not -1"),
+        (1, True, "game is a whole number from 0, not True"),
+    ],
+)
+def test_game_seed_refuses_a_seed_or_game_number_of_the_wrong_kind(
+    seed: Any, game: Any, shown: str
+) -> None:
+    """S6: game_seed("1", 0) hashed the text, and gave a seed other than game_seed(1, 0)'s."""
+    from mexican_train.simulation import game_seed
+
+    refused(lambda: game_seed(seed, game), InvalidArgumentError, shown)
+
+
+@pytest.mark.parametrize("tile", [5, None, ["6-5"]])
+def test_draw_tile_of_a_non_tile_raises_type_error_naming_the_argument(tile: Any) -> None:
+    """The message named tile[0], an item of a list draw_tile does not take."""
+    message = refused(
+        lambda: draw_tile(a_state(), tile), TypeError, "draw_tile() needs a Tile or an 'a-b' str"
+    )
+    assert "tile[0]" not in message

@@ -299,7 +299,12 @@ def draw_tile(state: GameState, tile: Tile | str) -> GameState:
     """
     if not isinstance(state, GameState):
         raise TypeError(f"draw_tile() needs a GameState, not {type(state).__name__}")
-    (chosen,) = _tiles([tile], "tile")
+    if isinstance(tile, str):
+        chosen = Tile.parse(tile)
+    elif isinstance(tile, Tile):
+        chosen = tile
+    else:  # one tile, not a list of them: the message names no item of a list
+        raise TypeError(f"draw_tile() needs a Tile or an 'a-b' str, not {shown(tile)}")
     if DRAW not in legal_moves(state):
         raise IllegalMoveError(DRAW, why_illegal(state, DRAW))
     return apply(reorder_boneyard(state, [chosen]), DRAW)
