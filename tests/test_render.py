@@ -42,6 +42,7 @@ from mexican_train import (
     spectator_view,
     view,
 )
+from mexican_train._formats.render import _text_width
 from mexican_train.render import render_svg, render_text
 from strategies import played_positions, rendered_positions
 
@@ -260,15 +261,15 @@ def _num(element: ET.Element, name: str, default: float = 0.0) -> float:
 def _text_box(text: ET.Element) -> tuple[float, float, float, float]:
     """Return (left, top, right, bottom) of a text element, on the wide side where estimated.
 
-    Numbers on tiles carry their width (textLength); other text is estimated at the
-    renderer's own wide average advance (0.58 em, 0.64 em in bold)."""
+    Numbers on tiles carry their width (textLength); other text is estimated as the
+    renderer estimates it, letter by letter from DejaVu Sans's widths
+    (tests_browser/test_render_browser.py measures the text chromium draws)."""
     size = _num(text, "font-size")
     x, y = _num(text, "x"), _num(text, "y")
     if "textLength" in text.attrib:
         width = _num(text, "textLength")
     else:
-        em = 0.64 if text.attrib.get("font-weight") == "bold" else 0.58
-        width = len(text.text or "") * size * em
+        width = _text_width(text.text or "", size, text.attrib.get("font-weight", "normal"))
     anchor = text.attrib.get("text-anchor", "start")
     left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
     return left, y - 0.76 * size, left + width, y + 0.24 * size  # ascent, descent

@@ -10,6 +10,7 @@ through the public API of the core.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from html import escape
 from typing import Final
@@ -342,10 +343,57 @@ def _n(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
+# DejaVu Sans's advance widths, the widest font of the list, for " " to "~", in hundredths
+# of an em rounded up: regular, then bold.  A name in capitals or of "m"s is far wider than
+# an average letter (bold "W" is 1.1 em, bold "e" 0.68 em).
+_ASCII_EM: Final = {
+    weight: dict(zip(map(chr, range(32, 127)), map(int, widths.split()), strict=True))
+    for weight, widths in (
+        ("normal", "32 41 46 84 64 96 78 28 40 40 50 84 32 37 32 34 64 64 64 64 64 64 64 64 64 "
+         "64 34 34 84 84 84 54 100 69 69 70 78 64 58 78 76 30 30 66 56 87 75 79 61 79 70 64 62 "
+         "74 69 99 69 62 69 40 34 40 84 50 50 62 64 55 64 62 36 64 64 28 28 58 28 98 64 62 64 "
+         "64 42 53 40 64 60 82 60 60 53 64 34 64 84"),
+        ("bold", "35 46 53 84 70 101 88 31 46 46 53 84 38 42 38 37 70 70 70 70 70 70 70 70 70 "
+         "70 40 40 84 84 84 59 100 78 77 74 84 69 69 83 84 38 38 78 64 100 84 86 74 86 78 73 69 "
+         "82 78 111 78 73 73 46 37 46 84 50 50 68 72 60 72 68 44 72 72 35 35 67 35 105 72 69 72 "
+         "72 50 60 48 72 66 93 65 66 59 72 37 72 84"),
+    )
+}  # fmt: skip
+
+
+def _char_em(char: str, weight: str) -> float:
+    """Return the width of *char* in ems, on the wide side."""
+    widths = _ASCII_EM[weight]
+    if char in widths:
+        return widths[char] / 100
+    if unicodedata.combining(char):
+        return 0.0  # an accent drawn over the letter before it
+    if unicodedata.east_asian_width(char) in ("W", "F"):
+        return 1.0  # CJK and full-width forms: a square em
+    base = unicodedata.normalize("NFD", char)[0]
+    if base in widths:
+        return widths[base] / 100  # an accented Latin letter: as wide as its letter
+    return 1.25 if weight == "bold" else 1.1  # other scripts: their widest letters
+
+
 def _text_width(text: str, size: float, weight: str = "normal") -> float:
-    """Return the width *text* takes at *size*, on the wide side (DejaVu Sans, the widest font
-    of the list, averages 0.55 em a character, and 0.62 em in bold)."""
-    return len(text) * size * (0.64 if weight == "bold" else 0.58)
+    """Return the width *text* takes at *size* in DejaVu Sans, the widest font of the list,
+    letter by letter, on the wide side."""
+    return size * sum(_char_em(char, weight) for char in text)
+
+
+def _fitted(text: str, room: float, size: float, weight: str = "normal") -> str:
+    """Return *text*, cut short with an ellipsis if it is wider than *room* at *size*."""
+    if _text_width(text, size, weight) <= room:
+        return text
+    room -= _text_width("\u2026", size, weight)
+    used, kept = 0.0, 0
+    for char in text:
+        used += size * _char_em(char, weight)
+        if used > room:
+            break
+        kept += 1
+    return text[:kept] + "\u2026"
 
 
 def _text_el(
@@ -780,9 +828,9 @@ def _label(row: _Row, x: float, mid: float) -> list[str]:
     ]
     prefix = "\u25b6 " if row.to_play else ""
     suffix = " (you)" if row.is_viewer else ""
-    room = 19 - len(prefix) - len(suffix)  # what fits in the label box at this size
-    name = row.label if len(row.label) <= room else row.label[: room - 1] + "\u2026"
-    name = prefix + name + suffix
+    # What fits in the label box, 10 units in from each side, at this size.
+    room = _LABEL_W - 20 - _text_width(prefix + suffix, 14, "bold")
+    name = prefix + _fitted(row.label, room, 14, "bold") + suffix
     out.append(
         _text_el(
             x + 10, mid - 4, name, size=14, weight="bold", fill=_GOLD if row.to_play else _TEXT
