@@ -181,6 +181,22 @@ def test_a_double_not_followed_draws_and_marks_under_d1_not_p7_or_p5() -> None:
     ), said[4]
 
 
+def test_v6_a_pass_of_yours_with_a_tile_you_could_play_says_you_pass() -> None:
+    """V6 (voluntary draw): a player who could play may draw and then pass; told to the
+    person at the table, that is "You pass", as every other verb of theirs is."""
+    small = attrs.evolve(HUB, max_pip=4, hand_size=4, must_play=False)
+    deal = Deal([["4-3", "3-3", "1-0", "2-1"], ["4-1", "1-1", "2-2", "3-1"]],
+                ["2-0", "0-0", "3-0", "3-2", "4-0", "4-2"])  # fmt: skip
+    state = new_game(2, small, deal=deal)
+    narrator = Narrator(["seat 0", "seat 1"], you=0)
+    said = []
+    for move in (Play(Tile(4, 3), 0), Play(Tile(4, 1), 1), Draw(), Pass()):
+        after = apply(state, move)
+        said.append(narrator.move(state, move, after))
+        state = after
+    assert said[3].startswith("You pass: a marker goes on your train (P5)."), said[3]
+
+
 def test_the_final_standings_list_the_winners_first_by_e5s_tie_break() -> None:
     """E5: the standings are in the order E5 ranks the seats, so the winners come first,
     a tie on the total broken by the rounds at 0 (a winner in a later seat than a seat

@@ -256,9 +256,8 @@ class Narrator:
                 stuck = "cannot follow the double"
             elif rule == "D2":
                 stuck = "cannot cover the open double"
-            lead = f"{who} {stuck}" if stuck == "passes" else f"{who} {stuck} and"
-            if stuck != "passes":
-                lead += " " + self._verb(seat, "passes", "pass")
+            passes = self._verb(seat, "passes", "pass")
+            lead = f"{who} {passes}" if stuck == "passes" else f"{who} {stuck} and {passes}"
             return f"{lead}: a marker goes on {whose} train ({rule}).{explain}"
         marked = "your" if seat == self.you else "its"
         return f"{who} {self._verb(seat, 'passes', 'pass')} ({marked} train is already marked)."
