@@ -35,6 +35,7 @@ from mexican_train import (
     replay_states,
     view,
 )
+from mexican_train._bots.coach import _reason
 from mexican_train._frontends.cli import cli
 from mexican_train._frontends.narrate import review_report
 from mexican_train.serialize import to_json
@@ -334,7 +335,7 @@ def test_every_front_end_words_a_mistake_by_the_seats_own_move_and_hand() -> Non
         suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
         assert said == (
             f"round 1, seat 0's {n}{suffix} move ({hand} tile{'s' if hand != 1 else ''} "
-            f"in hand): lost {review.loss:.1f} points"
+            f"in hand): lost {review.loss:.1f} points".replace("lost 0.0", "lost less than 0.1")
         )
 
 
@@ -359,3 +360,16 @@ def test_the_coach_calls_other_seats_trains_by_the_names_it_is_given() -> None:
 def test_analyze_refuses_names_that_are_not_one_str_per_seat(names: object) -> None:
     with pytest.raises(InvalidArgumentError, match="names is None or one str per seat"):
         analyze(_game(), names=names)  # type: ignore[arg-type]
+
+
+def test_a_loss_below_a_tenth_of_a_point_is_said_to_be_less_than_0_1() -> None:
+    """A mistake loses more than 0 points; one that loses less than 0.05 (a few samples'
+    difference of one pip) reads "less than 0.1 points", never "lost 0.0 points"."""
+    review = next(r for r in analyze(_game(), seat=0, samples=6, seed=2) if r.loss > 0)
+    small = attrs.evolve(review, loss=0.0375)
+    said, _ = review_report([small], "seat 0", 40).mistakes[0]
+    assert said.endswith("): lost less than 0.1 points"), said
+    ending = review_report([small], "seat 0", 40).ending
+    assert ending == "In all, less than 0.1 points lost against the best moves found."
+    reason = _reason(review.best, review.chosen, 0.0375, 40, 0, False, None)
+    assert ": less than 0.1 points better for you against the others" in reason, reason

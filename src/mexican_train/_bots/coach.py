@@ -298,7 +298,7 @@ def _reason(
     return (
         f"{_words(best, seat, first_turn, names)} instead of "
         f"{_words(chosen, seat, first_turn, names)}: "
-        f"about {loss:.1f} "
+        f"{'less than 0.1' if f'{loss:.1f}' == '0.0' else f'about {loss:.1f}'} "
         f"points better for you against the others at the end of the round, on average "
         f"over {samples} deals of the tiles you could not see"
     )
