@@ -203,7 +203,7 @@ def render_text(
         subject: a `~mexican_train.GameState` or a `~mexican_train.PlayerView`.
         seat: render *subject*, a state, as seat *seat* sees it (``view(state, seat)``);
             without it a state shows every hand.  Given with a view, it must be the view's seat.
-        names: one display name per seat, instead of ``seat 0``, ``seat 1``, ...
+        names: one display name per seat, instead of ``Seat 0``, ``Seat 1``, ...
 
     Returns:
         Lines of ASCII text (names aside), ending without a newline.
@@ -523,7 +523,7 @@ def render_svg(
         subject: a `~mexican_train.GameState` or a `~mexican_train.PlayerView`.
         seat: render *subject*, a state, as seat *seat* sees it (``view(state, seat)``);
             without it a state shows every hand.  Given with a view, it must be the view's seat.
-        names: one display name per seat, instead of ``seat 0``, ``seat 1``, ...
+        names: one display name per seat, instead of ``Seat 0``, ``Seat 1``, ...
         last_move: the move that led to *subject*: a play's tile is outlined in light
             blue (``<g class="tile last-move">``); another move is named in the status line.
 
