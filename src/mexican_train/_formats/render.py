@@ -343,27 +343,29 @@ def _n(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-# DejaVu Sans's advance widths, the widest font of the list, for " " to "~", in hundredths
-# of an em rounded up: regular, then bold.  A name in capitals or of "m"s is far wider than
-# an average letter (bold "W" is 1.1 em, bold "e" 0.68 em).
-_ASCII_EM: Final = {
-    weight: dict(zip(map(chr, range(32, 127)), map(int, widths.split()), strict=True))
+# DejaVu Sans's advance widths, the widest font of the list, for " " to "~" and the marks
+# the picture draws (the arrow of the player to move, the status line's dots, the ellipsis
+# of a name cut short), in hundredths of an em rounded up: regular, then bold.  A name in
+# capitals or of "m"s is far wider than an average letter (bold "W" is 1.1 em, "e" 0.68 em).
+_EM: Final = {
+    weight: dict(zip([*map(chr, range(32, 127)), "\u25b6", "\u00b7", "\u2026"],
+                     map(int, widths.split()), strict=True))
     for weight, widths in (
         ("normal", "32 41 46 84 64 96 78 28 40 40 50 84 32 37 32 34 64 64 64 64 64 64 64 64 64 "
          "64 34 34 84 84 84 54 100 69 69 70 78 64 58 78 76 30 30 66 56 87 75 79 61 79 70 64 62 "
          "74 69 99 69 62 69 40 34 40 84 50 50 62 64 55 64 62 36 64 64 28 28 58 28 98 64 62 64 "
-         "64 42 53 40 64 60 82 60 60 53 64 34 64 84"),
+         "64 42 53 40 64 60 82 60 60 53 64 34 64 84 77 32 100"),
         ("bold", "35 46 53 84 70 101 88 31 46 46 53 84 38 42 38 37 70 70 70 70 70 70 70 70 70 "
          "70 40 40 84 84 84 59 100 78 77 74 84 69 69 83 84 38 38 78 64 100 84 86 74 86 78 73 69 "
          "82 78 111 78 73 73 46 37 46 84 50 50 68 72 60 72 68 44 72 72 35 35 67 35 105 72 69 72 "
-         "72 50 60 48 72 66 93 65 66 59 72 37 72 84"),
+         "72 50 60 48 72 66 93 65 66 59 72 37 72 84 77 38 100"),
     )
 }  # fmt: skip
 
 
 def _char_em(char: str, weight: str) -> float:
     """Return the width of *char* in ems, on the wide side."""
-    widths = _ASCII_EM[weight]
+    widths = _EM[weight]
     if char in widths:
         return widths[char] / 100
     if unicodedata.combining(char):
