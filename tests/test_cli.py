@@ -46,6 +46,7 @@ from mexican_train import (
     view,
 )
 from mexican_train._bots.names import BOTS as BOTS_BY_NAME
+from mexican_train._core.engine import doubles_to_cover
 from mexican_train._frontends import cli as cli_module
 from mexican_train._frontends.cli import (
     _describe,
@@ -195,6 +196,23 @@ def test_v6_a_pass_of_yours_with_a_tile_you_could_play_says_you_pass() -> None:
         said.append(narrator.move(state, move, after))
         state = after
     assert said[3].startswith("You pass: a marker goes on your train (P5)."), said[3]
+
+
+def test_v3_a_double_left_open_beside_others_under_any_double_binds_to_any_one() -> None:
+    """V3 (any-double): while several doubles are open the next player covers any one of
+    them, so a double left open beside another is not told as the one to cover."""
+    told = []
+    for seed in range(10):
+        state = new_game(4, get_variant("any-double"), seed=seed)
+        narrator, rng = Narrator([f"seat {seat}" for seat in range(4)]), random.Random(seed)
+        while not state.is_round_over:
+            before, state = state, apply(state, rng.choice(legal_moves(state)))
+            note = narrator.turn_end(before, state)
+            if note and len(doubles_to_cover(state)) > 1:
+                told.append(note)
+    assert told
+    for note in told:
+        assert note.endswith("open doubles, any one (D2, V3)."), note
 
 
 def test_the_final_standings_list_the_winners_first_by_e5s_tie_break() -> None:

@@ -276,6 +276,11 @@ class Narrator:
                 return f"{where}; under these rules it binds nobody (V3)."
             earlier = self.train(binding[0], -1)
             return f"{where}: the double on {earlier} must be covered before it (D3)."
+        if len(binding) > 1:  # V3: any one of the open doubles may be covered first
+            return (
+                f"{where}: whoever moves next must cover one of the {len(binding)} open "
+                "doubles, any one (D2, V3)."
+            )
         if "open-double" in self.explained:
             rest = "the next player must cover it (D2)."
         else:
