@@ -283,6 +283,45 @@ def test_a_combination_never_calls_its_preset_the_rulebook_exactly(
     assert describe_variant(preset).startswith(rulebook.replace(":", " exactly:"))
 
 
+#: Each preset's rulebook clauses, and the field of `Rules` each one describes.
+_CLAUSES = {
+    "standard": [
+        ("deal_table", "Table A (S1)"),
+        ("engine_placement", "the engine's holder starts (S3)"),
+        ("first_turn", "a first turn that builds your own train (P4)"),
+        ("mexican_train", "the Mexican train from your second turn (V2)"),
+        ("open_doubles", "open doubles closed in the order played (D3)"),
+    ],
+    "hub": [
+        ("deal_table", "Table B (S1)"),
+        ("engine_placement", "the engine set aside and a rotating first player (S4)"),
+        ("first_turn", "an ordinary first turn (V1)"),
+        ("mexican_train", "the Mexican train open from the start (V2)"),
+    ],
+}
+
+
+@pytest.mark.parametrize("preset", sorted(_CLAUSES))
+def test_a_combination_says_only_what_of_its_rulebook_it_keeps(preset: str) -> None:
+    # hub+first-turn-draw opened with Rulebook B's "an ordinary first turn (V1)" and went
+    # on to a first turn that builds one's own train (P4): a clause of the preset's
+    # rulebook is said only where no other part changes its rule.
+    base = get_variant(preset)
+    combined = 0
+    for house in VARIANTS:
+        try:
+            rules = combine(preset, house)
+        except RulesError:
+            continue  # a preset, or a rule the preset cannot take
+        combined += 1
+        text = describe_variant(f"{preset}+{house}")
+        for field, clause in _CLAUSES[preset]:
+            kept = getattr(rules, field) == getattr(base, field)
+            assert (clause in text) == kept, (house, field)
+    assert combined > 10
+    assert "ordinary first turn" not in describe_variant("hub+first-turn-draw")
+
+
 def test_rules_table_has_a_row_per_variant() -> None:
     table = rules_table()
     assert table[0] == ("variant", *describe_rules(STANDARD))

@@ -11,7 +11,7 @@ import functools
 import importlib.metadata
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 import attrs
 
@@ -200,20 +200,46 @@ def _standard(**changes: Any) -> Rules:
     return attrs.evolve(STANDARD, **changes)
 
 
+#: What each preset's rulebook says, clause by clause, with the field of `Rules` each
+#: clause describes.
+_RULEBOOKS: Final[dict[Rules, tuple[str, tuple[tuple[str, str], ...]]]] = {
+    STANDARD: (
+        "Rulebook A",
+        (
+            ("deal_table", "Table A (S1)"),
+            ("engine_placement", "the engine's holder starts (S3)"),
+            ("first_turn", "a first turn that builds your own train (P4)"),
+            ("mexican_train", "the Mexican train from your second turn (V2)"),
+            ("open_doubles", "open doubles closed in the order played (D3)"),
+        ),
+    ),
+    HUB: (
+        "Rulebook B",
+        (
+            ("deal_table", "Table B (S1)"),
+            ("engine_placement", "the engine set aside and a rotating first player (S4)"),
+            ("first_turn", "an ordinary first turn (V1)"),
+            ("mexican_train", "the Mexican train open from the start (V2)"),
+        ),
+    ),
+}
+
+
+def _preset_text(preset: Rules, rules: Rules) -> str:
+    """Return what *preset*'s rulebook says, as a part of *rules*: the preset itself is
+    its rulebook exactly; in a combination, the clauses whose rule another part changes
+    are left out (hub+first-turn-draw has no ordinary first turn)."""
+    book, clauses = _RULEBOOKS[preset]
+    if rules == preset:
+        return f"{book} exactly: " + ", ".join(text for _, text in clauses) + "."
+    kept = [text for field, text in clauses if getattr(rules, field) == getattr(preset, field)]
+    return f"{book}: " + ", ".join(kept) + "." if kept else f"{book}."
+
+
 # Each entry: the Rules value, and its rule text for the docs (reStructuredText).
 _CATALOGUE: dict[str, tuple[Rules, str]] = {
-    "standard": (
-        STANDARD,
-        "Rulebook A exactly: Table A (S1), the engine's holder starts (S3), a first turn "
-        "that builds your own train (P4), the Mexican train from your second turn (V2), "
-        "open doubles closed in the order played (D3).",
-    ),
-    "hub": (
-        HUB,
-        "Rulebook B exactly: Table B (S1), the engine set aside and a rotating first "
-        "player (S4), an ordinary first turn (V1), the Mexican train open from the "
-        "start (V2).",
-    ),
+    "standard": (STANDARD, _preset_text(STANDARD, STANDARD)),
+    "hub": (HUB, _preset_text(HUB, HUB)),
     "hub-reverse": (
         attrs.evolve(HUB, open_doubles=CloseInOrder(reverse=True)),
         "Rulebook B with its own variation: several open doubles are closed most recent "
@@ -910,7 +936,7 @@ def describe_variant(name: str) -> str:
         texts = [
             _describe_round_order(rules)
             if len(on_rounds) > 1 and part == on_rounds[0]
-            else _described_with_others(part)
+            else _described_with_others(part, rules)
             for part in parts
             if part not in on_rounds[1:]
         ]
@@ -950,13 +976,12 @@ def _count_words(count: int) -> str:
     return _NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else str(count)
 
 
-def _described_with_others(part: str) -> str:
-    """Return `describe_variant` of *part*, one part of a combination: a preset's text
-    says it is its rulebook "exactly", which the other parts depart from."""
-    text = describe_variant(part)
-    if get_variant(part) in (STANDARD, HUB):
-        text = text.replace(" exactly: ", ": ", 1)
-    return text
+def _described_with_others(part: str, rules: Rules) -> str:
+    """Return `describe_variant` of *part*, one part of the combination *rules*: a
+    preset's text says what of its rulebook the other parts leave, not that it is its
+    rulebook "exactly"."""
+    preset = get_variant(part)
+    return _preset_text(preset, rules) if preset in _RULEBOOKS else describe_variant(part)
 
 
 def _describe_round_order(rules: Rules) -> str:
