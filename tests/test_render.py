@@ -205,6 +205,18 @@ def test_names_are_escaped_in_svg() -> None:
     assert "<script>" not in svg
 
 
+@pytest.mark.parametrize("breaking", ["\n", "\r\n", "\t", "\x0b", "\u2028", "\x85"])
+def test_a_name_is_drawn_on_one_line(breaking: str) -> None:
+    # A line break in a name split its train's row, the hand sizes and the scores of
+    # render_text across lines; it is drawn as a space.
+    state = new_game(2, HUB, seed=1)
+    spaced = "Ann" + " " * len(breaking) + "Lee"
+    given = [f"Ann{breaking}Lee", "Bo"]
+    assert render_text(state, names=given) == render_text(state, names=[spaced, "Bo"])
+    assert render_svg(state, names=given) == render_svg(state, names=[spaced, "Bo"])
+    assert spaced in render_text(state, names=given)
+
+
 def test_state_with_a_seat_renders_that_seats_view() -> None:
     state = _small_position()
     assert render_svg(state, seat=1) == render_svg(view(state, 1))

@@ -126,7 +126,12 @@ def _labels(names: Sequence[str] | None, players: int) -> tuple[str, ...]:
     for name in names:
         if not isinstance(name, str):
             raise TypeError(f"a player's name is a str, not {name!r}")
-    return tuple(names)
+    # A name is drawn on one line: a line break or another control character in it
+    # (a tab, U+2028) is drawn as a space, where it would break the text's rows.
+    return tuple(_ONE_LINE.sub(" ", name) for name in names)
+
+
+_ONE_LINE: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _row(table: PlayerView, train_id: int, labels: tuple[str, ...]) -> _Row:
@@ -203,7 +208,8 @@ def render_text(
         subject: a `~mexican_train.GameState` or a `~mexican_train.PlayerView`.
         seat: render *subject*, a state, as seat *seat* sees it (``view(state, seat)``);
             without it a state shows every hand.  Given with a view, it must be the view's seat.
-        names: one display name per seat, instead of ``Seat 0``, ``Seat 1``, ...
+        names: one display name per seat, instead of ``Seat 0``, ``Seat 1``, ...; each is
+            drawn on one line (a line break or another control character as a space).
 
     Returns:
         Lines of ASCII text (names aside), ending without a newline.
@@ -525,7 +531,8 @@ def render_svg(
         subject: a `~mexican_train.GameState` or a `~mexican_train.PlayerView`.
         seat: render *subject*, a state, as seat *seat* sees it (``view(state, seat)``);
             without it a state shows every hand.  Given with a view, it must be the view's seat.
-        names: one display name per seat, instead of ``Seat 0``, ``Seat 1``, ...
+        names: one display name per seat, instead of ``Seat 0``, ``Seat 1``, ...; each is
+            drawn on one line (a line break or another control character as a space).
         last_move: the move that led to *subject*: a play's tile is outlined in light
             blue (``<g class="tile last-move">``); another move is named in the status line.
 
