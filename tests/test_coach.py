@@ -222,7 +222,7 @@ def test_the_how_to_shows_what_the_command_prints_for_its_game(tmp_path: Path) -
     page = (Path(__file__).resolve().parent.parent / "docs/howto/review-your-game.rst").read_text()
     block = page.split("   $ mexican-train analyze game.json --seat 0\n", 1)[1].splitlines()
     quoted = [line[3:] for line in itertools.takewhile(lambda line: line.strip() != "...", block)]
-    assert len(quoted) == 7
+    assert len(quoted) == 8
     assert result.output.splitlines()[: len(quoted)] == quoted
 
 
@@ -259,8 +259,11 @@ def test_the_command_line_reviews_a_round_alone(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     second = list(analyze(game, seat=0, samples=2, round_number=2))
-    assert result.output == review_report(second, "seat 0 in round 2", 2).text() + "\n"
-    assert result.output.startswith(f"{len(second)} decisions of seat 0 in round 2 reviewed")
+    # A line on stderr says the review has begun; the report follows on stdout.
+    said, report = result.output.split("\n", 1)
+    assert said == "Reviewing the moves of seat 0 in round 2..."
+    assert report == review_report(second, "seat 0 in round 2", 2).text() + "\n"
+    assert report.startswith(f"{len(second)} decisions of seat 0 in round 2 reviewed")
     bad = CliRunner().invoke(cli, ["analyze", str(path), "--round", "3"])
     assert bad.exit_code == 2
     assert "--round: the game has rounds 1-2, not round 3" in bad.output

@@ -345,13 +345,15 @@ class _Reader:
         if command.key in SERVERS:
             self.serve(command, text)
             return
+        # What a terminal shows: stdout and stderr as they come, in one stream.
         done = subprocess.run(
             self.as_here(text), shell=True, cwd=self.folder, env=self.env,
-            capture_output=True, text=True, timeout=TIMEOUT, check=False,
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT,
+            check=False,
         )  # fmt: skip
         assert done.returncode == 0, (
             f"{command.page}: '{text}' exited with status {done.returncode}\n"
-            f"--- stdout ---\n{done.stdout}\n--- stderr ---\n{done.stderr}"
+            f"--- printed ---\n{done.stdout}"
         )
         if command.shown is not None and command.key not in SHORTER:
             _assert_shows(command, self.as_here(command.shown), done.stdout)

@@ -1276,6 +1276,9 @@ def analyze(
                 f"--round: the game has {_rounds(rounds)}, not round {round_number}"
             )
         who += f" in round {round_number}"
+    # A long game takes a while (each decision's moves are played out in *samples*
+    # deals): say so at once, on stderr, so that the report alone goes to stdout.
+    click.echo(f"Reviewing the moves of {who}...", err=True)
     reviews = run_analysis(game, seat, samples=samples, seed=seed, round_number=round_number)
     click.echo(review_report(list(reviews), who, samples, top).text())
 
