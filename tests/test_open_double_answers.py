@@ -106,8 +106,41 @@ def test_a_cover_naming_a_train_without_an_open_double_is_refused_every_time() -
     """OpenDoubleRule: a Cover naming other trains is a RulesError, and is never kept."""
     state = _double_open_on_train_0(NamesAStranger())
     for position in (state, state.replace()):
-        with pytest.raises(RulesError, match="expected a Cover naming only trains among"):
+        with pytest.raises(RulesError, match="names train 1, which has no open double"):
             legal_moves(position)
+
+
+@attrs.frozen
+class AnswersATuple:
+    """A broken rule: its obligation answers the trains alone, not a Cover."""
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return (doubles[0].train,)  # type: ignore[return-value]
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return CloseInOrder().follow_up(doubles)
+
+
+def test_a_bad_answer_is_blamed_on_the_rule_and_the_method_that_gave_it() -> None:
+    """OpenDoubleRule: the RulesError names the method asked, the doubles and the answer."""
+    with pytest.raises(RulesError) as caught:
+        legal_moves(_double_open_on_train_0(NamesAStranger()))
+    assert str(caught.value) == (
+        "NamesAStranger().obligation() was asked about the open doubles on trains (0,) "
+        "and returned Cover(trains=(1,), only=True), which names train 1, which has no "
+        "open double: a Cover names only trains among the doubles it is given"
+    )
+
+
+def test_an_answer_that_is_not_a_cover_is_refused_as_such() -> None:
+    """OpenDoubleRule: a tuple of trains, not a Cover, is refused for what it is."""
+    with pytest.raises(RulesError) as caught:
+        legal_moves(_double_open_on_train_0(AnswersATuple()))
+    assert str(caught.value) == (
+        "AnswersATuple().obligation() was asked about the open doubles on trains (0,) "
+        "and returned (0,), a tuple: an OpenDoubleRule answers with a Cover, such as "
+        "Cover((0,), only=True)"
+    )
 
 
 def test_the_kept_answers_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -496,7 +496,10 @@ def test_an_open_double_rule_naming_a_train_that_does_not_exist_is_refused() -> 
     rules = attrs.evolve(STANDARD, open_doubles=CoverTrainSeven())
     state = run(start(rules, FOLLOW), *FOLLOW_MOVES[:6])
     played = apply(state, on("5-5", 0))  # the follow-up asks the rule (D1)
-    with pytest.raises(RulesError, match=r"CoverTrainSeven\(\) returned Cover\(trains=\(7,\)"):
+    with pytest.raises(
+        RulesError,
+        match=r"CoverTrainSeven\(\)\.follow_up\(\) was asked .* returned Cover\(trains=\(7,\)",
+    ):
         legal_moves(played)
     with pytest.raises(RulesError):
         apply(played, on("5-1", 0))

@@ -697,12 +697,25 @@ def _cover(
         closable = number >= 0
         doubles.append(OpenDouble(train_id, number if closable else -1 - number, closable))
     cover = method(tuple(doubles))  # type: ignore[operator]
-    if not isinstance(cover, Cover) or not set(cover.trains).issubset(train_ids):
+    if isinstance(cover, Cover) and set(cover.trains).issubset(train_ids):
+        return cover
+    # Blame the rule, by the method that answered, with what it was asked.
+    asked = (
+        f"{state.rules.open_doubles!r}.{getattr(method, '__name__', 'answer')}() was asked "
+        f"about the open doubles on trains {train_ids} and returned {cover!r}"
+    )
+    if not isinstance(cover, Cover):
         raise RulesError(
-            f"{state.rules.open_doubles!r} returned {cover!r}; expected a Cover naming "
-            f"only trains among {train_ids}"
+            f"{asked}, a {type(cover).__name__}: an OpenDoubleRule answers with a Cover, "
+            f"such as Cover({train_ids[:1]!r}, only=True)"
         )
-    return cover
+    strangers = sorted(set(cover.trains) - set(train_ids))
+    named = ", ".join(map(str, strangers))
+    which = f"train {named}, which has" if len(strangers) == 1 else f"trains {named}, which have"
+    raise RulesError(
+        f"{asked}, which names {which} no open double: a Cover names only trains among the "
+        "doubles it is given"
+    )
 
 
 def _numbers(state: GameState, train_ids: tuple[int, ...]) -> list[int]:
