@@ -44,7 +44,14 @@ What is checked (each with its rule id):
   repeats, the documented order, and exactly the moves P2-P7 and D1-D4 allow
   (with ``draw_until_playable``, the last-tile call and
   ``Cover.doubles_exempt``), asking the rules' own `MexicanTrainRule` and
-  `OpenDoubleRule`.
+  `OpenDoubleRule`, and the same moves for the view of the seat to move (S5:
+  bots and front ends ask with it, and a rule that reads a hand or the
+  boneyard answers differently there, or fails).  Before the moves are judged
+  by them, the rules' own objects must keep their contracts: ``is_open``
+  answers True or False, the same when asked again, and as its
+  ``open_from_turn`` says (V2); ``obligation`` and ``follow_up`` the same
+  when asked again about the same doubles (D2).  A rule that breaks one is
+  named in the `ConformanceError`.
 - `check_transition` (one move): what the move did to hands, trains, boneyard
   and markers (P2, P5, P6), that only the owner's tile sets
   `~mexican_train.Train.owner_played` (V2), that a cover clears its double
@@ -96,6 +103,7 @@ from . import (
     legal_moves,
     new_game,
     set_size,
+    view,
 )
 from ._core.errors import shown
 from ._core.moves import CALL_LAST_TILE, DRAW, NEXT_ROUND, PASS
@@ -246,6 +254,7 @@ def check_invariants(state: GameState) -> None:
     _check_doubles(state)
     _check_scores(state)
     _check_round(state)
+    _check_pluggable_rules(state)
     _check_legal_moves(state)
 
 
@@ -586,6 +595,95 @@ def _expected_moves(state: GameState) -> list[Move]:
     return moves
 
 
+_SAME_ANSWER = "a rule answers the same question the same"
+
+
+def _check_pluggable_rules(state: GameState) -> None:
+    """Check the contracts of the rules' pluggable objects, before the moves are judged by them.
+
+    A `MexicanTrainRule` answers True or False from the table and the seat alone and keeps
+    the ``open_from_turn`` it claims (V2); an `OpenDoubleRule` answers from the doubles
+    alone (D2).  The engine relies on both: it reads ``open_from_turn`` instead of asking,
+    and may keep an answer about the same doubles.
+    """
+    seat = state.current_player
+    if seat is None:
+        return
+    rules = state.rules
+    rule = rules.mexican_train
+    answer = rule.is_open(state, seat)
+    again = rule.is_open(state.replace(), seat)
+    if answer is not True and answer is not False:
+        raise _fail(
+            "a rule answers True or False",
+            "V2",
+            f"{rule!r}.is_open(state, {seat}) answered {answer!r}",
+            state,
+        )
+    if again is not answer:
+        raise _fail(
+            _SAME_ANSWER,
+            "V2",
+            f"{rule!r}.is_open(state, {seat}) answered {answer} and then {again!r} in an "
+            "equal position: a MexicanTrainRule's answer depends on the table and the seat "
+            "alone, never on a count or a generator kept outside them",
+            state,
+        )
+    claim = getattr(rule, "open_from_turn", None)
+    if type(claim) is int and claim in (1, 2):
+        kept = True if claim == 1 else state.has_had_first_turn(seat)
+        if answer is not kept:
+            said = "is_open always True" if claim == 1 else "is_open once the first turn is over"
+            raise _fail(
+                "open_from_turn says what is_open answers",
+                "V2",
+                f"{rule!r} says open_from_turn={claim} ({said}), but is_open(state, {seat}) "
+                f"answered {answer}: the engine reads open_from_turn and does not ask is_open "
+                "(set open_from_turn to None, or leave it out, to be asked every move)",
+                state,
+            )
+    doubles_rule = rules.open_doubles
+    for pending, method in (
+        (state.open_doubles, doubles_rule.obligation),
+        (state.turn_doubles, doubles_rule.follow_up),
+    ):
+        if not pending:
+            continue
+        first, second = _ask(state, pending, method), _ask(state, pending, method)
+        if first != second:
+            raise _fail(
+                _SAME_ANSWER,
+                "D2",
+                f"{doubles_rule!r}.{method.__name__}() about the open doubles on trains "
+                f"{pending} answered {first!r} and then {second!r}: an OpenDoubleRule's answer "
+                "depends on the doubles alone (the engine may keep it and use it again)",
+                state,
+            )
+
+
+def _check_view_moves(state: GameState, seat: int, moves: tuple[Move, ...]) -> None:
+    # S5: the seat's view offers the state's moves; bots and front ends ask with the view,
+    # which shows no other hand and no boneyard.
+    try:
+        seen = legal_moves(view(state, seat))
+    except Exception as error:  # a rule that reads what a view does not have
+        told = f"raised {error!r}"
+    else:
+        if seen == moves:
+            return
+        told = f"offers {seen}"
+    rules = state.rules
+    raise _fail(
+        "a seat's view offers the state's moves",
+        "S5",
+        f"legal_moves(state) offers {moves}, but legal_moves(view(state, {seat})) {told}: "
+        "a pluggable rule reads only what every seat sees (the Table: players, train, "
+        "has_had_first_turn), never a hand or the boneyard, and bots and front ends ask "
+        f"with the seat's view (the rules' {rules.mexican_train!r} and {rules.open_doubles!r})",
+        state,
+    )
+
+
 def _check_legal_moves(state: GameState) -> None:
     moves = legal_moves(state)
     if not moves and not state.is_over:
@@ -621,6 +719,8 @@ def _check_legal_moves(state: GameState) -> None:
             state,
             move,
         )
+    if state.current_player is not None:
+        _check_view_moves(state, state.current_player, moves)
 
 
 def _rule_of(state: GameState, move: Move) -> str:

@@ -87,7 +87,10 @@ class MexicanTrainRule(Protocol):
 
     The engine asks only outside open-double obligations: an open double that
     binds a player (D2) may be covered on the Mexican train whatever this says.
-    Implementations must be immutable and hashable (an ``@attrs.frozen`` class).
+    Implementations must be immutable and hashable (an ``@attrs.frozen`` class),
+    and answer from what `Table` offers alone: *table* is a `GameState` or a
+    seat's `PlayerView` (bots and front ends ask with the view, which holds no
+    other hand and no boneyard), and the answer must be the same for both.
 
     A rule may also say when it opens with a class attribute ``open_from_turn``:
     1 when ``is_open`` is always True, 2 when it is ``table.has_had_first_turn(seat)``.
