@@ -35,6 +35,7 @@ from mexican_train import (
     PlayerView,
     RandomPlayer,
     Rules,
+    RulesError,
     SimulationResult,
     apply,
     legal_moves,
@@ -563,3 +564,25 @@ def test_a_player_exception_that_cannot_come_back_from_a_worker_is_told_whole() 
         else:
             assert type(raised.value) is _TwoPartError
         assert simulate(BOTS, SMALL, games=2, seed=1, executor=pool).completed_games == 2
+
+
+@attrs.frozen
+class _ForgetsToAnswer:
+    """A broken Mexican-train rule: it answers None, not True or False (for every seat)."""
+
+    def is_open(self, table: object, seat: int) -> bool:
+        return True if seat < 0 else None  # type: ignore[return-value]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11's")
+def test_a_broken_rule_is_not_blamed_on_a_player() -> None:
+    """V2: the rules' own error, met while listing a seat's moves, is noted as the rules'."""
+    rules = attrs.evolve(HUB, mexican_train=_ForgetsToAnswer())
+    with pytest.raises(
+        RulesError, match=r"_ForgetsToAnswer\(\)\.is_open\(\) returned None"
+    ) as raised:
+        simulate([GreedyPlayer(), PlannerPlayer()], rules, games=1, seed=1, names=["a", "b"])
+    notes: list[str] = getattr(raised.value, "__notes__", [])  # mypy checks for 3.10
+    (note,) = notes
+    assert note.startswith("raised by the rules while listing the moves of seat ")
+    assert f"in game 0 of the simulation, round 1 (new_game(..., seed={game_seed(1, 0)})" in note

@@ -529,7 +529,14 @@ def _play_game(batch: _Batch, number: int) -> _Game:
             move: Move = NEXT_ROUND
         else:
             try:
-                move = chooses[seat](view(state, seat), legal_moves(state))
+                moves = legal_moves(state)
+            except Exception as error:  # the rules' own (a pluggable rule's bad answer)
+                _located(
+                    error, f"raised by the rules while listing the moves of seat {seat}, ", where()
+                )
+                raise
+            try:
+                move = chooses[seat](view(state, seat), moves)
             except Exception as error:  # the player's own bug: say where it struck, and go on
                 name = batch.names[by_seat[seat]]
                 _located(error, f"raised by the player {name!r} at seat {seat}, ", where())
@@ -845,7 +852,9 @@ def simulate(
             be pickled and made again: its type, message, notes and traceback as text.
 
     A player's own exception, from ``choose`` or ``observe``, goes on as it is, noted
-    with the player, its seat, the game, the round and the game's seed.
+    with the player, its seat, the game, the round and the game's seed; so does the
+    rules' own (a `RulesError` for a pluggable rule's bad answer), met while listing a
+    seat's moves, noted as the rules'.
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
     >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=10, seed=1)
