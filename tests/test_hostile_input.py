@@ -144,6 +144,31 @@ def test_a_number_of_more_than_4300_digits_is_a_schema_error_anywhere(
     assert caught.value.path.startswith(f"$.{field}")
 
 
+@pytest.mark.parametrize("kind", READERS)
+def test_a_number_of_more_than_4300_digits_in_a_tuple_is_a_schema_error(kind: str) -> None:
+    """A tuple is read as an array (a Python caller's document), so it is looked into as one."""
+    reader, document = documents()[kind]
+    document["deep"] = (0, (10**5000,))
+    with pytest.raises(SchemaError) as caught:
+        reader(document)
+    assert "bits" in caught.value.reason
+    assert caught.value.path == "$.deep[1][0]"
+
+
+@pytest.mark.parametrize("kind", READERS)
+@pytest.mark.parametrize("key", [10**5000, 7, (1, 2), None], ids=["huge", "int", "tuple", "none"])
+def test_a_key_that_is_not_a_string_is_a_schema_error(kind: str, key: object) -> None:
+    """JSON's keys are strings; a dict from elsewhere may hold others, refused before showing one."""
+    reader, document = documents()[kind]
+    parent: Any = document.get("rules", document)
+    parent[key] = 1
+    with pytest.raises(SchemaError) as caught:
+        reader(document)
+    assert caught.value.reason.startswith("an object's keys are strings, not ")
+    assert caught.value.path == ("$.rules" if parent is not document else "$")
+    assert len(str(caught.value)) < SHORT_MESSAGE
+
+
 # -- tiles out of the set ---------------------------------------------------------------------
 
 

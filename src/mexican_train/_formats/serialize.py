@@ -442,14 +442,19 @@ def _body(document: object, kinds: Mapping[str, object]) -> tuple[str, dict[str,
 _MAX_BITS: Final = BOUNDS["bits"].high
 
 
+_Container = dict[Any, Any] | list[Any] | tuple[Any, ...]
+
+
 def _check_shape(document: dict[str, Any]) -> None:
     """Refuse nesting deeper than MAX_DEPTH and absurdly long numbers, before reading fields.
 
     A loop, not recursion: the nesting is untrusted too.  Only objects and arrays are
     stacked, with their path; a scalar is looked at where it lies, so a large document
-    costs little more than one visit per value.
+    costs little more than one visit per value.  A tuple is read as an array, so it is
+    looked into as one; a key that is not a string (which JSON cannot hold, but a dict
+    from elsewhere can) is refused here, before any message has to show it.
     """
-    stack: list[tuple[tuple[object, ...], dict[Any, Any] | list[Any]]] = [((), document)]
+    stack: list[tuple[tuple[object, ...], _Container]] = [((), document)]
     while stack:
         steps, container = stack.pop()
         if len(steps) >= MAX_DEPTH:
@@ -460,7 +465,11 @@ def _check_shape(document: dict[str, Any]) -> None:
         items: Iterable[tuple[object, object]]
         items = container.items() if type(container) is dict else enumerate(container)
         for key, value in items:
-            if type(value) is dict or type(value) is list:
+            if type(container) is dict and type(key) is not str:
+                raise SchemaError(
+                    _steps_path(steps), f"an object's keys are strings, not {_shown(key)}"
+                )
+            if type(value) is dict or type(value) is list or type(value) is tuple:
                 stack.append(((*steps, key), value))
             elif type(value) is int and value.bit_length() > _MAX_BITS:
                 raise SchemaError(
