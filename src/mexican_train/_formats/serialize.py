@@ -570,15 +570,16 @@ def _event_problem(event: Event) -> tuple[str, str] | None:
 def _winners_problem(scores: tuple[int, ...], winners: tuple[int, ...]) -> tuple[str, str] | None:
     if not winners:
         return "$.winners", "E5: a game over has a winner"
+    lowest = min(scores, default=0)  # once: the winners may be as many as the seats
     for index, seat in enumerate(winners):
         path = f"$.winners[{index}]"
         if index and seat <= winners[index - 1]:
             return path, "winners are seats in increasing order, each once"
         if seat >= len(scores):
             return path, f"seat {seat} is not one of the {len(scores)} seats"
-        if scores[seat] != min(scores):
+        if scores[seat] != lowest:
             return path, (f"E5: seat {seat}'s total of {scores[seat]} is not the lowest, "
-                          f"{min(scores)}")  # fmt: skip
+                          f"{lowest}")  # fmt: skip
     return None
 
 
