@@ -589,8 +589,9 @@ class _PositionReader:
             hand = self.tiles(piece, "hands", ("hands", seat))
             # Hands are sets: kept sorted, as the engine keeps them; errors point at the text.
             order = sorted(range(len(hand)), key=hand.__getitem__)
+            written = piece.split(",")  # once: a hand may be long (and hostile)
             for i, original in enumerate(order):
-                self.spans[("hands", seat, i)] = piece.split(",")[original]
+                self.spans[("hands", seat, i)] = written[original]
             hands.append(tuple(hand[i] for i in order))
         boneyard = tuple(self.tiles(part["boneyard"], "boneyard", ("boneyard",)))
 
