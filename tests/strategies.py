@@ -18,6 +18,7 @@ from mexican_train import (
     STANDARD,
     CloseInOrder,
     Deal,
+    DealTable,
     Draw,
     EnginePlacement,
     FirstTurn,
@@ -253,6 +254,35 @@ def variant_tables(draw: st.DrawFn, max_pip: int = 12, max_rounds: int = 3) -> t
         last_tile_penalty=draw(st.sampled_from([0, 0, 1, 2])),
         tie_break=draw(st.booleans()),
         marker_lifts_anywhere=draw(st.booleans()),
+    )
+    return rules, players
+
+
+@st.composite
+def own_tables(draw: st.DrawFn, max_pip: int = 6, max_players: int = 16) -> tuple[Rules, int]:
+    """A preset with a deal table of the user's own, and the player count it deals for.
+
+    The table has no public name (JSON writes it row by row, the notation ``custom``), a
+    small set (double-1 up) and any player count it can deal two tiles to, one player
+    included (S1).  The set, the hand size, the engine placement (V5) and up to 3 rounds
+    (V9) vary.
+    """
+    base = draw(presets())
+    placement = draw(st.sampled_from(EnginePlacement))
+    set_aside = 1 if placement is EnginePlacement.SET_ASIDE else 0
+    pip = draw(st.integers(min_value=1, max_value=max_pip))
+    tiles = set_size(pip) - set_aside
+    players = draw(st.integers(min_value=1, max_value=min(max_players, tiles // 2)))
+    hand_size = draw(st.integers(min_value=2, max_value=tiles // players))
+    table = DealTable("House", {(players, pip): hand_size}, {players: pip})
+    rules = attrs.evolve(
+        base,
+        deal_table=table,
+        engine_placement=placement,
+        max_pip=None,
+        hand_size=None,
+        rounds=draw(st.integers(min_value=1, max_value=min(3, pip + 1))),
+        highest_engine=None,
     )
     return rules, players
 

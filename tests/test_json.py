@@ -65,7 +65,14 @@ from mexican_train.serialize import (
 )
 from mexican_train.testing import check_invariants
 from mexican_train.variants import VARIANTS
-from strategies import json_values, mutated_documents, positions, recorded_games, variant_tables
+from strategies import (
+    json_values,
+    mutated_documents,
+    own_tables,
+    positions,
+    recorded_games,
+    variant_tables,
+)
 
 VALIDATOR = jsonschema.Draft202012Validator(json_schema())
 
@@ -109,6 +116,31 @@ def test_views_round_trip_exactly_and_match_the_schema(state: GameState) -> None
         document = through_json(to_json(seen))
         assert view_from_json(document) == seen
     assert_valid(to_json(view(state, state.players - 1)))
+
+
+@given(recorded_games(tables=own_tables(), max_moves=150))
+def test_s1_games_on_a_deal_table_of_ones_own_round_trip_and_match_the_schema(
+    game: tuple[GameState, list[Move]],
+) -> None:
+    """A table with no public name is written row by row, for any player count it deals
+    (one player included) and any set down to double-1: states, views and records."""
+    start, moves = game
+    states = [start]
+    for move in moves:
+        states.append(apply(states[-1], move))
+    for state in (start, states[len(states) // 2], states[-1]):
+        document = through_json(to_json(state))
+        assert_valid(document)
+        assert isinstance(document["rules"]["deal_table"], dict)
+        assert state_from_json(document) == state
+        for seen in [spectator_view(state), *(view(state, s) for s in range(state.players))]:
+            document = through_json(to_json(seen))
+            assert_valid(document)
+            assert view_from_json(document) == seen
+    game_record = GameRecord(start.players, start.rules, start.seed, moves=tuple(moves))
+    document = through_json(to_json(game_record))
+    assert_valid(document)
+    assert record_from_json(document) == game_record
 
 
 @given(positions(tables=variant_tables(), max_moves=100))

@@ -35,7 +35,7 @@ from mexican_train import (
 from mexican_train.notation import FIELDS
 from mexican_train.testing import check_invariants
 from mexican_train.variants import VARIANTS, NeverBind
-from strategies import mutated_texts, positions, variant_tables
+from strategies import mutated_texts, own_tables, positions, variant_tables
 
 SMALL = attrs.evolve(HUB, max_pip=3, hand_size=3)
 
@@ -191,6 +191,19 @@ def test_position_round_trips_exactly_variants(state: GameState) -> None:
     text = format_state(state)
     assert parse_state(text) == state
     assert not text.startswith("custom")
+
+
+@given(positions(tables=own_tables()))
+def test_s1_a_position_on_a_deal_table_of_ones_own_round_trips_given_its_rules(
+    state: GameState,
+) -> None:
+    """A table with no public name makes the rules ``custom``: read back with ``rules=``,
+    for any player count the table deals (one player included) and any set down to double-1."""
+    text = format_state(state)
+    assert text.startswith("custom ")
+    back = parse_state(text, rules=state.rules)
+    assert back == state
+    assert format_state(back) == text
 
 
 @given(positions(max_moves=60))
