@@ -477,6 +477,16 @@ def test_an_event_no_move_can_give_is_refused_at_its_path(
     assert reason in caught.value.reason
 
 
+@pytest.mark.parametrize(
+    "event",
+    [MarkerPlaced(MEXICAN), MarkerRemoved(MEXICAN), GameOver((10, 20), ())],
+    ids=repr,
+)
+def test_the_schema_refuses_an_event_no_move_can_give_where_it_can_say_why(event: Event) -> None:
+    """P6: a marker's train is a seat; E5: a game over has a winner.  The schema says both."""
+    assert not VALIDATOR.is_valid(to_json(event))
+
+
 def view_document() -> dict[str, Any]:
     state = new_game(3, attrs.evolve(HUB, max_pip=4, hand_size=3), seed=2)
     return through_json(to_json(view(state, 1)))  # type: ignore[no-any-return]

@@ -182,11 +182,11 @@ export type Event =
     }
   | {
       type: "marker-placed";
-      train: TrainId;
+      train: Seat;
     }
   | {
       type: "marker-removed";
-      train: TrainId;
+      train: Seat;
     }
   | {
       type: "double-opened";
@@ -219,7 +219,10 @@ export type Event =
   | {
       type: "game-over";
       scores: number[];
-      winners: Seat[];
+      /**
+       * @minItems 1
+       */
+      winners: [Seat, ...Seat[]];
     };
 
 /**
