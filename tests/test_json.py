@@ -487,6 +487,23 @@ def test_the_schema_refuses_an_event_no_move_can_give_where_it_can_say_why(event
     assert not VALIDATOR.is_valid(to_json(event))
 
 
+@pytest.mark.parametrize(
+    ("field", "named"),
+    [("open_doubles", "an OpenDoubleRule is one of "), ("mexican_train", "a MexicanTrainRule is ")],
+)
+def test_a_pluggable_rule_of_no_public_class_is_refused_naming_the_classes(
+    field: str, named: str
+) -> None:
+    """V2, V3: the message names the kind of rule, with its article, and the public classes."""
+    document = to_json(new_game(2, HUB, seed=3))
+    document["rules"][field] = {"type": "Rules"}
+    with pytest.raises(SchemaError) as caught:
+        state_from_json(document)
+    assert caught.value.path == f"$.rules.{field}.type"
+    assert caught.value.reason.startswith(named)
+    assert caught.value.reason.endswith(', not "Rules"')
+
+
 def view_document() -> dict[str, Any]:
     state = new_game(3, attrs.evolve(HUB, max_pip=4, hand_size=3), seed=2)
     return through_json(to_json(view(state, 1)))  # type: ignore[no-any-return]

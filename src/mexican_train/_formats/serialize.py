@@ -228,7 +228,8 @@ def _make_converter() -> cattrs.Converter:
         }
         if type(name) is not str or name not in classes:
             known = _one_of(sorted(classes))
-            raise _Invalid(f"a {protocol.__name__} is {known}, not {_shown(name)}", ".type")
+            article = "an" if protocol.__name__[0] in "AEIOU" else "a"
+            raise _Invalid(f"{article} {protocol.__name__} is {known}, not {_shown(name)}", ".type")
         fields = {key: item for key, item in value.items() if key != "type"}
         return converter.structure(fields, classes[name])
 
