@@ -97,6 +97,16 @@ def test_the_schema_is_a_valid_json_schema_shipped_in_the_package() -> None:
     assert json_schema()["properties"]["schema"]["const"] == SCHEMA_VERSION
 
 
+def test_the_typescript_types_type_every_field_the_library_writes() -> None:
+    """No field of a document is ``unknown`` to a front end: a custom deal table's rows,
+    which the generator cannot type from ``prefixItems``, are typed by the schema's
+    ``tsType``."""
+    path = resources.files("mexican_train") / "schema" / "mexican-train-2.d.ts"
+    types = path.read_text(encoding="utf-8")
+    assert "unknown" not in types
+    assert "hand_sizes: [players: number, max_pip: number, tiles_each: number][];" in types
+
+
 @given(positions(tables=variant_tables()))
 def test_states_round_trip_exactly_and_match_the_schema(state: GameState) -> None:
     document = to_json(state)

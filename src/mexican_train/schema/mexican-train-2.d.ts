@@ -48,8 +48,8 @@ export type DealTable =
   | ("Table A" | "Table B")
   | {
       name: string;
-      hand_sizes: [unknown, unknown, unknown][];
-      default_sets: [unknown, unknown][];
+      hand_sizes: [players: number, max_pip: number, tiles_each: number][];
+      default_sets: [players: number, max_pip: number][];
     };
 /**
  * When the Mexican train is open (V2): a public class and its fields.
