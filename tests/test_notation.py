@@ -261,6 +261,24 @@ def test_markers_and_between_rounds_are_written() -> None:
     assert parse_state(text) == state
 
 
+#: Seat 0 to play, the Mexican train ending in the open double 4-4 (D2).
+MEXICAN_OPEN = (
+    "hub 2/12/16 0 1/12-12/0 2-0,3-3,5-2,8-2,8-5,9-5,9-8,9-9,11-11/4-2,5-5,6-4,8-0,10-2,10-4,"
+    "10-9,11-6,11-10 12-0,11-2,11-4,8-6,9-4,7-4,11-7,9-1,11-5,7-2,12-4,7-1,7-5,12-6,12-11,2-1,"
+    "10-0,5-3,8-8,11-8,2-2,12-5,6-5,5-4,4-3,9-2,10-7,8-7,10-1,11-0,11-9,10-5,12-2,8-3,1-1,6-1,"
+    "4-1,12-1,3-0,8-4,12-7,12-9 12-10,10-10,10-6,6-2,2-3,3-11,11-1*/12-8,8-1,1-5,5-0,0-7,7-7,"
+    "7-3,3-10,10-8/12-3,3-1,1-0,0-0,0-9,9-6,6-6,6-7,7-9,9-3,3-6,6-0,0-4,4-4 0/11/0/0/-/M/0/0 0,0"
+)
+
+
+def test_d2_a_position_reads_the_mexican_train_as_m_in_either_case_as_a_move_does() -> None:
+    """The turn's train ids read ``m`` for ``M``, as `parse_move` reads ``12-5@m``."""
+    state = parse_state(MEXICAN_OPEN)
+    assert state.open_doubles == (MEXICAN,)
+    assert parse_state(MEXICAN_OPEN.replace("/M/", "/m/")) == state
+    assert format_state(state) == MEXICAN_OPEN
+
+
 def test_custom_rules_need_rules_keyword() -> None:
     @attrs.frozen
     class MyRule:

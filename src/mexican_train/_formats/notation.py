@@ -543,7 +543,7 @@ class _PositionReader:
             return ()
         ids = []
         for i, piece in enumerate(part.split(",")):
-            if piece.text == "M":
+            if piece.text in ("M", "m"):  # as parse_move reads a train
                 ids.append(MEXICAN)
             elif _NUMBER.fullmatch(piece.text):
                 ids.append(int(piece.text))
