@@ -279,6 +279,20 @@ def test_d2_a_position_reads_the_mexican_train_as_m_in_either_case_as_a_move_doe
     assert format_state(state) == MEXICAN_OPEN
 
 
+@pytest.mark.parametrize(
+    ("written", "meant"), [("True", "true"), ("FALSE", "false"), ("None", "none")]
+)
+def test_a_rules_value_in_pythons_spelling_is_refused_saying_how_to_write_it(
+    written: str, meant: str
+) -> None:
+    fields = format_state(new_game(2, HUB, seed=3)).split(" ")
+    text = " ".join([f"hub(open_hands={written})", *fields[1:]])
+    with pytest.raises(NotationError) as caught:
+        parse_state(text)
+    assert (caught.value.field, caught.value.part, caught.value.column) == ("rules", written, 16)
+    assert caught.value.reason == f"write {meant}, in lower case, not {written}"
+
+
 def test_custom_rules_need_rules_keyword() -> None:
     @attrs.frozen
     class MyRule:

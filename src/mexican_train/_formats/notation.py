@@ -388,6 +388,8 @@ class _RulesReader:
                 self.fail(start, self.pos, f"not a valid {token}: {error}")
         if known is not None and not isinstance(known, type) and attrs.has(type(known)):
             return known
+        if token.lower() in keywords:  # Python's True, False and None
+            self.fail(start, self.pos, f"write {token.lower()}, in lower case, not {token}")
         self.fail(start, self.pos, f"{shown(token)} is not a public value of mexican_train")
 
 
