@@ -293,6 +293,19 @@ def test_a_rules_value_in_pythons_spelling_is_refused_saying_how_to_write_it(
     assert caught.value.reason == f"write {meant}, in lower case, not {written}"
 
 
+@pytest.mark.parametrize(
+    "rules", ["hub(max_pip = 3)", "hub( max_pip=3 )", "hub(max_pip=3, hand_size=3)"]
+)
+def test_a_space_inside_the_rules_brackets_is_refused_in_the_rules_field(rules: str) -> None:
+    """Not as a position of too many fields: the space split the rules."""
+    fields = format_state(new_game(2, HUB, seed=3)).split(" ")
+    with pytest.raises(NotationError) as caught:
+        parse_state(" ".join([rules, *fields[1:]]))
+    assert (caught.value.field, caught.value.column) == ("rules", 1)
+    assert caught.value.part == rules.split(" ")[0]
+    assert "the rules field holds no spaces" in caught.value.reason
+
+
 def test_custom_rules_need_rules_keyword() -> None:
     @attrs.frozen
     class MyRule:

@@ -557,6 +557,12 @@ class _PositionReader:
     def read(self, rules: Rules | None) -> StateFields:
         source = self.source
         fields = [_Part(m[0], m.start()) for m in re.finditer(r"\S+", source)]
+        unclosed = bool(fields) and fields[0].text.count("(") > fields[0].text.count(")")
+        if unclosed and len(fields) != len(FIELDS):
+            # A space inside the rules' brackets: say so, rather than count the fields.
+            self.fail(fields[0], "rules",
+                      "the brackets are not closed before a space: the rules field holds "
+                      "no spaces, like 'hub(max_pip=6,hand_size=7)'")  # fmt: skip
         if len(fields) < len(FIELDS):
             missing = ", ".join(FIELDS[len(fields) :])
             self.fail(_Part("", len(source)), FIELDS[len(fields)],
