@@ -598,6 +598,30 @@ def test_a_record_whose_deal_is_wrong_is_refused_at_the_deal() -> None:
 
 
 @pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("highest_engine", 20, "Rules.highest_engine=20 needs the 20-20"),
+        ("rounds", 31, "Rules.rounds=31, but a double-12 set"),
+        ("hand_size", 60, "Rules.hand_size=60 does not fit"),
+    ],
+)
+@pytest.mark.parametrize("with_deal", [False, True], ids=["seed", "deal"])
+def test_s1_s2_a_record_whose_rules_cannot_deal_is_refused_at_the_rules(
+    field: str, value: int, reason: str, with_deal: bool
+) -> None:
+    """The players fit the deal table, the rest of the rules do not: the path is the rules',
+    whether the record deals from its seed or holds a deal."""
+    start = new_game(2, HUB, seed=9)
+    deal = Deal(start.hands, start.boneyard) if with_deal else None
+    document = to_json(GameRecord(2, HUB, 9, deal))
+    document["rules"][field] = value
+    with pytest.raises(SchemaError) as caught:
+        record_from_json(document)
+    assert caught.value.path == "$.rules"
+    assert reason in caught.value.reason
+
+
+@pytest.mark.parametrize(
     ("hands", "boneyard", "reason"),
     [
         ([["3-2", "1-0", "2-2"], ["3-0", "1-1", "2-1"]], ["0-0", "2-0"], "leaves out 3-1"),

@@ -523,10 +523,21 @@ def _read_record(fields: dict[str, Any]) -> GameRecord:
         replay(game)
     except ReplayError as error:
         if error.move_number == 0:
-            raise SchemaError("$.deal" if game.deal else "$", error.reason) from None
+            raise SchemaError(_start_path(game), error.reason) from None
         why = f"move {error.move_number} is illegal: {error.reason}"
         raise SchemaError(f"$.moves[{error.move_number - 1}]", why) from None
     return game
+
+
+def _start_path(game: GameRecord) -> str:
+    """Return where a record whose first state cannot be dealt goes wrong: its rules, or its deal."""
+    if game.deal is None:
+        return "$.rules"  # the players fit the deal table: the rest of the rules do not
+    try:
+        attrs.evolve(game, deal=None).start()
+    except MexicanTrainError:
+        return "$.rules"
+    return "$.deal"
 
 
 def _event_types() -> dict[str, type]:
