@@ -515,8 +515,8 @@ def _read_view(fields: dict[str, Any]) -> PlayerView:
 
 def _read_record(fields: dict[str, Any]) -> GameRecord:
     game = _structure(fields, GameRecord)
-    try:
-        game.rules.deal_table.lookup(game.players, game.rules.max_pip, game.rules.hand_size)
+    try:  # the players alone: a set or hand size of the rules that does not fit is the rules'
+        game.rules.deal_table.lookup(game.players)
     except MexicanTrainError as error:
         raise SchemaError("$.players", str(error)) from None
     try:
