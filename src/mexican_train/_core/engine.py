@@ -102,8 +102,9 @@ def new_game(
     Args:
         players: the number of players, within the deal table's range (S1).
         rules: the rules to play by.
-        seed: fixes every round's shuffle (S6); None picks one at random (it is
-            kept in ``state.seed``, so the game can still be replayed).
+        seed: fixes every round's shuffle (S6); None picks one at random, below
+            2**53 so that a JavaScript number holds it exactly (it is kept in
+            ``state.seed``, so the game can still be replayed).
         deal: an explicit deal for round 1; later rounds come from *seed*.
 
     Raises:
@@ -137,7 +138,9 @@ def new_game(
     if rules.max_pip is None:  # S2: the deal table's set, checked once the players are known
         rules.check_set(max_pip, f" ({rules.deal_table.name}'s for {players} players)")
     if seed is None:
-        seed = secrets.randbits(64)  # the one random choice, made here at the edge (S6)
+        # The one random choice, made here at the edge (S6): 53 bits, so that every JSON
+        # reader keeps it exactly (a JavaScript number holds whole numbers to 2**53).
+        seed = secrets.randbits(53)
     elif type(seed) is not int:
         raise TypeError(f"a seed is a whole number, not {seed!r}")
     else:

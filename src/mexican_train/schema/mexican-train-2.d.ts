@@ -30,7 +30,7 @@ export type Seat = number;
  */
 export type TrainId = number;
 /**
- * A whole number of at most 64 bits, either sign (S6). Random seeds are usually above 2**53, which a JavaScript number does not hold exactly: JSON.parse rounds them, and a document written back holds another game. Keep the seed as text, or parse it as a BigInt.
+ * A whole number of at most 64 bits, either sign (S6). new_game's random seeds are below 2**53; a larger seed a program chose is one a JavaScript number does not hold exactly: JSON.parse rounds it, and a document written back holds another game. Keep such a seed as text, or parse it as a BigInt.
  *
  * The schema's definition "seed" (#/$defs/seed), mexican-train/2.
  */
