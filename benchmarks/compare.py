@@ -67,13 +67,23 @@ def run(name: str, spec: str, quick: bool) -> dict[str, Any]:
         return figures
 
 
+def build(text: str) -> tuple[str, str]:
+    """Return a ``NAME=PYTHON[:SOURCE]`` argument as (name, python[:source]), or refuse it."""
+    name, equals, spec = text.partition("=")
+    if not (name and equals and spec):
+        raise argparse.ArgumentTypeError(f"a build is NAME=PYTHON[:SOURCE], not {text!r}")
+    return name, spec
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("builds", nargs="+", metavar="NAME=PYTHON[:SOURCE]")
+    parser.add_argument("builds", nargs="+", type=build, metavar="NAME=PYTHON[:SOURCE]")
     parser.add_argument("--quick", action="store_true", help="a smoke run: little work, noisy")
     parser.add_argument("--json", metavar="PATH", type=Path, help="also write every figure here")
     args = parser.parse_args(argv)
-    builds = dict(build.split("=", 1) for build in args.builds)
+    builds = dict(args.builds)
+    if len(builds) < len(args.builds):
+        parser.error("each build needs a name of its own")
     results = {name: run(name, spec, args.quick) for name, spec in builds.items()}
     names = list(results)
     width = max(len(label) for label, _, _ in ROWS)

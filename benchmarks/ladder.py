@@ -26,6 +26,7 @@ import statistics
 import sys
 from typing import Any
 
+from options import positive_int
 from tournament import PRESETS, measured_build, play_round, report
 
 from mexican_train.players import LEVELS, make_bot
@@ -68,7 +69,9 @@ def run_pair(preset: str, first: str, second: str, deals: int, start: int) -> di
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=200, help="deals per pair (default 200)")
+    parser.add_argument(
+        "--deals", type=positive_int, default=200, help="deals per pair (default 200)"
+    )
     parser.add_argument("--first-deal", type=int, default=0, help="the first deal's seed")
     parser.add_argument("--preset", default="HUB", choices=list(PRESETS))
     parser.add_argument("--json", help="also append every pair to this file, one JSON per line")

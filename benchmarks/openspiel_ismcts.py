@@ -47,6 +47,7 @@ if sys.version_info < (3, 11):
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
+from options import non_negative_float, positive_int
 
 from mexican_train import COMPILED, legal_moves, view
 from mexican_train.openspiel import GAME_NAME
@@ -109,15 +110,17 @@ def percentile(values: list[float], q: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--deals", type=int, default=30, help="deals, 4 rounds each (30)")
+    parser.add_argument("--deals", type=positive_int, default=30, help="deals, 4 rounds each (30)")
     parser.add_argument("--first-deal", type=int, default=0, help="the first deal's seed (0)")
     parser.add_argument(
-        "--simulations", type=int, default=24, help="ISMCTS's simulations a decision (24)"
+        "--simulations", type=positive_int, default=24, help="ISMCTS's simulations a decision (24)"
     )
     parser.add_argument(
-        "--iterations", type=int, default=180, help="SearchPlayer's iterations (180)"
+        "--iterations", type=positive_int, default=180, help="SearchPlayer's iterations (180)"
     )
-    parser.add_argument("--uct-c", type=float, default=20.0, help="ISMCTS's UCT constant (20)")
+    parser.add_argument(
+        "--uct-c", type=non_negative_float, default=20.0, help="ISMCTS's UCT constant (20)"
+    )
     parser.add_argument("--rules", default="hub", help="the variant (hub)")
     parser.add_argument("--quick", action="store_true", help="1 deal, 4 simulations, 24 iterations")
     args = parser.parse_args(argv)

@@ -40,6 +40,7 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
+from options import positive_int
 
 from mexican_train import (
     COMPILED,
@@ -189,11 +190,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", help="write the recording to this file")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two recordings")
-    parser.add_argument("--games", type=int, default=10, help="games per preset (default 10)")
     parser.add_argument(
-        "--every", type=int, default=6, help="record every n-th decision (default 6)"
+        "--games", type=positive_int, default=10, help="games per preset (default 10)"
     )
-    parser.add_argument("--iterations", type=int, default=180)
+    parser.add_argument(
+        "--every", type=positive_int, default=6, help="record every n-th decision (default 6)"
+    )
+    parser.add_argument("--iterations", type=positive_int, default=180)
     parser.add_argument("--seed", type=int, default=0, help="the searcher's seed")
     args = parser.parse_args(argv)
     if args.compare:

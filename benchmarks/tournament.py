@@ -52,6 +52,7 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
+from options import positive_float, positive_int
 
 from mexican_train import (
     COMPILED,
@@ -312,9 +313,9 @@ def paired(first: str, second: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--rounds", type=int, default=300, help="rounds per cell, 4 per deal (default 300)"
+        "--rounds", type=positive_int, default=300, help="rounds per cell, 4 per deal (default 300)"
     )
-    parser.add_argument("--iterations", type=int, nargs="+", default=[40, 100])
+    parser.add_argument("--iterations", type=positive_int, nargs="+", default=[40, 100])
     parser.add_argument("--presets", nargs="+", default=list(PRESETS), choices=list(PRESETS))
     parser.add_argument(
         "--opponents",
@@ -361,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     parser.add_argument(
         "--overrule",
-        type=float,
+        type=positive_float,
         metavar="SE",
         help="the searcher plays another move than the planner's when its outcome is lower by"
         " more than SE standard errors (default: the player's own, 1)",

@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from options import non_negative_float, positive_float, positive_int
+
 HOST = "127.0.0.1"
 TARGET_MS = 50.0
 WARM_UP = 3.0  # seconds before the moves are timed
@@ -169,10 +171,10 @@ def measure(tables: int, seconds: float, think: float) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, nargs="+", default=[10, 20, 40])
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument("--repeat", type=int, default=1, help="runs per count; the median")
+    parser.add_argument("--tables", type=positive_int, nargs="+", default=[10, 20, 40])
+    parser.add_argument("--seconds", type=positive_float, default=20.0)
+    parser.add_argument("--think", type=non_negative_float, default=1.0)
+    parser.add_argument("--repeat", type=positive_int, default=1, help="runs per count; the median")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -1,0 +1,69 @@
+"""The benchmark scripts refuse a bad option in one usage line, before any work.
+
+Each is run as ``python benchmarks/NAME.py ...`` from the repository root, as its
+docstring says; a refused option exits with argparse's status 2 and a last line
+``NAME.py: error: ...`` that names the option, with no traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 60  # seconds: a refusal comes before any game is played
+
+#: (script, arguments, what the error line names)
+REFUSED = [
+    ("compare.py", ["pure"], "NAME=PYTHON[:SOURCE], not 'pure'"),
+    ("compare.py", ["a=python", "a=python"], "a name of its own"),
+    ("ladder.py", ["--deals", "0"], "argument --deals: a whole number of at least 1, not '0'"),
+    ("ladder.py", ["--deals", "-3"], "argument --deals"),
+    ("tournament.py", ["--rounds", "0"], "argument --rounds: a whole number of at least 1"),
+    ("tournament.py", ["--iterations", "40", "0"], "argument --iterations"),
+    ("tournament.py", ["--overrule", "-1"], "argument --overrule: a number above 0"),
+    ("search_decisions.py", ["--games", "0"], "argument --games"),
+    ("search_decisions.py", ["--every", "0"], "argument --every"),
+    ("search_decisions.py", ["--iterations", "0"], "argument --iterations"),
+    ("web_capacity.py", ["--tables", "0"], "argument --tables"),
+    ("web_capacity.py", ["--seconds", "-1"], "argument --seconds: a number above 0"),
+    ("web_capacity.py", ["--seconds", "nan"], "argument --seconds"),
+    ("web_capacity.py", ["--think", "-1"], "argument --think: a number of at least 0"),
+    ("web_capacity.py", ["--repeat", "0"], "argument --repeat"),
+    ("openspiel_ismcts.py", ["--deals", "0"], "argument --deals"),
+    ("openspiel_ismcts.py", ["--simulations", "0"], "argument --simulations"),
+    ("run.py", ["--repeats", "3"], "unrecognized arguments: --repeats 3"),
+    ("simulate_parts.py", ["--games", "3"], "unrecognized arguments: --games 3"),
+]
+
+
+@pytest.mark.parametrize(
+    ("script", "arguments", "named"),
+    REFUSED,
+    ids=[f"{script}-{' '.join(arguments)}" for script, arguments, _ in REFUSED],
+)
+def test_a_benchmark_refuses_a_bad_option_in_one_line(
+    script: str, arguments: list[str], named: str
+) -> None:
+    if script == "openspiel_ismcts.py":
+        pytest.importorskip("pyspiel")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    done = subprocess.run(
+        [sys.executable, f"benchmarks/{script}", *arguments],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"{script}: error: ")
+    assert named in last
