@@ -37,7 +37,8 @@ only while every other seat holds more than `LATE_TILES` tiles, ``--oracle late`
 once one holds that many or fewer: where in the round knowing them is worth most.
 ``--early`` and ``--late`` play the searcher's decisions of that part of the round with
 another budget, or as the planner (``planner``): where in the round the search pays.
-Only the public API is used.
+Only the public API is used, but for ``--overrule``, which sets the search's private
+threshold (the player takes no argument for it).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ ORACLES = ("always", "early", "late")
 OPPONENTS: dict[str, Callable[[], Any]] = {
     "planner": PlannerPlayer,
     "greedy": GreedyPlayer,
-    # The searcher as it was before the playouts replanned after a draw, at 180 iterations.
+    # The searcher at 180 iterations, its playouts keeping each seat's first plan.
     "search180": lambda: SearchPlayer(iterations=180, replan=False),
 }
 
