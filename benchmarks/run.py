@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python benchmarks/run.py            # the full run, about a minute
+    python benchmarks/run.py            # the full run, under 20 seconds
     python benchmarks/run.py --quick    # a smoke run, a few seconds
     python benchmarks/run.py --json results.json
 
