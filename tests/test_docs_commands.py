@@ -97,6 +97,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("explanation/players.rst", "mexican-train simulate --rules hub --games 1000 --seed 2026 --workers 2 --players 4 --bots random,greedy,planner,greedy"): (
         "the page's measurement, minutes long; howto/simulate.rst runs simulate"
     ),
+    ("explanation/players.rst", "python benchmarks/longest_train.py"): (
+        "a benchmark of the repository, a minute long; tests/test_benchmarks.py runs its "
+        "--quick mode"
+    ),
     ("explanation/performance.rst", "python benchmarks/run.py"): (
         "a benchmark of the repository; .ci/run runs its --quick mode"
     ),

@@ -1,8 +1,9 @@
-"""The benchmark scripts refuse a bad option in one usage line, before any work.
+"""The benchmark scripts run as their docstrings say, and refuse a bad option in one line.
 
 Each is run as ``python benchmarks/NAME.py ...`` from the repository root, as its
-docstring says; a refused option exits with argparse's status 2 and a last line
-``NAME.py: error: ...`` that names the option, with no traceback.
+docstring says.  A refused option exits with argparse's status 2 and a last line
+``NAME.py: error: ...`` that names the option, with no traceback, before any work.
+(``.ci/run`` runs the other scripts' smoke runs.)
 """
 
 from __future__ import annotations
@@ -36,9 +37,32 @@ REFUSED = [
     ("web_capacity.py", ["--repeat", "0"], "argument --repeat"),
     ("openspiel_ismcts.py", ["--deals", "0"], "argument --deals"),
     ("openspiel_ismcts.py", ["--simulations", "0"], "argument --simulations"),
+    ("longest_train.py", ["--hands", "0"], "argument --hands"),
+    ("longest_train.py", ["--dense", "-1"], "argument --dense"),
     ("run.py", ["--repeats", "3"], "unrecognized arguments: --repeats 3"),
     ("simulate_parts.py", ["--games", "3"], "unrecognized arguments: --games 3"),
 ]
+
+
+def _run(script: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, f"benchmarks/{script}", *arguments],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+def test_longest_train_benchmark_prints_each_size_and_the_dense_hands() -> None:
+    """The command behind the longest train's figures (explanation/players.rst) runs."""
+    done = _run("longest_train.py", "--quick")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines[3:6]] == ["16", "20", "25"]
+    assert lines[-1].startswith("30 tiles of a double-12 set, 10 hands: ")
 
 
 @pytest.mark.parametrize(
@@ -51,16 +75,7 @@ def test_a_benchmark_refuses_a_bad_option_in_one_line(
 ) -> None:
     if script == "openspiel_ismcts.py":
         pytest.importorskip("pyspiel")
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    done = subprocess.run(
-        [sys.executable, f"benchmarks/{script}", *arguments],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    done = _run(script, *arguments)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
