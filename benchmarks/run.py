@@ -11,8 +11,8 @@ plain, mutable, simplified playout written here with no library code
 (`baseline.py`); the ratio *library ÷ baseline* is the figure to compare across
 machines, because machine speed and load cancel out of it.
 
-Only the public API is used: ``legal_moves`` + ``apply`` + a seeded
-``random.Random`` choice, as a bot or a simulation would.
+Only the public API is used (and the standard library and attrs): ``legal_moves`` +
+``apply`` + a seeded ``random.Random`` choice, as a bot or a simulation would.
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def uncached(state: GameState) -> GameState:
     """Return an equal state, new: no legal moves computed, no hash kept (as read from JSON)."""
     if hasattr(state, "replace"):
         return state.replace()
-    return attrs.evolve(state)  # type: ignore[misc]  # before GameState.replace existed
+    return attrs.evolve(state)  # type: ignore[misc]  # a version without it (compare.py)
 
 
 # -- timing --------------------------------------------------------------------
