@@ -6,6 +6,8 @@ PlayerView (never the whole state) and the legal moves, and returns one of them.
 
 from __future__ import annotations
 
+import argparse
+
 from mexican_train import (
     STANDARD,
     GreedyPlayer,
@@ -65,4 +67,5 @@ def main(seed: int = 2026) -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()  # no options
     main()

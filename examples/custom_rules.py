@@ -12,6 +12,7 @@ Run it with ``python examples/custom_rules.py``.
 
 from __future__ import annotations
 
+import argparse
 import random
 
 import attrs
@@ -67,4 +68,5 @@ def main(seed: int = 2026, players: int = 4) -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()  # no options
     main()

@@ -1,5 +1,6 @@
 """Play one complete game between random players and print the result."""
 
+import argparse
 import random
 
 from mexican_train import STANDARD, apply, legal_moves, new_game
@@ -18,4 +19,5 @@ def main(seed: int = 2026) -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()  # no options
     main()

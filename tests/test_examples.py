@@ -123,6 +123,9 @@ def _run_server(program: Path, cwd: Path, arguments: list[str], ready: str) -> N
         (["train_agent.py", "--rules", "nope"], "no variant named 'nope'"),
         (["train_agent.py", "--opponent", "nope"], "an opponent is a Player or one of"),
         (["train_agent.py", "--games", "0"], "--games is more than 0, not 0"),
+        (["random_game.py", "--seed", "3"], "unrecognized arguments: --seed 3"),
+        (["bots.py", "--players", "3"], "unrecognized arguments: --players 3"),
+        (["custom_rules.py", "--sead"], "unrecognized arguments: --sead"),
     ],
 )
 def test_example_refuses_a_bad_argument_in_one_line(
