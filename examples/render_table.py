@@ -7,7 +7,7 @@
 Random legal moves are played from a seeded game until the table shows a marker and an
 open double (P6, D2); the player to move's view is drawn, as that player sees it (S5),
 with the last move outlined.
-The pictures in ``docs/_static/`` were made this way.
+The pictures of the table in ``docs/_static/`` are made this way.
 """
 
 from __future__ import annotations
