@@ -26,6 +26,7 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,11 @@ WARM_UP = 3.0  # seconds before the moves are timed
 
 
 def serve(tables: int) -> None:
-    """Serve *tables* tables of four people; print each seat's token, as JSON, then serve."""
+    """Serve *tables* tables of four people; print each seat's token, as JSON, then serve.
+
+    The server ends when its standard input closes: the measuring process holds the
+    other end, so a server never outlives it, however it ends (killed by a timeout too).
+    """
     from mexican_train import STANDARD
     from mexican_train.web import WebServer, WebTable
 
@@ -54,7 +59,13 @@ def serve(tables: int) -> None:
         server.add(table)
     tokens = [[table.tokens[seat] for seat in range(4)] for table in made]
     print(json.dumps({"port": server.server_address[1], "tokens": tokens}), flush=True)
+    threading.Thread(target=_end_with_stdin, daemon=True).start()
     server.serve_forever()
+
+
+def _end_with_stdin() -> None:
+    sys.stdin.read()  # returns at end of file: the measuring process has ended
+    os._exit(0)
 
 
 # -- the players ----------------------------------------------------------------------------------
@@ -142,7 +153,7 @@ async def _play(port: int, tokens: list[list[str]], seconds: float, think: float
 def measure(tables: int, seconds: float, think: float) -> dict[str, Any]:
     server = subprocess.Popen(
         [sys.executable, __file__, "--serve", str(tables)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
         env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )  # fmt: skip
     try:

@@ -65,6 +65,30 @@ def test_longest_train_benchmark_prints_each_size_and_the_dense_hands() -> None:
     assert lines[-1].startswith("30 tiles of a double-12 set, 10 hands: ")
 
 
+def test_web_capacity_server_ends_when_the_measuring_process_does() -> None:
+    """The server web_capacity.py starts ends once its stdin closes, as when the process
+    that measures it is killed, rather than serving on, orphaned."""
+    server = subprocess.Popen(
+        [sys.executable, "benchmarks/web_capacity.py", "--serve", "1"],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        assert server.stdin is not None
+        assert '"port"' in server.stdout.readline()  # serving
+        server.stdin.close()
+        assert server.wait(timeout=TIMEOUT) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
 @pytest.mark.parametrize(
     ("script", "arguments", "named"),
     REFUSED,
