@@ -39,6 +39,7 @@ REFUSED = [
     ("openspiel_ismcts.py", ["--simulations", "0"], "argument --simulations"),
     ("longest_train.py", ["--hands", "0"], "argument --hands"),
     ("longest_train.py", ["--dense", "-1"], "argument --dense"),
+    ("open_doubles.py", ["--rounds", "0"], "argument --rounds"),
     ("run.py", ["--repeats", "3"], "unrecognized arguments: --repeats 3"),
     ("simulate_parts.py", ["--games", "3"], "unrecognized arguments: --games 3"),
 ]
@@ -87,6 +88,15 @@ def test_web_capacity_server_ends_when_the_measuring_process_does() -> None:
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+def test_open_doubles_benchmark_prints_both_presets_and_the_memos_share() -> None:
+    """The command behind the open-double figures (explanation/performance.rst) runs."""
+    done = _run("open_doubles.py", "--quick")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines[1:]] == ["HUB", "STANDARD", "HUB", "STANDARD"]
+    assert lines[-1].endswith("answered by the memos")
 
 
 @pytest.mark.parametrize(
