@@ -435,10 +435,11 @@ def test_a_tile_is_chosen_and_played_with_the_keyboard(
     assert chosen.count() == 1
     assert chosen.get_attribute("aria-pressed") == "true"
     assert "playable" in (chosen.get_attribute("aria-label") or "")
-    # Chosen is said once, as the button's pressed state: its name is the tile's alone.
+    # Chosen is said once, as the button's pressed state: its name is the tile and where
+    # it may go.
     a, b = (chosen.get_attribute("data-tile") or "").split("-")
     heard = chosen.aria_snapshot()
-    assert heard == f'- button "{a} and {b}, playable" [pressed]', heard
+    assert re.fullmatch(f'- button "{a} and {b}, playable on [^"]+" \\[pressed\\]', heard), heard
     page.locator("#trains button:not([disabled])").first.focus()
     page.keyboard.press("Enter")
     page.wait_for_function(f"document.body.dataset.version !== {version!r}", timeout=WAIT)
@@ -645,6 +646,43 @@ def test_the_chosen_tile_and_its_trains_stand_out_and_are_played_with_the_keyboa
     )
     assert _phase(page) in ("my-turn", "round-over")
     assert page.evaluate(in_hand)
+
+
+def test_a_hand_tiles_name_says_its_pips_and_every_train_it_may_go_on(
+    browser: Browser, late: WebServer
+) -> None:
+    """A screen reader hears where a tile may go before choosing it, as the eye sees the
+    lit trains once it is chosen: "4 and 2, playable on your train or Seat 1's train"."""
+    page = _page(browser)
+    page.goto(late.links()[0])
+    assert _phase(page) == "my-turn"
+    names = late.table.document(0)["names"]
+    places: dict[str, list[str]] = {}
+    for move in late.table.document(0)["moves"]:
+        if move["kind"] == "play":
+            train = move["train"]
+            phrase = (
+                "the Mexican train"
+                if train == MEXICAN
+                else "your train"
+                if train == 0
+                else f"{names[train]}'s train"
+            )
+            if phrase not in places.setdefault(move["tile"], []):
+                places[move["tile"]].append(phrase)
+    assert any(len(where) > 1 for where in places.values())  # "... or ..." is heard too
+    heard = dict(
+        _each(page, "#hand .hand-tile", "t => [t.dataset.tile, t.getAttribute('aria-label')]")
+    )
+    assert set(heard) == {str(tile) for tile in view(late.table.state, 0).hand}
+    for tile, name in heard.items():
+        a, b = tile.split("-")
+        where = places.get(tile)
+        if where is None:
+            assert name == f"{a} and {b}", name
+        else:
+            said = ", ".join(where[:-1]) + " or " + where[-1] if len(where) > 1 else where[0]
+            assert name == f"{a} and {b}, playable on {said}", name
 
 
 def test_the_log_scrolls_and_holds_every_line_of_the_round(

@@ -76,6 +76,13 @@ function handStop(hand) {
   return hand.find((tile) => playsOf(tile).length > 0) || hand[0];
 }
 
+// Where a tile may go, in words: "your train or the Mexican train".
+function placesOf(tile) {
+  const phrases = [...new Set(playsOf(tile).map((move) => move.train))].map(trainPhrase);
+  if (phrases.length < 2) return phrases.join("");
+  return phrases.slice(0, -1).join(", ") + " or " + phrases[phrases.length - 1];
+}
+
 function showHand() {
   const stop = handStop(doc.view.hand);
   const tiles = doc.view.hand.map((tile) => {
@@ -85,9 +92,10 @@ function showHand() {
       "class": "hand-tile" + (playable ? " playable" : "") + (tile === selected ? " selected" : ""),
       "data-tile": tile,
       "tabindex": tile === stop ? "0" : "-1",
-      // Chosen is said once, as the pressed state: the label names the tile alone.
+      // Chosen is said once, as the pressed state: the label names the tile and where
+      // it may go, as the lit trains show the eye once it is chosen.
       "aria-pressed": String(tile === selected),
-      "aria-label": `${a} and ${b}` + (playable ? ", playable" : ""),
+      "aria-label": `${a} and ${b}` + (playable ? `, playable on ${placesOf(tile)}` : ""),
     });
     tileHalves(button, Number(a), Number(b));
     if (tile === selected) button.append(element("span", "\u2713", {"class": "chosen", "aria-hidden": "true"}));
