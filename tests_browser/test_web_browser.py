@@ -872,6 +872,23 @@ def test_a_new_game_that_cannot_be_dealt_says_why_and_one_that_is_takes_the_focu
     )
 
 
+def test_a_new_game_dealt_from_another_page_hands_the_focus_to_the_new_hand(
+    browser: Browser, finished: WebServer
+) -> None:
+    """A keyboard user on "New game at this table" when the game is dealt elsewhere (the
+    same seat's other tab, or another person): the button goes, and its focus goes to the
+    new hand, not to the page's body."""
+    page, other = _page(browser), _page(browser)
+    for each in (page, other):
+        each.goto(finished.links()[0])
+        each.wait_for_function("!document.getElementById('again').hidden", timeout=WAIT)
+    page.locator("#again").focus()
+    other.locator("#again").click()
+    page.wait_for_function("document.body.dataset.phase !== 'game-over'", timeout=WAIT)
+    page.wait_for_function("document.activeElement !== document.body", timeout=WAIT)
+    assert page.evaluate("document.activeElement.closest('#hand, #actions') !== null")
+
+
 def test_why_a_new_game_cannot_be_dealt_stays_on_the_page_when_someone_comes(
     browser: Browser, finished: WebServer
 ) -> None:

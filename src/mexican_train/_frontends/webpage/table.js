@@ -246,12 +246,15 @@ function show(next) {
   // In words, which a screen reader says plainly (a symbol it would read by its name).
   document.title = (doc.moves.length > 0 ? "Your turn \u2013 " : "") + "Mexican Train";
   // A finished game: any person may deal a new one at the same table (same links).
+  // Dealt from another page, the button goes: its focus goes to the new hand.
+  const leaving = document.activeElement === $("again");
   $("again").hidden = !(doc.view.is_over && doc.seat >= 0);
   redraw(() => {
     showBoard();
     showHand();
     showControls();
   });
+  if (leaving && $("again").hidden) refocus();
   showScores();
   showLog();
 }
