@@ -230,6 +230,27 @@ def test_a_page_at_a_table_that_closes_says_so_and_leads_to_the_lobby(
     context.close()
 
 
+def test_the_focus_on_a_table_that_closes_goes_to_the_way_to_the_lobby(
+    browser: Browser, server: WebServer
+) -> None:
+    """A keyboard user on a tile of their hand when the table closes: the game is hidden
+    under the focus, which goes to the link to the lobby, not to the page's body."""
+    table = WebTable(2, STANDARD, seed=1, name="done")
+    server.add(table, expires=True)
+    link = f"http://127.0.0.1:{server.server_address[1]}/#token={table.tokens[0]}"
+    context, page, errors = _watched(browser)
+    page.goto(link)
+    page.wait_for_selector("#hand .hand-tile", timeout=WAIT)
+    until(lambda: table.connected[0], "the page's WebSocket connects")
+    page.locator("#hand .hand-tile").first.focus()
+    table.close()
+    _says_closed(page)
+    focused = page.evaluate("document.activeElement.textContent")
+    assert focused == "Make a new table in the lobby", focused
+    assert errors == []
+    context.close()
+
+
 def test_a_link_opened_after_its_table_closed_says_so_and_leads_to_the_lobby(
     browser: Browser, server: WebServer
 ) -> None:

@@ -396,6 +396,9 @@ function goneAnswer(answer) {
 }
 
 function gone(how, said) {
+  // The focus, in the game or on its "New game" button, goes to the way to a new table.
+  const focused = document.activeElement;
+  const lost = focused && focused.closest("#game, #again") !== null;
   timerEnds = null;
   $("game").hidden = true;
   $("again").hidden = true;
@@ -411,6 +414,7 @@ function gone(how, said) {
   $("status").classList.remove("your-turn");
   document.title = "Mexican Train";
   document.body.dataset.live = "no";
+  if (lost) $("nolink-lobby").querySelector("a").focus();
 }
 
 async function refresh() {
