@@ -292,3 +292,29 @@ def test_the_lobby_on_a_phone_keeps_each_label_by_its_field_and_its_links_on_the
     )
     assert lobby.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+def test_the_lobbys_fields_button_and_links_are_touch_targets_of_24_px_at_least(
+    browser: Browser, server: WebServer
+) -> None:
+    """On a 375 px phone with a touch screen, each field, the button and each link of the
+    lobby is 24 CSS px high and wide at least (WCAG 2.5.8), its text in the page's type."""
+    context = browser.new_context(
+        bypass_csp=True, viewport={"width": 375, "height": 667}, has_touch=True, is_mobile=True
+    )
+    lobby = context.new_page()
+    lobby.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+    lobby.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
+    lobby.click("#lobby-form button[type=submit]")
+    lobby.wait_for_function(
+        "document.querySelectorAll('#lobby-links li').length === 2", timeout=WAIT
+    )
+    sizes = lobby.evaluate(
+        "[...document.querySelectorAll('#lobby input, #lobby select, #lobby button, #lobby a')]"
+        ".map(e => [e.id || e.textContent, e.getBoundingClientRect().width,"
+        " e.getBoundingClientRect().height, parseFloat(getComputedStyle(e).fontSize)])"
+    )
+    assert len(sizes) == 8  # five fields, the button, two links
+    small = [size for size in sizes if min(size[1], size[2]) < 24 or size[3] < 16]
+    assert small == [], small
+    context.close()
