@@ -101,6 +101,15 @@ def test_the_lobby_says_when_a_table_is_made_and_when_the_server_does_not_answer
     assert status.text_content() == (
         "The table is made: below, a link for each of its 2 people and one for spectators."
     )
+    # A table of one person: the words are for one.
+    lobby.fill("#lobby-people", "1")
+    lobby.click("#lobby-form button[type=submit]")
+    lobby.wait_for_function(
+        "document.querySelectorAll('#lobby-links li').length === 2", timeout=WAIT
+    )
+    assert status.text_content() == (
+        "The table is made: below, a link for its person and one for spectators."
+    )
     assert errors == []
     context.close()
 

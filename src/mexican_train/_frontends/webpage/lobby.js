@@ -76,8 +76,9 @@ async function showLobby() {
     document.body.dataset.lobby = data.table;
     const seats = links.length - 1;
     // Said in the status line (a live region): the links below are new.
-    document.getElementById("status").textContent = `The table is made: below, a link for each of ` +
-      `its ${seats} ${seats === 1 ? "person" : "people"} and one for spectators.`;
+    const whose = seats === 1 ? "its person" : `each of its ${seats} people`;
+    document.getElementById("status").textContent =
+      `The table is made: below, a link for ${whose} and one for spectators.`;
   });
   return true;
 }
