@@ -685,6 +685,55 @@ def test_a_hand_tiles_name_says_its_pips_and_every_train_it_may_go_on(
             assert name == f"{a} and {b}, playable on {said}", name
 
 
+# A tile is played (the answer: the others to move, the tile gone, the hand's tiles that
+# cannot be played first), then the turn comes back: the page's own documents, as
+# another test does, so that the order of the hand is known.
+_PLAYED_THEN_BACK = """tile => {
+  const hand = doc.view.hand.filter((t) => t !== tile);
+  const order = [...hand.filter((t) => playsOf(t).length === 0),
+                 ...hand.filter((t) => playsOf(t).length > 0)];
+  const played = {...doc, view: {...doc.view, hand: order}};
+  const back = [played, doc.version + 2, doc.moves.filter((move) => move.tile !== tile)];
+  show({...played, version: doc.version + 1, moves: []});
+  window.parkedOn = document.activeElement.dataset.tile;
+  return back;
+}"""
+
+
+def test_the_focus_parked_on_a_tile_that_cannot_be_played_moves_when_the_turn_comes_back(
+    browser: Browser, late: WebServer
+) -> None:
+    """A keyboard user plays a tile: the focus goes to the hand, on a tile that cannot be
+    played while the others move; when the turn comes back it goes to a tile that can,
+    unless the person moved it meanwhile."""
+    page, tile, _ = _at_a_playable_tile(browser, late)
+    page.locator(f'#hand .hand-tile[data-tile="{tile}"]').focus()
+    back = "([played, version, moves]) => show({...played, version, moves})"
+    page.evaluate(f"({back})(({_PLAYED_THEN_BACK})({tile!r}))")
+    parked = page.evaluate("window.parkedOn")
+    assert parked
+    assert parked != tile
+    page.wait_for_function("document.body.dataset.phase === 'my-turn'", timeout=WAIT)
+    focused = page.evaluate(
+        "[document.activeElement.dataset.tile, document.activeElement.className]"
+    )
+    assert focused[0] != parked, (parked, focused)
+    assert "playable" in focused[1], (parked, focused)
+
+
+def test_the_focus_a_person_moved_while_the_others_played_stays_where_they_put_it(
+    browser: Browser, late: WebServer
+) -> None:
+    page, tile, _ = _at_a_playable_tile(browser, late)
+    page.locator(f'#hand .hand-tile[data-tile="{tile}"]').focus()
+    played = page.evaluate_handle(f"({_PLAYED_THEN_BACK})({tile!r})")
+    page.keyboard.press("ArrowRight")  # the person moves along the hand meanwhile
+    moved = page.evaluate("document.activeElement.dataset.tile")
+    assert moved != page.evaluate("window.parkedOn")
+    page.evaluate("([played, version, moves]) => show({...played, version, moves})", played)
+    assert page.evaluate("document.activeElement.dataset.tile") == moved
+
+
 def test_the_log_scrolls_and_holds_every_line_of_the_round(
     browser: Browser, late: WebServer
 ) -> None:

@@ -255,6 +255,13 @@ function show(next) {
     showControls();
   });
   if (leaving && $("again").hidden) refocus();
+  // Parked on a tile that cannot be played while the others moved, the focus goes to
+  // where the turn starts once it comes back (unless the person has moved it since).
+  const at = document.activeElement;
+  if (parked && doc.moves.length > 0 && at && at.matches("#hand .hand-tile:not(.playable)")
+      && at.dataset.tile === parked) {
+    refocus();
+  }
   showScores();
   showLog();
 }
@@ -322,11 +329,19 @@ function playOn(train) {
 }
 
 // Give the focus to the hand: its first playable tile, else a move's button, else "New
-// game at this table" once the game is over, else a tile.
+// game at this table" once the game is over, else a tile.  A tile given the focus is
+// parked there until the person presses a key or touches the page.
+let parked = null;  // the tile the focus was parked on, as "a-b"
+
 function refocus() {
   const next = $("hand").querySelector(".hand-tile.playable") || $("actions").querySelector("button")
     || ($("again").hidden ? null : $("again")) || $("hand").querySelector(".hand-tile");
   if (next) next.focus();
+  parked = next && next.dataset.tile ? next.dataset.tile : null;
+}
+
+for (const kind of ["keydown", "pointerdown"]) {
+  document.addEventListener(kind, () => { parked = null; }, true);
 }
 
 async function send(notation) {
