@@ -648,6 +648,37 @@ def test_the_chosen_tile_and_its_trains_stand_out_and_are_played_with_the_keyboa
     assert page.evaluate(in_hand)
 
 
+def test_the_first_tab_offers_a_link_past_the_board_to_the_hand(
+    browser: Browser, late: WebServer
+) -> None:
+    """The board holds a button for each folded train: the first Tab of the page reaches
+    "Skip to your hand", shown while it has the focus, and Enter takes the focus to the
+    hand's Tab stop, the link's token kept.  A spectator, who has no hand, has no link."""
+    page = _page(browser)
+    page.goto(late.links()[0])
+    assert _phase(page) == "my-turn"
+    assert page.locator("#board button.more").count() > 0  # Tab stops before the hand
+    box = (
+        "(() => { const r = document.getElementById('skip').getBoundingClientRect();"
+        " return [r.top, r.height]; })()"
+    )
+    assert page.evaluate(box)[1] <= 1  # out of sight
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip"
+    top, height = page.evaluate(box)
+    assert height >= 24
+    assert top >= 0
+    assert page.locator("#skip").text_content() == "Skip to your hand"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.closest('#hand') !== null")
+    assert page.evaluate("document.activeElement.tabIndex") == 0
+    assert "#token=" in page.url
+    watcher = _page(browser)
+    watcher.goto(str(late.spectator_link()))
+    watcher.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
+    assert watcher.locator("#skip").is_hidden()
+
+
 def test_a_hand_tiles_name_says_its_pips_and_every_train_it_may_go_on(
     browser: Browser, late: WebServer
 ) -> None:

@@ -183,6 +183,7 @@ function showControls() {
   // no moves.
   $("controls").hidden = (doc.view.is_over && !$("error").textContent) || doc.seat < 0;
   $("hand-area").hidden = doc.seat < 0;
+  $("skip").hidden = doc.seat < 0;
 
   const actions = doc.moves
     .filter((move) => move.kind !== "play")
@@ -651,6 +652,14 @@ async function start() {
   }
   follow();
 }
+
+// "Skip to your hand": the focus goes to the hand's Tab stop (the URL keeps its token).
+$("skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  const stop = $("hand").querySelector('.hand-tile[tabindex="0"]');
+  if (stop) stop.focus();
+  else refocus();
+});
 
 window.addEventListener("hashchange", () => location.reload());
 $("again").addEventListener("click", again);
