@@ -462,6 +462,32 @@ def test_the_log_says_what_happened_in_public_words() -> None:
     assert all(not re.search(r"\d-\d", line) for line in drawn)  # never named to the others
 
 
+def test_p6_a_tile_on_a_marked_train_is_logged_to_its_owner_as_on_your_train() -> None:
+    """P6: another seat's tile on a person's marked train reads "on your train" in that
+    person's log, and the train's name in everybody else's."""
+    rules = attrs.evolve(HUB, max_pip=6, hand_size=5, rounds=1)
+    for seed in range(40):
+        table = WebTable(3, rules, bots={1: GreedyPlayer(), 2: GreedyPlayer()}, seed=seed)
+        while not table.state.is_round_over:
+            table.play_bots()
+            if table.state.current_player == 0:  # draw and pass where it can: a marker
+                moves = legal_moves(view(table.state, 0))
+                table.play(0, next((m for m in moves if m in (Draw(), Pass())), moves[0]))
+            mine = [line for line in table.document(0)["log"] if "on your train" in line]
+            if any(not line.startswith("You ") for line in mine):
+                break
+        else:
+            continue
+        line = next(line for line in mine if not line.startswith("You "))
+        mover = line.split(" played ")[0]
+        theirs = line.replace("on your train", "on Seat 0's train")
+        other = next(s for s in (1, 2) if not mover.startswith(f"Seat {s}"))
+        assert theirs in table.document(other)["log"]
+        assert theirs in table.document(SPECTATOR)["log"]
+        return
+    pytest.fail("no seat played on seat 0's marked train")
+
+
 def test_the_log_holds_every_line_of_the_round_and_starts_again_at_the_deal() -> None:
     """E4: the document's log is the whole round, from its deal; the next deal starts a new one."""
     table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)

@@ -1194,6 +1194,7 @@ def _describe(
     """
     who = labels[seat]
     said: list[tuple[str, str]] = []  # each line to the others, and to *seat* itself
+    owners: dict[int, tuple[int, str]] = {}  # a line another seat reads otherwise, by line
     if isinstance(move, Play):
         theirs = _train_words(move.train, seat, labels, "their own")
         yours = _train_words(move.train, seat, labels, "your")
@@ -1207,6 +1208,8 @@ def _describe(
                 f"You played {move.tile} on {yours}{out}.",
             )
         )
+        if move.train not in (seat, MEXICAN):  # the train's owner reads it as theirs
+            owners[len(said) - 1] = (move.train, f"{who} played {move.tile} on your train{out}.")
         if OneTileLeft(seat) in events:
             said.append((f"{who} has one tile left (E3a).", "You have one tile left (E3a)."))
     elif isinstance(move, Draw):
@@ -1232,6 +1235,8 @@ def _describe(
         text = f"Round {after.round_number} dealt (engine {after.engine})."
         said.append((f"{who}: {text}", text))
     lines = [_readings(after.players, seat, others, own) for others, own in said]
+    for number, (reader, text) in owners.items():
+        lines[number] = (*lines[number][:reader], text, *lines[number][reader + 1 :])
     if isinstance(move, NextRound):
         lines.append(_first_player(after, labels))
     if after.is_round_over and not before.is_round_over:
