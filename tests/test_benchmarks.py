@@ -95,8 +95,12 @@ def test_open_doubles_benchmark_prints_both_presets_and_the_memos_share() -> Non
     done = _run("open_doubles.py", "--quick")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split()[0] for line in lines[1:]] == ["HUB", "STANDARD", "HUB", "STANDARD"]
-    assert lines[-1].endswith("answered by the memos")
+    if "compiled build" in lines[0]:  # the memos' share wraps the engine's functions
+        assert [line.split()[0] for line in lines[1:3]] == ["HUB", "STANDARD"]
+        assert lines[3:] == ["the memos' share: on the pure-Python build only"]
+    else:
+        assert [line.split()[0] for line in lines[1:]] == ["HUB", "STANDARD", "HUB", "STANDARD"]
+        assert lines[-1].endswith("answered by the memos")
 
 
 @pytest.mark.parametrize(
