@@ -96,11 +96,13 @@ def play_round(game: Any, deal: int, seat: int, searcher: Any) -> tuple[list[int
     return list(state.game_state.round_scores[-1]), times
 
 
-def interval(values: list[float]) -> tuple[float, float]:
-    """Return the mean and the half width of its 95% normal interval."""
+def interval(values: list[float]) -> str:
+    """Return the 95% normal interval of the mean of *values*, written; one value has none."""
+    if len(values) < 2:
+        return f"{'(one deal)':^18}"
     mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
-    return mean, half
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return f"[{mean - half:+7.2f}, {mean + half:+7.2f}]"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -158,17 +160,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'searcher':13} {'rounds':>6} {'points - opponents':>20} {'95% CI':^18} "
           f"{'median':>9} {'p90':>9}")  # fmt: skip
     for name, values in means.items():
-        mean, half = interval(values)
         print(
-            f"{name:13} {4 * len(values):6} {mean:+20.2f} [{mean - half:+7.2f}, "
-            f"{mean + half:+7.2f}] {statistics.median(times[name]) * 1000:6.0f} ms "
+            f"{name:13} {4 * len(values):6} {statistics.fmean(values):+20.2f} "
+            f"{interval(values)} {statistics.median(times[name]) * 1000:6.0f} ms "
             f"{percentile(times[name], 0.9) * 1000:6.0f} ms"
         )
     paired = [a - b for a, b in zip(means["ISMCTS"], means["SearchPlayer"], strict=True)]
-    mean, half = interval(paired)
     print(
-        f"ISMCTS - SearchPlayer, paired by deal: {mean:+.2f} [{mean - half:+.2f}, "
-        f"{mean + half:+.2f}]"
+        f"ISMCTS - SearchPlayer, paired by deal: {statistics.fmean(paired):+.2f} "
+        f"{interval(paired).strip()}"
     )
     return 0
 

@@ -103,6 +103,16 @@ def test_open_doubles_benchmark_prints_both_presets_and_the_memos_share() -> Non
         assert lines[-1].endswith("answered by the memos")
 
 
+def test_openspiel_ismcts_benchmark_of_one_deal_prints_no_interval() -> None:
+    """One deal has no spread to make an interval of: it printed [-inf, +inf]."""
+    pytest.importorskip("pyspiel")
+    done = _run("openspiel_ismcts.py", "--quick")
+    assert done.returncode == 0, done.stderr
+    assert "inf" not in done.stdout
+    assert done.stdout.count("(one deal)") == 3  # each searcher, and the paired difference
+    assert done.stdout.rstrip().endswith("(one deal)")
+
+
 @pytest.mark.parametrize(
     ("script", "arguments", "named"),
     REFUSED,
