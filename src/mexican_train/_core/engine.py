@@ -42,9 +42,9 @@ from .state import (
     SUITS,
     GameState,
     Line,
-    Train,
     _Round,
     _score_hand,
+    board_train,
     count_tiles,
     mask_of,
     tiles_of,
@@ -846,7 +846,7 @@ def _carry_trains(before: GameState, after: GameState, move: Move) -> None:
     for position in positions:
         end, tiles = after._board[position]
         bit = 1 << position
-        kept[position] = Train(tiles, end, after._marks & bit != 0, after._owned & bit != 0)
+        kept[position] = board_train(tiles, end, after._marks & bit != 0, after._owned & bit != 0)
     after._trains = tuple(kept)
 
 

@@ -91,7 +91,8 @@ class Train:
                 )
         if not 0 <= open_end <= MAX_PIP:
             check_bound("pip", open_end, "a train's open end")  # raises, in the table's words
-        self._tiles: Final[tuple[Tile, ...]] = tiles
+        # Not Final: `board_train` sets it, for the trains the engine builds from its board.
+        self._tiles: tuple[Tile, ...] = tiles
         self._open_end: Final[int] = open_end
         self._marked: Final[bool] = marked
         self._owner_played: Final[bool] = owner_played
@@ -177,9 +178,21 @@ def train_fields(
     ]
 
 
+def board_train(tiles: tuple[Tile, ...], open_end: int, marked: bool, owner_played: bool) -> Train:
+    """Return the `Train` of a line of the engine's board, whose tiles are `Tile` values.
+
+    `Train` checks each tile of a caller's train; the engine's need no check, and it
+    builds one or two trains a move (when the states are viewed): this builds one
+    without looking at its tiles.
+    """
+    train = Train((), open_end, marked, owner_played)
+    train._tiles = tiles
+    return train
+
+
 def trains_of(board: tuple[Line, ...], marks: int, owned: int) -> tuple[Train, ...]:
     """Return the `Train` values of a board and its masks (see `train_fields`)."""
-    return tuple([Train(*fields) for fields in train_fields(board, marks, owned)])
+    return tuple([board_train(*fields) for fields in train_fields(board, marks, owned)])
 
 
 def _score_hand(hand: tuple[Tile, ...], double_blank: int) -> int:
