@@ -33,7 +33,7 @@ from .._core.state import (
     table_masks,
 )
 from .._core.tiles import Tile, full_set
-from .._core.view import PlayerView, view, view_masks
+from .._core.view import PlayerView, view, view_masks, view_with
 
 __all__ = [
     "Layout",
@@ -291,8 +291,8 @@ def lacking_suits(lay: Layout, then: PlayerView) -> int:
     played.  Where a seat holding a playable tile may pass anyway (V6), the pass
     tells nothing: 0.
     """
-    probe = then.replace(
-        hand=lay.hand_of_all, turn_doubles=(), turn_tiles=0, has_drawn=True,
+    probe = view_with(
+        then, hand=lay.hand_of_all, turn_doubles=(), turn_tiles=0, has_drawn=True,
         boneyard_size=0, last_tile_called=True,
     )  # fmt: skip
     playable = 0

@@ -22,7 +22,7 @@ from .._core.errors import InvalidArgumentError
 from .._core.moves import MEXICAN, Play
 from .._core.state import GameState, Train, public_values, state_from_fields
 from .._core.tiles import Tile, full_set, tile_index
-from .._core.view import PlayerView
+from .._core.view import PlayerView, view_with
 from .._formats import events as kinds
 from .._positions.chance import build_checked_state
 
@@ -445,7 +445,7 @@ def _facts(
         table = _table_then(view, events, index, who, round_begun)
         lacks = 0
         for position, tile in enumerate(unseen):
-            alone = table.replace(hand=(tile,))
+            alone = view_with(table, hand=(tile,))
             if any(type(move) is Play and move.tile == tile for move in legal_moves(alone)):
                 lacks |= 1 << position
         if lacks:
@@ -522,7 +522,8 @@ def _table_then(
         turns += 1
     had_first_turn = list(view.had_first_turn)
     had_first_turn[who] = turns > 1
-    return view.replace(
+    return view_with(
+        view,
         seat=who,
         current_player=who,
         trains=tuple(trains),

@@ -28,7 +28,9 @@ from .tiles import Tile
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-__all__ = ["PlayerView", "ViewChanges", "spectator_view", "view", "view_from_fields"]
+__all__ = [
+    "PlayerView", "ViewChanges", "spectator_view", "view", "view_from_fields", "view_with",
+]  # fmt: skip
 
 
 #: The fields of `PlayerView`, in the order of its constructor's arguments.
@@ -431,6 +433,16 @@ def view_from_fields(fields: tuple[Any, ...]) -> PlayerView:
     the document a fault is): a caller's view goes through `PlayerView`, which checks.
     """
     return _build((*fields, None))
+
+
+def view_with(view: PlayerView, **changes: Unpack[ViewChanges]) -> PlayerView:
+    """Return *view* with some fields changed, unchecked.
+
+    For the library's own changes of a view it made (the determinizer's and the RL
+    adapters' probes, many a decision), whose values are of their fields' kinds and
+    shape: a caller's changes go through `PlayerView.replace`, which checks.
+    """
+    return _build((*[changes.get(name, getattr(view, name)) for name in _FIELDS], None))
 
 
 def view(state: GameState, seat: int) -> PlayerView:
