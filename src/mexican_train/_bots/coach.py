@@ -26,7 +26,7 @@ from .._formats.record import GameRecord, replay_states
 from .determinize import determinize
 from .playout import playout
 
-__all__ = ["Review", "analyze"]
+__all__ = ["Review", "analyze", "points_words"]
 
 
 @attrs.frozen
@@ -281,6 +281,20 @@ def _words(
     return "deal the next round"
 
 
+def points_words(loss: float, *, about: bool = False) -> str:
+    """Return a loss of points as a review says it: to a tenth of a point ("about" one
+    with *about*), and a loss that rounds to 0.0 (above 0, it is no loss of 0) as
+    "less than 0.1".
+
+    >>> points_words(2.25), points_words(2.25, about=True), points_words(0.0375, about=True)
+    ('2.2', 'about 2.2', 'less than 0.1')
+    """
+    said = f"{loss:.1f}"
+    if said == "0.0":
+        return "less than 0.1"
+    return f"about {said}" if about else said
+
+
 def _reason(
     chosen: Move,
     best: Move,
@@ -298,7 +312,7 @@ def _reason(
     return (
         f"{_words(best, seat, first_turn, names)} instead of "
         f"{_words(chosen, seat, first_turn, names)}: "
-        f"{'less than 0.1' if f'{loss:.1f}' == '0.0' else f'about {loss:.1f}'} "
+        f"{points_words(loss, about=True)} "
         f"points better for you against the others at the end of the round, on average "
         f"over {samples} deals of the tiles you could not see"
     )

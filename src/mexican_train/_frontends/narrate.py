@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from .._bots.coach import Review
+from .._bots.coach import Review, points_words
 from .._core.engine import dead_doubles, doubles_to_cover, legal_moves
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import EnginePlacement
@@ -328,16 +328,6 @@ def _ordinal(number: int) -> str:
     return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(number % 10, 'th')}"
 
 
-def _points(loss: float) -> str:
-    """Return *loss* to a tenth of a point; a loss that rounds to 0.0 is "less than 0.1".
-
-    >>> _points(2.25), _points(0.0375)
-    ('2.2', 'less than 0.1')
-    """
-    said = f"{loss:.1f}"
-    return "less than 0.1" if said == "0.0" else said
-
-
 def _possessive(seat: int) -> str:
     return f"seat {seat}'s"
 
@@ -372,13 +362,12 @@ def review_report(
                 f"round {r.round_number}, {'your' if yours else _possessive(r.seat)} "
                 f"{_ordinal(r.seat_move)} move "
                 f"({r.hand_size} tile{'' if r.hand_size == 1 else 's'} in hand): "
-                f"lost {_points(r.loss)} points",
+                f"lost {points_words(r.loss)} points",
                 f"Better: {r.reason}.",
             )
             for r in mistakes
         ),
-        f"In all, {'' if _points(total).startswith('less') else 'about '}{_points(total)} "
-        "points lost against the best moves found."
+        f"In all, {points_words(total, about=True)} points lost against the best moves found."
         if mistakes
         else "No move lost points against the best move found.",
     )
