@@ -1155,32 +1155,14 @@ def _optional(kind: _Kind[_T]) -> _Kind[_T | None]:
 
 
 #: How `PlayerView`'s constructor and `PlayerView.replace` check (and take) a value of each
-#: field, in the order of `PlayerView.FIELDS`.
+#: field: a field a state has too as `GameState.replace` does, then a view's own fields.
 VIEW_KINDS: Final[dict[str, _Kind[object]]] = {
-    "rules": _rules,
-    "players": whole,
-    "max_pip": whole,
-    "hand_size": whole,
-    "round_number": whole,
-    "engine": _tile,
-    "first_player": whole,
+    **{name: kind for name, kind in _KINDS.items() if name not in ("seed", "hands", "boneyard")},
     "seat": _seat_or_none,
     "hand": _each(_tile),
     "hand_sizes": _each(whole),
     "boneyard_size": whole,
-    "trains": _each(_train),
-    "current_player": _seat_or_none,
-    "had_first_turn": _each(flag),
-    "turn_tiles": whole,
-    "has_drawn": flag,
-    "turn_doubles": _each(whole),
-    "open_doubles": _each(whole),
-    "idle_turns": whole,
-    "scores": _each(whole),
-    "round_scores": _each(_each(whole)),
-    "is_over": flag,
     "open_hands": _optional(_each(_each(_tile))),
-    "last_tile_called": flag,
 }
 
 
