@@ -755,14 +755,18 @@ def test_the_focus_parked_on_a_tile_that_cannot_be_played_moves_when_the_turn_co
 def test_the_focus_a_person_moved_while_the_others_played_stays_where_they_put_it(
     browser: Browser, late: WebServer
 ) -> None:
+    """The person moves the parked focus along the hand and back to the same tile, one
+    that cannot be played: it is theirs now, and stays there when the turn comes back."""
     page, tile, _ = _at_a_playable_tile(browser, late)
     page.locator(f'#hand .hand-tile[data-tile="{tile}"]').focus()
     played = page.evaluate_handle(f"({_PLAYED_THEN_BACK})({tile!r})")
-    page.keyboard.press("ArrowRight")  # the person moves along the hand meanwhile
-    moved = page.evaluate("document.activeElement.dataset.tile")
-    assert moved != page.evaluate("window.parkedOn")
+    parked = page.evaluate("window.parkedOn")
+    page.keyboard.press("ArrowRight")  # the person moves along the hand meanwhile,
+    assert page.evaluate("document.activeElement.dataset.tile") != parked
+    page.keyboard.press("ArrowLeft")  # and back
+    assert page.evaluate("document.activeElement.dataset.tile") == parked
     page.evaluate("([played, version, moves]) => show({...played, version, moves})", played)
-    assert page.evaluate("document.activeElement.dataset.tile") == moved
+    assert page.evaluate("document.activeElement.dataset.tile") == parked
 
 
 def test_the_log_scrolls_and_holds_every_line_of_the_round(
