@@ -966,22 +966,27 @@ def test_check_refusals_refuses_a_str_for_its_moves() -> None:
 
 
 @pytest.mark.parametrize(
-    ("seed", "game", "shown"),
+    ("seed", "game", "error", "shown"),
     [
-        (True, 1, "seed is a whole number of at most 64 bits, not True"),
-        ("1", 0, "seed is a whole number of at most 64 bits, not '1'"),
-        (2**64, 0, "seed is a whole number of at most 64 bits"),
-        (1, -1, "game is a whole number from 0, not -1"),
-        (1, True, "game is a whole number from 0, not True"),
+        (True, 1, TypeError, "a seed is a whole number, not True"),
+        ("1", 0, TypeError, "a seed is a whole number, not '1'"),
+        (2**64, 0, InvalidArgumentError, "seed is a whole number of at most 64 bits"),
+        (1, -1, InvalidArgumentError, "game is a whole number from 0, not -1"),
+        (1, True, TypeError, "a game number is a whole number, not True"),
+        (1, "0", TypeError, "a game number is a whole number, not '0'"),
     ],
 )
 def test_game_seed_refuses_a_seed_or_game_number_of_the_wrong_kind(
-    seed: Any, game: Any, shown: str
+    seed: Any, game: Any, error: type[Exception], shown: str
 ) -> None:
-    """S6: game_seed("1", 0) hashed the text, and gave a seed other than game_seed(1, 0)'s."""
+    """S6: game_seed("1", 0) would hash the text, and give a seed other than game_seed(1, 0)'s.
+    A seed of the wrong kind is a TypeError, as new_game's is (the errors reference)."""
     from mexican_train.simulation import game_seed
 
-    refused(lambda: game_seed(seed, game), InvalidArgumentError, shown)
+    refused(lambda: game_seed(seed, game), error, shown)
+    if error is TypeError:
+        with pytest.raises(TypeError):
+            new_game(2, seed=seed if type(seed) is not int else game)
 
 
 @pytest.mark.parametrize("tile", [5, None, ["6-5"]])

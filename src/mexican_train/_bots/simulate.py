@@ -426,12 +426,16 @@ def game_seed(seed: int, game: int) -> int:
     True
 
     Raises:
-        InvalidArgumentError: if *seed* is not a whole number of at most 64 bits, or
-            *game* not a whole number from 0 (a bool or a str is neither: ``True`` and
-            ``"1"`` hashed to other seeds than 1 does, and the game replayed was another).
+        TypeError: if *seed* or *game* is not an int (a bool or a str is not one), as
+            `new_game` refuses such a seed.
+        InvalidArgumentError: if *seed* has more than 64 bits, or *game* is below 0.
     """
+    if type(seed) is not int:
+        raise TypeError(f"a seed is a whole number, not {shown(seed)}")
     seed = check_bound("seed", seed, "seed")
-    if type(game) is not int or game < 0:
+    if type(game) is not int:
+        raise TypeError(f"a game number is a whole number, not {shown(game)}")
+    if game < 0:
         raise InvalidArgumentError(f"game is a whole number from 0, not {shown(game)}")
     text = f"mexican-train/simulate/{seed}/{game}".encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")
