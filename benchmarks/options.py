@@ -25,21 +25,20 @@ def positive_int(text: str) -> int:
 
 def positive_float(text: str) -> float:
     """Return *text* as a finite number above 0, or refuse it."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (0 < value < math.inf):
-        raise argparse.ArgumentTypeError(f"a number above 0, not {text!r}")
-    return value
+    return _finite(text, "a number above 0", zero=False)
 
 
 def non_negative_float(text: str) -> float:
     """Return *text* as a finite number of at least 0, or refuse it."""
+    return _finite(text, "a number of at least 0", zero=True)
+
+
+def _finite(text: str, words: str, *, zero: bool) -> float:
+    # *text* as a finite number above 0 (or 0 itself, with *zero*), else refused in *words*.
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not (0 <= value < math.inf):
-        raise argparse.ArgumentTypeError(f"a number of at least 0, not {text!r}")
+    if not (0 < value < math.inf or (zero and value == 0)):
+        raise argparse.ArgumentTypeError(f"{words}, not {text!r}")
     return value
