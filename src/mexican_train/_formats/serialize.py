@@ -35,7 +35,7 @@ from .._core.tables import DealTable
 from .._core.tiles import Tile
 from .._core.view import PlayerView
 from .._positions.check import Path, Problem, check_state, check_view
-from .._positions.fields import StateFields, TrainFields, ViewFields, fields_of
+from .._positions.fields import StateFields, TrainFields, ViewFields, fields_of, sorted_hands
 from .events import (
     DoubleClosed,
     DoubleOpened,
@@ -490,13 +490,9 @@ def _fail(problem: Problem) -> NoReturn:
     raise SchemaError(_problem_path(problem.path), problem.message) from None
 
 
-def _sorted(hands: tuple[tuple[Tile, ...], ...]) -> tuple[tuple[Tile, ...], ...]:
-    return tuple(tuple(sorted(hand)) for hand in hands)
-
-
 def _read_state(fields: dict[str, Any]) -> GameState:
     read = _structure(fields, StateFields)
-    read = attrs.evolve(read, hands=_sorted(read.hands))  # hands are sets, kept sorted
+    read = attrs.evolve(read, hands=sorted_hands(read.hands))  # hands are sets, kept sorted
     try:
         check_state(read)
     except Problem as problem:

@@ -16,7 +16,7 @@ from .._core.state import GameState, Train, owner_played_default, state_from_fie
 from .._core.tiles import Tile
 from .._core.view import PlayerView, view_from_fields
 
-__all__ = ["StateFields", "TrainFields", "ViewFields", "fields_of"]
+__all__ = ["StateFields", "TrainFields", "ViewFields", "fields_of", "sorted_hands"]
 
 
 @attrs.frozen
@@ -120,13 +120,14 @@ class ViewFields:
     def build(self) -> PlayerView:
         """Return the `PlayerView` with these fields, hands sorted, unchecked (check it after)."""
         # A hand is a set of tiles, kept sorted, whatever order a document lists it in.
-        open_hands = None if self.open_hands is None else tuple(map(_sorted, self.open_hands))
-        fields = attrs.evolve(self, hand=_sorted(self.hand), open_hands=open_hands)
+        open_hands = None if self.open_hands is None else sorted_hands(self.open_hands)
+        fields = attrs.evolve(self, hand=tuple(sorted(self.hand)), open_hands=open_hands)
         return view_from_fields(attrs.astuple(fields, recurse=False))
 
 
-def _sorted(hand: tuple[Tile, ...]) -> tuple[Tile, ...]:
-    return tuple(sorted(hand))
+def sorted_hands(hands: tuple[tuple[Tile, ...], ...]) -> tuple[tuple[Tile, ...], ...]:
+    """Return *hands*, each sorted: a hand is a set of tiles, kept sorted."""
+    return tuple(tuple(sorted(hand)) for hand in hands)
 
 
 def fields_of(state: GameState) -> StateFields:
