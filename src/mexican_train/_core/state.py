@@ -82,9 +82,10 @@ class Train:
                 f"Train needs a tuple of tiles, an int open end, a bool marker and a bool "
                 f"owner_played, not {tiles!r}, {open_end!r}, {marked!r}, {owner_played!r}"
             )
-        for index, tile in enumerate(tiles):
+        for tile in tiles:
             # Every reader of a train (the engine, views, writers) reads its tiles' ends.
             if type(tile) is not Tile:
+                index = next(i for i, item in enumerate(tiles) if type(item) is not Tile)
                 raise TypeError(
                     f"Train needs a tuple of Tile values, not tiles[{index}] = {shown(tile)} "
                     "(Tile.parse reads a tile written '12-5')"
