@@ -125,16 +125,17 @@ def new_game(
         raise DealError(f"the number of players is a whole number, not {players!r}")
     set_aside = 1 if rules.engine_placement is EnginePlacement.SET_ASIDE else 0
     table = rules.deal_table
-    if rules.hand_size is not None and players in table.player_counts:
-        # The rules' own hand size, checked with the engine set aside before the table
-        # (which checks a chosen hand size too, but not knowing where the engine goes).
-        chosen = table.default_sets[players] if rules.max_pip is None else rules.max_pip
+    if players not in table.player_counts or rules.hand_size is None:
+        max_pip, hand_size = table.lookup(players, rules.max_pip)
+        check_fit(players, max_pip, hand_size, set_aside=set_aside)
+    else:
+        # The players fit the table (and Rules checked its set): a misfit is the rules'
+        # own hand size, in the table or with the engine set aside.
         try:
-            check_fit(players, chosen, rules.hand_size, set_aside=set_aside)
+            max_pip, hand_size = table.lookup(players, rules.max_pip, rules.hand_size)
+            check_fit(players, max_pip, hand_size, set_aside=set_aside)
         except DealError as error:
             raise DealError(f"Rules.hand_size={rules.hand_size} does not fit: {error}") from None
-    max_pip, hand_size = table.lookup(players, rules.max_pip, rules.hand_size)
-    check_fit(players, max_pip, hand_size, set_aside=set_aside)
     if rules.max_pip is None:  # S2: the deal table's set, checked once the players are known
         rules.check_set(max_pip, f" ({rules.deal_table.name}'s for {players} players)")
     if seed is None:
