@@ -10,6 +10,7 @@ the ``{"observation", "action_mask"}`` dict is the classic games' own convention
 from __future__ import annotations
 
 import functools
+import math
 import random
 import sys
 import warnings
@@ -623,6 +624,14 @@ def test_an_illegal_reward_that_is_not_a_number_is_refused(make: Any, reward: ob
         make(players=2, illegal_reward=reward)
 
 
+@pytest.mark.parametrize("make", MAKERS[1:])
+@pytest.mark.parametrize("reward", [math.nan, math.inf, -math.inf, np.float64("nan")])
+def test_an_illegal_reward_that_is_not_finite_is_refused(make: Any, reward: float) -> None:
+    """A NaN or infinite penalty would reach the learner's returns and spoil them all."""
+    with pytest.raises(InvalidArgumentError, match="illegal_reward is a finite number, not "):
+        make(players=2, illegal_reward=reward)
+
+
 def test_a_two_player_game_needs_one_opponent() -> None:
     with pytest.raises(InvalidArgumentError, match="needs 1 opponent, not 2"):
         SingleSeatEnv(players=2, opponents=[RandomPlayer(), RandomPlayer()])
@@ -673,7 +682,8 @@ def test_reset_refuses_options_that_are_not_a_dict_and_changes_nothing(
     make: type, options: object
 ) -> None:
     """Gymnasium's options are a dict (or None) in every environment; another dict's keys
-    are ignored.  A reset refused leaves the game where it was."""
+    are ignored, as PettingZoo's api_test asks (it resets with ``options={"options": 1}``).
+    A reset refused leaves the game where it was."""
     game = make(players=2)
     game.reset(seed=3)
     before = game.games if isinstance(make, functools.partial) else game.game

@@ -9,6 +9,7 @@ of each round every seat is rewarded ``mean(points of all seats) - own points``
 from __future__ import annotations
 
 import contextlib
+import math
 import numbers
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final, NoReturn, cast
@@ -86,9 +87,12 @@ def _check_options(options: object) -> None:
 
 
 def _reward(value: object) -> float:
-    # The reward for an illegal action: a number (a bool or a str is not one).
+    # The reward for an illegal action: a finite number (a bool or a str is not one; a
+    # NaN or an infinity would spoil every return the learner sums it into).
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"illegal_reward is a number, not {value!r}")
+    if not math.isfinite(value):
+        raise InvalidArgumentError(f"illegal_reward is a finite number, not {value!r}")
     return float(value)
 
 
@@ -453,7 +457,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         UnknownVariantError: if *rules* names no variant.
         InvalidArgumentError: for a seat the game does not have, *opponents* not a
             list of as many players as the other seats, an unknown *render_mode*
-            or *illegal*.
+            or *illegal*, or an *illegal_reward* that is not finite (a NaN, an
+            infinity).
         TypeError: if *illegal_reward* is not a number.
 
     >>> game = SingleSeatEnv(players=2, rules=HUB)
@@ -1065,9 +1070,9 @@ def vector_env(
         UnknownVariantError: if *rules* names no variant.
         InvalidArgumentError: for *num_envs* below 1, a seat the game does not
             have, an unknown bot or the wrong number of opponents, an unknown
-            *render_mode*, or a *seed*
-            `VectorEnv.reset` refuses (a seed not a whole number from 0 to
-            2**64 - 1, a list whose length is not *num_envs*).
+            *render_mode*, an *illegal_reward* that is not finite (a NaN, an
+            infinity), or a *seed* `VectorEnv.reset` refuses (a seed not a whole
+            number from 0 to 2**64 - 1, a list whose length is not *num_envs*).
         TypeError: if *illegal_reward* is not a number.
     """
     envs = VectorEnv(
