@@ -753,6 +753,13 @@ def test_bad_settings_are_refused(settings: dict[str, object], words: str) -> No
         vector_env(**arguments)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("self_play", ["no", 1, None, np.bool_(True)])
+def test_self_play_that_is_not_a_bool_is_refused(self_play: object) -> None:
+    """A truthy value such as "no" would make every seat the learner without a word."""
+    with pytest.raises(TypeError, match="self_play is True or False, not "):
+        vector_env(2, players=2, self_play=self_play)  # type: ignore[arg-type]
+
+
 def test_steps_need_a_reset_and_one_whole_number_per_table() -> None:
     envs = vector_env(2, players=2)
     with pytest.raises(InvalidArgumentError, match="call reset"):

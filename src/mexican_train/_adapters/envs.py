@@ -686,6 +686,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         self.render_mode = _check_render_mode(render_mode)
         if type(num_envs) is not int or num_envs < 1:
             raise InvalidArgumentError(f"num_envs is a whole number from 1, not {num_envs!r}")
+        if type(self_play) is not bool:
+            raise TypeError(f"self_play is True or False, not {self_play!r}")
         rules = _rules(rules, players)
         self.actions = ActionCodec(rules, players)
         self.observations = ObservationCodec(rules, players, information_state=information_state)
@@ -1073,7 +1075,7 @@ def vector_env(
             *render_mode*, an *illegal_reward* that is not finite (a NaN, an
             infinity), or a *seed* `VectorEnv.reset` refuses (a seed not a whole
             number from 0 to 2**64 - 1, a list whose length is not *num_envs*).
-        TypeError: if *illegal_reward* is not a number.
+        TypeError: if *illegal_reward* is not a number, or *self_play* not a bool.
     """
     envs = VectorEnv(
         num_envs,
