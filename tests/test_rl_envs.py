@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import re
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator
@@ -691,6 +692,21 @@ def test_reset_refuses_options_that_are_not_a_dict_and_changes_nothing(
         game.reset(seed=4, options=options)
     assert (game.games if isinstance(make, functools.partial) else game.game) == before
     game.reset(seed=4, options={"anything": 1})
+
+
+@pytest.mark.parametrize("make", MAKERS)
+@pytest.mark.parametrize("kind", [np.int64, np.uint64, np.int32], ids=lambda k: k.__name__)
+def test_a_numpy_integer_seed_is_refused_saying_to_pass_an_int(make: Any, kind: type) -> None:
+    """A seed drawn by a numpy generator (``rng.integers``) is a numpy integer, which
+    numpy's and Gymnasium's seeding refuse as the library's functions do: the refusal says
+    so, and how to pass it, rather than that the number is not a whole number."""
+    game = make(players=2)
+    game.reset(seed=5)
+    before = game.games if isinstance(make, functools.partial) else game.game
+    words = "seed is a whole number from 0, of at most 64 bits, a Python int, not the numpy "
+    with pytest.raises(InvalidArgumentError, match=re.escape(words) + ".*: pass int"):
+        game.reset(seed=kind(5))
+    assert (game.games if isinstance(make, functools.partial) else game.game) == before
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, True, "1"], ids=["-1", "2**64", "True", "'1'"])

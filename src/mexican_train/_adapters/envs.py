@@ -86,6 +86,18 @@ def _check_options(options: object) -> None:
         raise InvalidArgumentError(f"options is a dict or None, not {shown(options)}")
 
 
+def _env_seed(seed: object, argument: str) -> int:
+    # A seed from 0 to 2**64 - 1, a Python int: numpy's and Gymnasium's seeding take no
+    # numpy integer, nor do the library's functions; a generator's draw is one, so the
+    # refusal says how to pass it.
+    if isinstance(seed, np.integer):
+        raise InvalidArgumentError(
+            f"{argument} is a whole number {BOUNDS['env_seed'].words()}, a Python int, not "
+            f"the numpy integer {shown(seed)}: pass int({argument})"
+        )
+    return check_bound("env_seed", seed, argument)
+
+
 def _reward(value: object) -> float:
     # The reward for an illegal action: a finite number (a bool or a str is not one; a
     # NaN or an infinity would spoil every return the learner sums it into).
@@ -320,12 +332,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         *options* is a dict (its keys are ignored) or None.
 
         Raises:
-            InvalidArgumentError: if *seed* is not a whole number from 0 to 2**64 - 1,
+            InvalidArgumentError: if *seed* is not a whole number from 0 to 2**64 - 1
+                (a Python int: a numpy integer is refused, saying to pass ``int(seed)``),
                 or *options* is not a dict or None; the game is left as it was.
         """
         _check_options(options)
         if seed is not None:
-            self._seeds = np.random.default_rng(check_bound("env_seed", seed, "seed"))
+            self._seeds = np.random.default_rng(_env_seed(seed, "seed"))
         self._current = new_game(self.players, self.rules, seed=int(self._seeds.integers(0, 2**63)))
         if self._seen is not None:
             self._seen.clear()
@@ -564,13 +577,14 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         ignored) or None.
 
         Raises:
-            InvalidArgumentError: if *seed* is not a whole number from 0 to 2**64 - 1,
+            InvalidArgumentError: if *seed* is not a whole number from 0 to 2**64 - 1
+                (a Python int: a numpy integer is refused, saying to pass ``int(seed)``),
                 or *options* is not a dict or None; the game is left as it was.
             Exception: whatever an opponent raises (see the class), as it was raised;
                 `step` is then refused until a reset succeeds.
         """
         _check_options(options)
-        super().reset(seed=None if seed is None else check_bound("env_seed", seed, "seed"))
+        super().reset(seed=None if seed is None else _env_seed(seed, "seed"))
         state = new_game(self.players, self.rules, seed=int(self.np_random.integers(0, 2**63)))
         if self._seen is not None:
             self._seen.clear()
@@ -759,9 +773,11 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
                     f"not {len(seed)}: {shown(seed)}"
                 )
             return [
-                None if one is None else check_bound("env_seed", one, f"seed[{table}]")
+                None if one is None else _env_seed(one, f"seed[{table}]")
                 for table, one in enumerate(seed)
             ]
+        if isinstance(seed, np.integer):
+            _env_seed(seed, "seed")  # refused, saying why
         bound = BOUNDS["env_seed"]
         if type(seed) is not int or not bound.low <= seed <= bound.high:
             raise InvalidArgumentError(
@@ -829,7 +845,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         Raises:
             InvalidArgumentError: if *seed* is none of these, a list's length is
                 not ``num_envs``, or a seed is not a whole number from 0 to
-                2**64 - 1; if *options* is not a dict, or its ``"reset_mask"`` is
+                2**64 - 1 (a Python int, not a numpy integer); if *options* is not a dict, or its ``"reset_mask"`` is
                 not a bool array of shape ``(num_envs,)`` with a True, or leaves a
                 table out of the first reset or of the reset after an opponent's
                 exception; no table changes.
