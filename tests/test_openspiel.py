@@ -32,6 +32,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.observation import make_observation
 
 from mexican_train import (
+    HUB,
     Draw,
     IllegalMoveError,
     InvalidArgumentError,
@@ -43,7 +44,7 @@ from mexican_train import (
     view,
 )
 from mexican_train.events import Event, derive_events, redact_events
-from mexican_train.openspiel import GAME_NAME, MexicanTrainState
+from mexican_train.openspiel import GAME_NAME, MexicanTrainGame, MexicanTrainState
 from mexican_train.rl import ActionCodec, ObservationCodec, round_rewards, tile_index
 
 SIMS = 5 if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else 1
@@ -487,6 +488,29 @@ def test_rules_are_named_by_variant() -> None:
     assert load(3, "train-dominoes").rules.mexican_train.__class__.__name__ == "NoMexicanTrain"
     with pytest.raises(UnknownVariantError, match="chickenfoot"):
         load(2, "chickenfoot")
+
+
+@pytest.mark.parametrize(
+    ("params", "error", "words"),
+    [
+        ({"player": 2}, InvalidArgumentError, "no parameter 'player'; its parameters are"),
+        ({"players": 2.7}, TypeError, "players is a whole number, not 2.7"),
+        ({"players": "3"}, TypeError, "players is a whole number, not '3'"),
+        ({"players": True}, TypeError, "players is a whole number, not True"),
+        ({"rounds": 1.5}, TypeError, "rounds is a whole number, not 1.5"),
+        ({"rules": HUB}, TypeError, "rules is a variant's name"),
+        ([("players", 2)], TypeError, "parameters are a dict"),
+    ],
+)
+def test_the_game_made_directly_refuses_parameters_load_game_would(
+    params: object, error: type[Exception], words: str
+) -> None:
+    """``MexicanTrainGame(params)`` checks its parameters as ``pyspiel.load_game`` does:
+    a misspelt name is not ignored, and 2.7 players are not 2."""
+    with pytest.raises(error, match=re.escape(words)):
+        MexicanTrainGame(params)
+    assert MexicanTrainGame({"players": 3, "rules": "standard"}).num_players() == 3
+    assert MexicanTrainGame().num_players() == 4
 
 
 def test_a_cloned_state_is_independent() -> None:

@@ -60,12 +60,32 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
+def _parameters(params: object) -> dict[str, Any]:
+    # The parameters with their defaults, checked as pyspiel.load_game checks them (a
+    # name it does not know, a value of another type), for a game made directly.
+    spec = _GAME_TYPE.parameter_specification
+    if params is None:
+        return dict(spec)
+    if not isinstance(params, Mapping):
+        raise TypeError(f"parameters are a dict of {', '.join(spec)}, not {params!r}")
+    for name, value in params.items():
+        if name not in spec:
+            raise InvalidArgumentError(
+                f"{GAME_NAME} has no parameter {name!r}; its parameters are {', '.join(spec)}"
+            )
+        if name == "rules" and type(value) is not str:
+            raise TypeError(f"rules is a variant's name (get_variant), not {value!r}")
+        if name != "rules" and type(value) is not int:
+            raise TypeError(f"{name} is a whole number, not {value!r}")
+    return {**spec, **params}
+
+
 def _rules(params: dict[str, Any]) -> tuple[Rules, int]:
-    rules = get_variant(str(params["rules"]))
-    rounds = int(params["rounds"])
+    rules = get_variant(params["rules"])
+    rounds = params["rounds"]
     if rounds:
         rules = attrs.evolve(rules, rounds=rounds)  # Rules checks the number (S2)
-    return rules, int(params["players"])
+    return rules, params["players"]
 
 
 class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
@@ -89,6 +109,16 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
     seat cannot see anew, so OpenSpiel's ``ISMCTSBot`` plays the game.  The utility of a game is the sum over rounds of ``mean(points) - own points``
     (zero-sum), given at the end.
 
+    Made directly, ``MexicanTrainGame(params)`` checks *params* as ``load_game`` does.
+
+    Raises:
+        DealError: if the rules' deal table does not cover ``players`` (S1).
+        RulesError: if ``rounds`` is negative, or more than the set dealt allows (S2).
+        UnknownVariantError: if ``rules`` names no variant.
+        InvalidArgumentError: for a parameter the game does not have.
+        TypeError: if ``players`` or ``rounds`` is not an int, ``rules`` not a str, or
+            *params* not a dict.
+
     >>> import pyspiel
     >>> import mexican_train.openspiel
     >>> game = pyspiel.load_game("python_mexican_train", {"players": 2, "rules": "standard"})
@@ -100,7 +130,7 @@ class MexicanTrainGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
     """
 
     def __init__(self, params: Mapping[str, int | str] | None = None) -> None:
-        merged = {**_GAME_TYPE.parameter_specification, **(params or {})}
+        merged = _parameters(params)
         rules, players = _rules(merged)
         new_game(players, rules, seed=0)  # the checks of a game (S1, S2), before any deal
         actions = ActionCodec(rules, players)
