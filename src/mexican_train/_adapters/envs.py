@@ -643,7 +643,16 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         return self._observe(), reward, self._ended, False, {}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Return the legal actions as a bool array (what MaskablePPO asks for)."""
+        """Return the legal actions as a bool array (what MaskablePPO asks for).
+
+        Gymnasium's ``action_space.sample(mask=...)`` takes an int8 mask instead:
+
+        >>> game = SingleSeatEnv(players=2, rules=HUB)
+        >>> _ = game.reset(seed=3)
+        >>> action = game.action_space.sample(mask=game.action_masks().astype(np.int8))
+        >>> bool(game.action_masks()[action])
+        True
+        """
         return _mask(self.actions, self.game, self.seat).astype(bool)
 
     def render(self) -> str | None:
