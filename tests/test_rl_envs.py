@@ -258,6 +258,24 @@ def test_s5_state_refuses_a_global_state_through_the_parallel_conversion() -> No
         aec_to_parallel(env(players=3, rules=HUB))
 
 
+def test_a_step_once_every_agent_is_done_is_refused_until_reset() -> None:
+    """raw_env, unwrapped, says the game is over rather than raising a KeyError; env()'s
+    OrderEnforcingWrapper warns as PettingZoo does and never steps it then."""
+    game = raw_env(players=2, rules=attrs.evolve(HUB, rounds=1))
+    game.reset(seed=1)
+    for agent in game.agent_iter():
+        observation, _, terminated, truncated, _ = game.last()
+        game.step(None if terminated or truncated else first_legal(game))
+    assert game.agents == []
+    over = game.game
+    for action in (None, 0):
+        with pytest.raises(InvalidArgumentError, match=r"the game is over .*: call reset\(\)"):
+            game.step(action)
+    assert game.game is over
+    game.reset(seed=2)
+    game.step(first_legal(game))
+
+
 def test_game_is_the_whole_game_after_reset_and_refused_before() -> None:
     """``game`` is the GameState the seed deals (S6), the same object through env()'s
     wrappers; before the first reset there is none, and it says to call reset()."""

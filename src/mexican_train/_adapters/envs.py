@@ -355,8 +355,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         return self.possible_agents[0 if seat is None else seat]
 
     def step(self, action: int | None) -> None:
-        """Make the selected agent's move *action* (None for an agent that is done)."""
+        """Make the selected agent's move *action* (None for an agent that is done).
+
+        Raises:
+            InvalidArgumentError: before `reset`, once every agent is done (the game is
+                over), or if *action* is not an index of the action space.
+            IllegalMoveError: if *action* is outside the agent's action mask.
+            TypeError: if *action* is not a whole number (an int or a numpy integer).
+        """
         state = self.game
+        if not self.agents:
+            raise InvalidArgumentError(
+                "the game is over and every agent has been shown its end: call reset()"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
