@@ -1,7 +1,7 @@
 """Mexican Train as an OpenSpiel game: conformance, chance nodes, observations, ISMCTS.
 
-OpenSpiel's own ``random_sim_test`` checks the game as a whole (serialization
-included); the tests below check what it cannot: that every tile dealt or drawn
+OpenSpiel's own ``random_sim_test`` and ``games_sim_test``'s ``sim_game`` check the game
+as a whole (serialization, pickling and cloning included); the tests below check what it cannot: that every tile dealt or drawn
 is one chance node (S1, S3, P5, the last-tile penalty), that chance outcomes are
 the unseen tiles, equally likely, that a seat observes only what it may know
 (S5), in its observation and its information state, and that resampling from an
@@ -74,6 +74,30 @@ def test_openspiel_random_sim_test(rules: str, players: int) -> None:
 def test_openspiel_random_sim_test_of_variants_with_more_chance(rules: str) -> None:
     """Draws until playable, penalty draws and open hands pass random_sim_test too."""
     pyspiel.random_sim_test(load(3, rules), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"players": 2, "rules": "hub", "rounds": 2},
+        {"players": 4, "rules": "standard", "rounds": 1},
+        {"players": 3, "rules": "last-tile-call", "rounds": 1},
+    ],
+    ids=["hub-2", "standard-4", "last-tile-call-3"],
+)
+def test_openspiel_games_sim_test(params: dict[str, object]) -> None:
+    """OpenSpiel's games_sim_test.sim_game, its check of every game it ships, passes: the
+    game and its type pickle back equal, each move's clone moves as the state does, states
+    serialize and pickle back, and the returns lie within the game's utility bounds."""
+    pytest.importorskip("absl")
+    from open_spiel.python.tests import games_sim_test
+
+    saved = np.random.get_state()  # sim_game draws with numpy's global generator
+    np.random.seed(0)
+    try:
+        games_sim_test.GamesSimTest().sim_game(pyspiel.load_game(GAME_NAME, params))
+    finally:
+        np.random.set_state(saved)
 
 
 def test_s1_s4_one_chance_node_per_tile_dealt() -> None:
