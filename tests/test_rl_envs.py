@@ -25,7 +25,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given
 from hypothesis import strategies as st
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
 
 from faulty_players import FAULTS, RaisesOnChoose, failure_of
@@ -111,6 +111,15 @@ def test_pettingzoo_seed_and_api_tests_of_the_information_state() -> None:
     make = functools.partial(env, players=3, rules=STANDARD, information_state=True)
     seed_test(make, num_cycles=500)
     api_test(make(), num_cycles=300)
+
+
+@pytest.mark.usefixtures("strict_warnings")
+@pytest.mark.parametrize("players", [2, 4])
+def test_pettingzoo_parallel_api_test_of_the_turn_based_conversion(players: int) -> None:
+    """PettingZoo's parallel API, for games whose turns are taken one at a time, is its
+    turn_based_aec_to_parallel conversion: it passes parallel_api_test (whose actions
+    follow the masks)."""
+    parallel_api_test(turn_based_aec_to_parallel(env(players=players, rules=HUB)), 400)
 
 
 @pytest.mark.usefixtures("strict_warnings")
