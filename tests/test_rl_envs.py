@@ -52,6 +52,7 @@ from mexican_train import (
     view,
 )
 from mexican_train.events import Event, RoundStarted, redact_events
+from mexican_train.render import render_text
 from mexican_train.rl import (
     ActionCodec,
     ObservationCodec,
@@ -329,6 +330,20 @@ def test_render_modes_return_text_and_svg(capsys: pytest.CaptureFixture[str]) ->
         game.reset(seed=1)
         assert isinstance(game.render(), kind)
     assert capsys.readouterr().out.startswith("Round 1 of 13")
+
+
+@pytest.mark.parametrize("make", MAKERS)
+def test_render_human_prints_the_table_dealt_by_reset(
+    make: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'human' draws the table at every reset as at every step, as Gymnasium's and
+    PettingZoo's own environments do: a person sees the dealt table before the first move."""
+    game = make(players=2, rules=HUB, render_mode="human")
+    game.reset(seed=1)
+    shown = capsys.readouterr().out
+    assert shown.count("Round 1 of 13") == (2 if isinstance(make, functools.partial) else 1)
+    games = game.games if isinstance(make, functools.partial) else [game.game]
+    assert all(render_text(state) in shown for state in games)
 
 
 # -- Gymnasium: one seat -----------------------------------------------------------------------

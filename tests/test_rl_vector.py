@@ -479,12 +479,13 @@ def test_render_returns_each_tables_picture_as_gymnasiums_vector_envs_do() -> No
         assert envs.render() == tuple(draw(state) for state in envs.games)
 
 
-def test_render_human_prints_every_table_after_each_step(
+def test_render_human_prints_every_table_after_each_reset_and_step(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     envs = vector_env(2, players=2, render_mode="human")
     observation, _ = envs.reset(seed=4)
-    assert capsys.readouterr().out == ""
+    printed = capsys.readouterr().out
+    assert printed == "".join(f"Table {n}\n{render_text(s)}\n" for n, s in enumerate(envs.games))
     envs.step(observation["action_mask"].argmax(axis=1))
     printed = capsys.readouterr().out
     assert printed == "".join(f"Table {n}\n{render_text(s)}\n" for n, s in enumerate(envs.games))

@@ -227,8 +227,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
     Args:
         players: the number of players.
         rules: the rules to play by, or a variant's name (``"hub"``, ``"standard"``, ...).
-        render_mode: None, "human" (prints the table), "ansi" (returns the text)
-            or "svg" (returns the picture); the whole table, every hand shown.
+        render_mode: None, "human" (prints the table at each reset and step), "ansi"
+            (returns the text) or "svg" (returns the picture); the whole table, every
+            hand shown.
         information_state: observe with ``ObservationCodec(...,
             information_state=True)``, from the round's events as each agent saw them.
 
@@ -349,6 +350,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # AECEnv is untyped; the name is P
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self._to_move(self._current)
+        if self.render_mode == "human":
+            self.render()
 
     def _to_move(self, state: GameState) -> str:
         seat = state.current_player
@@ -468,7 +471,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         rules: the rules to play by, or a variant's name.
         opponents: one `Player` per other seat, in seat order; None: `GreedyPlayer`.
         seat: the agent's seat.
-        render_mode: None, "human", "ansi" or "svg" (the whole table).
+        render_mode: None, "human" (prints the table at each reset and step), "ansi"
+            or "svg" (the whole table).
         illegal: "terminate" (the default) or "raise".
         illegal_reward: the reward for an action outside the mask.
         information_state: observe with ``ObservationCodec(...,
@@ -610,6 +614,8 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
             raise
         self._ended = False
         self._failure = None
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), {}
 
     def step(
@@ -905,6 +911,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         # deals anew and step must not play.
         self._started = True
         self._failure = None
+        if self.render_mode == "human":
+            self.render()
         return self._result(steps)
 
     def _cut_short(self, error: BaseException, during: str) -> None:
@@ -1086,8 +1094,8 @@ def vector_env(
     seeded with *s* deals the game ``SingleSeatEnv`` and `raw_env` deal from *s*.
     *seed* here is the seed of the first reset, for every table it gives none.
 
-    *render_mode* is None, "human" (``render()`` prints every table, and ``step``
-    renders), "ansi" or "svg" (``render()`` returns one picture per table, as
+    *render_mode* is None, "human" (``render()`` prints every table, and ``reset``
+    and ``step`` render), "ansi" or "svg" (``render()`` returns one picture per table, as
     Gymnasium's own vector environments return their environments' frames): the
     whole tables, every hand shown, pictures for people, never an input for an agent.
 
