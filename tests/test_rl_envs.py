@@ -273,8 +273,8 @@ def test_a_step_once_every_agent_is_done_is_refused_until_reset() -> None:
     OrderEnforcingWrapper warns as PettingZoo does and never steps it then."""
     game = raw_env(players=2, rules=attrs.evolve(HUB, rounds=1))
     game.reset(seed=1)
-    for agent in game.agent_iter():
-        observation, _, terminated, truncated, _ = game.last()
+    for _ in game.agent_iter():
+        _, _, terminated, truncated, _ = game.last()
         game.step(None if terminated or truncated else first_legal(game))
     assert game.agents == []
     over = game.game
