@@ -36,7 +36,13 @@ from mexican_train import (
     spectator_view,
     view,
 )
-from mexican_train.rl import ENCODING_VERSION, ActionCodec, ObservationCodec, tile_index
+from mexican_train.rl import (
+    ENCODING_VERSION,
+    ActionCodec,
+    ObservationCodec,
+    tile_index,
+    vector_env,
+)
 from strategies import catalogue_tables, hidden_shuffles, histories, positions, variant_tables
 from test_views import hidden_twin
 
@@ -141,6 +147,24 @@ def test_decode_accepts_numpy_integers() -> None:
     codec = ActionCodec(HUB, 4)
     assert codec.decode(np.int64(455), 1) is Draw()
     assert codec.decode(np.int32(0), 1) == Play(Tile(0, 0), 1)
+
+
+def test_a_seat_may_be_a_numpy_integer_as_self_play_gives_it() -> None:
+    """The self-play tables give each seat to move as a numpy integer (``infos["seat"]``):
+    the codec takes it for that seat, in decode and encode alike."""
+    tables = vector_env(2, players=3, rules=HUB, self_play=True)
+    observation, infos = tables.reset(seed=1)
+    codec = tables.actions
+    for row, seat in enumerate(infos["seat"]):
+        assert isinstance(seat, np.integer)
+        index = int(np.flatnonzero(observation["action_mask"][row])[0])
+        move = codec.decode(index, seat)
+        assert move == codec.decode(index, int(seat))
+        assert codec.encode(move, seat) == index
+    with pytest.raises(InvalidArgumentError, match="a seat is 0-2 in a 3-player game, not "):
+        codec.decode(0, np.int64(3))
+    with pytest.raises(InvalidArgumentError, match="a seat is 0-2 in a 3-player game, not "):
+        codec.encode(Draw(), np.bool_(True))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

@@ -126,7 +126,7 @@ EXTERNAL: dict[str, str] = {
     # mexican_train.rl: numpy, Gymnasium and PettingZoo in the signatures.
     **{
         f"numpy.{name}": f"https://numpy.org/doc/stable/reference/arrays.scalars.html#numpy.{name}"
-        for name in ("int8", "int64", "float32", "bool", "bool_")
+        for name in ("int8", "int64", "integer", "float32", "bool", "bool_")
     },
     "numpy.ndarray": "https://numpy.org/doc/stable/reference/generated/numpy.ndarray.html",
     "numpy.dtype": "https://numpy.org/doc/stable/reference/generated/numpy.dtype.html",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 import typing
 from collections.abc import Iterable, Sequence
-from typing import Final, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -164,19 +164,23 @@ class ActionCodec:
         return self.players if train == MEXICAN else (train - seat) % self.players
 
     def _check_seat(self, seat: object) -> int:
-        if type(seat) is not int or not 0 <= seat < self.players:
+        # A numpy integer too: the self-play tables give the seat to move as one.
+        number = int(seat) if isinstance(seat, np.integer) else seat
+        if type(number) is not int or not 0 <= number < self.players:
             raise InvalidArgumentError(
                 f"a seat is 0-{self.players - 1} in a {self.players}-player game, not {shown(seat)}"
             )
-        return seat
+        return number
 
-    def encode(self, move: Move, seat: int) -> int:
+    def encode(self, move: Move, seat: int | np.integer[Any]) -> int:
         """Return the index of *move*, made by *seat* (trains relative to it).
 
         >>> from mexican_train import STANDARD, NextRound, Play, Tile
         >>> codec = ActionCodec(STANDARD, 2)  # a double-9 set: 55 tiles, 3 trains
         >>> codec.encode(Play(Tile(9, 9), 1), seat=1), codec.encode(NextRound(), seat=0)
         (162, 167)
+
+        *seat* may be a numpy integer, as the self-play tables give it (``infos["seat"]``).
 
         Raises:
             InvalidArgumentError: if *seat* is not a seat of the game, or the move
@@ -201,10 +205,11 @@ class ActionCodec:
                 return self.size - len(_SPECIAL) + offset
         raise TypeError(f"encode() needs a move (Play, Draw, Pass, ...), not {move!r}")
 
-    def decode(self, index: int, seat: int) -> Move:
+    def decode(self, index: int, seat: int | np.integer[Any]) -> Move:
         """Return the move with number *index*, made by *seat*: the inverse of `encode`.
 
-        Accepts numpy integers too (what ``action_space.sample()`` returns).
+        Accepts numpy integers too (what ``action_space.sample()`` returns), and as
+        *seat* (what the self-play tables give in ``infos["seat"]``).
 
         >>> from mexican_train import STANDARD
         >>> codec = ActionCodec(STANDARD, 2)
