@@ -675,6 +675,19 @@ def test_an_illegal_reward_that_is_not_finite_is_refused(make: Any, reward: floa
         make(players=2, illegal_reward=reward)
 
 
+@pytest.mark.parametrize("make", MAKERS[1:])
+def test_the_agents_seat_may_be_a_numpy_integer(make: Any) -> None:
+    """A seat drawn by a numpy generator (to train every seat) is taken as that int, as
+    ActionCodec takes it; one outside the game is refused, shown as given."""
+    game = make(players=3, seat=np.int64(2))
+    assert type(game.seat) is int
+    assert game.seat == 2
+    with pytest.raises(InvalidArgumentError, match=re.escape("a seat is 0-2, not np.int64(3)")):
+        make(players=3, seat=np.int64(3))
+    with pytest.raises(InvalidArgumentError, match="a seat is 0-2, not "):
+        make(players=3, seat=np.bool_(True))
+
+
 def test_a_two_player_game_needs_one_opponent() -> None:
     with pytest.raises(InvalidArgumentError, match="needs 1 opponent, not 2"):
         SingleSeatEnv(players=2, opponents=[RandomPlayer(), RandomPlayer()])

@@ -98,6 +98,14 @@ def _env_seed(seed: object, argument: str) -> int:
     return check_bound("env_seed", seed, argument)
 
 
+def _check_seat(seat: object, players: int) -> int:
+    # The agent's seat; a numpy integer too, as ActionCodec takes it.
+    number = int(seat) if isinstance(seat, np.integer) else seat
+    if type(number) is not int or not 0 <= number < players:
+        raise InvalidArgumentError(f"a seat is 0-{players - 1}, not {seat!r}")
+    return number
+
+
 def _reward(value: object) -> float:
     # The reward for an illegal action: a finite number (a bool or a str is not one; a
     # NaN or an infinity would spoil every return the learner sums it into).
@@ -515,8 +523,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.observations = ObservationCodec(rules, players, information_state=information_state)
         self._lay = Layout(rules, players, self.actions.max_pip, information_state)
         self._seen = Seen(players) if information_state else None
-        if type(seat) is not int or not 0 <= seat < players:
-            raise InvalidArgumentError(f"a seat is 0-{players - 1}, not {seat!r}")
+        seat = _check_seat(seat, players)
         if opponents is None:
             opponents = [GreedyPlayer()] * (players - 1)
         if isinstance(opponents, str) or not isinstance(opponents, Sequence):
@@ -731,8 +738,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         rules = _rules(rules, players)
         self.actions = ActionCodec(rules, players)
         self.observations = ObservationCodec(rules, players, information_state=information_state)
-        if type(seat) is not int or not 0 <= seat < players:
-            raise InvalidArgumentError(f"a seat is 0-{players - 1}, not {seat!r}")
+        seat = _check_seat(seat, players)
         bots = (
             [opponents] * (players - 1)
             if isinstance(opponents, str) or not isinstance(opponents, Sequence)
