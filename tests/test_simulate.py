@@ -43,6 +43,7 @@ from mexican_train import (
     simulate,
     view,
 )
+from mexican_train.serialize import SchemaError
 from mexican_train.simulation import RuleCounters, Summary, game_seed
 from mexican_train.variants import combine, variant_name
 
@@ -574,6 +575,14 @@ class _ForgetsToAnswer:
         return True if seat < 0 else None  # type: ignore[return-value]
 
 
+@attrs.frozen
+class _Everyones:
+    """A Mexican-train rule of a user's own: every train is open to everyone."""
+
+    def is_open(self, table: object, seat: int) -> bool:
+        return True
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11's")
 def test_a_broken_rule_is_not_blamed_on_a_player() -> None:
     """V2: the rules' own error, met while listing a seat's moves, is noted as the rules'."""
@@ -586,3 +595,49 @@ def test_a_broken_rule_is_not_blamed_on_a_player() -> None:
     (note,) = notes
     assert note.startswith("raised by the rules while listing the moves of seat ")
     assert f"in game 0 of the simulation, round 1 (new_game(..., seed={game_seed(1, 0)})" in note
+
+
+def test_a_result_saved_as_json_reads_back_equal_with_its_rules() -> None:
+    """The JSON keeps every setting (rules, seed, games, seats), so the run can be made again."""
+    rules = combine("hub", "last-tile-call", "draw-until-playable")
+    players: list[Player] = [SeatZeroCheater(), GreedyPlayer(), RandomPlayer(seed=3)]
+    result = simulate(players, rules, games=4, seed=6, rotate_seats=False)
+    assert result.illegal_moves
+    saved = json.loads(json.dumps(result.to_dict()))
+    assert saved["variant"] == variant_name(rules)
+    again = SimulationResult.from_dict(saved)
+    assert again == result
+    assert again.rules == rules
+    rerun = simulate(players, again.rules, again.games, again.seed, rotate_seats=again.rotate_seats)
+    assert rerun == result
+
+
+def test_a_result_of_rules_json_cannot_name_reads_back_with_them_given() -> None:
+    rules = attrs.evolve(SMALL, mexican_train=_Everyones())
+    result = simulate([GreedyPlayer(), GreedyPlayer()], rules, games=1, seed=1)
+    saved = json.loads(json.dumps(result.to_dict()))
+    assert (saved["rules"], saved["variant"]) == (None, None)
+    with pytest.raises(SchemaError, match=r"rules=") as raised:
+        SimulationResult.from_dict(saved)
+    assert raised.value.path == "$.rules"
+    assert SimulationResult.from_dict(saved, rules=rules) == result
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        (lambda data: data.update(games="4"), "$.games"),
+        (lambda data: data.update(gmaes=4), "$.gmaes"),
+        (lambda data: data["player_stats"][0].update(wins=True), "$.player_stats[0].wins"),
+        (lambda data: data.pop("seed"), "$.seed"),
+        (lambda data: data["rules"].update(max_pip="six"), "$.rules.max_pip"),
+    ],
+)
+def test_a_saved_result_that_is_wrong_is_refused_where_it_is_wrong(
+    change: Callable[[dict[str, object]], object], path: str
+) -> None:
+    data = json.loads(json.dumps(simulate(BOTS, SMALL, games=1, seed=1).to_dict()))
+    change(data)
+    with pytest.raises(SchemaError) as raised:
+        SimulationResult.from_dict(data)
+    assert raised.value.path == path

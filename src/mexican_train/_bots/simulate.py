@@ -19,10 +19,11 @@ import statistics
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol, TypeVar, cast, runtime_checkable
+from typing import Any, Final, Protocol, TypeVar, cast, runtime_checkable
 
 import attrs
 
+from .._catalogue.variants import variant_name
 from .._core.bounds import check_bound
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, shown
@@ -31,6 +32,7 @@ from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
 from .._core.view import view
 from .._formats.events import Event, derive_events, redact_events
+from .._formats.serialize import SchemaError, read_value, write_value
 from .names import player_name
 from .players import Player
 
@@ -350,17 +352,66 @@ class SimulationResult:
         return tuple(p.score.mean for p in self.player_stats)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the result as a JSON-compatible dict (the rules are left out).
+        """Return the result as a JSON-compatible dict, its settings included.
+
+        Every field is there, ``rules`` as a game's JSON document writes them, and two
+        figures worked out from them: ``variant``, the rules' variant name (None for rules
+        of your own), and ``blocked_rate``.  `from_dict` reads it back.  Rules with a
+        pluggable rule of your own class are written ``null``: JSON cannot name it.
 
         >>> from mexican_train.players import GreedyPlayer
         >>> result = simulate([GreedyPlayer(), GreedyPlayer()], STANDARD, games=2, seed=1)
-        >>> sorted(result.to_dict())[:4]
-        ['blocked_rate', 'completed_games', 'counters', 'games']
+        >>> data = result.to_dict()
+        >>> sorted(data)[:4], data["variant"], data["rules"]["max_pip"]
+        (['blocked_rate', 'completed_games', 'counters', 'games'], 'standard', None)
         """
-        data = attrs.asdict(self, recurse=True)
-        del data["rules"]
+        data = attrs.asdict(self, filter=_not_the_rules)
+        try:
+            data["rules"] = write_value(self.rules, Rules)
+        except TypeError:  # a pluggable rule of the user's own class
+            data["rules"] = None
+        data["variant"] = variant_name(self.rules)
         data["blocked_rate"] = self.blocked_rate
         return data
+
+    @classmethod
+    def from_dict(cls, data: object, rules: Rules | None = None) -> SimulationResult:
+        """Return the result `to_dict` gave *data* for (read back from JSON, say).
+
+        Args:
+            data: a dict as `to_dict` returns it (untrusted); ``variant`` and
+                ``blocked_rate``, worked out from the rest, are not read.
+            rules: the rules played, for a result whose rules are written ``null`` (a
+                pluggable rule of your own class), or in place of those written; None
+                reads them from *data*.
+
+        Raises:
+            SchemaError: if *data* is not such a dict; ``error.path`` says where.
+            TypeError: if *rules* is not a `Rules`.
+
+        >>> import json
+        >>> from mexican_train.players import GreedyPlayer
+        >>> result = simulate([GreedyPlayer(), GreedyPlayer()], STANDARD, games=2, seed=1)
+        >>> saved = json.dumps(result.to_dict())
+        >>> SimulationResult.from_dict(json.loads(saved)) == result
+        True
+        """
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules is a Rules value or None, not {shown(rules)}")
+        if type(data) is not dict:
+            raise SchemaError("$", f"a simulation's result is a JSON object, not {shown(data)}")
+        fields = {key: value for key, value in data.items() if key not in _WORKED_OUT}
+        if rules is not None:
+            # Read with stand-in rules, which the given ones then replace.
+            fields["rules"] = write_value(STANDARD, Rules)
+            return attrs.evolve(read_value(fields, cls), rules=rules)
+        if "rules" in fields and fields["rules"] is None:
+            raise SchemaError(
+                "$.rules",
+                "the rules are written null (a pluggable rule of your own class, which JSON "
+                "cannot name): give them, from_dict(data, rules=...)",
+            )
+        return read_value(fields, cls)
 
     def report(self) -> str:
         """Return a plain-text table of the results, for terminals and logs.
@@ -398,6 +449,14 @@ class SimulationResult:
                 + illegal_move_said(who, illegal.move, illegal.reason)
             )
         return "\n".join(lines)
+
+
+#: What `SimulationResult.to_dict` works out from the fields, and `from_dict` does not read.
+_WORKED_OUT: Final = frozenset({"variant", "blocked_rate"})
+
+
+def _not_the_rules(field: attrs.Attribute[Any], value: object) -> bool:
+    return field.name != "rules"
 
 
 def illegal_move_said(who: str, move: str, reason: str) -> str:

@@ -794,3 +794,39 @@ def json_schema() -> dict[str, Any]:
     """
     text = resources.files("mexican_train") / "schema" / "mexican-train-2.schema.json"
     return json.loads(text.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+# -- the values of the layers above ---------------------------------------------------
+
+
+def write_value(value: object, kind: type) -> Any:
+    """Return *value*, an attrs value of *kind*, as documents write their fields.
+
+    For a layer above that saves values of its own as JSON (a simulation's result): its
+    `Rules` are written as a state document's are, pluggable rules named by class.
+
+    Raises:
+        TypeError: if *value* holds a pluggable rule that is not a public class of
+            ``mexican_train`` (or ``mexican_train.variants``): JSON could not name it.
+
+    >>> from mexican_train._core.rules import HUB, Rules
+    >>> write_value(HUB, Rules)["first_turn"] is None
+    True
+    """
+    return _CONVERTER.unstructure(value, kind)
+
+
+def read_value(value: object, kind: type[_T], path: str = "$") -> _T:
+    """Return *value*, a JSON value (untrusted), read as *kind* as documents read their fields.
+
+    Strictly: a bool is not a whole number, a field unknown to *kind* is refused, and
+    pluggable rules are looked up among public names only.
+
+    Raises:
+        SchemaError: if anything is wrong; ``error.path`` says where, from *path*.
+
+    >>> from mexican_train._core.rules import HUB, Rules
+    >>> read_value(write_value(HUB, Rules), Rules) == HUB
+    True
+    """
+    return _structure(value, kind, path)

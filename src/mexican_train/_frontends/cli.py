@@ -1143,7 +1143,8 @@ def simulate(
     """Simulate many games between bots.
 
     Prints wins and mean scores with 95% confidence intervals for each
-    player (--json for the whole result).  An interval never reaches below
+    player (--json for the whole result with its settings, rules and
+    seed, which SimulationResult.from_dict reads).  An interval never reaches below
     the smallest score the rules allow (0 unless the double-blank scores
     less, E3).  The same seed gives the same numbers with any number of
     --workers.  A progress bar shows on a terminal only.
@@ -1175,8 +1176,7 @@ def simulate(
         if executor is not None:
             executor.shutdown(cancel_futures=True)
     if as_json:
-        data = {"rules": rules_label(chosen), **result.to_dict()}
-        click.echo(json.dumps(data, indent=2))
+        click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(f"Rules: {rules_label(chosen)}")
         click.echo(result.report())
