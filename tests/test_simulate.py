@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import gc
 import json
 import math
@@ -641,3 +642,38 @@ def test_a_saved_result_that_is_wrong_is_refused_where_it_is_wrong(
     with pytest.raises(SchemaError) as raised:
         SimulationResult.from_dict(data)
     assert raised.value.path == path
+
+
+def test_e5_wins_ties_and_intervals_agree_with_a_count_by_hand() -> None:
+    """Every game replayed by hand: scores, wins, shared wins (E5) and Student's interval."""
+    rules = attrs.evolve(SMALL, rounds=1, tie_break=False)  # E5: ties stand
+    players = (RandomPlayer(seed=1), GreedyPlayer(), RandomPlayer(seed=2))
+    result = simulate(players, rules, games=6, seed=27)
+    scores: list[list[int]] = [[], [], []]
+    wins, shared = [0, 0, 0], [0, 0, 0]
+    for number in range(6):
+        by_seat = [(seat + number) % 3 for seat in range(3)]  # player (s + i) mod n in seat s
+        seated = [copy.deepcopy(players[by_seat[seat]]) for seat in range(3)]  # fresh copies
+        state = new_game(3, rules, seed=game_seed(27, number))
+        while not state.is_over:
+            seat = state.current_player
+            if seat is None:
+                state = apply(state, NextRound())
+                continue
+            state = apply(state, seated[seat].choose(view(state, seat), legal_moves(state)))
+        for seat, score in enumerate(state.scores):
+            scores[by_seat[seat]].append(score)
+        for seat in state.winners:
+            wins[by_seat[seat]] += 1
+            shared[by_seat[seat]] += len(state.winners) > 1
+    assert sum(shared) > 0  # a tie happened, counted for each player in it
+    assert result.wins == tuple(wins)
+    assert [p.shared_wins for p in result.player_stats] == shared
+    for stats, mine in zip(result.player_stats, scores, strict=True):
+        mean, stdev = sum(mine) / 6, statistics.stdev(mine)
+        half = 2.570581836 * stdev / math.sqrt(6)  # Student's t, 5 degrees of freedom
+        assert stats.score.count == 6
+        assert stats.score.mean == pytest.approx(mean)
+        assert stats.score.stdev == pytest.approx(stdev)
+        assert (stats.score.low, stats.score.high) == pytest.approx((mean - half, mean + half))
+        assert (stats.score.minimum, stats.score.maximum) == (min(mine), max(mine))
