@@ -1632,3 +1632,40 @@ def test_rules_fits_an_80_column_terminal(args: list[str]) -> None:
     result = run("rules", *args)
     assert result.exit_code == 0, result.output
     assert _widest(result.stdout) <= 79
+
+
+CTRL_C_BOT = """
+class CtrlC:  # plays the first move; Ctrl-C strikes during the 1000th choice of the run
+    choices = 0
+
+    def choose(self, view, moves):
+        type(self).choices += 1
+        if type(self).choices == 1000:
+            raise KeyboardInterrupt
+        return moves[0]
+"""
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["report", "json"])
+def test_ctrl_c_stops_simulate_with_the_results_of_the_games_done(
+    as_json: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C ends simulate (130) with the results of the games that finished, then says so."""
+    (tmp_path / "ctrl_c_bot.py").write_text(CTRL_C_BOT)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delitem(sys.modules, "ctrl_c_bot", raising=False)
+    args = ["simulate", "-r", "short-game", "-n", "50", "-p", "2", "--bots", "ctrl_c_bot:CtrlC"]
+    result = run(*args, *(["--json"] if as_json else []))
+    assert result.exit_code == 130, result.output
+    done = re.fullmatch(
+        r"Error: interrupted after (\d+) of 50 games; the results above are theirs\n",
+        result.stderr,
+    )
+    assert done is not None, result.stderr
+    played = int(done.group(1))
+    assert 0 < played < 50
+    if as_json:
+        saved = SimulationResult.from_dict(json.loads(result.stdout))
+        assert (saved.completed_games, saved.games) == (played, 50)
+    else:
+        assert result.stdout.startswith(f"Rules: short-game\n{played} games, 2 players")

@@ -45,7 +45,7 @@ from mexican_train import (
     view,
 )
 from mexican_train.serialize import SchemaError
-from mexican_train.simulation import RuleCounters, Summary, game_seed
+from mexican_train.simulation import RuleCounters, SimulationInterrupted, Summary, game_seed
 from mexican_train.variants import combine, variant_name
 
 _T = TypeVar("_T")
@@ -677,3 +677,53 @@ def test_e5_wins_ties_and_intervals_agree_with_a_count_by_hand() -> None:
         assert stats.score.stdev == pytest.approx(stdev)
         assert (stats.score.low, stats.score.high) == pytest.approx((mean - half, mean + half))
         assert (stats.score.minimum, stats.score.maximum) == (min(mine), max(mine))
+
+
+class _CtrlC:
+    """A progress function that raises KeyboardInterrupt, as Ctrl-C does, after *after* games."""
+
+    def __init__(self, after: int) -> None:
+        self.after, self.done = after, 0
+
+    def __call__(self, games: int) -> None:
+        self.done += games
+        if self.done >= self.after:
+            raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("pooled", [False, True], ids=["here", "process pool"])
+def test_ctrl_c_ends_a_simulation_with_the_result_of_the_games_done(pooled: bool) -> None:
+    """The first games' result, as if they had been asked for, but for the games asked."""
+    players: list[Player] = [SeatZeroCheater(), GreedyPlayer(), RandomPlayer(seed=3)]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        executor = pool if pooled else None
+        with pytest.raises(SimulationInterrupted, match="interrupted after 4 of 9 games") as raised:
+            simulate(players, SMALL, 9, 4, executor, batch_size=2, progress=_CtrlC(3))
+    assert isinstance(raised.value, KeyboardInterrupt)
+    done = raised.value.result
+    assert done == attrs.evolve(simulate(players, SMALL, games=4, seed=4), games=9)
+    assert done.illegal_moves  # a game stopped at an illegal move is kept too
+
+
+class _CtrlCInChoose:
+    """Plays the first move; Ctrl-C strikes during its 300th choice of the simulation."""
+
+    name = "first"
+    choices = 0  # of every copy, in this process
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        type(self).choices += 1
+        if type(self).choices == 300:
+            raise KeyboardInterrupt
+        return moves[0]
+
+
+def test_ctrl_c_in_the_middle_of_a_game_drops_that_game_alone() -> None:
+    players: list[Player] = [_CtrlCInChoose(), GreedyPlayer()]
+    with pytest.raises(SimulationInterrupted) as raised:
+        simulate(players, SMALL, games=20, seed=2)
+    done = raised.value.result
+    assert 0 < done.completed_games < 20
+    _CtrlCInChoose.choices = -(10**9)  # no Ctrl-C this time
+    again = simulate(players, SMALL, games=done.completed_games, seed=2)
+    assert done == attrs.evolve(again, games=20)

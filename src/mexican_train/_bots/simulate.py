@@ -972,12 +972,55 @@ def simulate(
         results = executor.map(_play_batch, list(batches))
     # Each game is summed in as it comes, and dropped: memory does not grow with games.
     totals = _Totals(len(players))
-    for batch in results:
-        for game in batch:
-            totals.add(game)
-        if progress is not None:
-            progress(len(batch))
+    try:
+        for batch in results:
+            for game in batch:
+                totals.add(game)
+            if progress is not None:
+                progress(len(batch))
+    except KeyboardInterrupt as interrupt:
+        if isinstance(interrupt, SimulationInterrupted):  # a simulation a player runs
+            raise
+        # Ctrl-C: the games summed so far are a result, kept; the batch in play is not.
+        raise SimulationInterrupted(
+            totals.result(named, rules, games, seed, rotate_seats)
+        ) from interrupt
     return totals.result(named, rules, games, seed, rotate_seats)
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped `simulate`: *result* holds what the games that came back found.
+
+    A `KeyboardInterrupt`, so that it ends a program as Ctrl-C does unless caught.
+    Games are summed in a batch at a time, as each batch comes back; the batches in
+    play are dropped.  In this process, and on an executor whose ``map`` gives the
+    batches back in order (`concurrent.futures`', ``multiprocessing.Pool``'s, Dask's),
+    the games summed are the first ones: *result* is that of ``simulate`` asked for
+    that many games, but for its ``games``, which are the games asked for.
+
+    Attributes:
+        result: the `SimulationResult` of the games summed before Ctrl-C.
+
+    >>> from mexican_train.players import GreedyPlayer
+    >>> def ctrl_c(games: int) -> None:
+    ...     raise KeyboardInterrupt  # as Ctrl-C does, after the first game
+    >>> try:
+    ...     simulate([GreedyPlayer(), GreedyPlayer()], STANDARD, games=5, progress=ctrl_c)
+    ... except SimulationInterrupted as interrupted:
+    ...     print(interrupted)
+    ...     result = interrupted.result
+    interrupted after 1 of 5 games
+    >>> result.completed_games, result.games
+    (1, 5)
+    """
+
+    def __init__(self, result: SimulationResult) -> None:
+        played = result.completed_games + len(result.illegal_moves)
+        super().__init__(f"interrupted after {played} of {result.games} games")
+        self.result = result
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SimulationInterrupted, (self.result,))
 
 
 def _pickles(executor: object) -> bool:

@@ -32,7 +32,13 @@ from .._bots.coach import analyze as run_analysis
 from .._bots.names import BOT_TIMER, BOTS, player_name
 from .._bots.players import Player
 from .._bots.search import SearchPlayer
-from .._bots.simulate import PlayerFailure, illegal_move_said, observers_of, tell
+from .._bots.simulate import (
+    PlayerFailure,
+    SimulationInterrupted,
+    illegal_move_said,
+    observers_of,
+    tell,
+)
 from .._bots.simulate import simulate as run_simulation
 from .._catalogue.variants import (
     combine,
@@ -1147,7 +1153,8 @@ def simulate(
     seed, which SimulationResult.from_dict reads).  An interval never reaches below
     the smallest score the rules allow (0 unless the double-blank scores
     less, E3).  The same seed gives the same numbers with any number of
-    --workers.  A progress bar shows on a terminal only.
+    --workers.  A progress bar shows on a terminal only.  Ctrl-C stops the
+    games and prints the results of those that finished (status 130).
     """
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
@@ -1155,6 +1162,7 @@ def simulate(
     executor: Executor | None = None
     if workers > 1:  # Ctrl-C is this process's to answer (_stop_workers)
         executor = ProcessPoolExecutor(workers, initializer=signal.signal, initargs=_NO_SIGINT)
+    interrupted: SimulationInterrupted | None = None
     try:
         with click.progressbar(
             length=games,
@@ -1168,18 +1176,24 @@ def simulate(
                 rotate_seats=not fixed_seats, progress=bar.update,
                 names=[name for name, _ in seated],
             )  # fmt: skip
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         if executor is not None:
             _stop_workers(executor)
-        raise
+        if not isinstance(interrupt, SimulationInterrupted):
+            raise
+        interrupted, result = interrupt, interrupt.result  # Ctrl-C: report the games done
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)
+    if interrupted is not None and not result.completed_games + len(result.illegal_moves):
+        _fail(str(interrupted), _EXIT_INTERRUPTED)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
         click.echo(f"Rules: {rules_label(chosen)}")
         click.echo(result.report())
+    if interrupted is not None:
+        _fail(f"{interrupted}; the results above are theirs", _EXIT_INTERRUPTED)
     if result.illegal_moves:
         count = len(result.illegal_moves)
         raise click.ClickException(
