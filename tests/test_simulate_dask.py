@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
+import pytest
 from distributed import Client, LocalCluster
 
 from mexican_train import (
@@ -13,7 +16,10 @@ from mexican_train import (
     RandomPlayer,
     simulate,
 )
+from repo_scripts import load_script
 from test_simulate import Remembering
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_dask_cluster_gives_the_same_result_as_one_process() -> None:
@@ -33,3 +39,15 @@ def test_a_dask_cluster_gives_the_same_result_as_one_process() -> None:
     assert on_dask == alone
     assert in_batches == alone
     assert on_dask.completed_games == 12
+
+
+@pytest.mark.parametrize("scheduler", ["threads", "processes"])
+def test_dasks_own_schedulers_give_the_same_result_as_one_process(scheduler: str) -> None:
+    """Dask without ``distributed``: examples/simulation.py's DaskMap, a bag a batch a partition."""
+    example = load_script(ROOT / "examples" / "simulation.py", "simulation_example")
+    rules = attrs.evolve(STANDARD, max_pip=6)
+    bots: list[Player] = [GreedyPlayer(), RandomPlayer(seed=2), Remembering()]
+    alone = simulate(bots, rules, games=7, seed=5)
+    for size in (1, 3, 7):
+        on_dask = simulate(bots, rules, 7, 5, example.DaskMap(scheduler), batch_size=size)
+        assert on_dask == alone
