@@ -15,7 +15,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import attrs
 import pytest
@@ -727,3 +727,33 @@ def test_ctrl_c_in_the_middle_of_a_game_drops_that_game_alone() -> None:
     _CtrlCInChoose.choices = -(10**9)  # no Ctrl-C this time
     again = simulate(players, SMALL, games=done.completed_games, seed=2)
     assert done == attrs.evolve(again, games=20)
+
+
+class _Recording:
+    """Plays nothing: records how many batches each call of map is given, and how many
+    calls were made before the results of the first were read."""
+
+    def __init__(self) -> None:
+        self.given: list[int] = []
+        self.before_read: int | None = None
+
+    def map(self, function: Callable[[_T], _S], items: list[_T], /) -> Iterator[_S]:
+        self.given.append(len(items))
+        return self._results(len(items))
+
+    def _results(self, count: int) -> Iterator[_S]:
+        if self.before_read is None:
+            self.before_read = len(self.given)
+        for _ in range(count):
+            yield cast(_S, [])  # a batch whose games all went missing
+
+
+def test_an_executor_is_given_the_batches_a_window_at_a_time() -> None:
+    """Its futures (a task each on Dask) cost memory: 100,000 batches go a few thousand at a
+    time, the next window sent before the last one's results are read."""
+    recording = _Recording()
+    simulate(BOTS, SMALL, games=100_000, seed=1, executor=recording, batch_size=1)
+    assert sum(recording.given) == 100_000
+    assert len(recording.given) > 10
+    assert max(recording.given) <= 5_000
+    assert recording.before_read == 2

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import math
 import pickle
 import statistics
@@ -835,6 +836,35 @@ def _batches(
         yield _Batch(players, names, rules, seed, rotate, start, min(start + size, games), sent)
 
 
+#: How many batches `simulate` hands an executor at a time.  An executor's ``map`` sends
+#: every item it is given at once, and keeps a future of each (some 2 kB, and a task for a
+#: Dask scheduler), so a window bounds that memory: 200,000 games and more in batches of
+#: 50, two windows (the next one sent before the last is read) hold some 16 MB.
+_WINDOW: Final = 4096
+
+
+def _mapped(executor: SupportsMap, batches: Iterator[_Batch]) -> Iterator[list[_Game]]:
+    """Return *executor*'s results of *batches*, given it `_WINDOW` batches at a time.
+
+    The next window is sent before the results of the last are read, so that the
+    workers do not wait for them; a ``map`` that returns a list, once the batches are
+    played (``multiprocessing.Pool``'s), is read at once.
+    """
+    pending: Iterable[list[_Game]] = ()
+    while True:
+        # A list, not a generator: Dask's executor refuses to map over iterators.
+        window = list(itertools.islice(batches, _WINDOW))
+        if not window:
+            break
+        sent = executor.map(_play_batch, window)
+        yield from pending
+        pending = sent
+        if isinstance(sent, list):
+            yield from pending
+            pending = ()
+    yield from pending
+
+
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
 
@@ -884,7 +914,8 @@ def simulate(
         rules: the rules to play by.
         games: how many games, at least 1.
         seed: the seed every game's seed comes from.
-        executor: run batches of games on it with ``executor.map``: any object (`SupportsMap`)
+        executor: run batches of games on it with ``executor.map``, 4,096 batches a call
+            (the next call made before the last one's results are read): any object (`SupportsMap`)
             whose ``map(function, items)`` gives ``function(item)`` for each item,
             e.g. a `concurrent.futures.ProcessPoolExecutor`, a Dask cluster's
             ``client.get_executor()``, a ``multiprocessing.Pool`` or Ray's
@@ -964,12 +995,8 @@ def simulate(
     _check_copies(players, named, _pickles(executor))
     sent = executor is not None
     batches = _batches(players, named, rules, games, seed, rotate_seats, batch_size, sent)
-    results: Iterable[list[_Game]]
-    if executor is None:
-        results = map(_play_batch, batches)  # lazily: a batch is made when it is played
-    else:
-        # A list, not a generator: Dask's executor refuses to map over iterators.
-        results = executor.map(_play_batch, list(batches))
+    # Here lazily, a batch made when it is played; on an executor a window at a time.
+    results = map(_play_batch, batches) if executor is None else _mapped(executor, batches)
     # Each game is summed in as it comes, and dropped: memory does not grow with games.
     totals = _Totals(len(players))
     try:
