@@ -14,7 +14,7 @@ import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TypeVar, cast
 
 import attrs
@@ -757,3 +757,63 @@ def test_an_executor_is_given_the_batches_a_window_at_a_time() -> None:
     assert len(recording.given) > 10
     assert max(recording.given) <= 5_000
     assert recording.before_read == 2
+
+
+class _ReadFuture(Future[_T]):
+    """A future that tells its executor when its result is read."""
+
+    def __init__(self, executor: _Instant) -> None:
+        super().__init__()
+        self.executor = executor
+
+    def result(self, timeout: float | None = None) -> _T:
+        self.executor.read += 1
+        return super().result(timeout)
+
+
+class _Instant(Executor):
+    """Plays nothing (each batch's games go missing); counts the futures given and not read."""
+
+    def __init__(self) -> None:
+        self.submitted = self.read = self.most_unread = 0
+
+    def submit(self, fn: Callable[..., _T], /, *args: object, **kwargs: object) -> Future[_T]:
+        self.submitted += 1
+        self.most_unread = max(self.most_unread, self.submitted - self.read)
+        future: Future[_T] = _ReadFuture(self)
+        future.set_result(cast(_T, []))
+        return future
+
+
+def test_an_executor_has_a_few_thousand_batches_at_most_unread() -> None:
+    """Each is a future (a task on Dask) in memory: 100,000 batches are not sent at once."""
+    instant = _Instant()
+    simulate(BOTS, SMALL, games=100_000, seed=1, executor=instant, batch_size=1)
+    assert instant.submitted == instant.read == 100_000
+    assert 1_000 < instant.most_unread <= 10_000
+
+
+class _CountsGames:
+    """Plays the first move; counts the games begun, by the copies made of it (one a game)."""
+
+    copies = 0
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return moves[0]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _CountsGames:
+        type(self).copies += 1
+        return _CountsGames()
+
+
+def test_ctrl_c_cancels_the_batches_an_executor_has_not_begun() -> None:
+    """The pool's shutdown, at the end of its ``with`` block, waits only for the games in play."""
+    with (
+        ThreadPoolExecutor(max_workers=1) as pool,
+        pytest.raises(SimulationInterrupted) as raised,  # kept, as a caller keeps it
+    ):
+        simulate([_CountsGames(), GreedyPlayer()], SMALL, 60, 1, pool, batch_size=1,
+                 progress=_CtrlC(2))  # fmt: skip
+    begun = _CountsGames.copies - 1  # simulate tries a copy first
+    assert raised.value.result.completed_games == 2
+    assert begun < 10

@@ -19,8 +19,9 @@ import pickle
 import statistics
 import sys
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, Protocol, TypeVar, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast, runtime_checkable
 
 import attrs
 
@@ -36,6 +37,9 @@ from .._formats.events import Event, derive_events, redact_events
 from .._formats.serialize import SchemaError, read_value, write_value
 from .names import player_name
 from .players import Player
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 # Student's t for a two-sided 95% interval, by degrees of freedom 1 to 30.
 _T95 = (
@@ -836,20 +840,39 @@ def _batches(
         yield _Batch(players, names, rules, seed, rotate, start, min(start + size, games), sent)
 
 
-#: How many batches `simulate` hands an executor at a time.  An executor's ``map`` sends
-#: every item it is given at once, and keeps a future of each (some 2 kB, and a task for a
-#: Dask scheduler), so a window bounds that memory: 200,000 games and more in batches of
-#: 50, two windows (the next one sent before the last is read) hold some 16 MB.
+#: How many batches `simulate` hands an executor at a time.  An executor keeps a future
+#: of each batch it is given (some 2 kB, and a task for a Dask scheduler), so a window
+#: bounds that memory: 200,000 games and more in batches of 50, two windows hold some
+#: 16 MB.
 _WINDOW: Final = 4096
 
 
 def _mapped(executor: SupportsMap, batches: Iterator[_Batch]) -> Iterator[list[_Game]]:
-    """Return *executor*'s results of *batches*, given it `_WINDOW` batches at a time.
+    """Return *executor*'s results of *batches*, in order, with `_WINDOW` to 2 `_WINDOW`
+    batches sent at a time.
 
-    The next window is sent before the results of the last are read, so that the
-    workers do not wait for them; a ``map`` that returns a list, once the batches are
-    played (``multiprocessing.Pool``'s), is read at once.
+    A `concurrent.futures.Executor` (Dask's among them) is given each batch as one
+    returns, and the batches not yet played are cancelled when the results are closed
+    (at Ctrl-C).  Any other ``map`` is called with a window of batches, the next
+    window sent before the last one's results are read, so that the workers do not
+    wait for them; a ``map`` that returns a list once the batches are played
+    (``multiprocessing.Pool``'s) is read at once.
     """
+    # An Executor's module is loaded once there is one: it is not imported for nothing.
+    module = sys.modules.get("concurrent.futures")
+    if module is not None and isinstance(executor, module.Executor):
+        futures: deque[Future[list[_Game]]] = deque()
+        try:
+            for batch in batches:
+                futures.append(executor.submit(_play_batch, batch))
+                if len(futures) == 2 * _WINDOW:
+                    yield futures.popleft().result()
+            while futures:
+                yield futures.popleft().result()
+        finally:
+            for future in futures:
+                future.cancel()
+        return
     pending: Iterable[list[_Game]] = ()
     while True:
         # A list, not a generator: Dask's executor refuses to map over iterators.
@@ -914,9 +937,9 @@ def simulate(
         rules: the rules to play by.
         games: how many games, at least 1.
         seed: the seed every game's seed comes from.
-        executor: run batches of games on it with ``executor.map``, 4,096 batches a call
-            (the next call made before the last one's results are read): any object (`SupportsMap`)
-            whose ``map(function, items)`` gives ``function(item)`` for each item,
+        executor: run batches of games on it, 4,096 to 8,192 batches at a time (its
+            ``submit`` for a `concurrent.futures.Executor`, else its ``map``): any object
+            (`SupportsMap`) whose ``map(function, items)`` gives ``function(item)`` for each item,
             e.g. a `concurrent.futures.ProcessPoolExecutor`, a Dask cluster's
             ``client.get_executor()``, a ``multiprocessing.Pool`` or Ray's
             ``ray.util.multiprocessing.Pool``; None plays them here, one after another.
@@ -1006,6 +1029,9 @@ def simulate(
             if progress is not None:
                 progress(len(batch))
     except KeyboardInterrupt as interrupt:
+        close = getattr(results, "close", None)
+        if close is not None:  # the batches an executor has not begun are not played
+            close()
         if isinstance(interrupt, SimulationInterrupted):  # a simulation a player runs
             raise
         # Ctrl-C: the games summed so far are a result, kept; the batch in play is not.
@@ -1020,7 +1046,8 @@ class SimulationInterrupted(KeyboardInterrupt):
 
     A `KeyboardInterrupt`, so that it ends a program as Ctrl-C does unless caught.
     Games are summed in a batch at a time, as each batch comes back; the batches in
-    play are dropped.  In this process, and on an executor whose ``map`` gives the
+    play are dropped, and those a `concurrent.futures.Executor` has not begun are
+    cancelled.  In this process, and on an executor whose ``map`` gives the
     batches back in order (`concurrent.futures`', ``multiprocessing.Pool``'s, Dask's),
     the games summed are the first ones: *result* is that of ``simulate`` asked for
     that many games, but for its ``games``, which are the games asked for.
