@@ -967,6 +967,8 @@ def simulate(
             *rotate_seats* is not a bool, or *names* is not one str per player.
         RuntimeError: if a player's exception, in a game played by *executor*, cannot
             be pickled and made again: its type, message, notes and traceback as text.
+        SimulationInterrupted: at Ctrl-C (a `KeyboardInterrupt`), with the result of
+            the games that finished.
 
     A player's own exception, from ``choose`` or ``observe``, goes on as it is, noted
     with the player, its seat, the game, the round and the game's seed; so does the
