@@ -45,7 +45,13 @@ from mexican_train import (
     view,
 )
 from mexican_train.serialize import SchemaError
-from mexican_train.simulation import RuleCounters, SimulationInterrupted, Summary, game_seed
+from mexican_train.simulation import (
+    ILLEGAL_MOVES_KEPT,
+    RuleCounters,
+    SimulationInterrupted,
+    Summary,
+    game_seed,
+)
 from mexican_train.variants import combine, variant_name
 
 _T = TypeVar("_T")
@@ -817,3 +823,25 @@ def test_ctrl_c_cancels_the_batches_an_executor_has_not_begun() -> None:
     begun = _CountsGames.copies - 1  # simulate tries a copy first
     assert raised.value.result.completed_games == 2
     assert begun < 10
+
+
+class _Stubborn:
+    """Passes though it must play (P7): every game it plays stops at once."""
+
+    name = "stubborn"
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        return Pass()
+
+
+def test_the_illegal_moves_of_the_first_games_are_kept_and_all_are_counted() -> None:
+    """Memory does not grow with games a player stops: the first ILLEGAL_MOVES_KEPT are
+    listed, in whatever order the games came back, and every one is counted."""
+    players: list[Player] = [_Stubborn(), GreedyPlayer()]
+    result = simulate(players, SMALL, games=250, seed=3)
+    assert result.stopped_games == result.player_stats[0].illegal_moves == 250
+    assert [illegal.game for illegal in result.illegal_moves] == list(range(ILLEGAL_MOVES_KEPT))
+    assert simulate(players, SMALL, 250, 3, _Backwards(), batch_size=7) == result
+    assert result.report().endswith("\nand 150 more games stopped at an illegal move")
+    with pytest.raises(SimulationInterrupted, match="interrupted after 120 of 250 games"):
+        simulate(players, SMALL, games=250, seed=3, progress=_CtrlC(120))

@@ -13,6 +13,7 @@ the same `SimulationResult` either way.
 """
 
 from ._bots.simulate import (
+    ILLEGAL_MOVES_KEPT,
     IllegalMove,
     PlayerStats,
     RuleCounters,
@@ -25,6 +26,7 @@ from ._bots.simulate import (
 )
 
 __all__ = [
+    "ILLEGAL_MOVES_KEPT",
     "IllegalMove",
     "PlayerStats",
     "RuleCounters",

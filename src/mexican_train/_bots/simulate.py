@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import heapq
 import itertools
 import math
 import pickle
@@ -305,8 +306,10 @@ class SimulationResult:
 
     Players are listed in the order they were given to `simulate`, whatever
     seats they took.  Scores and wins count the games that finished; a game
-    in which a player made an illegal move stops there, is listed in
-    ``illegal_moves`` and counts for nobody.
+    in which a player made an illegal move stops there, counts for nobody, and is
+    counted in the player's `PlayerStats` and listed in ``illegal_moves`` (the first
+    `ILLEGAL_MOVES_KEPT` of them: a player that breaks the rules in every game of a
+    large simulation would fill the memory with them).
 
     Attributes:
         players: the players' names.
@@ -320,7 +323,8 @@ class SimulationResult:
         round_turns: turns per round (a turn ends when play passes on).
         round_tiles: tiles played per round.
         counters: how often each rule situation came up.
-        illegal_moves: every illegal move, in game order.
+        illegal_moves: the illegal moves of the first `ILLEGAL_MOVES_KEPT` games
+            stopped by one (by game number, whatever order the games finished in).
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
     >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=4, seed=1)
@@ -345,6 +349,11 @@ class SimulationResult:
     def blocked_rate(self) -> float:
         """The share of rounds that ended blocked (E2), from 0 to 1."""
         return self.counters.rounds_blocked / self.rounds if self.rounds else 0.0
+
+    @property
+    def stopped_games(self) -> int:
+        """The games stopped at an illegal move, listed in ``illegal_moves`` or not."""
+        return sum(p.illegal_moves for p in self.player_stats)
 
     @property
     def wins(self) -> tuple[int, ...]:
@@ -453,8 +462,16 @@ class SimulationResult:
                 f"game {illegal.game}, round {illegal.round_number}: "
                 + illegal_move_said(who, illegal.move, illegal.reason)
             )
+        more = self.stopped_games - len(self.illegal_moves)
+        if more > 0:
+            lines.append(
+                f"and {more} more game{'s' if more > 1 else ''} stopped at an illegal move"
+            )
         return "\n".join(lines)
 
+
+#: How many illegal moves a `SimulationResult` lists: those of the first games stopped by one.
+ILLEGAL_MOVES_KEPT: Final = 100
 
 #: What `SimulationResult.to_dict` works out from the fields, and `from_dict` does not read.
 _WORKED_OUT: Final = frozenset({"variant", "blocked_rate"})
@@ -1049,10 +1066,11 @@ class SimulationInterrupted(KeyboardInterrupt):
     A `KeyboardInterrupt`, so that it ends a program as Ctrl-C does unless caught.
     Games are summed in a batch at a time, as each batch comes back; the batches in
     play are dropped, and those a `concurrent.futures.Executor` has not begun are
-    cancelled.  In this process, and on an executor whose ``map`` gives the
-    batches back in order (`concurrent.futures`', ``multiprocessing.Pool``'s, Dask's),
-    the games summed are the first ones: *result* is that of ``simulate`` asked for
-    that many games, but for its ``games``, which are the games asked for.
+    cancelled.  In this process, and on an executor that gives the batches back in
+    order (a `concurrent.futures.Executor`, Dask's among them, or a
+    ``multiprocessing.Pool``), the games summed are the first ones: *result* is that
+    of ``simulate`` asked for that many games, but for its ``games``, which are the
+    games asked for.
 
     Attributes:
         result: the `SimulationResult` of the games summed before Ctrl-C.
@@ -1071,7 +1089,7 @@ class SimulationInterrupted(KeyboardInterrupt):
     """
 
     def __init__(self, result: SimulationResult) -> None:
-        played = result.completed_games + len(result.illegal_moves)
+        played = result.completed_games + result.stopped_games
         super().__init__(f"interrupted after {played} of {result.games} games")
         self.result = result
 
@@ -1151,12 +1169,15 @@ class _Totals:
         self.turns = _Sums()
         self.tiles = _Sums()
         self.counters = RuleCounters()
-        self.illegal: list[IllegalMove] = []
+        # The illegal moves of the first games stopped by one: a heap, the last game on top.
+        self.illegal: list[tuple[int, IllegalMove]] = []
 
     def add(self, game: _Game) -> None:
         if game.illegal is not None:  # a stopped game counts for nobody
-            self.illegal.append(game.illegal)
             self.illegal_moves[game.illegal.player_index] += 1
+            heapq.heappush(self.illegal, (-game.illegal.game, game.illegal))
+            if len(self.illegal) > ILLEGAL_MOVES_KEPT:
+                heapq.heappop(self.illegal)
             return
         self.finished += 1
         for sums, score in zip(self.scores, game.scores, strict=True):
@@ -1183,9 +1204,5 @@ class _Totals:
         return SimulationResult(
             names, rules, games, seed, rotate, self.finished, stats, self.turns.count,
             self.turns.summary(), self.tiles.summary(), self.counters,
-            tuple(sorted(self.illegal, key=_game_number)),
+            tuple(illegal for _, illegal in sorted(self.illegal, reverse=True)),
         )  # fmt: skip
-
-
-def _game_number(illegal: IllegalMove) -> int:
-    return illegal.game

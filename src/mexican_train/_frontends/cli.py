@@ -1185,7 +1185,7 @@ def simulate(
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)
-    if interrupted is not None and not result.completed_games + len(result.illegal_moves):
+    if interrupted is not None and not result.completed_games + result.stopped_games:
         _fail(str(interrupted), _EXIT_INTERRUPTED)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
@@ -1194,8 +1194,8 @@ def simulate(
         click.echo(result.report())
     if interrupted is not None:
         _fail(f"{interrupted}; the results above are theirs", _EXIT_INTERRUPTED)
-    if result.illegal_moves:
-        count = len(result.illegal_moves)
+    if result.stopped_games:
+        count = result.stopped_games
         raise click.ClickException(
             f"{count} game{'s' if count > 1 else ''} stopped at an illegal move "
             f"({'illegal_moves in the JSON' if as_json else 'listed above'})"
