@@ -638,6 +638,10 @@ def test_a_result_of_rules_json_cannot_name_reads_back_with_them_given() -> None
         (lambda data: data["player_stats"][0].update(wins=True), "$.player_stats[0].wins"),
         (lambda data: data.pop("seed"), "$.seed"),
         (lambda data: data["rules"].update(max_pip="six"), "$.rules.max_pip"),
+        (lambda data: data["player_stats"].pop(), "$.player_stats"),
+        (lambda data: data["player_stats"][0].update(name="me"), "$.player_stats"),
+        (lambda data: data.update(games=0), "$.completed_games"),
+        (lambda data: data["player_stats"][1].update(illegal_moves=1), "$.completed_games"),
     ],
 )
 def test_a_saved_result_that_is_wrong_is_refused_where_it_is_wrong(

@@ -418,14 +418,26 @@ class SimulationResult:
         if rules is not None:
             # Read with stand-in rules, which the given ones then replace.
             fields["rules"] = write_value(STANDARD, Rules)
-            return attrs.evolve(read_value(fields, cls), rules=rules)
-        if "rules" in fields and fields["rules"] is None:
+        elif "rules" in fields and fields["rules"] is None:
             raise SchemaError(
                 "$.rules",
                 "the rules are written null (a pluggable rule of your own class, which JSON "
                 "cannot name): give them, from_dict(data, rules=...)",
             )
-        return read_value(fields, cls)
+        result = read_value(fields, cls)
+        names = [stats.name for stats in result.player_stats]
+        if names != list(result.players):
+            raise SchemaError(
+                "$.player_stats",
+                f"the stats are of {shown(names)}, not the players, {shown(result.players)}",
+            )
+        if result.completed_games + result.stopped_games > result.games:
+            raise SchemaError(
+                "$.completed_games",
+                f"{result.completed_games} games finished and {result.stopped_games} stopped "
+                f"at an illegal move: more than the {result.games} games played",
+            )
+        return result if rules is None else attrs.evolve(result, rules=rules)
 
     def report(self) -> str:
         """Return a plain-text table of the results, for terminals and logs.
