@@ -849,3 +849,31 @@ def test_the_illegal_moves_of_the_first_games_are_kept_and_all_are_counted() -> 
     assert result.report().endswith("\nand 150 more games stopped at an illegal move")
     with pytest.raises(SimulationInterrupted, match="interrupted after 120 of 250 games"):
         simulate(players, SMALL, games=250, seed=3, progress=_CtrlC(120))
+
+
+class _StopsIterating:
+    """Raises StopIteration on its 500th choice in this process: a bug of its own."""
+
+    name = "stops"
+    choices = 0
+
+    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+        type(self).choices += 1
+        if type(self).choices == 500:
+            raise StopIteration("my bug")
+        return moves[0]
+
+
+@pytest.mark.parametrize("threads", [False, True], ids=["here", "thread pool"])
+def test_a_player_that_raises_stop_iteration_ends_the_simulation_with_a_runtime_error(
+    threads: bool,
+) -> None:
+    """Raised on, StopIteration would end the loop over the games as if all were played,
+    and drop the games after it without a word."""
+    _StopsIterating.choices = 0
+    with ThreadPoolExecutor(max_workers=2) as pool, pytest.raises(RuntimeError) as raised:
+        simulate([_StopsIterating(), GreedyPlayer()], SMALL, 10, 1, pool if threads else None)
+    assert str(raised.value).startswith("StopIteration('my bug') cannot go on as it is")
+    if sys.version_info >= (3, 11):
+        (note,) = raised.value.__notes__
+        assert note.startswith("raised by the player 'stops' at seat ")

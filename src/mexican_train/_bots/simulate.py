@@ -562,6 +562,8 @@ def _play_batch(batch: _Batch) -> list[_Game]:
     # Module level, so that every executor can pickle it by reference.
     try:
         return [_play_game(batch, number) for number in range(batch.start, batch.stop)]
+    except StopIteration as error:  # a player's (or a rule's) own
+        raise _stopped(error) from error
     except Exception as error:
         if not batch.sent or _comes_back(error):
             raise
@@ -569,6 +571,22 @@ def _play_batch(batch: _Batch) -> list[_Game]:
     # Raised here, the RuntimeError has no context: a pickle that sends an exception's
     # context too (tblib's, which Dask installs) would send the exception again.
     raise RuntimeError(told)
+
+
+def _stopped(error: StopIteration) -> RuntimeError:
+    """Return *error*, a StopIteration of a player's code, as a RuntimeError with its notes.
+
+    Raised on as it is, it would end the loop over the batches that meets it as if
+    every game were played, and the games after it would be dropped without a word:
+    in a generator, Python turns it into a RuntimeError for that reason (PEP 479).
+    """
+    told = RuntimeError(
+        f"{error!r} cannot go on as it is: it would end the loop over the games "
+        "as if every one were played"
+    )
+    for note in getattr(error, "__notes__", ()):
+        add_note(told, note)
+    return told
 
 
 def _comes_back(error: Exception) -> bool:
@@ -1000,7 +1018,9 @@ def simulate(
             the games that finished.
 
     A player's own exception, from ``choose`` or ``observe``, goes on as it is, noted
-    with the player, its seat, the game, the round and the game's seed; so does the
+    with the player, its seat, the game, the round and the game's seed (a
+    `StopIteration` as a `RuntimeError` that says so, with those notes, as it would
+    end the loop over the games); so does the
     rules' own (a `RulesError` for a pluggable rule's bad answer), met while listing a
     seat's moves, noted as the rules'.
 
