@@ -946,7 +946,10 @@ class SupportsMap(Protocol):
     ``map`` must return ``function(item)`` once for each item, in any order (the
     result does not depend on it): a `concurrent.futures.Executor` (a
     `concurrent.futures.ProcessPoolExecutor`, a Dask cluster's ``client.get_executor()``),
-    a ``multiprocessing.Pool`` or Ray's ``ray.util.multiprocessing.Pool`` do.
+    a ``multiprocessing.Pool`` or Ray's ``ray.util.multiprocessing.Pool`` do.  `simulate`
+    calls it with a few thousand items at a time.  A `concurrent.futures.Executor` is
+    given the items through its ``submit`` instead, one as each result is read, so
+    that those not begun can be cancelled at Ctrl-C.
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> isinstance(ThreadPoolExecutor(1), SupportsMap)
