@@ -57,9 +57,15 @@ def _run_without(module: str, name: str, *args: str) -> subprocess.CompletedProc
     )
 
 
+def test_simulation_example_without_distributed_plays_on_dasks_own_scheduler() -> None:
+    done = _run_without("distributed", "simulation.py", "--dask")
+    assert done.returncode == 0, done.stderr
+    assert "Dask's process scheduler gives the same result: True" in done.stdout
+
+
 def test_simulation_example_without_dask_says_which_extra_at_once() -> None:
     """--dask without Dask: one line naming the extra, before any game is played."""
-    done = _run_without("distributed", "simulation.py", "--dask")
+    done = _run_without("dask", "simulation.py", "--dask")
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr == "--dask needs the dask extra: pip install 'mexican-train[dask]'\n"
