@@ -877,3 +877,32 @@ def test_a_player_that_raises_stop_iteration_ends_the_simulation_with_a_runtime_
     if sys.version_info >= (3, 11):
         (note,) = raised.value.__notes__
         assert note.startswith("raised by the player 'stops' at seat ")
+
+
+class _CtrlCWhileSumming:
+    """A game whose scores Ctrl-C interrupts as they are summed in (once the game is counted)."""
+
+    illegal = None
+
+    @property
+    def scores(self) -> Iterator[int]:
+        raise KeyboardInterrupt
+        yield 0
+
+
+class _InterruptedInTheThirdBatch:
+    """Plays the first two batches, then gives a third in which Ctrl-C strikes while the
+    second game is being summed in."""
+
+    def map(self, function: Callable[[_T], _S], items: list[_T], /) -> Iterator[_S]:
+        for item in items[:2]:
+            yield function(item)
+        played = cast(list[object], function(items[2]))
+        yield cast(_S, [played[0], _CtrlCWhileSumming()])
+
+
+def test_ctrl_c_while_a_batch_is_summed_keeps_the_batches_summed_whole() -> None:
+    with pytest.raises(SimulationInterrupted, match="after 4 of 9 games") as raised:
+        simulate(BOTS, SMALL, 9, 2, _InterruptedInTheThirdBatch(), batch_size=2)
+    done = raised.value.result
+    assert done == attrs.evolve(simulate(BOTS, SMALL, games=4, seed=2), games=9)

@@ -146,6 +146,12 @@ class _Sums:
     def __init__(self) -> None:
         self.count = self.total = self.squares = self.least = self.greatest = 0
 
+    def copy(self) -> _Sums:
+        sums = _Sums()
+        sums.count, sums.total, sums.squares = self.count, self.total, self.squares
+        sums.least, sums.greatest = self.least, self.greatest
+        return sums
+
     def add(self, value: int) -> None:
         if not self.count or value < self.least:
             self.least = value
@@ -1075,11 +1081,15 @@ def simulate(
     # Here lazily, a batch made when it is played; on an executor a window at a time.
     results = map(_play_batch, batches) if executor is None else _mapped(executor, batches)
     # Each game is summed in as it comes, and dropped: memory does not grow with games.
+    # A batch is summed into a copy, which then takes the totals' place in one step: a
+    # Ctrl-C in the middle of a game's sums cannot leave them half made.
     totals = _Totals(len(players))
     try:
         for batch in results:
+            summing = totals.copy()
             for game in batch:
-                totals.add(game)
+                summing.add(game)
+            totals = summing
             if progress is not None:
                 progress(len(batch))
     except KeyboardInterrupt as interrupt:
@@ -1206,6 +1216,15 @@ class _Totals:
         self.counters = RuleCounters()
         # The illegal moves of the first games stopped by one: a heap, the last game on top.
         self.illegal: list[tuple[int, IllegalMove]] = []
+
+    def copy(self) -> _Totals:
+        """Return a copy, which the games added to it leave this one without."""
+        totals = copy.copy(self)
+        totals.scores = [sums.copy() for sums in self.scores]
+        totals.wins, totals.shared_wins = self.wins[:], self.shared_wins[:]
+        totals.illegal_moves, totals.illegal = self.illegal_moves[:], self.illegal[:]
+        totals.turns, totals.tiles = self.turns.copy(), self.tiles.copy()
+        return totals
 
     def add(self, game: _Game) -> None:
         if game.illegal is not None:  # a stopped game counts for nobody
