@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from mexican_train import STANDARD, InvalidArgumentError
 from mexican_train.players import GreedyPlayer
@@ -50,13 +51,17 @@ def _get(server: WebServer, path: str, host: str | None) -> tuple[int, dict[str,
         connection.close()
 
 
-def _post_table(server: WebServer, host: str) -> int:
+def _post_table(
+    server: WebServer, host: str, origin: str | None = None, kind: str = "application/json"
+) -> int:
     connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=TIMEOUT)
     try:
         body = b'{"players": 2, "people": 1}'
         connection.putrequest("POST", "/api/tables", skip_host=True)
         connection.putheader("Host", host)
-        connection.putheader("Content-Type", "application/json")
+        if origin is not None:
+            connection.putheader("Origin", origin)
+        connection.putheader("Content-Type", kind)
         connection.putheader("Content-Length", str(len(body)))
         connection.endheaders(body)
         answer = connection.getresponse()
@@ -116,6 +121,70 @@ def test_a_loopback_servers_websocket_opens_for_localhost(server: WebServer) -> 
     with connect(f"ws://localhost:{port}/api/ws", sock=sock, open_timeout=TIMEOUT) as opened:
         opened.send(json.dumps({"token": server.table.tokens[0]}))
         assert json.loads(opened.recv(timeout=TIMEOUT))["seat"] == 0
+
+
+@pytest.mark.parametrize(
+    "origin", ["http://evil.example", "null", "http://localhost:{other}", "file://",
+               "http://127.0.0.1.evil.example:{port}", "http://localhost:{port}, http://evil.example"],
+)  # fmt: skip
+def test_a_page_of_another_site_makes_no_table_in_the_lobby(server: WebServer, origin: str) -> None:
+    # A form's POST (text/plain) is sent cross-site without asking the server first.
+    port = server.server_address[1]
+    sent = origin.format(port=port, other=port + 1)
+    assert _post_table(server, f"localhost:{port}", sent, "text/plain") == 403
+    assert len(server.tables) == 1
+
+
+@pytest.mark.parametrize(
+    ("host", "origin"),
+    [("localhost:{port}", "http://localhost:{port}"), ("127.0.0.1:{port}", "http://127.0.0.1:{port}"),
+     ("LocalHost:{port}", "http://localhost:{port}"), ("[::1]:{port}", "http://[::1]:{port}"),
+     ("localhost", "http://localhost"), ("localhost:80", "http://localhost"),
+     ("localhost:{port}", None)],
+)  # fmt: skip
+def test_the_servers_own_page_makes_tables(
+    server: WebServer, host: str, origin: str | None
+) -> None:
+    port = server.server_address[1]
+    sent = None if origin is None else origin.format(port=port)
+    assert _post_table(server, host.format(port=port), sent) == 200
+
+
+def test_a_page_of_another_site_opens_no_websocket(server: WebServer) -> None:
+    port = server.server_address[1]
+    sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+    with pytest.raises(InvalidStatus) as refused:
+        connect(
+            f"ws://localhost:{port}/api/ws",
+            sock=sock,
+            origin=Origin("http://evil.example"),
+            open_timeout=TIMEOUT,
+        ).close()
+    assert refused.value.response.status_code == 403
+    answer = json.loads(refused.value.response.body)
+    assert answer["error"] == "another site"
+    assert "'http://evil.example'" in answer["reason"]
+    own = f"http://localhost:{port}"
+    sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+    with connect(
+        f"ws://localhost:{port}/api/ws",
+        sock=sock,
+        origin=Origin(own),
+        open_timeout=TIMEOUT,
+    ) as opened:
+        opened.send(json.dumps({"token": server.table.tokens[0]}))
+        assert json.loads(opened.recv(timeout=TIMEOUT))["seat"] == 0
+
+
+def test_a_proxys_name_in_allowed_hosts_is_a_site_of_the_servers_own() -> None:
+    table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=4)
+    made = WebServer(
+        ("127.0.0.1", 0), table, log=None, lobby=lobby_table, allowed_hosts=["table.example.org"]
+    )
+    with serving(made):
+        host = f"127.0.0.1:{made.server_address[1]}"  # a proxy that passes its own Host on
+        assert _post_table(made, host, "https://table.example.org") == 200
+        assert _post_table(made, host, "https://evil.example") == 403
 
 
 def test_allowed_hosts_adds_a_proxys_name() -> None:

@@ -32,7 +32,9 @@ clients is the guard here, in five parts:
   and so is one that does not say which host it is for: several ``Host`` headers (h11
   refuses them), or a bad one (`request_host`).  A target in absolute form
   (``http://localhost:8000/api/view``) is served as its path, for its own host
-  (`split_target`).
+  (`split_target`).  A page of another site the browser shows may still send a form's
+  POST or open a WebSocket to the host served: a POST or an upgrade whose ``Origin`` is
+  not the server's own (`Hosts.cross_site`) is answered 403.
 
 Every answer is JSON with ``{"error", "reason"}`` on failure, carries
 ``Cache-Control: no-store``, ``X-Content-Type-Options: nosniff`` and
@@ -1048,6 +1050,18 @@ def _host_header(scope: Scope) -> str | None:
     return None
 
 
+def _cross_site(scope: Scope, hosts: Hosts) -> RequestError | None:
+    """Return the refusal of a POST or a WebSocket's upgrade that a page of another site
+    sent (its ``Origin``: `Hosts.cross_site`), or None (*scope* `_addressed`)."""
+    if scope["type"] != "websocket" and scope["method"] != "POST":
+        return None
+    origins = [value.decode("latin-1") for name, value in scope["headers"] if name == b"origin"]
+    if not origins:
+        return None
+    why = hosts.cross_site(", ".join(origins), _host_header(scope))
+    return None if why is None else RequestError(403, "another site", why)
+
+
 def _either(words: tuple[str, ...]) -> str:
     """Return *words* as a choice: ``GET, HEAD or POST``."""
     return " or ".join((", ".join(words[:-1]), words[-1])) if len(words) > 1 else words[0]
@@ -1085,6 +1099,9 @@ def _refusal(scope: Scope, hosts: Hosts, allowed: dict[str, tuple[str, ...]]) ->
     wrong = hosts.refusal(_host_header(scope))
     if wrong is not None:
         return _json_error(400, "wrong host", wrong, True)
+    cross = _cross_site(scope, hosts)
+    if cross is not None:
+        return _json_error(cross.status, cross.error, cross.reason, True)
     method = scope["method"]
     if method not in _METHODS:  # served nowhere: CONNECT's target is not even a path
         path = scope["path"]
@@ -1151,6 +1168,8 @@ class _Frame:
             wrong = self.hosts.refusal(_host_header(scope)) if refused is None else None
             if wrong is not None:
                 refused = RequestError(400, "wrong host", wrong)
+            if refused is None:
+                refused = _cross_site(scope, self.hosts)
             if refused is None:
                 await self.app(scope, receive, send)
             else:  # refused before its upgrade: a JSON 400, as uvicorn lets a WebSocket answer
@@ -1293,6 +1312,9 @@ class WebServer:
     name (``socket.gethostname()``).  Others are answered 400 ``{"error": "wrong host"}``,
     a WebSocket's upgrade too.  *allowed_hosts* adds names, without a port: a reverse
     proxy's that passes its own on (``["table.example.org"]``); ``["*"]`` answers any.
+    A POST or a WebSocket's upgrade that a page of another site sent, its ``Origin``
+    naming neither the host and port the request is for nor a name of *allowed_hosts*,
+    is answered 403 ``{"error": "another site"}`` (``"*"`` admits no other site).
     A request with several ``Host`` headers, a bad one, or none in HTTP/1.1 is answered
     400 whatever the hosts; one whose target is a whole URI
     (``GET http://localhost:8000/api/view``) is served as its path, for the URI's host.

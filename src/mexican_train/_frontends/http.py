@@ -111,6 +111,8 @@ class Hosts:
     def __init__(self, listening: str, allowed: Collection[str]) -> None:
         self.any = "*" in allowed
         self.names = {name.lower().rstrip(".") for name in allowed if name != "*"}
+        #: The names given in *allowed*: pages there may act here (`cross_site`).
+        self.allowed = frozenset(self.names)
         self.names.add("localhost")
         self.loopback = _is_loopback(listening)
         if not self.loopback:
@@ -131,6 +133,50 @@ class Hosts:
         served = ", ".join(sorted(self.names))
         which = "loopback addresses" if self.loopback else "its addresses"
         return f"this server answers requests for {which}, {served}, not for {shown(host)}"
+
+    def cross_site(self, origin: str | None, host: str | None) -> str | None:
+        """Return why a request a page of *origin* sent for *host* is refused, or None: it
+        is not.
+
+        A browser names in ``Origin`` the site of the page that sent a POST or opened a
+        WebSocket; a page of another site the user visits may send both to a server on
+        the user's machine (cross-site request forgery, cross-site WebSocket hijacking),
+        with the ``Host`` the server serves.  Only the server's own pages act here: an
+        *origin* of the same host and port as the request's *host* (its ``Host``
+        header, or the host its target names), or of a host named in *allowed* (a
+        reverse proxy's that passes another ``Host`` on).  A request without an
+        ``Origin`` comes from no page, or from one of the same site that sends none: it
+        is not refused.
+
+        >>> hosts = Hosts("127.0.0.1", ["table.example.org"])
+        >>> hosts.cross_site("http://localhost:8000", "localhost:8000") is None
+        True
+        >>> hosts.cross_site("https://table.example.org", "127.0.0.1:8000") is None
+        True
+        >>> hosts.cross_site("http://evil.example", "localhost:8000")
+        "a page of another site ('http://evil.example') may not act here: open the server's own page"
+        """
+        if origin is None:
+            return None
+        value = origin.strip().lower()
+        found = _ORIGIN.fullmatch(value)
+        if found is not None:
+            scheme, name, port = found.groups()
+            name = name.strip("[]").rstrip(".")
+            if name in self.allowed:
+                return None
+            sent = (host or "").strip().lower()
+            if sent.startswith("["):
+                sent_name, _, sent_port = sent[1:].partition("]")
+                sent_port = sent_port.removeprefix(":")
+            else:
+                sent_name, _, sent_port = sent.partition(":")
+            default = "443" if scheme == "https" else "80"
+            if name == sent_name.rstrip(".") and (port or default) == (sent_port or default):
+                return None
+        return (
+            f"a page of another site ({shown(origin)}) may not act here: open the server's own page"
+        )
 
 
 def _host_of(value: str) -> str:
@@ -157,6 +203,9 @@ def _is_loopback(host: str) -> bool:
 # A Host header's value, or an authority: a host (a name, an IPv4 address or a bracketed
 # IPv6 one) and an optional port (RFC 9110 §7.2, RFC 3986 §3.2.2).
 _HOST_VALUE = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(:[0-9]*)?")
+# An ``Origin`` header's value (RFC 6454 §7): an http or https scheme, a host, an optional
+# port.  ``null`` (a page of no site: a sandboxed frame, a file) is none.
+_ORIGIN = re.compile(r"(https?)://(\[[0-9a-f:.]+\]|[a-z0-9._~!$&'()*+,;=%-]+)(?::([0-9]{1,5}))?")
 # A request's target in absolute form: a scheme, ://, an authority, then the path.
 _ABSOLUTE = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)", re.DOTALL)
 #: Why a request with several ``Host`` headers, or an HTTP/1.1 one with none, is refused
