@@ -11,6 +11,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -26,7 +27,7 @@ from child_processes import posix_only
 from mexican_train import STANDARD, GameRecord, legal_moves, view
 from mexican_train._formats.serialize import to_json
 from mexican_train._frontends.cli import cli
-from mexican_train._frontends.lobby import EXPIRED_KEPT
+from mexican_train._frontends.lobby import EXPIRED_KEPT, MAX_TABLES_PER_CLIENT, NEVER_GIVEN
 from mexican_train._frontends.store import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -553,6 +554,84 @@ def test_a_lobby_table_whose_bots_cannot_start_is_not_kept(tmp_path: Path) -> No
     assert [name for name, _ in _kept_names(db)] == ["", "t1"]
 
 
+@posix_only
+def test_a_lobby_table_kept_but_never_answered_expires_as_the_server_starts(
+    tmp_path: Path,
+) -> None:
+    """serve --db keeps a lobby's table before it sends its maker the links: a server
+    killed in between leaves a table whose links nobody may have.  A restart lets it
+    expire at once, its links (if they arrived) saying why, and its name taken by no
+    new table."""
+    db = tmp_path / "tables.sqlite3"
+    store = TableStore(db)
+    asked = {"rules": "standard", "players": 2, "people": 2, "level": "easy"}
+    made = _kept_lobby(store, 0, 3600.0)(asked, "t1")  # kept; killed before the answer
+    store.close()
+    process, lines = _start("--db", str(db))
+    try:
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        assert _status(base, made.tokens[0]) == (410, {"error": "expired", "reason": NEVER_GIVEN})
+        assert _make_table(base)["table"] == "t2"
+    finally:
+        _stop(process)
+    assert [name for name, _ in _kept_names(db)] == ["", "t2"]
+
+
+def test_a_lobby_table_answered_is_kept_given_to_the_address_that_made_it(
+    tmp_path: Path,
+) -> None:
+    """Once the lobby has sent a table's links, serve --db's database notes them given,
+    and to which address: a restart serves the table, counted in that address's share."""
+    store = TableStore(tmp_path / "tables.sqlite3")
+    noted = threading.Event()
+    kept_lobby = _kept_lobby(store, 0, 3600.0)
+
+    def lobby(request: object, name: str) -> WebTable:
+        made = kept_lobby(request, name)
+        handed = made.handed
+        assert handed is not None
+
+        def told(address: str) -> None:
+            handed(address)
+            noted.set()
+
+        made.handed = told
+        return made
+
+    own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
+    server = WebServer(("127.0.0.1", 0), own, log=None, lobby=lobby)
+    try:
+        with serving(server):
+            asked = {"rules": "standard", "players": 2, "people": 2, "level": "easy"}
+            assert answer(server, "/api/tables", asked)[0] == 200
+            assert noted.wait(TIMEOUT)
+            (kept,) = [table for table in store.tables() if table.name]
+            assert (kept.name, kept.given, kept.maker) == ("t1", True, "127.0.0.1")
+    finally:
+        store.close()
+
+
+@posix_only
+def test_a_lobby_table_counts_in_its_makers_share_after_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite3"
+    store = TableStore(db)
+    for serial in range(1, MAX_TABLES_PER_CLIENT + 1):
+        table = WebTable(2, SHORT, name=f"t{serial}")  # two people: nothing moves by itself
+        store.add(
+            table.record(), table.kept_hashes(), {}, table.name, maker="127.0.0.1", given=True
+        )
+    store.close()
+    process, lines = _start("--db", str(db))
+    try:
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            _make_table(base)
+        assert refused.value.code == 503
+        assert "your address made as many" in json.load(refused.value)["reason"]
+    finally:
+        _stop(process)
+
+
 def test_a_lobby_table_the_database_cannot_keep_is_refused_saying_so(tmp_path: Path) -> None:
     """serve --db's lobby answers a table its database cannot keep 503, as a move it
     cannot keep, saying why; nothing is served, nor kept."""
@@ -721,19 +800,20 @@ def test_a_database_of_schema_version_1_is_upgraded_its_tables_active_from_then(
     store.close()
     assert (kept.name, kept.began, kept.record.moves) == ("t4", 3, (move,))
     assert kept.active == 1_700_000_000.5  # moves carry no time: the upgrade's is taken
+    assert (kept.maker, kept.given) == ("", True)  # its links were given, to whom not known
     with _connected(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (4,)
     store = TableStore(path, clock=lambda: 1_800_000_000.0)  # up to date: nothing changes
     assert store.tables()[0].active == 1_700_000_000.5
     store.close()
 
 
-def test_a_database_of_schema_version_4_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+def test_a_database_of_schema_version_5_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     path = tmp_path / "tables.db"
     with _connected(path) as db:
-        db.executescript(_SCHEMA_1.replace("user_version = 1", "user_version = 4"))
+        db.executescript(_SCHEMA_1.replace("user_version = 1", "user_version = 5"))
     before = path.read_bytes()
-    with pytest.raises(StoreError, match="schema version 4, kept by a newer mexican-train; "):
+    with pytest.raises(StoreError, match="schema version 5, kept by a newer mexican-train; "):
         TableStore(path)
     assert path.read_bytes() == before
 

@@ -63,6 +63,7 @@ from urllib.parse import unquote
 import h11
 import uvicorn
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
@@ -830,8 +831,22 @@ class _Routes:
                 "table": name,
                 "seats": {str(seat): f"/#token={token}" for seat, token in table.tokens.items()},
                 "spectators": f"/#token={table.spectator_token}",
-            }
+            },
+            # Once the links are sent: a database notes the table given (`WebTable.handed`).
+            background=BackgroundTask(self._handed, table, client),
         )
+
+    def _handed(self, table: WebTable, client: str) -> None:
+        """Tell *table* that its links were sent to *client*, who made it
+        (`WebTable.handed`; in a worker thread, once the answer is sent).  A hook that
+        fails is logged: the table is served on."""
+        handed = table.handed
+        if handed is None:
+            return
+        try:
+            handed(client)
+        except Exception as error:  # the database's, or a hook of a program's own
+            self._say(f"table {table.name}: its links were sent, but not noted so: {error}")
 
     def _make(
         self,
@@ -1407,18 +1422,22 @@ class WebServer:
             for seat, token in self.table.tokens.items()
         }
 
-    def add(self, table: WebTable, *, expires: bool = False) -> None:
+    def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
         """Serve *table* as well, from now on; its `~mexican_train.web.WebTable.name` must be new.
 
         With *expires*, the table expires as the lobby's do (``mexican-train serve`` adds
         so the lobby's tables it resumes from its database), and the server lets it go as
         soon as it closes (`~mexican_train.web.WebTable.close`): one closed already is not
         served.  The links of a table let go so are answered 410, saying it closed.
+        *maker*, with *expires*, is the address that made the table in the lobby: the
+        table counts towards that address's *max_tables_per_client*.
 
         Raises:
             InvalidArgumentError: if a table of that name is served already.
+            RequestError: 503 ``"stopping"`` for a table with a *maker* once the server
+                is stopping (`server_close`).
         """
-        self._routes.add(table, expires=expires)
+        self._routes.add(table, expires=expires, maker=maker)
 
     def add_expired(self, name: str, reason: str) -> None:
         """Answer the links of the table *name*, which expired, 410 with *reason*.

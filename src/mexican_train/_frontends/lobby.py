@@ -21,6 +21,7 @@ __all__ = [
     "LOBBY_PLAYERS",
     "MAX_TABLES",
     "MAX_TABLES_PER_CLIENT",
+    "NEVER_GIVEN",
     "TABLE_IDLE",
     "expiry_reason",
     "idle_words",
@@ -41,6 +42,13 @@ TABLE_IDLE: Final = 24 * 3600.0
 #: below the newest kept, which the lobby passes over with every name up to it, so no new
 #: table takes it.
 EXPIRED_KEPT: Final = 4096
+
+#: Why a table of the lobby's expired that a server with a database kept but stopped
+#: (killed) before it was known to have sent its links: nobody may have them.
+NEVER_GIVEN: Final = (
+    "the server stopped as it made this table, before it knew its links were given: "
+    "make a new one in the lobby"
+)
 
 #: The fewest and the most players of a table the lobby makes.
 LOBBY_PLAYERS: Final = (2, 8)

@@ -20,8 +20,9 @@ table of the command line's (named ``""``) replaces those kept but the ones its 
 names, every game of them deleted with its moves in the same transaction
 (`TableStore.replace`).  A table the lobby made that its server did not serve (its
 bots could not start, or the server stopped meanwhile) is deleted as if never kept
-(`TableStore.discard`).  Nothing else
-is ever deleted.
+(`TableStore.discard`).  A table the lobby made is kept with the address that made it,
+not given until its server has sent that address its links (`TableStore.give`): a server
+killed in between lets it expire as it starts again.  Nothing else is ever deleted.
 
 >>> from mexican_train import HUB, Draw, new_game
 >>> store = TableStore(":memory:")
@@ -61,13 +62,15 @@ __all__ = ["StoreError", "StoredTable", "TableStore", "default_path", "token_has
 #: version of its schema (``PRAGMA user_version``).  A database of another id is another
 #: program's, and one of a newer version a newer mexican-train's: both are refused.
 APPLICATION_ID: Final = 0x4D547462
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 
 # Version 2 added ``active``: the time of the table's last move, or of its making, in
 # seconds since the epoch (the store's clock).  A database of version 0 or 1 gets the
 # column when opened, each table's set to the time of the upgrade: their moves carry no
 # time.  Version 3 added ``expired``: the name of each table that expired, and why, in
-# words; a database of an older version gets it, empty, when opened.
+# words; a database of an older version gets it, empty, when opened.  Version 4 added
+# ``maker`` and ``given``: the address that made a table of the lobby's, and whether its
+# links were given to it; an older database's tables get ``''`` and 1 (given).
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id INTEGER PRIMARY KEY,
@@ -77,7 +80,9 @@ CREATE TABLE IF NOT EXISTS tables (
     created TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
     name TEXT NOT NULL DEFAULT '',
     began INTEGER NOT NULL DEFAULT 0,
-    active REAL NOT NULL DEFAULT 0
+    active REAL NOT NULL DEFAULT 0,
+    maker TEXT NOT NULL DEFAULT '',
+    given INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS moves (
     table_id INTEGER NOT NULL REFERENCES tables(id),
@@ -107,7 +112,8 @@ def _ours(db: sqlite3.Connection, names: set[str]) -> bool:
 
 
 _INSERT: Final = (
-    "INSERT INTO tables (record, token_hashes, bots, name, began, active) VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT INTO tables (record, token_hashes, bots, name, began, active, maker, given) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 #: How a refusal of a database's table ends: what its operator may do.
@@ -224,6 +230,10 @@ class StoredTable:
             the newest document by its version.
         active: when the game was last moved in, or was dealt if it has no move yet,
             in seconds since the epoch (0 for a table made without a time).
+        maker: the address that made a table of the lobby's (``""``: not known).
+        given: whether the table's links were given to whoever made it: False for a
+            table of the lobby's kept as it was made and not yet noted given
+            (`TableStore.give`).
     """
 
     number: int
@@ -234,6 +244,8 @@ class StoredTable:
     name: str = ""
     began: int = 0
     active: float = 0.0
+    maker: str = ""
+    given: bool = True
 
 
 class TableStore:
@@ -332,6 +344,9 @@ class TableStore:
             if "active" not in columns:  # schema version 1 without the last activity
                 db.execute("ALTER TABLE tables ADD COLUMN active REAL NOT NULL DEFAULT 0")
                 db.execute("UPDATE tables SET active = ?", (self._clock(),))
+            if "maker" not in columns:  # schema version 3 without the lobby's makers
+                db.execute("ALTER TABLE tables ADD COLUMN maker TEXT NOT NULL DEFAULT ''")
+                db.execute("ALTER TABLE tables ADD COLUMN given INTEGER NOT NULL DEFAULT 1")
             if application != APPLICATION_ID:  # unchanged, a database is left as it was
                 db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             if version != SCHEMA_VERSION:
@@ -351,15 +366,31 @@ class TableStore:
         bots: Mapping[int, str],
         name: str = "",
         began: int = 0,
+        *,
+        maker: str = "",
+        given: bool = True,
     ) -> int:
         """Keep a new table that starts as *start*, named *name*; return its number.
 
         *began* is the version the table had reached when this game was dealt
-        (`StoredTable.began`); its last activity is now.
+        (`StoredTable.began`); its last activity is now.  *maker* is the address that
+        made it in the lobby, and *given* whether its links were given to it: a table
+        the lobby has just made is kept not given, until `give`.
+        """
+        row = self._row(start, token_hashes, bots, name, began, maker, given)
+        with self._lock:
+            cursor = self._write(_INSERT, row)
+        return int(cursor.lastrowid or 0)
+
+    def give(self, number: int, maker: str) -> None:
+        """Note that the links of table *number*, which the lobby made, were given to
+        *maker*, the address that made it (`StoredTable.given`, `StoredTable.maker`).
+
+        Raises:
+            StoreError: if the database cannot be written; nothing was changed.
         """
         with self._lock:
-            cursor = self._write(_INSERT, self._row(start, token_hashes, bots, name, began))
-        return int(cursor.lastrowid or 0)
+            self._write("UPDATE tables SET maker = ?, given = 1 WHERE id = ?", (maker, number))
 
     def replace(
         self,
@@ -395,6 +426,8 @@ class TableStore:
         bots: Mapping[int, str],
         name: str,
         began: int,
+        maker: str = "",
+        given: bool = True,
     ) -> tuple[object, ...]:
         """Return the fields of `_INSERT` for a new table: its last activity is now."""
         return (
@@ -404,6 +437,8 @@ class TableStore:
             name,
             began,
             self._clock(),
+            maker,
+            int(given),
         )
 
     def append(self, number: int, count: int, seat: int, move: Move) -> None:
@@ -497,7 +532,7 @@ class TableStore:
         with self._lock:
             try:
                 rows = self._db.execute(
-                    "SELECT id, record, token_hashes, bots, name, began, active "
+                    "SELECT id, record, token_hashes, bots, name, began, active, maker, given "
                     "FROM tables ORDER BY id"
                 ).fetchall()
                 moves = {
@@ -517,7 +552,7 @@ class TableStore:
         Raises:
             StoreError: if they are not what this store writes, naming the table.
         """
-        number, start, hashes, bots, name, began, active = row
+        number, start, hashes, bots, name, began, active, maker, given = row
         try:
             record = record_from_json(json.loads(start))
             seats = tuple(_seat(seat, record.players) for seat, _ in moves)
@@ -540,6 +575,8 @@ class TableStore:
                 raise ValueError(f"its version {began!r} is not a count")
             if type(active) not in (int, float) or not 0 <= active < float("inf"):
                 raise ValueError(f"its last activity {active!r} is not a time")
+            if type(given) is not int or given not in (0, 1):
+                raise ValueError(f"whether its links were given, {given!r}, is not 0 or 1")
             return StoredTable(
                 number,
                 attrs.evolve(record, moves=[move_from_json(json.loads(m)) for _, m in moves]),
@@ -549,6 +586,8 @@ class TableStore:
                 _text(name, "its name"),
                 began,
                 float(active),
+                _text(maker, "its maker"),
+                bool(given),
             )
         except (ValueError, TypeError, SchemaError) as error:
             raise StoreError(

@@ -43,7 +43,7 @@ from .._formats.record import GameRecord, ReplayError, replay
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, checked_hosts, refuse_gone
-from .lobby import LOBBY_PLAYERS, TABLE_IDLE, expiry_reason, lobby_choices
+from .lobby import LOBBY_PLAYERS, NEVER_GIVEN, TABLE_IDLE, expiry_reason, lobby_choices
 from .narrate import drawn_for_engine, marker_rule, review_report, round_result
 from .store import UNTOUCHED, StoredTable, StoreError, TableStore, token_hash
 
@@ -304,6 +304,11 @@ class WebTable:
         #: closes.  ``mexican-train serve --db`` deletes the table here: a restart does
         #: not bring it back.
         self.discarding: Callable[[], None] | None = None
+        #: Called with the address of whoever made the table in a server's lobby once the
+        #: server has sent them its links.  ``mexican-train serve --db`` notes it in the
+        #: database here: a table kept but never noted so (the server killed between
+        #: keeping it and answering) expires as the server starts again.
+        self.handed: Callable[[str], None] | None = None
         self._clock = clock
         self._active = clock()
         self._expired: str | None = None  # why the table expired, in words
@@ -1485,7 +1490,9 @@ def serve(
     still work, its bots are made again from their names or classes); a finished one is
     replaced by the new table, deleted with all its games.  Those of other options stay
     while unfinished (*out* says so).  Every table of the lobby the database holds is
-    served again too, finished or not.
+    served again too, finished or not, counted in the share of the address that made
+    it; but one kept as the lobby made it whose links were never known sent (a server
+    killed in between) expires at once, its links saying why.
 
     A table made in the lobby expires once nobody has played at it for *table_idle*
     seconds (None: never), across restarts: it is deleted from the database, which
@@ -1517,11 +1524,12 @@ def serve(
         options = _TableOptions(bot_delay, takeover, turn_timer, bot_timer)
         found: _Resumed | str | None = None
         others: list[StoredTable] = []  # the command line's, of other options, unfinished
-        lobby_kept: list[WebTable] = []
+        lobby_kept: list[tuple[WebTable, str]] = []  # each with the address that made it
+        never_given: list[str] = []
         if store is not None:  # every kept table is read before anything is written
             stored = store.tables()
             found, others = _command_line_tables(stored, store, players, people, rules, options)
-            lobby_kept = _lobby_tables(stored, store, options, table_idle)
+            lobby_kept, never_given = _lobby_tables(stored, store, options, table_idle)
         resumed = isinstance(found, _Resumed)
         if isinstance(found, _Resumed):
             table = found.table
@@ -1559,14 +1567,16 @@ def serve(
                 _keep(table, store, number)
         table.start()
         if store is not None:
+            for name in never_given:  # its links may have reached nobody: they say why
+                store.expire(name, NEVER_GIVEN)
             for name, reason in store.expired().items():  # their links are told, still
                 server.add_expired(name, reason)
-            for kept in lobby_kept:
-                server.add(kept, expires=True)
+            for kept, maker in lobby_kept:
+                server.add(kept, expires=True, maker=maker or None)
             # One left idle while the server was stopped expires now, before its bots
             # start: a bot's move would make it active again.
             server.expire_idle()
-            for kept in lobby_kept:
+            for kept, _ in lobby_kept:
                 if not kept.closed:
                     kept.start()
             server.lobby = _kept_lobby(store, bot_delay, table_idle)
@@ -1612,30 +1622,46 @@ def serve(
 
 
 def _keep(
-    table: WebTable, store: TableStore, number: int, began: int = 0, idle: float | None = None
+    table: WebTable,
+    store: TableStore,
+    number: int,
+    began: int = 0,
+    idle: float | None = None,
+    maker: str = "",
 ) -> None:
     """Commit *table*'s moves to *store* (as table *number*), and each new game as a new table.
 
     A move is applied, and so acknowledged, only once it is committed.  *began* is the
     version the table's game began at; a new game is kept with its own, so that a
     restart resumes the table at the version open pages last saw.  A table of the
-    lobby's that expires after *idle* seconds is deleted, its name and why kept.
+    lobby's that expires after *idle* seconds is deleted, its name and why kept; the
+    address that made it (*maker*, or the one it is handed to: `WebTable.handed`) is
+    kept with each of its games.
     """
     kept = [number, began]  # the table's number in the store, the version its game began at
+    made = [maker]
 
     def journal(count: int, seat: int, move: Move) -> None:
         store.append(kept[0], count - kept[1], seat, move)
 
     def restarted(record: GameRecord) -> None:
         began = table.version + 1
-        number = store.add(record, table.kept_hashes(), table.bot_names(), table.name, began)
+        number = store.add(
+            record, table.kept_hashes(), table.bot_names(), table.name, began, maker=made[0]
+        )
         kept[:] = [number, began]
+
+    def handed(address: str) -> None:
+        store.give(kept[0], address)
+        made[0] = address
 
     table.journal = journal
     table.restarted = restarted
-    if table.name and idle is not None:  # the lobby's: an expired table is deleted
-        reason = expiry_reason(idle)  # what the table says when it expires
-        table.expiring = lambda: store.expire(table.name, reason)
+    if table.name:  # the lobby's
+        table.handed = handed
+        if idle is not None:  # an expired table is deleted
+            reason = expiry_reason(idle)  # what the table says when it expires
+            table.expiring = lambda: store.expire(table.name, reason)
 
 
 def _kept_lobby(
@@ -1648,12 +1674,16 @@ def _kept_lobby(
     (`lobby_table`, with *bot_delay*), keeps it in *store* and commits its moves there
     (`_keep`; it expires after *idle* seconds).  A table the server gives up unserved
     (`WebTable.discarding`) is deleted from *store* again.  A table *store* cannot keep
-    is refused, as a move it cannot keep is: `RequestError` 503 ``"not saved"``."""
+    is refused, as a move it cannot keep is: `RequestError` 503 ``"not saved"``.  A table
+    is kept not given (`StoredTable.given`) until the server has sent its links
+    (`WebTable.handed`)."""
 
     def lobby(request: object, name: str) -> WebTable:
         made = make(request, name, bot_delay)
         try:
-            number = store.add(made.record(), made.kept_hashes(), made.bot_names(), name)
+            number = store.add(
+                made.record(), made.kept_hashes(), made.bot_names(), name, given=False
+            )
         except StoreError as error:
             made.close()
             raise RequestError(503, "not saved", f"the table could not be kept: {error}") from None
@@ -1735,17 +1765,23 @@ def _options_words(kept: StoredTable) -> str:
 
 def _lobby_tables(
     stored: list[StoredTable], store: TableStore, options: _TableOptions, idle: float | None
-) -> list[WebTable]:
+) -> tuple[list[tuple[WebTable, str]], list[str]]:
     """Return the tables the lobby made of those *stored* in *store*, each at its latest
-    game, over or not: a finished table's links deal its next game.  Each expires after
-    *idle* seconds (None: never)."""
+    game, over or not (a finished table's links deal its next game), with the address
+    that made it (``""``: not known); and the names of those whose links were never
+    noted given (`StoredTable.given`), which are not served.  Each expires after *idle*
+    seconds (None: never)."""
     latest = {table.name: table for table in stored if table.name}
     tables = []
+    never_given = []
     for kept in latest.values():
+        if not kept.given:
+            never_given.append(kept.name)
+            continue
         table = _resume(kept, options, store)
-        _keep(table, store, kept.number, kept.began, idle)
-        tables.append(table)
-    return tables
+        _keep(table, store, kept.number, kept.began, idle, kept.maker)
+        tables.append((table, kept.maker))
+    return tables, never_given
 
 
 def _resume(kept: StoredTable, options: _TableOptions, store: TableStore) -> WebTable:
