@@ -332,6 +332,26 @@ def test_which_command_line_table_is_resumed_and_which_kept(
         store.close()
 
 
+@posix_only
+def test_a_command_line_table_whose_links_were_never_printed_is_replaced(tmp_path: Path) -> None:
+    """serve --db keeps its table once it listens, then prints its links: a server
+    killed in between leaves a table nobody has the links of, which the next start
+    replaces instead of resuming it (the people could never sit at it)."""
+    db = tmp_path / "tables.db"
+    store = TableStore(db)
+    table = WebTable(3, STANDARD, bots={2: GreedyPlayer()})  # _start's options
+    store.replace(table.record(), table.kept_hashes(), table.bot_names(), given=False)
+    store.close()
+    process, lines = _start("--db", str(db))
+    _stop(process)
+    printed = "".join(lines)
+    assert "is replaced by this one, as its links were never printed" in printed
+    assert re.search(r"seat 0: http", printed)
+    process, lines = _start("--db", str(db))  # the links printed: it is resumed
+    _stop(process)
+    assert "is back at move" in "".join(lines)
+
+
 def test_a_command_line_table_that_cannot_replace_the_one_kept_changes_nothing(
     tmp_path: Path,
 ) -> None:

@@ -232,8 +232,8 @@ class StoredTable:
             in seconds since the epoch (0 for a table made without a time).
         maker: the address that made a table of the lobby's (``""``: not known).
         given: whether the table's links were given to whoever made it: False for a
-            table of the lobby's kept as it was made and not yet noted given
-            (`TableStore.give`).
+            table kept as it was made whose links were not yet noted given, sent to the
+            lobby's maker or printed by the command line (`TableStore.give`).
     """
 
     number: int
@@ -383,8 +383,9 @@ class TableStore:
         return int(cursor.lastrowid or 0)
 
     def give(self, number: int, maker: str) -> None:
-        """Note that the links of table *number*, which the lobby made, were given to
-        *maker*, the address that made it (`StoredTable.given`, `StoredTable.maker`).
+        """Note that the links of table *number* were given to *maker*, the address that
+        made it in the lobby (``""`` for the command line's, whose links are printed:
+        `StoredTable.given`, `StoredTable.maker`).
 
         Raises:
             StoreError: if the database cannot be written; nothing was changed.
@@ -398,9 +399,14 @@ class TableStore:
         token_hashes: Mapping[int, str],
         bots: Mapping[int, str],
         keep: Collection[int] = (),
+        *,
+        given: bool = True,
     ) -> int:
         """Keep a new table of the command line's, named ``""``, that starts as *start*, in
         place of those kept but the tables numbered in *keep*; return its number.
+
+        *given* is whether its links were given (printed): a server keeps its table not
+        given until it has printed them (`give`).
 
         Every other game kept of the command line's tables is deleted, with its moves,
         in the same transaction: the new table is kept and the others deleted, or, if
@@ -416,7 +422,7 @@ class TableStore:
             return self._transaction(
                 (f"DELETE FROM moves WHERE table_id IN ({gone})", spared),
                 (f"DELETE FROM tables WHERE id IN ({gone})", spared),
-                (_INSERT, self._row(start, token_hashes, bots, "", 0)),
+                (_INSERT, self._row(start, token_hashes, bots, "", 0, "", given)),
             )
 
     def _row(

@@ -1554,15 +1554,17 @@ def serve(
             table_idle=table_idle,
             allowed_hosts=allowed_hosts,
         )
+        printing: int | None = None  # the new table kept, not given until its links are
         if store is not None:
             if isinstance(found, _Resumed):
                 _keep(table, store, found.number, found.began)
             else:  # it replaces the one of its options, and every finished one
-                number = store.replace(
+                number = printing = store.replace(
                     table.record(),
                     table.kept_hashes(),
                     table.bot_names(),
                     keep=[kept.number for kept in others],
+                    given=False,
                 )
                 _keep(table, store, number)
         table.start()
@@ -1612,6 +1614,9 @@ def serve(
                 "serve with those options to play on at it.",
                 file=out,
             )
+        if store is not None and printing is not None:  # its links are printed
+            out.flush()
+            store.give(printing, "")
         print("Press Ctrl-C to stop.", file=out, flush=True)
         server.serve_forever()
     finally:
@@ -1731,9 +1736,13 @@ def _command_line_tables(
             start = kept.record
             latest[start.players, start.players - len(kept.bots), start.rules] = kept
     mine = latest.pop((players, people, rules), None)
-    others = [kept for kept in latest.values() if not _is_over(kept, store)]
+    # A table whose links were never printed (the server killed as it started) is kept
+    # no longer: nobody may have them.
+    others = [kept for kept in latest.values() if kept.given and not _is_over(kept, store)]
     if mine is None:
         return None, others
+    if not mine.given:
+        return "its links were never printed (the server stopped as it started)", others
     table = _resume(mine, options, store)
     if table.state.is_over:
         return "its game is over", others
