@@ -597,6 +597,50 @@ def test_a_lobby_table_kept_but_never_answered_expires_as_the_server_starts(
     assert [name for name, _ in _kept_names(db)] == ["", "t2"]
 
 
+@posix_only
+def test_a_lobby_table_given_up_whose_delete_failed_expires_as_the_server_starts(
+    tmp_path: Path,
+) -> None:
+    """A table the lobby gave up (its bots could not start) stays in the database if
+    its delete fails: nobody got its links, so a restart lets it expire."""
+    db = tmp_path / "tables.sqlite3"
+    TableStore(db).close()
+    with _connected(db) as plain:
+        plain.execute(
+            "CREATE TRIGGER kept BEFORE DELETE ON tables "
+            "BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END"
+        )
+    store = TableStore(db)
+    made: list[WebTable] = []
+
+    def no_thread(request: object, name: str, bot_delay: float) -> WebTable:
+        made.append(_NoThread(2, SHORT, bots={1: "easy"}, bot_delay=bot_delay, name=name))
+        return made[-1]
+
+    own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
+    server = WebServer(
+        ("127.0.0.1", 0), own, log=None, lobby=_kept_lobby(store, 0, 3600.0, no_thread)
+    )
+    try:
+        with serving(server):
+            asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
+            assert answer(server, "/api/tables", asked)[0] == 503
+        assert [table.name for table in store.tables()] == ["t1"]  # not deleted
+    finally:
+        store.close()
+    with _connected(db) as plain:
+        plain.execute("DROP TRIGGER kept")
+    process, lines = _start("--db", str(db))
+    try:
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        assert _status(base, made[0].tokens[0]) == (
+            410,
+            {"error": "expired", "reason": NEVER_GIVEN},
+        )
+    finally:
+        _stop(process)
+
+
 def test_a_lobby_table_answered_is_kept_given_to_the_address_that_made_it(
     tmp_path: Path,
 ) -> None:
