@@ -916,8 +916,9 @@ class _Routes:
         """Close *table*, which the lobby made and the server does not serve, its links
         never given, and have it deleted where it was kept (`WebTable.discarding`).
 
-        A deletion that fails is logged: a restart on that database serves the table
-        again (nobody has its links).
+        A deletion that fails is logged: the table stays kept, its links never noted
+        given (`WebTable.handed`), and ``mexican-train serve --db`` restarted on that
+        database lets it expire.
         """
         table.close()
         discarding = table.discarding
