@@ -19,6 +19,7 @@ import pytest
 from websockets.sync.client import connect
 
 from mexican_train import STANDARD, Move, format_move, legal_moves
+from mexican_train._frontends.app import REVIEWS_AT_ONCE
 from mexican_train.players import GreedyPlayer
 from mexican_train.web import WebServer, WebTable
 from serving import serving
@@ -136,3 +137,47 @@ def test_a_table_whose_expiry_waits_on_its_database_holds_up_no_other_table(
     assert expired == []  # the slow table's expiry still waits
     journal.release.set()
     assert _answered(expired) is True
+
+
+class _SlowReview(WebTable):
+    """A table whose reviews wait until the test lets them go: each takes long."""
+
+    def __init__(self) -> None:
+        super().__init__(2, STANDARD, seed=4)
+        self.asked = threading.Semaphore(0)
+        self.release = threading.Event()
+
+    def review(self, seat: int) -> dict[str, Any]:
+        self.asked.release()
+        assert self.release.wait(TIMEOUT), "the test never let the review go"
+        return {"round": 1}
+
+
+def test_reviews_asked_for_at_once_take_not_every_worker_thread() -> None:
+    """A review takes seconds: a client asking for many at once (more than the worker
+    threads, 40) has them made a few at a time, and moves and documents, at its table and
+    others, are answered meanwhile."""
+    table = _SlowReview()
+    other = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=2, name="other")
+    server = WebServer(("127.0.0.1", 0), table, log=None, max_per_client=100)
+    server.add(other)
+    with serving(server):
+        try:
+            asked = [
+                _in_thread(lambda: answer(server, "/api/review", token=table.tokens[0]))
+                for _ in range(50)
+            ]
+            assert table.asked.acquire(timeout=TIMEOUT)  # the first review is being made
+            made = 1
+            while table.asked.acquire(timeout=1):  # until no more reviews begin
+                made += 1
+            assert made == REVIEWS_AT_ONCE
+            for token in (table.tokens[1], other.tokens[0]):
+                assert answer(server, "/api/view", token=token, timeout=5)[0] == 200
+            move = {"move": format_move(legal_moves(table.state)[0]), "version": table.version}
+            seat = table.state.current_player
+            assert seat is not None
+            assert answer(server, "/api/move", move, token=table.tokens[seat], timeout=5)[0] == 200
+        finally:
+            table.release.set()
+        assert all(_answered(results)[0] == 200 for results in asked)

@@ -31,7 +31,9 @@ def _serving(table: WebTable) -> Iterator[WebServer]:
         yield server
 
 
-def answer(server: WebServer, path: str, body: object = None, token: str = "") -> tuple[int, Any]:
+def answer(
+    server: WebServer, path: str, body: object = None, token: str = "", timeout: float = TIMEOUT
+) -> tuple[int, Any]:
     """The server's status and JSON answer to a request: a GET, or a POST of *body*."""
     request = urllib.request.Request(
         f"http://127.0.0.1:{server.server_address[1]}{path}",
@@ -39,7 +41,7 @@ def answer(server: WebServer, path: str, body: object = None, token: str = "") -
         headers={"Authorization": f"Bearer {token}"} if token else {},
     )
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as answered:
+        with urllib.request.urlopen(request, timeout=timeout) as answered:
             return answered.status, json.load(answered)
     except urllib.error.HTTPError as error:
         return error.code, json.load(error)

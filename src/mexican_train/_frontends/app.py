@@ -60,6 +60,8 @@ from importlib import resources
 from typing import IO, TYPE_CHECKING, Any, Final
 from urllib.parse import unquote
 
+import anyio
+import anyio.to_thread
 import h11
 import uvicorn
 from starlette.applications import Starlette
@@ -128,6 +130,10 @@ MAX_QUERY_FIELDS: Final = 16
 MAX_WAITING: Final = 1024
 #: The largest WebSocket message read from a page, in bytes.
 MAX_MESSAGE: Final = 4096
+#: The most reviews (``GET /api/review``, seconds of work each) made at once, all tables
+#: together: the others wait for their turn without a worker thread, so that requests
+#: for reviews never take every thread the moves and documents need.
+REVIEWS_AT_ONCE: Final = 2
 #: The most seconds between two looks for the lobby's tables that have expired; the
 #: server looks every tenth of the idle time, at least every second and at most this.
 SWEEP_EVERY: Final = 600.0
@@ -514,6 +520,7 @@ class _Routes:
         #: Whether the server is stopping (`WebServer.server_close`): a table closed then
         #: is not closed for good, its pages are told the server stops.
         self.stopping = False
+        self._reviews: anyio.CapacityLimiter | None = None  # made on the event loop
 
     def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
         """Serve *table* too (its name must be new); with *expires*, it expires when idle.
@@ -761,8 +768,12 @@ class _Routes:
         return JSONResponse(await self._changed(table.play, seat, move, version))
 
     async def review(self, request: Request) -> Response:
+        """Answer the seat's review: at most `REVIEWS_AT_ONCE` are made at once."""
         table, _, seat = self.find(_bearer(request))
-        return JSONResponse(await run_in_threadpool(table.review, seat))
+        if self._reviews is None:
+            self._reviews = anyio.CapacityLimiter(REVIEWS_AT_ONCE)
+        review = await anyio.to_thread.run_sync(table.review, seat, limiter=self._reviews)
+        return JSONResponse(review)
 
     async def again(self, request: Request) -> Response:
         table, _, seat = self.find(_bearer(request))
