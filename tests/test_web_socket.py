@@ -6,6 +6,7 @@ import contextlib
 import functools
 import json
 import sys
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -112,6 +113,42 @@ def test_others_see_who_is_connected(server: WebServer) -> None:
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {table.tokens[1]}"})
     with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
         assert json.load(answer)["connected"][0] is False  # the first page has gone too
+
+
+def test_a_seat_with_two_pages_stays_connected_until_both_have_gone(server: WebServer) -> None:
+    """A reload opens the new page's socket before the old one closes: the seat stays
+    connected, and is away only once neither is open."""
+    table = server.table
+    with _open(server, {"token": table.tokens[1]}) as other:
+        _until(other, lambda doc: doc["connected"] == [False, True, True])
+        with _open(server, {"token": table.tokens[0]}) as old:
+            _next(old)
+            with _open(server, {"token": table.tokens[0]}) as new:
+                _next(new)
+                old.close()
+                _within(lambda: table._present[0] == 1)  # the server saw the old page go
+                assert table.connected[0] is True
+                with _open(server, {"token": table.tokens[1]}) as third:  # a change pushed
+                    assert _next(third)["connected"] == [True, True, True]
+            _until(other, lambda doc: doc["connected"][0] is False)
+
+
+def _within(condition: Any) -> None:
+    """Wait until *condition* holds, for `TIMEOUT` seconds at most."""
+    waiting = threading.Event()
+    for _ in range(int(TIMEOUT * 100)):
+        if condition():
+            return
+        waiting.wait(0.01)
+    pytest.fail("the condition never held")
+
+
+def test_a_hello_over_the_message_bound_closes_the_socket(server: WebServer) -> None:
+    hello = {"token": server.table.tokens[0], "pad": "x" * 8192}
+    with _open(server, hello) as socket, pytest.raises(ConnectionClosed) as closed:
+        socket.recv(timeout=TIMEOUT)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 1009  # message too big: 4 KiB at most
 
 
 @pytest.mark.parametrize(
