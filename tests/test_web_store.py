@@ -1059,6 +1059,8 @@ A_HASH = token_hash("t")
         ("UPDATE tables SET record = '{'", "cannot be read"),
         ("UPDATE tables SET bots = '{}'", "not each a person's or a bot's (people [0, 1], bots []"),
         ('UPDATE tables SET bots = \'{"0": "m:C", "2": "m:C"}\'', "bots [0, 2], 3 seats"),
+        ("UPDATE tables SET given = 2", "whether its links were given, 2, is not 0 or 1"),
+        ("UPDATE tables SET maker = x'41'", "its maker is not text: b'A'"),
     ],
 )
 def test_a_row_changed_by_hand_is_refused_naming_its_table(
