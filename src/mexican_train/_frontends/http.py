@@ -154,7 +154,7 @@ class Hosts:
         >>> hosts.cross_site("https://table.example.org", "127.0.0.1:8000") is None
         True
         >>> hosts.cross_site("http://evil.example", "localhost:8000")
-        "a page of another site ('http://evil.example') may not act here: open the server's own page"
+        "only the server's own pages act here, not one of 'http://evil.example' (a name the server is reached by, behind a proxy, is given to it as an allowed host)"
         """
         if origin is None:
             return None
@@ -175,7 +175,8 @@ class Hosts:
             if name == sent_name.rstrip(".") and (port or default) == (sent_port or default):
                 return None
         return (
-            f"a page of another site ({shown(origin)}) may not act here: open the server's own page"
+            f"only the server's own pages act here, not one of {shown(origin)} (a name the "
+            "server is reached by, behind a proxy, is given to it as an allowed host)"
         )
 
 
