@@ -6,6 +6,7 @@ tests_browser/ (run by .ci/run).
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -724,6 +725,38 @@ def test_the_page_and_its_files_are_served_without_a_token(served: WebServer) ->
         assert headers["Content-Type"].startswith(kind)
         assert "script-src 'self'" in headers["Content-Security-Policy"]
         assert body
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/../pyproject.toml", "/%2e%2e/%2e%2e/etc/passwd", "/webpage/table.js", "/table.js/..",
+     "//etc/passwd", "/%5c..%5cweb.py", "/index.html", "/TABLE.JS", "/table.js%00.css"],
+)  # fmt: skip
+def test_only_the_pages_files_are_served_by_their_own_paths(served: WebServer, path: str) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", served.server_address[1], timeout=TIMEOUT)
+    try:
+        connection.request("GET", path)
+        answered = connection.getresponse()
+        body = answered.read()
+    finally:
+        connection.close()
+    assert answered.status == 404, body
+    assert answered.getheader("Cache-Control") == "no-store"
+    assert answered.getheader("X-Content-Type-Options") == "nosniff"
+    assert json.loads(body)["error"] == "not found"
+
+
+def test_the_page_is_kept_by_no_cache_and_framed_by_no_site(served: WebServer) -> None:
+    status, headers, _ = _request(served, "/")
+    assert status == 200
+    assert headers["Cache-Control"] == "no-store"  # a seat's link is the page's URL
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    policy = headers["Content-Security-Policy"]
+    assert "default-src 'none'" in policy
+    assert "frame-ancestors 'none'" in policy
+    assert "'unsafe-eval'" not in policy
+    assert "script-src 'self';" in policy  # no inline script
 
 
 def test_a_move_over_http_is_checked_and_answered(served: WebServer) -> None:
