@@ -11,7 +11,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -644,31 +643,16 @@ def test_a_lobby_table_given_up_whose_delete_failed_expires_as_the_server_starts
 def test_a_lobby_table_answered_is_kept_given_to_the_address_that_made_it(
     tmp_path: Path,
 ) -> None:
-    """Once the lobby has sent a table's links, serve --db's database notes them given,
-    and to which address: a restart serves the table, counted in that address's share."""
+    """By the time the lobby sends a table's links, serve --db's database notes them
+    given, and to which address: a restart serves the table, counted in that address's
+    share."""
     store = TableStore(tmp_path / "tables.sqlite3")
-    noted = threading.Event()
-    kept_lobby = _kept_lobby(store, 0, 3600.0)
-
-    def lobby(request: object, name: str) -> WebTable:
-        made = kept_lobby(request, name)
-        handed = made.handed
-        assert handed is not None
-
-        def told(address: str) -> None:
-            handed(address)
-            noted.set()
-
-        made.handed = told
-        return made
-
     own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
-    server = WebServer(("127.0.0.1", 0), own, log=None, lobby=lobby)
+    server = WebServer(("127.0.0.1", 0), own, log=None, lobby=_kept_lobby(store, 0, 3600.0))
     try:
         with serving(server):
             asked = {"rules": "standard", "players": 2, "people": 2, "level": "easy"}
             assert answer(server, "/api/tables", asked)[0] == 200
-            assert noted.wait(TIMEOUT)
             (kept,) = [table for table in store.tables() if table.name]
             assert (kept.name, kept.given, kept.maker) == ("t1", True, "127.0.0.1")
     finally:

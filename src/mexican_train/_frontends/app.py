@@ -65,7 +65,6 @@ import anyio.to_thread
 import h11
 import uvicorn
 from starlette.applications import Starlette
-from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
@@ -842,22 +841,20 @@ class _Routes:
                 "table": name,
                 "seats": {str(seat): f"/#token={token}" for seat, token in table.tokens.items()},
                 "spectators": f"/#token={table.spectator_token}",
-            },
-            # Once the links are sent: a database notes the table given (`WebTable.handed`).
-            background=BackgroundTask(self._handed, table, client),
+            }
         )
 
     def _handed(self, table: WebTable, client: str) -> None:
-        """Tell *table* that its links were sent to *client*, who made it
-        (`WebTable.handed`; in a worker thread, once the answer is sent).  A hook that
-        fails is logged: the table is served on."""
+        """Tell *table*, served, that its links go to *client*, who made it
+        (`WebTable.handed`), just before they are sent.  A hook that fails is logged:
+        the table is served on, and its links sent."""
         handed = table.handed
         if handed is None:
             return
         try:
             handed(client)
         except Exception as error:  # the database's, or a hook of a program's own
-            self._say(f"table {table.name}: its links were sent, but not noted so: {error}")
+            self._say(f"table {table.name}: its links are sent, but were not noted so: {error}")
 
     def _make(
         self,
@@ -895,6 +892,9 @@ class _Routes:
             except BaseException:
                 self._discard(table)
                 raise
+            # Noted before the answer, which goes at once: a server killed before this
+            # has sent no link, one killed after has, but for an instant, sent them.
+            self._handed(table, client)
             return table
         finally:
             with self._lock:

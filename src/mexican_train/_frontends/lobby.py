@@ -44,9 +44,9 @@ TABLE_IDLE: Final = 24 * 3600.0
 EXPIRED_KEPT: Final = 4096
 
 #: Why a table of the lobby's expired that a server with a database kept but stopped
-#: (killed) before it was known to have sent its links: nobody may have them.
+#: (killed) before it sent its links: nobody has them.
 NEVER_GIVEN: Final = (
-    "the server stopped as it made this table, before it knew its links were given: "
+    "the server stopped as it made this table, before it sent its links: "
     "make a new one in the lobby"
 )
 

@@ -21,8 +21,8 @@ names, every game of them deleted with its moves in the same transaction
 (`TableStore.replace`).  A table the lobby made that its server did not serve (its
 bots could not start, or the server stopped meanwhile) is deleted as if never kept
 (`TableStore.discard`).  A table the lobby made is kept with the address that made it,
-not given until its server has sent that address its links (`TableStore.give`): a server
-killed in between lets it expire as it starts again.  Nothing else is ever deleted.
+not given until its server serves it and sends that address its links
+(`TableStore.give`): a server killed in between lets it expire as it starts again.  Nothing else is ever deleted.
 
 >>> from mexican_train import HUB, Draw, new_game
 >>> store = TableStore(":memory:")

@@ -305,9 +305,10 @@ class WebTable:
         #: not bring it back.
         self.discarding: Callable[[], None] | None = None
         #: Called with the address of whoever made the table in a server's lobby once the
-        #: server has sent them its links.  ``mexican-train serve --db`` notes it in the
-        #: database here: a table kept but never noted so (the server killed between
-        #: keeping it and answering) expires as the server starts again.
+        #: server serves it, just before it sends them its links.  ``mexican-train serve
+        #: --db`` notes it in the database here: a table kept but never noted so (the
+        #: server killed between keeping it and answering) expires as the server starts
+        #: again.
         self.handed: Callable[[str], None] | None = None
         self._clock = clock
         self._active = clock()
@@ -1680,8 +1681,8 @@ def _kept_lobby(
     (`_keep`; it expires after *idle* seconds).  A table the server gives up unserved
     (`WebTable.discarding`) is deleted from *store* again.  A table *store* cannot keep
     is refused, as a move it cannot keep is: `RequestError` 503 ``"not saved"``.  A table
-    is kept not given (`StoredTable.given`) until the server has sent its links
-    (`WebTable.handed`)."""
+    is kept not given (`StoredTable.given`) until the server serves it and sends its
+    links (`WebTable.handed`)."""
 
     def lobby(request: object, name: str) -> WebTable:
         made = make(request, name, bot_delay)
