@@ -640,6 +640,29 @@ def test_a_lobby_table_given_up_whose_delete_failed_expires_as_the_server_starts
         _stop(process)
 
 
+@posix_only
+def test_a_lobby_table_answered_just_before_kill_9_comes_back(tmp_path: Path) -> None:
+    """The table is noted given before its links are sent: a server killed as its maker
+    reads them serves it again after a restart."""
+    db = tmp_path / "tables.sqlite3"
+    process, lines = _start("--db", str(db))
+    try:
+        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
+        request = urllib.request.Request(base + "api/tables", data=json.dumps(asked).encode())
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answered:
+            body = answered.read()
+        process.send_signal(signal.SIGKILL)  # as soon as the answer has arrived
+        token = json.loads(body)["seats"]["0"].removeprefix("/#token=")
+    finally:
+        _stop(process)
+    process, lines = _start("--db", str(db), port=int(base.rsplit(":", 1)[1].strip("/")))
+    try:
+        assert _status(base, token)[0] == 200
+    finally:
+        _stop(process)
+
+
 def test_a_lobby_table_answered_is_kept_given_to_the_address_that_made_it(
     tmp_path: Path,
 ) -> None:
