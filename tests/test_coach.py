@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from pathlib import Path
 
 import attrs
@@ -376,3 +377,32 @@ def test_a_loss_below_a_tenth_of_a_point_is_said_to_be_less_than_0_1() -> None:
     assert ending == "In all, less than 0.1 points lost against the best moves found."
     reason = _reason(review.best, review.chosen, 0.0375, 40, 0, False, None)
     assert ": less than 0.1 points better for you against the others" in reason, reason
+
+
+def test_a_review_of_every_seat_names_the_seat_of_each_reason() -> None:
+    """Not "your train" nor "better for you": the reader of every seat's review is none
+    of them, and the mistakes of several seats follow one another."""
+    reviews = [r for r in analyze(_game(), samples=4, seed=1, yours=False) if r.loss > 0]
+    assert {review.seat for review in reviews} == {0, 1, 2}
+    for review in reviews:
+        assert f"points better for seat {review.seat} against the others" in review.reason
+        assert f"the tiles seat {review.seat} could not see" in review.reason
+        assert not re.search(r"\byou(r)?\b", review.reason), review.reason
+    own = [r for r in reviews if f"on seat {r.seat}'s train" in r.reason]
+    assert own  # a seat's own train named as the others' trains are
+    named = list(analyze(_game(), samples=4, seed=1, yours=False, names=["Ann", "Bob", "Cy"]))
+    assert any("better for Bob against" in review.reason for review in named)
+    with pytest.raises(InvalidArgumentError, match="yours is True or False, not 1"):
+        analyze(_game(), yours=1)  # type: ignore[arg-type]
+
+
+def test_the_command_line_review_of_every_seat_names_the_seats(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_json(_game())))
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--samples", "4", "--top", "20"])
+    assert result.exit_code == 0, result.output
+    assert "decisions of every seat reviewed" in result.stdout
+    assert not re.search(r"\byou(r)?\b", result.stdout), result.stdout
+    assert "better for seat 1 against the others" in " ".join(result.stdout.split())
+    one = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "0", "--samples", "4"])
+    assert "better for you against the others" in " ".join(one.stdout.split())

@@ -76,6 +76,7 @@ def analyze(
     seed: int = 0,
     round_number: int | None = None,
     names: Sequence[str] | None = None,
+    yours: bool = True,
 ) -> Iterator[Review]:
     """Yield a `Review` of each decision of *seat* (or of every seat) in *record*, in order.
 
@@ -93,8 +94,11 @@ def analyze(
         round_number: the round to review (from 1), or None for every round.
         names: what to call each seat in the reasons, by seat, as the front end that
             shows them names the seats (``"Seat 1 (hard)"`` makes ``Seat 1 (hard)'s
-            train``); None calls them ``seat 1``.  A seat's own train is always
-            ``your train``.
+            train``); None calls them ``seat 1``.
+        yours: whether a reason speaks to the seat reviewed, whose player reads it
+            (``your train``, ``better for you``); False names that seat as the others
+            are named (``seat 1's train``, ``better for seat 1``), for a review of
+            several seats read by one person.
 
     Raises:
         InvalidArgumentError: if *seat* is not a seat of the game, *samples* < 1,
@@ -140,6 +144,8 @@ def analyze(
         raise InvalidArgumentError(
             f"analyze(): names is None or one str per seat ({record.players}), not {shown(names)}"
         )
+    if type(yours) is not bool:
+        raise InvalidArgumentError(f"analyze(): yours is True or False, not {shown(yours)}")
     # Replayed now, so that a record that does not replay fails here, before any review.
     states = tuple(replay_states(record))
     rounds = states[-1].round_number
@@ -148,7 +154,7 @@ def analyze(
             f"analyze(): round_number is a round of the record, 1-{rounds}, not {round_number}"
         )
     called = tuple(names) if names is not None else None
-    return _reviews(record, states, seat, samples, seed, round_number, called)
+    return _reviews(record, states, seat, samples, seed, round_number, called, yours)
 
 
 def _reviews(
@@ -159,6 +165,7 @@ def _reviews(
     seed: int,
     round_number: int | None,
     names: tuple[str, ...] | None,
+    yours: bool,
 ) -> Iterator[Review]:
     events: list[Event] = []  # the round's events so far, unredacted
     made = [0] * record.players  # each seat's moves so far this round
@@ -179,7 +186,7 @@ def _reviews(
                 if len(moves) > 1:
                     yield _review(
                         before, mover, move, moves, events, (number, made[mover]), samples, seed,
-                        names,
+                        names, yours,
                     )  # fmt: skip
         events += derive_events(before, move, after)
         before = after
@@ -195,6 +202,7 @@ def _review(
     samples: int,
     seed: int,
     names: tuple[str, ...] | None,
+    yours: bool,
 ) -> Review:
     number, seat_move = numbers  # in the record, and among the seat's moves of the round
     mine = view(state, seat)
@@ -229,6 +237,7 @@ def _review(
             seat,
             _in_first_turn(state, seat),
             names,
+            yours,
         ),
         seat_move=seat_move,
         hand_size=len(state.hands[seat]),
@@ -249,36 +258,46 @@ def _words(
     seat: int | None = None,
     first_turn: bool = False,
     names: tuple[str, ...] | None = None,
+    yours: bool = True,
 ) -> str:
     """Return *move* in words, as ``mexican-train play`` lists it (``draw a tile``, ...).
 
-    Another seat's train goes by *names* (``Seat 1 (hard)'s train``), else ``seat 1's``.
+    Another seat's train goes by *names* (``Seat 1 (hard)'s train``), else ``seat 1's``;
+    so does *seat*'s own unless *yours* (``your train``).
 
     >>> from mexican_train import MEXICAN, Draw, Play, Tile
     >>> _words(Play(Tile(6, 5), MEXICAN)), _words(Play(Tile(6, 5), 2), seat=2)
     ('play 6-5 on the Mexican train', 'play 6-5 on your train')
     >>> _words(Play(Tile(6, 5), 1), seat=0), _words(Play(Tile(6, 5), 1), 0, names=("You", "Ann"))
     ("play 6-5 on seat 1's train", "play 6-5 on Ann's train")
+    >>> _words(Play(Tile(6, 5), 2), seat=2, yours=False), _words(Pass(), 2, True, yours=False)
+    ("play 6-5 on seat 2's train", "stop seat 2's first turn there (no marker)")
     >>> _words(Draw())
     'draw a tile'
     """
     if isinstance(move, Play):
         if move.train < 0:
             where = "the Mexican train"
-        elif move.train == seat:
+        elif move.train == seat and yours:
             where = "your train"
         else:
-            owner = names[move.train] if names is not None else f"seat {move.train}"
-            where = f"{owner}'s train"
+            where = f"{_name(move.train, names)}'s train"
         return f"play {move.tile} on {where}"
     if type(move) is Draw:
         return "draw a tile"
     if type(move) is Pass:
         # P4: a pass after the first turn's first tile only ends the chain, with no marker.
-        return "stop your first turn there (no marker)" if first_turn else "pass"
+        if not first_turn:
+            return "pass"
+        whose = "your" if yours or seat is None else f"{_name(seat, names)}'s"
+        return f"stop {whose} first turn there (no marker)"
     if type(move) is CallLastTile:
         return "call 'last tile'"
     return "deal the next round"
+
+
+def _name(seat: int, names: tuple[str, ...] | None) -> str:
+    return names[seat] if names is not None else f"seat {seat}"
 
 
 def points_words(loss: float, *, about: bool = False) -> str:
@@ -303,16 +322,18 @@ def _reason(
     seat: int,
     first_turn: bool,
     names: tuple[str, ...] | None,
+    yours: bool = True,
 ) -> str:
     if chosen == best:
         return (
-            f"{_words(chosen, seat, first_turn, names)} was the best move found "
+            f"{_words(chosen, seat, first_turn, names, yours)} was the best move found "
             f"({samples} sampled deals)"
         )
+    who = "you" if yours else _name(seat, names)
     return (
-        f"{_words(best, seat, first_turn, names)} instead of "
-        f"{_words(chosen, seat, first_turn, names)}: "
+        f"{_words(best, seat, first_turn, names, yours)} instead of "
+        f"{_words(chosen, seat, first_turn, names, yours)}: "
         f"{points_words(loss, about=True)} "
-        f"points better for you against the others at the end of the round, on average "
-        f"over {samples} deals of the tiles you could not see"
+        f"points better for {who} against the others at the end of the round, on average "
+        f"over {samples} deals of the tiles {who} could not see"
     )

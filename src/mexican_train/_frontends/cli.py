@@ -1293,7 +1293,11 @@ def analyze(
     # A long game takes a while (each decision's moves are played out in *samples*
     # deals): say so at once, on stderr, so that the report alone goes to stdout.
     click.echo(f"Reviewing the moves of {who}...", err=True)
-    reviews = run_analysis(game, seat, samples=samples, seed=seed, round_number=round_number)
+    # Every seat's review is read by one person: each reason names its seat ("seat 1's
+    # train", "better for seat 1"); one seat's speaks to its player ("your train").
+    reviews = run_analysis(
+        game, seat, samples=samples, seed=seed, round_number=round_number, yours=seat is not None
+    )
     click.echo(review_report(list(reviews), who, samples, top).text())
 
 
