@@ -1669,3 +1669,143 @@ def test_ctrl_c_stops_simulate_with_the_results_of_the_games_done(
         assert (saved.completed_games, saved.games) == (played, 50)
     else:
         assert result.stdout.startswith(f"Rules: short-game\n{played} games, 2 players")
+
+
+HOUSE_RULES_PLUGIN = """
+import attrs
+
+from mexican_train import STANDARD
+
+
+class Unreadable:
+    open_from_turn = None
+
+    def is_open(self, table, seat):
+        return table.trains[seat + 100]
+
+
+class Undecided:
+    def __bool__(self):  # a rule is named whatever its truth
+        return False
+
+    def obligation(self, doubles):
+        raise ValueError("which double first?")
+
+    def follow_up(self, doubles):
+        raise ValueError("which double first?")
+
+
+class Forgetful:
+    open_from_turn = None
+
+    def is_open(self, table, seat):
+        with open("the-rules-notes.txt") as notes:  # not there
+            return notes.read() == "open"
+
+
+UNREADABLE = attrs.evolve(STANDARD, mexican_train=Unreadable())
+FORGETFUL = attrs.evolve(STANDARD, mexican_train=Forgetful())
+UNDECIDED = attrs.evolve(STANDARD, open_doubles=Undecided())
+"""
+
+
+@pytest.fixture
+def house_rules_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installed package, as importlib.metadata finds one, that registers four variants
+    (docs/howto/house-rules.rst, "Share it"): three whose rules raise, one that fails to load."""
+    (tmp_path / "house_rules_plugin.py").write_text(HOUSE_RULES_PLUGIN)
+    info = tmp_path / "house_rules_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: house-rules-plugin\nVersion: 1.0\n"
+    )
+    (info / "entry_points.txt").write_text(
+        "[mexican_train.variants]\n"
+        "unreadable-mexican = house_rules_plugin:UNREADABLE\n"
+        "undecided-doubles = house_rules_plugin:UNDECIDED\n"
+        "forgetful-mexican = house_rules_plugin:FORGETFUL\n"
+        "not-there = house_rules_plugin:NOT_THERE\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "house_rules_plugin", raising=False)
+
+
+@pytest.mark.usefixtures("house_rules_plugin")
+@pytest.mark.parametrize(
+    ("rules", "said"),
+    [
+        (
+            "unreadable-mexican",
+            "the Mexican train rule house_rules_plugin.Unreadable (Rules.mexican_train, V2) "
+            "failed in is_open(): IndexError: tuple index out of range",
+        ),
+        (
+            "undecided-doubles",
+            "the open-double rule house_rules_plugin.Undecided (Rules.open_doubles, V3) "
+            "failed in follow_up(): ValueError: which double first?",
+        ),
+        (  # not taken for output that cannot be written
+            "forgetful-mexican",
+            "the Mexican train rule house_rules_plugin.Forgetful (Rules.mexican_train, V2) "
+            "failed in is_open(): FileNotFoundError: [Errno 2] No such file or directory",
+        ),
+    ],
+)
+@pytest.mark.parametrize("command", [["demo", "-q"], ["simulate", "-n", "2"]])
+def test_a_rule_of_your_own_that_raises_is_named_in_one_line(
+    command: list[str], rules: str, said: str
+) -> None:
+    """The rule, its method, the exception and the line of the rule's code that raised it
+    (the traceback is not shown), exit status 1; a library caller gets the exception."""
+    result = run(*command, "--rules", rules, "--seed", "1")
+    assert_one_line_error(result, said)
+    assert "house_rules_plugin.py, line " in result.stderr
+    assert result.exit_code == 1
+    with pytest.raises((IndexError, ValueError, FileNotFoundError)):
+        simulate([GreedyPlayer()] * 4, get_variant(rules), games=1, seed=1)
+
+
+@pytest.mark.usefixtures("house_rules_plugin")
+def test_a_rule_of_your_own_that_raises_in_play_is_named_in_one_line() -> None:
+    result = CliRunner().invoke(
+        cli,
+        ["play", "-p", "2", "--rules", "undecided-doubles", "--seed", "1"],
+        input="1\n" * 400,
+        prog_name="mexican-train",
+    )
+    assert_one_line_error(result, "the open-double rule house_rules_plugin.Undecided")
+    assert result.exit_code == 1
+
+
+@pytest.mark.usefixtures("house_rules_plugin")
+@pytest.mark.parametrize(
+    ("args", "where"),
+    [
+        (["demo", "--rules", "not-there"], "--rules"),
+        (["demo", "--rules", "hub+not-there"], "--rules"),
+        (["demo", "--house", "not-there"], "--house"),
+        (["rules", "not-there"], "NAME"),
+    ],
+)
+def test_a_registered_variant_that_fails_to_load_is_named_with_its_option(
+    args: list[str], where: str
+) -> None:
+    result = run(*args)
+    assert_one_line_error(
+        result,
+        f"{where}: the variant 'not-there' registered in 'mexican_train.variants' as "
+        "'house_rules_plugin:NOT_THERE' failed to load",
+    )
+    assert result.exit_code == 2
+
+
+def test_a_bug_of_the_package_keeps_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a rule of the user's own is said in one line: an exception from this package's
+    own code is a bug, reported with its traceback."""
+
+    def broken(*args: object, **kwargs: object) -> str:
+        raise IndexError("a bug")
+
+    monkeypatch.setattr(cli_module, "render_text", broken)
+    result = run("demo", "-p", "2", "--seed", "1")
+    assert isinstance(result.exception, IndexError)

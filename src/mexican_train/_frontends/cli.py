@@ -215,19 +215,25 @@ def rules_from_options(rules: str, house: Sequence[str] = (), option: str = "--r
         click.UsageError: an unknown name (with the names close to it), or house
             rules that conflict.
     """
+    # Each name looked up on its own first, so that a failure names its option: an
+    # unknown name, or a variant an installed package registers that fails to load.
+    for where, name in ((option, rules), *(("--house", name) for name in house)):
+        try:
+            get_variant(name)
+        except UnknownVariantError as error:
+            if error.reason:  # the form of the name is wrong, not the name
+                raise click.UsageError(f"{where}: {error.reason}") from None
+            raise click.UsageError(
+                f"{where}: there {'is no variant' if where == '--house' else 'are no rules'} "
+                f"called {_shown(error.name)}"
+                f"{_did_you_mean(error.name, error.known)}; "
+                "'mexican-train rules --list' lists them"
+            ) from None
+        except RulesError as error:
+            raise click.UsageError(f"{where}: {error}") from None
     try:
         return combine(rules, *house) if house else get_variant(rules)
-    except UnknownVariantError as error:
-        where = "--house" if error.name in house and error.name != rules else option
-        if error.reason:  # the form of the name is wrong, not the name
-            raise click.UsageError(f"{where}: {error.reason}") from None
-        raise click.UsageError(
-            f"{where}: there {'is no variant' if where == '--house' else 'are no rules'} "
-            f"called {_shown(error.name)}"
-            f"{_did_you_mean(error.name, error.known)}; "
-            "'mexican-train rules --list' lists them"
-        ) from None
-    except RulesError as error:
+    except RulesError as error:  # house rules that conflict, with the rules or each other
         raise click.UsageError(f"--house: {error}") from None
 
 
@@ -309,6 +315,46 @@ def _how_raised(error: Exception, frames: list[traceback.FrameSummary]) -> str:
     shown = mine or frames
     line = f" ({shown[-1].filename}, line {shown[-1].lineno})" if shown else ""
     return f"{type(error).__name__}: {error}{line}"
+
+
+#: The methods by which the engine asks the pluggable rules of a `Rules` value, and the
+#: rule each belongs to.
+_RULE_METHODS: Final = {
+    "is_open": ("Mexican train rule", "Rules.mexican_train, V2"),
+    "obligation": ("open-double rule", "Rules.open_doubles, V3"),
+    "follow_up": ("open-double rule", "Rules.open_doubles, V3"),
+}
+
+
+def _rule_failure(error: Exception) -> str | None:
+    """Return the one line that says which rule of the user's own raised *error*, and
+    how; None if no such rule did.
+
+    Such a rule (`MexicanTrainRule`, `OpenDoubleRule`), of a variant an installed
+    package registers, is a method of the user's code called from this package: a
+    frame outside it, of one of `_RULE_METHODS`, whose caller is inside.
+    """
+    called_from_package = False
+    tb = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        inside = code.co_filename.startswith(_PACKAGE)
+        rule = tb.tb_frame.f_locals.get("self")
+        if (
+            not inside
+            and called_from_package
+            and code.co_name in _RULE_METHODS
+            and rule is not None
+        ):
+            kind, field = _RULE_METHODS[code.co_name]
+            named = f"{type(rule).__module__}.{type(rule).__qualname__}"
+            return (
+                f"the {kind} {named} ({field}) failed in {code.co_name}(): "
+                f"{_how_raised(error, traceback.extract_tb(tb))}"
+            )
+        called_from_package = inside
+        tb = tb.tb_next
+    return None
 
 
 @attrs.frozen
@@ -482,8 +528,16 @@ class _Group(click.Group):
             _fail("interrupted", _EXIT_INTERRUPTED)
         except MexicanTrainError as error:
             _fail(str(error), _EXIT_FAILURE)
-        except OSError as error:  # stdout on a full disk, a closed file... (click handles EPIPE)
-            _fail(f"cannot write the output: {error.strerror or error}", _EXIT_FAILURE)
+        except Exception as error:
+            # A rule of the user's own, said in one line; then output that cannot be
+            # written (stdout on a full disk, a closed file; click handles EPIPE); else a
+            # bug of the package's, whose traceback is for the bug's report.
+            failure = _rule_failure(error)
+            if failure is not None:
+                _fail(failure, _EXIT_FAILURE)
+            if isinstance(error, OSError):
+                _fail(f"cannot write the output: {error.strerror or error}", _EXIT_FAILURE)
+            raise
         sys.exit(code if isinstance(code, int) else 0)
 
     def _where(self, args: Sequence[str] | None) -> str:
