@@ -1809,3 +1809,17 @@ def test_a_bug_of_the_package_keeps_its_traceback(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(cli_module, "render_text", broken)
     result = run("demo", "-p", "2", "--seed", "1")
     assert isinstance(result.exception, IndexError)
+
+
+def test_play_review_fits_an_80_column_terminal() -> None:
+    """The review question's answer to a word it does not take, and the review itself,
+    are wrapped to 79 columns as the rest of play is (seed 3's first round ends within 60
+    of the person's moves; the 1s left over are such words)."""
+    args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"]
+    typed = _Terminal(b"1\n" * 60 + b"maybe\n" + b"y\n" + b"q\n")
+    result = CliRunner().invoke(cli, args, input=typed, prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    assert "I did not understand 'maybe': y reviews your moves" in result.stdout
+    assert "Better: " in result.stdout
+    lines = [line.split("q to quit]: ")[-1] for line in result.stdout.splitlines()]
+    assert max(len(line) for line in lines) <= 79, max(lines, key=len)

@@ -165,8 +165,11 @@ def test_the_review_question_says_what_it_takes_and_q_leaves() -> None:
     child = _play("--rules", "hub", "--players", "2", "--seed", "3", "--bots", "greedy")
     _to_the_review(child)
     child.sendline("x")
-    child.expect(r"I did not understand 'x': y reviews your moves of the round, n or Enter "
-                 r"goes on, q quits\.")  # fmt: skip
+    child.expect(
+        _words(
+            "I did not understand 'x': y reviews your moves of the round, n or Enter goes on, q quits."
+        )
+    )
     child.expect(r"Review this round\? \[y/N, q to quit\]")
     child.sendline("q")
     assert _quit(child) == 0

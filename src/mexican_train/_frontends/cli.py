@@ -1121,7 +1121,7 @@ def _wants_review() -> bool:
             return True
         if word in {"", "n", "no"}:
             return False
-        click.echo(
+        _say(
             f"I did not understand {_shown(answer)}: y reviews your moves of the round, "
             "n or Enter goes on, q quits."
         )

@@ -312,7 +312,8 @@ class ReviewReport:
             lines.append(f"The biggest mistakes ({len(self.mistakes)}):")
         for said, better in self.mistakes:
             lines.append(f"  {said}")
-            lines.append(textwrap.indent(textwrap.fill(better, 76), "    "))
+            # 79 columns in all, as the command line's prose (cli._WIDTH).
+            lines.append(textwrap.indent(textwrap.fill(better, 75), "    "))
         lines.append(self.ending)
         return "\n".join(lines)
 
