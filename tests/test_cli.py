@@ -906,6 +906,13 @@ class Interrupted:
         raise KeyboardInterrupt  # as Ctrl-C does, in the middle of a bot's move
 
 
+class Verbose:  # a name too long for a column, with control characters
+    name = "The Bot Of\\nMany Words\\x1b[31m That Goes On And On"
+
+    def choose(self, view, moves):
+        return moves[0]
+
+
 class Witness:  # plays the first move; fails unless told of every tile played this round
 
     def __init__(self):
@@ -1823,3 +1830,29 @@ def test_play_review_fits_an_80_column_terminal() -> None:
     assert "Better: " in result.stdout
     lines = [line.split("q to quit]: ")[-1] for line in result.stdout.splitlines()]
     assert max(len(line) for line in lines) <= 79, max(lines, key=len)
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_a_bots_long_name_is_cut_short_and_its_control_characters_left_out() -> None:
+    """A bot of the user's own goes by its name, which the commands show on one line,
+    without what would move a terminal's cursor or colour its text, and cut short to keep
+    the table's and the standings' columns: 8 players fit an 80-column terminal."""
+    result = run("demo", "-p", "8", "--seed", "2", "--bots", "failing_bots:Verbose,planner")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout
+    assert "seat 0 (The Bot Of Many Words...)" in result.stdout
+    assert _widest(result.stdout) <= 79
+    standings = result.stdout.split("Final standings (lowest total wins, E5):\n")[1]
+    ends = {len(line.removesuffix("  <- winner")) for line in standings.splitlines()}
+    assert len(ends) == 1, standings  # the totals in one column
+
+
+def test_the_standings_of_ten_players_or_more_keep_their_columns() -> None:
+    result = run("demo", "-q", "-p", "12", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    standings = result.stdout.split("Final standings (lowest total wins, E5):\n")[1]
+    lines = standings.splitlines()
+    assert lines[0].startswith("   1. seat ")
+    assert lines[9].startswith("  10. seat ")
+    ends = {len(line.removesuffix("  <- winner")) for line in lines}
+    assert len(ends) == 1, standings

@@ -296,7 +296,24 @@ def _make_player(found: object, spec: str, option: str) -> _UserBot:
         raise click.UsageError(
             f"{option}: {spec!r} is not a player: a player has a method choose(view, moves)"
         )
-    return _UserBot(cast(Player, found), spec, player_name(found))
+    return _UserBot(cast(Player, found), spec, _shown_name(player_name(found)))
+
+
+#: The longest name a bot of the user's own is shown by: the table, the lists and the
+#: standings keep their columns in 80 with 8 players, whatever the bot calls itself.
+_NAME_WIDTH: Final = 24
+
+
+def _shown_name(name: str) -> str:
+    r"""Return a bot's *name* as the commands show it: on one line, its control characters
+    (which would move a terminal's cursor or colour its text) made spaces, and cut short
+    to `_NAME_WIDTH` characters.
+
+    >>> _shown_name("Ann"), _shown_name("The Bot Of\nMany Words\x1b[31m That Goes On")
+    ('Ann', 'The Bot Of Many Words...')
+    """
+    name = " ".join("".join(c if c.isprintable() else " " for c in name).split()) or "?"
+    return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 3].rstrip() + "..."
 
 
 #: Where this package's files are, to tell the library's frames from a bot's own.
@@ -618,10 +635,12 @@ def _standings(state: GameState, names: Sequence[str], you: int | None = None) -
     keys = standing_keys(state.scores, state.round_scores, state.rules.tie_break)
     order = sorted(range(state.players), key=lambda seat: (keys[seat], seat))
     lines = ["Final standings (lowest total wins, E5):"]
+    shown = [f"{name} (you)" if seat == you else name for seat, name in enumerate(names)]
+    # The names and the totals in columns, past a 10th rank and a long name too.
+    width, digits = max(20, *map(len, shown)), len(str(state.players))
     for rank, seat in enumerate(order, start=1):
         crown = "  <- winner" if seat in state.winners else ""
-        name = f"{names[seat]} (you)" if seat == you else names[seat]
-        lines.append(f"  {rank}. {name:<20} {state.scores[seat]:>5}{crown}")
+        lines.append(f"  {rank:>{digits}}. {shown[seat]:<{width}} {state.scores[seat]:>5}{crown}")
     return "\n".join(lines)
 
 
