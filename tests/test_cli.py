@@ -1856,3 +1856,17 @@ def test_the_standings_of_ten_players_or_more_keep_their_columns() -> None:
     assert lines[9].startswith("  10. seat ")
     ends = {len(line.removesuffix("  <- winner")) for line in lines}
     assert len(ends) == 1, standings
+
+
+@pytest.mark.parametrize(
+    ("command", "cited"),
+    [
+        ("demo", "The rules say how many they deal for (S1; standard: 2-14, hub: 2-12)."),
+        ("play", "Fix the deals (and the random bots) to replay a game (S6)."),
+        ("serve", "The rules say how many they deal for (S1;"),
+        ("analyze", "never the hidden tiles (S5)."),
+    ],
+)
+def test_the_help_cites_the_rule_it_teaches(command: str, cited: str) -> None:
+    """The rule ids are those of the docs' rule pages, as demo's and play's words cite them."""
+    assert cited in " ".join(run(command, "--help").stdout.split())

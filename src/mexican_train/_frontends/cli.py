@@ -153,7 +153,7 @@ def players_option(default: int = 4, help: str = "How many players.") -> Callabl
         default=default,
         show_default=True,
         metavar="N",
-        help=f"{help}  The rules say how many they deal for (standard: {_player_counts(STANDARD)}, hub: {_player_counts(HUB)}).",
+        help=f"{help}  The rules say how many they deal for (S1; standard: {_player_counts(STANDARD)}, hub: {_player_counts(HUB)}).",
     )
 
 
@@ -197,7 +197,7 @@ seed_option = click.option(
     type=int,
     default=None,
     callback=_check_seed,
-    help="Fix the deals (and the random bots) to replay a game.",
+    help="Fix the deals (and the random bots) to replay a game (S6).",
 )
 
 _BOTS_HELP = (
@@ -1339,7 +1339,7 @@ def analyze(
     """Review a recorded game: its biggest mistakes, and better moves.
 
     Each decision is judged from what its seat could know: its own tiles and
-    what the table showed, never the hidden tiles.  The record is the JSON of
+    what the table showed, never the hidden tiles (S5).  The record is the JSON of
     a GameRecord, as 'play --record FILE' saves it (in Python:
     mexican_train.serialize.to_json).
     """
