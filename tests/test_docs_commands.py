@@ -61,7 +61,7 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("README.md", "mexican-train play --record game.json"): (
         "waits for a person's moves; tests/test_cli.py saves a played game's record"
     ),
-    ("README.md", "mexican-train analyze game.json"): (
+    ("README.md", "mexican-train analyze game.json --seat 0"): (
         "reads the game the command before it saved; howto/review-your-game.rst runs "
         "analyze on a recorded game"
     ),
