@@ -1870,3 +1870,13 @@ def test_the_standings_of_ten_players_or_more_keep_their_columns() -> None:
 def test_the_help_cites_the_rule_it_teaches(command: str, cited: str) -> None:
     """The rule ids are those of the docs' rule pages, as demo's and play's words cite them."""
     assert cited in " ".join(run(command, "--help").stdout.split())
+
+
+@pytest.mark.parametrize(("name", "start"), [("standard", "Then, each turn"), ("hub", "Each turn")])
+def test_v1_rules_tells_a_turn_after_the_first_only_where_the_first_is_told(
+    name: str, start: str
+) -> None:
+    """Under hub the first turn is an ordinary one (V1): no "Then" after a first turn
+    that the text never told."""
+    text = " ".join(run("rules", name).stdout.split())
+    assert f"- {start}, play one tile on your own train" in text

@@ -163,8 +163,10 @@ def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
             "player has had theirs (P4)."
         )
     turn += [
-        "Then, each turn, play one tile on your own train, on the Mexican train when it is "
-        "open to you, or on another player's train that carries a marker (P3, P5).",
+        # "Then" after the first turn (P4), which rules without one (V1) do not tell.
+        f"{'Then, each' if rules.first_turn is not None else 'Each'} turn, play one tile on "
+        "your own train, on the Mexican train when it is open to you, or on another "
+        "player's train that carries a marker (P3, P5).",
         _mexican(rules),
         ("A player with no legal play draws until a tile fits or the boneyard is empty"
          if rules.draw_until_playable
