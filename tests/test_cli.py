@@ -1880,3 +1880,16 @@ def test_v1_rules_tells_a_turn_after_the_first_only_where_the_first_is_told(
     that the text never told."""
     text = " ".join(run("rules", name).stdout.split())
     assert f"- {start}, play one tile on your own train" in text
+
+
+def test_play_names_the_trains_a_tile_fits_as_a_list_in_words() -> None:
+    moves = (Play(Tile(6, 5), 0), Play(Tile(6, 5), 2), Play(Tile(6, 5), MEXICAN))
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "6-5 can go on your train, seat 2's train or the Mexican train: say which, e.g. '6-5 m'."
+        ),
+    ):
+        _read_move("6-5", moves, 0, HUB)
+    with pytest.raises(ValueError, match=re.escape("or seat 2's train: say which, e.g. '6-5 2'.")):
+        _read_move("6-5", moves[:2], 0, HUB)

@@ -925,8 +925,11 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> M
         return Play(tile, _parse_train(words[1], seat))
     fitting = [m for m in moves if isinstance(m, Play) and m.tile is tile]
     if len(fitting) > 1:
-        where = ", ".join(_train_name(m.train, seat) for m in fitting)
-        raise ValueError(f"{tile} can go on {where}: say which, e.g. '{tile} m'.")
+        *others, last = (_train_name(m.train, seat) for m in fitting)
+        where = f"{', '.join(others)} or {last}"
+        train = fitting[-1].train  # the example names a train the tile fits
+        example = f"{tile} {'m' if train == MEXICAN else train}"
+        raise ValueError(f"{tile} can go on {where}: say which, e.g. '{example}'.")
     if fitting:
         return fitting[0]
     return Play(tile, seat)  # not legal: apply() will say why
