@@ -1893,3 +1893,11 @@ def test_play_names_the_trains_a_tile_fits_as_a_list_in_words() -> None:
         _read_move("6-5", moves, 0, HUB)
     with pytest.raises(ValueError, match=re.escape("or seat 2's train: say which, e.g. '6-5 2'.")):
         _read_move("6-5", moves[:2], 0, HUB)
+
+
+def test_e3a_rules_cites_the_rule_the_last_tile_call_takes_the_place_of() -> None:
+    text = " ".join(run("rules", "last-tile-call").stdout.split())
+    assert (
+        "without calling draws 2 (the house rule last-tile-call, in place of E3a's announcement)."
+        in text
+    )

@@ -182,7 +182,8 @@ def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
     if rules.last_tile_penalty:
         turn.append(
             f"Call 'last tile' while holding two tiles; whoever ends a turn with one tile "
-            f"after playing without calling draws {rules.last_tile_penalty}."
+            f"after playing without calling draws {rules.last_tile_penalty} (the house rule "
+            "last-tile-call, in place of E3a's announcement)."
         )
     else:
         turn.append("When a player is down to one tile, the table announces it for them (E3a).")
