@@ -1901,3 +1901,13 @@ def test_e3a_rules_cites_the_rule_the_last_tile_call_takes_the_place_of() -> Non
         "without calling draws 2 (the house rule last-tile-call, in place of E3a's announcement)."
         in text
     )
+
+
+@pytest.mark.parametrize("typed", ["0", "-1", "+4", "4", "99999999999"])
+def test_play_says_a_number_out_of_the_menu_is_no_move(typed: str) -> None:
+    """A signed number is read as a move's number too, and refused as one: not "I did not
+    understand" with the whole help, as for a word."""
+    moves = (Draw(), Pass(), CallLastTile())
+    with pytest.raises(ValueError, match=r"^There is no move [-+\d]+(\.\.\.)?: choose 1-3\.$"):
+        _read_move(typed, moves, 0, HUB)
+    assert _read_move("+2", moves, 0, HUB) == Pass()

@@ -897,8 +897,9 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> M
             return moves[0]  # Enter takes the only move
         raise ValueError(_help(rules))
     first = words[0].lower()
-    if len(words) == 1 and first.isascii() and first.isdigit():
-        number = int(first) if _is_number(first) else 0
+    digits = first[1:] if first[0] in "+-" else first  # "-1" and "+2" are numbers too
+    if len(words) == 1 and digits.isascii() and digits.isdigit():
+        number = int(digits) if _is_number(digits) and first[0] != "-" else 0
         if not 1 <= number <= len(moves):
             shown = first if len(first) <= 20 else first[:20] + "..."
             raise ValueError(f"There is no move {shown}: choose 1-{len(moves)}.")
