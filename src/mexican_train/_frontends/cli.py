@@ -1549,9 +1549,10 @@ def _check_host(context: click.Context, parameter: click.Parameter, value: str) 
     multiple=True,
     metavar="NAME",
     help="A name the server answers to besides its own (repeat for several; '*' for any): "
-    "the name others reach it by, or a reverse proxy's that passes its name on.  A request "
-    "for another name is refused, so that a web page cannot point a name of its own at "
-    "this machine and use the server.",
+    "the name others reach it by, or a reverse proxy's, whether it passes its name on or "
+    "its own address (its pages' Origin is that name).  A request for another name is "
+    "refused, so that a web page cannot point a name of its own at this machine and use "
+    "the server; so is a move or a WebSocket from another site's page.",
 )
 @click.option(
     "--max-per-client",
