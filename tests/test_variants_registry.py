@@ -245,6 +245,29 @@ def test_describe_rules_shows_a_user_rule_by_its_repr() -> None:
     ] == ("still bind")
 
 
+def test_describe_rules_shows_a_user_rule_without_a_repr_of_its_own_by_its_class() -> None:
+    """A rule whose repr is object's is named by its class, not by an address that
+    changes at every run (as ``mexican-train rules --list`` shows a registered variant)."""
+
+    class Plain:
+        open_from_turn = None
+
+        def is_open(self, table: object, seat: int) -> bool:
+            return True
+
+    class PlainDoubles:
+        def obligation(self, doubles: object) -> object:
+            raise AssertionError("not asked")
+
+        follow_up = obligation
+
+    described = describe_rules(
+        attrs.evolve(STANDARD, mexican_train=Plain(), open_doubles=PlainDoubles())
+    )
+    assert described["Mexican train (V2)"] == f"{__name__}.{Plain.__qualname__}()"
+    assert described["open doubles (D2, D3, V3)"] == f"{__name__}.{PlainDoubles.__qualname__}()"
+
+
 @pytest.mark.parametrize(
     ("house", "says", "never"),
     [

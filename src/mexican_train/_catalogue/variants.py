@@ -813,6 +813,15 @@ def _describe_open_doubles(rule: object) -> str:
         return "any one of them, one per turn"
     if type(rule) is NeverBind:
         return "never bind"
+    return _rule_shown(rule)
+
+
+def _rule_shown(rule: object) -> str:
+    # A pluggable rule of the user's own, by its repr; by its class where the repr is
+    # object's, whose address says nothing of the rule and differs at every run.
+    kind = type(rule)
+    if kind.__repr__ is object.__repr__:
+        return f"{kind.__module__}.{kind.__qualname__}()"
     return repr(rule)
 
 
@@ -853,7 +862,8 @@ def describe_rules(rules: Rules) -> dict[str, str]:
 
     The keys are the same for every `Rules` value, in a fixed order, each with
     the rule id it stands for; compare two results to see how two variants
-    differ.  A user-defined pluggable rule is shown by its ``repr``.
+    differ.  A user-defined pluggable rule is shown by its ``repr``, or by its class
+    where its ``repr`` is `object`'s (which shows an address).
 
     >>> hub = describe_rules(HUB)
     >>> hub["first turn (V1)"], hub["Mexican train (V2)"]
@@ -868,7 +878,7 @@ def describe_rules(rules: Rules) -> dict[str, str]:
         EnginePlacement.HOLDER: "its holder places it and starts (S3)",
         EnginePlacement.SET_ASIDE: "set aside; the first player rotates (S4)",
     }
-    mexican = _MEXICAN.get(type(rules.mexican_train), repr(rules.mexican_train))
+    mexican = _MEXICAN.get(type(rules.mexican_train)) or _rule_shown(rules.mexican_train)
     penalty = rules.last_tile_penalty
     return {
         "set (S1, V8)": _describe_set(rules),
