@@ -9,6 +9,7 @@ import math
 import multiprocessing
 import pickle
 import random
+import re
 import statistics
 import sys
 import threading
@@ -38,6 +39,7 @@ from mexican_train import (
     Rules,
     RulesError,
     SimulationResult,
+    Table,
     apply,
     legal_moves,
     new_game,
@@ -601,6 +603,32 @@ def test_a_broken_rule_is_not_blamed_on_a_player() -> None:
     notes: list[str] = getattr(raised.value, "__notes__", [])  # mypy checks for 3.10
     (note,) = notes
     assert note.startswith("raised by the rules while listing the moves of seat ")
+
+
+@attrs.frozen
+class _LosesCount:
+    """A Mexican-train rule of a user's own that raises once a tile is on a train."""
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        if any(table.train(other).tiles for other in range(table.players)):
+            raise ValueError("which train was that?")
+        return False
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11's")
+def test_a_rule_that_raises_after_a_move_is_not_blamed_on_a_player() -> None:
+    """V2: the rules' own error, met as a move is played (apply lists the moves after it),
+    is noted as the rules', with the game that deals it again."""
+    rules = attrs.evolve(HUB, mexican_train=_LosesCount())
+    with pytest.raises(ValueError, match="which train was that") as raised:
+        simulate([GreedyPlayer(), PlannerPlayer()], rules, games=1, seed=1, names=["a", "b"])
+    notes: list[str] = getattr(raised.value, "__notes__", [])  # mypy checks for 3.10
+    (note,) = notes
+    assert re.fullmatch(
+        r"raised by the rules after a move of seat \d, in game 0 of the simulation, round 1 "
+        r"\(new_game\(\.\.\., seed=\d+\) deals that game again\)",
+        note,
+    ), note
     assert f"in game 0 of the simulation, round 1 (new_game(..., seed={game_seed(1, 0)})" in note
 
 

@@ -671,6 +671,10 @@ def _play_game(batch: _Batch, number: int) -> _Game:
                 shown(move), error.reason,
             )  # fmt: skip
             return _Game((), (), (), (), tally.counters(), illegal)
+        except Exception as error:  # the rules' own, met while listing the next moves
+            after_whom = "the next round's deal" if seat is None else f"a move of seat {seat}"
+            _located(error, f"raised by the rules after {after_whom}, ", where())
+            raise
         if seat is not None:
             record(state, move, after, seat)
         if observers:
@@ -1029,9 +1033,9 @@ def simulate(
     A player's own exception, from ``choose`` or ``observe``, goes on as it is, noted
     with the player, its seat, the game, the round and the game's seed (a
     `StopIteration` as a `RuntimeError` that says so, with those notes, as it would
-    end the loop over the games); so does the
-    rules' own (a `RulesError` for a pluggable rule's bad answer), met while listing a
-    seat's moves, noted as the rules'.
+    end the loop over the games); so does the rules' own (a pluggable rule's exception,
+    or a `RulesError` for its bad answer), met while listing a seat's moves or those
+    after a move (`apply` lists them), noted as the rules'.
 
     >>> from mexican_train.players import GreedyPlayer, RandomPlayer
     >>> result = simulate([GreedyPlayer(), RandomPlayer(1)], STANDARD, games=10, seed=1)
