@@ -10,11 +10,13 @@ Rule id -> tests:
 - D1: test_d1_a_double_must_be_followed_at_once,
   test_d1_the_follow_up_on_the_double_itself_closes_it,
   test_d1_the_follow_up_goes_only_where_the_player_may_play,
-  test_d1_each_double_brings_one_draw_and_a_player_who_cannot_follow_places_a_marker
+  test_d1_each_double_brings_one_draw_and_a_player_who_cannot_follow_places_a_marker,
+  test_d1_with_the_boneyard_empty_a_player_who_cannot_follow_passes_with_a_marker
 - D2: test_d2_open_double_binds_the_next_player,
   test_d2_open_double_may_be_covered_on_an_unmarked_opponents_train,
   test_d2_player_who_cannot_cover_draws_marks_and_passes_the_obligation_on,
-  test_d2_a_tile_on_the_double_closes_it
+  test_d2_a_tile_on_the_double_closes_it,
+  test_d2_with_the_boneyard_empty_a_player_who_cannot_cover_passes_with_a_marker
 - D3: test_d3_open_doubles_close_in_the_order_played,
   test_d3_doubles_left_open_in_different_turns_keep_the_order_played,
   test_d3_follow_up_tile_goes_anywhere_but_onto_this_turns_doubles_only_in_order,
@@ -173,6 +175,55 @@ def test_d2_a_tile_on_the_double_closes_it() -> None:
     assert state.current_player == 0
     # Seat 0 may play on the Mexican train (4) again; 5-2 no longer fits train 0 (1).
     assert legal_moves(state) == (on("4-3", M),)
+
+
+# HUB, three players: 3 x 9 tiles deal the whole double-6 set but the engine (S4), so the
+# boneyard is empty.  Seat 1 holds no 5; seat 2 holds no 6, so it passes at once.
+_NO_BONEYARD = [
+    "6-5 5-5 0-0 1-0 1-1 2-0 2-1 2-2 3-0",
+    "6-4 6-3 6-2 6-1 6-0 4-4 4-3 4-2 4-1",
+    "5-4 5-3 5-2 5-1 5-0 4-0 3-3 3-2 3-1",
+]
+
+
+def _double_not_followed_with_the_boneyard_empty() -> GameState:
+    """Seat 0 has laid 5-5 on its own train and holds nothing to follow it; nothing to draw."""
+    state = start(_NO_BONEYARD, rules=HUB6)
+    assert state.boneyard == ()
+    state = run(state, on("6-5", 0), on("6-4", 1), PASS, on("5-5", 0))
+    assert state.current_player == 0
+    return state
+
+
+def test_d1_with_the_boneyard_empty_a_player_who_cannot_follow_passes_with_a_marker() -> None:
+    """D1: "A player who cannot follow draws one tile (if the boneyard has any) [...] A player
+    who still cannot follow ends the turn (`Pass`) and places a marker on their own train":
+    with nothing to draw, at once; the double is left open (D2)."""
+    state = _double_not_followed_with_the_boneyard_empty()
+    assert legal_moves(state) == (PASS,)
+    assert_refused(state, DRAW, "P5")  # the boneyard is empty
+    state = run(state, PASS)
+    assert state.train(0).marked
+    assert state.open_doubles == (0,)
+    assert state.current_player == 1
+
+
+def test_d2_with_the_boneyard_empty_a_player_who_cannot_cover_passes_with_a_marker() -> None:
+    """D2: "A player who cannot draws one tile and plays it on the double if it fits;
+    otherwise they place a marker on their own train and the obligation passes to the next
+    player": with nothing to draw, the pass comes at once, and the round goes on (E2: each
+    of these passes places a marker)."""
+    state = run(_double_not_followed_with_the_boneyard_empty(), PASS)
+    # Seat 1 holds no 5, and 4-3 would fit the marked train 0 only if it were not bound.
+    assert legal_moves(state) == (PASS,)
+    assert_refused(state, DRAW, "P5")
+    state = run(state, PASS)
+    assert state.train(1).marked
+    assert not state.is_round_over
+    # The obligation passed on: seat 2 covers the 5-5, not the marked train 1 (4).
+    assert state.current_player == 2
+    assert legal_moves(state) == tuple(on(t, 0) for t in ("5-0", "5-1", "5-2", "5-3", "5-4"))
+    assert_refused(state, on("4-0", 1), "D2")
 
 
 # HUB: seat 0 leaves 5-5 (train 0) and the drawn 3-3 (Mexican train) open, in that order.
