@@ -113,6 +113,17 @@ def test_v6_voluntary_draw_in_a_p4_first_turn_a_player_may_pass_but_never_draws(
     assert run(state, PASS).train(0).marked
 
 
+def test_v6_voluntary_draw_with_draw_until_playable_draws_once_holding_a_play() -> None:
+    """V6 with draw-until-playable (P5): drawing again is for a player with no legal play; one
+    who held back a tile that could be played draws one tile, then plays or passes."""
+    rules = combine("hub", "voluntary-draw", "draw-until-playable")
+    state = start(["6-5 1-1 2-2", "6-4 3-3 0-0"], rules=rules, boneyard="2-1 4-0 1-0")
+    drawn = run(state, DRAW)
+    assert Tile(2, 1) in drawn.hand(0)
+    assert set(legal_moves(drawn)) == {on("6-5", 0), on("6-5", MEXICAN), PASS}
+    assert_refused(drawn, DRAW, "P5")
+
+
 def test_v6_voluntary_draw_is_described_as_played() -> None:
     text = describe_variant("voluntary-draw")
     assert "any legal tile" in text
