@@ -1,0 +1,226 @@
+"""A second, independent reading of the turn and round rules, checked against the engine.
+
+The scenario files pin each rule on a hand-made deal; the properties check that
+`legal_moves` and `apply` agree with each other.  Neither catches a rule that the
+engine reads wrongly everywhere alike.  Here `Reference` reads RULES.md once more,
+plainly and slowly: it keeps its own account of a round (the open ends, the markers,
+the open doubles in the order played, who has had a first turn, whether a draw is
+due, whether the table changed) from the moves alone, and at every step of seeded
+random games the engine must offer the moves it allows (P2-P7, D1-D4, V2, V3, V4), show
+the table it expects (P1, P2, P6, D2, D3), end the round when it says (E1, E2, P4, D5) and
+score it as it does (E3), the totals carried over (E4).  The deal, the draws and the next round's set-up come from
+the engine: the rules of setting up are pinned in test_rules_setup.py.
+
+It reads the built-in rules of both presets, and the reverse order and dead doubles
+that bind; the conformance tests compare the other variants.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+from mexican_train import (
+    HUB,
+    MEXICAN,
+    STANDARD,
+    CloseInOrder,
+    Draw,
+    GameState,
+    MexicanFromFirstTurn,
+    Move,
+    NextRound,
+    Pass,
+    Play,
+    Rules,
+    Tile,
+    apply,
+    legal_moves,
+    new_game,
+)
+
+RULE_SETS = {
+    "standard": STANDARD,
+    "hub": HUB,
+    "standard-reverse": attrs.evolve(STANDARD, open_doubles=CloseInOrder(reverse=True)),
+    "hub-dead-doubles-bind": attrs.evolve(HUB, open_doubles=CloseInOrder(release_dead=False)),
+}
+
+
+def _score(hand: tuple[Tile, ...], rules: Rules) -> int:
+    # E3: the pips left in hand, the double-blank counting the rules' figure.
+    return sum(rules.double_blank_score if t == Tile(0, 0) else t.high + t.low for t in hand)
+
+
+class Reference:
+    """One round as RULES.md tells it, followed move by move."""
+
+    def __init__(self, state: GameState) -> None:
+        self.rules = state.rules
+        self.players = state.players
+        self.max_pip = state.max_pip
+        self.seat = state.first_player
+        trains = [*range(self.players), MEXICAN]
+        # P2: every train starts empty at the engine.
+        self.ends = dict.fromkeys(trains, state.engine.high)
+        self.table = {state.engine}
+        self.marked: set[int] = set()
+        self.had_first_turn: set[int] = set()
+        self.open_doubles: list[int] = []  # D3: in the order played
+        self.turn_doubles: list[int] = []
+        self.turn_tiles = 0
+        self.may_draw = True
+        self.changed = False
+        self.unchanged: list[bool] = []  # per finished turn (E2)
+
+    def on_first_turn(self) -> bool:
+        return self.rules.first_turn is not None and self.seat not in self.had_first_turn
+
+    def is_dead(self, train: int) -> bool:
+        # D4: every tile of the double's suit is on the table.
+        pip = self.ends[train]
+        return all(Tile(max(pip, n), min(pip, n)) in self.table for n in range(self.max_pip + 1))
+
+    def first_to_close(self, doubles: list[int]) -> int | None:
+        # D3/V3: the first in the order played (or the reverse); D4/V4: dead ones skipped.
+        rule = self.rules.open_doubles
+        assert isinstance(rule, CloseInOrder)
+        for train in reversed(doubles) if rule.reverse else doubles:
+            if not (rule.release_dead and self.is_dead(train)):
+                return train
+        return None
+
+    def moves(self, hand: tuple[Tile, ...], boneyard: int) -> set[Move]:
+        """The moves RULES.md allows the player to move, holding *hand*."""
+
+        def fitting(trains: set[int]) -> set[Move]:
+            # P2: a tile shows the train's open end.
+            return {Play(t, train) for t in hand for train in trains if t.shows(self.ends[train])}
+
+        if self.on_first_turn():
+            # P4: the own train only, never a draw; Pass stops the chain after a tile,
+            # and is the whole turn of a player who cannot start (P7: one who can, must).
+            plays = fitting({self.seat})
+            return plays | {Pass()} if self.turn_tiles else plays or {Pass()}
+        # P3: the own train, the marked trains, the Mexican train once open (V2).
+        trains = {self.seat, *self.marked}
+        if self.rules.mexican_train == MexicanFromFirstTurn() or self.seat in self.had_first_turn:
+            trains.add(MEXICAN)
+        binding = self.first_to_close(self.open_doubles)
+        if binding is not None:
+            trains = {binding}  # D2: only on the binding double, wherever it is
+        else:
+            # D3: this turn's doubles only in order; other pending doubles not at all.
+            follow = self.first_to_close(self.turn_doubles)
+            trains -= {*self.open_doubles, *self.turn_doubles} - {follow}
+        plays = fitting(trains)
+        if plays:
+            return plays  # P7: a player who can play must
+        if boneyard and self.may_draw:
+            return {Draw()}  # P5, D1, D2: one draw per turn, and one per double played
+        return {Pass()}  # P5a: can neither play nor draw
+
+    def play(self, move: Play, hand_after: tuple[Tile, ...]) -> bool:
+        """Follow *move*; return whether the turn goes on."""
+        tile, train = move.tile, move.train
+        end = self.ends[train]
+        self.ends[train] = tile.low if tile.high == end else tile.high  # P2
+        self.table.add(tile)
+        if train == self.seat:
+            self.marked.discard(self.seat)  # P6: the owner's tile lifts the marker
+        for pending in (self.open_doubles, self.turn_doubles):
+            if train in pending:
+                pending.remove(train)  # D2: a tile on the double closes it
+        self.turn_tiles += 1
+        self.changed = True
+        if self.on_first_turn():
+            # P4: the chain goes on while a tile of the hand fits the own train.
+            return any(t.shows(self.ends[train]) for t in hand_after)
+        if not hand_after:
+            return False  # E1, D5: out
+        if tile.is_double:
+            self.turn_doubles.append(train)  # D1: follow it; it brings a draw of its own
+            self.may_draw = True
+            return True
+        return False
+
+    def pass_turn(self) -> None:
+        stops_a_chain = self.on_first_turn() and self.turn_tiles
+        if not stops_a_chain and self.seat not in self.marked:
+            self.marked.add(self.seat)  # P5, P4, D1, D2: a marker on the own train
+            self.changed = True
+
+    def end_turn(self, hands: list[tuple[Tile, ...]], boneyard: int) -> bool:
+        """Finish the turn; return whether the round ends (E1, E2, P4)."""
+        if not self.on_first_turn():
+            self.open_doubles += self.turn_doubles  # D2: left open when the turn ends
+        self.had_first_turn.add(self.seat)
+        self.unchanged.append(not self.changed)
+        out = any(not hand for hand in hands)
+        if self.rules.first_turn is not None and len(self.had_first_turn) < self.players:
+            out = False  # P4: a player out in a first turn waits for everybody's
+        blocked = not boneyard and len(self.unchanged) >= self.players
+        blocked = blocked and all(self.unchanged[-self.players :])  # E2
+        self.seat = (self.seat + 1) % self.players  # P1
+        self.turn_doubles, self.turn_tiles, self.may_draw, self.changed = [], 0, True, False
+        return out or blocked
+
+
+def _games(rules: Rules, seed: int) -> list[GameState]:
+    rng = random.Random(seed)
+    games = []
+    for max_pip, players, hand_size in ((3, 2, 3), (4, 3, 3), (6, 2, 5), (6, 4, 4)):
+        small = attrs.evolve(rules, max_pip=max_pip, hand_size=hand_size)
+        games.append(new_game(players, small, seed=rng.randrange(1 << 30)))
+    return games
+
+
+def _check_table(state: GameState, ref: Reference) -> None:
+    # P1, P2, P6, D2, D3: the engine shows the table the reference expects.
+    assert state.current_player == ref.seat
+    assert {train: state.train(train).open_end for train in ref.ends} == ref.ends
+    assert {s for s in range(state.players) if state.train(s).marked} == ref.marked
+    assert state.open_doubles == tuple(ref.open_doubles)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_the_engine_plays_as_the_reference_reads_the_rules(name: str, seed: int) -> None:
+    """P1-P7, D1-D5, E1-E4, V2-V4: at every step of whole games, the engine offers the moves
+    the reference allows, shows the table it expects, ends each round when it says, and
+    scores it as it does."""
+    rng = random.Random(seed)
+    for state in _games(RULE_SETS[name], seed):
+        while not state.is_over:
+            if state.is_round_over:
+                assert legal_moves(state) == (NextRound(),)
+                state = apply(state, NextRound())
+            ref = Reference(state)
+            while not state.is_round_over:
+                _check_table(state, ref)
+                hand = state.hand(ref.seat)
+                moves = legal_moves(state)
+                assert set(moves) == ref.moves(hand, state.boneyard_size), state
+                doubles = [m for m in moves if isinstance(m, Play) and m.tile.is_double]
+                # Doubles often, so that doubles pile up and are left open.
+                move = rng.choice(doubles) if doubles and rng.random() < 0.7 else rng.choice(moves)
+                seat = ref.seat
+                state = apply(state, move)
+                goes_on = True
+                if isinstance(move, Play):
+                    goes_on = ref.play(move, state.hand(seat))
+                elif isinstance(move, Draw):
+                    ref.may_draw = False
+                else:
+                    ref.pass_turn()
+                    goes_on = False
+                if goes_on:
+                    assert state.current_player == seat
+                    continue
+                hands = [state.hand(s) for s in range(state.players)]
+                assert state.is_round_over == ref.end_turn(hands, state.boneyard_size)
+            hands = [state.hand(s) for s in range(state.players)]
+            assert state.round_scores[-1] == tuple(_score(hand, ref.rules) for hand in hands)
+            assert state.scores == tuple(map(sum, zip(*state.round_scores, strict=True)))  # E4
