@@ -11,8 +11,9 @@ the table it expects (P1, P2, P6, D2, D3), end the round when it says (E1, E2, P
 score it as it does (E3), the totals carried over (E4).  The deal, the draws and the next round's set-up come from
 the engine: the rules of setting up are pinned in test_rules_setup.py.
 
-It reads the built-in rules of both presets, and the reverse order and dead doubles
-that bind; the conformance tests compare the other variants.
+It reads the built-in rules of both presets, the reverse order, dead doubles that
+bind, and the Mexican train from the second turn after an ordinary first turn; the
+conformance tests compare the other variants.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from mexican_train import (
     Draw,
     GameState,
     MexicanFromFirstTurn,
+    MexicanFromSecondTurn,
     Move,
     NextRound,
     Pass,
@@ -46,6 +48,8 @@ RULE_SETS = {
     "hub": HUB,
     "standard-reverse": attrs.evolve(STANDARD, open_doubles=CloseInOrder(reverse=True)),
     "hub-dead-doubles-bind": attrs.evolve(HUB, open_doubles=CloseInOrder(release_dead=False)),
+    # V2 with an ordinary first turn: the Mexican train opens once the seat's first turn is over.
+    "hub-mexican-second-turn": attrs.evolve(HUB, mexican_train=MexicanFromSecondTurn()),
 }
 
 
