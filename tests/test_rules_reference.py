@@ -12,7 +12,8 @@ score it as it does (E3), the totals carried over (E4).  The deal, the draws and
 the engine: the rules of setting up are pinned in test_rules_setup.py.
 
 It reads the built-in rules of both presets, the reverse order, dead doubles that
-bind, and the Mexican train from the second turn after an ordinary first turn; the
+bind, the Mexican train from the second turn after an ordinary first turn, and the
+catalogue's house rules that change a turn (as `describe_variant` tells them); the
 conformance tests compare the other variants.
 """
 
@@ -42,6 +43,7 @@ from mexican_train import (
     legal_moves,
     new_game,
 )
+from mexican_train.variants import combine
 
 RULE_SETS = {
     "standard": STANDARD,
@@ -50,6 +52,21 @@ RULE_SETS = {
     "hub-dead-doubles-bind": attrs.evolve(HUB, open_doubles=CloseInOrder(release_dead=False)),
     # V2 with an ordinary first turn: the Mexican train opens once the seat's first turn is over.
     "hub-mexican-second-turn": attrs.evolve(HUB, mexican_train=MexicanFromSecondTurn()),
+    # The house rules that change a turn, as the catalogue describes them.
+    **{
+        name: combine(*name.split("+"))
+        for name in (
+            "marker-lifts-anywhere",
+            "voluntary-draw",
+            "hub+voluntary-draw",
+            "voluntary-draw+draw-until-playable",
+            "draw-until-playable",
+            "hub+draw-until-playable",
+            "single-tile-first-turn",
+            "first-turn-draw",
+            "first-turn-draw+draw-until-playable",
+        )
+    },
 }
 
 
@@ -103,11 +120,20 @@ class Reference:
             # P2: a tile shows the train's open end.
             return {Play(t, train) for t in hand for train in trains if t.shows(self.ends[train])}
 
+        rules = self.rules
         if self.on_first_turn():
-            # P4: the own train only, never a draw; Pass stops the chain after a tile,
-            # and is the whole turn of a player who cannot start (P7: one who can, must).
+            # P4: the own train only; Pass stops the chain after a tile, and is the whole
+            # turn of a player who cannot start (P7: one who can, must; V6: or may pass).
+            # It never draws, unless the rules let a player who cannot start draw first.
             plays = fitting({self.seat})
-            return plays | {Pass()} if self.turn_tiles else plays or {Pass()}
+            if self.turn_tiles:
+                return plays | {Pass()}
+            assert rules.first_turn is not None
+            if plays and rules.must_play:
+                return plays
+            if not plays and rules.first_turn.may_draw and self.can_draw(boneyard, plays):
+                return {Draw()}
+            return plays | {Pass()}
         # P3: the own train, the marked trains, the Mexican train once open (V2).
         trains = {self.seat, *self.marked}
         if self.rules.mexican_train == MexicanFromFirstTurn() or self.seat in self.had_first_turn:
@@ -120,11 +146,17 @@ class Reference:
             follow = self.first_to_close(self.turn_doubles)
             trains -= {*self.open_doubles, *self.turn_doubles} - {follow}
         plays = fitting(trains)
-        if plays:
+        if plays and rules.must_play:
             return plays  # P7: a player who can play must
-        if boneyard and self.may_draw:
-            return {Draw()}  # P5, D1, D2: one draw per turn, and one per double played
-        return {Pass()}  # P5a: can neither play nor draw
+        # V6: a player who could play may draw instead, or pass once nothing is left to draw.
+        if self.can_draw(boneyard, plays):
+            return plays | {Draw()}  # P5, D1, D2: one draw per turn, and one per double played
+        return plays | {Pass()}  # P5a: can neither play nor draw
+
+    def can_draw(self, boneyard: int, plays: set[Move]) -> bool:
+        # P5, D1, D2: one draw, or (draw-until-playable) as many as it takes to play.
+        until = self.rules.draw_until_playable and not plays
+        return bool(boneyard) and (self.may_draw or until)
 
     def play(self, move: Play, hand_after: tuple[Tile, ...]) -> bool:
         """Follow *move*; return whether the turn goes on."""
@@ -132,7 +164,7 @@ class Reference:
         end = self.ends[train]
         self.ends[train] = tile.low if tile.high == end else tile.high  # P2
         self.table.add(tile)
-        if train == self.seat:
+        if train == self.seat or self.rules.marker_lifts_anywhere:
             self.marked.discard(self.seat)  # P6: the owner's tile lifts the marker
         for pending in (self.open_doubles, self.turn_doubles):
             if train in pending:
@@ -140,8 +172,11 @@ class Reference:
         self.turn_tiles += 1
         self.changed = True
         if self.on_first_turn():
-            # P4: the chain goes on while a tile of the hand fits the own train.
-            return any(t.shows(self.ends[train]) for t in hand_after)
+            # P4: the chain goes on while a tile of the hand fits the own train (V1: or
+            # the turn is a single tile).
+            assert self.rules.first_turn is not None
+            chain = self.rules.first_turn.chain
+            return chain and any(t.shows(self.ends[train]) for t in hand_after)
         if not hand_after:
             return False  # E1, D5: out
         if tile.is_double:
