@@ -7,14 +7,15 @@ plainly and slowly: it keeps its own account of a round (the open ends, the mark
 the open doubles in the order played, who has had a first turn, whether a draw is
 due, whether the table changed) from the moves alone, and at every step of seeded
 random games the engine must offer the moves it allows (P2-P7, D1-D4, V2, V3, V4), show
-the table it expects (P1, P2, P6, D2, D3), end the round when it says (E1, E2, P4, D5) and
-score it as it does (E3), the totals carried over (E4).  The deal, the draws and the next round's set-up come from
-the engine: the rules of setting up are pinned in test_rules_setup.py.
+the table it expects (P1, P2, P6, D2, D3), end the round when it says (E1, E2, P4, D5)
+and score it as it does (E3), the totals carried over (E4).  The deal, the draws and
+the next round's set-up come from the engine: the rules of setting up are pinned in
+test_rules_setup.py.
 
-It reads the built-in rules of both presets, the reverse order, dead doubles that
-bind, the Mexican train from the second turn after an ordinary first turn, and the
-catalogue's house rules that change a turn (as `describe_variant` tells them); the
-conformance tests compare the other variants.
+It reads both presets, the Mexican train from the second turn after an ordinary first
+turn, and every house rule of the catalogue that changes a turn: its open-double and
+Mexican-train pieces and its switches (as `describe_variant` tells them), alone and
+combined.  The conformance tests compare the rest, and a user's own rules.
 """
 
 from __future__ import annotations
@@ -43,7 +44,16 @@ from mexican_train import (
     legal_moves,
     new_game,
 )
-from mexican_train.variants import combine
+from mexican_train.variants import (
+    CloseAnyOrder,
+    CoverOwnDouble,
+    MexicanAfterAllTrains,
+    MexicanAfterOwnTrain,
+    NeverBind,
+    NoMexicanTrain,
+    StrictCloseInOrder,
+    combine,
+)
 
 RULE_SETS = {
     "standard": STANDARD,
@@ -65,6 +75,19 @@ RULE_SETS = {
             "single-tile-first-turn",
             "first-turn-draw",
             "first-turn-draw+draw-until-playable",
+            "any-double",
+            "hub+any-double",
+            "doubles-never-bind",
+            "hub+doubles-never-bind",
+            "cover-own-double",
+            "hub+cover-own-double",
+            "strict-double-order",
+            "hub+strict-double-order",
+            "hub+reverse-doubles+strict-double-order",
+            "hub+dead-doubles-bind+any-double",
+            "train-dominoes",
+            "mexican-after-own-train",
+            "hub+mexican-after-all-trains",
         )
     },
 }
@@ -89,6 +112,7 @@ class Reference:
         self.table = {state.engine}
         self.marked: set[int] = set()
         self.had_first_turn: set[int] = set()
+        self.owner_played: set[int] = set()
         self.open_doubles: list[int] = []  # D3: in the order played
         self.turn_doubles: list[int] = []
         self.turn_tiles = 0
@@ -104,28 +128,64 @@ class Reference:
         pip = self.ends[train]
         return all(Tile(max(pip, n), min(pip, n)) in self.table for n in range(self.max_pip + 1))
 
-    def first_to_close(self, doubles: list[int]) -> int | None:
-        # D3/V3: the first in the order played (or the reverse); D4/V4: dead ones skipped.
+    def live(self, doubles: list[int]) -> list[int]:
+        # D4/V4: a dead double is skipped, unless the rule keeps it binding; in the order
+        # the doubles close (D3, or the reverse, V3).
         rule = self.rules.open_doubles
-        assert isinstance(rule, CloseInOrder)
-        for train in reversed(doubles) if rule.reverse else doubles:
-            if not (rule.release_dead and self.is_dead(train)):
-                return train
-        return None
+        release = getattr(rule, "release_dead", True)
+        ordered = list(reversed(doubles)) if getattr(rule, "reverse", False) else doubles
+        return [d for d in ordered if not (release and self.is_dead(d))]
+
+    def bound_to(self) -> set[int]:
+        """The trains a double left open by an earlier turn binds the player to (D2, V3)."""
+        rule = self.rules.open_doubles
+        live = self.live(self.open_doubles)
+        if isinstance(rule, NeverBind) or not live:
+            return set()  # doubles-never-bind: covered only where one may play anyway
+        if isinstance(rule, CloseAnyOrder):
+            return set(live)  # any-double: any one of them
+        return {live[0]}  # D3: the first in order
+
+    def trains_for(self, tile: Tile, usable: set[int]) -> set[int]:
+        """Where *tile* may go this turn, outside a first turn (D1-D3, V3)."""
+        bound = self.bound_to()
+        if bound:
+            return bound  # D2: only on the binding double, wherever it is
+        rule = self.rules.open_doubles
+        this_turn = self.live(self.turn_doubles)
+        if isinstance(rule, (NeverBind, CloseAnyOrder)) or not this_turn:
+            return usable  # the follow-up may go on any of this turn's doubles
+        first = this_turn[0]
+        if isinstance(rule, CoverOwnDouble):
+            return {first}  # the next tile covers the player's own double
+        if isinstance(rule, StrictCloseInOrder) and not tile.is_double:
+            return {first}  # doubles in a row, then the next tile on the first
+        # D3: onto this turn's doubles only in order.
+        return usable - (set(self.turn_doubles) - {first})
+
+    def mexican_open(self) -> bool:
+        # V2: when the Mexican train is open to the player.
+        rule = self.rules.mexican_train
+        if isinstance(rule, NoMexicanTrain):
+            return False
+        if isinstance(rule, MexicanAfterOwnTrain):
+            return self.seat in self.owner_played
+        if isinstance(rule, MexicanAfterAllTrains):
+            return len(self.owner_played) == self.players
+        if isinstance(rule, MexicanFromSecondTurn):
+            return self.seat in self.had_first_turn
+        assert isinstance(rule, MexicanFromFirstTurn)
+        return True
 
     def moves(self, hand: tuple[Tile, ...], boneyard: int) -> set[Move]:
         """The moves RULES.md allows the player to move, holding *hand*."""
-
-        def fitting(trains: set[int]) -> set[Move]:
-            # P2: a tile shows the train's open end.
-            return {Play(t, train) for t in hand for train in trains if t.shows(self.ends[train])}
-
         rules = self.rules
         if self.on_first_turn():
             # P4: the own train only; Pass stops the chain after a tile, and is the whole
             # turn of a player who cannot start (P7: one who can, must; V6: or may pass).
             # It never draws, unless the rules let a player who cannot start draw first.
-            plays = fitting({self.seat})
+            end = self.ends[self.seat]
+            plays: set[Move] = {Play(t, self.seat) for t in hand if t.shows(end)}  # P2
             if self.turn_tiles:
                 return plays | {Pass()}
             assert rules.first_turn is not None
@@ -135,17 +195,12 @@ class Reference:
                 return {Draw()}
             return plays | {Pass()}
         # P3: the own train, the marked trains, the Mexican train once open (V2).
-        trains = {self.seat, *self.marked}
-        if self.rules.mexican_train == MexicanFromFirstTurn() or self.seat in self.had_first_turn:
-            trains.add(MEXICAN)
-        binding = self.first_to_close(self.open_doubles)
-        if binding is not None:
-            trains = {binding}  # D2: only on the binding double, wherever it is
-        else:
-            # D3: this turn's doubles only in order; other pending doubles not at all.
-            follow = self.first_to_close(self.turn_doubles)
-            trains -= {*self.open_doubles, *self.turn_doubles} - {follow}
-        plays = fitting(trains)
+        usable = {self.seat, *self.marked, *({MEXICAN} if self.mexican_open() else set())}
+        plays = set()
+        for tile in hand:
+            for train in self.trains_for(tile, usable):
+                if tile.shows(self.ends[train]):
+                    plays.add(Play(tile, train))  # P2
         if plays and rules.must_play:
             return plays  # P7: a player who can play must
         # V6: a player who could play may draw instead, or pass once nothing is left to draw.
@@ -164,6 +219,8 @@ class Reference:
         end = self.ends[train]
         self.ends[train] = tile.low if tile.high == end else tile.high  # P2
         self.table.add(tile)
+        if train == self.seat:
+            self.owner_played.add(self.seat)  # V2: the owner's tile, not another's
         if train == self.seat or self.rules.marker_lifts_anywhere:
             self.marked.discard(self.seat)  # P6: the owner's tile lifts the marker
         for pending in (self.open_doubles, self.turn_doubles):
