@@ -15,7 +15,8 @@ test_rules_setup.py.
 It reads both presets, the Mexican train from the second turn after an ordinary first
 turn, and every house rule of the catalogue that changes a turn: its open-double and
 Mexican-train pieces and its switches (as `describe_variant` tells them), alone and
-combined.  The conformance tests compare the rest, and a user's own rules.
+combined, the last-tile call and its penalty included.  The conformance tests compare
+the rest, and a user's own rules.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
+    CallLastTile,
     CloseInOrder,
     Draw,
     GameState,
@@ -88,6 +90,8 @@ RULE_SETS = {
             "train-dominoes",
             "mexican-after-own-train",
             "hub+mexican-after-all-trains",
+            "last-tile-call",
+            "hub+last-tile-call",
         )
     },
 }
@@ -117,6 +121,7 @@ class Reference:
         self.turn_doubles: list[int] = []
         self.turn_tiles = 0
         self.may_draw = True
+        self.called = False
         self.changed = False
         self.unchanged: list[bool] = []  # per finished turn (E2)
 
@@ -179,6 +184,12 @@ class Reference:
 
     def moves(self, hand: tuple[Tile, ...], boneyard: int) -> set[Move]:
         """The moves RULES.md allows the player to move, holding *hand*."""
+        moves = self.turn_moves(hand, boneyard)
+        if self.rules.last_tile_penalty and len(hand) == 2 and not self.called:
+            moves.add(CallLastTile())  # last-tile-call: called while holding two tiles
+        return moves
+
+    def turn_moves(self, hand: tuple[Tile, ...], boneyard: int) -> set[Move]:
         rules = self.rules
         if self.on_first_turn():
             # P4: the own train only; Pass stops the chain after a tile, and is the whole
@@ -248,6 +259,13 @@ class Reference:
             self.marked.add(self.seat)  # P5, P4, D1, D2: a marker on the own train
             self.changed = True
 
+    def penalty(self, held: int, boneyard: int) -> int:
+        """The tiles drawn at the end of a turn that leaves *held* tiles in hand."""
+        # last-tile-call: a turn that played a tile and ends with one, uncalled, draws.
+        if self.turn_tiles and held == 1 and not self.called:
+            return min(self.rules.last_tile_penalty, boneyard)
+        return 0
+
     def end_turn(self, hands: list[tuple[Tile, ...]], boneyard: int) -> bool:
         """Finish the turn; return whether the round ends (E1, E2, P4)."""
         if not self.on_first_turn():
@@ -261,6 +279,7 @@ class Reference:
         blocked = blocked and all(self.unchanged[-self.players :])  # E2
         self.seat = (self.seat + 1) % self.players  # P1
         self.turn_doubles, self.turn_tiles, self.may_draw, self.changed = [], 0, True, False
+        self.called = False
         return out or blocked
 
 
@@ -303,20 +322,29 @@ def test_the_engine_plays_as_the_reference_reads_the_rules(name: str, seed: int)
                 # Doubles often, so that doubles pile up and are left open.
                 move = rng.choice(doubles) if doubles and rng.random() < 0.7 else rng.choice(moves)
                 seat = ref.seat
-                state = apply(state, move)
+                before, state = state, apply(state, move)
+                # The hand once a tile is played or the turn passed, before a penalty draw.
+                held = tuple(
+                    t for t in before.hand(seat) if not (isinstance(move, Play) and t == move.tile)
+                )
                 goes_on = True
                 if isinstance(move, Play):
-                    goes_on = ref.play(move, state.hand(seat))
+                    goes_on = ref.play(move, held)
                 elif isinstance(move, Draw):
                     ref.may_draw = False
+                elif isinstance(move, CallLastTile):
+                    ref.called = True
                 else:
                     ref.pass_turn()
                     goes_on = False
                 if goes_on:
                     assert state.current_player == seat
                     continue
+                drawn = ref.penalty(len(held), before.boneyard_size)
                 hands = [state.hand(s) for s in range(state.players)]
                 assert state.is_round_over == ref.end_turn(hands, state.boneyard_size)
+                if not state.is_round_over:
+                    assert len(state.hand(seat)) == len(held) + drawn
             hands = [state.hand(s) for s in range(state.players)]
             assert state.round_scores[-1] == tuple(_score(hand, ref.rules) for hand in hands)
             assert state.scores == tuple(map(sum, zip(*state.round_scores, strict=True)))  # E4
