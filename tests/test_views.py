@@ -149,6 +149,38 @@ def test_s5_the_state_a_view_keeps_for_its_legal_moves_holds_no_secret(
                 assert hand == (state.hands[other] if other == seat else ())
 
 
+#: The fields a view and the state it keeps for its legal moves both have.
+SHARED_FIELDS = tuple(name for name in PlayerView.FIELDS if name in GameState.FIELDS)
+
+
+@given(histories() | histories(tables=variant_tables(), max_moves=150))
+def test_the_state_a_view_keeps_agrees_with_it_in_every_field_they_share(
+    states: list[GameState],
+) -> None:
+    """The position `legal_moves(view)` reads, rebuilt from the view (and its round shared
+    between views of the same public round), shows what the view shows: the first player,
+    the scores, the turn, the trains ... of this view, not of another seen before."""
+    for state in states:
+        for seat in seats_and_spectator(state):
+            seen = view_of(state, seat)
+            position = view_position(seen)
+            for name in SHARED_FIELDS:
+                assert getattr(position, name) == getattr(seen, name), name
+
+
+def test_views_of_rounds_with_other_first_players_read_their_own_first_player() -> None:
+    """S3: two deals of round 1 whose engines went to different seats; each view's
+    position has its own first player."""
+    firsts = {}
+    for seed in range(6):
+        state = new_game(4, STANDARD, seed=seed)
+        firsts.setdefault(state.first_player, state)
+    assert len(firsts) > 1
+    for first, state in firsts.items():
+        assert view_position(view(state, 0)).first_player == first
+        assert view_position(spectator_view(state)).first_player == first
+
+
 def test_views_of_rounds_that_differ_only_in_their_past_read_their_own_round() -> None:
     """The round a view's position reads is shared by views of the same public round, and
     never by views whose scores or round scores differ."""
