@@ -18,7 +18,8 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from mexican_train import (
     HUB,
@@ -179,6 +180,42 @@ def test_views_of_rounds_with_other_first_players_read_their_own_first_player() 
     for first, state in firsts.items():
         assert view_position(view(state, 0)).first_player == first
         assert view_position(spectator_view(state)).first_player == first
+
+
+@given(histories() | histories(tables=variant_tables(), max_moves=150))
+def test_a_view_s_turn_and_winners_are_the_state_s(states: list[GameState]) -> None:
+    """A view's turn is its seat's turn to move: never a spectator's, nobody's between
+    rounds (E4); its winners are the state's, and there are none before the game ends."""
+    for state in states:
+        for seat in seats_and_spectator(state):
+            seen = view_of(state, seat)
+            assert seen.is_my_turn is (seat is not None and seat == state.current_player)
+            assert seen.winners == state.winners
+            assert bool(seen.winners) is state.is_over
+
+
+@given(
+    rounds=st.lists(st.lists(st.integers(0, 2), min_size=3, max_size=3), min_size=1, max_size=4),
+    tie_break=st.booleans(),
+    is_over=st.booleans(),
+)
+# Totals tied at 2: seat 0 wins on its round at 0 (E5), or all three share (no tie break).
+@example(rounds=[[0, 1, 1], [2, 1, 1]], tie_break=True, is_over=True)
+@example(rounds=[[0, 1, 1], [2, 1, 1]], tie_break=False, is_over=True)
+def test_every_view_names_the_state_s_winners_tie_break_included(
+    rounds: list[list[int]], tie_break: bool, is_over: bool
+) -> None:
+    """E5: with totals that often tie, every seat's view and a spectator's name the
+    state's winners, broken by the rules' tie break or shared (Rules.tie_break)."""
+    round_scores = tuple(tuple(points) for points in rounds)
+    state = new_game(3, attrs.evolve(HUB, tie_break=tie_break), seed=1).replace(
+        round_scores=round_scores,
+        scores=tuple(map(sum, zip(*round_scores, strict=True))),
+        is_over=is_over,
+    )
+    assert bool(state.winners) is is_over
+    for seat in seats_and_spectator(state):
+        assert view_of(state, seat).winners == state.winners
 
 
 def test_views_of_rounds_that_differ_only_in_their_past_read_their_own_round() -> None:
