@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 from hypothesis import given
 
 from mexican_train import (
     MEXICAN,
     GameState,
     PlayerView,
+    Tile,
     Train,
     spectator_view,
     view,
@@ -52,6 +54,11 @@ def _next_seat(seat: int | None, players: int) -> int | None:
     return None if seat is None else (seat + 1) % players
 
 
+def _other_double(engine: Tile, max_pip: int) -> Tile:
+    pip = (engine.high + 1) % (max_pip + 1)
+    return Tile(pip, pip)
+
+
 def _swapped_hands(hands: tuple[Any, ...]) -> tuple[Any, ...] | None:
     swapped = (hands[1], hands[0], *hands[2:])
     return None if swapped == hands else swapped
@@ -60,6 +67,9 @@ def _swapped_hands(hands: tuple[Any, ...]) -> tuple[Any, ...] | None:
 #: One change of each field of `GameState`, from the state: a different value, or None
 #: when the state has none to give (an empty boneyard cannot be reordered).
 STATE_CHANGES: dict[str, Callable[[GameState], Any]] = {
+    "rules": lambda s: attrs.evolve(s.rules, must_play=not s.rules.must_play),
+    "round_number": lambda s: s.round_number + 1,
+    "engine": lambda s: _other_double(s.engine, s.max_pip),
     "seed": lambda s: s.seed ^ 1,
     "first_player": lambda s: (s.first_player + 1) % s.players,
     "hands": lambda s: _swapped_hands(s.hands),
@@ -88,6 +98,9 @@ TRAIN_CHANGES: dict[str, Callable[[GameState], tuple[Train, ...]]] = {
 
 #: One change of each field of `PlayerView` that a seat's position may vary in.
 VIEW_CHANGES: dict[str, Callable[[PlayerView], Any]] = {
+    "rules": lambda v: attrs.evolve(v.rules, must_play=not v.rules.must_play),
+    "round_number": lambda v: v.round_number + 1,
+    "engine": lambda v: _other_double(v.engine, v.max_pip),
     "seat": lambda v: _next_seat(v.seat, v.players),
     "first_player": lambda v: (v.first_player + 1) % v.players,
     "hand": lambda v: v.hand[1:] if v.hand else None,
