@@ -211,6 +211,22 @@ def test_legal_moves_is_empty_only_when_the_game_is_over_and_in_a_fixed_order(
     assert legal_moves(state.replace()) == moves  # computed afresh: the same
 
 
+@given(state=positions(preset_tables()) | positions(variant_tables()))
+def test_the_derived_attributes_say_what_the_fields_they_are_read_from_say(
+    state: GameState,
+) -> None:
+    """Attributes computed from others agree with them: each train is started when it has
+    a tile and ends in a double when its last tile is one (P2, D1); the hand sizes and the
+    boneyard's size are the lengths of the hands and of the boneyard (S5); the round is
+    over exactly when nobody is to move (E4)."""
+    for train in state.trains:
+        assert train.is_started == bool(train.tiles)
+        assert train.ends_in_double == (bool(train.tiles) and train.tiles[-1].is_double)
+    assert state.hand_sizes == tuple(map(len, state.hands))
+    assert state.boneyard_size == len(state.boneyard)
+    assert state.is_round_over == (state.current_player is None)
+
+
 # -- regressions and the kit's own failure reports ---------------------------------------
 
 
