@@ -172,7 +172,7 @@ def test_the_state_a_view_keeps_agrees_with_it_in_every_field_they_share(
 def test_views_of_rounds_with_other_first_players_read_their_own_first_player() -> None:
     """S3: two deals of round 1 whose engines went to different seats; each view's
     position has its own first player."""
-    firsts = {}
+    firsts: dict[int, GameState] = {}
     for seed in range(6):
         state = new_game(4, STANDARD, seed=seed)
         firsts.setdefault(state.first_player, state)
