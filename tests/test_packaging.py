@@ -161,3 +161,31 @@ def test_the_request_layer_runs_without_the_web_extra_and_the_table_names_it() -
     )
     assert done.returncode == 0, done.stderr
     assert "pip install 'mexican-train[web]'" in done.stdout, done.stdout
+
+
+#: Where the README's pictures and links point: PyPI shows the README as the project's
+#: description, away from the repository, where a relative path leads nowhere.
+_REPOSITORY = "https://github.com/mexican-train/mexican-train"
+_RAW = "https://raw.githubusercontent.com/mexican-train/mexican-train/main/"
+
+
+def test_the_readme_links_by_absolute_urls_to_files_of_the_repository() -> None:
+    """Every picture and link of the README (PyPI's long description) is an absolute URL,
+    and each one into the repository names a file of the tree; the Source URL of the
+    metadata is that repository."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)\s]+)\)", readme) + re.findall(r'src="([^"]+)"', readme)
+    assert targets, "the README has no link or picture"
+    relative = [target for target in targets if not re.match(r"https?://", target)]
+    assert not relative, f"relative in the README, broken on PyPI: {relative}"
+    for target in targets:
+        for prefix in (_RAW, f"{_REPOSITORY}/blob/main/"):
+            if target.startswith(prefix):
+                path = target.removeprefix(prefix)
+                assert (root / path).is_file(), f"the README names {target}: no {path}"
+    assert f"Source, {_REPOSITORY}" in (
+        importlib.metadata.metadata("mexican-train").get_all("Project-URL") or []
+    )
