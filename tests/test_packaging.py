@@ -189,3 +189,42 @@ def test_the_readme_links_by_absolute_urls_to_files_of_the_repository() -> None:
     assert f"Source, {_REPOSITORY}" in (
         importlib.metadata.metadata("mexican-train").get_all("Project-URL") or []
     )
+
+
+def _fresh_python(*args: str, code: str) -> subprocess.CompletedProcess[str]:
+    # A new interpreter: a module already imported by this process, or a warning already
+    # shown in it, would hide what an import does.
+    return subprocess.run(
+        [sys.executable, *args, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("module_name", PUBLIC_MODULES)
+def test_every_public_module_imports_with_warnings_as_errors(module_name: str) -> None:
+    """``python -W error -c "import <module>"`` raises nothing: no deprecation of the
+    package's own or of what it imports, as a user's CI with warnings as errors sees it."""
+    done = _fresh_python("-W", "error", code=f"import {module_name}")
+    assert done.returncode == 0, done.stderr
+
+
+#: What ``import mexican_train`` must not bring in: the front ends' and the adapters'
+#: dependencies (the command line, the web table, numpy), each imported by the module
+#: that needs it.
+_HEAVY = ["click", "numpy", "starlette", "uvicorn", "h11", "websockets", "gymnasium",
+          "pettingzoo", "pyspiel", "dask", "distributed", "sqlite3", "asyncio"]  # fmt: skip
+
+
+def test_the_core_import_brings_in_no_front_end_or_adapter_dependency() -> None:
+    """``import mexican_train`` imports attrs and cattrs, never click, numpy, Starlette
+    and the like: a program that only plays the rules pays for none of them."""
+    code = (
+        "import sys, mexican_train\n"
+        f"print(sorted(name for name in {_HEAVY!r} if name in sys.modules))\n"
+    )
+    done = _fresh_python(code=code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", f"import mexican_train imported {done.stdout}"
