@@ -228,3 +228,34 @@ def test_the_core_import_brings_in_no_front_end_or_adapter_dependency() -> None:
     done = _fresh_python(code=code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]", f"import mexican_train imported {done.stdout}"
+
+
+def test_each_compiled_release_wheel_is_built_where_the_test_extra_installs() -> None:
+    """cibuildwheel tests each compiled wheel with the test extra, whose open_spiel (Python
+    3.11+) publishes wheels for glibc 2.28 Linux, arm64 macOS and 64-bit Windows only:
+    elsewhere pip would build open_spiel from source, and the release would fail there.
+    So the Linux wheels are built in the manylinux_2_28 image (cibuildwheel 2's default,
+    manylinux2014, has glibc 2.17), musl Linux is not built, and the macOS wheels are
+    arm64 ones, built on an arm64 runner (Intel macOS and musl Linux get the pure wheel)."""
+    from pathlib import Path
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "cibuildwheel"
+    ]
+    assert config["test-extras"] == ["test"]
+    assert config["manylinux-x86_64-image"] == "manylinux_2_28"
+    assert config["manylinux-aarch64-image"] == "manylinux_2_28"
+    assert "*-musllinux_*" in config["skip"].split()
+    assert config["macos"]["archs"] == ["arm64"]
+    workflow = (root / ".github" / "workflows" / "wheels.yml").read_text(encoding="utf-8")
+    (runners,) = re.findall(r"^\s*os: \[(.*)\]$", workflow, flags=re.MULTILINE)
+    macs = [runner.strip() for runner in runners.split(",") if "macos" in runner]
+    # macos-13, the last Intel image but one, is retired; macos-*-intel are x86_64.
+    assert macs, "no macOS runner builds the macOS wheels"
+    assert all(re.fullmatch(r"macos-(1[4-9]|[2-9][0-9]|latest)", runner) for runner in macs), macs
