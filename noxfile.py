@@ -46,6 +46,8 @@ TEST_FILES = [
     "CONTRIBUTING.md",
     "pyproject.toml",
     ".readthedocs.yaml",
+    ".github",
+    "noxfile.py",
 ]
 #: The modules mypyc compiles, as pyproject.toml lists them
 #: ([tool.hatch.build.targets.wheel.hooks.custom]): the compiled wheel holds one extension

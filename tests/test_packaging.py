@@ -259,3 +259,37 @@ def test_each_compiled_release_wheel_is_built_where_the_test_extra_installs() ->
     # macos-13, the last Intel image but one, is retired; macos-*-intel are x86_64.
     assert macs, "no macOS runner builds the macOS wheels"
     assert all(re.fullmatch(r"macos-(1[4-9]|[2-9][0-9]|latest)", runner) for runner in macs), macs
+
+
+def test_the_python_classifiers_are_the_versions_ci_tests_and_releases() -> None:
+    """The metadata's ``Programming Language :: Python :: 3.X`` classifiers, the CI
+    matrix, the nox sessions and the compiled release wheels name the same Pythons, the
+    oldest of which is ``Requires-Python``'s bound: PyPI says what is tested."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    metadata = importlib.metadata.metadata("mexican-train")
+    classified = sorted(
+        (
+            classifier.rsplit(" :: ", 1)[1]
+            for classifier in metadata.get_all("Classifier") or []
+            if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", classifier)
+        ),
+        key=lambda version: int(version.split(".")[1]),
+    )
+    assert classified, "no Python version among the classifiers"
+    assert metadata["Requires-Python"] == f">={classified[0]}"
+    ci = (root / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8")
+    (matrix,) = re.findall(r"^\s*python: \[(.*)\]$", ci, flags=re.MULTILINE)
+    assert re.findall(r'"(3\.\d+)"', matrix) == classified, "ci.yml's tests matrix"
+    nox = (root / "noxfile.py").read_text(encoding="utf-8")
+    (pythons,) = re.findall(r"^PYTHONS = \[(.*)\]$", nox, flags=re.MULTILINE)
+    assert re.findall(r'"(3\.\d+)"', pythons) == classified, "noxfile.py's PYTHONS"
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    build = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "cibuildwheel"
+    ]["build"]
+    assert build.split() == [f"cp{version.replace('.', '')}-*" for version in classified]
