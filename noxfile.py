@@ -10,9 +10,10 @@ CONTRIBUTING.md ("Running the checks") describes the matrix.
     nox -s docs            the docs from a fresh environment with the docs extra alone
     nox -s wheel           the sdist and the pure wheel, checked; the suite against the wheel
     nox -s compiled        the compiled (mypyc) wheel, checked; the suite against it
+    nox -s oldest          the library and its command line on the lowest dependencies
     nox -s browser         the web table in a real browser (needs /usr/bin/chromium)
 
-Arguments after ``--`` go to pytest (tests, wheel, compiled, browser).
+Arguments after ``--`` go to pytest (tests, wheel, compiled, oldest, browser).
 """
 
 from __future__ import annotations
@@ -167,6 +168,43 @@ def compiled(session: nox.Session) -> None:
     )
     if str(newer).strip() == "True":  # the openspiel extra installs on Python 3.11 and later
         session.run("python", str(ROOT / "benchmarks" / "openspiel_ismcts.py"), "--quick")
+
+
+#: What the session "oldest" runs: the tests of the command line (click) and of the
+#: documents (attrs, cattrs), less those that compare the help with the docs' quotes of
+#: it, which are click 8.5's (the test extra asks for it).
+OLDEST_TESTS = [
+    "tests/test_cli.py",
+    "tests/test_cli_play.py",
+    "tests/test_json.py",
+    "tests/test_records.py",
+    "tests/test_reprs.py",
+    "tests/test_packaging.py",
+    "-k",
+    "not cli_reference_shows_the_current_help and not help_generator_rewrites",
+]
+
+
+@nox.session
+def oldest(session: nox.Session) -> None:
+    """Test on the lowest versions that ``dependencies`` allow (``>=X`` taken as ``==X``).
+
+    The package with the web and RL extras, the runtime dependencies held at their lower
+    bounds by a constraints file, and the test tools; the tests that use them most.
+    """
+    requirements = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    lowest = [re.sub(r"\s*>=\s*", "==", requirement) for requirement in requirements]
+    if not all(re.fullmatch(r"[\w.-]+==[\w.]+", pin) for pin in lowest):
+        session.error(f"each runtime dependency is name>=version: {requirements}")
+    constraints = Path(session.create_tmp()) / "lowest.txt"
+    constraints.write_text("\n".join(lowest) + "\n")
+    session.install("-c", str(constraints), ".[web,rl,openspiel]")
+    session.install("-c", str(constraints), "pytest>=8", "pytest-xdist>=3.5",
+                    "pytest-timeout>=2.3", "hypothesis>=6.100", "pexpect>=4.8",
+                    "jsonschema>=4.18", "tomli>=2; python_version < '3.11'")  # fmt: skip
+    session.run("python", "-m", "pip", "list")
+    session.run("python", "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "2",
+                *OLDEST_TESTS, *session.posargs)  # fmt: skip
 
 
 @nox.session
