@@ -8,10 +8,9 @@ here from the public protocols.  The engine never asks which variant is played.
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
@@ -30,6 +29,9 @@ from .._core.rules import (
     Table,
     instance_of,
 )
+
+if TYPE_CHECKING:
+    import importlib.metadata
 
 #: The `importlib.metadata` entry-point group through which an installed
 #: package registers variants: each entry point's name is the variant's name,
@@ -393,7 +395,10 @@ def _key(name: str) -> str:
 
 def _entry_points() -> Iterable[importlib.metadata.EntryPoint]:
     # Looked up on every call (no cache): installing a plugin needs no restart,
-    # and this only runs when a name is not built in.
+    # and this only runs when a name is not built in.  Imported here: importlib.metadata
+    # is a fifth of the package's import time, and most programs never look a name up.
+    import importlib.metadata
+
     return importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
 
 
