@@ -27,8 +27,10 @@ from mexican_train.variants import (
     VARIANTS,
     CloseAnyOrder,
     CloseInOrder,
+    Cover,
     FirstTurn,
     NeverBind,
+    OpenDouble,
     combine,
     describe_rules,
     describe_variant,
@@ -256,7 +258,7 @@ def test_describe_rules_shows_a_user_rule_without_a_repr_of_its_own_by_its_class
             return True
 
     class PlainDoubles:
-        def obligation(self, doubles: object) -> object:
+        def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
             raise AssertionError("not asked")
 
         follow_up = obligation
