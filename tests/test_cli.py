@@ -14,7 +14,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import pytest
@@ -1782,6 +1782,49 @@ def test_a_rule_of_your_own_that_raises_in_play_is_named_in_one_line() -> None:
     )
     assert_one_line_error(result, "the open-double rule house_rules_plugin.Undecided")
     assert result.exit_code == 1
+
+
+def _compiled_caller() -> Callable[[Callable[[], object]], object]:
+    """Return a function of the package's as mypyc compiles it: its frame names the file
+    by the path the build was made from, not where the package is, and keeps the
+    module's globals."""
+    namespace: dict[str, Any] = {"__name__": "mexican_train._core.engine"}
+    source = "def ask(method):\n    return method()\n"
+    exec(compile(source, "src/mexican_train/_core/engine.py", "exec"), namespace)
+    return cast(Callable[[Callable[[], object]], object], namespace["ask"])
+
+
+class _Unreadable:
+    def is_open(self) -> bool:
+        raise IndexError("tuple index out of range")
+
+
+def test_a_rule_asked_by_the_compiled_engine_is_named_in_one_line() -> None:
+    """The compiled build's frames are the package's by their module, whatever file
+    they name: the rule asked from one is the user's, and the line shown its own."""
+    with pytest.raises(IndexError) as raised:
+        _compiled_caller()(_Unreadable().is_open)
+    said = cli_module._rule_failure(raised.value)
+    assert said is not None
+    assert said.startswith(
+        f"the Mexican train rule {__name__}._Unreadable (Rules.mexican_train, V2) "
+        "failed in is_open(): IndexError: tuple index out of range ("
+    )
+    assert f"{Path(__file__).name}, line " in said
+
+
+def test_a_bot_whose_call_the_compiled_engine_refuses_is_shown_its_own_line() -> None:
+    """The line shown is the bot's that made the call, not the compiled engine's that
+    raised (a path of the build, outside the package as installed)."""
+
+    def choose() -> object:
+        return _compiled_caller()(cast(Callable[[], object], None))  # not callable
+
+    with pytest.raises(TypeError) as raised:
+        choose()
+    told = cli_module._how_raised(raised.value, raised.value.__traceback__)
+    assert "src/mexican_train/_core/engine.py" not in told
+    assert f"{Path(__file__).name}, line " in told
 
 
 @pytest.mark.usefixtures("house_rules_plugin")

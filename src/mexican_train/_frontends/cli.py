@@ -22,6 +22,7 @@ import textwrap
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from types import FrameType, TracebackType
 from typing import Any, Final, NoReturn, cast
 
 import attrs
@@ -281,7 +282,7 @@ def _why_not_imported(module_name: str, error: Exception) -> str:
         )
     if isinstance(error, SyntaxError):
         return f"SyntaxError: {error}"  # its message names the file and the line
-    return _how_raised(error, traceback.extract_tb(error.__traceback__))
+    return _how_raised(error, error.__traceback__)
 
 
 def _make_player(found: object, spec: str, option: str) -> _UserBot:
@@ -316,21 +317,39 @@ def _shown_name(name: str) -> str:
     return name if len(name) <= _NAME_WIDTH else name[: _NAME_WIDTH - 3].rstrip() + "..."
 
 
-#: Where this package's files are, to tell the library's frames from a bot's own.
-_PACKAGE: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+#: This package's name, to tell its frames from the user's code's (`_in_package`).
+_PACKAGE_NAME: Final = __name__.partition(".")[0]
 
 
-def _how_raised(error: Exception, frames: list[traceback.FrameSummary]) -> str:
+def _in_package(frame: FrameType) -> bool:
+    """Tell whether *frame* runs this package's code.
+
+    Told by the module's name, not the file's: a frame of a module compiled with mypyc
+    names the file by the path it was built from (``src/mexican_train/_core/engine.py``),
+    not where the package is installed, but keeps the module's globals.
+    """
+    module = frame.f_globals.get("__name__")
+    return isinstance(module, str) and (
+        module == _PACKAGE_NAME or module.startswith(_PACKAGE_NAME + ".")
+    )
+
+
+def _how_raised(error: Exception, tb: TracebackType | None) -> str:
     """Return *error* in one line: its type, its message and the line that raised it,
     which a traceback (not printed) would have shown.
 
-    That line is the last of *frames* in the user's code: outside this package and
+    That line is the last of *tb*'s frames in the user's code: outside this package and
     Python's import machinery (``<frozen importlib._bootstrap>``); the last of all if
     none is (a call of the library's that the user's code got wrong points into it).
     """
-    mine = [frame for frame in frames if not frame.filename.startswith((_PACKAGE, "<"))]
+    frames = list(traceback.walk_tb(tb))
+    mine = [
+        (frame, line)
+        for frame, line in frames
+        if not _in_package(frame) and not frame.f_code.co_filename.startswith("<")
+    ]
     shown = mine or frames
-    line = f" ({shown[-1].filename}, line {shown[-1].lineno})" if shown else ""
+    line = f" ({shown[-1][0].f_code.co_filename}, line {shown[-1][1]})" if shown else ""
     return f"{type(error).__name__}: {error}{line}"
 
 
@@ -355,7 +374,7 @@ def _rule_failure(error: Exception) -> str | None:
     tb = error.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
-        inside = code.co_filename.startswith(_PACKAGE)
+        inside = _in_package(tb.tb_frame)
         rule = tb.tb_frame.f_locals.get("self")
         if (
             not inside
@@ -366,8 +385,7 @@ def _rule_failure(error: Exception) -> str | None:
             kind, field = _RULE_METHODS[code.co_name]
             named = f"{type(rule).__module__}.{type(rule).__qualname__}"
             return (
-                f"the {kind} {named} ({field}) failed in {code.co_name}(): "
-                f"{_how_raised(error, traceback.extract_tb(tb))}"
+                f"the {kind} {named} ({field}) failed in {code.co_name}(): {_how_raised(error, tb)}"
             )
         called_from_package = inside
         tb = tb.tb_next
@@ -404,10 +422,9 @@ class _UserBot:
             raise self._failed("observe()", error, None) from error
 
     def _failed(self, where: str, error: Exception, seat: int | None) -> _BotFailed:
-        frames = traceback.extract_tb(error.__traceback__)[1:]  # [0] is choose's call
-        return _BotFailed(
-            f"your bot {self.spec} failed in {where}", _how_raised(error, frames), seat
-        )
+        tb = error.__traceback__
+        told = _how_raised(error, None if tb is None else tb.tb_next)  # tb is choose's call
+        return _BotFailed(f"your bot {self.spec} failed in {where}", told, seat)
 
 
 class _BotFailed(click.ClickException, PlayerFailure):
