@@ -682,9 +682,11 @@ def test_the_agents_seat_may_be_a_numpy_integer(make: Any) -> None:
     game = make(players=3, seat=np.int64(2))
     assert type(game.seat) is int
     assert game.seat == 2
-    with pytest.raises(InvalidArgumentError, match=re.escape("a seat is 0-2, not np.int64(3)")):
+    with pytest.raises(
+        InvalidArgumentError, match=re.escape("a seat is 0-2 in a 3-player game, not np.int64(3)")
+    ):
         make(players=3, seat=np.int64(3))
-    with pytest.raises(InvalidArgumentError, match="a seat is 0-2, not "):
+    with pytest.raises(InvalidArgumentError, match="a seat is 0-2 in a 3-player game, not "):
         make(players=3, seat=np.bool_(True))
 
 

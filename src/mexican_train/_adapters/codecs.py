@@ -102,6 +102,25 @@ def _views(views: object, rules: Rules, players: int, what: str) -> list[PlayerV
     return [_check_view(mine, rules, players, what) for mine in views]
 
 
+def check_seat(seat: object, players: int) -> int:
+    """Return *seat*, a seat of a *players*-player game, as an int.
+
+    A numpy integer is taken too: the self-play tables give the seat to move as one
+    (``infos["seat"]``), and a numpy generator draws one.
+
+    Raises:
+        InvalidArgumentError: if *seat* is not a whole number from 0 to *players* - 1.
+    """
+    if type(seat) is int:
+        if 0 <= seat < players:
+            return seat
+    elif isinstance(seat, np.integer) and 0 <= seat < players:
+        return int(seat)
+    raise InvalidArgumentError(
+        f"a seat is 0-{players - 1} in a {players}-player game, not {shown(seat)}"
+    )
+
+
 class ActionCodec:
     """Number every move of a game: a fixed discrete action space for learning agents.
 
@@ -163,15 +182,6 @@ class ActionCodec:
     def _slot(self, train: int, seat: int) -> int:
         return self.players if train == MEXICAN else (train - seat) % self.players
 
-    def _check_seat(self, seat: object) -> int:
-        # A numpy integer too: the self-play tables give the seat to move as one.
-        number = int(seat) if isinstance(seat, np.integer) else seat
-        if type(number) is not int or not 0 <= number < self.players:
-            raise InvalidArgumentError(
-                f"a seat is 0-{self.players - 1} in a {self.players}-player game, not {shown(seat)}"
-            )
-        return number
-
     def encode(self, move: Move, seat: int | np.integer[Any]) -> int:
         """Return the index of *move*, made by *seat* (trains relative to it).
 
@@ -187,7 +197,8 @@ class ActionCodec:
                 names a tile outside the set or a train the game does not have.
             TypeError: if *move* is not a move.
         """
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.players:
+            seat = check_seat(seat, self.players)  # a numpy integer, or refused
         if isinstance(move, Play):
             tile, train = move.tile, move.train
             if tile.high > self.max_pip:
@@ -221,7 +232,8 @@ class ActionCodec:
                 not a seat of the game.
             TypeError: if *index* is not a whole number (a float, a str, a bool).
         """
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.players:
+            seat = check_seat(seat, self.players)  # a numpy integer, or refused
         try:
             # A bool is not taken for a number; operator.index refuses 1.5 and '0'.
             number = operator.index(index) if not isinstance(index, bool) else None

@@ -44,7 +44,7 @@ from .batch import (
     seen_bits,
     view_floats,
 )
-from .codecs import ActionCodec, ObservationCodec
+from .codecs import ActionCodec, ObservationCodec, check_seat
 
 __all__ = [
     "RENDER_MODES",
@@ -96,14 +96,6 @@ def _env_seed(seed: object, argument: str) -> int:
             f"the numpy integer {shown(seed)}: pass int({argument})"
         )
     return check_bound("env_seed", seed, argument)
-
-
-def _check_seat(seat: object, players: int) -> int:
-    # The agent's seat; a numpy integer too, as ActionCodec takes it.
-    number = int(seat) if isinstance(seat, np.integer) else seat
-    if type(number) is not int or not 0 <= number < players:
-        raise InvalidArgumentError(f"a seat is 0-{players - 1}, not {seat!r}")
-    return number
 
 
 def _reward(value: object) -> float:
@@ -523,7 +515,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self.observations = ObservationCodec(rules, players, information_state=information_state)
         self._lay = Layout(rules, players, self.actions.max_pip, information_state)
         self._seen = Seen(players) if information_state else None
-        seat = _check_seat(seat, players)
+        seat = check_seat(seat, players)
         if opponents is None:
             opponents = [GreedyPlayer()] * (players - 1)
         if isinstance(opponents, str) or not isinstance(opponents, Sequence):
@@ -738,7 +730,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         rules = _rules(rules, players)
         self.actions = ActionCodec(rules, players)
         self.observations = ObservationCodec(rules, players, information_state=information_state)
-        seat = _check_seat(seat, players)
+        seat = check_seat(seat, players)
         bots = (
             [opponents] * (players - 1)
             if isinstance(opponents, str) or not isinstance(opponents, Sequence)
