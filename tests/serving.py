@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol, TypeVar
 
@@ -36,3 +36,13 @@ def serving(server: S) -> Iterator[S]:
         server.shutdown()
         server.server_close()
         thread.join(TIMEOUT)
+
+
+def within(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+    """Wait until *condition* holds, or fail saying *what* never happened in *timeout* s."""
+    pause = threading.Event()  # never set: waited on between two looks
+    for _ in range(int(timeout * 100)):
+        if condition():
+            return
+        pause.wait(0.01)
+    raise AssertionError(f"{what}: not within {timeout} s")

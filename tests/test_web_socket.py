@@ -6,7 +6,6 @@ import contextlib
 import functools
 import json
 import sys
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -29,7 +28,7 @@ from mexican_train._frontends.web import SPECTATOR, lobby_table
 from mexican_train.players import GreedyPlayer
 from mexican_train.serialize import to_json
 from mexican_train.web import RequestError, WebServer, WebTable
-from serving import serving
+from serving import serving, within
 from web_documents import answer
 
 TIMEOUT = 20.0  # seconds: a server that never answers fails the test, never hangs it
@@ -126,21 +125,11 @@ def test_a_seat_with_two_pages_stays_connected_until_both_have_gone(server: WebS
             with _open(server, {"token": table.tokens[0]}) as new:
                 _next(new)
                 old.close()
-                _within(lambda: table._present[0] == 1)  # the server saw the old page go
+                within(lambda: table._present[0] == 1, "the server sees the old page go")
                 assert table.connected[0] is True
                 with _open(server, {"token": table.tokens[1]}) as third:  # a change pushed
                     assert _next(third)["connected"] == [True, True, True]
             _until(other, lambda doc: doc["connected"][0] is False)
-
-
-def _within(condition: Any) -> None:
-    """Wait until *condition* holds, for `TIMEOUT` seconds at most."""
-    waiting = threading.Event()
-    for _ in range(int(TIMEOUT * 100)):
-        if condition():
-            return
-        waiting.wait(0.01)
-    pytest.fail("the condition never held")
 
 
 def test_a_hello_over_the_message_bound_closes_the_socket(server: WebServer) -> None:
