@@ -16,7 +16,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import attrs
 import pytest
@@ -757,6 +757,7 @@ class _CtrlCInChoose:
 
 
 def test_ctrl_c_in_the_middle_of_a_game_drops_that_game_alone() -> None:
+    _CtrlCInChoose.choices = 0
     players: list[Player] = [_CtrlCInChoose(), GreedyPlayer()]
     with pytest.raises(SimulationInterrupted) as raised:
         simulate(players, SMALL, games=20, seed=2)
@@ -831,30 +832,43 @@ def test_an_executor_has_a_few_thousand_batches_at_most_unread() -> None:
     assert 1_000 < instant.most_unread <= 10_000
 
 
-class _CountsGames:
-    """Plays the first move; counts the games begun, by the copies made of it (one a game)."""
+class _PlayedOnRead(Future[_T]):
+    """A future whose batch is played only when its result is read, never if cancelled."""
 
-    copies = 0
+    def __init__(self, call: Callable[[], _T]) -> None:
+        super().__init__()
+        self.call = call
 
-    def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
-        return moves[0]
+    def result(self, timeout: float | None = None) -> _T:
+        if self.set_running_or_notify_cancel():
+            self.set_result(self.call())
+        return super().result(timeout)
 
-    def __deepcopy__(self, memo: dict[int, object]) -> _CountsGames:
-        type(self).copies += 1
-        return _CountsGames()
+
+class _OnRead(Executor):
+    """An executor that plays each batch as its result is read: a batch not read is a
+    batch not begun, as in a pool whose workers are all busy."""
+
+    def __init__(self) -> None:
+        self.futures: list[_PlayedOnRead[Any]] = []
+
+    def submit(self, fn: Callable[..., _T], /, *args: object, **kwargs: object) -> Future[_T]:
+        future = _PlayedOnRead(lambda: fn(*args, **kwargs))
+        self.futures.append(future)
+        return future
 
 
 def test_ctrl_c_cancels_the_batches_an_executor_has_not_begun() -> None:
-    """The pool's shutdown, at the end of its ``with`` block, waits only for the games in play."""
-    with (
-        ThreadPoolExecutor(max_workers=1) as pool,
-        pytest.raises(SimulationInterrupted) as raised,  # kept, as a caller keeps it
-    ):
-        simulate([_CountsGames(), GreedyPlayer()], SMALL, 60, 1, pool, batch_size=1,
-                 progress=_CtrlC(2))  # fmt: skip
-    begun = _CountsGames.copies - 1  # simulate tries a copy first
+    """A pool's shutdown, at the end of its ``with`` block, then waits only for the
+    games in play: every batch not begun is cancelled."""
+    executor = _OnRead()
+    with pytest.raises(SimulationInterrupted) as raised:
+        simulate(BOTS, SMALL, 60, 1, executor, batch_size=1, progress=_CtrlC(2))
     assert raised.value.result.completed_games == 2
-    assert begun < 10
+    played, waiting = executor.futures[:2], executor.futures[2:]
+    assert all(future.done() and not future.cancelled() for future in played)
+    assert waiting
+    assert all(future.cancelled() for future in waiting)
 
 
 class _Stubborn:
@@ -880,14 +894,14 @@ def test_the_illegal_moves_of_the_first_games_are_kept_and_all_are_counted() -> 
 
 
 class _StopsIterating:
-    """Raises StopIteration on its 500th choice in this process: a bug of its own."""
+    """Raises StopIteration from its 500th choice in this process on: a bug of its own."""
 
     name = "stops"
     choices = 0
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
-        type(self).choices += 1
-        if type(self).choices == 500:
+        type(self).choices += 1  # two threads may count one choice each at once
+        if type(self).choices >= 500:
             raise StopIteration("my bug")
         return moves[0]
 
