@@ -392,7 +392,7 @@ def test_a_review_of_every_seat_names_the_seat_of_each_reason() -> None:
     assert own  # a seat's own train named as the others' trains are
     named = list(analyze(_game(), samples=4, seed=1, yours=False, names=["Ann", "Bob", "Cy"]))
     assert any("better for Bob against" in review.reason for review in named)
-    with pytest.raises(InvalidArgumentError, match="yours is True or False, not 1"):
+    with pytest.raises(TypeError, match="yours is True or False, not 1"):
         analyze(_game(), yours=1)  # type: ignore[arg-type]
 
 

@@ -105,6 +105,7 @@ def analyze(
             *round_number* is not None or a round of the record, or *names* is not
             None or one str per seat.
         ReplayError: if the record does not replay (at the call, before any review).
+        TypeError: if *record* is not a `GameRecord`, or *yours* is not a bool.
 
     >>> from mexican_train import HUB, GreedyPlayer, apply, legal_moves, new_game, record, view
     >>> state = new_game(2, HUB, seed=2)
@@ -145,7 +146,7 @@ def analyze(
             f"analyze(): names is None or one str per seat ({record.players}), not {shown(names)}"
         )
     if type(yours) is not bool:
-        raise InvalidArgumentError(f"analyze(): yours is True or False, not {shown(yours)}")
+        raise TypeError(f"analyze(): yours is True or False, not {shown(yours)}")
     # Replayed now, so that a record that does not replay fails here, before any review.
     states = tuple(replay_states(record))
     rounds = states[-1].round_number
