@@ -165,14 +165,9 @@ class Hosts:
             name = name.strip("[]").rstrip(".")
             if name in self.allowed:
                 return None
-            sent = (host or "").strip().lower()
-            if sent.startswith("["):
-                sent_name, _, sent_port = sent[1:].partition("]")
-                sent_port = sent_port.removeprefix(":")
-            else:
-                sent_name, _, sent_port = sent.partition(":")
+            sent_name, sent_port = _host_and_port((host or "").strip().lower())
             default = "443" if scheme == "https" else "80"
-            if name == sent_name.rstrip(".") and (port or default) == (sent_port or default):
+            if name == sent_name and (port or default) == (sent_port or default):
                 return None
         return (
             f"only the server's own pages act here, not one of {shown(origin)} (a name the "
@@ -182,9 +177,17 @@ class Hosts:
 
 def _host_of(value: str) -> str:
     """Return the host of a ``Host`` header's *value*, without its port or final dot."""
+    return _host_and_port(value)[0]
+
+
+def _host_and_port(value: str) -> tuple[str, str]:
+    """Return the host of a ``Host`` header's *value*, without its final dot, and its
+    port (``""`` if it names none)."""
     if value.startswith("["):  # an IPv6 address, [::1]:8000
-        return value[1:].partition("]")[0]
-    return value.partition(":")[0].rstrip(".")
+        host, _, rest = value[1:].partition("]")
+        return host, rest.removeprefix(":")
+    host, _, port = value.partition(":")
+    return host.rstrip("."), port
 
 
 def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
