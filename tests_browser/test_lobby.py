@@ -88,7 +88,8 @@ def test_the_lobby_says_when_a_table_is_made_and_when_the_server_does_not_answer
         timeout=WAIT,
     )
     assert lobby.locator("#lobby-links li").count() == 0
-    # Once it answers, the status line (a live region) says the links below are new.
+    # Once it answers, the status line says the links below are new, and so is a screen
+    # reader told (the page's live words, #said).
     lobby.unroute("**/api/tables")
     lobby.fill("#lobby-people", "2")
     lobby.click("#lobby-form button[type=submit]")
@@ -97,10 +98,10 @@ def test_the_lobby_says_when_a_table_is_made_and_when_the_server_does_not_answer
     )
     assert lobby.locator("#lobby-error").text_content() == ""
     status = lobby.locator("#status")
-    assert status.get_attribute("role") == "status"
     assert status.text_content() == (
         "The table is made: below, a link for each of its 2 people and one for spectators."
     )
+    assert lobby.locator("#said p").last.text_content() == status.text_content()
     # A table of one person: the words are for one.
     lobby.fill("#lobby-people", "1")
     lobby.click("#lobby-form button[type=submit]")

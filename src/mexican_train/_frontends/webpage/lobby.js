@@ -75,10 +75,11 @@ async function showLobby() {
     document.getElementById("lobby-links").replaceChildren(...links);
     document.body.dataset.lobby = data.table;
     const seats = links.length - 1;
-    // Said in the status line (a live region): the links below are new.
+    // Shown in the status line, and said (table.js's say()): the links below are new.
     const whose = seats === 1 ? "its person" : `each of its ${seats} people`;
-    document.getElementById("status").textContent =
-      `The table is made: below, a link for ${whose} and one for spectators.`;
+    const words = `The table is made: below, a link for ${whose} and one for spectators.`;
+    document.getElementById("status").textContent = words;
+    say(words);
   });
   return true;
 }

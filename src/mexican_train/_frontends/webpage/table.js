@@ -223,13 +223,119 @@ function showScores() {
   $("scores").replaceChildren(head, ...rows, total);
 }
 
+// -- what a screen reader hears ----------------------------------------------------------
+//
+// The log and the status line are not live regions: with several bots they would read
+// every move and every turn as it comes.  A person hears, in #said (a log: each addition
+// is read, none lost when two come together):
+// - when their turn comes, and when a round or the game ends, the status line and, in one
+//   announcement, what the others did since their last turn (the log's lines but their own);
+// - while they wait, only what changes their next turn or the round: a double left open
+//   for the next player, which binds everyone until it is covered (D2), a marker on another
+//   player's train, opening it to them (P6), a player down to one tile;
+// - the table lost and found again, once each.
+// A spectator has no turn: each new line of the log is read as it comes.
+let told = 0;               // the round's log lines said, or read past while it was one's turn
+let doublesTold = new Set();  // the open doubles said this round, as "train:tiles"
+
+function say(words) {
+  const box = $("said");
+  box.append(element("p", words));
+  // The region is hidden from the eye: the last few lines are enough to read back.
+  while (box.childElementCount > 8) box.firstElementChild.remove();
+}
+
+function phaseOf(d) {
+  return d.view.is_over ? "game-over"
+    : d.view.current_player === null ? "round-over"
+    : d.moves.length > 0 ? "my-turn" : "waiting";
+}
+
+function trainOf(d, train) {
+  return d.view.trains[train === MEXICAN ? d.view.trains.length - 1 : train];
+}
+
+// An open double, once said, is not said again this round: its train and length name it.
+function doubleKey(d, train) {
+  return `${train}:${trainOf(d, train).tiles.length}`;
+}
+
+function lastTile(train) {
+  const tiles = trainOf(doc, train).tiles;
+  return tiles[tiles.length - 1];
+}
+
+function tell(before, now) {
+  const lines = now.log;
+  if (!before) {  // the page just opened: where the table is, the log is there to read
+    told = lines.length;
+    say(now.status);
+    return;
+  }
+  const sameRound = before.view.round_number === now.view.round_number
+    && lines.length >= told && before.log.every((line, index) => lines[index] === line);
+  if (!sameRound) {
+    told = 0;
+    doublesTold = new Set();
+  }
+  const fresh = lines.slice(told);
+  if (now.seat < 0) {
+    told = lines.length;
+    if (fresh.length > 0) say(fresh.join(" "));
+    return;
+  }
+  const phase = phaseOf(now);
+  const theirs = fresh.filter((line) => !line.startsWith("You "));
+  if (phase !== phaseOf(before) && phase !== "waiting") {
+    const parts = [now.status];
+    if (theirs.length > 0) parts.push((phase === "my-turn" ? "Since your last turn: " : "") + theirs.join(" "));
+    if (phase === "my-turn") {
+      for (const train of now.must_cover) doublesTold.add(doubleKey(now, train));
+      if (now.must_cover.length > 0) {
+        parts.push(`First cover the double ${lastTile(now.must_cover[0])} on ${trainPhrase(now.must_cover[0])} (D2).`);
+      }
+    }
+    say(parts.join(" "));
+    told = lines.length;
+    return;
+  }
+  if (phase !== "waiting") {  // the person's own moves: nothing to say
+    told = lines.length;
+    return;
+  }
+  // Waiting: only what changes the person's next turn.  The lines stay to be summed up.
+  const alerts = [];
+  const trains = now.view.trains;
+  now.view.hand_sizes.forEach((size, seat) => {
+    if (seat !== now.seat && size === 1 && before.view.hand_sizes[seat] > 1) {
+      alerts.push(`${now.names[seat]} has one tile left.`);
+    }
+  });
+  now.names.forEach((name, seat) => {
+    if (seat !== now.seat && trains[seat].marked && !before.view.trains[seat].marked) {
+      alerts.push(`A marker is on ${trainPhrase(seat)}: you may play there (P6).`);
+    }
+  });
+  if (now.view.current_player !== before.view.current_player) {
+    for (const train of now.must_cover) {
+      const key = doubleKey(now, train);
+      if (doublesTold.has(key)) continue;
+      doublesTold.add(key);
+      alerts.push(`The double ${lastTile(train)} on ${trainPhrase(train)} is left open: it must be covered first (D2).`);
+    }
+  }
+  if (alerts.length > 0) say(alerts.join(" "));
+}
+
 function show(next) {
   // The answers to a move and to the long poll may arrive in either order: never go
   // back to an older document (the table's version only grows).
   if (doc && next.version < doc.version) return;
   // A new game, dealt by anyone: why one could not be dealt is said no more.
   if (doc && doc.view.is_over && !next.view.is_over) $("error").textContent = "";
+  const before = doc;
   doc = next;
+  tell(before, doc);
   if (selected && (!doc.view.hand.includes(selected) || playsOf(selected).length === 0)) {
     selected = null;
   }
@@ -237,11 +343,8 @@ function show(next) {
   $("game").hidden = false;
   // For tests and style sheets: which move the page shows, and what it waits for.
   document.body.dataset.version = String(doc.version);
-  document.body.dataset.phase = doc.view.is_over ? "game-over"
-    : doc.view.current_player === null ? "round-over"
-    : doc.moves.length > 0 ? "my-turn" : "waiting";
-  // The status line is a live region: written again with the same words (someone came
-  // or went), a screen reader would say them again.
+  document.body.dataset.phase = phaseOf(doc);
+  // Written only when its words change (someone came or went: the same words).
   if ($("status").textContent !== doc.status) $("status").textContent = doc.status;
   $("status").classList.toggle("your-turn", doc.moves.length > 0);
   // In words, which a screen reader says plainly (a symbol it would read by its name).
@@ -390,6 +493,7 @@ function refused(answer) {
   $("nolink-reason").textContent = `The server refused this link: ${answer.data.reason || answer.data.error}.`;
   $("nolink-reason").hidden = false;
   $("status").textContent = "Not seated.";
+  say($("nolink-reason").textContent);
 }
 
 // The table has expired: nobody played at it for the server's idle time (410, or the
@@ -412,7 +516,8 @@ function goneAnswer(answer) {
 }
 
 function gone(how, said) {
-  // The focus, in the game or on its "New game" button, goes to the way to a new table.
+  // The focus, in the game or on its "New game" button, goes to the way to a new table;
+  // what happened is said once.
   const focused = document.activeElement;
   const lost = focused && focused.closest("#game, #again") !== null;
   timerEnds = null;
@@ -430,6 +535,7 @@ function gone(how, said) {
   $("status").classList.remove("your-turn");
   document.title = "Mexican Train";
   document.body.dataset.live = "no";
+  say($("status").textContent + " " + $("nolink-reason").textContent);
   if (lost) $("nolink-lobby").querySelector("a").focus();
 }
 
@@ -448,11 +554,16 @@ const MAX_WAIT = 4000;
 const POLL_FOR = 60000;
 
 function setLive(live) {
+  const was = document.body.dataset.live;
   document.body.dataset.live = live ? "yes" : "no";
+  if (live && was === "no" && doc) {
+    say("Back at the table.");
+  }
   if (!live && doc) {
     $("status").textContent = "Lost the table; reconnecting\u2026";
     $("status").classList.remove("your-turn");  // not in a turn's colour: nothing can be played
     document.title = "Mexican Train";  // nor marked as a turn in the tab's title
+    if (was !== "no") say($("status").textContent);  // once, not at every attempt to reconnect
   }
 }
 
@@ -545,11 +656,11 @@ function tick() {
 setInterval(tick, 250);
 
 function received(next) {
+  setLive(true);  // "Back at the table" is said before what happened meanwhile
   show(next);
   showPresence(next);
   if (doc === next) showTimer(next);  // not an older document, which show() ignored
   showReview(doc);
-  setLive(true);
 }
 
 async function again() {
