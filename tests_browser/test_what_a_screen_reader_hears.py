@@ -7,16 +7,18 @@ by a MutationObserver installed before the page's own script runs.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import attrs
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute
 
 from mexican_train import STANDARD
 from mexican_train.players import GreedyPlayer
-from mexican_train.web import WebServer, WebTable
+from mexican_train.web import WebServer, WebTable, make_server
 from tests_browser.chromium import WAIT, click_a_move, recorded, served
 from tests_browser.screenshot import table_in_play
 
@@ -197,4 +199,101 @@ def test_while_waiting_a_person_hears_what_changes_their_next_turn(
         # The visible log keeps every line, and is no live region.
         assert page.locator("#log li").all_text_contents() == back["log"]
         assert page.locator("#log").evaluate(f"(b) => b.matches({_LIVE!r})") is False
+        page.context.close()
+
+
+def _serve_in_thread(table: WebTable, port: int = 0) -> tuple[WebServer, threading.Thread]:
+    server = make_server(table, "127.0.0.1", port, log=None)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.daemon = True
+    thread.start()
+    return server, thread
+
+
+def _stop(server: WebServer, thread: threading.Thread) -> None:
+    server.shutdown()
+    server.server_close()
+    thread.join(WAIT / 1000)
+
+
+def test_a_link_refused_on_reconnecting_takes_the_focus_to_why(browser: Browser) -> None:
+    """The server stops mid-game and another table takes its port: the page's token is
+    refused there.  The game is hidden, and the focus, on a tile of the hand, goes to the
+    words that say what happened (read once, as the focus arrives: not also a live region)."""
+    first, thread = _serve_in_thread(WebTable(2, SIX, bots={1: GreedyPlayer()}, seed=4))
+    port = first.server_address[1]
+    page = _listening(browser)
+    other = None
+    try:
+        page.goto(first.links()[0])
+        page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
+        page.locator("#hand .hand-tile").first.focus()
+        _stop(first, thread)
+        page.wait_for_function("document.body.dataset.live === 'no'", timeout=WAIT)
+        other, thread = _serve_in_thread(WebTable(2, SIX, bots={1: GreedyPlayer()}), port)
+        page.wait_for_function("!document.getElementById('nolink').hidden", timeout=WAIT)
+        reason = page.locator("#nolink-reason")
+        assert (reason.text_content() or "").startswith("The server refused this link")
+        assert page.evaluate("document.activeElement.id") == "nolink-reason"
+        heard = [words for _, words in _heard(page)]
+        assert not any("refused" in words for words in heard), heard
+        assert heard.count("Lost the table; reconnecting\u2026") == 1, heard
+    finally:
+        page.context.close()
+        if other is not None:
+            _stop(other, thread)
+
+
+def test_a_table_lost_with_the_focus_nowhere_takes_it_to_the_words_and_back(
+    browser: Browser,
+) -> None:
+    """The table is lost (its WebSocket closes, the server answers no more) while the focus
+    is on the page's body: it goes to the status line, which says so, once; the table back,
+    the focus goes to the hand."""
+    down = {"now": False}
+    sockets: list[WebSocketRoute] = []
+    refused = {"sockets": 0}
+
+    def socket(route: WebSocketRoute) -> None:
+        if down["now"]:
+            refused["sockets"] += 1
+            route.close(code=1012)
+        else:
+            route.connect_to_server()
+            sockets.append(route)
+
+    def request(route: Route) -> None:
+        if down["now"]:
+            route.abort()
+        else:
+            route.continue_()
+
+    with served(WebTable(2, SIX, bots={1: GreedyPlayer()}, seed=4)) as server:
+        page = _listening(browser)
+        page.route_web_socket("**/api/ws", socket)
+        page.route("**/api/view*", request)
+        page.goto(server.links()[0])
+        page.wait_for_function(
+            "document.body.dataset.phase === 'my-turn'"
+            " && window.__documents.some((d) => d[1] === 'socket')",
+            timeout=WAIT,
+        )
+        page.evaluate("document.activeElement.blur()")
+        _forget(page)
+        down["now"] = True
+        for route in sockets:
+            route.close(code=1012)
+        page.wait_for_function("document.body.dataset.live === 'no'", timeout=WAIT)
+        assert page.evaluate("document.activeElement.id") == "status"
+        assert page.locator("#status").text_content() == "Lost the table; reconnecting\u2026"
+        # The page tries again and again: the loss is said once, by the focus reading it.
+        deadline = time.monotonic() + WAIT / 1000
+        while refused["sockets"] < 2:  # the page's events come while it is asked something
+            assert time.monotonic() < deadline, "the page did not try to reconnect"
+            page.evaluate("() => new Promise((done) => setTimeout(done, 10))")
+        assert _heard(page) == []
+        down["now"] = False
+        page.wait_for_function("document.body.dataset.live === 'yes'", timeout=WAIT)
+        page.wait_for_function("document.activeElement.matches('#hand .hand-tile')", timeout=WAIT)
+        assert [words for _, words in _heard(page)] == ["Back at the table."]
         page.context.close()

@@ -493,7 +493,9 @@ function refused(answer) {
   $("nolink-reason").textContent = `The server refused this link: ${answer.data.reason || answer.data.error}.`;
   $("nolink-reason").hidden = false;
   $("status").textContent = "Not seated.";
-  say($("nolink-reason").textContent);
+  // The game the focus may have been in is hidden: the focus goes to what happened, read
+  // once as it arrives there (the status line is not live).
+  $("nolink-reason").focus();
 }
 
 // The table has expired: nobody played at it for the server's idle time (410, or the
@@ -516,10 +518,10 @@ function goneAnswer(answer) {
 }
 
 function gone(how, said) {
-  // The focus, in the game or on its "New game" button, goes to the way to a new table;
-  // what happened is said once.
+  // The focus, in the game, on its "New game" button or nowhere, goes to the way to a new
+  // table; what happened is said once.
   const focused = document.activeElement;
-  const lost = focused && focused.closest("#game, #again") !== null;
+  const lost = !focused || focused === document.body || focused.closest("#game, #again") !== null;
   timerEnds = null;
   $("game").hidden = true;
   $("again").hidden = true;
@@ -558,12 +560,19 @@ function setLive(live) {
   document.body.dataset.live = live ? "yes" : "no";
   if (live && was === "no" && doc) {
     say("Back at the table.");
+    // The focus put on the status line while the table was lost goes back to the hand.
+    if (document.activeElement === $("status")) refocus();
   }
   if (!live && doc) {
     $("status").textContent = "Lost the table; reconnecting\u2026";
     $("status").classList.remove("your-turn");  // not in a turn's colour: nothing can be played
     document.title = "Mexican Train";  // nor marked as a turn in the tab's title
-    if (was !== "no") say($("status").textContent);  // once, not at every attempt to reconnect
+    if (was === "no") return;  // said once, not at every attempt to reconnect
+    // Left nowhere (on the page's body), the focus goes to the words, which read them;
+    // elsewhere it stays, and the words are said.
+    const focused = document.activeElement;
+    if (!focused || focused === document.body) $("status").focus();
+    else say($("status").textContent);
   }
 }
 
