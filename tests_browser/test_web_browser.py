@@ -864,6 +864,11 @@ def test_a_round_ends_its_review_appears_and_a_new_game_is_dealt_at_the_table(
     body = page.locator("#review-body")
     assert body.locator("p").first.text_content() == review["heading"]
     assert body.locator("li strong").all_text_contents() == [m["said"] for m in review["mistakes"]]
+    # Each mistake starts an item of the list: with a capital, to the eye.
+    capitals = body.locator("li strong").evaluate_all(
+        "ss => ss.map(s => getComputedStyle(s, '::first-letter').textTransform)"
+    )
+    assert capitals == ["uppercase"] * len(review["mistakes"])
     assert body.locator("li p").all_text_contents() == [m["better"] for m in review["mistakes"]]
     # A screen reader is told briefly that the review is ready, on top of the round's end in
     # the status line, and is not read the whole review: that is not a live region, it is
