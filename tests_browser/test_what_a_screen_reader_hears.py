@@ -156,11 +156,14 @@ def test_while_waiting_a_person_hears_what_changes_their_next_turn(
         mine = _doc(page)
         _forget(page)
         # Documents as the others' moves would push them (the table waits for the person).
-        waiting = {**mine, "moves": [], "version": mine["version"] + 1}
-        waiting["view"] = {**mine["view"], "current_player": 1}
+        # The person leaves a double open on their train: no news to them.
+        own = [dict(train) for train in mine["view"]["trains"]]
+        own[0]["tiles"] = [*own[0]["tiles"], "1-1"]
+        waiting = {**mine, "moves": [], "version": mine["version"] + 1, "must_cover": [0]}
+        waiting["view"] = {**mine["view"], "trains": own, "current_player": 1}
         waiting["log"] = [*mine["log"], "You played 1-1 on your train."]
         _show(page, waiting)
-        step = {**waiting, "version": waiting["version"] + 1}
+        step = {**waiting, "version": waiting["version"] + 1, "must_cover": []}
         step["log"] = [*waiting["log"], "Seat 1 (planner) played 2-2 on the Mexican train."]
         _show(page, step)
         assert _heard(page) == []  # a move that changes nothing of the person's turn

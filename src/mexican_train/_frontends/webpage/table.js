@@ -316,7 +316,8 @@ function tell(before, now) {
       alerts.push(`A marker is on ${trainPhrase(seat)}: you may play there (P6).`);
     }
   });
-  if (now.view.current_player !== before.view.current_player) {
+  // A double the person left open themselves is no news to them.
+  if (now.view.current_player !== before.view.current_player && before.view.current_player !== now.seat) {
     for (const train of now.must_cover) {
       const key = doubleKey(now, train);
       if (doublesTold.has(key)) continue;
