@@ -264,7 +264,7 @@ def test_halving_plays_out_the_better_half_and_always_the_planners_move(
     monkeypatch.setattr(search, "apply", fake_apply)
     monkeypatch.setattr(search, "_playout", lambda move, seat, replan: outcome[move])
     worlds = iter(range(10**6))
-    chosen = search._halving(moves, 0, 7, 48, worlds, None)  # type: ignore[arg-type]
+    chosen = search._halving(moves, 0, 7, 48, worlds, None, True)  # type: ignore[arg-type]
     assert chosen == 0  # move 0 is better than the default (7) on every sample
     counts = [played.count(k) for k in range(8)]
     # 3 phases of 16: all 8 twice, then {0, 1, 2, 7} four times, then {0, 7} eight times.
@@ -290,7 +290,7 @@ def test_halving_plays_out_the_whole_budget(monkeypatch: pytest.MonkeyPatch) -> 
         for iterations in range(candidates, 120):
             played[0] = 0
             moves = tuple(range(candidates))
-            search._halving(moves, 0, candidates - 1, iterations, iter(range(10**6)), None)  # type: ignore[arg-type]
+            search._halving(moves, 0, candidates - 1, iterations, iter(range(10**6)), None, True)  # type: ignore[arg-type]
             assert iterations <= played[0] <= iterations + candidates * phases, (
                 candidates,
                 iterations,

@@ -19,9 +19,10 @@ closing it is worth a pip: between plays of equal pips the one that lifts the ma
 goes first.  A double's follow-up may go on any train open to the seat, its own
 included, so the trains it may follow on are those of every legal play.
 
-`PlannerPlayer` replans from its view every decision; a playout plans once per seat and
-follows the plan while its tiles last (``at``: how far into it the seat is).  Both call
-`planned_move`, and `GreedyPlayer` sheds with `best_shed`.
+`PlannerPlayer` replans from its view every decision; a playout plans on a seat's first
+choice (and, replanning, again after each tile the seat draws) and follows the plan while
+its tiles last (``at``: how far into it the seat is).  Both call `planned_move`, and
+`GreedyPlayer` sheds with `best_shed`.
 
 This module is compiled with mypyc in the compiled build, with the playouts that spend
 most of their time here, so it is mypy-strict code that mypyc compiles: functions over

@@ -7,10 +7,10 @@ playouts on the candidates that look best.  `PlannerPlayer`'s move is kept unles
 another move's playouts end the round clearly better -- its own points against the
 other seats' mean (E3).  The candidates are played out in the same sampled states
 (common random numbers), so that the comparison between them is not drowned by the
-luck of the sample.  Only the public API is used: views,
-`determinize`, `legal_moves`, `apply` (and `PlannerPlayer`, `longest_train`).
-The playouts, where the time goes, are in ``playout`` (compiled in the compiled
-build); the sampling and the choice stay here.
+luck of the sample.  The worlds come from ``determinize`` (`worlds`, the states
+`determinize` gives, built once a decision), the moves from the core's `apply`; the
+playouts, where the time goes, are in ``playout`` (compiled in the compiled build);
+the choice stays here.
 """
 
 from __future__ import annotations
@@ -166,9 +166,9 @@ class SearchPlayer:
                 raise
             sampler = worlds(view, rng)  # another game's events: set aside
             first = next(sampler)
-        samples = itertools.chain((first,), sampler)
+        sampled = itertools.chain((first,), sampler)
         return moves[
-            _halving(moves, seat, default, self.iterations, samples, deadline, self.replan)
+            _halving(moves, seat, default, self.iterations, sampled, deadline, self.replan)
         ]
 
 
@@ -179,7 +179,7 @@ def _halving(
     iterations: int,
     sampled: Iterator[GameState],
     deadline: float | None,
-    replan: bool = True,
+    replan: bool,
 ) -> int:
     """Return the index of the move to make: successive halving, then `_pick`.
 
@@ -195,10 +195,10 @@ def _halving(
     per_phase = iterations / phases
     played = 0
     for phase in range(phases):
-        worlds = max(1, round(per_phase / len(active)))
+        count = max(1, round(per_phase / len(active)))  # worlds this phase
         if phase == phases - 1:
-            worlds = max(worlds, math.ceil((iterations - played) / len(active)))
-        for _ in range(worlds):
+            count = max(count, math.ceil((iterations - played) / len(active)))
+        for _ in range(count):
             world = next(sampled)
             for index in active:
                 samples[index].append(_playout(apply(world, moves[index]), seat, replan))
