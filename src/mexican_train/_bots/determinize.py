@@ -5,8 +5,11 @@ the boneyard's order -- and plays the sampled world out.  Only the rules library
 exactly what a seat can and cannot know, so it does the sampling: `determinize` deals
 the tiles a seat cannot see uniformly at random, builds the state with the checked
 `build_state`, and gives it a fresh seed, so that nothing hidden (not even the later
-deals) leaks through it.  It sits above the core and uses only the public API (and a
-tile's private index, to keep the tiles seen in a mask).
+deals) leaks through it.  It sits above the core and uses its public functions, and a
+few of the names the core offers the library's own layers for speed: a tile's index (to
+keep the tiles seen in a mask), a state's public values and a state rebuilt from them
+unchecked (`worlds`), a view changed unchecked (`view_with`, to undo the table at a
+pass) and the checks of `build_state` (``build_checked_state``).
 """
 
 from __future__ import annotations
