@@ -40,6 +40,8 @@ REFUSED = [
     ("longest_train.py", ["--hands", "0"], "argument --hands"),
     ("longest_train.py", ["--dense", "-1"], "argument --dense"),
     ("open_doubles.py", ["--rounds", "0"], "argument --rounds"),
+    ("sampler_budget.py", ["--games", "0"], "argument --games"),
+    ("sampler_budget.py", ["--players", "13"], "argument --players: invalid choice: 13"),
     ("run.py", ["--repeats", "3"], "unrecognized arguments: --repeats 3"),
     ("simulate_parts.py", ["--games", "3"], "unrecognized arguments: --games 3"),
 ]
