@@ -83,7 +83,7 @@ class SearchPlayer:
     whatever the hidden tiles.
 
     Attributes:
-        iterations: playouts per decision, spread over ceil(log2(candidates)) rounds
+        iterations: playouts per decision, spread over ceil(log2(candidates)) phases
             of halving (at least one sample for each candidate in play); 1 to 1,000,000.
         seed: any whole number of at most 64 bits; different seeds sample differently.
         seconds: an optional time limit per decision, checked between samples; a
@@ -185,9 +185,10 @@ def _halving(
 
     The budget is spread over ceil(log2(candidates)) phases.  In each phase every
     candidate still in play is played out in the same fresh worlds (common random
-    numbers); after it, the better half of them by mean outcome stays in play, and the
-    heuristic's *default* always stays.  The playouts go to the moves that look best,
-    rather than evenly to every legal move.
+    numbers); after it, the heuristic's *default* and the better half of the others by
+    mean outcome stay in play, until two are left; the last phase plays what the
+    earlier ones' rounding left of the budget.  The playouts go to the moves that look
+    best, rather than evenly to every legal move.
     """
     active = list(range(len(moves)))
     samples: list[list[float]] = [[] for _ in moves]
