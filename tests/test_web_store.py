@@ -165,6 +165,13 @@ def _start(
     return process, lines
 
 
+def _base(lines: list[str]) -> str:
+    """Return the address a server `_start` started serves at, from what it printed."""
+    found = re.search(r"(http://\S+/)", lines[0])
+    assert found is not None, lines
+    return found.group(1)
+
+
 def _call(base: str, token: str, move: str | None = None) -> dict[str, Any]:
     data = None if move is None else json.dumps({"move": move}).encode()
     request = urllib.request.Request(
@@ -208,7 +215,7 @@ def test_a_table_survives_kill_9(tmp_path: Path) -> None:
     try:
         assert any("is back at move" in line for line in lines), lines
         assert not re.search(r"seat \d: http", "".join(lines))  # no new table, no new links
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         for seat, token in tokens.items():  # the old links' tokens still open their seats
             doc = _call(base, token)
             assert doc["seat"] == seat
@@ -395,7 +402,7 @@ def test_a_table_made_in_the_lobby_survives_kill_9_too(tmp_path: Path) -> None:
     db = tmp_path / "tables.sqlite3"
     process, lines = _start("--db", str(db))
     try:
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
         request = urllib.request.Request(base + "api/tables", data=json.dumps(asked).encode())
         with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
@@ -459,7 +466,7 @@ def test_serve_expires_the_lobbys_tables_left_idle_while_it_was_stopped(tmp_path
     store.close()
     process, lines = _start("--db", str(db), "--table-idle", "1")
     try:
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         assert any("is back at move" in line for line in lines), lines
         deadline = time.monotonic() + TIMEOUT
         while (answered := _status(base, tokens["t1"]))[0] != 410:  # the first sweep's
@@ -512,13 +519,13 @@ def test_an_expired_tables_name_is_never_given_again_and_its_links_say_so_after_
     }
     process, lines = _start("--db", str(db), "--table-idle", "1")
     try:  # t1 expires as the server starts
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         assert _status(base, table.tokens[0]) == (410, gone)
     finally:
         _stop(process)
     process, lines = _start("--db", str(db), "--table-idle", "1")
     try:
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         assert _status(base, table.tokens[0]) == (410, gone)
         assert _make_table(base)["table"] == "t2"
         assert _status(base, table.tokens[0]) == (410, gone)
@@ -533,6 +540,20 @@ class _NoThread(WebTable):
         raise RuntimeError("can't start new thread")
 
 
+def _lobby_without_threads(store: TableStore) -> tuple[WebTable, WebServer, list[WebTable]]:
+    """Return a table, a server of it whose lobby keeps its tables in *store* and makes
+    each a `_NoThread`, and the list of the tables the lobby makes."""
+    made: list[WebTable] = []
+
+    def no_thread(request: object, name: str, bot_delay: float) -> WebTable:
+        made.append(_NoThread(2, SHORT, bots={1: "easy"}, bot_delay=bot_delay, name=name))
+        return made[-1]
+
+    own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
+    lobby = _kept_lobby(store, 0, 3600.0, no_thread)
+    return own, WebServer(("127.0.0.1", 0), own, log=None, lobby=lobby), made
+
+
 @posix_only
 def test_a_lobby_table_whose_bots_cannot_start_is_not_kept(tmp_path: Path) -> None:
     """serve --db's lobby keeps a table before the server starts its bots: one whose
@@ -541,13 +562,7 @@ def test_a_lobby_table_whose_bots_cannot_start_is_not_kept(tmp_path: Path) -> No
     db = tmp_path / "tables.sqlite3"
     store = TableStore(db)
 
-    def no_thread(request: object, name: str, bot_delay: float) -> WebTable:
-        return _NoThread(2, SHORT, bots={1: "easy"}, bot_delay=bot_delay, name=name)
-
-    own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
-    server = WebServer(
-        ("127.0.0.1", 0), own, log=None, lobby=_kept_lobby(store, 0, 3600.0, no_thread)
-    )
+    own, server, _ = _lobby_without_threads(store)
     try:
         with serving(server):
             asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
@@ -566,7 +581,7 @@ def test_a_lobby_table_whose_bots_cannot_start_is_not_kept(tmp_path: Path) -> No
         store.close()
     process, lines = _start("--db", str(db))
     try:
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         assert _make_table(base)["table"] == "t1"  # the name is free: nothing came back
     finally:
         _stop(process)
@@ -588,7 +603,7 @@ def test_a_lobby_table_kept_but_never_answered_expires_as_the_server_starts(
     store.close()
     process, lines = _start("--db", str(db))
     try:
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         assert _status(base, made.tokens[0]) == (410, {"error": "expired", "reason": NEVER_GIVEN})
         assert _make_table(base)["table"] == "t2"
     finally:
@@ -610,16 +625,7 @@ def test_a_lobby_table_given_up_whose_delete_failed_expires_as_the_server_starts
             "BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END"
         )
     store = TableStore(db)
-    made: list[WebTable] = []
-
-    def no_thread(request: object, name: str, bot_delay: float) -> WebTable:
-        made.append(_NoThread(2, SHORT, bots={1: "easy"}, bot_delay=bot_delay, name=name))
-        return made[-1]
-
-    own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
-    server = WebServer(
-        ("127.0.0.1", 0), own, log=None, lobby=_kept_lobby(store, 0, 3600.0, no_thread)
-    )
+    _, server, made = _lobby_without_threads(store)
     try:
         with serving(server):
             asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
@@ -631,7 +637,7 @@ def test_a_lobby_table_given_up_whose_delete_failed_expires_as_the_server_starts
         plain.execute("DROP TRIGGER kept")
     process, lines = _start("--db", str(db))
     try:
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         assert _status(base, made[0].tokens[0]) == (
             410,
             {"error": "expired", "reason": NEVER_GIVEN},
@@ -647,7 +653,7 @@ def test_a_lobby_table_answered_just_before_kill_9_comes_back(tmp_path: Path) ->
     db = tmp_path / "tables.sqlite3"
     process, lines = _start("--db", str(db))
     try:
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}
         request = urllib.request.Request(base + "api/tables", data=json.dumps(asked).encode())
         with urllib.request.urlopen(request, timeout=TIMEOUT) as answered:
@@ -694,7 +700,7 @@ def test_a_lobby_table_counts_in_its_makers_share_after_a_restart(tmp_path: Path
     store.close()
     process, lines = _start("--db", str(db))
     try:
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         with pytest.raises(urllib.error.HTTPError) as refused:
             _make_table(base)
         assert refused.value.code == 503
@@ -749,7 +755,7 @@ def test_serve_expires_an_idle_lobby_table_before_its_bot_can_move(tmp_path: Pat
     store.close()
     process, lines = _start("--db", str(db), "--table-idle", "1")
     try:
-        base = re.search(r"(http://\S+/)", lines[0]).group(1)  # type: ignore[union-attr]
+        base = _base(lines)
         assert _status(base, table.tokens[0])[0] == 410  # already: it expired as it started
     finally:
         _stop(process)
