@@ -91,11 +91,15 @@ def _env_seed(seed: object, argument: str) -> int:
     # numpy integer, nor do the library's functions; a generator's draw is one, so the
     # refusal says how to pass it.
     if isinstance(seed, np.integer):
-        raise InvalidArgumentError(
-            f"{argument} is a whole number {BOUNDS['env_seed'].words()}, a Python int, not "
-            f"the numpy integer {shown(seed)}: pass int({argument})"
-        )
+        raise _numpy_seed(seed, argument)
     return check_bound("env_seed", seed, argument)
+
+
+def _numpy_seed(seed: np.integer[Any], argument: str) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"{argument} is a whole number {BOUNDS['env_seed'].words()}, a Python int, not "
+        f"the numpy integer {shown(seed)}: pass int({argument})"
+    )
 
 
 def _reward(value: object) -> float:
@@ -801,7 +805,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
                 for table, one in enumerate(seed)
             ]
         if isinstance(seed, np.integer):
-            _env_seed(seed, "seed")  # refused, saying why
+            raise _numpy_seed(seed, "seed")
         bound = BOUNDS["env_seed"]
         if type(seed) is not int or not bound.low <= seed <= bound.high:
             raise InvalidArgumentError(
