@@ -26,15 +26,16 @@ sent in a URL) and serves:
 Every ``/seat`` request needs the seat's token as ``Authorization: Bearer <token>``;
 a token in the URL is refused, since URLs end up in logs.  The page reads its token
 from the URL's fragment (``/play/0#token=...``), which browsers never send.
-Status codes: 400 malformed request, 401 no token, 403 wrong token, 404 no such
-seat or path, 405 wrong method, 409 not this seat's turn, 411 no ``Content-Length``,
-413 body too large, 422 a move the rules refuse (the reason comes from
-`IllegalMoveError`).
+Status codes: 400 malformed request, 401 no token, 403 wrong token (or a page of another
+site), 404 no such seat or path, 405 wrong method, 409 not this seat's turn, 411 no
+``Content-Length``, 413 body too large, 422 a move the rules refuse (the reason comes
+from `IllegalMoveError`).
 
 The server is built on `mexican_train.web.JSONRequestHandler` and
 `~mexican_train.web.JSONServer`, the library's hardened request layer: stalled
 connections time out, bodies need a plain ``Content-Length``, deeply nested JSON is
-refused before it is parsed, every error is JSON, and tokens are never logged.
+refused before it is parsed, another site's pages cannot post, every error is JSON,
+and tokens are never logged.
 """
 
 from __future__ import annotations

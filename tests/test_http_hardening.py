@@ -171,6 +171,44 @@ def test_a_move_for_a_host_not_served_is_refused_and_changes_nothing(
     assert target.moves() == before
 
 
+@pytest.mark.parametrize("origin", ["http://evil.example", "http://localhost:8000", "null"])
+def test_a_move_a_page_of_another_site_sent_is_refused_and_changes_nothing(
+    target: Target, origin: str
+) -> None:
+    """Against cross-site request forgery: a page elsewhere may POST to a server here."""
+    before = target.moves()
+    body = b'"draw"'
+    raw = _post(target, f"Origin: {origin}\r\nContent-Length: {len(body)}\r\n", body)
+    (answer, *_) = _exchange(target, raw + b"GET /x HTTP/1.1\r\nConnection: close\r\n\r\n")
+    assert answer[0] == 403, answer
+    refused = _json_error(answer)
+    assert refused["error"] == "another site"
+    assert repr(origin) in refused["reason"]
+    assert target.moves() == before
+
+
+def test_a_page_of_the_server_may_post_and_another_site_may_read() -> None:
+    """The server's own page (its Origin the host and port the request is for) is not
+    refused, nor is a GET from another site, which changes nothing."""
+    server = JSONServer(("127.0.0.1", 0), _Hello, log=None, allowed_hosts=["table.example.org"])
+    with serving(server):
+        port = server.server_address[1]
+        for method, origin, status in (
+            ("POST", f"http://localhost:{port}", 200),
+            ("POST", "https://table.example.org", 200),
+            ("POST", f"http://localhost:{port + 1}", 403),
+            ("GET", "http://evil.example", 200),
+        ):
+            raw = (
+                f"{method} /x HTTP/1.1\r\nHost: localhost:{port}\r\nOrigin: {origin}\r\n"
+                "Content-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+            with socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) as sock:
+                sock.sendall(raw.encode())
+                ((got, _, _),) = _responses(_read_all(sock))
+            assert got == status, (method, origin)
+
+
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost:{port}", "127.0.0.1:{port}", "[::1]"])
 def test_a_request_for_a_loopback_host_is_served(target: Target, host: str) -> None:
     raw = f"GET /nowhere HTTP/1.1\r\nHost: {host.format(port=target.port)}\r\nConnection: close\r\n\r\n"

@@ -20,6 +20,9 @@ table's own server (``app.py``, Starlette on uvicorn) shares `RequestError`,
   together `JSONServer.max_connections`;
 - each answer leaves in one write with ``TCP_NODELAY``: no delayed-ACK stall on a
   kept-alive connection;
+- a request other than a GET or a HEAD that a page of another site sent (its
+  ``Origin`` names neither the host and port it is for nor an allowed host) is a 403
+  ``"another site"`` (`Hosts.cross_site`), against cross-site request forgery;
 - a request names its host once (RFC 9112 §3.2): several ``Host`` headers, an invalid
   one, or none in HTTP/1.1 is a 400 (`request_host`), and so are several
   ``Authorization`` headers (`bearer`): which one is meant is not known;
@@ -565,6 +568,10 @@ def shown_path(target: str) -> str:
     return path + ("?<query>" if query else "")
 
 
+#: The methods a page of another site may send (`Hosts.cross_site`): they change nothing.
+_SAFE_METHODS: Final = frozenset({"GET", "HEAD"})
+
+
 class JSONRequestHandler(BaseHTTPRequestHandler):
     """A request handler that refuses hostile input and answers every error in JSON.
 
@@ -728,6 +735,11 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
             if wrong is not None:
                 self.close_connection = True
                 raise RequestError(400, "wrong host", wrong)
+            origins = self.headers.get_all("Origin")
+            if hosts is not None and origins and self.command not in _SAFE_METHODS:
+                cross = hosts.cross_site(", ".join(origins), host)
+                if cross is not None:
+                    raise RequestError(403, "another site", cross)
             if self.command not in self.methods:
                 raise RequestError(
                     405, "method not allowed", f"{self.command} is not served here; use "
@@ -879,7 +891,11 @@ class JSONServer(ThreadingHTTPServer):
     (`~mexican_train.web.WebServer`): on a loopback address, ``localhost`` and loopback
     addresses; on any other, every address, ``localhost``, the name it listens on and
     this machine's name; others get 400 ``{"error": "wrong host"}``.  *allowed_hosts*
-    adds names, without a port (``["*"]``: any).  A request with several ``Host``
+    adds names, without a port (``["*"]``: any).  A request other than a GET or a HEAD
+    that a page of another site sent gets 403 ``{"error": "another site"}``: its
+    ``Origin`` names neither the host and port the request is for nor a name of
+    *allowed_hosts* (``["*"]`` allows no other site; a request without ``Origin``, from
+    a program, is not refused).  A request with several ``Host``
     headers, a bad one, or none in HTTP/1.1 gets 400 whatever the hosts; one whose
     target is a whole URI (``GET http://localhost:8000/seat/0``) is answered as its path,
     for the URI's host.
