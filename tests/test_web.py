@@ -757,6 +757,7 @@ def test_the_page_is_kept_by_no_cache_and_framed_by_no_site(served: WebServer) -
     assert "frame-ancestors 'none'" in policy
     assert "'unsafe-eval'" not in policy
     assert "script-src 'self';" in policy  # no inline script
+    assert "style-src 'self';" in policy  # no inline style
 
 
 def test_a_move_over_http_is_checked_and_answered(served: WebServer) -> None:

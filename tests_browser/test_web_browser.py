@@ -227,6 +227,51 @@ def test_a_person_plays_a_whole_game_by_clicking(
     assert errors == []
 
 
+def test_the_lobby_and_a_whole_game_keep_to_the_pages_content_security_policy(
+    browser: Browser,
+) -> None:
+    """The page under its own Content-Security-Policy, which the other tests bypass (to
+    wait with ``wait_for_function``): the lobby making a table, then a short game played
+    to the end by clicking, waited for with selectors alone.  Every style, script, image and
+    connection the page uses is one the policy allows: the browser reports no violation
+    and no error."""
+    errors: list[str] = []
+    context = browser.new_context()
+    context.add_init_script(
+        "document.addEventListener('securitypolicyviolation', (e) =>"
+        " console.error(`CSP refused ${e.blockedURI} (${e.violatedDirective})`))"
+    )
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
+    with served(table, lobby=True) as server:
+        answer = page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+        assert answer is not None
+        assert "style-src 'self';" in answer.headers["content-security-policy"]
+        page.wait_for_selector("#lobby:not([hidden])", timeout=WAIT)
+        page.fill("#lobby-players", "2")
+        page.fill("#lobby-people", "1")
+        page.click("#lobby-form button[type=submit]")
+        page.wait_for_selector("#lobby-links li a", timeout=WAIT)
+        page.goto(server.links()[0])  # the short game the server was started with
+        over = False
+        for _ in range(MAX_CLICKS):
+            page.wait_for_selector(
+                "body[data-phase=my-turn], body[data-phase=round-over], body[data-phase=game-over]",
+                timeout=WAIT,
+            )
+            if page.get_attribute("body", "data-phase") == "game-over":
+                over = True
+                break
+            version = page.get_attribute("body", "data-version")
+            click_a_move(page)
+            page.wait_for_selector(f"body:not([data-version='{version}'])", timeout=WAIT)
+        assert over, f"the game did not end within {MAX_CLICKS} clicks: {shown(page)}"
+        assert (page.locator("#status").text_content() or "").startswith("The game is over")
+    assert errors == []
+
+
 def test_two_people_share_a_table_and_see_each_others_moves(
     browser: Browser, two_people: WebServer
 ) -> None:

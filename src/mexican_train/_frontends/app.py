@@ -156,7 +156,7 @@ _HEADERS: Final = (
     (b"referrer-policy", b"no-referrer"),
 )
 _CSP: Final = (
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'none'"
 )
