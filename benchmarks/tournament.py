@@ -53,7 +53,7 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
-from options import positive_float, positive_int
+from options import non_negative_float, positive_int
 
 from mexican_train import (
     COMPILED,
@@ -363,10 +363,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     parser.add_argument(
         "--overrule",
-        type=positive_float,
+        type=non_negative_float,
         metavar="SE",
         help="the searcher plays another move than the planner's when its outcome is lower by"
-        " more than SE standard errors (default: the player's own, 1)",
+        " more than SE standard errors (0: lower at all; default: the player's own, 1)",
     )
     parser.add_argument(
         "--smoke", action="store_true", help="8 rounds (2 deals) a cell, 8 iterations"

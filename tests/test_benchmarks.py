@@ -26,7 +26,7 @@ REFUSED = [
     ("ladder.py", ["--deals", "-3"], "argument --deals"),
     ("tournament.py", ["--rounds", "0"], "argument --rounds: a whole number of at least 1"),
     ("tournament.py", ["--iterations", "40", "0"], "argument --iterations"),
-    ("tournament.py", ["--overrule", "-1"], "argument --overrule: a number above 0"),
+    ("tournament.py", ["--overrule", "-1"], "argument --overrule: a number of at least 0"),
     ("search_decisions.py", ["--games", "0"], "argument --games"),
     ("search_decisions.py", ["--every", "0"], "argument --every"),
     ("search_decisions.py", ["--iterations", "0"], "argument --iterations"),
