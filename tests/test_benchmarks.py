@@ -9,6 +9,8 @@ docstring says.  A refused option exits with argparse's status 2 and a last line
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -132,3 +134,41 @@ def test_a_benchmark_refuses_a_bad_option_in_one_line(
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith(f"{script}: error: ")
     assert named in last
+
+
+def _documented_commands() -> list[tuple[str, str, list[str]]]:
+    """Every ``python benchmarks/NAME.py ...`` line of a literal block in the docs and the
+    benchmarks' README, as (where, script, arguments): the commands a figure names."""
+    pages = [*sorted((ROOT / "docs").rglob("*.rst")), ROOT / "README.md"]
+    pages.append(ROOT / "benchmarks" / "README.md")
+    command = re.compile(r"\s*(?:[A-Z]: |\$ )?python benchmarks/(\w+\.py)((?: [^#]*)?)(?:#.*)?")
+    found = []
+    for page in pages:
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if (match := command.fullmatch(line)) is not None:
+                where = f"{page.relative_to(ROOT)}:{number}"
+                found.append((where, match[1], shlex.split(match[2])))
+    return found
+
+
+DOCUMENTED = _documented_commands()
+
+
+def test_the_docs_name_benchmark_commands() -> None:
+    assert len(DOCUMENTED) > 40  # the pattern still finds them
+
+
+@pytest.mark.parametrize(
+    ("where", "script", "arguments"), DOCUMENTED, ids=[where for where, _, _ in DOCUMENTED]
+)
+def test_a_documented_benchmark_command_takes_its_options(
+    where: str, script: str, arguments: list[str]
+) -> None:
+    """A figure's command, as the page gives it, is one its script takes: each option is
+    one of the script's and each value one it accepts.  ``--help`` after them makes the
+    script read them all (argparse converts and checks each value as it meets it) and
+    stop before any work."""
+    done = _run(script, *arguments, "--help")
+    assert done.returncode == 0, f"{where}: {done.stderr.strip()}"
+    unknown = [a for a in arguments if a.startswith("--") and a not in done.stdout.split()]
+    assert not unknown, f"{where}: {script} has no option {unknown}"
