@@ -409,6 +409,18 @@ def test_open_double_values_of_the_wrong_types_raise_type_error(
     refused(make, TypeError, shown)
 
 
+@pytest.mark.parametrize("exempt", [False, True])
+def test_a_binding_cover_that_names_no_double_raises_rules_error(exempt: bool) -> None:
+    """D2: ``only=True`` binds the player to cover one of *trains*; with none it bound
+    them to play nowhere, while `doubles_to_cover` told the front ends nothing bound."""
+    refused(
+        lambda: Cover((), only=True, doubles_exempt=exempt),
+        RulesError,
+        "Cover((), only=True) binds the player to cover a double but names none",
+        "Cover((), only=False)",
+    )
+
+
 @pytest.mark.parametrize("render", [render_text, render_svg])
 def test_render_for_a_missing_seat_raises_invalid_argument(render: Callable[..., str]) -> None:
     refused(lambda: render(a_state(), seat=4), InvalidArgumentError, "not 4")

@@ -212,6 +212,8 @@ class Cover:
     Raises:
         TypeError: if *trains* is not train ids (ints, not bools), or *only* or
             *doubles_exempt* not a bool.
+        RulesError: if *only* is True and *trains* is empty: a binding cover names
+            the doubles to cover (with none to cover, ``only=False``).
 
     >>> Cover((3,), only=True)
     Cover(trains=(3,), only=True)
@@ -222,6 +224,16 @@ class Cover:
     trains: tuple[int, ...] = attrs.field(converter=_int_tuple)
     only: bool = attrs.field(validator=instance_of(bool))
     doubles_exempt: bool = attrs.field(default=False, validator=instance_of(bool))
+
+    def __attrs_post_init__(self) -> None:
+        # D2: a binding cover allows only its own trains, so one naming none would leave
+        # the player no tile to play, and front ends no double to cite.
+        if self.only and not self.trains:
+            raise RulesError(
+                "Cover((), only=True) binds the player to cover a double but names none: "
+                "name the trains whose double must be covered, or answer Cover((), only=False) "
+                "when no double binds"
+            )
 
     def __repr__(self) -> str:
         exempt = ", doubles_exempt=True" if self.doubles_exempt else ""
