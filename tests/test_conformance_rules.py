@@ -12,8 +12,13 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-from mexican_train import HUB, Cover, OpenDouble, Rules, new_game
-from mexican_train.testing import ConformanceError, check_invariants, play_random_game
+from mexican_train import HUB, Cover, InvalidArgumentError, OpenDouble, Rules, new_game
+from mexican_train.testing import (
+    ConformanceError,
+    check_invariants,
+    play_random_game,
+    rules_conformance,
+)
 from scenario_helpers import HUB6, on, run, start
 
 
@@ -111,3 +116,31 @@ def test_d2_an_open_double_rule_that_answers_twice_differently_is_named() -> Non
     error = _failure(state)
     assert (error.rule, error.invariant) == ("D2", "a rule answers the same question the same")
     assert error.detail.startswith("AlternatingBind().obligation(")
+
+
+@pytest.mark.parametrize(
+    ("players", "error", "shown"),
+    [
+        ([], InvalidArgumentError, "players is empty"),
+        (4, TypeError, "players is a list of player counts, not 4"),
+        ("24", TypeError, "players is a list of player counts, not '24'"),
+    ],
+)
+def test_rules_conformance_names_a_bad_list_of_player_counts(
+    players: Any, error: type[Exception], shown: str
+) -> None:
+    """The kit's *players* is a list: a bare count raised "'int' object is not iterable",
+    and an empty list a ValueError outside the library's hierarchy."""
+    with pytest.raises(error, match=shown):
+        rules_conformance(HUB, players)
+
+
+@pytest.mark.parametrize("max_rounds", [0, -1, True, 1.5])
+def test_the_kit_refuses_a_max_rounds_that_is_not_a_count_of_rounds(max_rounds: Any) -> None:
+    """``max_rounds=0`` played a whole round, as 1 does; the kit refuses it at once."""
+    for call in (
+        lambda: play_random_game(HUB, 2, seed=1, max_rounds=max_rounds),
+        lambda: rules_conformance(HUB, [2], max_rounds=max_rounds),
+    ):
+        with pytest.raises((InvalidArgumentError, TypeError), match="max_rounds"):
+            call()

@@ -1301,6 +1301,7 @@ def play_random_game(
     Raises:
         ConformanceError: on the first check that fails, with how to replay it.
         DealError: if *rules* cannot deal for *players*.
+        InvalidArgumentError: if *max_rounds* is below 1.
 
     >>> import attrs
     >>> from mexican_train import HUB
@@ -1308,6 +1309,7 @@ def play_random_game(
     >>> game.final.is_over, len(game.round_lengths), max(game.round_lengths) <= game.bound
     (True, 2, True)
     """
+    _check_max_rounds(max_rounds)
     call = f"play_random_game(rules, players={players}, seed={seed})"
     state = new_game(players, rules, seed)
     bound = round_move_bound(state)
@@ -1379,11 +1381,13 @@ def _check_replay(
 
 def _player_counts(rules: Rules, players: Iterable[int] | None) -> tuple[int, ...]:
     if players is not None:
+        if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
+            raise TypeError(f"players is a list of player counts, not {shown(players)}")
         counts = tuple(players)
         for count in counts:
             new_game(count, rules, seed=0)  # raises DealError or RulesError, naming the problem
         if not counts:
-            raise ValueError("players is empty: give at least one player count")
+            raise InvalidArgumentError("players is empty: give at least one player count")
         return counts
     fits = []
     for count in rules.deal_table.player_counts:
@@ -1395,6 +1399,16 @@ def _player_counts(rules: Rules, players: Iterable[int] | None) -> tuple[int, ..
     if not fits:
         raise DealError(f"{rules!r} cannot deal for any player count of its deal table")
     return tuple(fits)
+
+
+def _check_max_rounds(max_rounds: int | None) -> None:
+    # Round 1 always ends before the kit stops: a count below 1 would play one round.
+    if max_rounds is None:
+        return
+    if type(max_rounds) is not int:
+        raise TypeError(f"max_rounds is a number of rounds or None, not {shown(max_rounds)}")
+    if max_rounds < 1:
+        raise InvalidArgumentError(f"max_rounds is at least 1 (or None), not {max_rounds}")
 
 
 def _require_hypothesis() -> None:
@@ -1437,6 +1451,8 @@ def rules_conformance(
 
     Raises:
         DealError, RulesError: at once, if *rules* cannot deal for a count in *players*.
+        InvalidArgumentError: at once, if *players* is empty or *max_rounds* below 1.
+        TypeError: if *players* is not a list of counts (a bare count included).
         ImportError: if Hypothesis is not installed.
 
     >>> from hypothesis import settings
@@ -1447,6 +1463,7 @@ def rules_conformance(
     """
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules value, not {rules!r}")
+    _check_max_rounds(max_rounds)
     _require_hypothesis()
     import hypothesis
     from hypothesis import strategies as st
