@@ -144,3 +144,17 @@ def test_the_kit_refuses_a_max_rounds_that_is_not_a_count_of_rounds(max_rounds: 
     ):
         with pytest.raises((InvalidArgumentError, TypeError), match="max_rounds"):
             call()
+
+
+def test_a_failure_shows_the_rules_as_the_expression_that_builds_them() -> None:
+    """The kit's failure ends with the rules played; their full repr, the deal table's
+    every row included, ran to a thousand characters after the position."""
+    rules = attrs.evolve(HUB, mexican_train=MexicanWhenBehind())
+    with pytest.raises(ConformanceError) as caught:
+        play_random_game(rules, players=4, seed=1, max_rounds=1)
+    assert str(caught.value).endswith("rules=attrs.evolve(HUB, mexican_train=MexicanWhenBehind())")
+    test = rules_conformance(rules, [4])
+    assert test.__doc__ == (
+        "Random games under attrs.evolve(HUB, mexican_train=MexicanWhenBehind()) conform "
+        "(mexican_train.testing)."
+    )
