@@ -19,6 +19,7 @@ from mexican_train import (
     COMPILED,
     STANDARD,
     TABLE_A,
+    CloseInOrder,
     Cover,
     Deal,
     DealError,
@@ -28,6 +29,7 @@ from mexican_train import (
     GameState,
     IllegalMoveError,
     InvalidArgumentError,
+    MexicanFromFirstTurn,
     MexicanTrainError,
     NotationError,
     OpenDouble,
@@ -737,6 +739,50 @@ def test_rules_field_of_the_wrong_type_says_so_in_one_sentence(field: str, wante
     # attrs' own validator put a 4-tuple (message, Attribute, type, value) in the error.
     message = refused(lambda: evolved(field, "x"), TypeError)
     assert message == f"Rules.{field} must be {wanted}, not 'x'"
+
+
+@attrs.define
+class _MutableMexicanRule:
+    """A Mexican-train rule whose settings can change under the engine: not hashable."""
+
+    opens: bool = True
+
+    def is_open(self, table: object, seat: int) -> bool:
+        return self.opens
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "shown"),
+    [
+        ("mexican_train", "x", "Rules.mexican_train must implement MexicanTrainRule, not 'x'"),
+        (
+            "open_doubles",
+            MexicanFromFirstTurn(),
+            "Rules.open_doubles must implement OpenDoubleRule, not MexicanFromFirstTurn()",
+        ),
+        ("mexican_train", _MutableMexicanRule(), "Rules.mexican_train must be hashable"),
+    ],
+)
+def test_a_pluggable_rule_field_that_cannot_be_asked_raises_type_error(
+    field: str, value: object, shown: str
+) -> None:
+    """V2-V4: the engine asks these objects on every move; what it cannot ask is refused."""
+    refused(lambda: evolved(field, value), TypeError, shown)
+
+
+@pytest.mark.parametrize(
+    ("field", "rule", "call"),
+    [
+        ("mexican_train", MexicanFromFirstTurn, "MexicanFromFirstTurn()"),
+        ("open_doubles", CloseInOrder, "CloseInOrder()"),
+    ],
+)
+def test_a_pluggable_rule_given_as_its_class_raises_type_error_saying_to_call_it(
+    field: str, rule: type, call: str
+) -> None:
+    """V2-V4: the class has the protocol's methods, so it was accepted, and the first move
+    failed with "is_open() missing 1 required positional argument: 'seat'"."""
+    refused(lambda: evolved(field, rule), TypeError, f"the class {rule.__name__}", call)
 
 
 def test_first_turn_field_of_the_wrong_type_says_so_in_one_sentence() -> None:

@@ -375,6 +375,12 @@ def _count(name: str) -> _Validator:
 
 def _check_protocol(protocol: type) -> _Validator:
     def check(instance: object, attribute: attrs.Attribute[object], value: object) -> None:
+        if isinstance(value, type):
+            # The class has the protocol's methods too, and would fail only when asked.
+            raise TypeError(
+                f"Rules.{attribute.name} must be a {protocol.__name__} object, not the class "
+                f"{value.__name__}: call it, {value.__name__}()"
+            )
         if not isinstance(value, protocol):
             raise TypeError(
                 f"Rules.{attribute.name} must implement {protocol.__name__}, not {value!r}"
@@ -444,7 +450,9 @@ class Rules:
         RulesError: if a value is out of range, or two values contradict each
             other (a hand size, a number of rounds or a highest engine that the
             chosen set cannot give).
-        TypeError: if a value has the wrong type (a protocol not implemented).
+        TypeError: if a value has the wrong type: a protocol not implemented, a
+            pluggable rule that is not hashable, or its class given for the rule
+            (``MexicanFromFirstTurn`` for ``MexicanFromFirstTurn()``).
     """
 
     deal_table: DealTable = attrs.field(validator=instance_of(DealTable))
