@@ -2,7 +2,7 @@
 
 Pick a variant by name, add house rules to a base with `combine`, change any
 field with :func:`attrs.evolve`, or write your own `OpenDoubleRule` /
-`MexicanTrainRule` (see the how-to "Write your own house rule").  Every variant
+`MexicanTrainRule` (the how-to "Add a house rule", section "Write your own rule").  Every variant
 is a `Rules` value; the engine never asks which one is played.
 
 >>> import attrs
