@@ -405,7 +405,7 @@ def _check_int(instance: object, attribute: attrs.Attribute[int], value: int) ->
         )
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class Rules:
     """Every rule point a game can vary on (the V rules), as one frozen value.
 
@@ -495,6 +495,14 @@ class Rules:
                 f"{self.hand_size} need {2 * self.hand_size} tiles, but a double-{self.max_pip} "
                 f"set has only {available} to deal (S1)"
             )
+
+    def __repr__(self) -> str:
+        """Return the rules as a short expression that builds them (`rules_repr`).
+
+        >>> STANDARD, attrs.evolve(HUB, max_pip=9, rounds=3)
+        (STANDARD, attrs.evolve(HUB, max_pip=9, rounds=3))
+        """
+        return rules_repr(self)
 
     def check_set(self, max_pip: int, whose: str = "") -> None:
         """Raise `RulesError` unless a double-*max_pip* set gives these rules' rounds (S2).
