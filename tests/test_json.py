@@ -374,6 +374,8 @@ DELETE = object()
         ("hands.1", ["2-1", "3-0"], "$.boneyard", "missing 3-2"),
         ("trains.0.tiles.0", "2-1", "$.trains[0].tiles[0]", "appears twice"),
         ("trains.0.open_end", 2, "$.trains[0].open_end", "ends in 1"),
+        ("trains.1.open_end", -1, "$.trains[1].open_end", "from 0 to 30, not -1"),
+        ("trains.2.open_end", 31, "$.trains[2].open_end", "from 0 to 30, not 31"),
         ("trains.2.marked", True, "$.trains[2].marked", "P6"),
         ("trains.0", [], "$.trains[0]", "expected an object"),
         ("trains.0.colour", "red", "$.trains[0].colour", "unknown field"),

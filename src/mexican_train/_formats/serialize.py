@@ -381,7 +381,13 @@ _CONVERTER.register_unstructure_hook(
 
 def _trains(fields: tuple[TrainFields, ...]) -> tuple[Train, ...]:
     last = len(fields) - 1
-    return tuple([train.build(is_mexican=index == last) for index, train in enumerate(fields)])
+    trains = []
+    for index, train in enumerate(fields):
+        try:
+            trains.append(train.build(is_mexican=index == last))
+        except InvalidArgumentError as error:  # the open end, the one bound Train checks
+            raise _Invalid(str(error), f"[{index}].open_end") from None
+    return tuple(trains)
 
 
 #: What structuring raises for bad input: our hooks, cattrs, and the values' own validators.
