@@ -439,7 +439,8 @@ def _train_tiles_text(train: Train, pip: int, personal: bool) -> str:
         pieces.append(f"{end}-{after}")
         end = after
     # P6: "*" for a marker; V2: "!" after a started personal train its owner has not
-    # played on (without it, a started one is its owner's, as every unmarked one must be).
+    # played on (without it, a started one is its owner's, as every unmarked one must be
+    # unless a tile anywhere lifts the marker: Rules.marker_lifts_anywhere).
     others = "!" if personal and train.tiles and not train.owner_played else ""
     return (",".join(pieces) or _EMPTY) + ("*" if train.marked else "") + others
 

@@ -235,7 +235,7 @@ export interface Train {
   open_end: number;
   marked?: boolean;
   /**
-   * Whether the train's owner has played a tile on it this round; tiles other players laid on it while it was marked do not count (V2). False on the Mexican train. When missing (documents written before this field): on a personal train, whether it has tiles, which an unmarked one must agree with (P6); false on the Mexican train.
+   * Whether the train's owner has played a tile on it this round; tiles other players laid on it while it was marked do not count (V2). False on the Mexican train. When missing (documents written before this field): on a personal train, whether it has tiles, which an unmarked one must agree with (P6) unless Rules.marker_lifts_anywhere; false on the Mexican train.
    */
   owner_played?: boolean;
 }
