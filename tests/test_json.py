@@ -556,6 +556,22 @@ def test_bad_views_are_refused_at_their_path(
 
 
 @pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [("max_pip", 12, "the deal table gives 2 players a double-9 set, not 12"),
+     ("hand_size", 7, "the deal table gives 2 players 15 tiles, not 7")],
+)  # fmt: skip
+def test_s1_a_set_or_hand_size_the_deal_table_does_not_give_is_refused_saying_both(
+    field: str, value: int, reason: str
+) -> None:
+    """Under rules that leave the set and the hand size to the deal table (STANDARD's
+    Table A: 2 players, double-9, 15 tiles each), the reason says what was written too."""
+    document = to_json(new_game(2, STANDARD, seed=1))
+    document[field] = value
+    error = refusal(document)
+    assert (error.path, error.reason) == (f"$.{field}", reason)
+
+
+@pytest.mark.parametrize(
     ("rules", "reason"),
     [(STANDARD, "on which nobody draws under these rules (P4)"),
      (HUB, "3 tiles of the hand have a legal play")],

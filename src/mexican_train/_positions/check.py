@@ -312,10 +312,14 @@ def _check_setup(rules: Rules, players: int, max_pip: int, hand_size: int) -> No
         raise Problem(("players",), str(error)) from None
     if table_pip != max_pip:
         raise Problem(
-            ("max_pip",), f"the deal table gives {players} players a double-{table_pip} set"
+            ("max_pip",),
+            f"the deal table gives {players} players a double-{table_pip} set, not {shown(max_pip)}",
         )
     if table_size != hand_size:
-        raise Problem(("hand_size",), f"the deal table gives {players} players {table_size} tiles")
+        raise Problem(
+            ("hand_size",),
+            f"the deal table gives {players} players {table_size} tiles, not {shown(hand_size)}",
+        )
 
 
 def _check_round(t: StateFields | PlayerView) -> None:
