@@ -173,12 +173,7 @@ def _parse_move(source: str, part: _Part, field: str) -> Move:
         if len(train_parts) != 1:
             _fail(source, train_parts[1], field, "a play has one '@', like '12-5@3'")
         tile = _parse_tile(source, tile_part, field)
-        train = train_parts[0]
-        if train.text in ("M", "m"):
-            return Play(tile, MEXICAN)
-        if not _NUMBER.fullmatch(train.text):
-            _fail(source, train, field, _train_refusal(train.text))
-        return Play(tile, int(train.text))
+        return Play(tile, _parse_train(source, train_parts[0], field))
     words = _move_words()
     move = words.get(part.text.lower())
     if move is None:
@@ -189,11 +184,15 @@ def _parse_move(source: str, part: _Part, field: str) -> Move:
     return move
 
 
-def _train_refusal(text: str) -> str:
-    # A number too long for a seat is refused for its bound, not for how it is written.
-    if _DIGITS.fullmatch(text):
-        return _TRAIN_TOO_LONG
-    return "a train is a seat number, or M for the Mexican train"
+def _parse_train(source: str, part: _Part, field: str) -> int:
+    """Return the train id written *part*: a seat, or ``M`` (or ``m``) for the Mexican train."""
+    if part.text in ("M", "m"):
+        return MEXICAN
+    if _NUMBER.fullmatch(part.text):
+        return int(part.text)
+    if _DIGITS.fullmatch(part.text):  # too long for a seat: refused for its bound
+        _fail(source, part, field, _TRAIN_TOO_LONG)
+    _fail(source, part, field, "a train is a seat number, or M for the Mexican train")
 
 
 def _parse_tile(source: str, part: _Part, field: str) -> Tile:
@@ -546,12 +545,7 @@ class _PositionReader:
             return ()
         ids = []
         for i, piece in enumerate(part.split(",")):
-            if piece.text in ("M", "m"):  # as parse_move reads a train
-                ids.append(MEXICAN)
-            elif _NUMBER.fullmatch(piece.text):
-                ids.append(int(piece.text))
-            else:
-                self.fail(piece, field, _train_refusal(piece.text))
+            ids.append(_parse_train(self.source, piece, field))  # as parse_move reads a train
             self.spans[path + (i,)] = piece
         return tuple(ids)
 

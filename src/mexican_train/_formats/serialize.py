@@ -102,10 +102,11 @@ def _join(path: str, name: object) -> str:
     return f"{path}[{shown(name)}]"
 
 
-def _problem_path(path: Path) -> str:
+def _problem_path(path: Path | tuple[object, ...]) -> str:
+    """Return *path*, steps from the document's root (an int indexes an array), as JSONPath."""
     text = "$"
     for step in path:
-        text = f"{text}[{step}]" if isinstance(step, int) else _join(text, step)
+        text = f"{text}[{step}]" if type(step) is int else _join(text, step)
     return text
 
 
@@ -466,7 +467,7 @@ def _check_shape(document: dict[str, Any]) -> None:
         steps, container = stack.pop()
         if len(steps) >= MAX_DEPTH:
             raise SchemaError(
-                _steps_path(steps),
+                _problem_path(steps),
                 f"nested deeper than {MAX_DEPTH} levels; no document of this schema is",
             )
         items: Iterable[tuple[object, object]]
@@ -474,22 +475,15 @@ def _check_shape(document: dict[str, Any]) -> None:
         for key, value in items:
             if type(container) is dict and type(key) is not str:
                 raise SchemaError(
-                    _steps_path(steps), f"an object's keys are strings, not {_shown(key)}"
+                    _problem_path(steps), f"an object's keys are strings, not {_shown(key)}"
                 )
             if type(value) is dict or type(value) is list or type(value) is tuple:
                 stack.append(((*steps, key), value))
             elif type(value) is int and value.bit_length() > _MAX_BITS:
                 raise SchemaError(
-                    _steps_path((*steps, key)),
+                    _problem_path((*steps, key)),
                     f"a number of {value.bit_length()} bits; none needs more than 64",
                 )
-
-
-def _steps_path(steps: tuple[object, ...]) -> str:
-    path = "$"
-    for step in steps:
-        path = f"{path}[{step}]" if type(step) is int else _join(path, step)
-    return path
 
 
 def _fail(problem: Problem) -> NoReturn:
