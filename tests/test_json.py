@@ -555,6 +555,27 @@ def test_bad_views_are_refused_at_their_path(
     assert reason in caught.value.reason
 
 
+def test_a_tile_in_a_hand_listed_in_any_order_is_refused_where_the_document_has_it() -> None:
+    """A hand is a set, read in any order: a fault's path, and the place a tile is said
+    to appear already, are the document's indices, not those of the hand once sorted."""
+    state = new_game(2, HUB, seed=1)
+    document = to_json(state)
+    hand = document["hands"][0]
+    hand.reverse()
+    hand[1] = hand[0]
+    error = refusal(document)
+    assert (error.path, error.reason) == (
+        "$.hands[0][1]",
+        f"{hand[0]} appears twice (also at hands[0][0])",
+    )
+    document = to_json(view(state, 0))
+    hand = document["hand"]
+    hand.reverse()
+    hand[1] = hand[0]
+    error = refusal(document)
+    assert (error.path, error.reason) == ("$.hand[1]", f"{hand[0]} appears twice (also at hand[0])")
+
+
 @pytest.mark.parametrize(
     ("field", "value", "reason"),
     [("max_pip", 12, "the deal table gives 2 players a double-9 set, not 12"),

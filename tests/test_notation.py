@@ -379,6 +379,8 @@ def replace_field(text: str, field: str, value: str) -> str:
         ({"hands": "0-0,2-2,1-1/2-1,3-0,3-2"}, "boneyard", "1-1", "appears twice"),
         ({"hands": "0-0,2-2/2-1,3-0,3-2/-"}, "hands", "0-0,2-2/2-1,3-0,3-2/-", "3 hands"),
         ({"hands": "0-0,2-9/2-1,3-0,3-2"}, "hands", "2-9", "not in a double-3 set"),
+        # A hand is read in any order; a fault is told where the text has it.
+        ({"hands": "0-0,2-2/3-2,3-2,2-1"}, "hands", "3-2", "3-2 appears twice (also at hands[1][0])"),
         ({"hands": "0-0,2-2/2-1,3-0,3-2,9"}, "hands", "9", "a tile is two numbers"),
         ({"boneyard": "2-0,1-0"}, "boneyard", "2-0,1-0", "missing 1-1"),
         ({"trains": "3-1,2-0/-/-", "boneyard": "1-0,1-1"}, "trains", "2-0", "P2"),

@@ -589,13 +589,9 @@ class _PositionReader:
         hands_parts = self.items(part["hands"], "hands", None, "")
         hands = []
         for seat, piece in enumerate(hands_parts):
-            hand = self.tiles(piece, "hands", ("hands", seat))
-            # Hands are sets: kept sorted, as the engine keeps them; errors point at the text.
-            order = sorted(range(len(hand)), key=hand.__getitem__)
-            written = piece.split(",")  # once: a hand may be long (and hostile)
-            for i, original in enumerate(order):
-                self.spans[("hands", seat, i)] = written[original]
-            hands.append(tuple(hand[i] for i in order))
+            # Checked as written, so that a fault is told at its place in the text; a hand
+            # is a set, which the state keeps sorted.
+            hands.append(tuple(self.tiles(piece, "hands", ("hands", seat))))
         boneyard = tuple(self.tiles(part["boneyard"], "boneyard", ("boneyard",)))
 
         trains = []

@@ -35,7 +35,7 @@ from .._core.tables import DealTable
 from .._core.tiles import Tile
 from .._core.view import PlayerView
 from .._positions.check import Path, Problem, check_state, check_view
-from .._positions.fields import StateFields, TrainFields, ViewFields, fields_of, sorted_hands
+from .._positions.fields import StateFields, TrainFields, ViewFields, fields_of
 from .events import (
     DoubleClosed,
     DoubleOpened,
@@ -492,21 +492,21 @@ def _fail(problem: Problem) -> NoReturn:
 
 def _read_state(fields: dict[str, Any]) -> GameState:
     read = _structure(fields, StateFields)
-    read = attrs.evolve(read, hands=sorted_hands(read.hands))  # hands are sets, kept sorted
     try:
-        check_state(read)
+        check_state(read)  # the hands as written: a fault is told at the document's index
     except Problem as problem:
         _fail(problem)
-    return read.build()
+    return read.build()  # a hand is a set (GameState.hands: sorted)
 
 
 def _read_view(fields: dict[str, Any]) -> PlayerView:
-    view = _structure(fields, PlayerView)  # hands sorted (ViewFields.build)
+    read = _structure(fields, ViewFields)
     try:
-        check_view(view)
+        # The hands as written: a fault is told at the document's index.
+        check_view(read.build(as_written=True))
     except Problem as problem:
         _fail(problem)
-    return view
+    return read.build()
 
 
 def _read_record(fields: dict[str, Any]) -> GameRecord:

@@ -53,7 +53,8 @@ def engine_of(rules: Rules, max_pip: int, round_number: int) -> Tile:
 def check_state(state: StateFields, *, mover_hand_known: bool = True) -> None:
     """Raise `Problem` unless *state* holds the fields of a consistent position.
 
-    Hands must already be sorted (the readers sort them).  *mover_hand_known* False
+    A hand may list its tiles in any order (a hand is a set): a fault is told at its
+    index there, as the reader's input has it.  *mover_hand_known* False
     (a world `determinize` deals, the hand of the player to move sampled without
     regard to their draw) skips the one check that reads that hand's plays (P7).
     """
@@ -89,7 +90,10 @@ def check_state(state: StateFields, *, mover_hand_known: bool = True) -> None:
 
 
 def check_view(view: PlayerView) -> None:
-    """Raise `Problem` unless *view* is what some consistent position shows its seat."""
+    """Raise `Problem` unless *view* is what some consistent position shows its seat.
+
+    A hand may list its tiles in any order, as in `check_state`.
+    """
     v = view
     _check_counts(v.players, v.trains, v.had_first_turn, v.scores, v.round_scores)
     if len(v.hand_sizes) != v.players:
@@ -124,7 +128,7 @@ def check_view(view: PlayerView) -> None:
                     ("open_hands", seat),
                     f"{len(hand)} tiles, but hand_sizes says {v.hand_sizes[seat]}",
                 )
-        if v.seat is not None and v.open_hands[v.seat] != v.hand:
+        if v.seat is not None and sorted(v.open_hands[v.seat]) != sorted(v.hand):
             raise Problem(("hand",), f"the hand differs from open_hands[{v.seat}]")
         located = [
             (("open_hands", seat, i), tile)

@@ -117,8 +117,14 @@ class ViewFields:
         """Return the fields of *view*."""
         return cls(*[getattr(view, name) for name in PlayerView.FIELDS])
 
-    def build(self) -> PlayerView:
-        """Return the `PlayerView` with these fields, hands sorted, unchecked (check it after)."""
+    def build(self, *, as_written: bool = False) -> PlayerView:
+        """Return the `PlayerView` with these fields, hands sorted, unchecked (check it after).
+
+        *as_written* keeps the hands in the order read, for a check that tells a fault at
+        its index there (`check_view` reads a hand in any order).
+        """
+        if as_written:
+            return view_from_fields(attrs.astuple(self, recurse=False))
         # A hand is a set of tiles, kept sorted, whatever order a document lists it in.
         open_hands = None if self.open_hands is None else sorted_hands(self.open_hands)
         fields = attrs.evolve(self, hand=tuple(sorted(self.hand)), open_hands=open_hands)
