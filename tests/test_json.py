@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import typing
 from importlib import resources
 from typing import Any
@@ -574,6 +575,58 @@ def test_a_tile_in_a_hand_listed_in_any_order_is_refused_where_the_document_has_
     hand[1] = hand[0]
     error = refusal(document)
     assert (error.path, error.reason) == ("$.hand[1]", f"{hand[0]} appears twice (also at hand[0])")
+
+
+def tile_places(document: dict[str, Any]) -> list[tuple[object, ...]]:
+    """The path of every tile a state or view document lists (the engine aside)."""
+    places: list[tuple[object, ...]] = []
+    for name in ("hands", "open_hands"):
+        for seat, hand in enumerate(document.get(name) or ()):
+            places += [(name, seat, i) for i in range(len(hand))]
+    # Under open hands (V10) a view shows its own hand twice, as "hand" and in "open_hands".
+    for name in ("boneyard",) if document.get("open_hands") else ("hand", "boneyard"):
+        places += [(name, i) for i in range(len(document.get(name, ())))]
+    for index, train in enumerate(document["trains"]):
+        places += [("trains", index, "tiles", i) for i in range(len(train["tiles"]))]
+    return places
+
+
+def at(document: Any, path: tuple[object, ...]) -> Any:
+    for step in path:
+        document = document[step]
+    return document
+
+
+def steps(path: str) -> tuple[object, ...]:
+    """The steps of a JSONPath such as ``$.hands[0][3]`` (or ``hands[0][3]``)."""
+    return tuple(int(step) if step.isdigit() else step for step in re.findall(r"\w+", path))
+
+
+@given(positions(tables=variant_tables(), max_moves=100), st.data())
+def test_a_tile_shown_twice_is_refused_where_the_document_has_both_copies(
+    state: GameState, data: st.DataObject
+) -> None:
+    """Hands are read in any order: shuffled, with one tile copied over another, a state or
+    a view is refused at the copy, and says where the other one is, both as written."""
+    seat = data.draw(st.integers(0, state.players - 1))
+    document = through_json(to_json(data.draw(st.sampled_from([state, view(state, seat)]))))
+    hands = [*document.get("hands", ()), *(document.get("open_hands") or ()), document.get("hand")]
+    for hand in hands:
+        if hand is not None:
+            hand[:] = data.draw(st.permutations(hand))
+    places = tile_places(document)
+    if len(places) < 2:
+        return
+    pair = st.lists(st.sampled_from(places), min_size=2, max_size=2, unique=True)
+    source, target = data.draw(pair)
+    tile = at(document, source)
+    at(document, target[:-1])[target[-1]] = tile
+    error = refusal(document)
+    also = re.fullmatch(rf"{tile} appears twice \(also at (.+)\)", error.reason)
+    if also is None:  # a view's own hand changed in open_hands only: told as that
+        assert error.reason.startswith("the hand differs from open_hands"), error
+        return
+    assert at(document, steps(error.path)) == at(document, steps(also[1])) == tile
 
 
 @pytest.mark.parametrize(
