@@ -154,6 +154,7 @@ def parse_move(text: str) -> Move:
 
     Raises:
         NotationError: if *text* is not a move; it points at the offending part.
+        TypeError: if *text* is not a str.
 
     >>> parse_move("5-12@M")
     Play(Tile(12, 5), MEXICAN)
@@ -688,6 +689,7 @@ def parse_state(text: str, *, rules: Rules | None = None) -> GameState:
     Raises:
         NotationError: if *text* is malformed or inconsistent; it names the
             field and points at the offending part.
+        TypeError: if *text* is not a str, or *rules* not a `Rules` value.
 
     >>> state = parse_state(
     ...     "hub(max_pip=3,hand_size=3) 2/3/3 5 1/3-3/0 0-0,2-2/2-1,3-0,3-2 2-0,1-0,1-1 "
