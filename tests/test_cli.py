@@ -1758,12 +1758,15 @@ def house_rules_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         ),
     ],
 )
-@pytest.mark.parametrize("command", [["demo", "-q"], ["simulate", "-n", "2"]])
+@pytest.mark.parametrize(
+    "command", [["demo", "-q"], ["simulate", "-n", "2"], ["simulate", "-n", "2", "--workers", "2"]]
+)
 def test_a_rule_of_your_own_that_raises_is_named_in_one_line(
     command: list[str], rules: str, said: str
 ) -> None:
     """The rule, its method, the exception and the line of the rule's code that raised it
-    (the traceback is not shown), exit status 1; a library caller gets the exception."""
+    (the traceback is not shown), exit status 1, in a worker process of simulate too; a
+    library caller gets the exception."""
     result = run(*command, "--rules", rules, "--seed", "1")
     assert_one_line_error(result, said)
     assert "house_rules_plugin.py, line " in result.stderr

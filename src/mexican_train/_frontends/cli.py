@@ -21,9 +21,9 @@ import sys
 import textwrap
 import traceback
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from types import FrameType, TracebackType
-from typing import Any, Final, NoReturn, cast
+from typing import Any, Final, NoReturn, TypeVar, cast
 
 import attrs
 import click
@@ -1255,7 +1255,7 @@ def simulate(
     seated = named_bots_from_option(bots, players)
     executor: Executor | None = None
     if workers > 1:  # Ctrl-C is this process's to answer (_stop_workers)
-        executor = ProcessPoolExecutor(workers, initializer=signal.signal, initargs=_NO_SIGINT)
+        executor = _Workers(workers, initializer=signal.signal, initargs=_NO_SIGINT)
     interrupted: SimulationInterrupted | None = None
     try:
         with click.progressbar(
@@ -1299,6 +1299,37 @@ def simulate(
 #: The worker processes of ``simulate --workers`` ignore Ctrl-C (SIGINT): the command
 #: answers it, and stops them (`_stop_workers`).
 _NO_SIGINT: Final = (signal.SIGINT, signal.SIG_IGN)
+
+
+_Returned = TypeVar("_Returned")
+
+
+class _Workers(ProcessPoolExecutor):
+    """The worker processes of ``simulate --workers``, whose rule of the user's own that
+    raises is said in one line, as in one process (`_rule_failure`).
+
+    The line is made in the worker: the traceback it is read from does not come back
+    with the exception.
+    """
+
+    def submit(
+        self, fn: Callable[..., _Returned], /, *args: Any, **kwargs: Any
+    ) -> Future[_Returned]:
+        return super().submit(_rule_failure_in_one_line, fn, *args, **kwargs)
+
+
+def _rule_failure_in_one_line(
+    function: Callable[..., _Returned], *args: Any, **kwargs: Any
+) -> _Returned:
+    """Return *function*'s result; a rule of the user's own that raises, a
+    `click.ClickException` that says which and how (module level: a worker unpickles it)."""
+    try:
+        return function(*args, **kwargs)
+    except Exception as error:
+        failure = _rule_failure(error)
+        if failure is None:
+            raise
+        raise click.ClickException(failure) from None
 
 
 def _stop_workers(executor: Executor) -> None:
