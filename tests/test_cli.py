@@ -40,6 +40,7 @@ from mexican_train import (
     Tile,
     __version__,
     apply,
+    full_set,
     legal_moves,
     new_game,
     replay,
@@ -197,6 +198,37 @@ def test_v6_a_pass_of_yours_with_a_tile_you_could_play_says_you_pass() -> None:
         said.append(narrator.move(state, move, after))
         state = after
     assert said[3].startswith("You pass: a marker goes on your train (P5)."), said[3]
+
+
+def test_a_missed_last_tile_call_says_who_draws_the_penalty_and_what() -> None:
+    """last-tile-call: a turn that ends with one tile, uncalled, draws the penalty; the
+    sentence has its subject, and names the tiles drawn where a draw would name them
+    (to their drawer, and in a demo, which shows every hand)."""
+    small = attrs.evolve(HUB, max_pip=4, hand_size=3, last_tile_penalty=2)
+    hands = [["4-3", "3-1", "0-0"], ["4-1", "1-1", "2-2"]]
+    dealt = {Tile.parse(tile) for hand in hands for tile in hand} | {Tile(4, 4)}
+    state = new_game(2, small, deal=Deal(hands, [t for t in full_set(4) if t not in dealt]))
+    for move in (Play(Tile(4, 3), 0), Play(Tile(4, 1), 1)):
+        state = apply(state, move)
+    after = apply(state, Play(Tile(3, 1), 0))  # seat 0, holding two tiles, does not call
+    drawn = " and ".join(str(tile) for tile in after.hands[0] if tile != Tile(0, 0))
+    names = ["seat 0", "seat 1"]
+    told = [
+        narrator.move(state, Play(Tile(3, 1), 0), after)
+        for narrator in (
+            Narrator(names, you=0, reveal=False),
+            Narrator(names),
+            Narrator(names, you=1, reveal=False),
+        )
+    ]
+    assert told == [
+        f"You play 3-1 on your train. You did not call 'last tile', so you draw {drawn} "
+        "as the penalty.",
+        f"Seat 0 plays 3-1 on its own train. Seat 0 did not call 'last tile', so it draws "
+        f"{drawn} as the penalty.",
+        "Seat 0 plays 3-1 on its own train. Seat 0 did not call 'last tile', so it draws "
+        "2 tiles as the penalty.",
+    ]
 
 
 def test_v3_a_double_left_open_beside_others_under_any_double_binds_to_any_one() -> None:

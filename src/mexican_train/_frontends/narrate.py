@@ -157,12 +157,19 @@ class Narrator:
                 if isinstance(move, Play)
                 else self._pass(before, after, seat)
             )
-            # The last-tile call: a turn that ends with one tile, uncalled, draws a penalty.
-            penalty = len(after.hands[seat]) - len(before.hands[seat]) + isinstance(move, Play)
-            if penalty > 0 and not after.is_round_over:
+            # The last-tile call: a turn that ends with one tile, uncalled, draws a penalty,
+            # named as a draw is (to its drawer, or where every hand is shown).
+            drawn = _gained(before, after, seat)
+            if drawn and not after.is_round_over:
+                what = (
+                    _tiles(drawn)
+                    if self.reveal or seat == self.you
+                    else f"{len(drawn)} tile{'' if len(drawn) == 1 else 's'}"
+                )
+                they = "you" if seat == self.you else "it"
                 told += (
-                    f" {who} did not call 'last tile', so {self._verb(seat, 'draws', 'draw')} "
-                    f"{penalty} as the penalty."
+                    f" {who} did not call 'last tile', so {they} "
+                    f"{self._verb(seat, 'draws', 'draw')} {what} as the penalty."
                 )
             if isinstance(move, Play) and OneTileLeft(seat) in derive_events(before, move, after):
                 # E3a: the announcement is made for the player (no call to make).
