@@ -779,6 +779,22 @@ def test_play_reviews_your_round_with_review_and_asks_nothing_off_a_terminal(
         assert "reviewed" not in after
 
 
+def test_play_record_says_how_to_review_it_in_80_columns_a_command_to_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command that reviews the record is a line of its own, whole, which the shell
+    reads as the file's name however it is spelt; the sentence before it fits 80 columns."""
+    monkeypatch.chdir(tmp_path)
+    args = ["play", "-p", "2", "-r", "short-game", "--seed", "3", "--record", "my game.json"]
+    result = CliRunner().invoke(cli, args, input="q\n", prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith(
+        "The game's record is in my game.json; to review your moves:\n"
+        "  mexican-train analyze 'my game.json' --seat 0\n"
+    )
+    assert max(map(len, result.stdout.splitlines())) < 80
+
+
 def test_play_record_saves_the_whole_game_for_analyze(tmp_path: Path) -> None:
     """--record writes the game's record as JSON: it replays to the game's end (S6), and
     analyze reads it."""
@@ -788,9 +804,9 @@ def test_play_record_saves_the_whole_game_for_analyze(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     standings = result.stdout.split("Final standings (lowest total wins, E5):\n")[1]
     assert re.search(r"^  [12]\. seat 0 \(you\) ", standings, re.MULTILINE)  # the person
-    assert f"The game's record is in {saved}: 'mexican-train analyze {saved} --seat 0'" in (
-        result.stdout
-    )
+    told, command = result.stdout.rstrip("\n").rsplit("\n", 1)
+    assert _prose(told).endswith(f"The game's record is in {saved}; to review your moves:")
+    assert command == f"  mexican-train analyze {saved} --seat 0"
     game = record_from_json(json.loads(saved.read_text(encoding="utf-8")))
     assert replay(game).is_over
     reviewed = run("analyze", str(saved), "--seat", "0", "--samples", "2", "--top", "1")

@@ -231,7 +231,7 @@ def test_ctrl_c_still_saves_the_record(tmp_path: Path) -> None:
     child.expect(r"Your move \[1-")
     child.sendline("1")
     child.expect(r"Your move \[")
-    _ctrl_c(child, then=r"The game's record is in .*game\.json")
+    _ctrl_c(child, then=r"The game's record is in\s+\S*game\.json")
     assert child.exitstatus == 130
     document = json.loads(saved.read_text(encoding="utf-8"))
     assert document["type"] == "record"

@@ -16,6 +16,7 @@ import math
 import multiprocessing
 import os
 import re
+import shlex
 import signal
 import sys
 import textwrap
@@ -1075,10 +1076,9 @@ def play(
         if record_file is not None:
             _save_record(record_file, start, played)
             shown_file = click.format_filename(record_file)
-            click.echo(  # not wrapped: a command to copy whole
-                f"The game's record is in {shown_file}: "
-                f"'mexican-train analyze {shown_file} --seat {seat}' reviews your moves."
-            )
+            _say(f"The game's record is in {shown_file}; to review your moves:")
+            # A line of its own, not wrapped: a command to copy whole.
+            click.echo(f"  mexican-train analyze {shlex.quote(shown_file)} --seat {seat}")
 
 
 def _play_game(
