@@ -633,6 +633,27 @@ def test_play_reads_a_tile_typed_with_a_space_as_with_a_dash() -> None:
         _read_move("6 5 m x", moves, 0, HUB)
 
 
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("", "Choose 1-3, a tile such as 6-5, or ? for help."),
+        ("  ", "Choose 1-3, a tile such as 6-5, or ? for help."),
+        ("zz", "I did not understand 'zz': choose 1-3, a tile such as 6-5, or ? for help."),
+        ("6 5 m x", "I did not understand '6 5 m x': choose 1-3, a tile such as 6-5, or ? for help."),
+        ("6-5-4", "I did not understand '6-5-4': choose 1-3, a tile such as 6-5, or ? for help."),
+    ],
+)  # fmt: skip
+def test_play_answers_an_empty_or_unreadable_move_in_one_line(typed: str, said: str) -> None:
+    """A mistake is answered in a line that says what to type; the whole help is for ?."""
+    moves = (Play(Tile(6, 5), 0), Play(Tile(6, 5), MEXICAN), Draw())
+    with pytest.raises(ValueError, match=f"^{re.escape(said)}$"):
+        _read_move(typed, moves, 0, HUB)
+    assert len(said) < 80
+    only = "I did not understand 'zz': press Enter for the only move, or type ? for help."
+    with pytest.raises(ValueError, match=f"^{re.escape(only)}$"):
+        _read_move("zz", moves[2:], 0, HUB)
+
+
 def test_play_takes_help_and_hint_in_any_case() -> None:
     """Like q and h, help is read whatever its case: HELP is not a move it cannot read."""
     args = ["play", "-p", "2", "-r", "hub", "--seed", "3", "--bots", "greedy"]
@@ -697,7 +718,7 @@ def test_play_names_your_seat_you_when_the_round_ends() -> None:
 
 def test_play_enter_alone_takes_the_only_move() -> None:
     assert _read_move("", (Draw(),), 0, HUB) == Draw()
-    with pytest.raises(ValueError, match="Enter a move's number"):
+    with pytest.raises(ValueError, match=r"^Choose 1-2, "):
         _read_move("", (Draw(), Pass()), 0, HUB)
 
 

@@ -907,13 +907,22 @@ def _parse_train(word: str, seat: int) -> int:
     raise ValueError(f"{_shown(word)} is not a train: use m, or a seat number.")
 
 
+def _choose(moves: tuple[Move, ...]) -> str:
+    """Return what a person may type for one of *moves*, for the line that answers a move
+    it cannot read (the help, at ?, tells the rest)."""
+    if len(moves) == 1:
+        return "press Enter for the only move, or type ? for help."
+    return f"choose 1-{len(moves)}, a tile such as 6-5, or ? for help."
+
+
 def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> Move:
     """Return the move *text* asks for; raise ValueError with a message for the player."""
     words = text.split()
     if not words:
         if len(moves) == 1:
             return moves[0]  # Enter takes the only move
-        raise ValueError(_help(rules))
+        told = _choose(moves)
+        raise ValueError(told[0].upper() + told[1:])
     first = words[0].lower()
     digits = first[1:] if first[0] in "+-" else first  # "-1" and "+2" are numbers too
     if len(words) == 1 and digits.isascii() and digits.isdigit():
@@ -935,11 +944,11 @@ def _read_move(text: str, moves: tuple[Move, ...], seat: int, rules: Rules) -> M
     if len(words) >= 2 and _is_number(words[0]) and _is_number(words[1]):
         words = [f"{words[0]}-{words[1]}", *words[2:]]  # "6 5" is the tile 6-5
     if len(words) > 2:
-        raise ValueError(f"I did not understand {_shown(text)}. {_help(rules)}")
+        raise ValueError(f"I did not understand {_shown(text)}: {_choose(moves)}")
     try:
         tile = Tile.parse(words[0])
     except TileNotationError:
-        raise ValueError(f"I did not understand {_shown(text)}. {_help(rules)}") from None
+        raise ValueError(f"I did not understand {_shown(text)}: {_choose(moves)}") from None
     if len(words) == 2:
         return Play(tile, _parse_train(words[1], seat))
     fitting = [m for m in moves if isinstance(m, Play) and m.tile is tile]
