@@ -161,6 +161,25 @@ def test_a_first_turn_that_cannot_start_its_train_is_marked_under_p4_not_p5() ->
     assert all("a marker goes on its train (P4)." in line for line in stuck), stuck
 
 
+@pytest.mark.parametrize(
+    ("rules", "said"),
+    [
+        ("standard", "(P4: in the first turn of a round a player builds their own train, as "
+         "many tiles in a row as fit)."),
+        ("single-tile-first-turn", "(P4: in the first turn of a round a player plays a "
+         "single tile, on their own train)."),
+    ],
+)  # fmt: skip
+def test_the_first_first_turn_tile_told_says_the_first_turn_of_the_rules(
+    rules: str, said: str
+) -> None:
+    """P4, V1: the first turn is told as these rules play it, one tile or a chain."""
+    state = new_game(3, get_variant(rules), seed=1)
+    move = legal_moves(state)[0]
+    told = Narrator(["seat 0", "seat 1", "seat 2"], you=0).move(state, move, apply(state, move))
+    assert told.endswith(said), told
+
+
 def test_a_double_not_followed_draws_and_marks_under_d1_not_p7_or_p5() -> None:
     """D1: the draw after a double the player cannot follow is the double's own, and so is
     the marker of the pass after it; P7 and P5 are an ordinary turn's."""
@@ -1426,6 +1445,61 @@ def test_d1_d2_play_help_says_why_these_moves() -> None:
     text = _full_help(again, again.current_player)
     assert "You played a double: play again" in text
     assert "A double is open" not in text
+
+
+@pytest.mark.parametrize(
+    ("rules", "first", "ordinary"),
+    [
+        (
+            "standard",
+            "you build your own train, as many tiles in a row as fit, and may stop after the "
+            "first one (P4).",
+            "If you cannot, draw one tile; if it does not fit either, pass and a marker goes "
+            "on your train (P5).",
+        ),
+        (
+            "single-tile-first-turn",
+            "you play a single tile, on your own train (P4).",
+            "If you cannot, draw one tile;",
+        ),
+        (
+            "first-turn-draw",
+            "If you cannot start it, draw one tile and play it if it fits (P4).",
+            "If you cannot, draw one tile;",
+        ),
+        (
+            "draw-until-playable",
+            "as many tiles in a row as fit",
+            "If you cannot, draw until a tile fits or the boneyard is empty; if none does, "
+            "pass and a marker goes on your train (P5).",
+        ),
+        (
+            "voluntary-draw",
+            "as many tiles in a row as fit",
+            "You may also draw instead of playing, and then play or pass (V6).",
+        ),
+    ],
+)
+def test_play_help_tells_the_first_turn_and_the_draw_of_the_rules_played(
+    rules: str, first: str, ordinary: str
+) -> None:
+    """P4, P5, V1, V6: the help at ? says what these rules let a turn do, not the
+    standard rules' first turn and draw."""
+    state = new_game(3, get_variant(rules), seed=1)
+    assert state.current_player is not None
+    assert first in _prose(_full_help(state, state.current_player))
+    later = _state_where(
+        get_variant(rules),
+        1,
+        lambda s: (
+            s.current_player is not None
+            and s.had_first_turn[s.current_player]
+            and not s.open_doubles
+            and not s.turn_tiles
+        ),
+    )
+    assert later.current_player is not None
+    assert ordinary in _prose(_full_help(later, later.current_player))
 
 
 def test_play_help_says_when_to_call_the_last_tile_and_what_forgetting_costs() -> None:

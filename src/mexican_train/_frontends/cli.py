@@ -823,11 +823,21 @@ def _full_help(state: GameState, seat: int) -> str:
     """Return the help for this turn: how to enter a move, and why these moves."""
     mine = view(state, seat)
     lines = [_help(state.rules), ""]
-    first = state.rules.first_turn is not None and not state.had_first_turn[seat]
-    if first:
+    rules, first_turn = state.rules, state.rules.first_turn
+    if first_turn is not None and not state.had_first_turn[seat]:
         lines.append(
-            "This is your first turn of the round: you build your own train, as many "
-            "tiles in a row as fit, and may stop after the first one (P4)."
+            "This is your first turn of the round: "
+            + (
+                "you build your own train, as many tiles in a row as fit, and may stop "
+                "after the first one (P4)."
+                if first_turn.chain
+                else "you play a single tile, on your own train (P4)."
+            )
+            + (
+                "  If you cannot start it, draw one tile and play it if it fits (P4)."
+                if first_turn.may_draw
+                else ""
+            )
         )
     elif doubles_to_cover(state) and not state.turn_tiles:
         lines.append(
@@ -839,16 +849,27 @@ def _full_help(state: GameState, seat: int) -> str:
     else:
         lines.append(
             "Play one tile on your train, on the Mexican train once it is open to you, or "
-            "on a train with a marker (P3).  If you cannot, draw one tile; if it does not "
-            "fit either, pass and a marker goes on your train (P5)."
+            "on a train with a marker (P3).  "
+            + (
+                "If you cannot, draw until a tile fits or the boneyard is empty; if none "
+                "does, pass and a marker goes on your train (P5)."
+                if rules.draw_until_playable
+                else "If you cannot, draw one tile; if it does not fit either, pass and a "
+                "marker goes on your train (P5)."
+            )
+            + (
+                ""
+                if rules.must_play
+                else "  You may also draw instead of playing, and then play or pass (V6)."
+            )
         )
-    anywhere = " a tile anywhere" if state.rules.marker_lifts_anywhere else " on it"
+    anywhere = " a tile anywhere" if rules.marker_lifts_anywhere else " on it"
     lines.append(
         "A marker (shown on a train) opens that train to everyone until its owner plays"
         f"{anywhere} (P6).  The player who runs out of tiles ends the round; the others score "
         "the pips left in hand, and the lowest total after all rounds wins (E1, E3, E5)."
     )
-    penalty = state.rules.last_tile_penalty
+    penalty = rules.last_tile_penalty
     if penalty:
         lines.append(
             "While you hold two tiles, call 'last tile' (c) before you play: a turn that "

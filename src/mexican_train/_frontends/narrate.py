@@ -210,13 +210,17 @@ class Narrator:
         text = f"{who} {self._verb(seat, 'plays', 'play')} {move.tile} on "
         text += self.train(move.train, seat)
         notes = []
-        first_turn = before.rules.first_turn is not None and not before.had_first_turn[seat]
-        if first_turn and before.turn_tiles == 0:
+        rule = before.rules.first_turn
+        first_turn = rule is not None and not before.had_first_turn[seat]
+        if rule is not None and first_turn and before.turn_tiles == 0:
             notes.append(
                 self._once(
                     "first-turn",
                     "(P4: in the first turn of a round a player builds their own train, "
-                    "as many tiles in a row as fit)",
+                    "as many tiles in a row as fit)"
+                    if rule.chain
+                    else "(P4: in the first turn of a round a player plays a single tile, "
+                    "on their own train)",
                 ).strip()
             )
         if move.train in before.open_doubles and move.train not in after.open_doubles:
