@@ -1231,7 +1231,7 @@ def test_a_closed_standard_output_is_a_failure() -> None:
         (b"[" * 100_000 + b"]" * 100_000, "is not JSON: the JSON nests 100000 deep"),
         (b'{"a": ' + b"9" * 5000 + b"}", "is not JSON: a number of 5000 characters"),
         (b"nope", "is not JSON: Expecting value"),
-        (b"\xff\xfe", "is not JSON: the body is not UTF-8"),
+        (b"\xff\xfe", "is not JSON: the file is not UTF-8 text (invalid start byte)"),
         (b"[1]", "is not a game record: $: a document is a JSON object, not an array"),
         (b'\xef\xbb\xbf{"type": "record"}', "is not a game record: $.schema: required field"),
     ],

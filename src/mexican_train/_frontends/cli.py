@@ -1426,11 +1426,17 @@ def analyze(
     mexican_train.serialize.to_json).
     """
     name = click.format_filename(record_file.name)
-    raw = record_file.read()
+    raw = record_file.read().removeprefix(codecs.BOM_UTF8)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise click.UsageError(
+            f"{name} is not JSON: the file is not UTF-8 text ({error.reason})"
+        ) from None
     try:
         # As the web table reads a body: UTF-8 (a byte-order mark allowed), nested at
         # most 32 deep, standard JSON only.
-        game = record_from_json(read_json(raw.removeprefix(codecs.BOM_UTF8)))
+        game = record_from_json(read_json(raw))
     except RequestError as error:
         raise click.UsageError(f"{name} is not JSON: {error.reason}") from None
     except SchemaError as error:
