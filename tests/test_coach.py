@@ -306,6 +306,21 @@ def test_a_review_of_no_decision_says_there_was_no_choice_to_judge() -> None:
     assert review_report([], "seat 2", 16).heading.startswith("No decision of seat 2 to review")
 
 
+def test_analyze_of_a_game_left_before_any_move_says_no_seat_made_a_decision(
+    tmp_path: Path,
+) -> None:
+    """A record of no move (play --record, then q at once): no seat chose, and the line
+    says so in words that fit every seat, not "No decision of every seat"."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_json(record(new_game(2, HUB, seed=1), []))))
+    result = CliRunner().invoke(cli, ["analyze", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "No decision of any seat to review: every move was forced, or none was made.\n"
+        "Nothing to review.\n"
+    )
+
+
 def test_a_decision_is_placed_by_the_seats_own_moves_of_its_round() -> None:
     """A person finds a reviewed move as their Nth move of the round, with the tiles they
     held: ``move_number``, its place in the record, counts every seat's moves and every

@@ -9,6 +9,7 @@ and the web table shows them.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 
@@ -353,18 +354,19 @@ def review_report(
     Each is placed as a person can find it again: by its round, its place among its
     seat's own moves of the round (`Review.seat_move`) and the tiles the seat held --
     ``round 1, seat 0's 5th move (12 tiles in hand)`` -- as every front end shows it.
+    *who* may be ``"every seat"``, for the review of them all.
     With *yours*, the review speaks to the seat's player, who reads it at the table
     (``mexican-train play``, the web table): ``your 5th move``, ``decisions of yours``.
     """
     mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
     total = sum(review.loss for review in reviews)
     if not reviews:  # every move forced, or none made: nothing was chosen, nothing to judge
-        whose, they = ("yours", "you") if yours else (who, "they")
-        return ReviewReport(
-            f"No decision of {whose} to review: {they} never had a choice between moves.",
-            (),
-            "Nothing to review.",
-        )
+        if yours:  # at the table, at the end of a round the person played
+            said = "No decision of yours to review: you never had a choice between moves."
+        else:  # of a record, which may end before a seat moved
+            whose = re.sub(r"^every seat\b", "any seat", who)
+            said = f"No decision of {whose} to review: every move was forced, or none was made."
+        return ReviewReport(said, (), "Nothing to review.")
     return ReviewReport(
         f"{len(reviews)} decision{'' if len(reviews) == 1 else 's'} of "
         f"{'yours' if yours else who} reviewed, "
