@@ -761,6 +761,13 @@ def test_play_enter_alone_takes_the_only_move() -> None:
          "not on the Mexican train (P4)."),
         ("last tile: these rules have no last-tile call (Rules.last_tile_penalty is 0)",
          "last tile: these rules have no last-tile call."),
+        ("D2/D3: an open double must be covered first, in order (open doubles on the "
+         "Mexican train); see legal_moves()",
+         "the open double on the Mexican train must be covered first (D2/D3)."),
+        ("D2/D3: an open double must be covered first, in order (open doubles on seat 0's "
+         "train, seat 2's train); see legal_moves()",
+         "the open doubles on your train and seat 2's train must be covered first, one at "
+         "a time (D2/D3)."),
     ],
 )  # fmt: skip
 def test_play_says_refusals_in_the_players_words(reason: str, words: str) -> None:

@@ -900,6 +900,17 @@ def _in_player_words(reason: str, seat: int) -> str:
     text = text.replace(f"seat {seat}'s train", "your train")
     text = text.replace("a player plays only on their own train", "you play only on your own train")
     text = text.replace(f"their own train ({seat})", "your own train")
+    bound = re.fullmatch(
+        r"(D2/D3: )an open double must be covered first, in order \(open doubles on (.*)\)", text
+    )
+    if bound:  # D2, D3: the doubles that bind, by their trains
+        *others, last = bound[2].split(", ")
+        text = (
+            f"{bound[1]}the open doubles on {', '.join(others)} and {last} must be covered "
+            "first, one at a time"
+            if others
+            else f"{bound[1]}the open double on {last} must be covered first"
+        )
     rule, colon, rest = text.partition(": ")
     if colon and re.fullmatch(r"[A-Z]\d+[a-z]?(/[A-Z]\d+[a-z]?)*", rule):
         text = f"{rest} ({rule})"
