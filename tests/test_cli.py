@@ -761,6 +761,10 @@ def test_play_enter_alone_takes_the_only_move() -> None:
          "not on the Mexican train (P4)."),
         ("last tile: these rules have no last-tile call (Rules.last_tile_penalty is 0)",
          "last tile: these rules have no last-tile call."),
+        ("last tile: a player calls holding exactly 2 tiles; seat 0 holds 3",
+         "you call 'last tile' holding exactly 2 tiles; you hold 3."),
+        ("last tile: seat 0 has already called this turn",
+         "you have already called 'last tile' this turn."),
         ("D2/D3: an open double must be covered first, in order (open doubles on the "
          "Mexican train); see legal_moves()",
          "the open double on the Mexican train must be covered first (D2/D3)."),

@@ -900,6 +900,9 @@ def _in_player_words(reason: str, seat: int) -> str:
     text = text.replace(f"seat {seat}'s train", "your train")
     text = text.replace("a player plays only on their own train", "you play only on your own train")
     text = text.replace(f"their own train ({seat})", "your own train")
+    # The last-tile call, a house rule without a rule id, named in the sentence.
+    text = text.replace("last tile: a player calls holding", "you call 'last tile' holding")
+    text = text.replace("last tile: you have already called", "you have already called 'last tile'")
     bound = re.fullmatch(
         r"(D2/D3: )an open double must be covered first, in order \(open doubles on (.*)\)", text
     )
