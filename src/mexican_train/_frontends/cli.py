@@ -298,7 +298,8 @@ def _make_player(found: object, spec: str, option: str) -> _UserBot:
         raise click.UsageError(
             f"{option}: {spec!r} is not a player: a player has a method choose(view, moves)"
         )
-    return _UserBot(cast(Player, found), spec, _shown_name(player_name(found)))
+    made = _ObservingUserBot if callable(getattr(found, "observe", None)) else _UserBot
+    return made(cast(Player, found), spec, _shown_name(player_name(found)))
 
 
 #: The longest name a bot of the user's own is shown by: the table, the lists and the
@@ -413,19 +414,26 @@ class _UserBot:
         except Exception as error:
             raise self._failed("choose()", error, view.seat) from error
 
-    def observe(self, events: object) -> None:
-        observe = getattr(self.bot, "observe", None)
-        if observe is None:
-            return
-        try:
-            observe(events)
-        except Exception as error:  # the runner that calls it names the seat (tell_events)
-            raise self._failed("observe()", error, None) from error
-
     def _failed(self, where: str, error: Exception, seat: int | None) -> _BotFailed:
         tb = error.__traceback__
         told = _how_raised(error, None if tb is None else tb.tb_next)  # tb is choose's call
         return _BotFailed(f"your bot {self.spec} failed in {where}", told, seat)
+
+
+@attrs.frozen
+class _ObservingUserBot(_UserBot):
+    """A bot of the user's own with an ``observe`` method, told each move as `_UserBot`
+    chooses: a failure there ends in one line too.
+
+    Only such a bot has the method: the runners work out each move's events for the
+    players that have one (`observers_of`).
+    """
+
+    def observe(self, events: object) -> None:
+        try:
+            cast(Any, self.bot).observe(events)
+        except Exception as error:  # the runner that calls it names the seat (tell_events)
+            raise self._failed("observe()", error, None) from error
 
 
 class _BotFailed(click.ClickException, PlayerFailure):
