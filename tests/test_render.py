@@ -26,17 +26,21 @@ from mexican_train import (
     HUB,
     MEXICAN,
     STANDARD,
+    CloseInOrder,
     Deal,
     Draw,
     GameState,
     InvalidArgumentError,
     Move,
+    OpenDoubleRule,
     Pass,
     Play,
     PlayerView,
+    Rules,
     Tile,
     apply,
     full_set,
+    get_variant,
     legal_moves,
     new_game,
     spectator_view,
@@ -44,6 +48,8 @@ from mexican_train import (
 )
 from mexican_train._formats.render import _text_width
 from mexican_train.render import render_svg, render_text
+from mexican_train.variants import NeverBind
+from scenario_helpers import DRAW, PASS, on, run, start
 from strategies import played_positions, rendered_positions
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -505,3 +511,107 @@ def test_svg_has_a_legend_for_the_marker_and_the_open_end() -> None:
     words = " ".join(text.text or "" for text in legend.iter(f"{SVG}text"))
     assert "marker" in words
     assert "open end" in words
+
+
+# Two doubles left open on a double-6 set (scenario_helpers' notation): seat 0 plays 5-5 on
+# its own train and 3-3 on the Mexican train in one turn, follows with 6-4 on seat 1's
+# marked train, and seat 1 is to move with both doubles open, 5-5 played first (D3).
+_TWO_OPEN_HANDS = ["6-3 6-5 5-5 3-3 5-2 3-1 6-4", "0-0 1-0 1-1 2-0 2-1 2-2 4-4"]
+_TWO_OPEN_MOVES = (
+    on("6-3", MEXICAN), DRAW, PASS, on("6-5", 0), DRAW, PASS,
+    on("5-5", 0), on("3-3", MEXICAN), on("6-4", 1),
+)  # fmt: skip
+
+
+def _two_open(open_doubles: OpenDoubleRule) -> GameState:
+    rules = attrs.evolve(HUB, open_doubles=open_doubles)
+    state = run(start(_TWO_OPEN_HANDS, rules=rules, boneyard="4-1 4-0"), *_TWO_OPEN_MOVES)
+    assert state.open_doubles == (0, MEXICAN)
+    return state
+
+
+def _double_flags(state: GameState) -> dict[str, str]:
+    """Return the open-double flag of each row of the text rendering that has one."""
+    flags = {}
+    for line in render_text(state).splitlines()[2:]:
+        found = re.search(r"\[(open double[^\]]*|dead double[^\]]*)\]", line)
+        if found:
+            flags[line[2:].split("  ")[0]] = found[1]
+    return flags
+
+
+def _svg_double_flags(state: GameState) -> list[str]:
+    texts = ET.fromstring(render_svg(state)).itertext()
+    return sorted(t for t in texts if t.startswith(("open double", "dead double")))
+
+
+def test_d3_open_doubles_are_numbered_in_the_order_they_close() -> None:
+    """D3: the doubles are numbered as they must be covered, the first played first."""
+    state = _two_open(CloseInOrder())
+    assert _double_flags(state) == {"Seat 0": "open double #1", "Mexican train": "open double #2"}
+    assert _svg_double_flags(state) == ["open double #1", "open double #2"]
+
+
+def test_v3_reverse_order_numbers_the_latest_double_first() -> None:
+    """V3 (Rulebook B's variation): the double played last is covered first, so it is #1."""
+    state = _two_open(CloseInOrder(reverse=True))
+    assert _double_flags(state) == {"Seat 0": "open double #2", "Mexican train": "open double #1"}
+    assert legal_moves(state) == (DRAW,)  # seat 1 holds no 3 for the Mexican train's 3-3
+
+
+def test_v3_doubles_covered_in_any_order_are_not_numbered() -> None:
+    """V3 ("any-double"): every open double binds, none before another: no numbers."""
+    state = _two_open(get_variant("any-double").open_doubles)
+    assert _double_flags(state) == {"Seat 0": "open double", "Mexican train": "open double"}
+    assert _svg_double_flags(state) == ["open double", "open double"]
+    assert "an open double waits (D2)" in render_text(state)
+
+
+def test_v3_doubles_that_never_bind_are_not_numbered_nor_said_to_wait() -> None:
+    """V3 ("doubles-never-bind"): the doubles stay uncovered but bind nobody."""
+    state = _two_open(NeverBind())
+    assert _double_flags(state) == {"Seat 0": "open double", "Mexican train": "open double"}
+    assert "waits" not in render_text(state)
+    assert "waits" not in render_svg(state)
+
+
+def _dead_zero(rules: Rules) -> GameState:
+    """Return a double-6 game where 0-0 ends seat 0's train, dead (every 0 is on the table,
+    D4), and seat 1 is to move; as in the rulebook scenarios of D4."""
+    state = start(
+        ["6-6 6-1 1-0 2-0 5-2 5-0 0-0 6-4 4-2", "6-0 3-0 4-3 4-0 4-4 1-1 2-1 2-2 5-5"],
+        rules=rules,
+        boneyard="3-1",
+    )
+    return run(
+        state,
+        *(on(t, 0) for t in ("6-1", "1-0", "2-0", "5-2", "5-0")), PASS,
+        *(on(t, 1) for t in ("6-0", "3-0", "4-3", "4-0")),
+        on("0-0", 0), on("6-4", MEXICAN),
+    )  # fmt: skip
+
+
+def test_d4_a_dead_double_is_flagged_dead_and_said_to_bind_nobody() -> None:
+    """D4: a double nothing can cover binds nobody: it is not an open double that waits."""
+    state = _dead_zero(STANDARD)
+    assert state.open_doubles == (0,)
+    assert _double_flags(state) == {"Seat 0": "dead double (D4)"}
+    assert _svg_double_flags(state) == ["dead double (D4)"]
+    assert "waits" not in render_text(state)
+    assert "waits" not in render_svg(state)
+
+
+def test_d4_a_dead_double_is_skipped_in_the_numbers() -> None:
+    """D3/D4: dead doubles are skipped in the closing order: the live one is not #2."""
+    state = run(_dead_zero(STANDARD), on("4-4", MEXICAN), DRAW, PASS)
+    assert state.open_doubles == (0, MEXICAN)
+    assert _double_flags(state) == {"Seat 0": "dead double (D4)", "Mexican train": "open double"}
+    assert "an open double waits (D2)" in render_text(state)
+
+
+def test_v4_a_dead_double_that_still_binds_is_an_open_double() -> None:
+    """V4 ("dead-doubles-bind"): nothing can cover the 0-0, but it binds all the same."""
+    state = _dead_zero(get_variant("dead-doubles-bind"))
+    assert legal_moves(state) == (DRAW,)
+    assert _double_flags(state) == {"Seat 0": "open double"}
+    assert "an open double waits (D2)" in render_text(state)

@@ -17,9 +17,10 @@ from typing import Final
 
 import attrs
 
-from .._core.engine import legal_moves
+from .._core.engine import dead_doubles, doubles_to_cover, legal_moves
 from .._core.errors import InvalidArgumentError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
+from .._core.rules import Cover, OpenDouble
 from .._core.state import GameState
 from .._core.tiles import Tile
 from .._core.view import PlayerView, spectator_view, view
@@ -40,7 +41,8 @@ class _Row:
     open_end: int
     marked: bool
     others_only: bool  # started, but its owner has not played on it this round (V2)
-    open_double: int  # its place among the open doubles (D2, D3), from 1; 0 if none
+    open_double: str  # its flag ("open double #2", "dead double (D4)"), "" if it has none
+    dead_double: bool  # an open double that binds nobody: nothing can cover it (D4)
     new_double: bool  # a double played this turn, still to be followed (D1)
     hand_size: int | None
     score: int | None
@@ -109,7 +111,8 @@ def _scene(
         _Hand(s, labels[s], tiles, playable if s == current else frozenset(), s == current)
         for s, tiles in sorted(hand_tiles.items())
     )
-    rows = tuple(_row(table, train_id, labels) for train_id in (*range(players), MEXICAN))
+    flags = _double_flags(table)
+    rows = tuple(_row(table, train_id, labels, flags) for train_id in (*range(players), MEXICAN))
     title = f"Round {table.round_number} of {table.rounds}, engine {table.engine}"
     return _Scene(table, labels, rows, hands, title, _status(table, labels), table.seat, omniscient)
 
@@ -134,7 +137,39 @@ def _labels(names: Sequence[str] | None, players: int) -> tuple[str, ...]:
 _ONE_LINE: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def _row(table: PlayerView, train_id: int, labels: tuple[str, ...]) -> _Row:
+def _double_flags(table: PlayerView) -> dict[int, str]:
+    """Return the flag of each train that ends in an open double, as its rule has it.
+
+    The open-double rule is asked as the engine asks it, one double closed after
+    another: the doubles it binds one at a time are numbered in that order (D3,
+    V3), and those it binds together or never are not.  A dead double it skips is
+    flagged dead (D4); one it still binds is an open double like any other (V4).
+    """
+    dead = dead_doubles(table)
+    left = [OpenDouble(t, table.trains[t].open_end, t not in dead) for t in table.open_doubles]
+    order: list[int] = []
+    bound: set[int] = set()
+    while left:
+        cover = table.rules.open_doubles.obligation(tuple(left))
+        if not isinstance(cover, Cover) or not cover.only:
+            break
+        bound.update(cover.trains)
+        if len(cover.trains) != 1 or cover.trains[0] not in {d.train for d in left}:
+            break
+        order.append(cover.trains[0])
+        left = [double for double in left if double.train != cover.trains[0]]
+    flags = {}
+    for train in table.open_doubles:
+        if train in order and len(order) > 1:
+            flags[train] = f"open double #{order.index(train) + 1}"
+        elif train in dead and train not in bound:
+            flags[train] = "dead double (D4)"
+        else:
+            flags[train] = "open double"
+    return flags
+
+
+def _row(table: PlayerView, train_id: int, labels: tuple[str, ...], flags: dict[int, str]) -> _Row:
     train = table.trains[train_id]
     # P2: each tile joins at the previous open end; orient it so it reads from the engine.
     pip = table.engine.high
@@ -146,7 +181,7 @@ def _row(table: PlayerView, train_id: int, labels: tuple[str, ...]) -> _Row:
             near, far = tile.high, tile.low
         laid.append((tile, near, far))
         pip = far
-    open_rank = table.open_doubles.index(train_id) + 1 if train_id in table.open_doubles else 0
+    flag = flags.get(train_id, "")
     personal = train_id != MEXICAN
     return _Row(
         train=train_id,
@@ -155,7 +190,8 @@ def _row(table: PlayerView, train_id: int, labels: tuple[str, ...]) -> _Row:
         open_end=train.open_end,
         marked=train.marked,
         others_only=personal and train.is_started and not train.owner_played,
-        open_double=open_rank,
+        open_double=flag,
+        dead_double=flag.startswith("dead"),
         new_double=train_id in table.turn_doubles,
         hand_size=table.hand_sizes[train_id] if personal else None,
         score=table.scores[train_id] if personal else None,
@@ -180,8 +216,8 @@ def _status(table: PlayerView, labels: tuple[str, ...]) -> str:
         notes.append("first turn (P4)")
     if table.turn_doubles:
         notes.append("must follow a double (D1)")
-    elif table.open_doubles:
-        # Neutral on purpose: whether it binds is the open-double rule's call (D2, D4).
+    elif doubles_to_cover(table):
+        # Only a double that binds waits: not a dead one (D4), nor one the rule never binds (V3).
         notes.append("an open double waits (D2)")
     if table.has_drawn:
         notes.append("has drawn")
@@ -250,8 +286,7 @@ def _text(scene: _Scene) -> str:
         if row.others_only:
             flags.append("[owner yet to play]")  # V2: only others' tiles on it so far
         if row.open_double:
-            several = len(table.open_doubles) > 1  # D3: they are closed in order
-            flags.append(f"[open double #{row.open_double}]" if several else "[open double]")
+            flags.append(f"[{row.open_double}]")
         if row.new_double:
             flags.append("[double to follow]")
         mark = "*" if row.to_play else " "
@@ -521,7 +556,8 @@ def render_svg(
     Each train is a row from the engine: its owner, hand size and score, a red
     marker when it carries one (P6), its tiles as they lie (doubles across, a long
     train wrapped onto several lines), its open end, and an orange flag on an open
-    double (D2).  The Mexican train is the last row.  Tiles show pips up to double-9
+    double (D2), numbered in the order they must be covered (D3), or a grey one on a
+    dead double (D4).  The Mexican train is the last row.  Tiles show pips up to double-9
     sets and numbers above, one colour per number.  The hands the reader may see are
     below, with the tiles the player to move can play raised, and a legend at the
     bottom.  Every tile drawn is a ``<g class="tile" data-tile="a-b">`` element, the
@@ -606,7 +642,7 @@ def _svg(scene: _Scene, last: tuple[int, Tile] | str | None = None) -> str:
             cy = y + number * _ROW_H + _ROW_H / 2
             for x, vertical, (tile, near, far) in line:
                 at_end = row.tiles and tile is row.tiles[-1][0]
-                flagged = at_end and (row.open_double or row.new_double)
+                flagged = at_end and ((row.open_double and not row.dead_double) or row.new_double)
                 just_played = last == (row.train, tile)
                 outline, stroke = _INK, 1.2
                 if flagged:
@@ -654,10 +690,7 @@ def _svg(scene: _Scene, last: tuple[int, Tile] | str | None = None) -> str:
         )
         x += 36
         if row.open_double:
-            flag = (
-                "open double" if len(table.open_doubles) == 1 else f"open double #{row.open_double}"
-            )
-            pill, width = _pill(x, cy, flag, _OPEN, _INK)
+            pill, width = _pill(x, cy, row.open_double, _MUTED if row.dead_double else _OPEN, _INK)
             body += pill
             x += width + 8
         if row.new_double:
