@@ -479,6 +479,18 @@ def test_e1_rules_says_a_first_turn_that_goes_out_waits_for_the_others() -> None
     assert aside not in hub
 
 
+def test_d1_rules_says_a_drawn_tile_may_follow_the_double() -> None:
+    """D1: a player who cannot follow a double draws one tile and plays it if it is legal;
+    only one who still cannot passes (and with draw-until-playable they draw on)."""
+    standard = " ".join(run("rules").stdout.split())
+    assert (
+        "one who cannot draws one tile and plays it if it fits, and if they still cannot "
+        "passes with a marker (D1)" in standard
+    )
+    drawing = " ".join(run("rules", "draw-until-playable").stdout.split())
+    assert "one who cannot draws until a tile fits or the boneyard is empty, and" in drawing
+
+
 def test_rules_table_prints_every_rule_axis() -> None:
     result = run("rules", "hub", "--table")
     assert "first turn (V1)" in result.output

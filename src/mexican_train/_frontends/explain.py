@@ -187,9 +187,14 @@ def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
         )
     else:
         turn.append("When a player is down to one tile, the table announces it for them (E3a).")
+    draws = (
+        "until a tile fits or the boneyard is empty"
+        if rules.draw_until_playable
+        else "one tile and plays it if it fits"
+    )
     doubles = [
-        "Whoever plays a double plays again at once, on it or anywhere they may play; if "
-        "they cannot, they draw, and then pass with a marker (D1).",
+        "Whoever plays a double plays again at once, on it or anywhere they may play; one "
+        f"who cannot draws {draws}, and if they still cannot passes with a marker (D1).",
         _doubles(rules),
         "A player whose last tile is a double has gone out (D5).",
     ]
