@@ -343,6 +343,24 @@ def _wrapped_position() -> GameState:
     return state
 
 
+@given(played_positions())
+def test_text_fits_79_columns_and_loses_no_word(state: GameState) -> None:
+    """A long train, a big hand or eight scores go on under their first tile or entry:
+    every line fits a terminal of 80 columns, and the words are those of one line each."""
+    for subject in (state, view(state, 0)):
+        text = render_text(subject)
+        assert max(len(line) for line in text.splitlines()) <= 79, text
+        assert text.split() == render_text(subject, width=None).split()
+
+
+def test_text_wraps_a_long_train_under_its_first_tile() -> None:
+    lines = render_text(_wrapped_position()).splitlines()
+    mexican = next(i for i, line in enumerate(lines) if line.startswith("  Mexican train  "))
+    assert lines[mexican + 1] == " " * 17 + "11-4 4-0 0-5 5-3 3-9 9-11 11-2 2-3 3-1 1-1 1-8 > 8"
+    with pytest.raises(InvalidArgumentError, match="width is a number of columns"):
+        render_text(_wrapped_position(), width=0)
+
+
 def test_svg_of_a_wrapped_train_is_wide_enough_for_its_longest_line() -> None:
     """The width came from a wrapped train's last line only: six tiles were cut off."""
     state = _wrapped_position()

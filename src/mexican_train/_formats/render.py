@@ -232,13 +232,15 @@ def render_text(
     *,
     seat: int | None = None,
     names: Sequence[str] | None = None,
+    width: int | None = 79,
 ) -> str:
     """Return a plain-text picture of the table, for terminals and logs.
 
-    One line per train (the owner, the tiles as they lie from the engine, ``>``
-    and the open end, then flags), the Mexican train last, and lines for hand
+    One row per train (the owner, the tiles as they lie from the engine, ``>``
+    and the open end, then flags), the Mexican train last, and rows for hand
     sizes, the boneyard, the scores and the hands the reader may see.  A row
-    starting with ``*`` is the player to move.
+    starting with ``*`` is the player to move.  A row longer than *width* goes
+    on under its first tile (or entry), never cutting one.
 
     Args:
         subject: a `~mexican_train.GameState` or a `~mexican_train.PlayerView`.
@@ -246,6 +248,8 @@ def render_text(
             without it a state shows every hand.  Given with a view, it must be the view's seat.
         names: one display name per seat, instead of ``Seat 0``, ``Seat 1``, ...; each is
             drawn on one line (a line break or another control character as a space).
+        width: the most columns a line may take (79 fits a terminal of 80); None
+            writes each row on one line, however long.
 
     Returns:
         Lines of ASCII text (names aside), ending without a newline.
@@ -253,7 +257,8 @@ def render_text(
     Raises:
         TypeError: if *subject* is neither a state nor a view, or *names* not a list of str.
         InvalidArgumentError: if *seat* is not a seat of the game, or not the
-            view's seat, or *names* does not name every seat once.
+            view's seat, *names* does not name every seat once, or *width* is not
+            a positive int or None.
 
     >>> import attrs
     >>> from mexican_train import HUB, Play, Tile, apply, new_game, view
@@ -270,47 +275,69 @@ def render_text(
     Scores: Ann: 0, Bob: 0
     Your hand (Bob): 0-0 4-1 4-3 5-1
     """
-    return _text(_scene(subject, seat, names))
-
-
-def _text(scene: _Scene) -> str:
-    table = scene.table
-    lines = [f"{scene.title}: {scene.status}", "Trains:"]
-    heads = [row.label + (" (you)" if row.is_viewer else "") for row in scene.rows]
-    width = max(len(h) for h in heads)
-    for row, head in zip(scene.rows, heads, strict=True):
-        tiles = " ".join(f"{near}-{far}" for _, near, far in row.tiles) or "(empty)"
-        flags = []
-        if row.marked:
-            flags.append("[marker]")
-        if row.others_only:
-            flags.append("[owner yet to play]")  # V2: only others' tiles on it so far
-        if row.open_double:
-            flags.append(f"[{row.open_double}]")
-        if row.new_double:
-            flags.append("[double to follow]")
-        mark = "*" if row.to_play else " "
-        line = f"{mark} {head:<{width}}  {tiles} > {row.open_end}"
-        lines.append(" ".join([line, *flags]))
-    lines.append(
-        "Hand sizes: "
-        + ", ".join(f"{scene.labels[s]}: {n}" for s, n in enumerate(table.hand_sizes))
-    )
-    lines.append(f"Boneyard: {_tiles(table.boneyard_size)}")
-    lines.append(
-        "Scores: " + ", ".join(f"{scene.labels[s]}: {n}" for s, n in enumerate(table.scores))
-    )
-    if table.is_round_over and table.round_scores:
-        last = table.round_scores[-1]
-        lines.append(
-            f"Round {len(table.round_scores)} points: "
-            + ", ".join(f"{scene.labels[s]}: {n}" for s, n in enumerate(last))
+    if width is not None and (isinstance(width, bool) or not isinstance(width, int) or width < 1):
+        raise InvalidArgumentError(
+            f"width is a number of columns, 1 or more, or None; not {width!r}"
         )
+    return _text(_scene(subject, seat, names), width)
+
+
+def _text(scene: _Scene, width: int | None) -> str:
+    table = scene.table
+    lines = _fill(f"{scene.title}: ", scene.status.split(" "), width)
+    lines.append("Trains:")
+    heads = [row.label + (" (you)" if row.is_viewer else "") for row in scene.rows]
+    label_width = max(len(h) for h in heads)
+    for row, head in zip(scene.rows, heads, strict=True):
+        words = [f"{near}-{far}" for _, near, far in row.tiles] or ["(empty)"]
+        words.append(f"> {row.open_end}")
+        if row.marked:
+            words.append("[marker]")
+        if row.others_only:
+            words.append("[owner yet to play]")  # V2: only others' tiles on it so far
+        if row.open_double:
+            words.append(f"[{row.open_double}]")
+        if row.new_double:
+            words.append("[double to follow]")
+        mark = "*" if row.to_play else " "
+        lines += _fill(f"{mark} {head:<{label_width}}  ", words, width)
+
+    def by_seat(head: str, numbers: Sequence[int]) -> list[str]:
+        entries = [f"{scene.labels[s]}: {n}," for s, n in enumerate(numbers)]
+        return _fill(head, [*entries[:-1], entries[-1].rstrip(",")], width)
+
+    lines += by_seat("Hand sizes: ", table.hand_sizes)
+    lines.append(f"Boneyard: {_tiles(table.boneyard_size)}")
+    lines += by_seat("Scores: ", table.scores)
+    if table.is_round_over and table.round_scores:
+        lines += by_seat(f"Round {len(table.round_scores)} points: ", table.round_scores[-1])
     for hand in scene.hands:
         owner = "Your hand" if hand.seat == scene.viewer else "Hand"
-        tiles = " ".join(str(t) for t in hand.tiles) or "(empty)"
-        lines.append(f"{owner} ({hand.label}): {tiles}")
+        tiles = [str(t) for t in hand.tiles] or ["(empty)"]
+        lines += _fill(f"{owner} ({hand.label}): ", tiles, width)
     return "\n".join(lines)
+
+
+def _fill(head: str, words: Sequence[str], width: int | None) -> list[str]:
+    """Return *head* and *words* in lines of at most *width* columns, a line going on under
+    the first word (or 4 columns in, after a head of more than half the width).
+
+    A word is never cut: a tile, an open end ("> 5"), a flag or a seat's figure
+    ("Ann: 3,") stays whole, on a line of its own if it must.
+    """
+    if width is None:
+        return [head + " ".join(words)]
+    indent = " " * (len(head) if len(head) <= width // 2 else 4)
+    lines: list[str] = []
+    line, fresh = head, True  # fresh: no word on this line yet
+    for word in words:
+        if not fresh and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line, fresh = indent, True
+        line += word if fresh else " " + word
+        fresh = False
+    lines.append(line)
+    return lines
 
 
 # -- SVG -----------------------------------------------------------------------------------------
