@@ -8,9 +8,23 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from mexican_train import HUB, MEXICAN, IllegalMoveError, apply, legal_moves
+from mexican_train import (
+    HUB,
+    MEXICAN,
+    CloseInOrder,
+    GameState,
+    IllegalMoveError,
+    Rules,
+    Tile,
+    Train,
+    apply,
+    build_state,
+    full_set,
+    get_variant,
+    legal_moves,
+)
 from mexican_train.variants import NeverBind
-from scenario_helpers import DRAW, PASS, assert_refused, on, run, start
+from scenario_helpers import DRAW, PASS, assert_refused, on, run, start, tiles
 
 VOLUNTARY = attrs.evolve(HUB, must_play=False)  # V6 off: a player may hold back
 
@@ -74,3 +88,69 @@ def test_d2_second_draw_under_an_open_double_is_refused_by_d2() -> None:
     assert legal_moves(state) == (PASS,)
     error = assert_refused(state, DRAW, "D2")
     assert error.reason.startswith("D2: ")
+
+
+def _two_open(rules: Rules) -> GameState:
+    """HUB: seat 0 leaves 5-5 open on its own train and 3-3 on the Mexican train, in that
+    order, following with 6-4 on seat 1's marked train; seat 1 is to move."""
+    hands = ["6-3 6-5 5-5 3-3 5-2 3-1 6-4", "0-0 1-0 1-1 2-0 2-1 2-2 4-4"]
+    state = start(hands, rules=rules, boneyard="4-1 4-0")
+    state = run(state, on("6-3", MEXICAN), DRAW, PASS, on("6-5", 0), DRAW, PASS)
+    state = run(state, on("5-5", 0), on("3-3", MEXICAN), on("6-4", 1))
+    assert state.open_doubles == (0, MEXICAN)
+    return state
+
+
+def test_d3_refusal_names_the_double_to_cover_first() -> None:
+    """D3: the refusal names the one double that binds, not every open double."""
+    error = assert_refused(_two_open(HUB), on("4-4", 1), "D2")
+    assert "the open double on seat 0's train must be covered first" in error.reason
+    reverse = attrs.evolve(HUB, open_doubles=CloseInOrder(reverse=True))
+    error = assert_refused(_two_open(reverse), on("4-4", 1), "D3")
+    assert "the open double on the Mexican train must be covered first" in error.reason
+
+
+def test_v3_refusal_under_any_order_names_every_double_and_no_order() -> None:
+    """V3 ("any-double"): any of the open doubles may be covered first: no "in order"."""
+    error = assert_refused(_two_open(get_variant("hub+any-double")), on("4-4", 1), "D2")
+    assert "in order" not in error.reason
+    assert "seat 0's train or the Mexican train" in error.reason
+
+
+def test_d4_refusal_does_not_name_a_dead_double() -> None:
+    """D4: a dead double binds nobody, so the refusal names only the live one that binds.
+
+    HUB, 3 players, double-6: every 0 is on the table, so the 0-0 ending seat 0's train
+    is dead; the 2-2 ending the Mexican train, left open after it, binds seat 1.
+    """
+
+    def train(text: str, *, marked: bool = False, owner_played: bool = True) -> Train:
+        laid = tiles(text)
+        end = 6
+        for tile in laid:
+            end = tile.other_end(end)
+        return Train(tiles=laid, open_end=end, marked=marked, owner_played=owner_played)
+
+    hands = [tiles("5-5 4-4"), tiles("3-2 5-1 3-3"), tiles("4-1 4-2 6-4")]
+    trains = [
+        train("6-0 0-1 1-2 2-0 0-3 3-4 4-0 0-0"),
+        train("6-5 5-0"),
+        train("6-1", marked=True),
+        train("6-2 2-2", owner_played=False),
+    ]
+    used = {t for hand in hands for t in hand} | {t for tr in trains for t in tr.tiles}
+    state = build_state(
+        rules=attrs.evolve(HUB, max_pip=6, hand_size=7),
+        players=3,
+        seed=0,
+        round_number=1,
+        hands=hands,
+        boneyard=[t for t in full_set(6) if t not in used | {Tile(6, 6)}],
+        trains=trains,
+        current_player=1,
+        open_doubles=(0, MEXICAN),
+    )
+    assert legal_moves(state) == (on("3-2", MEXICAN),)
+    error = assert_refused(state, on("5-1", 2), "D2")
+    assert "seat 0's train" not in error.reason
+    assert "the open double on the Mexican train must be covered first" in error.reason

@@ -1176,10 +1176,20 @@ def why_illegal(state: GameState, move: object) -> str:
     earlier = state._open_doubles
     doubles = earlier + state._turn_doubles
     open_to_seat = _open_trains(state, r, seat, state) >> position & 1
-    bound = (
-        bool(earlier)
-        and _cover(r.open_doubles.obligation, state, earlier, _numbers(state, earlier)).only
+    cover = (
+        _cover(r.open_doubles.obligation, state, earlier, _numbers(state, earlier))
+        if earlier
+        else None
     )
+    bound = cover is not None and cover.only
+    if bound and cover is not None and cover.trains and not state._turn_doubles:
+        # D2: name the doubles that bind, as the rule has them: one in the order of D3
+        # (V3), or several in any order; never a dead one it skips (D4).
+        named = " or ".join(_train_name(t) for t in sorted(cover.trains, key=_train_order))
+        if len(cover.trains) == 1:
+            return f"D2/D3: the open double on {named} must be covered first; see legal_moves()"
+        return (f"D2/D3: an open double must be covered first, any one of those on {named}; "
+                "see legal_moves()")  # fmt: skip
     # The open doubles forbid this play only if binding, or if the train is open to the player.
     if doubles and (bound or open_to_seat):
         lines = ", ".join(_train_name(t) for t in doubles)
