@@ -361,6 +361,17 @@ def test_text_wraps_a_long_train_under_its_first_tile() -> None:
         render_text(_wrapped_position(), width=0)
 
 
+def test_text_keeps_a_seats_name_whole_in_the_wrapped_status_line() -> None:
+    """The status line wraps between words, never inside the name of the player to move."""
+    state = new_game(3, STANDARD, seed=1)
+    names = [f"seat {seat} (planner)" for seat in range(3)]
+    lines = render_text(state, names=names, width=40).splitlines()
+    assert lines[:2] == [
+        f"Round 1 of 10, engine 9-9: {names[state.first_player]}",
+        "    to play, first turn (P4)",  # 4 in: the head takes over half the width
+    ]
+
+
 def test_svg_of_a_wrapped_train_is_wide_enough_for_its_longest_line() -> None:
     """The width came from a wrapped train's last line only: six tiles were cut off."""
     state = _wrapped_position()

@@ -284,7 +284,13 @@ def render_text(
 
 def _text(scene: _Scene, width: int | None) -> str:
     table = scene.table
-    lines = _fill(f"{scene.title}: ", scene.status.split(" "), width)
+    # A seat's label stays whole in the status line ("seat 2 (planner) to play"): its
+    # spaces are held as NULs, which no label has (_labels draws them as spaces).
+    status = scene.status
+    for label in sorted(set(scene.labels), key=len, reverse=True):
+        status = status.replace(label, label.replace(" ", "\0"))
+    words = [word.replace("\0", " ") for word in status.split(" ")]
+    lines = _fill(f"{scene.title}: ", words, width)
     lines.append("Trains:")
     heads = [row.label + (" (you)" if row.is_viewer else "") for row in scene.rows]
     label_width = max(len(h) for h in heads)
