@@ -187,3 +187,17 @@ def test_p4_going_out_in_a_first_turn_says_the_round_waits_for_the_others() -> N
         "Ann plays 3-3 on its own train; it has no tile left (P4: the round ends once every "
         "player has had their first turn)."
     )
+
+
+def test_d3_two_doubles_left_open_in_one_turn_are_both_told() -> None:
+    """D2, D3: Ann lays 5-5 on her train and 3-3 on the Mexican train, and can follow
+    neither: both are left open, and the first played must be covered first."""
+    state = start(["6-3 6-5 5-5 3-3 2-0 2-1", "0-0 1-1 2-2 4-0 4-1 4-2"], rules=HUB6,
+                  boneyard="5-4 5-2 1-0")  # fmt: skip
+    state = run(state, on("6-3", -1), DRAW, PASS, on("6-5", 0), DRAW, PASS, on("5-5", 0))
+    state, said = _told(state, on("3-3", -1), DRAW, PASS)
+    assert state.open_doubles == (0, -1)
+    assert said[-1][1] == (
+        "The doubles on seat 0's train and the Mexican train are left open: the double on "
+        "seat 0's train must be covered first (D2, D3)."
+    )

@@ -39,6 +39,10 @@ def _tiles(tiles: Sequence[Tile]) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def _gained(before: GameState, after: GameState, seat: int) -> list[Tile]:
     old = set(before.hands[seat])
     return [tile for tile in after.hands[seat] if tile not in old]
@@ -279,8 +283,21 @@ class Narrator:
         new = [train for train in after.open_doubles if train not in before.open_doubles]
         if not new or after.is_round_over:
             return ""
-        where = f"The double on {self.train(new[0], -1)} is left open"
         binding = doubles_to_cover(after)
+        if len(new) > 1:  # D3: several doubles left open in one turn, each told
+            where = f"The doubles on {_and([self.train(t, -1) for t in new])} are left open"
+            if not binding:
+                if set(new) <= set(dead_doubles(after)):
+                    return f"{where}, but nothing can cover them any more: they bind nobody (D4)."
+                return f"{where}; under these rules they bind nobody (V3)."
+            if len(binding) > 1:  # V3: any one of the open doubles may be covered first
+                return (
+                    f"{where}: whoever moves next must cover one of the {len(binding)} open "
+                    "doubles, any one (D2, V3)."
+                )
+            first = self.train(binding[0], -1)
+            return f"{where}: the double on {first} must be covered first (D2, D3)."
+        where = f"The double on {self.train(new[0], -1)} is left open"
         if new[0] not in binding:
             if new[0] in dead_doubles(after):
                 return f"{where}, but nothing can cover it any more: it binds nobody (D4)."
