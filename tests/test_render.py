@@ -644,3 +644,17 @@ def test_v4_a_dead_double_that_still_binds_is_an_open_double() -> None:
     assert legal_moves(state) == (DRAW,)
     assert _double_flags(state) == {"Seat 0": "open double"}
     assert "an open double waits (D2)" in render_text(state)
+
+
+def test_v10_a_view_says_nothing_of_the_plays_of_another_seat_to_move() -> None:
+    """V10: with open hands a seat sees every hand, but its view offers no moves on another
+    seat's turn: it must not say that the player to move has no tile to play."""
+    state = new_game(3, attrs.evolve(HUB, open_hands=True), seed=0)
+    assert state.current_player == 0
+    assert legal_moves(state)[0] == Play(Tile(12, 3), 0)
+    texts = set(ET.fromstring(render_svg(view(state, 1))).itertext())
+    assert "Seat 0's hand: 16 tiles" in texts
+    assert not any("none can be played" in text for text in texts)
+    assert "Seat 0's hand: 16 tiles, playable tiles raised" in set(
+        ET.fromstring(render_svg(state)).itertext()
+    )

@@ -56,7 +56,7 @@ class _Hand:
     label: str
     tiles: tuple[Tile, ...]
     playable: frozenset[Tile]
-    to_play: bool
+    to_play: bool  # the player to move, whose legal plays are known (and in playable)
 
 
 @attrs.frozen
@@ -107,8 +107,13 @@ def _scene(
 
     current = table.current_player
     playable = frozenset(m.tile for m in moves if isinstance(m, Play))
+    # A view offers no moves on another seat's turn (V10 shows that seat's hand all the
+    # same): what the player to move can play is known from a state, or their own view.
+    known = isinstance(subject, GameState) or subject.seat == current
     hands = tuple(
-        _Hand(s, labels[s], tiles, playable if s == current else frozenset(), s == current)
+        _Hand(
+            s, labels[s], tiles, playable if s == current else frozenset(), s == current and known
+        )
         for s, tiles in sorted(hand_tiles.items())
     )
     flags = _double_flags(table)
