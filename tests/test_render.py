@@ -15,6 +15,7 @@ import itertools
 import math
 import random
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -658,3 +659,19 @@ def test_v10_a_view_says_nothing_of_the_plays_of_another_seat_to_move() -> None:
     assert "Seat 0's hand: 16 tiles, playable tiles raised" in set(
         ET.fromstring(render_svg(state)).itertext()
     )
+
+
+def test_text_aligns_the_trains_under_a_name_in_wide_letters() -> None:
+    """A name in CJK letters takes two columns a letter on a terminal: the trains still
+    start in one column, and a wrapped row still fits the width."""
+    state = _wrapped_position()
+    names = ["李小龍", "Ann", "Zoë", "Bo"]
+    text = render_text(state, names=names)
+
+    def columns(line: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+    rows = text.splitlines()[2:7]
+    starts = {columns(row[: row.index("12-")]) for row in rows}
+    assert len(starts) == 1, rows
+    assert max(columns(line) for line in text.splitlines()) <= 79

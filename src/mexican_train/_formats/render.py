@@ -298,7 +298,7 @@ def _text(scene: _Scene, width: int | None) -> str:
     lines = _fill(f"{scene.title}: ", words, width)
     lines.append("Trains:")
     heads = [row.label + (" (you)" if row.is_viewer else "") for row in scene.rows]
-    label_width = max(len(h) for h in heads)
+    label_width = max(map(_columns, heads))
     for row, head in zip(scene.rows, heads, strict=True):
         words = [f"{near}-{far}" for _, near, far in row.tiles] or ["(empty)"]
         words.append(f"> {row.open_end}")
@@ -311,7 +311,8 @@ def _text(scene: _Scene, width: int | None) -> str:
         if row.new_double:
             words.append("[double to follow]")
         mark = "*" if row.to_play else " "
-        lines += _fill(f"{mark} {head:<{label_width}}  ", words, width)
+        padding = " " * (label_width - _columns(head))
+        lines += _fill(f"{mark} {head}{padding}  ", words, width)
 
     def by_seat(head: str, numbers: Sequence[int]) -> list[str]:
         entries = [f"{scene.labels[s]}: {n}," for s, n in enumerate(numbers)]
@@ -338,17 +339,24 @@ def _fill(head: str, words: Sequence[str], width: int | None) -> list[str]:
     """
     if width is None:
         return [head + " ".join(words)]
-    indent = " " * (len(head) if len(head) <= width // 2 else 4)
+    indent = " " * (_columns(head) if _columns(head) <= width // 2 else 4)
     lines: list[str] = []
     line, fresh = head, True  # fresh: no word on this line yet
     for word in words:
-        if not fresh and len(line) + 1 + len(word) > width:
+        if not fresh and _columns(line) + 1 + _columns(word) > width:
             lines.append(line)
             line, fresh = indent, True
         line += word if fresh else " " + word
         fresh = False
     lines.append(line)
     return lines
+
+
+def _columns(text: str) -> int:
+    """Return the columns *text* takes on a terminal: two for a wide letter (CJK, full-width
+    forms), none for an accent combined with the letter before it."""
+    wide = sum(unicodedata.east_asian_width(char) in ("W", "F") for char in text)
+    return len(text) + wide - sum(unicodedata.combining(char) > 0 for char in text)
 
 
 # -- SVG -----------------------------------------------------------------------------------------
