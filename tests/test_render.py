@@ -244,7 +244,16 @@ def test_round_over_and_game_over_are_stated() -> None:
     text = render_text(state)
     assert "game over, won by" in text.splitlines()[0]
     assert "Round 1 points:" in text
-    ET.fromstring(render_svg(state))
+    texts = list(ET.fromstring(render_svg(state)).itertext())
+    assert any(text.startswith("Game over, won by") for text in texts)  # it starts a line
+
+
+def test_svg_status_line_starts_a_round_over_with_a_capital() -> None:
+    state = new_game(2, attrs.evolve(HUB, max_pip=6, hand_size=4), seed=0)
+    while not state.is_round_over:
+        state = apply(state, legal_moves(state)[0])
+    texts = list(ET.fromstring(render_svg(state)).itertext())
+    assert any(text.startswith("Round over; round 2 comes next") for text in texts)
 
 
 def test_a_view_renders_only_for_its_own_seat() -> None:

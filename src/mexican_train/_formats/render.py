@@ -898,7 +898,10 @@ def _hands(scene: _Scene, y: float, right: float, numbers: bool) -> tuple[list[s
 
 def _svg_status(scene: _Scene) -> str:
     table = scene.table
-    parts = [scene.status, f"boneyard: {_tiles(table.boneyard_size)}"]
+    status = scene.status
+    if table.current_player is None:  # "round over", "game over": they start the line
+        status = status[0].upper() + status[1:]
+    parts = [status, f"boneyard: {_tiles(table.boneyard_size)}"]
     if table.is_round_over and table.round_scores:
         last = table.round_scores[-1]
         parts.append(
