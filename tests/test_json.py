@@ -609,7 +609,9 @@ def test_a_tile_shown_twice_is_refused_where_the_document_has_both_copies(
     """Hands are read in any order: shuffled, with one tile copied over another, a state or
     a view is refused at the copy, and says where the other one is, both as written."""
     seat = data.draw(st.integers(0, state.players - 1))
-    document = through_json(to_json(data.draw(st.sampled_from([state, view(state, seat)]))))
+    shown = data.draw(st.sampled_from([state, view(state, seat)]))
+    assert isinstance(shown, (GameState, PlayerView))
+    document = through_json(to_json(shown))
     hands = [*document.get("hands", ()), *(document.get("open_hands") or ()), document.get("hand")]
     for hand in hands:
         if hand is not None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 import pytest
-from playwright.sync_api import APIResponse, Browser, Page, Route, WebSocket
+from playwright.sync_api import APIResponse, Browser, ConsoleMessage, Page, Route, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from mexican_train import (
@@ -242,8 +242,13 @@ def test_the_lobby_and_a_whole_game_keep_to_the_pages_content_security_policy(
         " console.error(`CSP refused ${e.blockedURI} (${e.violatedDirective})`))"
     )
     page = context.new_page()
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("console", console)
     table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=4)
     with served(table, lobby=True) as server:
         answer = page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
