@@ -6,6 +6,7 @@ import contextlib
 import functools
 import json
 import sys
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -268,14 +269,27 @@ def test_a_seat_that_follows_by_long_polls_is_not_taken_over() -> None:
     table = WebTable(2, STANDARD, seed=3, takeover=1, bot_delay=0)  # two people
     assert table.state.current_player == 0
     made = WebServer(("127.0.0.1", 0), table, log=None, long_poll=1.5)
-    table.start()
+    documents: list[Any] = []
+
+    def follow() -> None:
+        token = table.tokens[0]
+        document = _json_call(made, "/api/view", token=token)
+        for _ in range(2):  # 3 s of polls, past the 1 s takeover, and nobody moves
+            since = document["version"]
+            document = _json_call(made, f"/api/view?since={since}", token=token)
+        documents.append(document)
+
     try:
         with serving(made):
-            token = table.tokens[0]
-            document = _json_call(made, "/api/view", token=token)
-            for _ in range(2):  # 3 s of polls, past the 1 s takeover, and nobody moves
-                since = document["version"]
-                document = _json_call(made, f"/api/view?since={since}", token=token)
+            polls = threading.Thread(target=follow, daemon=True)
+            polls.start()
+            # The seat is away from the table's making until a poll waits: its bots start
+            # once one does, so that a server slower to start than the takeover's second
+            # (a loaded machine) does not hand the seat to a bot before any page came.
+            within(lambda: table._polls[0] > 0, "the first long poll waits")
+            table.start()
+            polls.join(TIMEOUT)
+            (document,) = documents
             assert table.state.current_player == 0
             assert not any("away" in line for line in document["log"]), document["log"]
     finally:
