@@ -21,7 +21,7 @@ import urllib.request
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import attrs
 import pytest
@@ -948,6 +948,50 @@ def test_serve_stops_quietly_on_ctrl_c_twice() -> None:
     assert process.returncode == 0, err
     assert "Stopped." in out
     assert "Traceback" not in err + out, err
+
+
+def _read_answer(answer: IO[bytes]) -> bytes:
+    """Read one HTTP answer from *answer*; return its status line."""
+    status = answer.readline()
+    length = 0
+    while (line := answer.readline()) != b"\r\n":
+        name, _, value = line.partition(b":")
+        length = int(value) if name.lower() == b"content-length" else length
+    answer.read(length)
+    return status
+
+
+@posix_only
+def test_serve_stops_quietly_on_ctrl_c_while_a_page_long_polls() -> None:
+    """A long poll in flight when Ctrl-C comes is answered at once, as at the end of its
+    time: uvicorn gave it a second, then cancelled it and printed its traceback."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "mexican_train", "serve", "--port", "0", "--no-db", "-q",
+         "--players", "2", "--people", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"), preexec_fn=as_a_terminal_would,
+    ) as process:  # fmt: skip
+        try:
+            base, token = _links_printed(process)[0][1].split("#token=")
+            port = int(base.rsplit(":", 1)[1].strip("/"))
+            with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as polling:
+                # Pipelined after a view: once the view is answered, the poll has begun
+                # (two people: nothing moves), and uvicorn has Ctrl-C.
+                view = "GET /api/view{} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {}\r\n\r\n"
+                polling.sendall((view.format("", token) + view.format("?since=0", token)).encode())
+                answers = polling.makefile("rb")
+                assert _read_answer(answers).startswith(b"HTTP/1.1 200")
+                process.send_signal(signal.SIGINT)
+                assert _read_answer(answers).startswith(b"HTTP/1.1 200")  # the poll's
+        finally:
+            try:
+                out, err = process.communicate(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                process.kill()  # a server deaf to Ctrl-C fails the test, not blocks it
+                raise
+    assert process.returncode == 0, err
+    assert "Stopped." in out
+    assert err == ""
 
 
 def test_serve_bounds_the_connections_it_serves_at_once() -> None:

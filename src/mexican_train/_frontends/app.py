@@ -519,6 +519,8 @@ class _Routes:
         #: Whether the server is stopping (`WebServer.server_close`): a table closed then
         #: is not closed for good, its pages are told the server stops.
         self.stopping = False
+        #: Whether the server has begun to stop serving (`drain`): no long poll waits.
+        self.draining = False
         self._reviews: anyio.CapacityLimiter | None = None  # made on the event loop
 
     def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
@@ -573,6 +575,19 @@ class _Routes:
         with self._lock:
             if not self._lobby_done.wait_for(lambda: not self._in_lobby, self.deadline):
                 self._say("stopping without waiting for the lobby any longer")
+
+    def drain(self) -> None:
+        """End the long polls in flight, and those to come: each answers its seat's
+        document at once, as at the end of its time.
+
+        uvicorn, stopping, waits a second for the requests in flight, then cancels them
+        and prints each one's traceback: a long poll would outlast that second.
+        """
+        with self._lock:
+            self.draining = True
+            waiting = [changes for _, changes in self.tables.values()]
+        for changes in waiting:
+            changes.notify()
 
     def add_expired(self, name: str, reason: str) -> None:
         """Answer the links of the table *name*, which expired, 410 with *reason*; give
@@ -702,6 +717,7 @@ class _Routes:
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         with self._lock:
             self.loop = loop
+            self.draining = False
             for _, changes in self.tables.values():
                 changes.attach(loop)
 
@@ -747,6 +763,8 @@ class _Routes:
                     changed = changes.next()
                     remaining = ends - time.monotonic()
                     if table.version != since or table.closed or remaining <= 0:
+                        break
+                    if self.draining:  # the server stops: it waits for no poll
                         break
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(changed.wait(), remaining)
@@ -1307,6 +1325,19 @@ async def _lifespan(routes: _Routes, receive: Receive, send: Send) -> None:
     await send({"type": "lifespan.shutdown.complete"})
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server, which ends the long polls in flight as it begins to stop
+    (`_Routes.drain`)."""
+
+    def __init__(self, config: uvicorn.Config, routes: _Routes) -> None:
+        super().__init__(config)
+        self._routes = routes
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._routes.drain()
+        await super().shutdown(sockets)
+
+
 class WebServer:
     """An HTTP and WebSocket server for one `~mexican_train.web.WebTable` (see `make_server`).
 
@@ -1417,7 +1448,7 @@ class WebServer:
             h11_max_incomplete_event_size=16 * 1024,
             backlog=2048,
         )
-        self._server = uvicorn.Server(config)
+        self._server = _Server(config, self._routes)
         self._stopped = threading.Event()
         self._stopped.set()
 
