@@ -911,11 +911,9 @@ def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
     assert "Stopped." in out
 
 
-@posix_only
-def test_serve_stops_quietly_on_ctrl_c_twice() -> None:
-    """A second Ctrl-C while the server stops forces it to (uvicorn skips the lifespan's
-    end): it stops all the same, saying "Stopped.", with no traceback of the lifespan the
-    event loop cancels."""
+def _ctrl_c_twice() -> tuple[int, str, str]:
+    """Start ``serve``, press Ctrl-C, and again once it is stopping; return its status and
+    what it printed to stdout and stderr."""
     with subprocess.Popen(
         [sys.executable, "-m", "mexican_train", "serve", "--port", "0", "--no-db", "-q"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -927,12 +925,7 @@ def test_serve_stops_quietly_on_ctrl_c_twice() -> None:
             with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as held:
                 held.sendall(b"GET /api/lobby HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 answer = held.makefile("rb")
-                assert answer.readline().startswith(b"HTTP/1.1 200")  # uvicorn has Ctrl-C
-                length = 0
-                while (line := answer.readline()) != b"\r\n":
-                    name, _, value = line.partition(b":")
-                    length = int(value) if name.lower() == b"content-length" else length
-                answer.read(length)
+                assert _read_answer(answer).startswith(b"HTTP/1.1 200")  # uvicorn has Ctrl-C
                 process.send_signal(signal.SIGINT)
                 # The second Ctrl-C once the server is stopping: it closes the idle
                 # connection at once, then waits a tenth of a second at least before it
@@ -945,9 +938,27 @@ def test_serve_stops_quietly_on_ctrl_c_twice() -> None:
             except subprocess.TimeoutExpired:
                 process.kill()
                 raise
-    assert process.returncode == 0, err
-    assert "Stopped." in out
-    assert "Traceback" not in err + out, err
+    return process.returncode, out, err
+
+
+@posix_only
+def test_serve_stops_quietly_on_ctrl_c_twice() -> None:
+    """A second Ctrl-C while the server stops forces it to (uvicorn skips the lifespan's
+    end): it stops all the same, saying "Stopped.", with no traceback of the lifespan the
+    event loop cancels.
+
+    The server stops within a few tenths of a second of the first Ctrl-C: a second one
+    that comes later (the test slowed by a loaded machine) finds the command over, "Stopped."
+    printed, and ends it (status 130, "Error: interrupted", or -2, Python ending by
+    the signal).  Such a run tried nothing: it is run again.
+    """
+    for _ in range(5):
+        status, out, err = _ctrl_c_twice()
+        assert "Traceback" not in err + out, err
+        assert "Stopped." in out
+        if status == 0:
+            break
+    assert status == 0, f"the second Ctrl-C came after the stop in 5 runs: {status}, {err}"
 
 
 def _read_answer(answer: IO[bytes]) -> bytes:
