@@ -142,13 +142,14 @@ def _labels(names: Sequence[str] | None, players: int) -> tuple[str, ...]:
 _ONE_LINE: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def _double_flags(table: PlayerView) -> dict[int, str]:
-    """Return the flag of each train that ends in an open double, as its rule has it.
+def closing_order(table: GameState | PlayerView) -> tuple[tuple[int, ...], frozenset[int]]:
+    """Return the open doubles' trains as the open-double rule closes them, and those it binds.
 
-    The open-double rule is asked as the engine asks it, one double closed after
-    another: the doubles it binds one at a time are numbered in that order (D3,
-    V3), and those it binds together or never are not.  A dead double it skips is
-    flagged dead (D4); one it still binds is an open double like any other (V4).
+    The rule is asked as the engine asks it, one double closed after another: the
+    first tuple holds the trains whose double it binds one at a time, in that order
+    (D3, V3); it stops at doubles the rule binds together (any one of them, V3) or
+    never.  The set holds every double the rule binds on the way: a dead double it
+    still binds (V4) is among them, one it skips (D4) is not.
     """
     dead = dead_doubles(table)
     left = [OpenDouble(t, table.trains[t].open_end, t not in dead) for t in table.open_doubles]
@@ -163,6 +164,18 @@ def _double_flags(table: PlayerView) -> dict[int, str]:
             break
         order.append(cover.trains[0])
         left = [double for double in left if double.train != cover.trains[0]]
+    return tuple(order), frozenset(bound)
+
+
+def _double_flags(table: PlayerView) -> dict[int, str]:
+    """Return the flag of each train that ends in an open double, as its rule has it.
+
+    The doubles the rule binds one at a time are numbered in that order (D3, V3),
+    those it binds together or never are not (`closing_order`).  A dead double it
+    skips is flagged dead (D4); one it still binds is an open double like any other (V4).
+    """
+    dead = dead_doubles(table)
+    order, bound = closing_order(table)
     flags = {}
     for train in table.open_doubles:
         if train in order and len(order) > 1:

@@ -40,6 +40,7 @@ from .._core.view import PlayerView, spectator_view, view
 from .._formats.events import Event, OneTileLeft, derive_events
 from .._formats.notation import format_move
 from .._formats.record import GameRecord, ReplayError, replay
+from .._formats.render import closing_order
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, checked_hosts, refuse_gone
@@ -615,14 +616,15 @@ class WebTable:
         with a turn timer (*turn_timer*), the seconds the person to move had left when the document
         was made (the page counts them down), else null, and what the open doubles ask:
         ``"must_cover"``, the trains whose double the player to move must cover before
-        playing elsewhere (D2, D3), and ``"dead_doubles"``, those nothing can cover any more
-        (D4).  The page draws the table from
+        playing elsewhere (D2, D3), ``"dead_doubles"``, those nothing can cover any more
+        (D4), and ``"cover_order"``, the trains whose double the rule closes one at a time,
+        in that order (D3, V3).  The page draws the table from
         the view; `~mexican_train.render.render_svg` draws it as a picture.
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
         >>> sorted(table.document(0))  # doctest: +NORMALIZE_WHITESPACE
-        ['bots', 'connected', 'dead_doubles', 'log', 'moves', 'must_cover', 'names', 'scores',
-         'seat', 'seconds_left', 'status', 'version', 'view', 'winners']
+        ['bots', 'connected', 'cover_order', 'dead_doubles', 'log', 'moves', 'must_cover',
+         'names', 'scores', 'seat', 'seconds_left', 'status', 'version', 'view', 'winners']
         """
         with self._changed:
             state, version, log = self._state, self._version, list(self._log)
@@ -646,6 +648,7 @@ class WebTable:
             # What the open doubles ask, as the rules' open-double rule says (public).
             "must_cover": list(doubles_to_cover(state)),
             "dead_doubles": list(dead_doubles(state)),
+            "cover_order": list(closing_order(state)[0]),
         }
 
     def _seconds_left(self) -> float | None:

@@ -93,6 +93,10 @@ export interface SeatDocument {
    */
   dead_doubles: number[];
   /**
+   * The trains whose open double the rules' open-double rule closes one at a time, in that order (D3; the most recent first under V3's reverse order), dead doubles it skips left out (D4); empty when it binds several at once (any one of them, V3) or none.
+   */
+  cover_order: number[];
+  /**
    * Whose turn it is, in words.
    */
   status: string;

@@ -123,18 +123,23 @@ function spoken(node) {
   return copy.textContent.trim();
 }
 
-// What an open double asks, as the server says the rules decide (D2-D4, V3).
-function openDouble(train, rank, board) {
-  const doubles = board.view.open_doubles;
-  const name = "Open double" + (doubles.length > 1 ? ` #${rank + 1}` : "");
+// What an open double asks, as the server says the rules decide (D2-D4, V3, V4): the
+// doubles the rule closes one at a time are numbered in that order (cover_order), those
+// it binds together or never are not; a dead double it skips is called dead.
+function openDouble(train, board) {
+  const order = board.cover_order;
+  const number = order.length > 1 ? order.indexOf(train) + 1 : 0;
+  const dead = board.dead_doubles.includes(train);
+  const binds = board.must_cover.includes(train);
+  const kind = dead && !binds && !order.includes(train) ? "Dead double" : "Open double";
+  const name = kind + (number > 0 ? ` #${number}` : "");
   if (board.view.current_player === null) return name;  // between rounds: nothing to cover
-  if (board.must_cover.includes(train)) {
-    return name + (doubles.length > 1 ? " (D3)" : " (D2)") + ": cover it first";
-  }
-  if (board.dead_doubles.includes(train)) return name + ": nothing can cover it, it binds nobody (D4)";
-  if (board.must_cover.length > 0) {
-    return `${name} (D3): covered after #${doubles.indexOf(board.must_cover[0]) + 1}`;
-  }
+  if (binds && dead) return name + " (V4): nothing can cover it, yet it binds";
+  if (binds && board.must_cover.length > 1) return name + " (V3): cover it or another open double first";
+  if (binds) return name + (number > 0 ? " (D3)" : " (D2)") + ": cover it first";
+  if (number > 1) return `${name} (D3): covered after #${number - 1}`;
+  if (dead) return name + ": nothing can cover it, it binds nobody (D4)";
+  if (number > 0) return name + " (D3)";
   return name + ": it binds nobody under these rules (V3)";
 }
 
@@ -142,8 +147,7 @@ function openDouble(train, rank, board) {
 function trainBadges(train, data, board) {
   const view = board.view;
   const badges = [];
-  const rank = view.open_doubles.indexOf(train);
-  if (rank >= 0) badges.push(["double", "\u25C6", openDouble(train, rank, board)]);
+  if (view.open_doubles.includes(train)) badges.push(["double", "\u25C6", openDouble(train, board)]);
   if (train === BOARD_MEXICAN) badges.push(["open", null, "Everyone's, once open (P3, V2)"]);
   else if (data.marked) badges.push(["marker", "\u2691", "Marker: open to everyone (P6)"]);
   else badges.push(["closed", null, "Closed: its owner's only (P3)"]);

@@ -265,6 +265,12 @@ function lastTile(train) {
   return tiles[tiles.length - 1];
 }
 
+// Doubles in words: "5-5 on your train and 3-3 on the Mexican train".
+function doublesPhrase(trains) {
+  const each = trains.map((train) => `${lastTile(train)} on ${trainPhrase(train)}`);
+  return each.slice(0, -1).join(", ") + " and " + each[each.length - 1];
+}
+
 function tell(before, now) {
   const lines = now.log;
   if (!before) {  // the page just opened: where the table is, the log is there to read
@@ -291,7 +297,9 @@ function tell(before, now) {
     if (theirs.length > 0) parts.push((phase === "my-turn" ? "Since your last turn: " : "") + theirs.join(" "));
     if (phase === "my-turn") {
       for (const train of now.must_cover) doublesTold.add(doubleKey(now, train));
-      if (now.must_cover.length > 0) {
+      if (now.must_cover.length > 1) {  // any one of them (V3)
+        parts.push(`First cover one of the doubles ${doublesPhrase(now.must_cover)} (D2, V3).`);
+      } else if (now.must_cover.length > 0) {
         parts.push(`First cover the double ${lastTile(now.must_cover[0])} on ${trainPhrase(now.must_cover[0])} (D2).`);
       }
     }
@@ -318,11 +326,12 @@ function tell(before, now) {
   });
   // A double the person left open themselves is no news to them.
   if (now.view.current_player !== before.view.current_player && before.view.current_player !== now.seat) {
-    for (const train of now.must_cover) {
-      const key = doubleKey(now, train);
-      if (doublesTold.has(key)) continue;
-      doublesTold.add(key);
-      alerts.push(`The double ${lastTile(train)} on ${trainPhrase(train)} is left open: it must be covered first (D2).`);
+    const untold = now.must_cover.filter((train) => !doublesTold.has(doubleKey(now, train)));
+    for (const train of untold) doublesTold.add(doubleKey(now, train));
+    if (untold.length > 0 && now.must_cover.length > 1) {  // any one of them (V3)
+      alerts.push(`The doubles ${doublesPhrase(now.must_cover)} are open: one of them must be covered first (D2, V3).`);
+    } else if (untold.length > 0) {
+      alerts.push(`The double ${lastTile(untold[0])} on ${trainPhrase(untold[0])} is left open: it must be covered first (D2).`);
     }
   }
   if (alerts.length > 0) say(alerts.join(" "));
