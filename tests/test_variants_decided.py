@@ -33,7 +33,7 @@ from mexican_train import (
     spectator_view,
     view,
 )
-from mexican_train.render import render_text
+from mexican_train.render import render_svg, render_text
 from mexican_train.serialize import (
     SchemaError,
     from_json,
@@ -444,3 +444,27 @@ def test_v2_owner_played_starts_false_on_every_train_each_round() -> None:
     state = apply(state, NextRound())
     assert state.round_number == 2
     assert not any(train.owner_played for train in state.trains)
+
+
+@pytest.mark.parametrize(
+    ("rules", "flagged"),
+    [
+        ("hub", False),
+        ("standard", False),
+        ("train-dominoes", False),
+        ("mexican-after-own-train", True),
+        ("mexican-after-all-trains", True),
+    ],
+)
+def test_v2_owner_yet_to_play_is_shown_only_where_the_mexican_train_rule_reads_it(
+    rules: str, flagged: bool
+) -> None:
+    """V2: who laid the tiles of a started train matters only where the Mexican train opens
+    after one's own train (or everyone's): elsewhere the flag would explain nothing."""
+    state = _others_on_1("mexican-after-own-train")
+    state = state.replace(
+        rules=attrs.evolve(state.rules, mexican_train=get_variant(rules).mexican_train)
+    )
+    assert not state.train(1).owner_played
+    assert ("[owner yet to play]" in render_text(view(state, 1))) is flagged
+    assert ("owner yet to play" in render_svg(view(state, 1))) is flagged

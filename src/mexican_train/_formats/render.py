@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from html import escape
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -21,7 +21,7 @@ from .._core.engine import dead_doubles, doubles_to_cover, legal_moves
 from .._core.errors import InvalidArgumentError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Cover, OpenDouble
-from .._core.state import GameState
+from .._core.state import GameState, Train
 from .._core.tiles import Tile
 from .._core.view import PlayerView, spectator_view, view
 
@@ -40,7 +40,9 @@ class _Row:
     tiles: tuple[tuple[Tile, int, int], ...]
     open_end: int
     marked: bool
-    others_only: bool  # started, but its owner has not played on it this round (V2)
+    # Started, but its owner has not played on it this round, where the rules played
+    # open the Mexican train by that (V2).
+    others_only: bool
     open_double: str  # its flag ("open double #2", "dead double (D4)"), "" if it has none
     dead_double: bool  # an open double that binds nobody: nothing can cover it (D4)
     new_double: bool  # a double played this turn, still to be followed (D1)
@@ -117,7 +119,10 @@ def _scene(
         for s, tiles in sorted(hand_tiles.items())
     )
     flags = _double_flags(table)
-    rows = tuple(_row(table, train_id, labels, flags) for train_id in (*range(players), MEXICAN))
+    owners = _owners_count(table)
+    rows = tuple(
+        _row(table, train_id, labels, flags, owners) for train_id in (*range(players), MEXICAN)
+    )
     title = f"Round {table.round_number} of {table.rounds}, engine {table.engine}"
     return _Scene(table, labels, rows, hands, title, _status(table, labels), table.seat, omniscient)
 
@@ -187,7 +192,49 @@ def _double_flags(table: PlayerView) -> dict[int, str]:
     return flags
 
 
-def _row(table: PlayerView, train_id: int, labels: tuple[str, ...], flags: dict[int, str]) -> _Row:
+class _OwnersPlayed:
+    """*table* as it would be had every owner played on their own train (`Train.owner_played`)."""
+
+    def __init__(self, table: PlayerView) -> None:
+        self._table = table
+
+    @property
+    def players(self) -> int:
+        return self._table.players
+
+    def train(self, train_id: int) -> Train:
+        train = self._table.train(train_id)
+        if train_id == MEXICAN or train.owner_played:
+            return train
+        return Train(train.tiles, train.open_end, marked=train.marked, owner_played=True)
+
+    def has_had_first_turn(self, seat: int) -> bool:
+        return self._table.has_had_first_turn(seat)
+
+    def __getattr__(self, name: str) -> Any:  # a rule that reads more than `Table` offers
+        return getattr(self._table, name)
+
+
+def _owners_count(table: PlayerView) -> bool:
+    """Return whether it matters to the rules played who has played on their own train (V2).
+
+    The Mexican-train rule is asked for every seat, at the table as it is and as it
+    would be had every owner played on their own train: it matters where an answer
+    differs (the Mexican train opens after one's own train, or everyone's), not under
+    a rule that opens by turn, from the start, or never.
+    """
+    rule = table.rules.mexican_train
+    played = _OwnersPlayed(table)
+    return any(rule.is_open(table, s) != rule.is_open(played, s) for s in range(table.players))
+
+
+def _row(
+    table: PlayerView,
+    train_id: int,
+    labels: tuple[str, ...],
+    flags: dict[int, str],
+    owners_count: bool,
+) -> _Row:
     train = table.trains[train_id]
     # P2: each tile joins at the previous open end; orient it so it reads from the engine.
     pip = table.engine.high
@@ -207,7 +254,7 @@ def _row(table: PlayerView, train_id: int, labels: tuple[str, ...], flags: dict[
         tiles=tuple(laid),
         open_end=train.open_end,
         marked=train.marked,
-        others_only=personal and train.is_started and not train.owner_played,
+        others_only=owners_count and personal and train.is_started and not train.owner_played,
         open_double=flag,
         dead_double=flag.startswith("dead"),
         new_double=train_id in table.turn_doubles,
@@ -614,9 +661,10 @@ def render_svg(
 
     Each train is a row from the engine: its owner, hand size and score, a red
     marker when it carries one (P6), its tiles as they lie (doubles across, a long
-    train wrapped onto several lines), its open end, and an orange flag on an open
-    double (D2), numbered in the order they must be covered (D3), or a grey one on a
-    dead double (D4).  The Mexican train is the last row.  Tiles show pips up to double-9
+    train wrapped onto several lines), its open end, a grey "owner yet to play" flag
+    where only others have played on it and the Mexican train waits for the owner's
+    tile (V2), and an orange flag on an open double (D2), numbered in the order they
+    must be covered (D3), or a grey one on a dead double (D4).  The Mexican train is the last row.  Tiles show pips up to double-9
     sets and numbers above, one colour per number.  The hands the reader may see are
     below, with the tiles the player to move can play raised, and a legend at the
     bottom.  Every tile drawn is a ``<g class="tile" data-tile="a-b">`` element, the
@@ -748,6 +796,10 @@ def _svg(scene: _Scene, last: tuple[int, Tile] | str | None = None) -> str:
             + "</g>"
         )
         x += 36
+        if row.others_only:  # V2: only others' tiles on it, where the Mexican train asks
+            pill, width = _pill(x, cy, "owner yet to play", _MUTED, _INK)
+            body += pill
+            x += width + 8
         if row.open_double:
             pill, width = _pill(x, cy, row.open_double, _MUTED if row.dead_double else _OPEN, _INK)
             body += pill
