@@ -95,7 +95,8 @@ def _dead_zero(rules: Rules) -> GameState:
 
 
 def _badges(browser: Browser, state: GameState, seat: int) -> dict[str, str]:
-    """The open-double badge of each train on *seat*'s page, by the train's name."""
+    """The open-double badge of each train on *seat*'s page, by the train's name; a badge
+    drawn muted (a dead double's) ends in " [muted]"."""
     table = WebTable(state.players, state.rules, seed=0)
     table._state = state  # the position to show; nobody moves
     with served(table) as server:
@@ -106,7 +107,8 @@ def _badges(browser: Browser, state: GameState, seat: int) -> dict[str, str]:
             """() => Object.fromEntries([...document.querySelectorAll('#board .train')]
                  .filter((t) => t.querySelector('.badge.double'))
                  .map((t) => [t.querySelector('.owner').textContent,
-                              t.querySelector('.badge.double').textContent.slice(2)]))"""
+                              t.querySelector('.badge.double').textContent.slice(2)
+                              + (t.querySelector('.badge.double.dead') ? ' [muted]' : '')]))"""
         )
         page.close()
     return dict(badges)
@@ -148,7 +150,7 @@ def test_d4_a_dead_double_is_called_dead_and_skipped_in_the_numbers(browser: Bro
     assert state.open_doubles == (0, MEXICAN)
     assert state.current_player == 0
     assert _badges(browser, state, 0) == {
-        "Your train": "Dead double: nothing can cover it, it binds nobody (D4)",
+        "Your train": "Dead double: nothing can cover it, it binds nobody (D4) [muted]",
         "Mexican train": "Open double (D2): cover it first",
     }
 

@@ -147,7 +147,11 @@ function openDouble(train, board) {
 function trainBadges(train, data, board) {
   const view = board.view;
   const badges = [];
-  if (view.open_doubles.includes(train)) badges.push(["double", "\u25C6", openDouble(train, board)]);
+  if (view.open_doubles.includes(train)) {
+    const words = openDouble(train, board);
+    // A dead double that binds nobody is drawn muted, as the SVG's grey flag (D4).
+    badges.push([words.startsWith("Dead") ? "double dead" : "double", "\u25C6", words]);
+  }
   if (train === BOARD_MEXICAN) badges.push(["open", null, "Everyone's, once open (P3, V2)"]);
   else if (data.marked) badges.push(["marker", "\u2691", "Marker: open to everyone (P6)"]);
   else badges.push(["closed", null, "Closed: its owner's only (P3)"]);
