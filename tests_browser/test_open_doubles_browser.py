@@ -206,3 +206,17 @@ def test_v3_a_person_waiting_hears_that_any_one_of_the_open_doubles_binds(
         "The doubles 5-5 on your train and 3-3 on the Mexican train are open: one of them"
         " must be covered first (D2, V3)."
     ), said
+
+
+def test_d1_a_double_laid_this_turn_is_said_to_be_followed(browser: Browser) -> None:
+    """D1: seat 0 has laid 5-5 and 3-3 this turn and plays again; no double is open yet."""
+    state = _start(["6-3 6-5 5-5 3-3 5-2 3-1 6-4", "0-0 1-0 1-1 2-0 2-1 2-2 4-4"], HUB, "4-1 4-0")
+    state = _run(
+        state,
+        ("6-3", MEXICAN), *DRAW_PASS, ("6-5", 0), *DRAW_PASS, ("5-5", 0), ("3-3", MEXICAN),
+    )  # fmt: skip
+    assert state.turn_doubles == (0, MEXICAN)
+    assert state.open_doubles == ()
+    expected = "Double to follow (D1): its player plays again"
+    for seat, mine in ((0, "Your train"), (1, "Seat 0's train")):
+        assert _badges(browser, state, seat) == {mine: expected, "Mexican train": expected}

@@ -152,6 +152,9 @@ function trainBadges(train, data, board) {
     // A dead double that binds nobody is drawn muted, as the SVG's grey flag (D4).
     badges.push([words.startsWith("Dead") ? "double dead" : "double", "\u25C6", words]);
   }
+  if (view.turn_doubles.includes(train)) {
+    badges.push(["double follow", "\u25C6", "Double to follow (D1): its player plays again"]);
+  }
   if (train === BOARD_MEXICAN) badges.push(["open", null, "Everyone's, once open (P3, V2)"]);
   else if (data.marked) badges.push(["marker", "\u2691", "Marker: open to everyone (P6)"]);
   else badges.push(["closed", null, "Closed: its owner's only (P3)"]);
