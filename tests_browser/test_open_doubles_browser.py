@@ -220,3 +220,12 @@ def test_d1_a_double_laid_this_turn_is_said_to_be_followed(browser: Browser) -> 
     expected = "Double to follow (D1): its player plays again"
     for seat, mine in ((0, "Your train"), (1, "Seat 0's train")):
         assert _badges(browser, state, seat) == {mine: expected, "Mexican train": expected}
+
+
+def test_v4_a_dead_double_that_binds_is_not_said_to_be_covered(browser: Browser) -> None:
+    """dead-doubles-bind (V4): nothing can cover the 0-0, so "First cover it" would be wrong."""
+    state = _dead_zero(get_variant("dead-doubles-bind"))
+    said = _said_after(browser, state, 1, "d.moves = []; d.view.current_player = 0")
+    assert said.endswith(
+        "The double 0-0 on Seat 0's train binds, and nothing can cover it (V4)."
+    ), said

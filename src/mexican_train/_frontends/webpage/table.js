@@ -299,6 +299,8 @@ function tell(before, now) {
       for (const train of now.must_cover) doublesTold.add(doubleKey(now, train));
       if (now.must_cover.length > 1) {  // any one of them (V3)
         parts.push(`First cover one of the doubles ${doublesPhrase(now.must_cover)} (D2, V3).`);
+      } else if (now.must_cover.length > 0 && now.dead_doubles.includes(now.must_cover[0])) {
+        parts.push(`The double ${lastTile(now.must_cover[0])} on ${trainPhrase(now.must_cover[0])} binds, and nothing can cover it (V4).`);
       } else if (now.must_cover.length > 0) {
         parts.push(`First cover the double ${lastTile(now.must_cover[0])} on ${trainPhrase(now.must_cover[0])} (D2).`);
       }
@@ -330,6 +332,8 @@ function tell(before, now) {
     for (const train of untold) doublesTold.add(doubleKey(now, train));
     if (untold.length > 0 && now.must_cover.length > 1) {  // any one of them (V3)
       alerts.push(`The doubles ${doublesPhrase(now.must_cover)} are open: one of them must be covered first (D2, V3).`);
+    } else if (untold.length > 0 && now.dead_doubles.includes(untold[0])) {
+      alerts.push(`The double ${lastTile(untold[0])} on ${trainPhrase(untold[0])} is left open: nothing can cover it, yet it binds (V4).`);
     } else if (untold.length > 0) {
       alerts.push(`The double ${lastTile(untold[0])} on ${trainPhrase(untold[0])} is left open: it must be covered first (D2).`);
     }
