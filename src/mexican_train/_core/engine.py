@@ -757,6 +757,36 @@ def doubles_to_cover(state: GameState | PlayerView) -> tuple[int, ...]:
     return tuple(sorted(cover.trains, key=_train_order)) if cover.only else ()
 
 
+def closing_order(state: GameState | PlayerView) -> tuple[tuple[int, ...], frozenset[int]]:
+    """Return the open doubles' trains as the open-double rule closes them, and those it binds.
+
+    The rule is asked as `doubles_to_cover` asks it, one double closed after another:
+    the first tuple holds the trains whose double it binds one at a time, in that order
+    (D3, V3); it stops at doubles the rule binds together (any one of them, V3) or
+    never.  The set holds every double the rule binds on the way: a dead double it
+    still binds (V4) is among them, one it skips (D4) is not.  The front ends number
+    the open doubles by it.
+    """
+    position = view_position(state) if isinstance(state, PlayerView) else state
+    left = position._open_doubles
+    numbers = _numbers(position, left)
+    obligation = position._round.open_doubles.obligation
+    order: list[int] = []
+    bound: set[int] = set()
+    while left:
+        cover = _cover(obligation, position, left, numbers)
+        if not cover.only:
+            break
+        bound.update(cover.trains)
+        if len(cover.trains) != 1:
+            break
+        closed = cover.trains[0]
+        order.append(closed)
+        numbers = [n for t, n in zip(left, numbers, strict=True) if t != closed]
+        left = tuple(t for t in left if t != closed)
+    return tuple(order), frozenset(bound)
+
+
 def dead_doubles(state: GameState | PlayerView) -> tuple[int, ...]:
     """Return the trains whose open double nothing can cover any more (D4): every other
     tile of its suit is on the table.  Whether such a double still binds is the

@@ -17,10 +17,9 @@ from typing import Any, Final
 
 import attrs
 
-from .._core.engine import dead_doubles, doubles_to_cover, legal_moves
+from .._core.engine import closing_order, dead_doubles, doubles_to_cover, legal_moves
 from .._core.errors import InvalidArgumentError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
-from .._core.rules import Cover, OpenDouble
 from .._core.state import GameState, Train
 from .._core.tiles import Tile
 from .._core.view import PlayerView, spectator_view, view
@@ -145,31 +144,6 @@ def _labels(names: Sequence[str] | None, players: int) -> tuple[str, ...]:
 
 
 _ONE_LINE: Final = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def closing_order(table: GameState | PlayerView) -> tuple[tuple[int, ...], frozenset[int]]:
-    """Return the open doubles' trains as the open-double rule closes them, and those it binds.
-
-    The rule is asked as the engine asks it, one double closed after another: the
-    first tuple holds the trains whose double it binds one at a time, in that order
-    (D3, V3); it stops at doubles the rule binds together (any one of them, V3) or
-    never.  The set holds every double the rule binds on the way: a dead double it
-    still binds (V4) is among them, one it skips (D4) is not.
-    """
-    dead = dead_doubles(table)
-    left = [OpenDouble(t, table.trains[t].open_end, t not in dead) for t in table.open_doubles]
-    order: list[int] = []
-    bound: set[int] = set()
-    while left:
-        cover = table.rules.open_doubles.obligation(tuple(left))
-        if not isinstance(cover, Cover) or not cover.only:
-            break
-        bound.update(cover.trains)
-        if len(cover.trains) != 1 or cover.trains[0] not in {d.train for d in left}:
-            break
-        order.append(cover.trains[0])
-        left = [double for double in left if double.train != cover.trains[0]]
-    return tuple(order), frozenset(bound)
 
 
 def _double_flags(table: PlayerView) -> dict[int, str]:

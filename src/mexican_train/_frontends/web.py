@@ -31,7 +31,14 @@ from .._bots.names import BOT_TIMER, BOTS, LEVELS, make_bot, player_name
 from .._bots.players import GreedyPlayer, PlannerPlayer, Player
 from .._bots.simulate import observers_of, observing_copies, tell_events
 from .._catalogue.variants import combine, get_variant, variant_name
-from .._core.engine import apply, dead_doubles, doubles_to_cover, legal_moves, new_game
+from .._core.engine import (
+    apply,
+    closing_order,
+    dead_doubles,
+    doubles_to_cover,
+    legal_moves,
+    new_game,
+)
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import STANDARD, EnginePlacement, Rules
@@ -40,7 +47,6 @@ from .._core.view import PlayerView, spectator_view, view
 from .._formats.events import Event, OneTileLeft, derive_events
 from .._formats.notation import format_move
 from .._formats.record import GameRecord, ReplayError, replay
-from .._formats.render import closing_order
 from .._formats.serialize import to_json
 from .app import LONG_POLL, WebServer, shareable_host
 from .http import MAX_CONNECTIONS, MAX_PER_CLIENT, RequestError, checked_hosts, refuse_gone
