@@ -58,7 +58,6 @@ from mexican_train._frontends.cli import (
     _in_player_words,
     _read_move,
     _standings,
-    _table,
     bots_from_option,
     cli,
 )
@@ -723,18 +722,33 @@ def test_play_fits_an_80_column_terminal() -> None:
         "Your hand (seat 0): 2-0 2-1 2-2 3-2 3-3 4-3 5-2 5-4 6-1 7-0 7-7 8-5 9-2 9-6 9-9"
     )
     assert lines[hand + 1] == " " * 20 + "10-1 10-2 11-2 11-8 12-2 12-3"
-    # A train goes on under its first tile, its open end and flags kept whole.
-    row = "  seat 2 (medium)  " + " ".join(["10-6 6-10"] * 7) + " 10-2 > 2 [open double]"
-    assert _table(row).splitlines() == [
-        "  seat 2 (medium)  " + " ".join(["10-6 6-10"] * 6),
-        " " * 19 + "10-6 6-10 10-2 > 2 [open double]",
-    ]
-    # A seat of a list stays whole, with its label and its figure.
-    sizes = "Hand sizes: " + ", ".join(f"seat {seat} (planner): {seat}" for seat in range(6))
-    assert _table(sizes).splitlines() == [
-        "Hand sizes: seat 0 (planner): 0, seat 1 (planner): 1, seat 2 (planner): 2,",
-        " " * 12 + "seat 3 (planner): 3, seat 4 (planner): 4, seat 5 (planner): 5",
-    ]
+
+
+ACCENTED_BOT = """
+class Accented:
+    name = "e\\u0301" * 12  # twelve letters e with an acute accent combined: 12 columns
+
+    def choose(self, view, moves):
+        return moves[0]
+"""
+
+
+def test_the_table_fits_names_by_their_columns_not_their_characters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name of letters with combined accents takes fewer columns than characters: the
+    table's rows that fit in 79 columns stay on one line, as render_text draws them."""
+    (tmp_path / "accented_bots.py").write_text(ACCENTED_BOT)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    monkeypatch.delitem(sys.modules, "accented_bots", raising=False)
+    bots = "accented_bots:Accented,accented_bots:Accented"
+    result = run("demo", "-p", "2", "-r", "short-game", "--seed", "1", "--bots", bots)
+    assert result.exit_code == 0, result.output
+    name = "e\u0301" * 12
+    sizes = [line for line in result.stdout.splitlines() if line.startswith("Hand sizes: ")]
+    assert sizes, result.stdout
+    assert re.fullmatch(rf"Hand sizes: seat 0 \({name}\): \d+, seat 1 \({name}\): \d+", sizes[0])
 
 
 def test_play_names_your_seat_you_when_the_round_ends() -> None:

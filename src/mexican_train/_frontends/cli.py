@@ -711,33 +711,6 @@ def _whole(pattern: re.Pattern[str], line: str) -> str:
 
 #: A seat and its label ("Seat 3 (planner)"), kept on one line.
 _SEAT: Final = re.compile(r"[Ss]eat \d+(?: \([^)]*\))?")
-#: What a row of the table keeps whole: an open end ("> 5"), a flag ("[open double]"),
-#: and a seat with its label and its figure ("seat 3 (planner): 12").
-_WHOLE: Final = re.compile(r"> \d+|\[[^\]]*\]|[Ss]eat \d+(?: \([^)]*\))?(?:: \d+)?")
-
-
-def _table(text: str) -> str:
-    """Return render_text's *text* fitted to `_WIDTH` columns, never cutting a tile.
-
-    A longer row goes on under its own start: a train's under its first tile, a hand's
-    or a list's after its heading ("Your hand (seat 0): ").
-    """
-    lines = []
-    for line in text.split("\n"):
-        if len(line) <= _WIDTH:
-            lines.append(line)
-            continue
-        head = re.match(r"[* ] \S.*?  +(?=\S)" if line[1:2] == " " else r"[^:]*: ", line)
-        indent = len(head[0]) if head and len(head[0]) <= _WIDTH // 2 else 4
-        filled = textwrap.fill(
-            _whole(_WHOLE, line),
-            _WIDTH,
-            subsequent_indent=" " * indent,
-            break_long_words=False,
-            break_on_hyphens=False,
-        )
-        lines.append(filled.replace("\xa0", " "))
-    return "\n".join(lines)
 
 
 # -- demo ----------------------------------------------------------------------------
@@ -799,7 +772,7 @@ def demo(
         if state.is_round_over:
             if not quiet and state.round_number == 1:
                 click.echo("")
-                click.echo(_table(render_text(state, names=names)))
+                click.echo(render_text(state, names=names, width=_WIDTH))
                 click.echo("")
             _say(f"{_round_summary(state, names)} ({moves} moves)", hang=2)
     click.echo("")
@@ -1016,7 +989,7 @@ def _human_turn(
     mine = view(state, seat)
     moves = legal_moves(mine)
     click.echo("")
-    click.echo(_table(render_text(mine, names=names)))
+    click.echo(render_text(mine, names=names, width=_WIDTH))
     click.echo("Your moves:")
     for number, move in enumerate(moves, start=1):
         click.echo(f"  {number}) {_describe(move, mine)}")
@@ -1183,7 +1156,7 @@ def _play_game(
                 # The whole table, every hand shown: the person's seat is named "(you)" here
                 # too, as in their own view and the final standings.
                 yours = [f"{name} (you)" if s == seat else name for s, name in enumerate(names)]
-                click.echo(_table(render_text(state, names=yours)))
+                click.echo(render_text(state, names=yours, width=_WIDTH))
                 _say(_round_summary(state, yours))
                 if record_file is not None:
                     _save_record(record_file, start, played)
