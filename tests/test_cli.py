@@ -1111,7 +1111,8 @@ def test_a_bot_breaking_a_rule_fails_demo_and_simulate_alike() -> None:
     simulated = run("simulate", "-p", "2", "-n", "2", "--bots", "failing_bots:Cheats,greedy")
     assert simulated.exit_code == 1
     said = demo.stderr.removeprefix("Error: ")
-    assert f"game 0, round 1: {said}" in simulated.stdout  # the report first, in the same words
+    # The report first, in the same words (wrapped to 79 columns).
+    assert _prose(f"game 0, round 1: {said}") in _prose(simulated.stdout)
     assert simulated.stderr == "Error: 2 games stopped at an illegal move (listed above)\n"
 
 
@@ -1125,7 +1126,7 @@ def test_a_bots_long_illegal_move_is_cut_alike_by_demo_and_simulate() -> None:
     assert len(said) < 250, said
     assert "...: not a move" in said
     simulated = run("simulate", "-p", "2", "-n", "1", "--bots", "failing_bots:Rambles,greedy")
-    assert f"game 0, round 1: {said}\n" in simulated.stdout
+    assert _prose(f"game 0, round 1: {said}") in _prose(simulated.stdout)
 
 
 @pytest.mark.usefixtures("failing_bots")
@@ -1136,7 +1137,7 @@ def test_a_bots_huge_whole_number_is_described_alike_by_demo_and_simulate() -> N
     )
     said = demo.stderr.removeprefix("Error: ").rstrip("\n")
     simulated = run("simulate", "-p", "2", "-n", "1", "--bots", "failing_bots:Huge,greedy")
-    assert f"game 0, round 1: {said}\n" in simulated.stdout
+    assert _prose(f"game 0, round 1: {said}") in _prose(simulated.stdout)
 
 
 @pytest.mark.usefixtures("failing_bots")

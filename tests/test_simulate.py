@@ -206,7 +206,7 @@ def test_the_report_shows_no_interval_for_one_game_and_totals_as_totals() -> Non
     counters = result.counters
     assert (
         f"in all: doubles played {counters.doubles_played}, opened {counters.doubles_opened}"
-        in lines[4]
+        in lines[5]
     )
 
 
@@ -948,3 +948,30 @@ def test_ctrl_c_while_a_batch_is_summed_keeps_the_batches_summed_whole() -> None
         simulate(BOTS, SMALL, 9, 2, _InterruptedInTheThirdBatch(), batch_size=2)
     done = raised.value.result
     assert done == attrs.evolve(simulate(BOTS, SMALL, games=4, seed=2), games=9)
+
+
+def test_the_report_fits_an_80_column_terminal() -> None:
+    """The counters and each illegal move go on under their start past 79 columns, a
+    counter kept whole with its number, even with numbers of a long simulation."""
+    result = simulate([SeatZeroCheater(), GreedyPlayer()], SMALL, games=4, seed=1)
+    counters = attrs.evolve(
+        result.counters,
+        doubles_played=1_000_000,
+        doubles_opened=500_000,
+        doubles_closed=499_999,
+        markers_placed=9_876_543,
+        draws=12_345_678,
+    )
+    report = attrs.evolve(result, counters=counters).report()
+    lines = report.splitlines()
+    assert max(len(line) for line in lines) <= 79, report
+    start = next(i for i, line in enumerate(lines) if line.startswith("in all: "))
+    assert lines[start : start + 2] == [
+        "in all: doubles played 1000000, opened 500000, closed 499999; markers 9876543;",
+        "        draws 12345678",
+    ]
+    assert (
+        lines[start + 2]
+        == "game 0, round 1: seat 0 (cheater) made an illegal move, NextRound(): E4:"
+    )
+    assert lines[start + 3].startswith("    NextRound() is legal only")

@@ -19,6 +19,7 @@ import math
 import pickle
 import statistics
 import sys
+import textwrap
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -470,22 +471,43 @@ class SimulationResult:
             lines.append(f"{name:<{width}}  {p.wins:>5}  {p.score.mean:>10.1f}  {ci:>17}")
         c = self.counters
         lines.append(
-            f"per round: {self.round_turns.mean:.1f} turns, {self.round_tiles.mean:.1f} tiles; "
-            f"in all: doubles played {c.doubles_played}, opened {c.doubles_opened}, "
-            f"closed {c.doubles_closed}; markers {c.markers_placed}; draws {c.draws}"
+            f"per round: {self.round_turns.mean:.1f} turns, {self.round_tiles.mean:.1f} tiles"
         )
+        # Each counter kept whole with its number: its spaces are no-break ones till filled.
+        counters = [
+            f"doubles played {c.doubles_played},",
+            f"opened {c.doubles_opened},",
+            f"closed {c.doubles_closed};",
+            f"markers {c.markers_placed};",
+            f"draws {c.draws}",
+        ]
+        lines.append(_fitted("in all: " + " ".join(w.replace(" ", "\xa0") for w in counters), 8))
         for illegal in self.illegal_moves:
             who = f"seat {illegal.seat} ({illegal.player})"
-            lines.append(
-                f"game {illegal.game}, round {illegal.round_number}: "
-                + illegal_move_said(who, illegal.move, illegal.reason)
-            )
+            said = illegal_move_said(who, illegal.move, illegal.reason)
+            lines.append(_fitted(f"game {illegal.game}, round {illegal.round_number}: {said}", 4))
         more = self.stopped_games - len(self.illegal_moves)
         if more > 0:
             lines.append(
                 f"and {more} more game{'s' if more > 1 else ''} stopped at an illegal move"
             )
         return "\n".join(lines)
+
+
+#: The most columns a line of `SimulationResult.report` takes: it fits a terminal of 80.
+_REPORT_WIDTH: Final = 79
+
+
+def _fitted(line: str, indent: int) -> str:
+    """Return *line* in lines of at most `_REPORT_WIDTH` columns, going on *indent* columns
+    in, broken at spaces only (a no-break space in *line* is written as a space)."""
+    return textwrap.fill(
+        line,
+        _REPORT_WIDTH,
+        subsequent_indent=" " * indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ).replace("\xa0", " ")
 
 
 #: How many illegal moves a `SimulationResult` lists: those of the first games stopped by one.
