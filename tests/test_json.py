@@ -424,6 +424,15 @@ def test_a_bad_field_raises_schema_error_naming_its_path(
     assert str(error).startswith(where)
 
 
+def test_of_several_unknown_fields_the_first_by_name_is_named() -> None:
+    """Whatever order a document's unknown fields come in, the refusal names the same one:
+    the least by name (found in one pass, however many fields there are)."""
+    for names in (["zebra", "apple", "mango"], ["mango", "zebra", "apple"]):
+        document = small_document()
+        document.update(dict.fromkeys(names, 0))
+        assert refusal(document).path == "$.apple"
+
+
 def test_schema_error_is_a_value_error_of_the_library() -> None:
     assert issubclass(SchemaError, MexicanTrainError)
     assert issubclass(SchemaError, ValueError)

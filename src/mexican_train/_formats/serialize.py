@@ -408,7 +408,7 @@ def _locate(error: BaseException, path: str) -> tuple[str, str]:
             return _locate(inner, f"{path}[{note.index!r}]")
         return _locate(without[0], path)
     if isinstance(error, ForbiddenExtraKeysError):
-        name = sorted(map(str, error.extra_fields))[0]
+        name = min(map(str, error.extra_fields))
         return _join(path, name), "unknown field"
     if isinstance(error, KeyError):
         return path, "required field missing"
