@@ -294,6 +294,33 @@ def test_a_rules_value_in_pythons_spelling_is_refused_saying_how_to_write_it(
 
 
 @pytest.mark.parametrize(
+    ("rules", "part", "reason"),
+    [
+        ("hub(open_doubles=PlannerPlayer())", "PlannerPlayer",
+         "open_doubles is an OpenDoubleRule: one of "),
+        ("hub(open_doubles=GameRecord(players=2))", "GameRecord",
+         "open_doubles is an OpenDoubleRule: one of "),
+        ("hub(mexican_train=CloseInOrder())", "CloseInOrder",
+         "mexican_train is a MexicanTrainRule: one of "),
+        ("hub(deal_table=HUB)", "HUB", "deal_table is a DealTable: one of "),
+        ("hub(first_turn=FirstTurn(chain=Deal()))", "Deal",
+         "chain is a number, true, false, none or an enum member, not Deal"),
+    ],
+)  # fmt: skip
+def test_a_rules_field_builds_only_the_rule_pieces_it_can_hold(
+    rules: str, part: str, reason: str
+) -> None:
+    """A player, a record or a whole set of rules is no rule piece: it is refused where it
+    is named, unbuilt, as the JSON readers refuse it."""
+    fields = format_state(new_game(2, HUB, seed=3)).split(" ")
+    with pytest.raises(NotationError) as caught:
+        parse_state(" ".join([rules, *fields[1:]]))
+    assert (caught.value.field, caught.value.part) == ("rules", part)
+    assert caught.value.column == rules.index(part) + 1
+    assert caught.value.reason.startswith(reason), caught.value.reason
+
+
+@pytest.mark.parametrize(
     "rules", ["hub(max_pip = 3)", "hub( max_pip=3 )", "hub(max_pip=3, hand_size=3)"]
 )
 def test_a_space_inside_the_rules_brackets_is_refused_in_the_rules_field(rules: str) -> None:

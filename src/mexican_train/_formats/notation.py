@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import re
 import typing
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 import attrs
 
@@ -19,8 +19,9 @@ from .._catalogue.variants import VARIANTS, combination_name
 from .._core.bounds import BOUNDS, MAX_DEPTH, MAX_TRAIN
 from .._core.errors import MexicanTrainError, shown
 from .._core.moves import MEXICAN, Draw, Move, NextRound, Pass, Play
-from .._core.rules import Rules
+from .._core.rules import FirstTurn, MexicanTrainRule, OpenDoubleRule, Rules
 from .._core.state import GameState, Train, owner_played_default
+from .._core.tables import DealTable
 from .._core.tiles import Tile
 from .._positions.check import Path, Problem, check_state
 from .._positions.fields import StateFields
@@ -271,6 +272,16 @@ def _format_value(value: object) -> str | None:
     return None
 
 
+#: The rule pieces a field of `Rules` holds, built or named in the notation, as the JSON
+#: readers read them; any other field holds a number, true, false, none or an enum member.
+_PIECES: Final[dict[str, type]] = {
+    "deal_table": DealTable,
+    "first_turn": FirstTurn,
+    "mexican_train": MexicanTrainRule,
+    "open_doubles": OpenDoubleRule,
+}
+
+
 class _RulesReader:
     """A recursive-descent reader for the rules field: ``name(field=value,...)``."""
 
@@ -345,7 +356,7 @@ class _RulesReader:
             if key in found:
                 self.fail(start, self.pos, f"{key!r} is given twice")
             self.expect("=")
-            found[key] = self.value()
+            found[key] = self.value(key, _PIECES.get(key) if owner == "Rules" else None)
             if self.peek() != ")":
                 if self.peek() != ",":
                     found_text = repr(self.peek()) if self.peek() else "the end"
@@ -355,7 +366,7 @@ class _RulesReader:
         self.depth -= 1
         return found
 
-    def value(self) -> object:
+    def value(self, key: str, piece: type | None) -> object:
         token, start = self.word(
             r"-?[0-9]+|[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?", "a value"
         )
@@ -377,6 +388,8 @@ class _RulesReader:
             ):
                 return known[member]
             self.fail(start, self.pos, f"{shown(token)} is not a public enum member")
+        if known is not None and attrs.has(known if isinstance(known, type) else type(known)):
+            self.check_piece(token, start, known, key, piece)
         if isinstance(known, type) and attrs.has(known):
             if self.peek() != "(":
                 self.fail(self.pos, self.pos + 1, f"write {token}() to build a {token}")
@@ -391,6 +404,27 @@ class _RulesReader:
         if token.lower() in keywords:  # Python's True, False and None
             self.fail(start, self.pos, f"write {token.lower()}, in lower case, not {token}")
         self.fail(start, self.pos, f"{shown(token)} is not a public value of mexican_train")
+
+    def check_piece(
+        self, token: str, start: int, known: object, key: str, piece: type | None
+    ) -> None:
+        """Refuse *known*, a public class or constant, unless it is a *piece* for *key*."""
+        kind = known if isinstance(known, type) else type(known)
+        if piece is not None and issubclass(kind, piece):
+            return
+        if piece is None:
+            self.fail(start, self.pos,
+                      f"{key} is a number, true, false, none or an enum member, not {token}")  # fmt: skip
+        choices = sorted(
+            name
+            for name, value in public_names().items()
+            if (isinstance(value, type) and attrs.has(value) and issubclass(value, piece))
+            or (not isinstance(value, type) and isinstance(value, piece))
+        )
+        article = "an" if piece.__name__[0] in "AEIOU" else "a"
+        self.fail(start, self.pos,
+                  f"{key} is {article} {piece.__name__}: one of {', '.join(choices)}; "
+                  f"not {token}")  # fmt: skip
 
 
 # -- positions --------------------------------------------------------------------
