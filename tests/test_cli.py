@@ -1902,16 +1902,37 @@ class Forgetful:
             return notes.read() == "open"
 
 
+class NoSuchTrain(LookupError):
+    def __init__(self, seat, table):  # pickle cannot make it again: its args are a sentence
+        super().__init__(f"no train for seat {seat}")
+
+
+class Lost:
+    open_from_turn = None
+
+    def is_open(self, table, seat):
+        raise NoSuchTrain(seat, table)
+
+
+class Exhausted:
+    open_from_turn = None
+
+    def is_open(self, table, seat):
+        return next(iter(()))
+
+
 UNREADABLE = attrs.evolve(STANDARD, mexican_train=Unreadable())
 FORGETFUL = attrs.evolve(STANDARD, mexican_train=Forgetful())
 UNDECIDED = attrs.evolve(STANDARD, open_doubles=Undecided())
+LOST = attrs.evolve(STANDARD, mexican_train=Lost())
+EXHAUSTED = attrs.evolve(STANDARD, mexican_train=Exhausted())
 """
 
 
 @pytest.fixture
 def house_rules_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An installed package, as importlib.metadata finds one, that registers four variants
-    (docs/howto/house-rules.rst, "Share it"): three whose rules raise, one that fails to load."""
+    """An installed package, as importlib.metadata finds one, that registers six variants
+    (docs/howto/house-rules.rst, "Share it"): five whose rules raise, one that fails to load."""
     (tmp_path / "house_rules_plugin.py").write_text(HOUSE_RULES_PLUGIN)
     info = tmp_path / "house_rules_plugin-1.0.dist-info"
     info.mkdir()
@@ -1923,6 +1944,8 @@ def house_rules_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         "unreadable-mexican = house_rules_plugin:UNREADABLE\n"
         "undecided-doubles = house_rules_plugin:UNDECIDED\n"
         "forgetful-mexican = house_rules_plugin:FORGETFUL\n"
+        "lost-mexican = house_rules_plugin:LOST\n"
+        "exhausted-mexican = house_rules_plugin:EXHAUSTED\n"
         "not-there = house_rules_plugin:NOT_THERE\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -1948,6 +1971,16 @@ def house_rules_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             "the Mexican train rule house_rules_plugin.Forgetful (Rules.mexican_train, V2) "
             "failed in is_open(): FileNotFoundError: [Errno 2] No such file or directory",
         ),
+        (  # an exception pickle cannot make again, which a worker cannot send back as it is
+            "lost-mexican",
+            "the Mexican train rule house_rules_plugin.Lost (Rules.mexican_train, V2) "
+            "failed in is_open(): NoSuchTrain: no train for seat ",
+        ),
+        (  # a StopIteration, which a worker sends back as a RuntimeError
+            "exhausted-mexican",
+            "the Mexican train rule house_rules_plugin.Exhausted (Rules.mexican_train, V2) "
+            "failed in is_open(): StopIteration",
+        ),
     ],
 )
 @pytest.mark.parametrize(
@@ -1963,7 +1996,7 @@ def test_a_rule_of_your_own_that_raises_is_named_in_one_line(
     assert_one_line_error(result, said)
     assert "house_rules_plugin.py, line " in result.stderr
     assert result.exit_code == 1
-    with pytest.raises((IndexError, ValueError, FileNotFoundError)):
+    with pytest.raises((IndexError, ValueError, FileNotFoundError, LookupError, RuntimeError)):
         simulate([GreedyPlayer()] * 4, get_variant(rules), games=1, seed=1)
 
 

@@ -23,6 +23,7 @@ import textwrap
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast, runtime_checkable
 
 import attrs
@@ -586,19 +587,31 @@ class _Batch:
     sent: bool  # played by an executor, which may send the games' results back by pickle
 
 
+#: What a worker process sends back instead of an exception of the games it plays: set
+#: there by a front end, around the work, to a function that gives a picklable exception
+#: (or None: the exception goes as it would).  ``simulate --workers`` says a rule of the
+#: user's own that raises in one line so, whether or not its exception pickles.
+SENT_INSTEAD: Final[ContextVar[Callable[[Exception], Exception | None] | None]] = ContextVar(
+    "SENT_INSTEAD", default=None
+)
+
+
 def _play_batch(batch: _Batch) -> list[_Game]:
     # Module level, so that every executor can pickle it by reference.
     try:
         return [_play_game(batch, number) for number in range(batch.start, batch.stop)]
-    except StopIteration as error:  # a player's (or a rule's) own
-        raise _stopped(error) from error
     except Exception as error:
-        if not batch.sent or _comes_back(error):
-            raise
-        told = _told_whole(error)
-    # Raised here, the RuntimeError has no context: a pickle that sends an exception's
+        instead = SENT_INSTEAD.get()
+        sent = instead(error) if instead is not None else None
+        if sent is None:
+            if isinstance(error, StopIteration):  # a player's (or a rule's) own
+                raise _stopped(error) from error
+            if not batch.sent or _comes_back(error):
+                raise
+            sent = RuntimeError(_told_whole(error))
+    # Raised here, the exception sent has no context: a pickle that sends an exception's
     # context too (tblib's, which Dask installs) would send the exception again.
-    raise RuntimeError(told)
+    raise sent
 
 
 def _stopped(error: StopIteration) -> RuntimeError:

@@ -35,6 +35,7 @@ from .._bots.names import BOT_TIMER, BOTS, player_name
 from .._bots.players import Player
 from .._bots.search import SearchPlayer
 from .._bots.simulate import (
+    SENT_INSTEAD,
     PlayerFailure,
     SimulationInterrupted,
     illegal_move_said,
@@ -372,6 +373,8 @@ def _rule_failure(error: Exception) -> str | None:
     package registers, is a method of the user's code called from this package: a
     frame outside it, of one of `_RULE_METHODS`, whose caller is inside.
     """
+    if isinstance(error, RuntimeError) and isinstance(error.__cause__, StopIteration):
+        error = error.__cause__  # made a RuntimeError on its way, lest it end a loop (PEP 479)
     called_from_package = False
     tb = error.__traceback__
     while tb is not None:
@@ -1346,15 +1349,21 @@ class _Workers(ProcessPoolExecutor):
 def _rule_failure_in_one_line(
     function: Callable[..., _Returned], *args: Any, **kwargs: Any
 ) -> _Returned:
-    """Return *function*'s result; a rule of the user's own that raises, a
-    `click.ClickException` that says which and how (module level: a worker unpickles it)."""
+    """Return *function*'s result; a rule of the user's own that raises is sent back as a
+    `click.ClickException` that says which and how, whether or not its own exception
+    pickles (`SENT_INSTEAD`; module level: a worker unpickles it)."""
+    told = SENT_INSTEAD.set(_rule_failure_sent)
     try:
         return function(*args, **kwargs)
-    except Exception as error:
-        failure = _rule_failure(error)
-        if failure is None:
-            raise
-        raise click.ClickException(failure) from None
+    finally:
+        SENT_INSTEAD.reset(told)
+
+
+def _rule_failure_sent(error: Exception) -> Exception | None:
+    """Return a `click.ClickException` that says in one line which rule of the user's own
+    raised *error*, and how; None if no such rule did."""
+    failure = _rule_failure(error)
+    return None if failure is None else click.ClickException(failure)
 
 
 def _stop_workers(executor: Executor) -> None:
