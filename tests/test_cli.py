@@ -20,6 +20,7 @@ import attrs
 import pytest
 from click.testing import CliRunner, Result
 
+import scenario_helpers as scenario
 from mexican_train import (
     COMPILED,
     HUB,
@@ -31,6 +32,7 @@ from mexican_train import (
     GameRecord,
     GameState,
     GreedyPlayer,
+    IllegalMoveError,
     Move,
     NextRound,
     Pass,
@@ -793,13 +795,6 @@ def test_play_enter_alone_takes_the_only_move() -> None:
          "you call 'last tile' holding exactly 2 tiles; you hold 3."),
         ("last tile: seat 0 has already called this turn",
          "you have already called 'last tile' this turn."),
-        ("D2/D3: an open double must be covered first, in order (open doubles on the "
-         "Mexican train); see legal_moves()",
-         "the open double on the Mexican train must be covered first (D2/D3)."),
-        ("D2/D3: an open double must be covered first, in order (open doubles on seat 0's "
-         "train, seat 2's train); see legal_moves()",
-         "the open doubles on your train and seat 2's train must be covered first, one at "
-         "a time (D2/D3)."),
     ],
 )  # fmt: skip
 def test_play_says_refusals_in_the_players_words(reason: str, words: str) -> None:
@@ -2182,3 +2177,36 @@ def test_play_says_a_number_out_of_the_menu_is_no_move(typed: str) -> None:
     with pytest.raises(ValueError, match=r"^There is no move [-+\d]+(\.\.\.)?: choose 1-3\.$"):
         _read_move(typed, moves, 0, HUB)
     assert _read_move("+2", moves, 0, HUB) == Pass()
+
+
+def test_play_says_the_engines_open_double_refusals_in_the_players_words() -> None:
+    """The refusals under open doubles, as the engine words them, read as one sentence with
+    the player's own train called theirs: a binding double left by an earlier turn (D2,
+    D3), any one of several under V3, and this turn's doubles covered in order (D3)."""
+    hands = ["6-3 6-5 5-5 3-3 5-2 3-1 6-4", "0-0 1-0 1-1 2-0 2-1 2-2 4-4"]
+
+    on, draw, stop = scenario.on, Draw(), Pass()
+
+    def laid(rules: Rules) -> GameState:
+        state = scenario.start(hands, rules=rules, boneyard="4-1 4-0")
+        moves = (on("6-3", MEXICAN), draw, stop, on("6-5", 0), draw, stop, on("5-5", 0))
+        return scenario.run(state, *moves, on("3-3", MEXICAN))
+
+    def said(state: GameState, move: Play) -> str:
+        assert state.current_player is not None
+        with pytest.raises(IllegalMoveError) as refused:
+            apply(state, move)
+        return _in_player_words(refused.value.reason, state.current_player)
+
+    assert said(laid(HUB), on("3-1", MEXICAN)) == (
+        "of this turn's doubles, the double on your train must be covered first (D3)."
+    )
+    left = scenario.run(laid(HUB), on("6-4", 1))
+    assert said(left, on("4-4", 1)) == (
+        "the open double on seat 0's train must be covered first (D2/D3)."
+    )
+    left = scenario.run(laid(get_variant("hub+any-double")), on("6-4", 1))
+    assert said(left, on("4-4", 1)) == (
+        "an open double must be covered first, any one of those on seat 0's train or the "
+        "Mexican train (D2/D3)."
+    )

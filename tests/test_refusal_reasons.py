@@ -154,3 +154,29 @@ def test_d4_refusal_does_not_name_a_dead_double() -> None:
     error = assert_refused(state, on("5-1", 2), "D2")
     assert "seat 0's train" not in error.reason
     assert "the open double on the Mexican train must be covered first" in error.reason
+
+
+def test_d3_refusal_within_the_turn_names_the_double_to_cover_first() -> None:
+    """D3: within the turn, the tile that follows may go on any train the player may use,
+    but onto this turn's doubles only in order: 3-1 on the Mexican train's 3-3 is refused
+    naming seat 0's 5-5, and not as if the doubles bound the player (6-4 on seat 1's
+    marked train is legal)."""
+    hands = ["6-3 6-5 5-5 3-3 5-2 3-1 6-4", "0-0 1-0 1-1 2-0 2-1 2-2 4-4"]
+    state = start(hands, rules=HUB, boneyard="4-1 4-0")
+    state = run(state, on("6-3", MEXICAN), DRAW, PASS, on("6-5", 0), DRAW, PASS)
+    state = run(state, on("5-5", 0), on("3-3", MEXICAN))
+    assert state.turn_doubles == (0, MEXICAN)
+    assert on("6-4", 1) in legal_moves(state)
+    error = assert_refused(state, on("3-1", MEXICAN), "D3")
+    assert error.reason.startswith(
+        "D3: of this turn's doubles, the double on seat 0's train must be covered first"
+    )
+    # The stronger reading of D3 (a catalogue variant): the follow-up goes only there.
+    strict = run(
+        start(hands, rules=get_variant("hub+strict-double-order"), boneyard="4-1 4-0"),
+        on("6-3", MEXICAN), DRAW, PASS, on("6-5", 0), DRAW, PASS, on("5-5", 0),
+    )  # fmt: skip
+    error = assert_refused(strict, on("6-4", 1), "D1")
+    assert error.reason.startswith(
+        "D1/D3: the tile that follows this turn's doubles goes on the double on seat 0's train"
+    )

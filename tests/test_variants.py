@@ -183,11 +183,14 @@ def test_v3_reverse_strict_order_puts_the_next_tile_on_the_latest_double() -> No
 
 
 def test_d3_strict_order_refuses_a_tile_elsewhere_and_says_why() -> None:
-    """D3's stronger reading: a non-double off the first double is refused, naming D2/D3."""
+    """D3's stronger reading: a non-double off the first double is refused, naming the
+    follow-up's rules (D1/D3) and the double it must go on."""
     strict = run(start("strict-double-order", FOLLOW), *FOLLOW_MOVES)
     with pytest.raises(IllegalMoveError) as info:
         apply(strict, on("3-0", M))
-    assert info.value.reason.startswith("D2/D3")
+    assert info.value.reason.startswith(
+        "D1/D3: the tile that follows this turn's doubles goes on the double on seat 0's train"
+    )
 
 
 # Seat 0 lays 5-5 after seat 1 has played every other tile of suit 5: a dead double (D4).

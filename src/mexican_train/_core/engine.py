@@ -1220,6 +1220,18 @@ def why_illegal(state: GameState, move: object) -> str:
             return f"D2/D3: the open double on {named} must be covered first; see legal_moves()"
         return (f"D2/D3: an open double must be covered first, any one of those on {named}; "
                 "see legal_moves()")  # fmt: skip
+    turn = state._turn_doubles
+    if turn and not bound:
+        # D3: the tile that follows this turn's doubles goes on the one the rule names
+        # first, if on any of them; or only there, under a follow-up that binds (D1).
+        follow = _cover(r.open_doubles.follow_up, state, turn, _numbers(state, turn))
+        named = " or ".join(_train_name(t) for t in sorted(follow.trains, key=_train_order))
+        which = f"the double on {named}" if len(follow.trains) == 1 else f"a double on {named}"
+        if follow.trains and follow.only:
+            return f"D1/D3: the tile that follows this turn's doubles goes on {which}; see legal_moves()"
+        if follow.trains and train_id in turn:
+            return (f"D3: of this turn's doubles, {which} must be covered first; "
+                    "see legal_moves()")  # fmt: skip
     # The open doubles forbid this play only if binding, or if the train is open to the player.
     if doubles and (bound or open_to_seat):
         lines = ", ".join(_train_name(t) for t in doubles)

@@ -887,17 +887,6 @@ def _in_player_words(reason: str, seat: int) -> str:
     # The last-tile call, a house rule without a rule id, named in the sentence.
     text = text.replace("last tile: a player calls holding", "you call 'last tile' holding")
     text = text.replace("last tile: you have already called", "you have already called 'last tile'")
-    bound = re.fullmatch(
-        r"(D2/D3: )an open double must be covered first, in order \(open doubles on (.*)\)", text
-    )
-    if bound:  # D2, D3: the doubles that bind, by their trains
-        *others, last = bound[2].split(", ")
-        text = (
-            f"{bound[1]}the open doubles on {', '.join(others)} and {last} must be covered "
-            "first, one at a time"
-            if others
-            else f"{bound[1]}the open double on {last} must be covered first"
-        )
     rule, colon, rest = text.partition(": ")
     if colon and re.fullmatch(r"[A-Z]\d+[a-z]?(/[A-Z]\d+[a-z]?)*", rule):
         text = f"{rest} ({rule})"
