@@ -34,13 +34,12 @@ __all__ = [
 ]
 
 
-def _tiles(tiles: Sequence[Tile]) -> str:
-    shown = [str(tile) for tile in tiles]
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-
-
 def _and(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _tiles(tiles: Sequence[Tile]) -> str:
+    return _and([str(tile) for tile in tiles])
 
 
 def _gained(before: GameState, after: GameState, seat: int) -> list[Tile]:
