@@ -107,7 +107,6 @@ from . import (
 )
 from ._core.errors import shown
 from ._core.moves import CALL_LAST_TILE, DRAW, NEXT_ROUND, PASS
-from ._core.rules import rules_repr
 
 if TYPE_CHECKING:
     import hypothesis
@@ -1364,7 +1363,7 @@ def play_random_game(
             error.detail,
             error.state,
             error.move,
-            context=f"at {step} of {call}; rules={rules_repr(rules)}",
+            context=f"at {step} of {call}; rules={rules!r}",
         ) from error
     return RandomGame(rules, players, seed, tuple(moves), state, tuple(lengths), bound)
 
@@ -1398,7 +1397,7 @@ def _player_counts(rules: Rules, players: Iterable[int] | None) -> tuple[int, ..
             continue
         fits.append(count)
     if not fits:
-        raise DealError(f"{rules_repr(rules)} cannot deal for any player count of its deal table")
+        raise DealError(f"{rules!r} cannot deal for any player count of its deal table")
     return tuple(fits)
 
 
@@ -1479,6 +1478,6 @@ def rules_conformance(
         play_random_game(rules, players, seed, max_rounds=max_rounds, refusals=refusals)
 
     test_rules_conformance.__doc__ = (
-        f"Random games under {rules_repr(rules)} conform (mexican_train.testing)."
+        f"Random games under {rules!r} conform (mexican_train.testing)."
     )
     return test_rules_conformance
