@@ -171,10 +171,11 @@ def test_reviews_asked_for_at_once_take_not_every_worker_thread() -> None:
                 lambda: _waiting_reviews(server) == len(asked) - REVIEWS_AT_ONCE,
                 "every review asked but those made waits its turn",
             )
-            made = 0  # every review asked is made or waits its turn: count those made
-            while table.asked.acquire(blocking=False):
-                made += 1
-            assert made == REVIEWS_AT_ONCE
+            # Every review asked but those made waits on the limiter: the ones it let go are
+            # made (each reaches review() in its own time), and no other.
+            for _ in range(REVIEWS_AT_ONCE):
+                assert table.asked.acquire(timeout=TIMEOUT), "a review let go was never made"
+            assert not table.asked.acquire(blocking=False), "more reviews made than allowed"
             for token in (table.tokens[1], other.tokens[0]):
                 assert answer(server, "/api/view", token=token, timeout=5)[0] == 200
             move = {"move": format_move(legal_moves(table.state)[0]), "version": table.version}
