@@ -30,6 +30,7 @@ from click.testing import CliRunner
 from child_processes import as_a_terminal_would, posix_only
 from mexican_train import (
     HUB,
+    MEXICAN,
     STANDARD,
     DealError,
     Draw,
@@ -51,7 +52,7 @@ from mexican_train._frontends.web import SPECTATOR, lobby_table, seed_warning, s
 from mexican_train.events import Event, derive_events
 from mexican_train.players import GreedyPlayer, PlannerPlayer, RandomPlayer
 from mexican_train.serialize import to_json, view_from_json
-from mexican_train.variants import combine
+from mexican_train.variants import combine, get_variant
 from mexican_train.web import RequestError, WebServer, WebTable, make_server
 from serving import serving
 
@@ -116,6 +117,41 @@ def test_d2_d4_a_documents_doubles_say_what_the_moves_allow(house: tuple[str, ..
                 assert not set(document["dead_doubles"]) & set(document["must_cover"])
     assert bound > 0 or "doubles-never-bind" in house
     assert dead > 0
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["standard", "hub", "train-dominoes", "mexican-after-own-train", "mexican-after-all-trains"],
+)
+def test_v2_a_documents_mexican_open_is_what_the_rule_and_the_moves_say(variant: str) -> None:
+    """V2: ``mexican_open`` says, for each seat, what the rules' Mexican-train rule answers;
+    a seat to move that is bound by no double and holds a tile fitting the Mexican train is
+    offered a play there exactly when it is open to it.  Under ``train-dominoes`` it never
+    is, under ``hub`` always; the others open it during a round."""
+    rules = attrs.evolve(get_variant(variant), max_pip=6, hand_size=7, rounds=1)
+    seen: set[bool] = set()
+    checked = 0
+    for seed in range(12):
+        table = WebTable(3, rules, bots={1: GreedyPlayer(), 2: GreedyPlayer()}, seed=seed)
+        while _step(table):
+            state = table.state
+            for seat in (0, SPECTATOR):
+                document = table.document(seat)
+                opens = document["mexican_open"]
+                assert opens == [rules.mexican_train.is_open(state, s) for s in range(3)]
+                seen.update(opens)
+            mover = state.current_player
+            if mover is None or state.open_doubles or state.turn_doubles:
+                continue
+            end = state.train(MEXICAN).open_end
+            fits = [t for t in state.hand(mover) if t.shows(end)]
+            if fits and state.has_had_first_turn(mover):
+                offered = any(m == Play(fits[0], MEXICAN) for m in legal_moves(state))
+                assert offered == table.document(SPECTATOR)["mexican_open"][mover]
+                checked += 1
+    assert checked > 0
+    expected = {"train-dominoes": {False}, "hub": {True}}.get(variant, {True, False})
+    assert seen == expected
 
 
 def test_s5_a_document_holds_the_seats_view_and_nothing_hidden() -> None:

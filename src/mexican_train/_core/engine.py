@@ -798,6 +798,20 @@ def dead_doubles(state: GameState | PlayerView) -> tuple[int, ...]:
     return tuple(train for train, number in zip(earlier, numbers, strict=True) if number < 0)
 
 
+def mexican_open(state: GameState | PlayerView) -> tuple[bool, ...]:
+    """Return, for each seat, whether the Mexican train is open to it now (V2).
+
+    As the rules' Mexican-train rule answers for the table as it is, checked as
+    `legal_moves` checks it; an open double that binds (D2) may be covered there
+    whatever this says.
+    """
+    position = view_position(state) if isinstance(state, PlayerView) else state
+    r = position._round
+    return tuple(
+        _open_trains(position, r, seat, state) >> r.players & 1 == 1 for seat in range(r.players)
+    )
+
+
 # -- applying moves -------------------------------------------------------------
 
 

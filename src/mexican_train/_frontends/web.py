@@ -37,6 +37,7 @@ from .._core.engine import (
     dead_doubles,
     doubles_to_cover,
     legal_moves,
+    mexican_open,
     new_game,
 )
 from .._core.errors import IllegalMoveError, InvalidArgumentError, MexicanTrainError
@@ -624,13 +625,15 @@ class WebTable:
         ``"must_cover"``, the trains whose double the player to move must cover before
         playing elsewhere (D2, D3), ``"dead_doubles"``, those nothing can cover any more
         (D4), and ``"cover_order"``, the trains whose double the rule closes one at a time,
-        in that order (D3, V3).  The page draws the table from
-        the view; `~mexican_train.render.render_svg` draws it as a picture.
+        in that order (D3, V3); and ``"mexican_open"``, for each seat, whether the
+        Mexican train is open to it now (V2).  The page draws the table from the view;
+        `~mexican_train.render.render_svg` draws it as a picture.
 
         >>> table = WebTable(2, bots={1: GreedyPlayer()}, seed=3)
         >>> sorted(table.document(0))  # doctest: +NORMALIZE_WHITESPACE
-        ['bots', 'connected', 'cover_order', 'dead_doubles', 'log', 'moves', 'must_cover',
-         'names', 'scores', 'seat', 'seconds_left', 'status', 'version', 'view', 'winners']
+        ['bots', 'connected', 'cover_order', 'dead_doubles', 'log', 'mexican_open', 'moves',
+         'must_cover', 'names', 'scores', 'seat', 'seconds_left', 'status', 'version', 'view',
+         'winners']
         """
         with self._changed:
             state, version, log = self._state, self._version, list(self._log)
@@ -655,6 +658,7 @@ class WebTable:
             "must_cover": list(doubles_to_cover(state)),
             "dead_doubles": list(dead_doubles(state)),
             "cover_order": list(closing_order(state)[0]),
+            "mexican_open": list(mexican_open(state)),  # as the Mexican-train rule says (V2)
         }
 
     def _seconds_left(self) -> float | None:

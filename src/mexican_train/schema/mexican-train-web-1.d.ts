@@ -97,6 +97,10 @@ export interface SeatDocument {
    */
   cover_order: number[];
   /**
+   * For each seat, whether the Mexican train is open to it now, as the rules' Mexican-train rule says (V2); an open double that binds (D2) may be covered there whatever this says.
+   */
+  mexican_open: boolean[];
+  /**
    * Whose turn it is, in words.
    */
   status: string;

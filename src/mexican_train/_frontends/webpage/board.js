@@ -143,6 +143,19 @@ function openDouble(train, board) {
   return name + ": it binds nobody under these rules (V3)";
 }
 
+// Whom the Mexican train is open to now, as the server says the rules decide (V2): the
+// reader, or for a spectator every seat.
+function mexicanBadge(board) {
+  const open = board.mexican_open;
+  if (board.seat >= 0) {  // a spectator's seat is -1
+    return open[board.seat] ? ["open", null, "Open to you (V2)"] : ["closed", null, "Not open to you (V2)"];
+  }
+  const seats = [...open.keys()].filter((seat) => open[seat]);
+  if (seats.length === 0) return ["closed", null, "Open to nobody (V2)"];
+  if (seats.length === open.length) return ["open", null, "Open to everyone (V2)"];
+  return ["open", null, "Open to " + seats.map((seat) => board.names[seat]).join(", ") + " (V2)"];
+}
+
 // What a train's state is, in words (an icon helps the eye, the words carry the meaning).
 function trainBadges(train, data, board) {
   const view = board.view;
@@ -155,7 +168,7 @@ function trainBadges(train, data, board) {
   if (view.turn_doubles.includes(train)) {
     badges.push(["double follow", "\u25C6", "Double to follow (D1): its player plays again"]);
   }
-  if (train === BOARD_MEXICAN) badges.push(["open", null, "Everyone's, once open (P3, V2)"]);
+  if (train === BOARD_MEXICAN) badges.push(mexicanBadge(board));
   else if (data.marked) badges.push(["marker", "\u2691", "Marker: open to everyone (P6)"]);
   else badges.push(["closed", null, "Closed: its owner's only (P3)"]);
   if (train !== BOARD_MEXICAN && view.current_player === train) {
