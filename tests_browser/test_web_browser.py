@@ -1075,22 +1075,35 @@ def timed() -> Iterator[WebServer]:
 
 
 def test_the_turn_timer_counts_down_on_the_page(browser: Browser, timed: WebServer) -> None:
+    """The page counts the seconds down by itself, then a bot moves for the person (the log
+    says so).  Every countdown is watched from the start: a page that loads late, with its
+    first turn's time nearly up, counts down the next turn's."""
     page = _page(browser)
-    page.goto(timed.links()[0])
-    assert _phase(page) == "my-turn"
-    timer = page.locator("#timer")
-    page.wait_for_function("document.getElementById('timer').dataset.seconds", timeout=WAIT)
-    first = int(timer.get_attribute("data-seconds") or "0")
-    assert 1 <= first <= 3
-    assert re.fullmatch(r"You have \d s to move\.", timer.text_content() or "")
-    # The page counts down by itself, then a bot moves for the person (the log says so).
-    page.wait_for_function(
-        f"Number(document.getElementById('timer').dataset.seconds) < {first}", timeout=WAIT
+    page.add_init_script(
+        "window.counted = []; new MutationObserver(() => {"
+        " const timer = document.getElementById('timer');"
+        " if (timer && timer.dataset.seconds !== undefined)"
+        "  window.counted.push([document.body.dataset.version, Number(timer.dataset.seconds),"
+        "                       timer.textContent]);"
+        "}).observe(document, {attributes: true, attributeFilter: ['data-seconds'], subtree: true})"
     )
+    page.goto(timed.links()[0])
     page.wait_for_function(
-        "document.getElementById('log').textContent.includes('Your time ran out')",
+        "document.getElementById('log').textContent.includes('Your time ran out')"
+        " && window.counted.some(([v, s]) => s >= 1 && window.counted.some(([w, t]) =>"
+        "    w === v && t < s))",
         timeout=WAIT,
     )
+    counted = page.evaluate("window.counted")
+    for _, seconds, words in counted:
+        assert 0 <= seconds <= 3
+        if seconds > 0:
+            assert re.fullmatch(r"You have \d s to move\.", words)
+    by_turn: dict[str, list[int]] = {}
+    for version, seconds, _ in counted:
+        by_turn.setdefault(version, []).append(seconds)
+    for seconds in by_turn.values():  # within a turn, the count only goes down
+        assert seconds == sorted(seconds, reverse=True), counted
 
 
 def test_a_table_without_a_turn_timer_shows_no_countdown(
