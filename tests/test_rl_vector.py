@@ -96,6 +96,33 @@ def test_batches_are_the_single_encodings_written_into_the_callers_arrays(
     assert np.array_equal(observations.encode_batch(views[-1:]), out[-1:])
 
 
+@pytest.mark.parametrize(
+    "layout",
+    ["column-major", "rows-reversed", "every-other-column"],
+)
+def test_batches_fill_a_callers_array_of_any_memory_layout(layout: str) -> None:
+    """An ``out=`` of the right shape and dtype is filled whatever its strides: a
+    column-major array, or a view whose rows cannot be flattened without a copy."""
+    views = some_views(HUB, 2, 5)
+    observations, actions = ObservationCodec(HUB, 2), ActionCodec(HUB, 2)
+
+    def make(width: int, dtype: type[np.generic]) -> np.ndarray:
+        rows = len(views)
+        if layout == "column-major":
+            return np.full((rows, width), 7, dtype=dtype, order="F")
+        if layout == "rows-reversed":
+            return np.full((rows, width), 7, dtype=dtype)[::-1]
+        return np.full((rows, 2 * width + 1), 7, dtype=dtype)[:, 1::2][:, :width]
+
+    out = make(observations.shape[0], np.float32)
+    masks = make(actions.size, np.int8)
+    assert observations.encode_batch(views, out=out) is out
+    assert actions.mask_batch(views, out=masks) is masks
+    for row, mine in enumerate(views):
+        assert np.array_equal(out[row], observations.encode(mine))
+        assert np.array_equal(masks[row], actions.mask(mine))
+
+
 def test_a_wrong_out_array_is_refused_and_left_alone() -> None:
     views = some_views(HUB, 2, 4)
     observations, actions = ObservationCodec(HUB, 2), ActionCodec(HUB, 2)

@@ -313,7 +313,13 @@ class ActionCodec:
             assert seat is not None  # _check_view refused a spectator
             flat += indices(legal_moves(mine), seat, self.players, self.size, row * self.size)
         out.fill(0)
-        out.reshape(-1)[flat] = 1
+        # A caller's *out* may have any strides; reshape would copy one that cannot be
+        # flattened in place (column-major, a view of every other column), and the
+        # ones would go to the copy.  .flat indexes any array in place, more slowly.
+        if out.flags.c_contiguous:
+            out.reshape(-1)[flat] = 1
+        else:
+            out.flat[flat] = 1
         return out
 
 
