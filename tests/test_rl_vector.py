@@ -123,6 +123,19 @@ def test_batches_fill_a_callers_array_of_any_memory_layout(layout: str) -> None:
         assert np.array_equal(masks[row], actions.mask(mine))
 
 
+@pytest.mark.parametrize("information_state", [False, True], ids=["plain", "information"])
+def test_an_empty_batch_is_an_empty_array(information_state: bool) -> None:
+    """No views give no rows, as ``mask_batch`` gives them, not numpy's reshape error."""
+    observations = ObservationCodec(HUB, 2, information_state=information_state)
+    histories: list[list[Event]] | None = [] if information_state else None
+    encoded = observations.encode_batch([], histories=histories)
+    assert encoded.shape == (0, *observations.shape)
+    assert encoded.dtype == np.float32
+    out = np.empty((0, *observations.shape), dtype=np.float32)
+    assert observations.encode_batch([], out=out, histories=histories) is out
+    assert ActionCodec(HUB, 2).mask_batch([]).shape == (0, ActionCodec(HUB, 2).size)
+
+
 def test_a_wrong_out_array_is_refused_and_left_alone() -> None:
     views = some_views(HUB, 2, 4)
     observations, actions = ObservationCodec(HUB, 2), ActionCodec(HUB, 2)

@@ -600,6 +600,8 @@ class ObservationCodec:
     def fill(self, bits: list[int], scalars: list[float], out: npt.NDArray[np.float32]) -> None:
         """Write encodings given as bits and scalars (see the batch module) into *out*."""
         lay = self._lay
+        if not bits:  # no rows: nothing to write (numpy cannot reshape the empty scalars)
+            return
         if len(bits) == 1:  # one row: built without numpy, whose calls cost more
             out[0].data[:] = memoryview(row_floats(lay, bits[0], scalars)).cast("f")
             return
