@@ -650,6 +650,12 @@ def test_single_seat_step_takes_ints_and_numpy_integers(kind: Any) -> None:
         ({"opponents": "greedy"}, "opponents is a list of Players, one per other seat"),
         ({"opponents": RandomPlayer()}, "opponents is a list of Players, one per other seat"),
         ({"opponents": [RandomPlayer(), object(), RandomPlayer()]}, "an opponent is a Player"),
+        (
+            {"opponents": [RandomPlayer(), GreedyPlayer, RandomPlayer()]},
+            re.escape(
+                "an opponent is a Player, not the class GreedyPlayer: make one, GreedyPlayer()"
+            ),
+        ),
         ({"illegal": "ignore"}, "illegal is 'terminate' or 'raise'"),
         ({"render_mode": "rgb_array"}, "render_mode is one of"),
     ],

@@ -785,6 +785,18 @@ def test_a_players_opponent_is_offered_its_views_legal_moves() -> None:
         ({"opponents": "genius"}, "an opponent is a Player or one of"),
         ({"opponents": ["random", "random"]}, "needs 1 opponent, not 2"),
         ({"opponents": 3}, "an opponent is a Player or a bot's name"),
+        (
+            {"opponents": GreedyPlayer},
+            re.escape(
+                "an opponent is a Player, not the class GreedyPlayer: make one, GreedyPlayer()"
+            ),
+        ),
+        (
+            {"players": 3, "opponents": ["random", PlannerPlayer]},
+            re.escape(
+                "an opponent is a Player, not the class PlannerPlayer: make one, PlannerPlayer()"
+            ),
+        ),
         ({"seat": 2}, "a seat is 0-1"),
     ],
 )

@@ -131,6 +131,18 @@ def _wrong_count(players: int, count: int) -> InvalidArgumentError:
     )
 
 
+def _check_player(bot: object, expected: str) -> Player:
+    # An opponent given as a Player: an object with a choose(view, moves) method.  A class
+    # has one too, but its choose would take the view for self and fail at its first turn.
+    if isinstance(bot, type):
+        raise InvalidArgumentError(
+            f"an opponent is a Player, not the class {bot.__name__}: make one, {bot.__name__}()"
+        )
+    if not callable(getattr(bot, "choose", None)):
+        raise InvalidArgumentError(f"an opponent is {expected}, not {bot!r}")
+    return cast("Player", bot)
+
+
 def _encode(lay: Layout, mine: PlayerView, seen: Seen | None) -> npt.NDArray[np.float32]:
     # The codec's encoding of a seat's view; with the information state (*seen*), its
     # block from what the seats have shown this round, followed move by move as the
@@ -530,10 +542,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         if len(opponents) != players - 1:
             raise _wrong_count(players, len(opponents))
         for bot in opponents:
-            if not callable(getattr(bot, "choose", None)):
-                raise InvalidArgumentError(
-                    f"an opponent is a Player, with a choose(view, moves) method, not {bot!r}"
-                )
+            _check_player(bot, "a Player, with a choose(view, moves) method")
         if illegal not in ("terminate", "raise"):
             raise InvalidArgumentError(f"illegal is 'terminate' or 'raise', not {illegal!r}")
         self.rules, self.players, self.seat = rules, players, seat
@@ -701,9 +710,7 @@ def _opponent(bot: object) -> Player | None:
             )
         kind = _BOTS[bot]
         return None if kind is None else kind()
-    if not callable(getattr(bot, "choose", None)):
-        raise InvalidArgumentError(f"an opponent is a Player or a bot's name, not {bot!r}")
-    return cast("Player", bot)
+    return _check_player(bot, "a Player or a bot's name")
 
 
 class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
