@@ -67,6 +67,32 @@ def test_a_missing_extra_is_named_when_its_module_is_imported(
         importlib.import_module(module_name)
 
 
+@pytest.mark.skipif("openspiel" in _UNAVAILABLE, reason="open_spiel needs Python 3.11")
+def test_the_openspiel_extra_alone_plays_the_openspiel_game() -> None:
+    """``mexican_train.openspiel`` needs what its extra installs (open_spiel and numpy),
+    not the rl extra's gymnasium and pettingzoo: a game is played and observed without them."""
+    script = (
+        "import random, sys\n"
+        "for name in ('gymnasium', 'pettingzoo'):\n"
+        "    sys.modules[name] = None  # None: 'import fails'\n"
+        "import pyspiel\n"
+        "import mexican_train.openspiel\n"
+        "game = pyspiel.load_game('python_mexican_train', {'players': 2, 'rounds': 1})\n"
+        "state, rng = game.new_initial_state(), random.Random(1)\n"
+        "while not state.is_terminal():\n"
+        "    if state.is_chance_node():\n"
+        "        state.apply_action(rng.choice(state.chance_outcomes())[0])\n"
+        "    else:\n"
+        "        seat = state.current_player()\n"
+        "        state.observation_tensor(seat), state.information_state_tensor(seat)\n"
+        "        state.apply_action(rng.choice(state.legal_actions()))\n"
+        "print(round(sum(state.returns()), 6))\n"
+    )
+    done = _fresh_python(code=script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0.0"
+
+
 def test_typescript_types_ship_beside_each_json_schema() -> None:
     """The generated ``.d.ts`` is in the package beside each schema: the library's
     documents', for the schema's current version, and the web protocol's, whose view and

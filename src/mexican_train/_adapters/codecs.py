@@ -11,11 +11,10 @@ from __future__ import annotations
 import operator
 import typing
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
 
 from .._bots.determinize import table_then
 from .._core.engine import legal_moves
@@ -35,6 +34,9 @@ from .batch import (
     view_floats,
     view_row,
 )
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
 
 __all__ = ["ENCODING_VERSION", "ActionCodec", "ObservationCodec"]
 
@@ -422,10 +424,7 @@ class ObservationCodec:
             name: slice(start, end) for (name, start), end in zip(starts.items(), ends, strict=True)
         }
         self.shape = (lay.size,)
-        low = np.zeros(self.shape, dtype=np.float32)
-        low[self.layout["seats"]][4::5] = -1.0  # scores (V7: a double-blank score may be < 0)
-        high = np.ones(self.shape, dtype=np.float32)
-        self._space = spaces.Box(low=low, high=high, dtype=np.float32)
+        self._space: spaces.Box | None = None  # made by `space`, the first time it is asked
 
     def __repr__(self) -> str:
         extra = ", information_state=True" if self.information_state else ""
@@ -444,6 +443,15 @@ class ObservationCodec:
         >>> ObservationCodec(STANDARD, 2).space.shape
         (244,)
         """
+        if self._space is None:
+            # Gymnasium is the rl extra's: the codecs themselves need numpy alone, so the
+            # OpenSpiel game (the openspiel extra) encodes without it.
+            from gymnasium import spaces
+
+            low = np.zeros(self.shape, dtype=np.float32)
+            low[self.layout["seats"]][4::5] = -1.0  # scores (V7: a double-blank may be < 0)
+            high = np.ones(self.shape, dtype=np.float32)
+            self._space = spaces.Box(low=low, high=high, dtype=np.float32)
         return self._space
 
     def encode(

@@ -30,9 +30,8 @@ from .._core.view import view
 from .._formats.notation import format_move, format_state
 from .._formats.render import render_text
 from .._positions.chance import draw_tile, next_round, reorder_boneyard
-from .batch import Layout, Seen, informed_row
+from .batch import Layout, Seen, informed_row, round_rewards
 from .codecs import ActionCodec, ObservationCodec
-from .envs import round_rewards
 
 __all__ = ["GAME_NAME", "MexicanTrainGame", "MexicanTrainState"]
 
