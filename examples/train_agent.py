@@ -30,7 +30,7 @@ except ImportError:
     sys.exit("train_agent.py needs the rl extra: pip install 'mexican-train[rl]'")
 
 from mexican_train import MexicanTrainError
-from mexican_train.rl import ActionCodec, vector_env
+from mexican_train.rl import ActionCodec, ObservationCodec, vector_env
 
 
 def action_features(codec: ActionCodec) -> np.ndarray:
@@ -75,11 +75,23 @@ class Policy:
         return np.where(mask == 1, self.logits(observation), -np.inf).argmax(axis=1)
 
 
+def round_ends(
+    codec: ObservationCodec, before: np.ndarray, after: np.ndarray, terminated: np.ndarray
+) -> np.ndarray:
+    """Per table, whether a round ended in the step from observations *before* to *after*.
+
+    The game ended, or the round in the observation's game block changed: a reward does
+    not tell, since a round whose seats' points tie rewards 0.
+    """
+    column = codec.layout["game"].start + 1  # round / rounds
+    return terminated | (after[:, column] != before[:, column])
+
+
 def round_returns(rewards: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per step and table, the reward of the round the step was in, and whether it is known.
 
-    *rewards* and *ends* are (steps, tables); a round ends at a step with a reward or
-    at the game's end.  Steps of a round not over by the last step are not known.
+    *rewards* and *ends* are (steps, tables); *ends* says where a round ended
+    (`round_ends`).  Steps of a round not over by the last step are not known.
     """
     returns = np.zeros_like(rewards)
     known = np.zeros(rewards.shape, dtype=bool)
@@ -121,7 +133,9 @@ def train(
             odds_seen.append(odds)
             observation, reward, terminated, _, _ = envs.step(actions)
             rewards.append(reward)
-            ends.append((reward != 0) | terminated)
+            ends.append(
+                round_ends(envs.observations, seen[-1], observation["observation"], terminated)
+            )
         steps += horizon * tables
         returns, known = round_returns(np.array(rewards), np.array(ends))
         x = np.concatenate(seen)[known.reshape(-1)]

@@ -1009,6 +1009,33 @@ def test_the_training_example_evaluates_on_games_it_did_not_train_on(
         assert all(not training & evaluation for evaluation in evaluations)
 
 
+def test_the_training_example_sees_a_round_end_whose_reward_is_zero() -> None:
+    """examples/train_agent.py credits each action with its round's reward (E3): a round
+    whose seats' points tie ends with a reward of 0, which is still a round's end."""
+    from pathlib import Path
+
+    from repo_scripts import load_script
+
+    root = Path(__file__).resolve().parent.parent
+    example = load_script(root / "examples" / "train_agent.py", "train_agent_example")
+    envs = vector_env(64, players=2, rules="short-game", opponents="greedy", seed=0)
+    observation, _ = envs.reset()
+    column = envs.observations.layout["game"].start + 1  # round / rounds
+    rng = np.random.default_rng(0)
+    ties = 0
+    for _ in range(2000):
+        before = observation["observation"]
+        observation, reward, terminated, _, _ = envs.step(random_actions(observation, rng))
+        after = observation["observation"]
+        ended = terminated | (after[:, column] != before[:, column])
+        ends = example.round_ends(envs.observations, before, after, terminated)
+        assert np.array_equal(ends, ended)
+        ties += int((ended & (reward == 0)).sum())
+        if ties:
+            break
+    assert ties, "no round ended in a tie: play more steps"
+
+
 #: The rates `benchmarks/rl.py` measures at scale, each with the first cell of its row in
 #: the how-to's throughput table (docs/howto/train-an-agent.rst).
 _SCALE_ROWS = {
