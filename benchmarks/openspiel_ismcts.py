@@ -15,7 +15,9 @@ once with each searcher:
   with its ``RandomRolloutEvaluator`` (one random playout to the end of the round), UCT,
   the final move the most visited, worlds from the game's ``resample_from_infostate``
   (a seeded sampler), *simulations* a decision;
-- **SearchPlayer**: ``SearchPlayer(iterations=...)``, the library's determinized search.
+- **SearchPlayer**: ``SearchPlayer(iterations=...)``, the library's determinized search,
+  not told the round's events (``observe``): like the worlds of ``resample_from_infostate``,
+  its worlds use nothing the play shows (a seat that passed held no playable tile).
 
 Both budgets are counts, so a run is reproducible; "equal time" is a choice of the two
 counts whose decisions take about the same CPU time, which the run prints: on the
