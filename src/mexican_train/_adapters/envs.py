@@ -56,8 +56,8 @@ __all__ = [
     "vector_env",
 ]
 
-#: The render modes both environments offer: "human" prints the text picture,
-#: "ansi" returns it, "svg" returns the SVG picture.
+#: The render modes every environment offers (`raw_env`, `SingleSeatEnv`, `VectorEnv`):
+#: "human" prints the text picture, "ansi" returns it, "svg" returns the SVG picture.
 RENDER_MODES: Final = ("human", "ansi", "svg")
 
 
