@@ -87,8 +87,8 @@ def _check_options(options: object) -> None:
 
 
 def _env_seed(seed: object, argument: str) -> int:
-    # A seed from 0 to 2**64 - 1, a Python int: numpy's and Gymnasium's seeding take no
-    # numpy integer, nor do the library's functions; a generator's draw is one, so the
+    # A seed from 0 to 2**64 - 1, a Python int: Gymnasium's seeding takes no numpy
+    # integer, nor do the library's functions; a generator's draw is one, so the
     # refusal says how to pass it.
     if isinstance(seed, np.integer):
         raise _numpy_seed(seed, argument)
