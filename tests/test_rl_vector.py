@@ -752,6 +752,11 @@ def test_an_action_outside_the_mask_ends_the_game_with_the_illegal_reward() -> N
     assert reward[0] == -7.0
     assert infos["illegal_action"].tolist() == [True, False]
     assert envs.games[0] is not before[0]
+    # The last observation is of the position the action was refused in; no move is left
+    # to make in the ended episode, so its mask is all zeros, as at a game's end.
+    final = infos["final_obs"][0]
+    assert np.array_equal(final["observation"], observation["observation"][0])
+    assert not final["action_mask"].any()
 
 
 def test_opponents_may_be_players_and_lists() -> None:

@@ -987,7 +987,9 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         done = np.array(steps.done, dtype=bool)
         if steps.final_tables:  # same-step autoreset: the ended games' last observations
             rows = len(steps.final_tables)
-            empty = bytearray(rows * self.actions.size)  # a game over has no legal move
+            # No move is left in an ended episode, the game over or ended by an action
+            # outside the mask: the masks are all zeros.
+            empty = bytearray(rows * self.actions.size)
             finals = self._batch(steps.final_bits, steps.final_scalars, empty, rows)
             # As Gymnasium's own vector environments give them (SyncVectorEnv's
             # same-step autoreset): an array of the ended tables' single observations,
@@ -1069,7 +1071,8 @@ def vector_env(
     is ``AutoresetMode.SAME_STEP``): the infos say how the ended games ended, as
     Gymnasium's own vector environments say it: ``infos["final_obs"][i]`` is
     table *i*'s last observation (a dict of ``"observation"`` and
-    ``"action_mask"``) where ``infos["_final_obs"][i]`` is True, None elsewhere,
+    ``"action_mask"``, the mask all zeros: no move is left in the ended episode)
+    where ``infos["_final_obs"][i]`` is True, None elsewhere,
     and ``infos["final_info"]`` is a dict of arrays: ``["scores"][i]``, the
     ended game's totals, and ``["winners"][i]`` (E5), with their masks
     ``"_scores"`` and ``"_winners"``.  An action outside the mask ends that
