@@ -757,6 +757,8 @@ def test_an_action_outside_the_mask_ends_the_game_with_the_illegal_reward() -> N
     final = infos["final_obs"][0]
     assert np.array_equal(final["observation"], observation["observation"][0])
     assert not final["action_mask"].any()
+    assert infos["final_info"]["winners"][0] == ()  # the game did not reach its end (E5)
+    assert infos["final_info"]["scores"][0] == before[0].scores
 
 
 def test_opponents_may_be_players_and_lists() -> None:

@@ -1074,7 +1074,8 @@ def vector_env(
     ``"action_mask"``, the mask all zeros: no move is left in the ended episode)
     where ``infos["_final_obs"][i]`` is True, None elsewhere,
     and ``infos["final_info"]`` is a dict of arrays: ``["scores"][i]``, the
-    ended game's totals, and ``["winners"][i]`` (E5), with their masks
+    ended game's totals, and ``["winners"][i]`` (E5; empty for a game an action
+    outside the mask ended before its end), with their masks
     ``"_scores"`` and ``"_winners"``.  An action outside the mask ends that
     table's game with *illegal_reward* (``infos["illegal_action"]``); a number
     outside the action space (below 0, or ``ActionCodec.size`` and above) raises
