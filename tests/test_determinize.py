@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from mexican_train import (
     HUB,
+    MEXICAN,
     STANDARD,
     EnginePlacement,
     GameState,
@@ -359,8 +360,13 @@ def test_determinize_refuses_a_history_of_the_wrong_kind_or_another_game() -> No
         determinize(mine, random.Random(1), history=[Pass()])  # type: ignore[list-item]
     # Seat 1 passed, then a tile the table does not show was played.
     made_up = (Passed(1), TilePlayed(2, Tile(5, 5), 2, 5), TurnStarted(3))
-    with pytest.raises(InvalidArgumentError, match="history"):
+    with pytest.raises(InvalidArgumentError, match="history") as refused:
         determinize(view(new_game(4, HUB, seed=3), 0), random.Random(1), history=made_up)
+    assert "is not the last tile of seat 2's train" in str(refused.value)
+    # The Mexican train is named as players call it, not by its id.
+    on_mexican = (Passed(1), TilePlayed(2, Tile(5, 5), MEXICAN, 5), TurnStarted(3))
+    with pytest.raises(InvalidArgumentError, match="5-5 is not the last tile of the Mexican train"):
+        determinize(view(new_game(4, HUB, seed=3), 0), random.Random(1), history=on_mexican)
 
 
 def _fitting_deals(

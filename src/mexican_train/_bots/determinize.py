@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from .._core.engine import legal_moves, round_score
 from .._core.errors import InvalidArgumentError
-from .._core.moves import MEXICAN, Play
+from .._core.moves import MEXICAN, Play, train_name
 from .._core.state import GameState, Train, public_values, state_from_fields
 from .._core.tiles import Tile, full_set, tile_index
 from .._core.view import PlayerView, view_with
@@ -492,7 +492,7 @@ def _table_then(
             if not train.tiles or train.tiles[-1] != event.tile:
                 raise InvalidArgumentError(
                     f"history does not fit the view: {event.tile} is not the last tile of "
-                    f"train {event.train}"
+                    f"{train_name(event.train)}"
                 )
             before = event.tile.other_end(train.open_end)
             trains[at] = Train(train.tiles[:-1], before, train.marked, train.owner_played)

@@ -31,6 +31,7 @@ from .moves import (
     NextRound,
     Pass,
     Play,
+    train_name,
 )
 from .rules import STANDARD, Cover, EnginePlacement, OpenDouble, OpenDoubleRule, Rules
 from .shuffle import shuffled
@@ -1210,11 +1211,11 @@ def why_illegal(state: GameState, move: object) -> str:
                 f"seat 0's to seat {r.players - 1}'s and the Mexican train")  # fmt: skip
     if first and train_id != seat:  # P4 before P2: on a first turn no other train is open
         return (f"P4: on the first turn of a round a player plays only on their own train, "
-                f"not on {_train_name(train_id)}")  # fmt: skip
+                f"not on {train_name(train_id)}")  # fmt: skip
     position = r.players if train_id == MEXICAN else train_id
     end = state._board[position][0]
     if not tile.shows(end):
-        return f"P2: {tile} does not fit {_train_name(train_id)}, whose open end is {end}"
+        return f"P2: {tile} does not fit {train_name(train_id)}, whose open end is {end}"
     if first:
         return f"P4: on the first turn of a round a player plays only on their own train ({seat})"
     earlier = state._open_doubles
@@ -1229,7 +1230,7 @@ def why_illegal(state: GameState, move: object) -> str:
     if bound and cover is not None and cover.trains and not state._turn_doubles:
         # D2: name the doubles that bind, as the rule has them: one in the order of D3
         # (V3), or several in any order; never a dead one it skips (D4).
-        named = " or ".join(_train_name(t) for t in sorted(cover.trains, key=_train_order))
+        named = " or ".join(train_name(t) for t in sorted(cover.trains, key=_train_order))
         if len(cover.trains) == 1:
             return f"D2/D3: the open double on {named} must be covered first; see legal_moves()"
         return (f"D2/D3: an open double must be covered first, any one of those on {named}; "
@@ -1239,7 +1240,7 @@ def why_illegal(state: GameState, move: object) -> str:
         # D3: the tile that follows this turn's doubles goes on the one the rule names
         # first, if on any of them; or only there, under a follow-up that binds (D1).
         follow = _cover(r.open_doubles.follow_up, state, turn, _numbers(state, turn))
-        named = " or ".join(_train_name(t) for t in sorted(follow.trains, key=_train_order))
+        named = " or ".join(train_name(t) for t in sorted(follow.trains, key=_train_order))
         which = f"the double on {named}" if len(follow.trains) == 1 else f"a double on {named}"
         if follow.trains and follow.only:
             return f"D1/D3: the tile that follows this turn's doubles goes on {which}; see legal_moves()"
@@ -1248,16 +1249,11 @@ def why_illegal(state: GameState, move: object) -> str:
                     "see legal_moves()")  # fmt: skip
     # The open doubles forbid this play only if binding, or if the train is open to the player.
     if doubles and (bound or open_to_seat):
-        lines = ", ".join(_train_name(t) for t in doubles)
+        lines = ", ".join(train_name(t) for t in doubles)
         return (f"D2/D3: an open double must be covered first, in order "
                 f"(open doubles on {lines}); see legal_moves()")  # fmt: skip
     if train_id == MEXICAN:
         if r.mexican_opens == AFTER_FIRST_TURN:
             return "V2: the Mexican train opens on each player's second turn of the round"
         return f"V2: the Mexican train is not open to seat {seat}"  # the rule says when, if ever
-    return f"P3: {_train_name(train_id)} belongs to another player and carries no marker"
-
-
-def _train_name(train_id: int) -> str:
-    # A train as players call it: "the Mexican train", "seat 2's train".
-    return "the Mexican train" if train_id == MEXICAN else f"seat {train_id}'s train"
+    return f"P3: {train_name(train_id)} belongs to another player and carries no marker"

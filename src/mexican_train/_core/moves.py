@@ -27,6 +27,11 @@ __all__ = [
 MEXICAN: Final = -1
 
 
+def train_name(train_id: int) -> str:
+    """Return a train as players call it: "the Mexican train", "seat 2's train"."""
+    return "the Mexican train" if train_id == MEXICAN else f"seat {train_id}'s train"
+
+
 class Play:
     """Place *tile* on the train with id *train* (a seat, or `MEXICAN`).
 
