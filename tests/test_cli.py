@@ -1028,6 +1028,13 @@ class Interrupted:
         raise KeyboardInterrupt  # as Ctrl-C does, in the middle of a bot's move
 
 
+class EndsItsProcess:  # as the system's out-of-memory killer would end it
+    def choose(self, view, moves):
+        import os
+
+        os._exit(9)
+
+
 class Verbose:  # a name too long for a column, with control characters
     name = "The Bot Of\\nMany Words\\x1b[31m That Goes On And On"
 
@@ -1318,6 +1325,20 @@ def test_your_own_bot_whose_observe_raises_is_named_with_its_seat(command: list[
         + ": ValueError: no history (",
     )
     assert "failing_bots.py, line " in result.output
+    assert result.exit_code == 1
+
+
+@pytest.mark.usefixtures("failing_bots")
+def test_simulate_says_in_one_line_that_a_worker_process_ended_abruptly() -> None:
+    """A worker process that ends mid-game (killed, out of memory, or ended by a bot's
+    own code) ends simulate --workers in one line that says so, with the games done."""
+    result = run("simulate", "-p", "2", "-n", "3", "--workers", "2",
+                 "--bots", "failing_bots:EndsItsProcess,greedy")  # fmt: skip
+    assert_one_line_error(
+        result,
+        "a worker process ended abruptly, after 0 of 3 games: killed (out of memory, say) "
+        "or ended by a bot's own code",
+    )
     assert result.exit_code == 1
 
 

@@ -23,6 +23,7 @@ import textwrap
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from types import FrameType, TracebackType
 from typing import Any, Final, NoReturn, TypeVar, cast
 
@@ -1293,6 +1294,11 @@ def simulate(
         if not isinstance(interrupt, SimulationInterrupted):
             raise
         interrupted, result = interrupt, interrupt.result  # Ctrl-C: report the games done
+    except BrokenProcessPool:  # its traceback says nothing of the games, nor why
+        raise click.ClickException(
+            f"a worker process ended abruptly, after {bar.pos} of {games} games: killed "
+            "(out of memory, say) or ended by a bot's own code"
+        ) from None
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)
