@@ -1342,6 +1342,54 @@ def test_simulate_says_in_one_line_that_a_worker_process_ended_abruptly() -> Non
     assert result.exit_code == 1
 
 
+#: Two bots: one that raises at seat 0 (in game 0), and one that is stuck at seat 0 (in
+#: game 1) until the file ``go-on`` is there.
+RAISES_OR_STUCK = """
+import time
+from pathlib import Path
+
+
+class RaisesAtSeat0:
+    def choose(self, view, moves):
+        if view.seat == 0:
+            raise ValueError("boom")
+        return moves[0]
+
+
+class StuckAtSeat0:
+    def choose(self, view, moves):
+        while view.seat == 0 and not Path("go-on").exists():
+            time.sleep(0.01)
+        return moves[0]
+"""
+
+
+def test_simulate_with_workers_tells_a_bots_failure_without_waiting_for_the_games_in_play(
+    tmp_path: Path,
+) -> None:
+    """A bot that raises in one worker ends simulate --workers at once, with its one line:
+    the games in play in the other workers, a bot stuck in one of them, are not waited for."""
+    (tmp_path / "raises_or_stuck.py").write_text(RAISES_OR_STUCK)
+    command = subprocess.Popen(
+        [sys.executable, "-m", "mexican_train", "simulate", "-p", "2", "-n", "2", "-j", "2",
+         "--bots", "raises_or_stuck:RaisesAtSeat0,raises_or_stuck:StuckAtSeat0"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        _, stderr = command.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        (tmp_path / "go-on").touch()  # the stuck game goes on, and the command ends
+        command.communicate()
+        raise AssertionError("simulate waited for the game stuck in a worker") from None
+    finally:
+        (tmp_path / "go-on").touch()
+    assert command.returncode == 1
+    assert stderr.startswith(
+        "Error: your bot raises_or_stuck:RaisesAtSeat0 failed in choose() at seat 0, in game 0"
+    ), stderr
+    assert "ValueError: boom" in stderr
+
+
 @pytest.mark.usefixtures("failing_bots")
 def test_your_own_bot_is_told_the_moves_only_if_it_has_an_observe_method() -> None:
     """A bot without observe is not told each move: the runners derive every move's events

@@ -1288,17 +1288,19 @@ def simulate(
                 rotate_seats=not fixed_seats, progress=bar.update,
                 names=[name for name, _ in seated],
             )  # fmt: skip
-    except KeyboardInterrupt as interrupt:
+    except BaseException as error:
+        # Ctrl-C, or a bot's failure in one worker: the games in play in the others, a
+        # bot stuck in one of them, are not waited for.
         if executor is not None:
             _stop_workers(executor)
-        if not isinstance(interrupt, SimulationInterrupted):
+        if isinstance(error, BrokenProcessPool):  # its traceback tells neither the games nor why
+            raise click.ClickException(
+                f"a worker process ended abruptly, after {bar.pos} of {games} games: killed "
+                "(out of memory, say) or ended by a bot's own code"
+            ) from None
+        if not isinstance(error, SimulationInterrupted):
             raise
-        interrupted, result = interrupt, interrupt.result  # Ctrl-C: report the games done
-    except BrokenProcessPool:  # its traceback says nothing of the games, nor why
-        raise click.ClickException(
-            f"a worker process ended abruptly, after {bar.pos} of {games} games: killed "
-            "(out of memory, say) or ended by a bot's own code"
-        ) from None
+        interrupted, result = error, error.result  # Ctrl-C: report the games done
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)
@@ -1362,7 +1364,7 @@ def _rule_failure_sent(error: Exception) -> Exception | None:
 
 
 def _stop_workers(executor: Executor) -> None:
-    """Stop *executor*'s worker processes now, games and all, for Ctrl-C.
+    """Stop *executor*'s worker processes now, games and all, for Ctrl-C or a failure.
 
     A pool's shutdown waits for the games its workers play, and a bot that never
     returns would hold it for ever; the workers are this command's only child
