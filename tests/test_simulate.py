@@ -871,6 +871,30 @@ def test_ctrl_c_cancels_the_batches_an_executor_has_not_begun() -> None:
     assert all(future.cancelled() for future in waiting)
 
 
+def _broken_progress(games: int) -> None:
+    raise ValueError("the progress bar is closed")
+
+
+class _ShutDownOnRead(_OnRead):
+    """`_OnRead`, that notes at its shutdown (the end of its ``with`` block) the futures
+    a pool's shutdown would wait for: those neither done nor cancelled."""
+
+    waited_for: list[Future[Any]] | None = None
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.waited_for = [future for future in self.futures if not future.done()]
+
+
+def test_an_exception_from_progress_cancels_the_batches_an_executor_has_not_begun() -> None:
+    """It goes on as it is, and the pool's shutdown at the end of its ``with`` block, while
+    the exception (and with it the simulation) is held, has no batch to wait for."""
+    executor = _ShutDownOnRead()
+    with pytest.raises(ValueError, match="the progress bar is closed"), executor:
+        simulate(BOTS, SMALL, 60, 1, executor, batch_size=1, progress=_broken_progress)
+    assert len(executor.futures) > 1
+    assert executor.waited_for == []
+
+
 class _Stubborn:
     """Passes though it must play (P7): every game it plays stops at once."""
 

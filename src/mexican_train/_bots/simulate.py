@@ -1043,7 +1043,8 @@ def simulate(
             the games, rounded down, at least 1 and at most 50 (so one game a task
             below 80 games, 40 to 60 tasks up to 2,000 games, and tasks of 50 games
             beyond).
-        progress: called with the number of games just finished, as they finish.
+        progress: called with the number of games just finished, as they finish; its
+            exception goes on, and the batches *executor* has not begun are cancelled.
         names: the players' names in the result, one per player, in the same order;
             None names each by `player_name`.  ``mexican-train simulate`` names a bot
             chosen as a level by the level (``hard``, not ``search``).
@@ -1131,16 +1132,16 @@ def simulate(
             totals = summing
             if progress is not None:
                 progress(len(batch))
-    except KeyboardInterrupt as interrupt:
+    except BaseException as error:  # Ctrl-C, or progress's own exception
         close = getattr(results, "close", None)
         if close is not None:  # the batches an executor has not begun are not played
             close()
-        if isinstance(interrupt, SimulationInterrupted):  # a simulation a player runs
-            raise
+        if not isinstance(error, KeyboardInterrupt) or isinstance(error, SimulationInterrupted):
+            raise  # progress's own, or that of a simulation a player runs, interrupted
         # Ctrl-C: the games summed so far are a result, kept; the batch in play is not.
         raise SimulationInterrupted(
             totals.result(named, rules, games, seed, rotate_seats)
-        ) from interrupt
+        ) from error
     return totals.result(named, rules, games, seed, rotate_seats)
 
 
