@@ -668,8 +668,17 @@ def test_a_result_of_rules_json_cannot_name_reads_back_with_them_given() -> None
         (lambda data: data["rules"].update(max_pip="six"), "$.rules.max_pip"),
         (lambda data: data["player_stats"].pop(), "$.player_stats"),
         (lambda data: data["player_stats"][0].update(name="me"), "$.player_stats"),
-        (lambda data: data.update(games=0), "$.completed_games"),
+        (lambda data: data.update(games=0), "$.games"),
+        (lambda data: data.update(seed=2**64), "$.seed"),
+        (lambda data: data.update(completed_games=-1), "$.completed_games"),
+        (lambda data: data.update(completed_games=2), "$.completed_games"),
         (lambda data: data["player_stats"][1].update(illegal_moves=1), "$.completed_games"),
+        (
+            lambda data: data["player_stats"][1].update(illegal_moves=-1),
+            "$.player_stats[1].illegal_moves",
+        ),
+        (lambda data: data["player_stats"][0].update(wins=2), "$.player_stats[0]"),
+        (lambda data: data["player_stats"][0].update(shared_wins=2), "$.player_stats[0]"),
     ],
 )
 def test_a_saved_result_that_is_wrong_is_refused_where_it_is_wrong(

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, cast, runtime_c
 import attrs
 
 from .._catalogue.variants import variant_name
-from .._core.bounds import check_bound
+from .._core.bounds import BOUNDS, check_bound
 from .._core.engine import apply, legal_moves, new_game
 from .._core.errors import IllegalMoveError, InvalidArgumentError, shown
 from .._core.moves import DRAW, NEXT_ROUND, PASS, Move, Play
@@ -439,6 +439,7 @@ class SimulationResult:
                 "$.player_stats",
                 f"the stats are of {shown(names)}, not the players, {shown(result.players)}",
             )
+        _check_counts(result)
         if result.completed_games + result.stopped_games > result.games:
             raise SchemaError(
                 "$.completed_games",
@@ -493,6 +494,29 @@ class SimulationResult:
                 f"and {more} more game{'s' if more > 1 else ''} stopped at an illegal move"
             )
         return "\n".join(lines)
+
+
+def _check_counts(result: SimulationResult) -> None:
+    """Refuse a result read back whose settings `simulate` refuses, or whose counts no
+    simulation gives (below 0, more wins than games finished), with a `SchemaError`."""
+    for name in ("games", "seed"):
+        value = getattr(result, name)
+        if value not in BOUNDS[name]:
+            raise SchemaError(f"$.{name}", BOUNDS[name].refusal(value))
+    if result.completed_games < 0:
+        raise SchemaError("$.completed_games", f"a count is from 0, not {result.completed_games}")
+    for index, stats in enumerate(result.player_stats):
+        if not 0 <= stats.shared_wins <= stats.wins <= result.completed_games:
+            raise SchemaError(
+                f"$.player_stats[{index}]",
+                f"{stats.wins} wins, {stats.shared_wins} of them shared, in "
+                f"{result.completed_games} games finished",
+            )
+        if stats.illegal_moves < 0:
+            raise SchemaError(
+                f"$.player_stats[{index}].illegal_moves",
+                f"a count is from 0, not {stats.illegal_moves}",
+            )
 
 
 #: The most columns a line of `SimulationResult.report` takes: it fits a terminal of 80.
