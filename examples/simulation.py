@@ -30,9 +30,10 @@ class DaskMap:
     """Play `simulate`'s batches with Dask's own scheduler, ``"processes"`` or ``"threads"``.
 
     For Dask without ``distributed``: ``map`` computes a bag of the batches, one
-    partition each, and gives their results in order, as `simulate`'s *executor* must
-    (`mexican_train.simulation.SupportsMap`).  It returns once every batch is played,
-    so `simulate`'s progress comes all at once at the end.
+    partition each, and gives a result for each batch, as `simulate`'s *executor* must
+    (`mexican_train.simulation.SupportsMap`), in order (any order gives the same
+    result).  It returns once every batch it is given is played, so `simulate`'s
+    progress comes all at once, a window of 4,096 batches at a time.
     """
 
     def __init__(self, scheduler: str = "processes") -> None:
