@@ -964,8 +964,8 @@ _WINDOW: Final = 4096
 
 
 def _mapped(executor: SupportsMap, batches: Iterator[_Batch]) -> Iterator[list[_Game]]:
-    """Return *executor*'s results of *batches*, in order, with `_WINDOW` to 2 `_WINDOW`
-    batches sent at a time.
+    """Return *executor*'s results of *batches*, in order, with at most 2 `_WINDOW`
+    batches sent and not read at a time.
 
     A `concurrent.futures.Executor` (Dask's among them) is given each batch as one
     returns, and the batches not yet played are cancelled when the results are closed
@@ -1056,7 +1056,7 @@ def simulate(
         rules: the rules to play by.
         games: how many games, at least 1.
         seed: the seed every game's seed comes from.
-        executor: run batches of games on it, 4,096 to 8,192 batches at a time (its
+        executor: run batches of games on it, at most 8,192 batches at a time (its
             ``submit`` for a `concurrent.futures.Executor`, else its ``map``): any object
             (`SupportsMap`) whose ``map(function, items)`` gives ``function(item)`` for each item,
             e.g. a `concurrent.futures.ProcessPoolExecutor`, a Dask cluster's
