@@ -1028,6 +1028,24 @@ class Interrupted:
         raise KeyboardInterrupt  # as Ctrl-C does, in the middle of a bot's move
 
 
+class Locked:  # no copy of it can be made: a lock does not copy
+    def __init__(self):
+        import threading
+
+        self.lock = threading.Lock()
+
+    def choose(self, view, moves):
+        return moves[0]
+
+
+class Unpicklable:  # copies, but does not pickle: its function is a local one
+    def __init__(self):
+        self.first = lambda moves: moves[0]
+
+    def choose(self, view, moves):
+        return self.first(moves)
+
+
 class EndsItsProcess:  # as the system's out-of-memory killer would end it
     def choose(self, view, moves):
         import os
@@ -1326,6 +1344,28 @@ def test_your_own_bot_whose_observe_raises_is_named_with_its_seat(command: list[
     )
     assert "failing_bots.py, line " in result.output
     assert result.exit_code == 1
+
+
+@pytest.mark.usefixtures("failing_bots")
+@pytest.mark.parametrize(
+    ("bot", "workers", "said"),
+    [
+        ("Locked", "1", "every game plays a copy of each player (copy.deepcopy), and player 0 "
+         "('Locked') cannot be copied: TypeError: cannot pickle '_thread.lock' object"),
+        ("Unpicklable", "2", "the worker processes are sent the players with pickle, and "
+         "player 0 ('Unpicklable') does not pickle: "),
+    ],
+)  # fmt: skip
+def test_simulate_refuses_a_bot_it_cannot_copy_or_send_in_one_line(
+    bot: str, workers: str, said: str
+) -> None:
+    result = run("simulate", "-p", "2", "-n", "2", "-j", workers,
+                 "--bots", f"failing_bots:{bot},greedy")  # fmt: skip
+    assert_one_line_error(result, f"--bots: {said}")
+    assert result.exit_code == 2
+    if workers != "1":
+        assert result.stderr.rstrip().endswith("or play in this process, --workers 1 (see "
+                                               "'mexican-train simulate --help')")  # fmt: skip
 
 
 @pytest.mark.usefixtures("failing_bots")

@@ -1139,7 +1139,7 @@ def simulate(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress is a function of the games just finished, not {progress!r}")
     named = _names(players, names)
-    _check_copies(players, named, _pickles(executor))
+    check_copies(players, named, _pickles(executor))
     sent = executor is not None
     batches = _batches(players, named, rules, games, seed, rotate_seats, batch_size, sent)
     # Here lazily, a batch made when it is played; on an executor a window at a time.
@@ -1225,12 +1225,21 @@ def _pickles(executor: object) -> bool:
     )
 
 
-def _check_copies(players: tuple[Any, ...], names: tuple[str, ...], pickles: bool) -> None:
+def check_copies(
+    players: tuple[Any, ...],
+    names: tuple[str, ...],
+    pickles: bool,
+    *,
+    sent_by: str = "the executor sends the players to other processes",
+    instead: str = "play in this process (executor=None)",
+) -> None:
     """Refuse, naming it, a player no game can have a copy of, or that cannot be pickled.
 
     Every game plays a copy of each player (``copy.deepcopy``), made in the process that
     plays the game; with *pickles*, the players are first pickled to reach it.  Tried
-    here, a failure names the player before any game is played, not in a worker.
+    here, a failure names the player before any game is played, not in a worker.  A
+    player that does not pickle is refused with who sends it (*sent_by*) and what to do
+    *instead*, which a front end words as its options.
     """
     for index, (player, name) in enumerate(zip(players, names, strict=True)):
         try:
@@ -1246,9 +1255,9 @@ def _check_copies(players: tuple[Any, ...], names: tuple[str, ...], pickles: boo
             pickle.dumps(player)
         except Exception as error:
             raise TypeError(
-                "the executor sends the players to other processes with pickle, and player "
-                f"{index} ({name!r}) does not pickle: {type(error).__name__}: {error}; define "
-                "its class at a module's top level, or play in this process (executor=None)"
+                f"{sent_by} with pickle, and player {index} ({name!r}) does not pickle: "
+                f"{type(error).__name__}: {error}; define its class at a module's top level, "
+                f"or {instead}"
             ) from error
 
 

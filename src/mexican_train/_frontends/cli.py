@@ -39,6 +39,7 @@ from .._bots.simulate import (
     SENT_INSTEAD,
     PlayerFailure,
     SimulationInterrupted,
+    check_copies,
     illegal_move_said,
     observers_of,
     tell,
@@ -1271,6 +1272,14 @@ def simulate(
     chosen = rules_from_options(rules, house)
     _check_game(players, chosen)
     seated = named_bots_from_option(bots, players)
+    try:  # as simulate does, but in the words of the options
+        check_copies(
+            tuple(bot for _, bot in seated), tuple(name for name, _ in seated), workers > 1,
+            sent_by="the worker processes are sent the players",
+            instead="play in this process, --workers 1",
+        )  # fmt: skip
+    except TypeError as error:
+        raise click.UsageError(f"--bots: {error}") from None
     executor: Executor | None = None
     if workers > 1:  # Ctrl-C is this process's to answer (_stop_workers)
         executor = _Workers(workers, initializer=signal.signal, initargs=_NO_SIGINT)
