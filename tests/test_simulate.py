@@ -210,6 +210,22 @@ def test_the_report_shows_no_interval_for_one_game_and_totals_as_totals() -> Non
     )
 
 
+def test_e5_the_report_says_which_wins_were_shared_in_a_tie() -> None:
+    """E5: every winner of a tied game counts the win, so the wins may add up to more than
+    the games; the report says how many of each player's were shared, and only then."""
+    rules = attrs.evolve(STANDARD, max_pip=3, hand_size=3, tie_break=False)
+    result = simulate([GreedyPlayer(), GreedyPlayer()], rules, games=20, seed=1)
+    shared = [p.shared_wins for p in result.player_stats]
+    assert shared == [1, 1]
+    assert sum(p.wins for p in result.player_stats) == 21
+    assert "wins shared in a tie for the lowest total (E5): 1. greedy 1, 2. greedy 1" in (
+        result.report().splitlines()
+    )
+    untied = simulate([GreedyPlayer(), GreedyPlayer()], rules, games=20, seed=0)
+    assert not any(p.shared_wins for p in untied.player_stats)
+    assert "shared" not in untied.report()
+
+
 def test_progress_is_reported_for_every_game() -> None:
     done: list[int] = []
     simulate(BOTS, SMALL, games=5, seed=1, progress=done.append)

@@ -471,6 +471,15 @@ class SimulationResult:
         for name, p in zip(names, self.player_stats, strict=True):
             ci = f"{max(p.score.low, floor):.1f} - {p.score.high:.1f}" if p.score.count > 1 else "-"
             lines.append(f"{name:<{width}}  {p.wins:>5}  {p.score.mean:>10.1f}  {ci:>17}")
+        shared = [
+            f"{name}\xa0{p.shared_wins}"
+            for name, p in zip(names, self.player_stats, strict=True)
+            if p.shared_wins
+        ]
+        if shared:  # E5: every winner of a tied game counts it, so wins may add up to more
+            lines.append(
+                _fitted(f"wins shared in a tie for the lowest total (E5): {', '.join(shared)}", 4)
+            )
         c = self.counters
         lines.append(
             f"per round: {self.round_turns.mean:.1f} turns, {self.round_tiles.mean:.1f} tiles"
