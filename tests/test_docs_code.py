@@ -9,7 +9,10 @@ code instead.
 
 from __future__ import annotations
 
+import codeop
+import doctest
 import re
+import warnings
 from pathlib import Path
 
 import pytest
@@ -91,3 +94,57 @@ def test_the_readme_python_examples_are_doctests() -> None:
     assert blocks, "the README has no Python example"
     for block in blocks:
         assert block.lstrip().startswith(">>>"), f"README example is not a doctest:\n{block}"
+
+
+def _statements_left_open(text: str) -> list[int]:
+    """Return the line (from 1) of each doctest that Python's prompt would leave waiting.
+
+    The tutorial asks the reader to type the lines after ``>>>`` and ``...`` into Python.
+    There, a compound statement (``for``, ``def``, ``try``...) ends only at an empty line:
+    without a bare ``...`` line after it, the next ``>>>`` line typed joins the block and
+    is a syntax error, and output shown under it never comes.  Each example's lines are
+    fed to `codeop` as the interactive prompt feeds them.
+    """
+    lines = text.split("\n")
+    waiting = []
+    for example in doctest.DocTestParser().get_examples(text):
+        prompt = " " * example.indent
+        typed = [lines[example.lineno][example.indent + 4 :]]
+        for line in lines[example.lineno + 1 :]:
+            if not line.startswith(prompt + "..."):
+                break
+            typed.append(line[example.indent + 4 :])
+        buffer: list[str] = []
+        for line in typed:
+            buffer.append(line)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # an invalid escape in a string is not ours
+                if codeop.compile_command("\n".join(buffer), "<input>", "single") is not None:
+                    buffer = []
+        if buffer:
+            waiting.append(example.lineno + 1)
+    return waiting
+
+
+@pytest.mark.parametrize(
+    "page",
+    [ROOT / "README.md", *PAGES],
+    ids=["README.md", *(str(p.relative_to(DOCS)) for p in PAGES)],
+)
+def test_examples_can_be_typed_into_python(page: Path) -> None:
+    """Every doctest, typed line by line at Python's prompt, runs as the page shows."""
+    waiting = _statements_left_open(page.read_text(encoding="utf-8"))
+    assert not waiting, (
+        f"{page.name}: the statement at line(s) {waiting} needs a bare '...' line after "
+        "it, the empty line that ends a block at Python's prompt"
+    )
+
+
+def test_an_example_left_open_is_found() -> None:
+    """The check above finds a loop followed at once by the next prompt, and not a closed one."""
+    open_loop = ">>> for i in range(2):\n...     print(i)\n0\n1\n>>> i\n1\n"
+    closed_loop = ">>> for i in range(2):\n...     print(i)\n...\n0\n1\n"
+    call = ">>> print(\n...     1)\n1\n"
+    assert _statements_left_open(open_loop) == [1]
+    assert _statements_left_open(closed_loop) == []
+    assert _statements_left_open(call) == []
