@@ -99,6 +99,7 @@ the setting:
 ...     combine("standard", "dead-doubles-bind", "doubles-never-bind")
 ... except RulesError as error:
 ...     print(error)
+...
 'dead-doubles-bind' and 'doubles-never-bind' conflict: 'dead-doubles-bind' sets Rules.open_doubles.release_dead (to False), but under 'doubles-never-bind' Rules.open_doubles is NeverBind(), which has no such setting
 
 Rulebook A's two literal readings combine with every other house rule.
@@ -117,6 +118,7 @@ a tile on the player's own train, so the Mexican train stays closed to them.
 ...     attrs.evolve(short, max_pip=9)
 ... except RulesError as error:
 ...     print(error)
+...
 Rules.highest_engine=12 needs the 12-12, but a double-9 set has no 12-12 (S2)
 
 """
