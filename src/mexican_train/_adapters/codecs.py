@@ -36,7 +36,7 @@ from .batch import (
 )
 
 if TYPE_CHECKING:
-    from gymnasium import spaces
+    import gymnasium.spaces
 
 __all__ = ["ENCODING_VERSION", "ActionCodec", "ObservationCodec"]
 
@@ -424,7 +424,9 @@ class ObservationCodec:
             name: slice(start, end) for (name, start), end in zip(starts.items(), ends, strict=True)
         }
         self.shape = (lay.size,)
-        self._space: spaces.Box | None = None  # made by `space`, the first time it is asked
+        self._space: gymnasium.spaces.Box | None = (
+            None  # made by `space`, the first time it is asked
+        )
 
     def __repr__(self) -> str:
         extra = ", information_state=True" if self.information_state else ""
@@ -436,7 +438,7 @@ class ObservationCodec:
         return ENCODING_VERSION
 
     @property
-    def space(self) -> spaces.Box:
+    def space(self) -> gymnasium.spaces.Box:
         """The Gymnasium space of the encodings, a ``Box`` of float32 values.
 
         >>> from mexican_train import STANDARD
