@@ -191,6 +191,28 @@ def test_svg_flags_markers_and_the_open_double() -> None:
     assert "open double" in set(root.itertext())
 
 
+@pytest.mark.parametrize(
+    ("variant", "viewer", "table"),
+    [
+        ("train-dominoes", "not open to you", "open to nobody"),
+        ("hub", "open to you", "open to all players"),
+        ("mexican-after-own-train", "open to you", "open to Ann"),
+    ],
+)
+def test_v2_the_svg_says_whom_the_mexican_train_is_open_to(
+    variant: str, viewer: str, table: str
+) -> None:
+    """V2: the Mexican train's label says whether it is open to the viewer now, and for the
+    whole table (a state drawn without a seat) to whom, as the Mexican-train rule says."""
+    state = new_game(2, attrs.evolve(get_variant(variant), max_pip=6, hand_size=7), seed=4)
+    while state.current_player == 0:  # seat 0 plays its first turn, on its own train
+        moves = legal_moves(state)
+        state = apply(state, next((m for m in moves if isinstance(m, Play)), moves[0]))
+    assert state.train(0).owner_played
+    assert viewer in ET.fromstring(render_svg(view(state, 0))).itertext()
+    assert table in ET.fromstring(render_svg(state, names=["Ann", "Bo"])).itertext()
+
+
 def test_tiles_show_pips_up_to_double_nine_and_numbers_above() -> None:
     """Pips on double-6 and double-9 sets; numbers on double-12 and larger."""
     for max_pip, numbers in ((6, False), (9, False), (12, True), (15, True)):

@@ -17,7 +17,13 @@ from typing import Any, Final
 
 import attrs
 
-from .._core.engine import closing_order, dead_doubles, doubles_to_cover, legal_moves
+from .._core.engine import (
+    closing_order,
+    dead_doubles,
+    doubles_to_cover,
+    legal_moves,
+    mexican_open,
+)
 from .._core.errors import InvalidArgumentError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.state import GameState, Train
@@ -49,6 +55,7 @@ class _Row:
     score: int | None
     to_play: bool
     is_viewer: bool
+    open_to: str  # the Mexican train's: whom it is open to now (V2); "" for a personal train
 
 
 @attrs.frozen
@@ -119,8 +126,10 @@ def _scene(
     )
     flags = _double_flags(table)
     owners = _owners_count(table)
+    open_to = _open_to(table, labels)
     rows = tuple(
-        _row(table, train_id, labels, flags, owners) for train_id in (*range(players), MEXICAN)
+        _row(table, train_id, labels, flags, owners, open_to)
+        for train_id in (*range(players), MEXICAN)
     )
     title = f"Round {table.round_number} of {table.rounds}, engine {table.engine}"
     return _Scene(table, labels, rows, hands, title, _status(table, labels), table.seat, omniscient)
@@ -202,12 +211,28 @@ def _owners_count(table: PlayerView) -> bool:
     return any(rule.is_open(table, s) != rule.is_open(played, s) for s in range(table.players))
 
 
+def _open_to(table: PlayerView, labels: tuple[str, ...]) -> str:
+    """Return whom the Mexican train is open to now, as the Mexican-train rule says (V2):
+    the viewer, or for the table as a whole every seat."""
+    opens = mexican_open(table)
+    if table.seat is not None:
+        return "open to you" if opens[table.seat] else "not open to you"
+    if all(opens):
+        return "open to all players"
+    if not any(opens):
+        return "open to nobody"
+    return "open to " + ", ".join(
+        label for label, is_open in zip(labels, opens, strict=True) if is_open
+    )
+
+
 def _row(
     table: PlayerView,
     train_id: int,
     labels: tuple[str, ...],
     flags: dict[int, str],
     owners_count: bool,
+    open_to: str,
 ) -> _Row:
     train = table.trains[train_id]
     # P2: each tile joins at the previous open end; orient it so it reads from the engine.
@@ -236,6 +261,7 @@ def _row(
         score=table.scores[train_id] if personal else None,
         to_play=personal and table.current_player == train_id,
         is_viewer=personal and table.seat == train_id,
+        open_to="" if personal else open_to,
     )
 
 
@@ -967,7 +993,7 @@ def _label(row: _Row, x: float, mid: float) -> list[str]:
         )
     )
     detail = (
-        "shared by all players"
+        _fitted(row.open_to, _LABEL_W - 20, 12)
         if row.hand_size is None  # the Mexican train: nobody's hand
         else f"{_tiles(row.hand_size)} \u00b7 {row.score} pts"
     )
