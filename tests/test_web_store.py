@@ -51,6 +51,7 @@ from serving import serving
 from web_documents import answer
 
 SHORT = attrs.evolve(STANDARD, max_pip=6, rounds=2)
+_QUICK = _TableOptions(bot_delay=0, takeover=None, turn_timer=None)  # serve's, --bot-delay 0
 TIMEOUT = 20  # seconds: a hung server fails the test instead of blocking it
 
 
@@ -546,12 +547,12 @@ def _lobby_without_threads(store: TableStore) -> tuple[WebTable, WebServer, list
     each a `_NoThread`, and the list of the tables the lobby makes."""
     made: list[WebTable] = []
 
-    def no_thread(request: object, name: str, bot_delay: float) -> WebTable:
-        made.append(_NoThread(2, SHORT, bots={1: "easy"}, bot_delay=bot_delay, name=name))
+    def no_thread(request: object, name: str) -> WebTable:
+        made.append(_NoThread(2, SHORT, bots={1: "easy"}, bot_delay=0, name=name))
         return made[-1]
 
     own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
-    lobby = _kept_lobby(store, 0, 3600.0, no_thread)
+    lobby = _kept_lobby(store, no_thread, 3600.0)
     return own, WebServer(("127.0.0.1", 0), own, log=None, lobby=lobby), made
 
 
@@ -600,7 +601,7 @@ def test_a_lobby_table_kept_but_never_answered_expires_as_the_server_starts(
     db = tmp_path / "tables.sqlite3"
     store = TableStore(db)
     asked = {"rules": "standard", "players": 2, "people": 2, "level": "easy"}
-    made = _kept_lobby(store, 0, 3600.0)(asked, "t1")  # kept; killed before the answer
+    made = _kept_lobby(store, _QUICK.lobby(), 3600.0)(asked, "t1")  # kept; killed before the answer
     store.close()
     process, lines = _start("--db", str(db))
     try:
@@ -670,6 +671,31 @@ def test_a_lobby_table_answered_just_before_kill_9_comes_back(tmp_path: Path) ->
         _stop(process)
 
 
+@posix_only
+@pytest.mark.parametrize("kept", [True, False], ids=["db", "no-db"])
+def test_the_lobbys_tables_have_serves_turn_timer_before_and_after_a_restart(
+    tmp_path: Path, kept: bool
+) -> None:
+    """serve's table options (--turn-timer here) are the lobby's tables' too, as it makes
+    them and as a restart serves them again: a table does not change its rules of play
+    because its server restarted."""
+    database = ("--db", str(tmp_path / "tables.sqlite3")) if kept else ("--no-db",)
+    process, lines = _start(*database, "--turn-timer", "30")
+    try:
+        base = _base(lines)
+        token = _make_table(base)["seats"]["0"].removeprefix("/#token=")
+        assert _call(base, token)["seconds_left"] is not None
+    finally:
+        _stop(process)
+    if not kept:
+        return
+    process, lines = _start(*database, "--turn-timer", "30", port=int(base.split(":")[-1][:-1]))
+    try:
+        assert _call(base, token)["seconds_left"] is not None
+    finally:
+        _stop(process)
+
+
 def test_a_lobby_table_answered_is_kept_given_to_the_address_that_made_it(
     tmp_path: Path,
 ) -> None:
@@ -678,7 +704,9 @@ def test_a_lobby_table_answered_is_kept_given_to_the_address_that_made_it(
     share."""
     store = TableStore(tmp_path / "tables.sqlite3")
     own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
-    server = WebServer(("127.0.0.1", 0), own, log=None, lobby=_kept_lobby(store, 0, 3600.0))
+    server = WebServer(
+        ("127.0.0.1", 0), own, log=None, lobby=_kept_lobby(store, _QUICK.lobby(), 3600.0)
+    )
     try:
         with serving(server):
             asked = {"rules": "standard", "players": 2, "people": 2, "level": "easy"}
@@ -722,7 +750,9 @@ def test_a_lobby_table_the_database_cannot_keep_is_refused_saying_so(tmp_path: P
         )
     store = TableStore(db)
     own = WebTable(2, SHORT, bots={1: GreedyPlayer()})
-    server = WebServer(("127.0.0.1", 0), own, log=None, lobby=_kept_lobby(store, 0, 3600.0))
+    server = WebServer(
+        ("127.0.0.1", 0), own, log=None, lobby=_kept_lobby(store, _QUICK.lobby(), 3600.0)
+    )
     try:
         with serving(server):
             asked = {"rules": "standard", "players": 2, "people": 1, "level": "easy"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import hmac
 import importlib
 import json
@@ -1362,13 +1363,18 @@ def lobby_table(
     name: str,
     bot_delay: float = 0.6,
     *,
+    takeover: float | None = None,
+    turn_timer: float | None = None,
+    bot_timer: float | None = BOT_TIMER,
     clock: Callable[[], float] = time.time,
 ) -> WebTable:
     """Return the table a lobby's request asks for, named *name* (its bots not started yet).
 
     *request* is ``{"rules": name, "house": [names], "players": n, "people": k,
     "level": "easy" | "medium" | "hard"}``: *people* seats for people (the first ones),
-    bots of that level in the others.  *clock* is the table's (`WebTable`).
+    bots of that level in the others.  *bot_delay*, *takeover*, *turn_timer*,
+    *bot_timer* and *clock* are the table's (`WebTable`): ``mexican-train serve`` gives
+    its own options.
 
     Raises:
         RequestError: 400 for a request that is not one, or rules that cannot deal.
@@ -1408,7 +1414,17 @@ def lobby_table(
     try:
         chosen = combine(rules, *house) if house else get_variant(rules)
         bots: dict[int, Player | str] = dict.fromkeys(range(people, players), cast(str, level))
-        table = WebTable(players, chosen, bots=bots, bot_delay=bot_delay, name=name, clock=clock)
+        table = WebTable(
+            players,
+            chosen,
+            bots=bots,
+            bot_delay=bot_delay,
+            takeover=takeover,
+            turn_timer=turn_timer,
+            bot_timer=bot_timer,
+            name=name,
+            clock=clock,
+        )
     except MexicanTrainError as error:
         raise RequestError(400, "bad request", str(error)) from None
     return table
@@ -1494,8 +1510,9 @@ def serve(
     Prints the link of each person's seat to *out*.  This is ``mexican-train serve``,
     which reads *rules* and *bots* from its ``--rules``/``--house`` and ``--bots``.  A bot
     is a player, or the name of a library bot or a level, as `WebTable` takes them.
-    *bot_delay*, *takeover*, *turn_timer* and *bot_timer* are the options of the table
-    served from the start and of the tables kept in *db* (see `WebTable`).
+    *bot_delay*, *takeover*, *turn_timer* and *bot_timer* are the options of every table
+    served: the one served from the start, those the lobby makes and those kept in *db*
+    (see `WebTable`).
 
     With *db*, the path of an SQLite database, every move is committed there before it
     is applied.  The database keeps the latest table of the command line's for each
@@ -1562,7 +1579,7 @@ def serve(
             (host, port),  # a table whose links were never printed is never kept
             table,
             log=log,
-            lobby=lobby_table,
+            lobby=options.lobby(),
             max_connections=max_connections,
             max_per_client=max_per_client,
             table_idle=table_idle,
@@ -1595,7 +1612,7 @@ def serve(
             for kept, _ in lobby_kept:
                 if not kept.closed:
                     kept.start()
-            server.lobby = _kept_lobby(store, bot_delay, table_idle)
+            server.lobby = _kept_lobby(store, options.lobby(), table_idle)
         warning = seed_warning(seed, people)
         if warning is not None and not resumed:
             print(warning, file=out)
@@ -1685,12 +1702,11 @@ def _keep(
 
 def _kept_lobby(
     store: TableStore,
-    bot_delay: float,
+    make: Callable[[object, str], WebTable],
     idle: float | None,
-    make: Callable[[object, str, float], WebTable] = lobby_table,
 ) -> Callable[[object, str], WebTable]:
-    """Return the lobby of ``serve --db``: it makes each table as *make* does
-    (`lobby_table`, with *bot_delay*), keeps it in *store* and commits its moves there
+    """Return the lobby of ``serve --db``: it makes each table as *make* does (serve's
+    `lobby_table`, with its options), keeps it in *store* and commits its moves there
     (`_keep`; it expires after *idle* seconds).  A table the server gives up unserved
     (`WebTable.discarding`) is deleted from *store* again.  A table *store* cannot keep
     is refused, as a move it cannot keep is: `RequestError` 503 ``"not saved"``.  A table
@@ -1698,7 +1714,7 @@ def _kept_lobby(
     links (`WebTable.handed`)."""
 
     def lobby(request: object, name: str) -> WebTable:
-        made = make(request, name, bot_delay)
+        made = make(request, name)
         try:
             number = store.add(
                 made.record(), made.kept_hashes(), made.bot_names(), name, given=False
@@ -1715,10 +1731,22 @@ def _kept_lobby(
 
 @attrs.frozen
 class _TableOptions:
+    """serve's options of every table it serves: its own, the lobby's, those resumed."""
+
     bot_delay: float
     takeover: float | None
     turn_timer: float | None
     bot_timer: float | None = BOT_TIMER
+
+    def lobby(self) -> Callable[[object, str], WebTable]:
+        """Return the lobby that makes tables of these options (`lobby_table`)."""
+        return functools.partial(
+            lobby_table,
+            bot_delay=self.bot_delay,
+            takeover=self.takeover,
+            turn_timer=self.turn_timer,
+            bot_timer=self.bot_timer,
+        )
 
 
 @attrs.frozen
