@@ -819,6 +819,17 @@ def test_another_programs_database_is_refused_and_left_as_it_was(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["theirs.db"]  # no WAL made either
 
 
+def test_another_programs_tables_are_named_without_their_control_characters(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "theirs.db"
+    with _connected(path) as db:
+        db.execute('CREATE TABLE "x\x1b[2J\ny" (a)')
+    with pytest.raises(StoreError) as refused:
+        TableStore(path)
+    assert "it holds the tables x?[2J?y)" in str(refused.value)
+
+
 def test_a_database_of_a_newer_schema_is_refused_naming_its_version(tmp_path: Path) -> None:
     path = tmp_path / "tables.db"
     TableStore(path).close()
@@ -1214,6 +1225,26 @@ def test_a_row_sqlite_cannot_read_is_refused_in_a_few_words(tmp_path: Path) -> N
     said = str(refused.value)
     assert said.startswith(f"cannot read the tables' database {path}: Could not decode to UTF-8")
     assert len(said) <= len(f"cannot read the tables' database {path}: ") + 200
+
+
+def test_a_row_sqlite_cannot_read_is_quoted_without_its_control_characters(
+    tmp_path: Path,
+) -> None:
+    """What SQLite quotes of a damaged row reaches the operator's terminal: its control
+    characters (an escape sequence, a newline) are shown as ``?``, never sent as they are."""
+    path = tmp_path / "tables.db"
+    _lobby_games(path).close()
+    with _connected(path) as db:
+        db.execute(
+            "UPDATE tables SET record = CAST(? AS TEXT) WHERE id = 2",
+            (b"{\x1b[2J\x1b]0;owned\x07\nline\xff",),
+        )
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: cannot read the tables' database {path}: ")
+    assert result.stderr.count("\n") == 1
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", result.stderr), repr(result.stderr)
+    assert "?[2J?]0;owned??line" in result.stderr
 
 
 def test_a_table_whose_port_was_busy_is_not_kept(tmp_path: Path) -> None:

@@ -152,6 +152,16 @@ def _hash(seat: object, value: object) -> str:
     return value
 
 
+def _printable(text: str) -> str:
+    r"""Return *text*, which a database gave, fit for the operator's terminal: each
+    character that is not printable (an escape sequence's, a line break) shown as ``?``.
+
+    >>> _printable("x\x1b[2J\ny")
+    'x?[2J?y'
+    """
+    return "".join(c if c.isprintable() else "?" for c in text)
+
+
 def _check_writable(path: Path) -> None:
     """Refuse a database *path* the server could not write: SQLite would say only "disk I/O error".
 
@@ -328,7 +338,9 @@ class TableStore:
                         f"{SCHEMA_VERSION}: upgrade mexican-train, or serve with another --db"
                     )
             elif application != 0 or not _ours(db, names):
-                held = f"the tables {', '.join(sorted(names))}" if names else "no tables"
+                held = (
+                    f"the tables {_printable(', '.join(sorted(names)))}" if names else "no tables"
+                )
                 marked = f", and the application id {application}" if application else ""
                 raise StoreError(
                     f"{self._path} is not a mexican-train tables' database (it holds "
@@ -603,8 +615,9 @@ class TableStore:
 
     def _unreadable(self, error: sqlite3.Error) -> StoreError:
         """Return the error of a database SQLite cannot read (damaged), naming it: at
-        most the first 200 characters of what SQLite says (it may quote a whole row)."""
-        said = str(error)
+        most the first 200 characters of what SQLite says (it may quote a whole row),
+        each that is not printable (an escape sequence's, a line break) shown as ``?``."""
+        said = _printable(str(error))
         return StoreError(
             f"cannot read the tables' database {self._path}: "
             f"{said if len(said) <= 200 else said[:197] + '...'}"
