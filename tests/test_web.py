@@ -782,6 +782,32 @@ def test_only_the_pages_files_are_served_by_their_own_paths(served: WebServer, p
     assert json.loads(body)["error"] == "not found"
 
 
+@pytest.mark.parametrize(
+    ("method", "path", "use"),
+    [("GET", "/api/move", "POST"), ("POST", "/api/view", "GET or HEAD"),
+     ("GET", "/api/tables", "POST"), ("POST", "/", "GET or HEAD"),
+     ("PUT", "/api/view", "GET or HEAD")],
+)  # fmt: skip
+def test_a_method_not_served_at_a_path_is_a_405_whose_reason_says_which_are(
+    served: WebServer, method: str, path: str, use: str
+) -> None:
+    """The reason says which methods to use, as the Allow header does: a person reads
+    the reason, not the headers."""
+    connection = http.client.HTTPConnection("127.0.0.1", served.server_address[1], timeout=TIMEOUT)
+    try:
+        connection.request(method, path)
+        answered = connection.getresponse()
+        body = json.loads(answered.read())
+    finally:
+        connection.close()
+    assert answered.status == 405
+    assert answered.getheader("Allow") == use.replace(" or ", ", ")
+    assert body == {
+        "error": "method not allowed",
+        "reason": f"{method} is not served at {path}; use {use}",
+    }
+
+
 def test_the_page_is_kept_by_no_cache_and_framed_by_no_site(served: WebServer) -> None:
     status, headers, _ = _request(served, "/")
     assert status == 200

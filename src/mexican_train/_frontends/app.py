@@ -1067,12 +1067,20 @@ async def _failed(request: Request, error: Exception) -> Response:
 
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
+    # Starlette's 405 names the methods served in its Allow header, in no set order: the
+    # header names them in the order of `_METHODS`, and the reason says them too.
+    headers = dict(error.headers or {})
+    named = headers.get("Allow", "").split(", ")
+    allowed = tuple(method for method in _METHODS if method in named)
+    if allowed:
+        headers["Allow"] = ", ".join(allowed)
+    use = f"; use {_either(allowed)}" if allowed else ""
     reason = {
         404: f"nothing at {request.url.path[:80]}",
-        405: f"{request.method[:16]} is not served at {request.url.path[:80]}",
+        405: f"{request.method[:16]} is not served at {request.url.path[:80]}{use}",
     }.get(error.status_code, error.detail)
     answer = _json_error(error.status_code, error.detail.lower(), reason, True)
-    answer.headers.update(error.headers or {})
+    answer.headers.update(headers)
     return answer
 
 
