@@ -788,6 +788,55 @@ def test_the_caps_hold_against_requests_made_at_once(clock: Clock) -> None:
         assert len(made.tables) == 3  # its own and the two made
 
 
+class _SlowStart(WebTable):
+    """A table whose bots' thread starts once *release* is set, *started* set meanwhile."""
+
+    started: threading.Event
+    release: threading.Event
+
+    def start(self) -> None:
+        self.started.set()
+        assert self.release.wait(TIMEOUT)
+        super().start()
+
+
+@pytest.mark.parametrize("cap", ["max_tables", "max_tables_per_client"])
+def test_a_table_served_but_not_yet_answered_counts_once(clock: Clock, cap: str) -> None:
+    """A table the server serves while its bots start, its request not yet answered,
+    counts once towards the caps, not as served and as being made both: with room for
+    two, a second table is made meanwhile."""
+    started, release = threading.Event(), threading.Event()
+    slow: list[WebTable] = []
+
+    def lobby(request: object, name: str) -> WebTable:
+        if slow:  # the second table starts at once
+            return lobby_table(request, name, bot_delay=0, clock=clock)
+        table = _SlowStart(2, SHORT, bots={1: "easy"}, name=name, clock=clock)
+        table.started, table.release = started, release
+        slow.append(table)
+        return table
+
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=1, clock=clock)
+    most, per_client = (3, 20) if cap == "max_tables" else (200, 2)  # room for two
+    made = WebServer(
+        ("127.0.0.1", 0), own, log=None, lobby=lobby, table_idle=HOUR, max_tables=most,
+        max_tables_per_client=per_client,
+    )  # fmt: skip
+    first: list[int] = []
+    with serving(made):
+        waiting = threading.Thread(target=lambda: first.append(answer(made, "/api/tables", {})[0]))
+        waiting.start()
+        try:
+            assert started.wait(TIMEOUT)  # served, its bots starting: not yet answered
+            second = answer(made, "/api/tables", {})
+        finally:
+            release.set()
+            waiting.join(TIMEOUT)
+        assert second[0] == 200, second
+        assert first == [200]
+        assert len(made.tables) == 3
+
+
 def test_a_table_whose_delete_fails_stays_served_and_expires_at_a_later_sweep(
     clock: Clock,
 ) -> None:

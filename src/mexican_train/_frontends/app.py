@@ -480,6 +480,17 @@ class _Changes:
         return self._event
 
 
+class _Making:
+    """A table the lobby is making for the address *client*: it counts towards the caps
+    from the check of its request until it is served (`_Routes.add`), or given up."""
+
+    def __init__(self, client: str) -> None:
+        self.client = client
+        #: Set if the request is given up while the lobby makes its table: uvicorn that
+        #: stops, done waiting for the answer, before `WebServer.server_close` is called.
+        self.abandoned = threading.Event()
+
+
 class _Routes:
     """The routes of the tables' application: a token names its table (`WebTable.name`)."""
 
@@ -507,7 +518,7 @@ class _Routes:
         # links are answered with ("expired" or "closed", 410) and why.
         self._gone: dict[str, tuple[str, str]] = {}
         self._serial = 0  # the number of the lobby's last table: t1, t2, ...
-        self._making: list[str] = []  # the address of each table the lobby is making now
+        self._making: set[_Making] = set()  # the tables the lobby is making, not yet served
         # The tables above are the event loop's and a sweep's, which runs in another
         # thread: each holds this lock while it reads or changes them, never while it waits.
         self._lock = threading.Lock()
@@ -523,7 +534,14 @@ class _Routes:
         self.draining = False
         self._reviews: anyio.CapacityLimiter | None = None  # made on the event loop
 
-    def add(self, table: WebTable, *, expires: bool = False, maker: str | None = None) -> None:
+    def add(
+        self,
+        table: WebTable,
+        *,
+        expires: bool = False,
+        maker: str | None = None,
+        making: _Making | None = None,
+    ) -> None:
         """Serve *table* too (its name must be new); with *expires*, it expires when idle.
 
         A table that expires is let go as soon as it closes (`WebTable.close`, or it
@@ -531,7 +549,8 @@ class _Routes:
         that it expired or that it closed.  *maker* is the address that made it, for a
         table of the lobby's (`_make`): counted towards its share, and refused once the
         server is stopping, under the lock `WebServer.server_close` lists the tables it
-        closes by.
+        closes by.  *making* is the lobby's request it answers: counted as served from
+        now on, no longer as being made (`_reserve`), under the same lock.
 
         Raises:
             InvalidArgumentError: if a table of that name is served already (checked
@@ -550,6 +569,8 @@ class _Routes:
             self._gone.pop(table.name, None)
             if expires:
                 self._makers[table.name] = maker
+            if making is not None:
+                self._making.discard(making)
         table.listen(changes.notify)
         if expires:  # let go as soon as it closes: a sweep may never come (no table_idle)
             table.listen(functools.partial(self._let_go_closed, table))
@@ -616,18 +637,43 @@ class _Routes:
         with self._lock:
             return [table for table, _ in self.tables.values()]
 
-    def open_tables(self) -> int:
-        """Return how many tables are served: those not closed (nor expired)."""
-        with self._lock:
-            return sum(not table.closed for table, _ in self.tables.values())
+    def _reserve(self, client: str) -> _Making:
+        """Return a table the lobby may make for *client*, counted towards the caps until
+        it is served (`add`) or given up (discard it from `_making`).
 
-    def made_by(self, client: str) -> int:
-        """Return how many of the tables served, not closed, the lobby made for *client*."""
+        The tables served, not closed (one closed counts no more, and `add` lets it go
+        as it closes), and those being made count, each once, all read under the lock:
+        the caps hold against requests at once.
+
+        Raises:
+            RequestError: 503 ``"full"`` if the server, or *client*'s share, is full.
+        """
+        most, most_per_client = self.max_tables
+        later = (
+            ""
+            if self.table_idle is None
+            else f"; a table expires once nobody has played at it for {idle_words(self.table_idle)}"
+        )
         with self._lock:
-            return sum(
+            served = sum(not table.closed for table, _ in self.tables.values())
+            if served + len(self._making) >= most:
+                raise RequestError(
+                    503, "full", f"this server holds as many tables as it can ({most}){later}"
+                )
+            made = sum(
                 maker == client and not self.tables[name][0].closed
                 for name, maker in self._makers.items()
-            )
+            ) + sum(making.client == client for making in self._making)
+            if made >= most_per_client:
+                raise RequestError(
+                    503,
+                    "full",
+                    f"your address made as many of the tables this server holds as it may "
+                    f"({most_per_client}){later}",
+                )
+            making = _Making(client)
+            self._making.add(making)
+        return making
 
     def _let_go(self, table: WebTable) -> None:
         """Serve *table* no more (nor count it); if it expired or closed, its links say so.
@@ -823,37 +869,16 @@ class _Routes:
             raise RequestError(404, "no lobby", "this server makes no tables")
         client = request.client.host if request.client else ""
         asked = read_json(await _body(request))
-        most, most_per_client = self.max_tables
-        later = (
-            ""
-            if self.table_idle is None
-            else f"; a table expires once nobody has played at it for {idle_words(self.table_idle)}"
-        )
-        # The tables being made count too: the caps hold against requests at once.  A
-        # table closed counts no more (and `add` lets it go as it closes).
-        if self.open_tables() + len(self._making) >= most:
-            raise RequestError(
-                503, "full", f"this server holds as many tables as it can ({most}){later}"
-            )
-        if self.made_by(client) + self._making.count(client) >= most_per_client:
-            raise RequestError(
-                503,
-                "full",
-                f"your address made as many of the tables this server holds as it may "
-                f"({most_per_client}){later}",
-            )
+        making = self._reserve(client)
         name = self._new_name()
-        self._making.append(client)
-        # Set if the request is given up while the lobby makes its table: uvicorn that
-        # stops, done waiting for the answer, before `WebServer.server_close` is called.
-        abandoned = threading.Event()
         try:
-            table = await run_in_threadpool(self._make, self.lobby, asked, name, client, abandoned)
+            table = await run_in_threadpool(self._make, self.lobby, asked, name, making)
         except asyncio.CancelledError:
-            abandoned.set()  # the table is given up once made (`_make`)
+            making.abandoned.set()  # the table is given up once made (`_make`)
             raise
         finally:
-            self._making.remove(client)
+            with self._lock:  # served, it counts as served already (`add`)
+                self._making.discard(making)
         return JSONResponse(
             {
                 "table": name,
@@ -879,15 +904,14 @@ class _Routes:
         lobby: Callable[[object, str], WebTable],
         asked: object,
         name: str,
-        client: str,
-        abandoned: threading.Event,
+        making: _Making,
     ) -> WebTable:
-        """Return the table *lobby* makes as *asked*, named *name*, for *client*, served
-        and its bots started (in a worker thread: the lobby, and a deletion, may wait
-        for a database).
+        """Return the table *lobby* makes as *asked*, named *name*, for *making*'s client,
+        served and its bots started (in a worker thread: the lobby, and a deletion, may
+        wait for a database).
 
         All or nothing: a table that cannot be served, or whose request was given up
-        meanwhile (*abandoned*: nobody would get its links), is given up there and then
+        meanwhile (``making.abandoned``: nobody would get its links), is given up there and then
         (`_discard`), before the server stops, which waits for this call (`stop`).
 
         Raises:
@@ -904,29 +928,29 @@ class _Routes:
         try:
             table = lobby(asked, name)
             try:
-                if abandoned.is_set():
+                if making.abandoned.is_set():
                     raise RequestError(503, "stopping", _STOPPING_MADE)
-                self._serve(table, name, client)
+                self._serve(table, name, making)
             except BaseException:
                 self._discard(table)
                 raise
             # Noted before the answer, which goes at once: a server killed before this
             # has sent no link, one killed after has, but for an instant, sent them.
-            self._handed(table, client)
+            self._handed(table, making.client)
             return table
         finally:
             with self._lock:
                 self._in_lobby -= 1
                 self._lobby_done.notify_all()
 
-    def _serve(self, table: WebTable, name: str, client: str) -> None:
-        """Serve *table*, which the lobby made as *name* for *client*, and start its bots;
+    def _serve(self, table: WebTable, name: str, making: _Making) -> None:
+        """Serve *table*, which the lobby made as *name* for *making*, and start its bots;
         raise as `_make` does, the table not served."""
         if table.name != name:  # a lobby of a program's own: it must replace no table served
             wrong = f"the lobby made a table named {table.name!r} for the name {name!r}"
             self._say(f"{wrong}: it is not served")
             raise InvalidArgumentError(f"{wrong}: a lobby names its table as it is told")
-        self.add(table, expires=True, maker=client)
+        self.add(table, expires=True, maker=making.client, making=making)
         try:
             table.start()
         except BaseException as error:  # no thread for its bots: it is not served
