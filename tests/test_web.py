@@ -973,6 +973,34 @@ def test_serve_prints_the_links_and_stops_on_ctrl_c() -> None:
     assert "Stopped." in out
 
 
+@posix_only
+def test_serve_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    """SIGTERM (``kill``, a service manager's stop) stops ``serve`` as Ctrl-C does: its
+    tables and its database are closed (the database's journal folded back into it), and
+    it says "Stopped." and exits 0, whenever the signal comes (here as soon as the links
+    are printed, before it serves).  Its default ended the process at once: uvicorn,
+    which answers the signal, raised it again once it had stopped serving."""
+    db = tmp_path / "tables.sqlite3"
+    with subprocess.Popen(
+        [sys.executable, "-m", "mexican_train", "serve", "--port", "0", "--db", str(db), "-q"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    ) as process:  # fmt: skip
+        try:
+            assert _links_printed(process)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                out, err = process.communicate(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                raise
+    assert process.returncode == 0, err
+    assert "Stopped." in out
+    assert "Traceback" not in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == [db.name]  # no -wal left
+
+
 def _ctrl_c_twice() -> tuple[int, str, str]:
     """Start ``serve``, press Ctrl-C, and again once it is stopping; return its status and
     what it printed to stdout and stderr."""
