@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import json
+import re
 import sys
 import threading
 import urllib.error
@@ -405,3 +407,16 @@ def test_the_review_names_another_seats_train_as_the_table_does() -> None:
     said = " ".join(mistake["better"] for mistake in table.review(0)["mistakes"])
     assert "Seat 1 (greedy)'s train" in said
     assert "seat 1's train" not in said
+
+
+def test_a_websocket_opened_is_in_the_access_log_without_its_token() -> None:
+    """The access log has each WebSocket the server accepts (101), as it has each request
+    and each upgrade it refuses; never the token its first message carries."""
+    log = io.StringIO()
+    table = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, seed=4)
+    made = WebServer(("127.0.0.1", 0), table, log=log)
+    with serving(made), _open(made, {"token": table.tokens[0]}) as socket:
+        assert _next(socket)["seat"] == 0
+    logged = log.getvalue()
+    assert re.search(r'^127\.0\.0\.1 \[[0-9:]{8}\] "GET /api/ws" 101$', logged, re.M), logged
+    assert table.tokens[0] not in logged

@@ -1248,7 +1248,13 @@ class _Frame:
             if refused is None:
                 refused = _cross_site(scope, self.hosts)
             if refused is None:
-                await self.app(scope, receive, send)
+
+                async def opening(message: Message) -> None:
+                    if message["type"] == "websocket.accept":  # the upgrade's answer
+                        self._write(sent, 101)
+                    await send(message)
+
+                await self.app(scope, receive, opening)
             else:  # refused before its upgrade: a JSON 400, as uvicorn lets a WebSocket answer
                 await self._refuse_websocket(sent, send, refused)
             return
