@@ -1116,6 +1116,8 @@ A_HASH = token_hash("t")
         ('UPDATE tables SET bots = \'{"0": "m:C", "2": "m:C"}\'', "bots [0, 2], 3 seats"),
         ("UPDATE tables SET given = 2", "whether its links were given, 2, is not 0 or 1"),
         ("UPDATE tables SET maker = x'41'", "its maker is not text: b'A'"),
+        ("DELETE FROM moves WHERE number = 2", "none missing, but its move 2 is numbered 3"),
+        ("UPDATE moves SET number = number - 1", "none missing, but its move 1 is numbered 0"),
     ],
 )
 def test_a_row_changed_by_hand_is_refused_naming_its_table(

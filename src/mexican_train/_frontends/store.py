@@ -50,7 +50,7 @@ from typing import Any, Final
 
 import attrs
 
-from .._core.errors import MexicanTrainError
+from .._core.errors import MexicanTrainError, shown
 from .._core.moves import Move
 from .._formats.record import GameRecord
 from .._formats.serialize import SchemaError, move_from_json, record_from_json, to_json
@@ -555,7 +555,7 @@ class TableStore:
                 ).fetchall()
                 moves = {
                     number: self._db.execute(
-                        "SELECT seat, move FROM moves WHERE table_id = ? ORDER BY number",
+                        "SELECT number, seat, move FROM moves WHERE table_id = ? ORDER BY number",
                         (number,),
                     ).fetchall()
                     for number, *_ in rows
@@ -564,7 +564,7 @@ class TableStore:
                 raise self._unreadable(error) from None
         return [self._read(row, moves[row[0]]) for row in rows]
 
-    def _read(self, row: tuple[Any, ...], moves: list[tuple[Any, Any]]) -> StoredTable:
+    def _read(self, row: tuple[Any, ...], moves: list[tuple[Any, Any, Any]]) -> StoredTable:
         """Return the table a row of ``tables`` and its rows of ``moves`` keep.
 
         Raises:
@@ -573,7 +573,13 @@ class TableStore:
         number, start, hashes, bots, name, began, active, maker, given = row
         try:
             record = record_from_json(json.loads(start))
-            seats = tuple(_seat(seat, record.players) for seat, _ in moves)
+            for expected, (count, _, _) in enumerate(moves, 1):  # the next takes the next
+                if count != expected:
+                    raise ValueError(
+                        f"its moves are numbered from 1, none missing, but its move "
+                        f"{expected} is numbered {shown(count)}"
+                    )
+            seats = tuple(_seat(seat, record.players) for _, seat, _ in moves)
             token_hashes = {
                 _seat(seat, record.players, spectator=True): _hash(seat, value)
                 for seat, value in _object(json.loads(hashes), "token hashes").items()
@@ -597,7 +603,7 @@ class TableStore:
                 raise ValueError(f"whether its links were given, {given!r}, is not 0 or 1")
             return StoredTable(
                 number,
-                attrs.evolve(record, moves=[move_from_json(json.loads(m)) for _, m in moves]),
+                attrs.evolve(record, moves=[move_from_json(json.loads(m)) for _, _, m in moves]),
                 seats,
                 token_hashes,
                 names,
