@@ -1145,6 +1145,11 @@ def test_a_row_changed_by_hand_is_refused_naming_its_table(
         ("UPDATE moves SET move = (SELECT move FROM moves WHERE number = 1) WHERE number = 2",
          "does not replay: the record does not replay at move 2"),
         ("UPDATE moves SET seat = NULL WHERE number = 1", "cannot be read: None is not a seat"),
+        ("UPDATE tables SET name = 'a b'",
+         "cannot be served: a table's name is up to 16 letters, digits, - and _, not 'a b'"),
+        ("UPDATE tables SET token_hashes = '{}', "
+         "bots = '{\"0\": \"greedy\", \"1\": \"greedy\", \"2\": \"planner\"}'",
+         "cannot be served: every one of the 3 seats has a bot"),
     ],
 )  # fmt: skip
 def test_serve_refuses_a_table_changed_by_hand_in_one_line(

@@ -1839,7 +1839,8 @@ def _resume(kept: StoredTable, options: _TableOptions, store: TableStore) -> Web
     """Return the table *kept* describes, at its position, its bots made again.
 
     Raises:
-        StoreError: if its record does not replay (a row changed by hand), naming it.
+        StoreError: if its record does not replay, or the table cannot be served as it is
+            kept (a name or seats `WebTable` refuses): a row changed by hand, naming it.
     """
     try:
         return WebTable.resume(
@@ -1857,6 +1858,11 @@ def _resume(kept: StoredTable, options: _TableOptions, store: TableStore) -> Web
         )
     except ReplayError as error:
         raise _unreadable(kept, store, error) from None
+    except MexicanTrainError as error:  # its name, or every seat a bot's
+        raise StoreError(
+            f"table {kept.number} of the tables' database {store.path} cannot be served: "
+            f"{error}. {UNTOUCHED}"
+        ) from None
 
 
 def _unreadable(kept: StoredTable, store: TableStore, error: ReplayError) -> StoreError:
