@@ -1194,6 +1194,19 @@ def test_a_read_only_database_is_refused_saying_so(
         TableStore(path)
 
 
+@posix_only
+def test_a_database_that_is_no_file_is_refused_saying_so(tmp_path: Path) -> None:
+    """A pipe, or a device (``--db /dev/null``): SQLite says only "disk I/O error"."""
+    path = tmp_path / "tables.db"
+    os.mkfifo(path)
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: cannot open the tables' database {path}: it is not a file (a pipe, a "
+        "device): give the path of a file, or of none yet\n"
+    )
+
+
 def test_a_damaged_database_is_refused_naming_it_and_left_as_it_was(tmp_path: Path) -> None:
     """A database whose pages are damaged (its first one, which names its tables, whole):
     serve stops at once, naming the database, and writes nothing to it."""

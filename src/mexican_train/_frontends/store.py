@@ -166,8 +166,14 @@ def _check_writable(path: Path) -> None:
     """Refuse a database *path* the server could not write: SQLite would say only "disk I/O error".
 
     Raises:
-        StoreError: if the database, or the folder where it and its journal go, is read-only.
+        StoreError: if the database is no file (a pipe, a device), or it, or the folder
+            where it and its journal go, is read-only.
     """
+    if path.exists() and not path.is_file():
+        raise StoreError(
+            f"cannot open the tables' database {path}: it is not a file (a pipe, a device): "
+            "give the path of a file, or of none yet"
+        )
     if path.exists() and not os.access(path, os.R_OK | os.W_OK):
         raise StoreError(
             f"cannot open the tables' database {path}: it is read-only to this user, and "
