@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -647,6 +648,35 @@ def test_one_client_cannot_take_every_connection() -> None:
         with _connect_from("127.0.0.2", port) as again:
             again.sendall(hello)
             assert [a[0] for a in _responses(_read_all(again))] == [200]
+
+
+def test_a_connection_whose_thread_cannot_start_is_not_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A connection the server has no thread for (the process has none left) is closed,
+    and frees its place: its client is not refused for good as past its cap."""
+
+    class One(JSONServer):
+        max_per_client = 1
+
+    server = One(("127.0.0.1", 0), _Hello, log=None)
+    port = server.server_address[1]
+    hello = b"GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    real = threading.Thread.start
+    failed: list[threading.Thread] = []
+
+    def start(thread: threading.Thread) -> None:
+        target = getattr(thread, "_target", None)
+        if not failed and getattr(target, "__name__", "") == "process_request_thread":
+            failed.append(thread)
+            raise RuntimeError("can't start new thread")
+        real(thread)
+
+    with serving(server):
+        monkeypatch.setattr(threading.Thread, "start", start)
+        assert _exchange_raw(port, hello) == []  # closed, unanswered
+        assert failed
+        assert [a[0] for a in _exchange_raw(port, hello)] == [200]
 
 
 def test_answers_go_out_at_once_in_one_write() -> None:

@@ -955,18 +955,25 @@ class JSONServer(ThreadingHTTPServer):
                 pass
             self.shutdown_request(request)
             return
-        super().process_request(request, client_address)
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread for it (none left): it is closed, and not counted
+            self._release(client)
+            raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            client = str(client_address[0])
-            with self._active_lock:
-                self._active -= 1
-                held = self._per_client.pop(client) - 1
-                if held:
-                    self._per_client[client] = held
+            self._release(str(client_address[0]))
+
+    def _release(self, client: str) -> None:
+        """Count one connection of *client* fewer (`process_request` counted it)."""
+        with self._active_lock:
+            self._active -= 1
+            held = self._per_client.pop(client) - 1
+            if held:
+                self._per_client[client] = held
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # A client that resets its connection is not news; never print a traceback here.
