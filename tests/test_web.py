@@ -1118,6 +1118,31 @@ def test_serve_bounds_the_connections_it_serves_at_once() -> None:
             process.communicate(timeout=TIMEOUT)
 
 
+def test_links_of_a_server_on_an_ipv6_address_bracket_it() -> None:
+    """``http://::1:8000/`` is no URL: an IPv6 address goes in brackets, ``http://[::1]:8000/``."""
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 here")
+    table = WebTable(2, SHORT, bots={1: GreedyPlayer()}, seed=1)
+    try:
+        server = make_server(table, "::1", 0, log=None)
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    with serving(server):
+        port = server.server_address[1]
+        (link,) = server.links().values()
+        assert link.startswith(f"http://[::1]:{port}/#token=")
+        watch = server.spectator_link()
+        assert watch is not None
+        assert watch.startswith(f"http://[::1]:{port}/#token=")
+        base, token = link.split("#token=")
+        request = urllib.request.Request(
+            base + "api/view", headers={"Authorization": f"Bearer {token}"}
+        )
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+            assert json.load(answer)["seat"] == 0
+    assert shareable_host("fe80::1") == "[fe80::1]"
+
+
 def test_links_on_every_interface_name_an_address_others_can_open(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

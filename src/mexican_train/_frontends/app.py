@@ -1639,19 +1639,20 @@ def _is_seconds(value: object) -> bool:
 
 
 def shareable_host(host: str) -> str:
-    """Return an address other machines can open for a server listening on *host*.
+    """Return the host of a URL that others can open for a server listening on *host*.
 
     A server listening on every interface (``0.0.0.0``, ``::`` or ``""``) is reached at
     this machine's network address, or its name when no address but the loopback one
-    is known; any other *host* is returned as it is.
+    is known; any other *host* is returned as it is, an IPv6 address in brackets, as a
+    URL writes it (RFC 3986 §3.2.2).
 
-    >>> shareable_host("127.0.0.1")
-    '127.0.0.1'
+    >>> shareable_host("127.0.0.1"), shareable_host("::1")
+    ('127.0.0.1', '[::1]')
     >>> shareable_host("0.0.0.0") != "0.0.0.0"
     True
     """
     if host not in EVERY_INTERFACE:
-        return host
+        return f"[{host}]" if ":" in host and not host.startswith("[") else host
     name = socket.gethostname()
     try:
         found = socket.getaddrinfo(name, None, socket.AF_INET, socket.SOCK_STREAM)
