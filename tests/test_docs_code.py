@@ -140,6 +140,19 @@ def test_examples_can_be_typed_into_python(page: Path) -> None:
     )
 
 
+MODULES = sorted((ROOT / "src" / "mexican_train").rglob("*.py"))
+
+
+@pytest.mark.parametrize("module", MODULES, ids=[str(p.relative_to(ROOT / "src")) for p in MODULES])
+def test_docstring_examples_can_be_typed_into_python(module: Path) -> None:
+    """The docstrings' examples, which the API reference shows, type in as the pages' do."""
+    waiting = _statements_left_open(module.read_text(encoding="utf-8"))
+    assert not waiting, (
+        f"{module.relative_to(ROOT)}: the statement at line(s) {waiting} needs a bare '...' "
+        "line after it, the empty line that ends a block at Python's prompt"
+    )
+
+
 def test_an_example_left_open_is_found() -> None:
     """The check above finds a loop followed at once by the next prompt, and not a closed one."""
     open_loop = ">>> for i in range(2):\n...     print(i)\n0\n1\n>>> i\n1\n"

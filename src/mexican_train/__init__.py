@@ -4,6 +4,7 @@
 >>> state = new_game(4, HUB, seed=1)
 >>> while not state.is_over:
 ...     state = apply(state, legal_moves(state)[0])
+...
 >>> len(state.round_scores), len(state.winners) >= 1
 (13, True)
 """

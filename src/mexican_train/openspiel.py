@@ -18,6 +18,7 @@ from `mexican_train.rl.ObservationCodec`.
 ...         state.apply_action(rng.choices(tiles, odds)[0])
 ...     else:
 ...         state.apply_action(rng.choice(state.legal_actions()))
+...
 >>> round(sum(state.returns()), 6)
 0.0
 """

@@ -18,6 +18,7 @@ the legal moves, and returns one of them.
 ...     else:
 ...         mine = view(state, seat)
 ...         state = apply(state, bots[seat].choose(mine, legal_moves(mine)))
+...
 >>> len(state.round_scores)
 13
 >>> longest_train(["12-5", "5-3", "3-3", "12-1"], 12)

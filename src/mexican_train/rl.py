@@ -25,6 +25,7 @@ gymnasium).  Everything here is built on the public API (`legal_moves`,
 ...     action = int(game.action_masks().nonzero()[0][0])  # the first legal move
 ...     observation, reward, done, truncated, info = game.step(action)
 ...     total += reward
+...
 >>> game.game.is_over  # the whole game, every hand in it (for tests and pictures)
 True
 """

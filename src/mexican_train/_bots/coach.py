@@ -114,6 +114,7 @@ def analyze(
     ...     mine = view(state, state.current_player)
     ...     moves.append(GreedyPlayer().choose(mine, legal_moves(mine)))
     ...     state = apply(state, moves[-1])
+    ...
     >>> reviews = list(analyze(record(start, moves), seat=0, samples=8, seed=1))
     >>> all(r.seat == 0 and r.loss >= 0 for r in reviews)
     True

@@ -82,6 +82,7 @@ def player_name(player: object) -> str:
     >>> class HeavyFirst:
     ...     def choose(self, view, moves):
     ...         return moves[0]
+    ...
     >>> player_name(HeavyFirst())
     'HeavyFirst'
     """

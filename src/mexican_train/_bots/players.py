@@ -55,6 +55,7 @@ class Player(Protocol):
     >>> class FirstMove:
     ...     def choose(self, view, moves):
     ...         return moves[0]
+    ...
     >>> isinstance(FirstMove(), Player)
     True
     """

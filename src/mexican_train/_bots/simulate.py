@@ -292,6 +292,7 @@ class IllegalMove:
     ...     name = "stubborn"
     ...     def choose(self, view, moves):
     ...         return Pass()
+    ...
     >>> result = simulate([Stubborn(), Stubborn()], STANDARD, games=1, seed=1)
     >>> illegal = result.illegal_moves[0]
     >>> illegal.player, illegal.move, illegal.reason.startswith("P7")
@@ -1196,11 +1197,13 @@ class SimulationInterrupted(KeyboardInterrupt):
     >>> from mexican_train.players import GreedyPlayer
     >>> def ctrl_c(games: int) -> None:
     ...     raise KeyboardInterrupt  # as Ctrl-C does, after the first game
+    ...
     >>> try:
     ...     simulate([GreedyPlayer(), GreedyPlayer()], STANDARD, games=5, progress=ctrl_c)
     ... except SimulationInterrupted as interrupted:
     ...     print(interrupted)
     ...     result = interrupted.result
+    ...
     interrupted after 1 of 5 games
     >>> result.completed_games, result.games
     (1, 5)

@@ -459,6 +459,7 @@ def get_variant(name: str) -> Rules:
     ...     get_variant("chickenfoot")
     ... except UnknownVariantError as error:
     ...     print(str(error)[:59])
+    ...
     no variant named 'chickenfoot'; the variants are: standard,
     """
     if not isinstance(name, str):
@@ -663,6 +664,7 @@ def combine(base: str | Rules, *variants: str | Rules) -> Rules:
     ...     combine("standard", "double-blank-0", "double-blank-25")
     ... except RulesError as error:
     ...     print(error)
+    ...
     'double-blank-0' and 'double-blank-25' conflict: both set Rules.double_blank_score (to 0 and to 25)
     """
     base_name, base_rules = _resolve(base, 1)

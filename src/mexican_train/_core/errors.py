@@ -29,6 +29,7 @@ def shown(value: object) -> str:
     >>> class Broken:
     ...     def __repr__(self):
     ...         raise RuntimeError("no")
+    ...
     >>> shown(Broken())
     'a Broken whose repr() raises RuntimeError'
     """
@@ -57,6 +58,7 @@ class MexicanTrainError(Exception):
     ...     new_game(15)
     ... except MexicanTrainError as error:
     ...     type(error).__name__, isinstance(error, ValueError)
+    ...
     ('DealError', True)
 
     Every error pickles, with its attributes, and its class goes by the public name
@@ -140,6 +142,7 @@ class InvalidStateError(MexicanTrainError, ValueError):
     ...                 boneyard=[], trains=[Train((), 12)] * 3, current_player=0)
     ... except InvalidStateError as error:
     ...     error.field, error.reason
+    ...
     ('hands[0][0]', '12-12 appears twice (also at engine)')
     """
 
@@ -163,6 +166,7 @@ class IllegalMoveError(MexicanTrainError, ValueError):
     ...     apply(new_game(2, seed=1), Pass())
     ... except IllegalMoveError as error:
     ...     error.move, error.reason
+    ...
     (Pass(), 'P7/P5a: a player who has a legal play must make one')
     """
 
@@ -189,6 +193,7 @@ class UnknownVariantError(MexicanTrainError, LookupError):
     ...     get_variant("chickenfoot")
     ... except UnknownVariantError as error:
     ...     error.name, error.known[:2], isinstance(error, LookupError)
+    ...
     ('chickenfoot', ('standard', 'hub'), True)
     """
 

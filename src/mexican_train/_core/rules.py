@@ -103,6 +103,7 @@ class MexicanTrainRule(Protocol):
     ... class AfterFirstTurn:
     ...     def is_open(self, table, seat):
     ...         return table.has_had_first_turn(seat)
+    ...
     >>> isinstance(AfterFirstTurn(), MexicanTrainRule), isinstance(object(), MexicanTrainRule)
     (True, False)
 

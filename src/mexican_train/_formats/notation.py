@@ -44,6 +44,7 @@ class NotationError(MexicanTrainError, ValueError):
     ...     parse_move("12-5@X")
     ... except NotationError as error:
     ...     error.column, error.part
+    ...
     (6, 'X')
     """
 

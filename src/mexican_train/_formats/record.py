@@ -37,6 +37,7 @@ class ReplayError(MexicanTrainError, ValueError):
     ...     replay(GameRecord(2, HUB, seed=5, moves=(Pass(),)))
     ... except ReplayError as error:
     ...     error.move_number, error.move, error.reason
+    ...
     (1, Pass(), 'P7/P5a: a player who has a legal play must make one')
     """
 
@@ -152,6 +153,7 @@ def record(start: GameState, moves: Iterable[Move] = ()) -> GameRecord:
     >>> for _ in range(10):
     ...     moves.append(legal_moves(state)[-1])
     ...     state = apply(state, moves[-1])
+    ...
     >>> game = record(new_game(2, HUB, seed=5), moves)
     >>> replay(game) == state
     True

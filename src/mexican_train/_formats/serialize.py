@@ -69,6 +69,7 @@ class SchemaError(MexicanTrainError, ValueError):
     ...     move_from_json({"schema": SCHEMA_VERSION, "type": "play", "tile": "12-5", "train": True})
     ... except SchemaError as error:
     ...     error.path
+    ...
     '$.train'
     """
 

@@ -586,6 +586,7 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
     ...         if method == "POST":
     ...             return Response.json({"you sent": self.json_body()})
     ...         return Response.json({"token": self.bearer_token() is not None, "path": path})
+    ...
     >>> server = JSONServer(("127.0.0.1", 0), Echo, log=None)
     >>> threading.Thread(target=server.serve_forever, daemon=True).start()
     >>> url = f"http://127.0.0.1:{server.server_address[1]}/hello"
@@ -907,6 +908,7 @@ class JSONServer(ThreadingHTTPServer):
     >>> class Hello(JSONRequestHandler):
     ...     def respond(self, method, path):
     ...         return Response.json({"hello": path})
+    ...
     >>> server = JSONServer(("127.0.0.1", 0), Hello, log=None)
     >>> server.server_address[0]
     '127.0.0.1'

@@ -116,6 +116,7 @@ def build_state(
     ...         boneyard=state.boneyard[1:], trains=state.trains, current_player=0)
     ... except InvalidStateError as error:
     ...     print(error.field, "--", error.reason.replace(str(state.boneyard[0]), "X"))
+    ...
     boneyard -- 90 tiles shown, but a double-12 set has 91: missing X
     """
     return build_checked_state(
@@ -290,6 +291,7 @@ def draw_tile(state: GameState, tile: Tile | str) -> GameState:
     >>> state = new_game(2, seed=4)
     >>> while Draw() not in legal_moves(state):
     ...     state = apply(state, legal_moves(state)[0])
+    ...
     >>> tile = state.boneyard[3]
     >>> after = draw_tile(state, tile)
     >>> tile in after.hand(state.current_player), after.boneyard_size == state.boneyard_size - 1
@@ -330,6 +332,7 @@ def next_round(state: GameState, deal: Deal) -> GameState:
     >>> state = new_game(2, attrs.evolve(STANDARD, max_pip=6), seed=5)
     >>> while legal_moves(state) != (NextRound(),):
     ...     state = apply(state, legal_moves(state)[0])
+    ...
     >>> tiles = [t for t in full_set(6) if t != Tile(5, 5)]  # 5-5: round 2's engine (S2)
     >>> deal = Deal([[Tile(5, 5), *tiles[:6]], tiles[6:13]], tiles[13:])
     >>> after = next_round(state, deal)
