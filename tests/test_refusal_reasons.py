@@ -90,6 +90,36 @@ def test_d2_second_draw_under_an_open_double_is_refused_by_d2() -> None:
     assert error.reason.startswith("D2: ")
 
 
+def test_p5_draw_until_playable_refuses_a_draw_from_an_empty_boneyard_for_that() -> None:
+    """P5 under draw-until-playable: a player who drew the boneyard's last tile and still
+    cannot play may not draw again because the boneyard is empty, not because "only one
+    draw is allowed" (these rules allow several)."""
+    rules = attrs.evolve(HUB, draw_until_playable=True)
+    hands = [
+        "0-0 1-0 1-1 2-0 2-1 2-2 3-0 3-1 3-2 3-3 4-0 4-1 4-2",
+        "6-0 6-1 6-2 6-3 6-4 6-5 4-3 4-4 5-0 5-1 5-2 5-3 5-4",
+    ]
+    state = run(start(hands, rules=rules), DRAW)  # 5-5, the boneyard's one tile
+    assert state.boneyard_size == 0
+    assert legal_moves(state) == (PASS,)
+    error = assert_refused(state, DRAW, "P5")
+    assert error.reason == "P5: the boneyard is empty"
+
+
+def test_p5_draw_until_playable_refuses_a_draw_once_a_tile_fits_for_that() -> None:
+    """P5 under draw-until-playable and a voluntary draw (V6): once a drawn tile fits, the
+    drawing stops; the refusal says so, not that "only one draw is allowed"."""
+    rules = attrs.evolve(HUB, draw_until_playable=True, must_play=False)
+    hands = ["0-0 1-0 1-1", "6-0 6-1 6-2"]
+    state = run(start(hands, rules=rules, boneyard="2-0 3-0 6-3"), DRAW, DRAW)
+    assert legal_moves(state) == (DRAW,)
+    state = run(state, DRAW)  # 6-3 fits
+    assert DRAW not in legal_moves(state)
+    error = assert_refused(state, DRAW, "P5")
+    assert "only one draw" not in error.reason
+    assert "fits" in error.reason
+
+
 def _two_open(rules: Rules) -> GameState:
     """HUB: seat 0 leaves 5-5 open on its own train and 3-3 on the Mexican train, in that
     order, following with 6-4 on seat 1's marked train; seat 1 is to move."""

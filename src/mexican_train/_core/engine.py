@@ -1188,7 +1188,9 @@ def why_illegal(state: GameState, move: object) -> str:
             return "P4: a first turn draws only before its first tile; the chain goes on, or Pass() stops it"
         if can_play and r.must_play:
             return "P7: a player who has a legal play must make one; drawing is only for a player who has none"
-        if state._has_drawn:
+        # Rules.draw_until_playable draws again while no tile fits: only the empty
+        # boneyard stops it then (below).
+        if state._has_drawn and (can_play or not r.draw_until_playable):
             # The draw was the double's (D1), the open double's (D2), the first turn's
             # (P4, where the rules let it draw) or the turn's (P5).
             rule = (
@@ -1197,6 +1199,8 @@ def why_illegal(state: GameState, move: object) -> str:
                 else "P4" if first
                 else "P5"
             )  # fmt: skip
+            if r.draw_until_playable:
+                return f"{rule}: the drawing stops once a drawn tile fits"
             return f"{rule}: only one draw is allowed here, and it has been taken"
         return "P5: the boneyard is empty"
     if isinstance(move, Pass):
