@@ -231,7 +231,7 @@ def variant_tables(draw: st.DrawFn, max_pip: int = 12, max_rounds: int = 3) -> t
     placement = draw(st.sampled_from(EnginePlacement))
     set_aside = 1 if placement is EnginePlacement.SET_ASIDE else 0
     smallest = _smallest_set(players, set_aside)
-    pip = draw(st.integers(min_value=min(smallest, max_pip), max_value=max(smallest, max_pip)))
+    pip = draw(st.integers(min_value=smallest, max_value=max(smallest, max_pip)))
     most = (set_size(pip) - set_aside) // players
     hand_size = draw(st.integers(min_value=2, max_value=most))
     first_turn = draw(st.none() | st.builds(FirstTurn, chain=st.booleans(), may_draw=st.booleans()))

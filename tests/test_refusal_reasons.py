@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
+from hypothesis import given
 
 from mexican_train import (
     HUB,
@@ -14,6 +15,8 @@ from mexican_train import (
     CloseInOrder,
     GameState,
     IllegalMoveError,
+    Move,
+    Play,
     Rules,
     Tile,
     Train,
@@ -23,8 +26,10 @@ from mexican_train import (
     get_variant,
     legal_moves,
 )
+from mexican_train._core.engine import doubles_to_cover, mexican_open
 from mexican_train.variants import NeverBind
 from scenario_helpers import DRAW, PASS, assert_refused, on, run, start, tiles
+from strategies import positions, variant_tables
 
 VOLUNTARY = attrs.evolve(HUB, must_play=False)  # V6 off: a player may hold back
 
@@ -210,3 +215,62 @@ def test_d3_refusal_within_the_turn_names_the_double_to_cover_first() -> None:
     assert error.reason.startswith(
         "D1/D3: the tile that follows this turn's doubles goes on the double on seat 0's train"
     )
+
+
+def _holds(state: GameState, move: Move, reason: str) -> bool:
+    """Whether what *reason* says of *state* and *move* is so (for the refusals of a turn)."""
+    seat = state.current_player
+    assert seat is not None
+    rule = reason.split(":", 1)[0]
+    can_play = any(isinstance(legal, Play) for legal in legal_moves(state))
+    first = state.rules.first_turn is not None and not state.has_had_first_turn(seat)
+    if rule in ("P7", "P7/P5a"):
+        return can_play and state.rules.must_play
+    if reason.endswith("only one draw is allowed here, and it has been taken"):
+        return state.has_drawn and not state.rules.draw_until_playable
+    if reason.endswith("the drawing stops once a drawn tile fits"):
+        return state.has_drawn and state.rules.draw_until_playable and can_play
+    if reason == "P5: the boneyard is empty":
+        return state.boneyard_size == 0
+    if rule == "P5a":
+        return state.boneyard_size > 0
+    if not isinstance(move, Play):
+        return rule == "P4" and first
+    if reason.startswith(f"seat {seat} does not hold"):
+        return move.tile not in state.hand(seat)
+    if reason.startswith("there is no train"):
+        return not MEXICAN <= move.train < state.players
+    train = state.train(move.train)
+    if rule == "P2":
+        return not move.tile.shows(train.open_end)
+    if rule == "P4":
+        return first and move.train != seat
+    if rule == "P3":
+        return move.train not in (seat, MEXICAN) and not train.marked
+    if rule == "V2":
+        return move.train == MEXICAN and not mexican_open(state)[seat]
+    if reason.startswith("D2/D3: the open double on"):
+        return bool(doubles_to_cover(state)) and move.train not in doubles_to_cover(state)
+    if rule == "D3":
+        return move.train in state.turn_doubles
+    if rule in ("D2/D3", "D1/D3"):
+        return bool(state.open_doubles or state.turn_doubles)
+    return False  # a reason this test does not know
+
+
+@given(positions(variant_tables(max_pip=6, max_rounds=1), max_moves=120))
+def test_every_refusal_in_a_turn_says_what_is_so(state: GameState) -> None:
+    """Every refusal names a rule, and what it says of the position is so (P2-P7, D1-D4,
+    V2, V6): a tile that does not fit, a train that is not open, a draw from an empty
+    boneyard, a player who could play, a double to cover first."""
+    seat = state.current_player
+    if seat is None:
+        return  # between rounds and at the end, the refusals are E4's (tested elsewhere)
+    trains = [*range(state.players + 1), MEXICAN]  # state.players: no such train
+    tried: list[Move] = [Play(tile, train) for tile in full_set(state.max_pip) for train in trains]
+    offered = legal_moves(state)
+    for move in [*tried, DRAW, PASS]:
+        if move not in offered:
+            with pytest.raises(IllegalMoveError) as info:
+                apply(state, move)
+            assert _holds(state, move, info.value.reason), (move, info.value.reason)
