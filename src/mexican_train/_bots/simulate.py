@@ -1268,8 +1268,8 @@ def check_copies(
         except Exception as error:
             raise TypeError(
                 f"{sent_by} with pickle, and player {index} ({name!r}) does not pickle: "
-                f"{type(error).__name__}: {error}; define its class at a module's top level, "
-                f"or {instead}"
+                f"{type(error).__name__}: {error}; define its class, and any function it keeps, "
+                f"at a module's top level, or {instead}"
             ) from error
 
 
