@@ -184,6 +184,8 @@ def test_analyze_refuses_a_seat_or_samples_out_of_range() -> None:
         analyze(game, seat=3)
     with pytest.raises(InvalidArgumentError, match="samples"):
         analyze(game, samples=0)
+    with pytest.raises(InvalidArgumentError, match=r"seed is a whole number, not 1\.5"):
+        analyze(game, seed=1.5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="GameRecord"):
         analyze("game.json")  # type: ignore[arg-type]
 

@@ -83,8 +83,9 @@ def analyze(
     A decision is a turn's move where more than one move was legal.  Each legal move
     is valued in *samples* worlds dealt from the seat's view and the events of the
     round as the seat saw them (S5: nothing hidden from the seat is used), every
-    move in the same worlds; the result depends only on the record, *samples* and
-    *seed*.
+    move in the same worlds, and played out to the end of the round with every seat
+    (the reviewed one too) playing as `PlannerPlayer` does; the values depend only on
+    the record, *samples* and *seed*.
 
     Args:
         record: a game record (`record`, `record_from_json`).
@@ -102,8 +103,8 @@ def analyze(
 
     Raises:
         InvalidArgumentError: if *seat* is not a seat of the game, *samples* < 1,
-            *round_number* is not None or a round of the record, or *names* is not
-            None or one str per seat.
+            *seed* is not an int, *round_number* is not None or a round of the
+            record, or *names* is not None or one str per seat.
         ReplayError: if the record does not replay (at the call, before any review).
         TypeError: if *record* is not a `GameRecord`, or *yours* is not a bool.
 
