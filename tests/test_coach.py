@@ -423,3 +423,15 @@ def test_the_command_line_review_of_every_seat_names_the_seats(tmp_path: Path) -
     assert "better for seat 1 against the others" in " ".join(result.stdout.split())
     one = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "0", "--samples", "4"])
     assert "better for you against the others" in " ".join(one.stdout.split())
+
+
+def test_a_review_of_one_sample_says_one_deal() -> None:
+    """With ``samples=1`` a reason speaks of 1 deal, not "on average over 1 deals"."""
+    reviews = list(analyze(_game(), seat=0, samples=1, seed=1))
+    mistake = next(r for r in reviews if r.loss > 0)
+    assert mistake.reason.endswith(
+        " at the end of the round, in 1 deal of the tiles you could not see"
+    )
+    best = next(r for r in reviews if r.loss == 0)
+    assert best.reason.endswith(" was the best move found (1 sampled deal)")
+    assert not any("1 deals" in r.reason or "average" in r.reason for r in reviews)

@@ -330,13 +330,14 @@ def _reason(
     if chosen == best:
         return (
             f"{_words(chosen, seat, first_turn, names, yours)} was the best move found "
-            f"({samples} sampled deals)"
+            f"({samples} sampled deal{'' if samples == 1 else 's'})"
         )
     who = "you" if yours else _name(seat, names)
+    deals = "in 1 deal" if samples == 1 else f"on average over {samples} deals"
     return (
         f"{_words(best, seat, first_turn, names, yours)} instead of "
         f"{_words(chosen, seat, first_turn, names, yours)}: "
         f"{points_words(loss, about=True)} "
-        f"points better for {who} against the others at the end of the round, on average "
-        f"over {samples} deals of the tiles {who} could not see"
+        f"points better for {who} against the others at the end of the round, {deals} "
+        f"of the tiles {who} could not see"
     )
