@@ -492,6 +492,19 @@ def test_d1_rules_says_a_drawn_tile_may_follow_the_double() -> None:
     assert "one who cannot draws until a tile fits or the boneyard is empty, and" in drawing
 
 
+def test_p4_rules_says_a_first_turns_doubles_bind_nobody() -> None:
+    """P4: under Rulebook A a double played in the first turn brings no follow-up (D1) and
+    is never left open (D2); the doubles' section, read alone, says otherwise."""
+    standard = " ".join(run("rules").stdout.split())
+    hub = " ".join(run("rules", "hub").stdout.split())
+    said = (
+        "Doubles played in your first turn bind nobody: D1 and D2 apply from your second "
+        "turn, and a double that ends a first-turn train is never open (P4)."
+    )
+    assert said in standard
+    assert "first-turn train" not in hub
+
+
 def test_rules_table_prints_every_rule_axis() -> None:
     result = run("rules", "hub", "--table")
     assert "first turn (V1)" in result.output

@@ -160,7 +160,9 @@ def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
         turn.append(
             f"In your first turn of each round you play only on your own train: {chain} (P4).  "
             f"{draw}  A player who plays their last tile in a first turn ends the round once every "
-            "player has had theirs (P4)."
+            "player has had theirs (P4).  Doubles played in your first turn bind nobody: D1 and "
+            "D2 apply from your second turn, and a double that ends a first-turn train is never "
+            "open (P4)."
         )
     turn += [
         # "Then" after the first turn (P4), which rules without one (V1) do not tell.
