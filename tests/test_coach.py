@@ -435,3 +435,15 @@ def test_a_review_of_one_sample_says_one_deal() -> None:
     best = next(r for r in reviews if r.loss == 0)
     assert best.reason.endswith(" was the best move found (1 sampled deal)")
     assert not any("1 deals" in r.reason or "average" in r.reason for r in reviews)
+
+
+def test_the_best_move_comes_first_among_the_values_even_when_others_tie_with_it() -> None:
+    """``values`` is best first: when the move made ties with the lowest value, it is
+    `best` and comes first, not another move of the same value listed before it."""
+    reviews = list(analyze(_game(seed=4), samples=2, seed=1))
+    tied = [
+        r for r in reviews if r.loss == 0 and [v for _, v in r.values].count(r.values[0][1]) > 1
+    ]
+    assert tied, "some move made ties with another"
+    for review in reviews:
+        assert review.values[0] == (review.best, dict(review.values)[review.best])

@@ -44,7 +44,7 @@ class Review:
             of their values, >= 0, and 0 when they agree.
         values: every legal move with its value -- the mean over the samples of the
             seat's round points less the other seats' mean (E3) after it -- best
-            first.
+            first: ``values[0]`` is *best*'s.
         samples: the number of sampled worlds each move was played out in.
         reason: the judgement in a sentence.
         seat_move: the move's place among the seat's own moves of its round, from 1:
@@ -217,11 +217,11 @@ def _review(
         for index, move in enumerate(moves):
             outcomes[index].append(playout(apply(world, move), seat))
     means = [statistics.fmean(values) for values in outcomes]
-    order = sorted(range(len(moves)), key=means.__getitem__)  # ties: legal_moves' order
     mine_index = moves.index(chosen)
+    # Best first; of moves that tie, the move made first (it is then *best*), then in
+    # legal_moves' order.
+    order = sorted(range(len(moves)), key=lambda i: (means[i], i != mine_index))
     best_index = order[0]
-    if means[mine_index] <= means[best_index]:
-        best_index = mine_index
     loss = means[mine_index] - means[best_index]
     return Review(
         move_number=number,
