@@ -447,3 +447,26 @@ def test_the_best_move_comes_first_among_the_values_even_when_others_tie_with_it
     assert tied, "some move made ties with another"
     for review in reviews:
         assert review.values[0] == (review.best, dict(review.values)[review.best])
+
+
+def test_the_review_of_every_seat_sums_the_points_lost_seat_by_seat(tmp_path: Path) -> None:
+    """One sum over several seats adds up losses of players who played against one another,
+    a number that says nothing of any of them: each seat's sum is told."""
+    game = _game()
+    reviews = list(analyze(game, samples=4, seed=1, yours=False))
+    lost = [sum(r.loss for r in reviews if r.seat == seat) for seat in range(3)]
+    assert all(lost)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_json(game)))
+    result = CliRunner().invoke(cli, ["analyze", str(path), "--samples", "4", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    ending = text[text.index("In all,") :]
+    assert ending == (
+        "In all, points lost against the best moves found: "
+        + ", ".join(f"about {points:.1f} by seat {seat}" for seat, points in enumerate(lost))
+        + "."
+    )
+    assert max(len(line) for line in result.stdout.splitlines()) <= 79
+    one = " ".join(review_report([r for r in reviews if r.seat == 1], "seat 1", 4).text().split())
+    assert one.endswith(f" In all, about {lost[1]:.1f} points lost against the best moves found.")

@@ -325,8 +325,8 @@ class ReviewReport:
         heading: how many decisions of whom were reviewed, and with how many samples.
         mistakes: the biggest mistakes, the biggest first: each as where it was and
             what it lost, then what was better.
-        ending: the points lost in all, that no move lost any, or that there was
-            nothing to review.
+        ending: the points lost in all (by each seat, for several seats), that no
+            move lost any, or that there was nothing to review.
     """
 
     heading: str
@@ -342,7 +342,7 @@ class ReviewReport:
             lines.append(f"  {said}")
             # 79 columns in all, as the command line's prose (cli._WIDTH).
             lines.append(textwrap.indent(textwrap.fill(better, 75), "    "))
-        lines.append(self.ending)
+        lines.append(textwrap.fill(self.ending, 79))
         return "\n".join(lines)
 
 
@@ -375,7 +375,6 @@ def review_report(
     (``mexican-train play``, the web table): ``your 5th move``, ``decisions of yours``.
     """
     mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
-    total = sum(review.loss for review in reviews)
     if not reviews:  # every move forced, or none made: nothing was chosen, nothing to judge
         if yours:  # at the table, at the end of a round the person played
             said = "No decision of yours to review: you never had a choice between moves."
@@ -397,7 +396,20 @@ def review_report(
             )
             for r in mistakes
         ),
-        f"In all, {points_words(total, about=True)} points lost against the best moves found."
-        if mistakes
-        else "No move lost points against the best move found.",
+        _lost_in_all(reviews) if mistakes else "No move lost points against the best move found.",
     )
+
+
+def _lost_in_all(reviews: Sequence[Review]) -> str:
+    """The points *reviews* lost in all: of each seat apart, when they are of several
+    seats (a sum over players who played one another tells nothing of any of them)."""
+    seats = sorted({review.seat for review in reviews})
+    lost = {seat: sum(r.loss for r in reviews if r.seat == seat) for seat in seats}
+    if len(seats) == 1:
+        said = points_words(lost[seats[0]], about=True)
+        return f"In all, {said} points lost against the best moves found."
+    each = ", ".join(
+        f"{points_words(points, about=True) if points else 'none'} by seat {seat}"
+        for seat, points in lost.items()
+    )
+    return f"In all, points lost against the best moves found: {each}."
