@@ -7,12 +7,13 @@ must find each one and name the rule, not report a disagreement of `legal_moves`
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 import attrs
 import pytest
 
-from mexican_train import HUB, Cover, InvalidArgumentError, OpenDouble, Rules, new_game
+from mexican_train import HUB, STANDARD, Cover, InvalidArgumentError, OpenDouble, Rules, new_game
 from mexican_train.testing import (
     ConformanceError,
     check_invariants,
@@ -158,3 +159,75 @@ def test_a_failure_shows_the_rules_as_the_expression_that_builds_them() -> None:
         "Random games under attrs.evolve(HUB, mexican_train=MexicanWhenBehind()) conform "
         "(mexican_train.testing)."
     )
+
+
+@attrs.frozen
+class AnswersATuple:
+    """Answers the open-double questions with a bare tuple, not a `Cover`."""
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Any:
+        return ((doubles[0].train,), True)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover((), only=False)
+
+
+@attrs.frozen
+class NamesTheNextTrain:
+    """Binds the train after the first double's, which holds no open double."""
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover((doubles[0].train + 1,), only=True)
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return Cover((), only=False)
+
+
+@attrs.frozen
+class FailsToAnswer:
+    """Raises instead of answering whether the Mexican train is open."""
+
+    def is_open(self, table: Any, seat: int) -> bool:
+        raise KeyError(seat)
+
+
+def _first_failure(rules: Rules) -> ConformanceError:
+    # A double is left open in one of the first games.
+    for seed in range(20):
+        try:
+            play_random_game(rules, players=4, seed=seed, max_rounds=1, refusals=0.0)
+        except ConformanceError as error:
+            return error
+    raise AssertionError(f"twenty games under {rules!r} conform")
+
+
+@pytest.mark.parametrize(
+    ("field", "rule", "rule_id", "said"),
+    [
+        ("open_doubles", AnswersATuple(), "D2", r"AnswersATuple\(\)\.obligation\(\) .* a tuple"),
+        (
+            "open_doubles",
+            NamesTheNextTrain(),
+            "D2",
+            r"NamesTheNextTrain\(\)\.obligation\(\) .* no open double",
+        ),
+        (
+            "mexican_train",
+            FailsToAnswer(),
+            "V2",
+            r"FailsToAnswer\(\)\.is_open\(state, 0\) raised KeyError\(0\)",
+        ),
+    ],
+)
+def test_a_rule_that_answers_garbage_or_raises_is_named_with_the_position(
+    field: str, rule: Any, rule_id: str, said: str
+) -> None:
+    """The kit checked is_open's answer itself but left the open-double rule's to the engine,
+    whose RulesError (and a rule's own exception) left play_random_game without the position
+    and the call that replays it."""
+    rules = attrs.evolve(STANDARD, **{field: rule})
+    error = _first_failure(rules)
+    assert error.rule == rule_id
+    assert re.search(said, error.detail), error.detail
+    assert error.state is not None
+    assert "of play_random_game(rules, players=4, seed=" in str(error)

@@ -49,9 +49,10 @@ What is checked (each with its rule id):
   boneyard answers differently there, or fails).  Before the moves are judged
   by them, the rules' own objects must keep their contracts: ``is_open``
   answers True or False, the same when asked again, and as its
-  ``open_from_turn`` says (V2); ``obligation`` and ``follow_up`` the same
-  when asked again about the same doubles (D2).  A rule that breaks one is
-  named in the `ConformanceError`.
+  ``open_from_turn`` says (V2); ``obligation`` and ``follow_up`` a `Cover`
+  that names only trains among the doubles asked about, the same when asked
+  again about the same doubles (D2); and none of them raises.  A rule that
+  breaks one is named in the `ConformanceError`.
 - `check_transition` (one move): what the move did to hands, trains, boneyard
   and markers (P2, P5, P6), that only the owner's tile sets
   `~mexican_train.Train.owner_played` (V2), that a cover clears its double
@@ -79,12 +80,13 @@ import operator
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from . import (
     MEXICAN,
+    Cover,
     DealError,
     EnginePlacement,
     GameState,
@@ -110,8 +112,6 @@ from ._core.moves import CALL_LAST_TILE, DRAW, NEXT_ROUND, PASS
 
 if TYPE_CHECKING:
     import hypothesis
-
-    from . import Cover
 
 __all__ = [
     "ConformanceError",
@@ -602,8 +602,8 @@ def _check_pluggable_rules(state: GameState) -> None:
     """Check the contracts of the rules' pluggable objects, before the moves are judged by them.
 
     A `MexicanTrainRule` answers True or False from the table and the seat alone and keeps
-    the ``open_from_turn`` it claims (V2); an `OpenDoubleRule` answers from the doubles
-    alone (D2).  The engine relies on both: it reads ``open_from_turn`` instead of asking,
+    the ``open_from_turn`` it claims (V2); an `OpenDoubleRule` answers with a `Cover` of the
+    doubles it is asked about, from the doubles alone (D2); neither raises.  The engine relies on both: it reads ``open_from_turn`` instead of asking,
     and may keep an answer about the same doubles.
     """
     seat = state.current_player
@@ -611,20 +611,21 @@ def _check_pluggable_rules(state: GameState) -> None:
         return
     rules = state.rules
     rule = rules.mexican_train
-    answer = rule.is_open(state, seat)
-    again = rule.is_open(state.replace(), seat)
+    asked = f"{rule!r}.is_open(state, {seat})"
+    answer = _answer(state, "V2", asked, rule.is_open, state, seat)
+    again = _answer(state, "V2", asked, rule.is_open, state.replace(), seat)
     if answer is not True and answer is not False:
         raise _fail(
             "a rule answers True or False",
             "V2",
-            f"{rule!r}.is_open(state, {seat}) answered {answer!r}",
+            f"{asked} answered {answer!r}",
             state,
         )
     if again is not answer:
         raise _fail(
             _SAME_ANSWER,
             "V2",
-            f"{rule!r}.is_open(state, {seat}) answered {answer} and then {again!r} in an "
+            f"{asked} answered {answer} and then {again!r} in an "
             "equal position: a MexicanTrainRule's answer depends on the table and the seat "
             "alone, never on a count or a generator kept outside them",
             state,
@@ -649,16 +650,42 @@ def _check_pluggable_rules(state: GameState) -> None:
     ):
         if not pending:
             continue
-        first, second = _ask(state, pending, method), _ask(state, pending, method)
+        asked = f"{doubles_rule!r}.{method.__name__}() about the open doubles on trains {pending}"
+        first = _answer(state, "D2", asked, _ask, state, pending, method)
+        second = _answer(state, "D2", asked, _ask, state, pending, method)
+        strangers = sorted(set(first.trains) - set(pending)) if isinstance(first, Cover) else ()
+        if not isinstance(first, Cover) or strangers:
+            what = (
+                f"names trains {strangers}, which have no open double"
+                if isinstance(first, Cover)
+                else f"a {type(first).__name__}"
+            )
+            raise _fail(
+                "a rule answers with a Cover of the doubles it is asked about",
+                "D2",
+                f"{asked} answered {first!r}, {what}: an OpenDoubleRule answers with a Cover "
+                f"that names only trains among the doubles, such as Cover({pending[:1]!r}, "
+                "only=True)",
+                state,
+            )
         if first != second:
             raise _fail(
                 _SAME_ANSWER,
                 "D2",
-                f"{doubles_rule!r}.{method.__name__}() about the open doubles on trains "
-                f"{pending} answered {first!r} and then {second!r}: an OpenDoubleRule's answer "
+                f"{asked} answered {first!r} and then {second!r}: an OpenDoubleRule's answer "
                 "depends on the doubles alone (the engine may keep it and use it again)",
                 state,
             )
+
+
+def _answer(state: GameState, rule_id: str, asked: str, ask: Callable[..., Any], *args: Any) -> Any:
+    # A pluggable rule's answer, ask(*args); a rule that raises is named, with the position.
+    try:
+        return ask(*args)
+    except Exception as error:
+        raise _fail(
+            "a rule answers, never raises", rule_id, f"{asked} raised {error!r}", state
+        ) from error
 
 
 def _check_view_moves(state: GameState, seat: int, moves: tuple[Move, ...]) -> None:
