@@ -159,3 +159,26 @@ def test_the_kept_answers_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     _engine._PLANS.clear()  # the same dicts: a compiled engine holds them, not their names
     _engine._ALLOWED.clear()
     assert moves_of_rounds() == usual
+
+
+@attrs.frozen
+class Raises:
+    """A broken rule: its obligation raises instead of answering."""
+
+    def obligation(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        raise LookupError(f"no answer for {doubles}")
+
+    def follow_up(self, doubles: tuple[OpenDouble, ...]) -> Cover:
+        return CloseInOrder().follow_up(doubles)
+
+
+def test_a_rule_that_raises_is_reported_by_legal_moves_not_by_the_move_before() -> None:
+    """OpenDoubleRule: apply works out the next position's moves ahead; a rule that raised
+    there made apply of a legal move raise (LookupError from 6-4 on the Mexican train, which
+    asks nothing of the rule), where one answering with no Cover waits for legal_moves."""
+    state = start(_FOLLOW, rules=attrs.evolve(HUB6, open_doubles=Raises()))
+    before = run(state, on("6-5", 0), on("6-3", 1), on("5-5", 0))
+    after = apply(before, on("6-4", -1))
+    assert after.open_doubles == (0,)
+    with pytest.raises(LookupError, match="no answer for"):
+        legal_moves(after)

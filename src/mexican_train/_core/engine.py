@@ -861,10 +861,11 @@ def apply(state: GameState, move: Move) -> GameState:
     if state._trains is not None:
         _carry_trains(state, after, move)  # a view of the state before built them: keep them
     # The next position's legal moves, computed now: the caller asks for them next.
-    # A user's rule that answers wrongly is reported by legal_moves, as always.
+    # A user's rule that answers wrongly, or raises, is reported by legal_moves, as
+    # always: never by apply, whose move was legal.
     try:  # noqa: SIM105 (contextlib.suppress costs a context manager per move)
         after._legal = _state_moves(after, after)
-    except RulesError:
+    except Exception:  # legal_moves asks again, and raises it
         pass
     return after
 
