@@ -414,3 +414,34 @@ def test_rules_refuse_a_set_larger_than_double_30() -> None:
     assert attrs.evolve(STANDARD, max_pip=30).max_pip == 30
     with pytest.raises(RulesError, match=r"Rules.max_pip must be at most 30, not 1000000"):
         attrs.evolve(STANDARD, max_pip=1_000_000)
+
+
+@pytest.mark.parametrize(
+    ("call", "close"),
+    [
+        (lambda: get_variant("trian-dominoes"), "(did you mean 'train-dominoes'?)"),
+        (
+            lambda: get_variant("Double Blank 5"),
+            "(did you mean 'double-blank-25' or 'double-blank-0'?)",
+        ),
+        (lambda: combine("hub", "shared_tie"), "(did you mean 'shared-ties'?)"),
+        (
+            lambda: get_variant("hub+revers-doubles"),
+            "(did you mean 'reverse-doubles' or 'cover-own-double'?)",
+        ),
+    ],
+)
+def test_an_unknown_name_suggests_the_names_close_to_it(
+    call: Callable[[], object], close: str
+) -> None:
+    """A typo got the whole list of twenty-five names to read through; the command line
+    suggested the close ones, the library did not."""
+    with pytest.raises(UnknownVariantError) as info:
+        call()
+    assert f"{close}; the variants are: standard, hub," in str(info.value)
+
+
+def test_a_name_close_to_none_suggests_nothing() -> None:
+    with pytest.raises(UnknownVariantError) as info:
+        get_variant("chickenfoot")
+    assert str(info.value).startswith("no variant named 'chickenfoot'; the variants are: ")

@@ -445,7 +445,8 @@ def get_variant(name: str) -> Rules:
         The variant's `Rules`.
 
     Raises:
-        UnknownVariantError: if no variant has that name; the message lists them all.
+        UnknownVariantError: if no variant has that name; the message suggests the
+            names close to it and lists them all.
         RulesError: if a registered variant fails to load or is not a `Rules` value,
             or if the house rules of a combination conflict (see `combine`).
 

@@ -178,6 +178,18 @@ class IllegalMoveError(MexicanTrainError, ValueError):
         self.reason = reason
 
 
+def _close_names(name: str, known: tuple[str, ...]) -> str:
+    # " (did you mean 'x'?)" for the names in *known* close to *name*, written as the
+    # catalogue writes names (case, spaces and underscores do not matter), or "".
+    if len(name) > 100:  # no name is that long: a typo of none
+        return ""
+    import difflib  # only for an unknown name
+
+    key = "-".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
+    close = difflib.get_close_matches(key, known, n=3)
+    return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+
+
 class UnknownVariantError(MexicanTrainError, LookupError):
     """A variant name that is neither built in nor registered by an installed package.
 
@@ -201,7 +213,7 @@ class UnknownVariantError(MexicanTrainError, LookupError):
 
     def __init__(self, name: str, known: tuple[str, ...], reason: str = "") -> None:
         # *reason* replaces "no variant named ..." where the name's form is what is wrong.
-        why = reason or f"no variant named {shown(name)}"
+        why = reason or f"no variant named {shown(name)}{_close_names(name, known)}"
         super().__init__(f"{why}; the variants are: {', '.join(known)}")
         self.name = name
         self.known = known
