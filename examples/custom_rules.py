@@ -4,8 +4,8 @@ Two rules that are not in the catalogue:
 
 - `HighestDoubleFirst`, an open-double rule (D2-D4): when several doubles are
   open, the highest one must be covered first, whoever laid it.
-- `MexicanAfterFirstMarker`, a Mexican-train rule (V2): the Mexican train opens
-  to everybody once any player's train carries a marker.
+- `MexicanAfterFirstMarker`, a Mexican-train rule (V2): the Mexican train is open
+  to everybody while any player's train carries a marker.
 
 Run it with ``python examples/custom_rules.py``.
 """
@@ -42,7 +42,7 @@ class HighestDoubleFirst:
 
 @attrs.frozen
 class MexicanAfterFirstMarker:
-    """The Mexican train opens to everybody once any player's train carries a marker (V2)."""
+    """The Mexican train is open to everybody while any player's train carries a marker (V2)."""
 
     def is_open(self, table: Table, seat: int) -> bool:
         return any(table.train(other).marked for other in range(table.players))
