@@ -751,10 +751,23 @@ class _MutableMexicanRule:
         return self.opens
 
 
+@attrs.frozen
+class _AlwaysOpenSetting:
+    """A Mexican-train rule written as a setting: its is_open is True, not a method."""
+
+    is_open: bool = True
+
+
 @pytest.mark.parametrize(
     ("field", "value", "shown"),
     [
         ("mexican_train", "x", "Rules.mexican_train must implement MexicanTrainRule, not 'x'"),
+        (
+            "mexican_train",
+            _AlwaysOpenSetting(),
+            "Rules.mexican_train must implement MexicanTrainRule: its is_open is True, "
+            "not a method",
+        ),
         (
             "open_doubles",
             MexicanFromFirstTurn(),
@@ -766,7 +779,9 @@ class _MutableMexicanRule:
 def test_a_pluggable_rule_field_that_cannot_be_asked_raises_type_error(
     field: str, value: object, shown: str
 ) -> None:
-    """V2-V4: the engine asks these objects on every move; what it cannot ask is refused."""
+    """V2-V4: the engine asks these objects on every move; what it cannot ask is refused
+    (an is_open that is True, not a method, failed on the first move: 'bool' object is not
+    callable)."""
     refused(lambda: evolved(field, value), TypeError, shown)
 
 

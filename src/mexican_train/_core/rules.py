@@ -374,7 +374,8 @@ def _count(name: str) -> _Validator:
     return check
 
 
-def _check_protocol(protocol: type) -> _Validator:
+def _check_protocol(protocol: type, *methods: str) -> _Validator:
+    # *methods*: the protocol's methods, which isinstance finds but does not check are callable.
     def check(instance: object, attribute: attrs.Attribute[object], value: object) -> None:
         if isinstance(value, type):
             # The class has the protocol's methods too, and would fail only when asked.
@@ -386,6 +387,13 @@ def _check_protocol(protocol: type) -> _Validator:
             raise TypeError(
                 f"Rules.{attribute.name} must implement {protocol.__name__}, not {value!r}"
             )
+        for method in methods:
+            found = getattr(value, method)
+            if not callable(found):
+                raise TypeError(
+                    f"Rules.{attribute.name} must implement {protocol.__name__}: its {method} "
+                    f"is {found!r}, not a method"
+                )
         try:
             hash(value)
         except TypeError:
@@ -459,8 +467,12 @@ class Rules:
     deal_table: DealTable = attrs.field(validator=instance_of(DealTable))
     engine_placement: EnginePlacement = attrs.field(validator=instance_of(EnginePlacement))
     first_turn: FirstTurn | None = attrs.field(validator=instance_of(FirstTurn, optional=True))
-    mexican_train: MexicanTrainRule = attrs.field(validator=_check_protocol(MexicanTrainRule))
-    open_doubles: OpenDoubleRule = attrs.field(validator=_check_protocol(OpenDoubleRule))
+    mexican_train: MexicanTrainRule = attrs.field(
+        validator=_check_protocol(MexicanTrainRule, "is_open")
+    )
+    open_doubles: OpenDoubleRule = attrs.field(
+        validator=_check_protocol(OpenDoubleRule, "obligation", "follow_up")
+    )
     # The bounds of every format (bounds.py): no hand holds more tiles than the largest
     # set has, nor a game more rounds than engines, and every number can be written back.
     max_pip: int | None = attrs.field(default=None, validator=_optional_int("rules.max_pip"))
