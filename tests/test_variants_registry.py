@@ -445,3 +445,23 @@ def test_a_name_close_to_none_suggests_nothing() -> None:
     with pytest.raises(UnknownVariantError) as info:
         get_variant("chickenfoot")
     assert str(info.value).startswith("no variant named 'chickenfoot'; the variants are: ")
+
+
+@pytest.mark.parametrize(
+    ("name", "same_as"),
+    [
+        ("standard+short-game+short-game", "standard+short-game"),
+        ("standard+shared-ties+Shared Ties", "standard+shared-ties"),
+        ("a+double-blank-0+rulebook-a", None),
+        ("hub+ascending+short-game+ascending", "hub+ascending+short-game"),
+    ],
+)
+def test_a_house_rule_named_twice_is_described_once(name: str, same_as: str | None) -> None:
+    """combine counts a house rule named twice once; its description was said twice, or,
+    for two parts on the rounds, not at all (a whole game of one round per engine)."""
+    if same_as is None:
+        with pytest.raises(RulesError, match="changes nothing on its own preset"):
+            describe_variant(name)
+        return
+    assert get_variant(name) == get_variant(same_as)
+    assert describe_variant(name) == describe_variant(same_as)

@@ -946,7 +946,8 @@ def describe_variant(name: str) -> str:
     """
     rules = get_variant(name)
     if "+" in name:
-        parts = name.split("+")
+        # Each part once, as combine counts it: "short-game" and "Short Game" are one.
+        parts = list(dict.fromkeys(ALIASES.get(_key(part), _key(part)) for part in name.split("+")))
         on_rounds = [part for part in parts if _sets_rounds(get_variant(part))]
         # S2, V9: two parts that change the rounds are said in one sentence, from the
         # rules they make together: each part's own sentence describes its change alone
