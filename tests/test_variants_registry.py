@@ -465,3 +465,15 @@ def test_a_house_rule_named_twice_is_described_once(name: str, same_as: str | No
         return
     assert get_variant(name) == get_variant(same_as)
     assert describe_variant(name) == describe_variant(same_as)
+
+
+@pytest.mark.parametrize("house", ["first-turn-draw", "single-tile-first-turn"])
+def test_a_first_turn_house_rule_on_hub_says_it_brings_rulebook_a_first_turn(house: str) -> None:
+    """V1: hub's first turn is ordinary; a first-turn house rule puts Rulebook A's in its
+    place (own train only, P4).  hub+first-turn-draw was described as Rulebook B with a draw
+    on the first turn, which hub's ordinary turn has anyway."""
+    rules = combine("hub", house)
+    assert describe_rules(rules)["first turn (V1)"].startswith("own train only")
+    text = describe_variant(f"hub+{house}")
+    assert "on the player's own train only, as in Rulebook A" in text
+    assert "as in Rulebook A" not in describe_variant(f"standard+{house}+shared-ties")

@@ -959,6 +959,15 @@ def describe_variant(name: str) -> str:
             for part in parts
             if part not in on_rounds[1:]
         ]
+        if rules.first_turn is not None and _preset_of(get_variant(parts[0])).first_turn is None:
+            # V1: on hub, whose first turn is ordinary, a first-turn house rule puts
+            # Rulebook A's in its place; its own sentence says only what it changes there.
+            chain = ", as many tiles as continue it" if rules.first_turn.chain else ""
+            texts.insert(
+                1,
+                "The first turn of a round is played on the player's own train only, as in "
+                f"Rulebook A{chain} (P4, V1).",
+            )
         return "  ".join(texts)
     key = _key(name)
     key = ALIASES.get(key, key)
