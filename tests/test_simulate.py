@@ -633,15 +633,17 @@ class _LosesCount:
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="exception notes are Python 3.11's")
 def test_a_rule_that_raises_after_a_move_is_not_blamed_on_a_player() -> None:
-    """V2: the rules' own error, met as a move is played (apply lists the moves after it),
-    is noted as the rules', with the game that deals it again."""
+    """V2: the rules' own error, met in the position after a move, is noted as the rules',
+    with the game that deals it again: it is raised when that position's moves are listed
+    (apply works them out ahead, but leaves a rule's error to legal_moves)."""
     rules = attrs.evolve(HUB, mexican_train=_LosesCount())
     with pytest.raises(ValueError, match="which train was that") as raised:
         simulate([GreedyPlayer(), PlannerPlayer()], rules, games=1, seed=1, names=["a", "b"])
     notes: list[str] = getattr(raised.value, "__notes__", [])  # mypy checks for 3.10
     (note,) = notes
     assert re.fullmatch(
-        r"raised by the rules after a move of seat \d, in game 0 of the simulation, round 1 "
+        r"raised by the rules while listing the moves of seat \d, in game 0 of the simulation, "
+        r"round 1 "
         r"\(new_game\(\.\.\., seed=\d+\) deals that game again\)",
         note,
     ), note
