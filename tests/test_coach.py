@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 import re
+import statistics
 from pathlib import Path
 
 import attrs
@@ -36,6 +38,7 @@ from mexican_train import (
     replay_states,
     view,
 )
+from mexican_train._bots.playout import playout
 from mexican_train._frontends.cli import cli
 from mexican_train._frontends.narrate import review_report
 from mexican_train.serialize import to_json
@@ -356,7 +359,34 @@ def test_every_front_end_words_a_mistake_by_the_seats_own_move_and_hand() -> Non
         assert said == (
             f"round 1, seat 0's {n}{suffix} move ({hand} tile{'s' if hand != 1 else ''} "
             f"in hand): lost {review.loss:.1f} points".replace("lost 0.0", "lost less than 0.1")
+            + f" (+/- {review.loss_se:.1f})"
         )
+
+
+def test_a_losss_standard_error_is_that_of_the_differences_deal_by_deal() -> None:
+    """``loss_se`` is the standard error of the paired differences between the move made
+    and the best one, over the sampled deals: recomputed here for a first decision from
+    the same deals and playouts; 0 when the move made is the best, and with one sample."""
+    game = _game()
+    start = next(replay_states(game))
+    for seed in range(20):  # a seed under which the first decision lost points
+        first = next(analyze(game, seat=0, samples=6, seed=seed))
+        if first.loss > 0:
+            break
+    else:
+        pytest.fail("the first decision was the best move found under every seed")
+    assert first.move_number == 1  # so the round has shown nothing before it
+    rng = random.Random(f"analyze|{seed}|1")
+    differences = []
+    for _ in range(6):
+        world = determinize(view(start, 0), rng, [])
+        made, best = (playout(apply(world, move), 0) for move in (first.chosen, first.best))
+        differences.append(made - best)
+    assert first.loss == pytest.approx(statistics.fmean(differences))
+    assert first.loss_se == pytest.approx(statistics.stdev(differences) / math.sqrt(6))
+    reviews = list(analyze(game, seat=0, samples=6, seed=2))
+    assert all(r.loss_se == 0 for r in reviews if r.chosen == r.best)
+    assert all(r.loss_se == 0 for r in analyze(game, seat=0, samples=1, seed=2))
 
 
 def test_the_coach_calls_other_seats_trains_by_the_names_it_is_given() -> None:
@@ -391,7 +421,7 @@ def test_a_loss_below_a_tenth_of_a_point_is_said_to_be_less_than_0_1() -> None:
     assert small.reason.startswith("play 4-2 on your train instead of play 7-0 on the Mexican ")
     assert ": less than 0.1 points better for you against the others" in small.reason
     said, _ = review_report([small], "seat 0", 20).mistakes[0]
-    assert said.endswith("): lost less than 0.1 points"), said
+    assert said.endswith(f"): lost less than 0.1 points (+/- {small.loss_se:.1f})"), said
     ending = review_report([small], "seat 0", 20).ending
     assert ending == "In all, less than 0.1 points lost against the best moves found."
 

@@ -10,6 +10,7 @@ seats' mean (E3): lower is better, as in `SearchPlayer`.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from collections.abc import Iterator, Sequence
@@ -42,6 +43,11 @@ class Review:
         best: the move with the best value (lowest); *chosen* when they tie.
         loss: the expected points lost by *chosen* against *best*: the difference
             of their values, >= 0, and 0 when they agree.
+        loss_se: the standard error of *loss*: of the differences, deal by deal,
+            between *chosen*'s outcome and *best*'s, over the samples; 0 when they
+            agree or with one sample.  A loss within a standard error or two of 0 may
+            be noise: *best* is the lowest of several estimates, each a little off,
+            which makes every loss look a little bigger than it is.
         values: every legal move with its value -- the mean over the samples of the
             seat's round points less the other seats' mean (E3) after it -- best
             first: ``values[0]`` is *best*'s.
@@ -61,6 +67,7 @@ class Review:
     chosen: Move
     best: Move
     loss: float
+    loss_se: float
     values: tuple[tuple[Move, float], ...]
     samples: int
     reason: str
@@ -223,6 +230,8 @@ def _review(
     order = sorted(range(len(moves)), key=lambda i: (means[i], i != mine_index))
     best_index = order[0]
     loss = means[mine_index] - means[best_index]
+    differences = [a - b for a, b in zip(outcomes[mine_index], outcomes[best_index], strict=True)]
+    loss_se = statistics.stdev(differences) / math.sqrt(samples) if samples > 1 else 0.0
     return Review(
         move_number=number,
         round_number=state.round_number,
@@ -230,6 +239,7 @@ def _review(
         chosen=chosen,
         best=moves[best_index],
         loss=loss,
+        loss_se=loss_se,
         values=tuple((moves[i], means[i]) for i in order),
         samples=samples,
         reason=_reason(

@@ -339,8 +339,8 @@ class ReviewReport:
         if self.mistakes:
             lines.append(f"The biggest mistakes ({len(self.mistakes)}):")
         for said, better in self.mistakes:
-            lines.append(f"  {said}")
             # 79 columns in all, as the command line's prose (cli._WIDTH).
+            lines.append(textwrap.fill(said, 79, initial_indent="  ", subsequent_indent="    "))
             lines.append(textwrap.indent(textwrap.fill(better, 75), "    "))
         lines.append(textwrap.fill(self.ending, 79))
         return "\n".join(lines)
@@ -366,7 +366,8 @@ def review_report(
 ) -> ReviewReport:
     """Word *reviews* of *who* (``"seat 2"``), made with *samples* samples: the *top* mistakes.
 
-    A mistake is a decision that lost points against the best move found (its loss > 0).
+    A mistake is a decision that lost points against the best move found (its loss > 0),
+    said with the loss's standard error (`Review.loss_se`): "lost 5.9 points (+/- 7.1)".
     Each is placed as a person can find it again: by its round, its place among its
     seat's own moves of the round (`Review.seat_move`) and the tiles the seat held --
     ``round 1, seat 0's 5th move (12 tiles in hand)`` -- as every front end shows it.
@@ -391,13 +392,18 @@ def review_report(
                 f"round {r.round_number}, {'your' if yours else _possessive(r.seat)} "
                 f"{_ordinal(r.seat_move)} move "
                 f"({r.hand_size} tile{'' if r.hand_size == 1 else 's'} in hand): "
-                f"lost {points_words(r.loss)} points",
+                f"lost {points_words(r.loss)} points{_give_or_take(r)}",
                 f"Better: {r.reason}.",
             )
             for r in mistakes
         ),
         _lost_in_all(reviews) if mistakes else "No move lost points against the best move found.",
     )
+
+
+def _give_or_take(review: Review) -> str:
+    """The loss's standard error, as a review says it (none from one sample)."""
+    return f" (+/- {review.loss_se:.1f})" if review.loss_se > 0 else ""
 
 
 def _lost_in_all(reviews: Sequence[Review]) -> str:
