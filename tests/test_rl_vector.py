@@ -1027,15 +1027,14 @@ def test_the_training_example_sees_a_round_end_whose_reward_is_zero() -> None:
     example = load_script(root / "examples" / "train_agent.py", "train_agent_example")
     envs = vector_env(64, players=2, rules="short-game", opponents="greedy", seed=0)
     observation, _ = envs.reset()
-    column = envs.observations.layout["game"].start + 1  # round / rounds
     rng = np.random.default_rng(0)
     ties = 0
     for _ in range(2000):
-        before = observation["observation"]
+        before, rounds = observation["observation"], [g.round_number for g in envs.games]
         observation, reward, terminated, _, _ = envs.step(random_actions(observation, rng))
-        after = observation["observation"]
-        ended = terminated | (after[:, column] != before[:, column])
-        ends = example.round_ends(envs.observations, before, after, terminated)
+        # From the games themselves: the game ended, or its table plays another round.
+        ended = terminated | (np.array([g.round_number for g in envs.games]) != rounds)
+        ends = example.round_ends(envs.observations, before, observation["observation"], terminated)
         assert np.array_equal(ends, ended)
         ties += int((ended & (reward == 0)).sum())
         if ties:
