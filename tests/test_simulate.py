@@ -696,6 +696,8 @@ def test_a_result_of_rules_json_cannot_name_reads_back_with_them_given() -> None
             "$.player_stats[1].illegal_moves",
         ),
         (lambda data: data["player_stats"][0].update(wins=2), "$.player_stats[0]"),
+        (lambda data: data.update(rounds=-1), "$.rounds"),
+        (lambda data: data["counters"].update(draws=-1), "$.counters.draws"),
         (lambda data: data["player_stats"][0].update(shared_wins=2), "$.player_stats[0]"),
     ],
 )

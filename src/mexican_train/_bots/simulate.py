@@ -513,8 +513,14 @@ def _check_counts(result: SimulationResult) -> None:
         value = getattr(result, name)
         if value not in BOUNDS[name]:
             raise SchemaError(f"$.{name}", BOUNDS[name].refusal(value))
-    if result.completed_games < 0:
-        raise SchemaError("$.completed_games", f"a count is from 0, not {result.completed_games}")
+    counts = {"$.completed_games": result.completed_games, "$.rounds": result.rounds}
+    counts.update(
+        (f"$.counters.{field.name}", getattr(result.counters, field.name))
+        for field in attrs.fields(RuleCounters)
+    )
+    for path, count in counts.items():
+        if count < 0:
+            raise SchemaError(path, f"a count is from 0, not {count}")
     for index, stats in enumerate(result.player_stats):
         if not 0 <= stats.shared_wins <= stats.wins <= result.completed_games:
             raise SchemaError(
