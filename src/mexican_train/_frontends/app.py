@@ -549,8 +549,8 @@ class _Routes:
         that it expired or that it closed.  *maker* is the address that made it, for a
         table of the lobby's (`_make`): counted towards its share, and refused once the
         server is stopping, under the lock `WebServer.server_close` lists the tables it
-        closes by.  *making* is the lobby's request it answers: counted as served from
-        now on, no longer as being made (`_reserve`), under the same lock.
+        closes by.  *making* is the lobby's request it answers: the table counts as served
+        once added, not as being made too (`_reserve`), under the same lock.
 
         Raises:
             InvalidArgumentError: if a table of that name is served already (checked
