@@ -121,8 +121,19 @@ def test_p5_draw_until_playable_refuses_a_draw_once_a_tile_fits_for_that() -> No
     state = run(state, DRAW)  # 6-3 fits
     assert DRAW not in legal_moves(state)
     error = assert_refused(state, DRAW, "P5")
-    assert "only one draw" not in error.reason
-    assert "fits" in error.reason
+    assert error.reason == "P5: the drawing stops once a tile in hand can be played"
+
+
+def test_p5_draw_until_playable_refuses_a_draw_when_a_tile_held_can_be_played() -> None:
+    """P5 under draw-until-playable and a voluntary draw (V6): a player who held a tile
+    to play, and drew one that does not fit, may draw no more; the refusal does not say
+    that the tile drawn fits."""
+    rules = attrs.evolve(HUB, draw_until_playable=True, must_play=False)
+    state = run(start(["6-0 1-0 1-1", "6-1 6-2 2-2"], rules=rules, boneyard="2-0 3-0"), DRAW)
+    assert Tile(2, 0) in state.hand(0)  # drawn: it fits no train; 6-0, held, does
+    assert DRAW not in legal_moves(state)
+    error = assert_refused(state, DRAW, "P5")
+    assert error.reason == "P5: the drawing stops once a tile in hand can be played"
 
 
 def _two_open(rules: Rules) -> GameState:
@@ -228,7 +239,7 @@ def _holds(state: GameState, move: Move, reason: str) -> bool:
         return can_play and state.rules.must_play
     if reason.endswith("only one draw is allowed here, and it has been taken"):
         return state.has_drawn and not state.rules.draw_until_playable
-    if reason.endswith("the drawing stops once a drawn tile fits"):
+    if reason.endswith("the drawing stops once a tile in hand can be played"):
         return state.has_drawn and state.rules.draw_until_playable and can_play
     if reason == "P5: the boneyard is empty":
         return state.boneyard_size == 0

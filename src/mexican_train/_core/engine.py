@@ -1201,7 +1201,7 @@ def why_illegal(state: GameState, move: object) -> str:
                 else "P5"
             )  # fmt: skip
             if r.draw_until_playable:
-                return f"{rule}: the drawing stops once a drawn tile fits"
+                return f"{rule}: the drawing stops once a tile in hand can be played"
             return f"{rule}: only one draw is allowed here, and it has been taken"
         return "P5: the boneyard is empty"
     if isinstance(move, Pass):
