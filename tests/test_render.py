@@ -195,7 +195,7 @@ def test_svg_flags_markers_and_the_open_double() -> None:
     ("variant", "viewer", "table"),
     [
         ("train-dominoes", "not open to you", "open to nobody"),
-        ("hub", "open to you", "open to all players"),
+        ("hub", "open to you", "open to everyone"),
         ("mexican-after-own-train", "open to you", "open to Ann"),
     ],
 )

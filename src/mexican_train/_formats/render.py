@@ -218,7 +218,7 @@ def _open_to(table: PlayerView, labels: tuple[str, ...]) -> str:
     if table.seat is not None:
         return "open to you" if opens[table.seat] else "not open to you"
     if all(opens):
-        return "open to all players"
+        return "open to everyone"
     if not any(opens):
         return "open to nobody"
     return "open to " + ", ".join(
