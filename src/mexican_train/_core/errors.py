@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 #: `shown` describes a whole number longer than this instead of writing it; the JSON reader
@@ -178,9 +179,12 @@ class IllegalMoveError(MexicanTrainError, ValueError):
         self.reason = reason
 
 
-def _close_names(name: str, known: tuple[str, ...]) -> str:
-    # " (did you mean 'x'?)" for the names in *known* close to *name*, written as the
-    # catalogue writes names (case, spaces and underscores do not matter), or "".
+def close_names(name: str, known: Sequence[str]) -> str:
+    """Return " (did you mean 'x'?)" for the names in *known* close to *name*, or "".
+
+    *name* is written as the catalogue writes names (case, spaces and underscores do not
+    matter): the library's errors and the command line's say it alike.
+    """
     if len(name) > 100:  # no name is that long: a typo of none
         return ""
     import difflib  # only for an unknown name
@@ -213,7 +217,7 @@ class UnknownVariantError(MexicanTrainError, LookupError):
 
     def __init__(self, name: str, known: tuple[str, ...], reason: str = "") -> None:
         # *reason* replaces "no variant named ..." where the name's form is what is wrong.
-        why = reason or f"no variant named {shown(name)}{_close_names(name, known)}"
+        why = reason or f"no variant named {shown(name)}{close_names(name, known)}"
         super().__init__(f"{why}; the variants are: {', '.join(known)}")
         self.name = name
         self.known = known

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import difflib
 import importlib
 import json
 import math
@@ -62,6 +61,7 @@ from .._core.errors import (
     MexicanTrainError,
     RulesError,
     UnknownVariantError,
+    close_names,
     shown,
 )
 from .._core.moves import MEXICAN, NEXT_ROUND, CallLastTile, Draw, Move, Pass, Play
@@ -104,14 +104,6 @@ _EXIT_FAILURE = 1
 _EXIT_INTERRUPTED = 130
 #: What a person types to leave the game, at any prompt of ``play``.
 _QUIT_WORDS: Final = frozenset({"q", "quit", "exit"})
-
-
-def _did_you_mean(name: str, known: Sequence[str]) -> str:
-    """Return " (did you mean 'x'?)" for the names in *known* close to *name*, or ""."""
-    close = difflib.get_close_matches(name.strip().lower(), known, n=3)
-    if not close:
-        return ""
-    return f" (did you mean {' or '.join(repr(found) for found in close)}?)"
 
 
 def _plain(text: str) -> str:
@@ -231,7 +223,7 @@ def rules_from_options(rules: str, house: Sequence[str] = (), option: str = "--r
             raise click.UsageError(
                 f"{where}: there {'is no variant' if where == '--house' else 'are no rules'} "
                 f"called {_shown(error.name)}"
-                f"{_did_you_mean(error.name, error.known)}; "
+                f"{close_names(error.name, error.known)}; "
                 "'mexican-train rules --list' lists them"
             ) from None
         except RulesError as error:
@@ -252,7 +244,7 @@ def _load_user_bot(spec: str, option: str) -> object:
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise click.UsageError(
-            f"{option}: there is no bot called {_shown(spec)}{_did_you_mean(spec, list(BOTS))}; "
+            f"{option}: there is no bot called {_shown(spec)}{close_names(spec, list(BOTS))}; "
             f"the bots are {', '.join(BOTS)}, or your own as module:Class"
         )
     # As 'python -m' does, find modules in the current directory too.
