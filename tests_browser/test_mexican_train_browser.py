@@ -30,7 +30,7 @@ def _mexican_badge(browser: Browser, state: GameState, link: str) -> str:
         page = browser.new_page()
         page.goto(url)
         page.wait_for_selector('#board .train[data-train="-1"] .badge', timeout=WAIT)
-        words = page.locator('#board .train[data-train="-1"] .badge').all_text_contents()
+        words: list[str] = page.locator('#board .train[data-train="-1"] .badge').all_text_contents()
         page.close()
     assert len(words) == 1, words
     return words[0]
