@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+import mexican_train
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
@@ -140,15 +142,17 @@ def test_examples_can_be_typed_into_python(page: Path) -> None:
     )
 
 
-MODULES = sorted((ROOT / "src" / "mexican_train").rglob("*.py"))
+# The package's modules where they are imported from: the source tree, or an installed wheel.
+PACKAGE = Path(mexican_train.__file__).parent
+MODULES = sorted(PACKAGE.rglob("*.py"))
 
 
-@pytest.mark.parametrize("module", MODULES, ids=[str(p.relative_to(ROOT / "src")) for p in MODULES])
+@pytest.mark.parametrize("module", MODULES, ids=[str(p.relative_to(PACKAGE)) for p in MODULES])
 def test_docstring_examples_can_be_typed_into_python(module: Path) -> None:
     """The docstrings' examples, which the API reference shows, type in as the pages' do."""
     waiting = _statements_left_open(module.read_text(encoding="utf-8"))
     assert not waiting, (
-        f"{module.relative_to(ROOT)}: the statement at line(s) {waiting} needs a bare '...' "
+        f"{module}: the statement at line(s) {waiting} needs a bare '...' "
         "line after it, the empty line that ends a block at Python's prompt"
     )
 
