@@ -243,14 +243,12 @@ def main() -> None:
     parser.add_argument("--target", choices=["web", "example"], default="web")
     parser.add_argument("--check", type=float, default=None, metavar="SECONDS")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument(
-        "--attack", nargs=3, metavar=("PORT", "PATH", "TOKEN"), help=argparse.SUPPRESS
-    )
+    parser.add_argument("--attack", metavar="PORT PATH TOKEN", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not (0 < args.seconds <= 60 and 0 <= args.stalled <= 1000 and 0 <= args.flooders <= 32):
         parser.error("bounds: 0 < --seconds <= 60, --stalled <= 1000, --flooders <= 32")
     if args.attack:
-        port, path, token = args.attack
+        port, path, token = args.attack.split(" ")
         attack(int(port), path, token, args.seconds, args.stalled, args.flooders)
         return
 
@@ -260,7 +258,8 @@ def main() -> None:
         reused = kept_alive(port, seats[0][1]) if args.target == "web" else []
         move_path = "/api/move" if args.target == "web" else "/seat/0/move"
         attacker = subprocess.Popen(
-            [sys.executable, __file__, "--attack", str(port), move_path, seats[1][1],
+            # One argument, with "=": a token may begin with "-", which argparse reads as an option.
+            [sys.executable, __file__, f"--attack={port} {move_path} {seats[1][1]}",
              "--seconds", str(args.seconds), "--stalled", str(args.stalled),
              "--flooders", str(args.flooders)],
             stdout=subprocess.PIPE, text=True,
