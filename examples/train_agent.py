@@ -30,7 +30,7 @@ except ImportError:
     sys.exit("train_agent.py needs the rl extra: pip install 'mexican-train[rl]'")
 
 from mexican_train import MexicanTrainError
-from mexican_train.rl import ActionCodec, ObservationCodec, vector_env
+from mexican_train.rl import ActionCodec, vector_env
 
 
 def action_features(codec: ActionCodec) -> np.ndarray:
@@ -75,23 +75,12 @@ class Policy:
         return np.where(mask == 1, self.logits(observation), -np.inf).argmax(axis=1)
 
 
-def round_ends(
-    codec: ObservationCodec, before: np.ndarray, after: np.ndarray, terminated: np.ndarray
-) -> np.ndarray:
-    """Per table, whether a round ended in the step from observations *before* to *after*.
-
-    The game ended, or the round in the observation's game block changed: a reward does
-    not tell, since a round whose seats' points tie rewards 0.
-    """
-    column = codec.layout["game"].start + 1  # round / rounds
-    return terminated | (after[:, column] != before[:, column])
-
-
 def round_returns(rewards: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per step and table, the reward of the round the step was in, and whether it is known.
 
     *rewards* and *ends* are (steps, tables); *ends* says where a round ended
-    (`round_ends`).  Steps of a round not over by the last step are not known.
+    (``infos["round_over"]``: a reward does not tell, since a round whose seats' points
+    tie rewards 0).  Steps of a round not over by the last step are not known.
     """
     returns = np.zeros_like(rewards)
     known = np.zeros(rewards.shape, dtype=bool)
@@ -131,11 +120,9 @@ def train(
             seen.append(observation["observation"])
             chosen.append(actions)
             odds_seen.append(odds)
-            observation, reward, terminated, _, _ = envs.step(actions)
+            observation, reward, _, _, infos = envs.step(actions)
             rewards.append(reward)
-            ends.append(
-                round_ends(envs.observations, seen[-1], observation["observation"], terminated)
-            )
+            ends.append(infos["round_over"])
         steps += horizon * tables
         returns, known = round_returns(np.array(rewards), np.array(ends))
         x = np.concatenate(seen)[known.reshape(-1)]

@@ -432,13 +432,18 @@ def test_single_seat_return_is_the_sum_of_its_round_rewards(rules: Rules) -> Non
     """E3: the agent's return over a game is the sum of mean - own over the rounds."""
     game = SingleSeatEnv(players=3, rules=rules, seat=1)
     game.reset(seed=8)
-    total, done = 0.0, False
+    total, done, ends = 0.0, False, 0
     while not done:
         action = int(np.flatnonzero(game.action_masks())[0])
-        _, reward, done, truncated, _ = game.step(action)
+        rounds = len(game.game.round_scores)
+        _, reward, done, truncated, info = game.step(action)
         assert not truncated
+        # info["round_over"]: a round ended in the step, whatever its reward.
+        assert info["round_over"] is (len(game.game.round_scores) > rounds)
+        ends += info["round_over"]
         total += reward
     assert game.game.is_over
+    assert ends == len(game.game.round_scores)
     expected = sum(round_rewards(points)[1] for points in game.game.round_scores)
     assert total == pytest.approx(expected)
 
@@ -497,7 +502,12 @@ def test_single_seat_an_illegal_action_terminates_with_the_penalty() -> None:
     before = game.game
     illegal = int(np.flatnonzero(~game.action_masks())[0])
     _, reward, terminated, truncated, info = game.step(illegal)
-    assert (reward, terminated, truncated, info) == (-7.0, True, False, {"illegal_action": illegal})
+    assert (reward, terminated, truncated, info) == (
+        -7.0,
+        True,
+        False,
+        {"illegal_action": illegal, "round_over": False},
+    )
     assert game.game is before
 
 
@@ -638,7 +648,7 @@ def test_single_seat_step_takes_ints_and_numpy_integers(kind: Any) -> None:
     before = game.game
     _, _, terminated, _, info = game.step(kind(int(np.flatnonzero(game.action_masks())[0])))
     assert not terminated
-    assert not info
+    assert "illegal_action" not in info
     assert game.game != before
 
 

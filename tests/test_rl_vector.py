@@ -1016,30 +1016,40 @@ def test_the_training_example_evaluates_on_games_it_did_not_train_on(
         assert all(not training & evaluation for evaluation in evaluations)
 
 
-def test_the_training_example_sees_a_round_end_whose_reward_is_zero() -> None:
-    """examples/train_agent.py credits each action with its round's reward (E3): a round
-    whose seats' points tie ends with a reward of 0, which is still a round's end."""
-    from pathlib import Path
-
-    from repo_scripts import load_script
-
-    root = Path(__file__).resolve().parent.parent
-    example = load_script(root / "examples" / "train_agent.py", "train_agent_example")
+def test_infos_say_where_a_round_ended_a_reward_of_zero_included() -> None:
+    """``infos["round_over"]`` is True exactly where a table's round ended in the step
+    (E3), its game's last round included: a round whose seats' points tie rewards 0,
+    which is still a round's end."""
     envs = vector_env(64, players=2, rules="short-game", opponents="greedy", seed=0)
     observation, _ = envs.reset()
     rng = np.random.default_rng(0)
-    ties = 0
+    ties = games = 0
     for _ in range(2000):
-        before, rounds = observation["observation"], [g.round_number for g in envs.games]
-        observation, reward, terminated, _, _ = envs.step(random_actions(observation, rng))
+        rounds = [g.round_number for g in envs.games]
+        observation, reward, terminated, _, infos = envs.step(random_actions(observation, rng))
         # From the games themselves: the game ended, or its table plays another round.
         ended = terminated | (np.array([g.round_number for g in envs.games]) != rounds)
-        ends = example.round_ends(envs.observations, before, observation["observation"], terminated)
-        assert np.array_equal(ends, ended)
+        assert infos["round_over"].dtype == bool
+        assert infos["_round_over"].all()
+        assert np.array_equal(infos["round_over"], ended)
         ties += int((ended & (reward == 0)).sum())
-        if ties:
+        games += int(terminated.sum())
+        if ties and games:
             break
     assert ties, "no round ended in a tie: play more steps"
+    assert games, "no game ended: play more steps"
+
+
+def test_an_action_outside_the_mask_ends_the_game_but_no_round() -> None:
+    """A game an action outside the mask ended was not played to a round's end."""
+    envs = vector_env(2, players=2, seed=0)
+    observation, _ = envs.reset()
+    illegal = int(np.flatnonzero(observation["action_mask"][0] == 0)[0])
+    legal = int(np.flatnonzero(observation["action_mask"][1])[0])
+    _, _, terminated, _, infos = envs.step(np.array([illegal, legal]))
+    assert terminated[0]
+    assert infos["illegal_action"][0]
+    assert not infos["round_over"][0]
 
 
 #: The rates `benchmarks/rl.py` measures at scale, each with the first cell of its row in

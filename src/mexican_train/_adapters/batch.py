@@ -401,6 +401,7 @@ class Steps:
         self.seats: list[int] = [0] * tables  # the seat each observation is for
         self.rewards: list[float] = [0.0] * (tables * players)  # per table, per seat
         self.done: list[bool] = [False] * tables
+        self.round_over: list[bool] = [False] * tables  # a round ended in the step (E3)
         self.illegal: list[bool] = [False] * tables
         self.final_tables: list[int] = []  # the tables whose game ended, in order
         self.final_states: list[GameState] = []  # their games' last states
@@ -516,7 +517,7 @@ class Tables:
                 tell(observers, state, move, after)
             if self.seen is not None:
                 self.seen[table].record(lay, state, move, after)
-            state = self._advance(after, table, steps.rewards)
+            state = self._advance(after, table, steps)
         if move is None or state.is_over:
             steps.done[table] = True
             steps.final_tables.append(table)
@@ -543,17 +544,19 @@ class Tables:
         seen = self.seen[table]
         return informed_row(self.lay, state, seat, seen.lacks, seen.played, scalars)
 
-    def _advance(self, state: GameState, table: int, rewards: list[float] | None) -> GameState:
+    def _advance(self, state: GameState, table: int, steps: Steps | None) -> GameState:
         # Deal new rounds (E4) and play the other seats until a learner is to move;
-        # add the seats' round rewards to *rewards* (None: a new game's, none yet).
+        # add the seats' round rewards to *steps* and note the round's end there (None:
+        # a new game's, none yet).
         players = self.lay.players
         seated = self.seated[table]
         observers = self.observers[table]
         while True:
             seat = state.current_player
             if seat is None:
-                if rewards is not None:
-                    base = table * players
+                if steps is not None:
+                    steps.round_over[table] = True
+                    rewards, base = steps.rewards, table * players
                     for other, reward in enumerate(round_rewards(state.round_scores[-1])):
                         rewards[base + other] += reward
                 if state.is_over:

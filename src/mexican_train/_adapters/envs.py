@@ -457,8 +457,9 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     of the agent's view; actions are `ActionCodec` indices; `action_masks`
     returns the legal ones, as sb3-contrib's MaskablePPO asks.  An episode is a
     whole game; at the end of each round the agent is rewarded
-    ``mean(points of all seats) - own points``.  `NextRound` is applied by the
-    environment.  An opponent that keeps the round's events (one with an
+    ``mean(points of all seats) - own points``, and ``info["round_over"]`` says
+    whether a round ended in the step (a reward of 0 does not tell: the seats'
+    points may tie).  `NextRound` is applied by the environment.  An opponent that keeps the round's events (one with an
     ``observe`` method, as `SearchPlayer`) is told every event its seat sees, as
     `simulate` tells it; each game seats a fresh copy of it, so no history
     carries over and the player given is never changed.
@@ -575,15 +576,17 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def _observe(self) -> npt.NDArray[np.float32]:
         return _encode(self._lay, view(self.game, self.seat), self._seen)
 
-    def _advance(self, state: GameState) -> tuple[GameState, float]:
-        # Let the other seats move, and deal new rounds, until the agent is to move.
-        reward = 0.0
+    def _advance(self, state: GameState) -> tuple[GameState, float, bool]:
+        # Let the other seats move, and deal new rounds, until the agent is to move;
+        # return the state, the agent's reward and whether a round ended (E3).
+        reward, round_over = 0.0, False
         while True:
             state, rewards = _finish_rounds(state, self._lay, self._seen, self._observers)
             if rewards is not None:
                 reward += rewards[self.seat]
+                round_over = True
             if state.is_over or state.current_player == self.seat:
-                return state, reward
+                return state, reward, round_over
             seat = state.current_player
             assert seat is not None  # _finish_rounds dealt the next round
             move, after = opponent_move(self._seated[seat], state, seat)
@@ -620,7 +623,7 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         self._seated = observing_copies(self.opponents)
         self._observers = observers_of(self._seated)
         try:
-            self._current, _ = self._advance(state)
+            self._current, _, _ = self._advance(state)
         except BaseException as error:
             self._cut_short(error, "reset")
             raise
@@ -657,19 +660,19 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
                 raise IllegalMoveError(
                     move, f"action {action} is not in the action mask of seat {self.seat}"
                 )
-            info = {"illegal_action": int(action)}
+            info = {"illegal_action": int(action), "round_over": False}
             self._ended = True
             return self._observe(), self.illegal_reward, True, False, info
         try:
             after = _apply(state, move, self._lay, self._seen, self._observers)
-            self._current, reward = self._advance(after)
+            self._current, reward, round_over = self._advance(after)
         except BaseException as error:
             self._cut_short(error, "step")
             raise
         self._ended = self._current.is_over
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, self._ended, False, {}
+        return self._observe(), reward, self._ended, False, {"round_over": round_over}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Return the legal actions as a bool array (what MaskablePPO asks for).
@@ -982,6 +985,8 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             self._cut_short(error, "step")
             raise
         observation, infos = self._result(steps)
+        infos["round_over"] = np.array(steps.round_over, dtype=bool)
+        infos["_round_over"] = np.ones(self.num_envs, dtype=bool)
         rewards = np.array(steps.rewards, dtype=np.float64).reshape(self.num_envs, self.players)
         reward = rewards if self.self_play else rewards[:, self.seat].copy()
         done = np.array(steps.done, dtype=bool)
@@ -1066,7 +1071,10 @@ def vector_env(
     ``(num_envs, *ObservationCodec.shape)``, and ``"action_mask"``, int8
     ``(num_envs, ActionCodec.size)``; actions are `ActionCodec` indices, one per
     table.  Rewards are `SingleSeatEnv`'s
-    (``mean(points of all seats) - own points`` at each round's end).  A game
+    (``mean(points of all seats) - own points`` at each round's end), and
+    ``infos["round_over"][i]`` is True where a round ended on table *i* in the
+    step, its game's last round included (a reward of 0 does not tell: the
+    seats' points may tie).  A game
     that ends is dealt anew within the same step (``metadata["autoreset_mode"]``
     is ``AutoresetMode.SAME_STEP``): the infos say how the ended games ended, as
     Gymnasium's own vector environments say it: ``infos["final_obs"][i]`` is
