@@ -4,7 +4,7 @@ Two rules that are not in the catalogue:
 
 - `HighestDoubleFirst`, an open-double rule (D2-D4): when several doubles are
   open, the highest one must be covered first, whoever laid it.
-- `MexicanAfterFirstMarker`, a Mexican-train rule (V2): the Mexican train is open
+- `MexicanWhileAnyMarker`, a Mexican-train rule (V2): the Mexican train is open
   to everybody while any player's train carries a marker.
 
 Run it with ``python examples/custom_rules.py``.
@@ -41,7 +41,7 @@ class HighestDoubleFirst:
 
 
 @attrs.frozen
-class MexicanAfterFirstMarker:
+class MexicanWhileAnyMarker:
     """The Mexican train is open to everybody while any player's train carries a marker (V2)."""
 
     def is_open(self, table: Table, seat: int) -> bool:
@@ -49,7 +49,7 @@ class MexicanAfterFirstMarker:
 
 
 HOUSE_RULES = attrs.evolve(
-    STANDARD, open_doubles=HighestDoubleFirst(), mexican_train=MexicanAfterFirstMarker()
+    STANDARD, open_doubles=HighestDoubleFirst(), mexican_train=MexicanWhileAnyMarker()
 )
 
 

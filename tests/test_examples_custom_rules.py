@@ -52,11 +52,11 @@ def test_the_howto_shows_what_the_example_prints(example: ModuleType) -> None:
 
 def test_the_example_rules_implement_the_public_protocols(example: ModuleType) -> None:
     assert isinstance(example.HighestDoubleFirst(), OpenDoubleRule)
-    assert isinstance(example.MexicanAfterFirstMarker(), MexicanTrainRule)
+    assert isinstance(example.MexicanWhileAnyMarker(), MexicanTrainRule)
     assert isinstance(example.HOUSE_RULES, Rules)
 
 
-@pytest.mark.parametrize("name", ["HighestDoubleFirst", "MexicanAfterFirstMarker"])
+@pytest.mark.parametrize("name", ["HighestDoubleFirst", "MexicanWhileAnyMarker"])
 def test_each_example_rule_is_well_under_50_lines(name: str) -> None:
     tree = ast.parse(EXAMPLE.read_text(encoding="utf-8"))
     (rule,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
