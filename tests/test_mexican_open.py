@@ -20,8 +20,10 @@ from mexican_train import (
     MexicanFromSecondTurn,
     Play,
     Rules,
+    Table,
     apply,
     legal_moves,
+    mexican_open,
     new_game,
     view,
 )
@@ -99,3 +101,38 @@ def test_a_rule_without_a_known_open_from_turn_is_asked(rule: Any) -> None:
     rules = attrs.evolve(HUB, mexican_train=rule)
     for moves in moves_of_games(rules, 4, range(2)):
         assert not any(isinstance(m, Play) and m.train == MEXICAN for m in moves)
+
+
+@attrs.frozen
+class FromRoundTwo:
+    """A house rule that reads the round: the Mexican train opens in the second round."""
+
+    def is_open(self, table: Table, seat: int) -> bool:
+        return table.round_number >= 2
+
+
+def test_a_rule_may_read_the_round_from_a_state_and_from_a_view() -> None:
+    """V2, E4: `Table.round_number` is the round being played, the same for the state and
+    every view, so a rule may open the Mexican train by round."""
+    rules = attrs.evolve(STANDARD, rounds=2, mexican_train=FromRoundTwo())
+    offered = {1: False, 2: False}
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = new_game(3, rules, seed=seed)
+        while not state.is_over:
+            opens = mexican_open(state)
+            assert opens == (state.round_number >= 2,) * 3
+            for seat in range(3):
+                assert mexican_open(view(state, seat)) == opens
+            moves = legal_moves(state)
+            offered[state.round_number] |= any(
+                isinstance(m, Play) and m.train == MEXICAN and not m.tile.is_double for m in moves
+            )
+            state = apply(state, rng.choice(moves))
+    assert offered == {1: False, 2: True}
+
+
+@pytest.mark.parametrize("value", [None, 5, "state"])
+def test_mexican_open_refuses_what_is_not_a_table(value: Any) -> None:
+    with pytest.raises(TypeError, match="needs a GameState or PlayerView"):
+        mexican_open(value)

@@ -18,7 +18,7 @@ from ._bots.simulate import SimulationResult, simulate
 from ._catalogue.variants import VARIANTS, get_variant
 from ._core import engine as _engine
 from ._core.deal import Deal
-from ._core.engine import apply, legal_moves, new_game, round_score
+from ._core.engine import apply, legal_moves, mexican_open, new_game, round_score
 from ._core.errors import (
     DealError,
     IllegalMoveError,
@@ -126,6 +126,7 @@ __all__ = [
     "get_variant",
     "legal_moves",
     "longest_train",
+    "mexican_open",
     "new_game",
     "next_round",
     "parse_move",

@@ -55,7 +55,7 @@ from .tables import check_fit
 from .tiles import Tile, full_set
 from .view import PlayerView, view_position
 
-__all__ = ["apply", "legal_moves", "new_game", "round_score"]
+__all__ = ["apply", "legal_moves", "mexican_open", "new_game", "round_score"]
 
 # Final: the shared moves (moves.py) bound again as module constants, which the compiled
 # build reads as C globals, not by name (a name imported from another module is looked
@@ -804,9 +804,26 @@ def mexican_open(state: GameState | PlayerView) -> tuple[bool, ...]:
 
     As the rules' Mexican-train rule answers for the table as it is, checked as
     `legal_moves` checks it; an open double that binds (D2) may be covered there
-    whatever this says.
+    whatever this says.  Every seat's answer is public: a view's is its state's.
+
+    Raises:
+        RulesError: if the rule answers anything but True or False.
+        TypeError: if *state* is neither a `GameState` nor a `PlayerView`.
+
+    >>> from mexican_train import HUB, STANDARD, view
+    >>> mexican_open(new_game(3, STANDARD, seed=1))  # from each seat's second turn
+    (False, False, False)
+    >>> mexican_open(view(new_game(3, HUB, seed=1), 0))  # from the first turn
+    (True, True, True)
     """
-    position = view_position(state) if isinstance(state, PlayerView) else state
+    if isinstance(state, PlayerView):
+        position = view_position(state)
+    elif type(state) is GameState:
+        position = state
+    else:
+        raise TypeError(
+            f"mexican_open() needs a GameState or PlayerView, not {type(state).__name__}"
+        )
     r = position._round
     return tuple(
         _open_trains(position, r, seat, state) >> r.players & 1 == 1 for seat in range(r.players)

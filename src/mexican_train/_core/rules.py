@@ -74,6 +74,10 @@ class Table(Protocol):
     def players(self) -> int:
         """The number of players."""
 
+    @property
+    def round_number(self) -> int:
+        """The round being played, from 1 (E4)."""
+
     def train(self, train_id: int) -> Train:
         """Return the train with id *train_id* (a seat, or `MEXICAN`)."""
 
@@ -108,7 +112,8 @@ class MexicanTrainRule(Protocol):
     (True, False)
 
     A rule may read who played where: ``table.train(seat).owner_played`` is
-    whether *seat* has played a tile on their own train this round.
+    whether *seat* has played a tile on their own train this round; and which round
+    it is: ``table.round_number``, from 1.
     """
 
     def is_open(self, table: Table, seat: int) -> bool:
