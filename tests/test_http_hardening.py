@@ -879,3 +879,38 @@ def test_a_socket_that_never_reads_its_documents_is_dropped_at_the_deadline() ->
                 table.arrive(1)  # seat 1 comes and goes: a document pushed each time
                 table.leave(1)
             assert not table.connected[0]
+
+
+class _Peer:
+    """A transport from *address*, as the guard of the web table's server reads one."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.paused = False
+
+    def get_extra_info(self, name: str) -> Any:
+        return (self.address, 0, 0, 0) if name == "peername" else None
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+
+def test_the_connections_of_an_ipv6_network_count_as_one_client() -> None:
+    """The cap per client counts an IPv6 address as its /64: one host is commonly given
+    a whole /64, and each address of it would otherwise be another client."""
+    import asyncio
+
+    from mexican_train._frontends.app import _Guard
+
+    guard = _Guard(per_client=1, deadline=60.0)
+    loop = asyncio.new_event_loop()
+    try:
+        first = guard.admit(_Peer("2001:db8::1"), loop)  # type: ignore[arg-type]
+        same = _Peer("2001:db8::2")
+        assert guard.admit(same, loop) is None  # type: ignore[arg-type]
+        assert same.paused  # it waits, unread, for its deadline
+        assert guard.admit(_Peer("2001:db8:0:1::1"), loop) is not None  # type: ignore[arg-type]
+        guard.release(first)
+        assert guard.admit(_Peer("2001:db8::2"), loop) is not None  # type: ignore[arg-type]
+    finally:
+        loop.close()

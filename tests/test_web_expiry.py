@@ -1000,3 +1000,21 @@ def test_a_change_at_a_table_closed_as_the_server_stops_is_to_be_tried_again(
     stopping = {"error": "stopping", "reason": "the server is stopping: try again once it is back"}
     assert answer(server, "/api/move", {"move": "draw"}, token=token) == (503, stopping)
     assert answer(server, "/api/again", {}, token=token) == (503, stopping)
+
+
+def test_an_ipv6_network_makes_tables_as_one_address(clock: Clock) -> None:
+    """The lobby's cap per address counts an IPv6 address as its /64 network, which one
+    host is commonly given whole: another address of it is not another client."""
+    own = WebTable(2, STANDARD, bots={1: GreedyPlayer()}, clock=clock)
+    made = WebServer(("127.0.0.1", 0), own, log=None, lobby=_lobby(clock), max_tables_per_client=1)
+    try:
+        made._routes._reserve("2001:db8::1")
+        with pytest.raises(RequestError) as refused:
+            made._routes._reserve("2001:db8::ffff:2")  # the same /64
+        assert (refused.value.status, refused.value.error) == (503, "full")
+        made._routes._reserve("2001:db8:0:1::1")  # another /64
+        made._routes._reserve("192.0.2.1")
+        with pytest.raises(RequestError):
+            made._routes._reserve("::ffff:192.0.2.1")  # the same IPv4 address, mapped
+    finally:
+        made.server_close()

@@ -14,8 +14,9 @@ clients is the guard here, in five parts:
   connection as long for its first request; past that the connection is closed.
   A WebSocket must say whose it is (its first message, the seat's token) as soon.
 - **A cap per client.**  At most ``max_per_client`` connections, HTTP and WebSocket
-  together, from one address; one more is answered 503 and closed.  All clients
-  together: ``max_connections`` (uvicorn's ``limit_concurrency``, answered 503).
+  together, from one address (an IPv6 address counts as its /64 network, which one
+  host is commonly given whole: `client_key`); one more is answered 503 and closed.
+  All clients together: ``max_connections`` (uvicorn's ``limit_concurrency``, answered 503).
 - **A deadline for answers left unread.**  A client that reads nothing of what it is
   sent (answers, a WebSocket's documents) fills the connection's buffers; once they are
   full, it has `REQUEST_TIMEOUT` seconds to read, or the connection is dropped.
@@ -91,6 +92,7 @@ from .http import (
     RequestError,
     bearer,
     checked_hosts,
+    client_key,
     read_json,
     refuse_gone,
     request_host,
@@ -222,7 +224,7 @@ class _Guard:
     def admit(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> str | None:
         """Count a new connection and return its client; None for one past the cap."""
         peer = transport.get_extra_info("peername")
-        client = str(peer[0]) if peer else ""
+        client = client_key(str(peer[0])) if peer else ""
         held = self._held.get(client, 0)
         if held >= self.per_client:
             if self._waiting < MAX_WAITING:
@@ -660,10 +662,11 @@ class _Routes:
                 raise RequestError(
                     503, "full", f"this server holds as many tables as it can ({most}){later}"
                 )
+            key = client_key(client)  # an IPv6 address counts as its /64
             made = sum(
-                maker == client and not self.tables[name][0].closed
+                maker is not None and client_key(maker) == key and not self.tables[name][0].closed
                 for name, maker in self._makers.items()
-            ) + sum(making.client == client for making in self._making)
+            ) + sum(client_key(making.client) == key for making in self._making)
             if made >= most_per_client:
                 raise RequestError(
                     503,

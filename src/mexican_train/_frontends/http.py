@@ -17,7 +17,8 @@ table's own server (``app.py``, Starlette on uvicorn) shares `RequestError`,
   header line the parser cannot read, so an unread body is never taken for the next
   request;
 - one address holds at most `JSONServer.max_per_client` connections, all clients
-  together `JSONServer.max_connections`;
+  together `JSONServer.max_connections` (an IPv6 address counts as its /64 network,
+  `client_key`);
 - each answer leaves in one write with ``TCP_NODELAY``: no delayed-ACK stall on a
   kept-alive connection;
 - a request other than a GET or a HEAD that a page of another site sent (its
@@ -74,6 +75,7 @@ __all__ = [
     "Response",
     "bearer",
     "checked_hosts",
+    "client_key",
     "json_depth",
     "lacks_web_extra",
     "read_json",
@@ -91,6 +93,31 @@ WEB_EXTRA: Final = frozenset({"starlette", "uvicorn", "websockets", "h11", "anyi
 def lacks_web_extra(error: ImportError) -> bool:
     """Return whether *error* is a package of the ``web`` extra missing (or a module of one)."""
     return (error.name or "").partition(".")[0] in WEB_EXTRA
+
+
+def client_key(address: str) -> str:
+    """Return what the caps per client count *address* as.
+
+    An IPv6 address counts as its /64 network (``2001:db8::/64``): one host, or one
+    home, is commonly given a whole /64, and could otherwise take a whole share of
+    every cap per address it picks from it.  An IPv4 address, and one that IPv6 maps
+    (``::ffff:192.0.2.1``), counts alone; anything else (no address, a Unix socket's
+    name) as itself.
+
+    >>> client_key("2001:db8::1") == client_key("2001:db8::ffff:2")
+    True
+    >>> client_key("2001:db8::1"), client_key("::ffff:192.0.2.1"), client_key("192.0.2.1")
+    ('2001:db8::/64', '192.0.2.1', '192.0.2.1')
+    """
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])  # a link-local scope apart
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 #: The addresses a server listens on every interface at.
@@ -942,7 +969,7 @@ class JSONServer(ThreadingHTTPServer):
         self._active_lock = threading.Lock()
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        client = str(client_address[0])
+        client = client_key(str(client_address[0]))
         with self._active_lock:
             held = self._per_client.get(client, 0)
             full = self._active >= self.max_connections or held >= self.max_per_client
@@ -967,7 +994,7 @@ class JSONServer(ThreadingHTTPServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._release(str(client_address[0]))
+            self._release(client_key(str(client_address[0])))
 
     def _release(self, client: str) -> None:
         """Count one connection of *client* fewer (`process_request` counted it)."""
