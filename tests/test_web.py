@@ -1396,6 +1396,27 @@ def test_a_kept_bot_named_by_level_comes_back_by_that_name() -> None:
         resumed.close()
 
 
+class _Counted:
+    """Something a database could name that is not a bot: calling it is noted."""
+
+    calls = 0
+
+    @classmethod
+    def make(cls) -> GreedyPlayer:
+        cls.calls += 1
+        return GreedyPlayer()
+
+
+def test_a_kept_name_that_is_no_bot_class_calls_nothing() -> None:
+    """A database edited by hand may name any ``module:name``: only a class with a
+    ``choose`` method is made again; a function is never called, the greedy bot sits."""
+    from mexican_train._frontends.web import _bot_from_name
+
+    for name in (f"{__name__}:_Counted.make", "builtins:dict", "no_such_module:Bot"):
+        assert isinstance(_bot_from_name(name), GreedyPlayer)
+    assert _Counted.calls == 0
+
+
 def test_the_lobby_shows_its_bots_by_the_level_chosen() -> None:
     table = lobby_table({"rules": "hub", "players": 3, "people": 1, "level": "hard"}, "t1")
     try:

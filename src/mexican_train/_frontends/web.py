@@ -1875,7 +1875,11 @@ def _unreadable(kept: StoredTable, store: TableStore, error: ReplayError) -> Sto
 
 def _bot_from_name(name: str) -> Player | str:
     """Return the bot a database names: a library bot or level by its name (``hard``), or
-    one named ``module:Class`` made again with no arguments (greedy if it cannot be)."""
+    one named ``module:Class`` made again with no arguments (greedy if it cannot be).
+
+    Only a class with a ``choose`` method is called: a name in a database edited by
+    hand that names a function (``os:abort``) calls nothing.
+    """
     if name.lower() in BOTS:
         return name.lower()
     module, _, qualname = name.partition(":")
@@ -1883,6 +1887,8 @@ def _bot_from_name(name: str) -> Player | str:
         found: Any = importlib.import_module(module)
         for part in qualname.split("."):
             found = getattr(found, part)
+        if not isinstance(found, type) or not callable(getattr(found, "choose", None)):
+            return GreedyPlayer()
         bot = found()
     except Exception:  # a bot that cannot be made again: the greedy one takes its seat
         return GreedyPlayer()
