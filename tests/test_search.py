@@ -100,6 +100,15 @@ def test_search_player_refuses_a_bad_budget_or_seed(field: str, value: object) -
         SearchPlayer(**{field: value})  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("field", ["inference", "replan"])
+def test_search_player_refuses_a_flag_that_is_not_a_bool_in_one_sentence(field: str) -> None:
+    """A switch is True or False: 1 or "no" is refused, the message naming the field."""
+    for value in (1, "no", None):
+        with pytest.raises(TypeError) as refused:
+            SearchPlayer(**{field: value})  # type: ignore[arg-type]
+        assert str(refused.value) == f"SearchPlayer.{field} must be bool, not {value!r}"
+
+
 def test_search_player_refuses_empty_moves_and_a_spectator() -> None:
     state = _searched_position(8)
     with pytest.raises(InvalidArgumentError, match="at least one"):

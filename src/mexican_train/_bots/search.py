@@ -28,6 +28,7 @@ from .._core.bounds import bounded
 from .._core.engine import apply
 from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import CALL_LAST_TILE, Move
+from .._core.rules import instance_of
 from .._core.state import GameState
 from .._core.view import PlayerView
 from .._formats.events import Event, RoundStarted
@@ -108,8 +109,8 @@ class SearchPlayer:
     iterations: int = attrs.field(default=180, validator=bounded("iterations"))
     seed: int = attrs.field(default=0, validator=bounded("seed"))
     seconds: float | None = attrs.field(default=None, validator=_seconds)
-    inference: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
-    replan: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    inference: bool = attrs.field(default=True, validator=instance_of(bool))
+    replan: bool = attrs.field(default=True, validator=instance_of(bool))
     # The events of the current round, as observed: state a player carries, not a
     # setting (no part of equality or the name).
     _history: list[Event] = attrs.field(factory=list, init=False, eq=False, repr=False)
