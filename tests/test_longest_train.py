@@ -131,3 +131,16 @@ def test_a_chain_is_the_tuple_of_its_tiles_and_pickles() -> None:
 def test_a_chain_refuses_tiles_that_do_not_join() -> None:
     with pytest.raises(InvalidArgumentError, match="does not show 5"):
         Chain("12-5 3-9", start=12)
+
+
+@pytest.mark.parametrize("start", [-5, 31, "6", None, True])
+def test_a_chain_refuses_a_start_that_is_no_number_on_a_tile(start: object) -> None:
+    """An empty chain has no tile to check its start against: it was taken."""
+    for tiles in ("", "6-5"):
+        with pytest.raises(InvalidArgumentError, match="start is a whole number from 0 to 30"):
+            Chain(tiles, start=start)  # type: ignore[arg-type]
+
+
+def test_a_chain_refuses_what_is_not_a_tile_as_longest_train_does() -> None:
+    with pytest.raises(TypeError, match="a chain holds Tiles or 'a-b' strings, not 3"):
+        Chain(["6-5", 3], start=6)  # type: ignore[list-item]

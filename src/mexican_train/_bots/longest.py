@@ -51,7 +51,9 @@ class Chain(tuple[Tile, ...]):
         start: the open end the first tile joins.
 
     Raises:
-        InvalidArgumentError: if the tiles do not join end to end from *start*.
+        InvalidArgumentError: if the tiles do not join end to end from *start*, or
+            *start* is not a whole number 0-30.
+        TypeError: if a tile is neither a `Tile` nor a string.
 
     >>> chain = Chain("12-5 5-5 5-3", start=12)
     >>> chain
@@ -63,12 +65,15 @@ class Chain(tuple[Tile, ...]):
     start: int
 
     def __new__(cls, tiles: Iterable[Tile | str] | str, start: int) -> Chain:
+        start = check_bound("pip", start, "start")
         if isinstance(tiles, str):
             tiles = tiles.split()
         parsed = tuple(Tile.parse(t) if isinstance(t, str) else t for t in tiles)
         end = start
         for tile in parsed:
-            if not isinstance(tile, Tile) or not tile.shows(end):
+            if not isinstance(tile, Tile):
+                raise TypeError(f"a chain holds Tiles or 'a-b' strings, not {tile!r}")
+            if not tile.shows(end):
                 raise InvalidArgumentError(
                     f"a chain joins each tile to the open end before it; {tile!r} does not "
                     f"show {end}"
