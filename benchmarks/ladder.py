@@ -12,7 +12,7 @@ the two levels swapping seats, so the luck of the deal and of the seat cancels. 
 is won by the lower score (E3; a tie is half a win each).  Printed per pair: the first
 level's win rate with a 95% confidence interval (normal, over the deals' means, as a
 deal's two rounds are not independent; cut to 0-100%) and its mean points less the
-other's per round.
+other's per round, with its own; a single deal has no spread to make one of: ``(one deal)``.
 The search bots are told every event as their seat sees it (``observe``), as
 `simulate` does.  Only the public API is used.
 """
@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import statistics
 import sys
 from typing import Any
 
 from options import positive_int
-from tournament import PRESETS, measured_build, play_round, report
+from tournament import PRESETS, half_width, interval, measured_build, play_round, report
 
 from mexican_train.players import LEVELS, make_bot
 
@@ -48,9 +47,9 @@ def run_pair(preset: str, first: str, second: str, deals: int, start: int) -> di
         wins.append(won / 2)
         diffs.append(diff / 2)
     rate = statistics.fmean(wins)
-    half = 1.96 * statistics.stdev(wins) / math.sqrt(deals) if deals > 1 else math.inf
+    half = half_width(wins)
     mean = statistics.fmean(diffs)
-    spread = 1.96 * statistics.stdev(diffs) / math.sqrt(deals) if deals > 1 else math.inf
+    spread = half_width(diffs)
     return {
         "preset": preset,
         "first": first,
@@ -59,12 +58,22 @@ def run_pair(preset: str, first: str, second: str, deals: int, start: int) -> di
         "deals": deals,
         "first_deal": start,
         "win_rate": rate,
-        "ci_low": max(0.0, rate - half),  # a rate is within [0, 1] whatever the sample
-        "ci_high": min(1.0, rate + half),
+        # A rate is within [0, 1] whatever the sample; one deal gives no interval (None).
+        "ci_low": None if half is None else max(0.0, rate - half),
+        "ci_high": None if half is None else min(1.0, rate + half),
         "mean_diff": mean,
-        "diff_low": mean - spread,
-        "diff_high": mean + spread,
+        "diff_low": None if spread is None else mean - spread,
+        "diff_high": None if spread is None else mean + spread,
     }
+
+
+def row(cell: dict[str, Any]) -> str:
+    """Return the printed line of a pair's *cell*: the first level's rate and points."""
+    return (
+        f"{cell['preset']:9} {cell['first']:7} {cell['second']:7} {cell['rounds']:6} "
+        f"{cell['win_rate']:7.1%} {interval(cell['ci_low'], cell['ci_high'], '6.1%')} "
+        f"{cell['mean_diff']:+8.2f} {interval(cell['diff_low'], cell['diff_high'])}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,12 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     levels = list(LEVELS)
     for weaker, stronger in itertools.combinations(levels, 2):
         cell = run_pair(args.preset, stronger, weaker, args.deals, args.first_deal)
-        row = (
-            f"{cell['preset']:9} {stronger:7} {weaker:7} {cell['rounds']:6} "
-            f"{cell['win_rate']:7.1%} [{cell['ci_low']:6.1%}, {cell['ci_high']:6.1%}] "
-            f"{cell['mean_diff']:+8.2f} [{cell['diff_low']:+7.2f}, {cell['diff_high']:+7.2f}]"
-        )
-        report(row, cell, args.json)
+        report(row(cell), cell, args.json)
     return 0
 
 

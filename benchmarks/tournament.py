@@ -21,7 +21,8 @@ below 0 is better than the table).  Over the four seats of a deal, a table of fo
 bots scores exactly 0 (each round's differences sum to 0), so the luck of the deal and of
 the seat cancels, and the control row (``--control``: the opponent bot itself in the
 searcher's seat) is 0 by construction.  The confidence interval is taken over the deals'
-means (the four rounds of a deal are not independent).
+means (the four rounds of a deal are not independent); a single deal gives none
+(``(one deal)``).
 
 Printed per cell: the mean difference with its 95% confidence interval (normal, mean ±
 1.96 standard errors), the win rate (rounds where the seat scored lowest, ties shared),
@@ -212,11 +213,7 @@ def run_cell(
         diffs += here
         per_deal.append(statistics.fmean(here))
     mean = statistics.fmean(per_deal)
-    half = (
-        1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
-        if len(per_deal) > 1
-        else math.inf
-    )
+    half = half_width(per_deal)
     ordered = sorted(times)
     return {
         "preset": preset,
@@ -231,8 +228,8 @@ def run_cell(
         "deals": deals,
         "first_deal": first,
         "mean_diff": mean,
-        "ci_low": mean - half,
-        "ci_high": mean + half,
+        "ci_low": None if half is None else mean - half,
+        "ci_high": None if half is None else mean + half,
         "win_rate": wins / len(diffs),
         "decisions": len(times),
         "median_s": statistics.median(ordered) if ordered else None,
@@ -255,9 +252,25 @@ def _row(cell: dict[str, Any]) -> str:
     )
     return (
         f"{cell['preset']:9} {cell['opponent']:8} {who:12} {cell['rounds']:5} "
-        f"{cell['mean_diff']:+8.2f} [{cell['ci_low']:+7.2f}, {cell['ci_high']:+7.2f}] "
+        f"{cell['mean_diff']:+8.2f} {interval(cell['ci_low'], cell['ci_high'])} "
         f"{cell['win_rate']:6.1%} {timing}"
     )
+
+
+def half_width(values: list[float]) -> float | None:
+    """Return the half-width of the 95% normal interval of the mean of *values* (1.96
+    standard errors); None for one value, which has no spread to make an interval of."""
+    if len(values) < 2:
+        return None
+    return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def interval(low: float | None, high: float | None, form: str = "+7.2f") -> str:
+    """Return the interval from *low* to *high* written, or ``(one deal)`` for none."""
+    if low is None or high is None:
+        width = 2 * len(format(0.0, form)) + 4
+        return f"{'(one deal)':^{width}}"
+    return f"[{low:{form}}, {high:{form}}]"
 
 
 def measured_build() -> str:
@@ -282,11 +295,16 @@ def _cells(path: str) -> list[dict[str, Any]]:
     # The cells of a --json file, or a one-line error.
     try:
         with open(path, encoding="utf-8") as cells:
-            return [json.loads(line) for line in cells]
+            found = [json.loads(line) for line in cells]
+        for cell in found:
+            for key in ("preset", "rounds", "first_deal", "diffs"):
+                if not isinstance(cell, dict) or key not in cell:
+                    raise ValueError(f"a cell has no {key!r}")
     except (OSError, ValueError) as error:
         raise SystemExit(
             f"cannot read {path} as a --json file of this tournament: {error}"
         ) from None
+    return found
 
 
 def paired(first: str, second: str) -> list[str]:
@@ -303,10 +321,10 @@ def paired(first: str, second: str) -> list[str]:
             for i in range(0, len(old["diffs"]), 4)
         ]
         mean = statistics.fmean(deals)
-        half = 1.96 * statistics.stdev(deals) / math.sqrt(len(deals))
+        half = half_width(deals)
+        spread = "(one deal)" if half is None else interval(mean - half, mean + half, "+.2f")
         lines.append(
-            f"{new['preset']:9} {old['rounds']:5} rounds: {mean:+.2f} "
-            f"[{mean - half:+.2f}, {mean + half:+.2f}] points a round"
+            f"{new['preset']:9} {old['rounds']:5} rounds: {mean:+.2f} {spread} points a round"
         )
     return lines
 

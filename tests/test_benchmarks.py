@@ -117,6 +117,55 @@ def test_openspiel_ismcts_benchmark_of_one_deal_prints_no_interval() -> None:
     assert done.stdout.rstrip().endswith("(one deal)")
 
 
+def test_a_tournament_of_one_deal_prints_no_interval(tmp_path: Path) -> None:
+    """One deal has no spread to make an interval of: a cell printed [-inf, +inf] and wrote
+    -Infinity (no JSON) in its file, and --paired of two such files raised a traceback."""
+    cells = tmp_path / "one.jsonl"
+    done = _run(
+        *("tournament.py", "--rounds", "4", "--iterations", "2", "--presets", "HUB"),
+        *("--opponents", "planner", "--json", str(cells)),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "inf" not in done.stdout
+    assert done.stdout.splitlines()[-1].split()[:4] == ["HUB", "planner", "search@2", "4"]
+    assert "(one deal)" in done.stdout
+    assert "Infinity" not in cells.read_text(encoding="utf-8")
+    done = _run("tournament.py", "--paired", str(cells), str(cells))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "HUB           4 rounds: +0.00 (one deal) points a round\n"
+
+
+def test_tournament_paired_refuses_a_file_of_another_benchmark_in_one_line(
+    tmp_path: Path,
+) -> None:
+    ladder = ROOT / "benchmarks" / "results" / "ladder.jsonl"
+    done = _run("tournament.py", "--paired", str(ladder), str(ladder))
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip() == (
+        f"cannot read {ladder} as a --json file of this tournament: a cell has no 'diffs'"
+    )
+
+
+def test_a_ladder_of_one_deal_prints_no_interval() -> None:
+    """A win rate over one deal has no interval either: it printed [0.0%, 100.0%]."""
+    code = "import ladder; print(ladder.row(ladder.run_pair('HUB', 'medium', 'easy', 1, 0)))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT / "benchmarks",
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[:4] == ["HUB", "medium", "easy", "2"]
+    assert done.stdout.count("(one deal)") == 2
+    assert "inf" not in done.stdout
+    assert "100.0%" not in done.stdout
+
+
 @pytest.mark.parametrize(
     ("script", "arguments", "named"),
     REFUSED,
