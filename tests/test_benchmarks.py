@@ -166,6 +166,16 @@ def test_a_ladder_of_one_deal_prints_no_interval() -> None:
     assert "100.0%" not in done.stdout
 
 
+def test_sampler_budget_says_what_its_check_found() -> None:
+    """--check compares the count with the sampler's own: the output says it did, and on
+    how many decisions (it said nothing, and a mismatch was a bare assert)."""
+    done = _run("sampler_budget.py", "--games", "2", "--presets", "HUB", "--check")
+    assert done.returncode == 0, done.stderr
+    first, checked = done.stdout.splitlines()
+    assert first.startswith("HUB 4 players, 2 rounds: ")
+    assert re.fullmatch(r"  --check: the sampler's own count agrees on \d+ decisions", checked)
+
+
 @pytest.mark.parametrize(
     ("script", "arguments", "named"),
     REFUSED,
