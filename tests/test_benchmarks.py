@@ -166,6 +166,16 @@ def test_a_ladder_of_one_deal_prints_no_interval() -> None:
     assert "100.0%" not in done.stdout
 
 
+def test_run_says_how_it_timed_simulate_on_one_core_and_on_all() -> None:
+    """One core is timed in CPU time, all cores in wall time: two figures side by side
+    that do not compare as they seem to unless the table says so."""
+    done = _run("run.py", "--quick")
+    assert done.returncode == 0, done.stderr
+    heading = next(line for line in done.stdout.splitlines() if line.startswith("simulate()"))
+    assert "1 core: CPU time" in heading
+    assert "all cores: wall time" in heading
+
+
 def test_sampler_budget_says_what_its_check_found() -> None:
     """--check compares the count with the sampler's own: the output says it did, and on
     how many decisions (it said nothing, and a mismatch was a bare assert)."""
