@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+import os
 import pickle
 import subprocess
 import sys
@@ -254,7 +255,7 @@ def test_random_player_makes_the_pinned_choices_in_every_process() -> None:
     runs = {
         subprocess.run(
             [sys.executable, "-c", _PINNED_GAME],
-            env={"PYTHONHASHSEED": seed},
+            env={**os.environ, "PYTHONHASHSEED": seed},
             capture_output=True,
             text=True,
             check=True,
