@@ -200,7 +200,8 @@ class GreedyPlayer:
 
         Raises:
             InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
-            TypeError: if *view* is not a `PlayerView` or *moves* not a sequence of moves.
+            TypeError: if *view* is not a `PlayerView` or *moves* not a sequence (its items
+                are taken for the legal moves, unchecked).
         """
         _some(view, moves)
         if len(moves) == 1:
@@ -257,7 +258,8 @@ class PlannerPlayer:
 
         Raises:
             InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
-            TypeError: if *view* is not a `PlayerView` or *moves* not a sequence of moves.
+            TypeError: if *view* is not a `PlayerView` or *moves* not a sequence (its items
+                are taken for the legal moves, unchecked).
         """
         _some(view, moves)
         if len(moves) == 1:

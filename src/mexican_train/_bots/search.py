@@ -79,9 +79,9 @@ class SearchPlayer:
     as if nothing were known beyond its view.  A history that does not fit the
     view (a player moved to another game without being told) is set aside.
 
-    A choice depends only on the view, the events observed, the legal moves,
-    *iterations* and *seed*: the same arguments give the same move in any process,
-    whatever the hidden tiles.
+    A choice depends only on the view, the events observed, the legal moves and the
+    settings (*iterations*, *seed*, *inference*, *replan*; *seconds* aside): the same
+    arguments give the same move in any process, whatever the hidden tiles.
 
     Attributes:
         iterations: playouts per decision, spread over ceil(log2(candidates)) phases
@@ -145,7 +145,8 @@ class SearchPlayer:
 
         Raises:
             InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
-            TypeError: if *view* is not a `PlayerView` or *moves* not a sequence of moves.
+            TypeError: if *view* is not a `PlayerView` or *moves* not a sequence (its items
+                are taken for the legal moves, unchecked).
         """
         _some(view, moves)
         if len(moves) == 1:
