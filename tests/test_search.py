@@ -21,8 +21,10 @@ from mexican_train import (
     CallLastTile,
     GameState,
     InvalidArgumentError,
+    Move,
     PlannerPlayer,
     Play,
+    PlayerView,
     Tile,
     apply,
     determinize,
@@ -258,6 +260,31 @@ def test_the_runners_tell_a_searcher_what_its_seat_saw() -> None:
         table.play_bots()
     assert any(type(e) is TilePlayed and e.seat == 0 for e in seen)
     assert any(type(e) is TilePlayed and e.seat == 1 for e in seen)
+
+
+def test_simulate_tells_each_round_after_the_first_with_its_round_started_first() -> None:
+    """The Player protocol's promise: the first round's events begin with the game's first
+    move (no RoundStarted), each later round's with a RoundStarted before its first choice."""
+    from mexican_train._formats.events import RoundStarted
+
+    log: list[tuple[str, int]] = []
+
+    class Watcher(PlannerPlayer):
+        def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
+            log.append(("choose", view.round_number))
+            return super().choose(view, moves)
+
+        def observe(self, events: tuple[Event, ...]) -> None:
+            log.extend(("started", e.round_number) for e in events if type(e) is RoundStarted)
+            log.extend(("event", 0) for e in events if type(e) is not RoundStarted)
+
+    rules = attrs.evolve(HUB, rounds=3)
+    simulate([Watcher(), PlannerPlayer()], rules, games=1, seed=2, rotate_seats=False)
+    started = [entry for entry in log if entry[0] == "started"]
+    assert started == [("started", 2), ("started", 3)]
+    for round_number in (2, 3):
+        first_choice = log.index(("choose", round_number))
+        assert log.index(("started", round_number)) < first_choice
 
 
 def test_searcher_keeps_the_round_it_observes_and_sets_aside_another_games() -> None:

@@ -47,8 +47,10 @@ class Player(Protocol):
     A player may also have an ``observe(events)`` method, to keep the round's
     history (who drew, who passed): `simulate`, the command line, the web table
     and the Gymnasium environments' opponents call it after every move, with the
-    events as its seat may see them (``redact_events``), a ``RoundStarted``
-    opening each round, as `SearchPlayer.observe` takes them.  An exception from
+    events as its seat may see them (``redact_events``), as `SearchPlayer.observe`
+    takes them: the first round's events begin with the game's first move (no
+    ``RoundStarted``: the game has just begun), and each later round's with its
+    ``RoundStarted``, told before the round's first choice.  An exception from
     ``choose`` or ``observe`` is the player's own: `simulate` lets it through,
     noted with the player, its seat, the game and the game's seed.
 
