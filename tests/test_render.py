@@ -158,7 +158,7 @@ Round 1 of 7, engine 6-6: Bob to play, an open double waits (D2)
 Trains:
   Ann            6-5 5-5 > 5 [marker] [open double]
 * Bob (you)      (empty) > 6 [marker]
-  Mexican train  (empty) > 6
+  Mexican train  (empty) > 6 [open to you]
 Hand sizes: Ann: 3, Bob: 5
 Boneyard: 17 tiles
 Scores: Ann: 0, Bob: 0
@@ -211,6 +211,48 @@ def test_v2_the_svg_says_whom_the_mexican_train_is_open_to(
     assert state.train(0).owner_played
     assert viewer in ET.fromstring(render_svg(view(state, 0))).itertext()
     assert table in ET.fromstring(render_svg(state, names=["Ann", "Bo"])).itertext()
+
+
+@pytest.mark.parametrize(
+    ("variant", "viewer", "table"),
+    [
+        ("train-dominoes", "[not open to you]", "[open to nobody]"),
+        ("hub", "[open to you]", "[open to everyone]"),
+        ("mexican-after-own-train", "[open to you]", "[open to Ann]"),
+    ],
+)
+def test_v2_the_text_says_whom_the_mexican_train_is_open_to(
+    variant: str, viewer: str, table: str
+) -> None:
+    """V2: the Mexican train's row says whom it is open to now, in the SVG's words."""
+    state = new_game(2, attrs.evolve(get_variant(variant), max_pip=6, hand_size=7), seed=4)
+    while state.current_player == 0:  # seat 0 plays its first turn, on its own train
+        moves = legal_moves(state)
+        state = apply(state, next((m for m in moves if isinstance(m, Play)), moves[0]))
+    [mine] = [line for line in render_text(view(state, 0)).splitlines() if "Mexican" in line]
+    assert mine.endswith(f" {viewer}")
+    [whole] = [
+        line for line in render_text(state, names=["Ann", "Bo"]).splitlines() if "Mexican" in line
+    ]
+    assert whole.endswith(f" {table}")
+
+
+def test_v2_the_text_wraps_whom_the_mexican_train_is_open_to_between_names() -> None:
+    """V2: a long list of the seats it is open to goes on under the first tile, a name kept
+    whole (P4 keeps the Mexican train from those who have not had their first turn)."""
+    state = new_game(8, STANDARD, seed=1)
+    while state.had_first_turn.count(True) < 7:
+        state = apply(state, legal_moves(state)[0])
+    names = [f"seat {seat} (planner)" for seat in range(8)]
+    lines = render_text(state, names=names).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  Mexican train"))
+    rows = list(itertools.takewhile(lambda line: line[:1] == " ", lines[start:]))
+    assert len(rows) > 1
+    flag = " ".join(line.strip() for line in rows)
+    opens = [names[s] for s in range(8) if state.had_first_turn[s]]
+    assert flag.endswith("[open to " + ", ".join(opens) + "]")
+    assert all(len(line) <= 79 for line in lines)
+    assert not any(line.endswith(("seat", "(planner")) for line in rows)
 
 
 def test_tiles_show_pips_up_to_double_nine_and_numbers_above() -> None:

@@ -302,7 +302,8 @@ def render_text(
     """Return a plain-text picture of the table, for terminals and logs.
 
     One row per train (the owner, the tiles as they lie from the engine, ``>``
-    and the open end, then flags), the Mexican train last, and rows for hand
+    and the open end, then flags), the Mexican train last, ending with whom
+    it is open to now (V2, in the SVG's words), and rows for hand
     sizes, the boneyard, the scores and the hands the reader may see.  A row
     starting with ``*`` is the player to move.  A row longer than *width* goes
     on under its first tile (or entry), never cutting one.
@@ -334,7 +335,7 @@ def render_text(
     Trains:
       Ann            6-2 > 2
     * Bob (you)      (empty) > 6
-      Mexican train  (empty) > 6
+      Mexican train  (empty) > 6 [open to you]
     Hand sizes: Ann: 3, Bob: 4
     Boneyard: 19 tiles
     Scores: Ann: 0, Bob: 0
@@ -370,6 +371,9 @@ def _text(scene: _Scene, width: int | None) -> str:
             words.append(f"[{row.open_double}]")
         if row.new_double:
             words.append("[double to follow]")
+        if row.open_to:  # V2, in the SVG's words; a long list of seats wraps between them
+            *seats, last = f"[{row.open_to}]".split(", ")
+            words += [f"{seat}," for seat in seats] + [last]
         mark = "*" if row.to_play else " "
         padding = " " * (label_width - _columns(head))
         lines += _fill(f"{mark} {head}{padding}  ", words, width)
