@@ -2334,3 +2334,23 @@ def test_play_says_the_engines_open_double_refusals_in_the_players_words() -> No
         "an open double must be covered first, any one of those on seat 0's train or the "
         "Mexican train (D2/D3)."
     )
+
+
+def test_a_double_that_lifts_the_marker_says_it_plays_again_next_to_the_tile() -> None:
+    """D1, P6: a double on the player's own marked train is told as a double right after
+    the tile, then the marker that comes off; after the marker it read as if the marker
+    were the double."""
+    small = attrs.evolve(HUB, max_pip=4, hand_size=3)
+    hands = [["4-3", "1-0", "2-0"], ["4-1", "2-1", "2-2"]]
+    first = [Tile(0, 0), Tile(3, 3)]
+    dealt = {Tile.parse(tile) for hand in hands for tile in hand} | {Tile(4, 4), *first}
+    state = new_game(2, small, deal=Deal(hands, first + [t for t in full_set(4) if t not in dealt]))
+    for move in (Play(Tile(4, 3), 0), Play(Tile(4, 1), 1), Draw(), Pass(), Play(Tile(2, 1), 1)):
+        state = apply(state, move)
+    state = apply(state, Draw())  # seat 0 draws the 3-3, which fits its marked train
+    assert state.train(0).marked
+    move = Play(Tile(3, 3), 0)
+    told = Narrator(["seat 0", "seat 1"], you=0).move(state, move, apply(state, move))
+    assert told == (
+        "You play 3-3 on your train, a double: you play again (D1), and the marker comes off (P6)."
+    )

@@ -229,15 +229,16 @@ class Narrator:
             )
         if move.train in before.open_doubles and move.train not in after.open_doubles:
             notes.append("closing the open double there (D2)")
+        # D1 next to the tile it is said of, before the marker the tile lifts (P6).
+        if move.tile.is_double and not first_turn and not after.is_round_over:
+            notes.append(
+                "a double: " + ("you play" if seat == self.you else "it plays") + " again (D1)"
+            )
         if before.trains[move.train].marked and not after.trains[move.train].marked:
             notes.append("and the marker comes off (P6)")
         elif before.trains[seat].marked and not after.trains[seat].marked:
             whose = "your" if seat == self.you else "its"
             notes.append(f"and the marker on {whose} own train comes off (P6: a tile anywhere)")
-        if move.tile.is_double and not first_turn and not after.is_round_over:
-            notes.append(
-                "a double: " + ("you play" if seat == self.you else "it plays") + " again (D1)"
-            )
         text += "".join((" " if note.startswith("(") else ", ") + note for note in notes if note)
         if not after.hands[seat]:
             text += f"; {'you have' if seat == self.you else 'it has'} no tile left"
