@@ -2354,3 +2354,31 @@ def test_a_double_that_lifts_the_marker_says_it_plays_again_next_to_the_tile() -
     assert told == (
         "You play 3-3 on your train, a double: you play again (D1), and the marker comes off (P6)."
     )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="closing a file descriptor with the shell")
+@pytest.mark.parametrize(
+    ("args", "status", "error"),
+    [
+        (["play"], 1, "Error: cannot read your moves: standard input is closed\n"),
+        (
+            ["analyze", "-"],
+            2,
+            "Error: Invalid value for 'RECORD.json': '-': standard input is closed "
+            "(see 'mexican-train analyze --help')\n",
+        ),
+    ],
+)
+def test_a_closed_standard_input_is_said_in_one_line(
+    args: list[str], status: int, error: str
+) -> None:
+    """play reads the person's moves, analyze - the record, from standard input: closed
+    (<&-), it was a traceback."""
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$0" -m mexican_train "$@" <&-', sys.executable, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (status, error)

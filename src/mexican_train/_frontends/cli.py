@@ -1059,6 +1059,8 @@ def play(
         raise click.UsageError(
             f"--seat: there is no seat {seat} with {players} players (seats 0-{players - 1})"
         )
+    if sys.stdin is None:  # started with standard input closed (<&-)
+        raise click.ClickException("cannot read your moves: standard input is closed")
     opponents = [s for s in range(players) if s != seat]
     seated = dict(zip(opponents, named_bots_from_option(bots, len(opponents)), strict=True))
     table = {s: bot for s, (_, bot) in seated.items()}
@@ -1380,8 +1382,17 @@ def _stop_workers(executor: Executor) -> None:
 # -- analyze -------------------------------------------------------------------------
 
 
+class _RecordFile(click.File):
+    """A file to read, ``-`` standard input; a closed standard input refused in words."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value == "-" and sys.stdin is None:  # started with it closed (<&-)
+            self.fail(f"{_shown(value)}: standard input is closed", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 @cli.command()
-@click.argument("record_file", metavar="RECORD.json", type=click.File("rb"))
+@click.argument("record_file", metavar="RECORD.json", type=_RecordFile("rb"))
 @click.option(
     "--seat",
     type=click.IntRange(min=0),
