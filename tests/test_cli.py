@@ -485,11 +485,11 @@ def test_d1_rules_says_a_drawn_tile_may_follow_the_double() -> None:
     only one who still cannot passes (and with draw-until-playable they draw on)."""
     standard = " ".join(run("rules").stdout.split())
     assert (
-        "one who cannot draws one tile and plays it if it fits, and if they still cannot "
-        "passes with a marker (D1)" in standard
+        "one who cannot follow it draws one tile and plays it if it fits; one who still "
+        "cannot passes with a marker (D1)" in standard
     )
     drawing = " ".join(run("rules", "draw-until-playable").stdout.split())
-    assert "one who cannot draws until a tile fits or the boneyard is empty, and" in drawing
+    assert "one who cannot follow it draws until a tile fits or the boneyard is empty;" in drawing
 
 
 def test_p4_rules_says_a_first_turns_doubles_bind_nobody() -> None:

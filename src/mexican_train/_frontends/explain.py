@@ -196,7 +196,7 @@ def _sections(rules: Rules) -> list[tuple[str, list[str]]]:
     )
     doubles = [
         "Whoever plays a double plays again at once, on it or anywhere they may play; one "
-        f"who cannot draws {draws}, and if they still cannot passes with a marker (D1).",
+        f"who cannot follow it draws {draws}; one who still cannot passes with a marker (D1).",
         _doubles(rules),
         "A player whose last tile is a double has gone out (D5).",
     ]
