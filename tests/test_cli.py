@@ -882,6 +882,22 @@ def test_play_record_says_how_to_review_it_in_80_columns_a_command_to_copy(
     assert max(map(len, result.stdout.splitlines())) < 80
 
 
+@pytest.mark.parametrize("name", ["-", "--seat.json"])
+def test_play_record_names_a_file_starting_with_a_dash_as_a_file_to_analyze(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command printed reads the record saved, never standard input (``-``) nor an
+    option (``--seat.json``): a name starting with a dash is written ``./-``."""
+    monkeypatch.chdir(tmp_path)
+    args = ["play", "-p", "2", "-r", "short-game", "--seed", "3", "--record", name]
+    played = CliRunner().invoke(cli, args, input="q\n", prog_name="mexican-train")
+    assert played.exit_code == 0, played.output
+    command = played.stdout.rstrip("\n").rsplit("\n", 1)[1]
+    assert command == f"  mexican-train analyze ./{name} --seat 0"
+    reviewed = run(*command.split()[1:], "--samples", "1")
+    assert reviewed.exit_code == 0, reviewed.output
+
+
 def test_play_record_saves_the_whole_game_for_analyze(tmp_path: Path) -> None:
     """--record writes the game's record as JSON: it replays to the game's end (S6), and
     analyze reads it."""

@@ -1090,8 +1090,10 @@ def play(
             _save_record(record_file, start, played)
             shown_file = click.format_filename(record_file)
             _say(f"The game's record is in {shown_file}; to review your moves:")
-            # A line of its own, not wrapped: a command to copy whole.
-            click.echo(f"  mexican-train analyze {shlex.quote(shown_file)} --seat {seat}")
+            # A line of its own, not wrapped: a command to copy whole, where a name
+            # starting with '-' would be read as standard input or an option.
+            path = f"./{shown_file}" if shown_file.startswith("-") else shown_file
+            click.echo(f"  mexican-train analyze {shlex.quote(path)} --seat {seat}")
 
 
 def _play_game(
