@@ -808,6 +808,10 @@ def test_play_enter_alone_takes_the_only_move() -> None:
          "you call 'last tile' holding exactly 2 tiles; you hold 3."),
         ("last tile: seat 0 has already called this turn",
          "you have already called 'last tile' this turn."),
+        ("P4: a first turn draws only before its first tile; the chain goes on, or Pass() "
+         "stops it",
+         "a first turn draws only before its first tile; the chain goes on, or p (pass) "
+         "stops it (P4)."),
     ],
 )  # fmt: skip
 def test_play_says_refusals_in_the_players_words(reason: str, words: str) -> None:

@@ -878,6 +878,7 @@ def _in_player_words(reason: str, seat: int) -> str:
     text = text.replace(f"seat {seat}'s train", "your train")
     text = text.replace("a player plays only on their own train", "you play only on your own train")
     text = text.replace(f"their own train ({seat})", "your own train")
+    text = text.replace("Pass()", "p (pass)")  # a move as the person types it
     # The last-tile call, a house rule without a rule id, named in the sentence.
     text = text.replace("last tile: a player calls holding", "you call 'last tile' holding")
     text = text.replace("last tile: you have already called", "you have already called 'last tile'")
