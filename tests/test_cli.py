@@ -2402,3 +2402,14 @@ def test_a_closed_standard_input_is_said_in_one_line(
         check=False,
     )
     assert (done.returncode, done.stderr) == (status, error)
+
+
+def test_v2_plays_table_says_whether_the_mexican_train_is_open_to_you() -> None:
+    """V2 (standard): the Mexican train opens to a player from their second turn, and the
+    table shown at each turn says so on the Mexican train's row."""
+    args = ["play", "-p", "3", "--seed", "11", "--bots", "planner", "--no-review"]
+    result = CliRunner().invoke(cli, args, input="1\n" * 4 + "q\n", prog_name="mexican-train")
+    assert result.exit_code == 0, result.output
+    rows = [line.split("> ")[1] for line in result.stdout.splitlines() if "Mexican train  " in line]
+    assert rows[0] == "9 [not open to you]"  # the first turn (P4)
+    assert rows[-1].endswith(" [open to you]")
