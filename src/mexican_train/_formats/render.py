@@ -302,9 +302,9 @@ def render_text(
     """Return a plain-text picture of the table, for terminals and logs.
 
     One row per train (the owner, the tiles as they lie from the engine, ``>``
-    and the open end, then flags), the Mexican train last, ending with whom
-    it is open to now (V2, in the SVG's words), and rows for hand
-    sizes, the boneyard, the scores and the hands the reader may see.  A row
+    and the open end, then flags), the Mexican train last, ending with whom it
+    is open to now (V2, in the SVG's words), and rows for hand sizes, the
+    boneyard, the scores and the hands the reader may see.  A row
     starting with ``*`` is the player to move.  A row longer than *width* goes
     on under its first tile (or entry), never cutting one.
 
@@ -663,8 +663,8 @@ def render_svg(
 ) -> str:
     """Return an SVG picture of the table: the engine as a hub, one row per train, and the hand.
 
-    Each train is a row from the engine: its owner, hand size and score, a red
-    marker when it carries one (P6), its tiles as they lie (doubles across, a long
+    Each train is a row from the engine: its owner, hand size and score (the Mexican
+    train: whom it is open to now, V2), a red marker when it carries one (P6), its tiles as they lie (doubles across, a long
     train wrapped onto several lines), its open end, a grey "owner yet to play" flag
     where only others have played on it and the Mexican train waits for the owner's
     tile (V2), and an orange flag on an open double (D2), numbered in the order they
