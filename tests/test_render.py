@@ -328,6 +328,14 @@ def test_a_view_renders_only_for_its_own_seat() -> None:
         render_svg(state, seat=7)
 
 
+def test_a_views_seat_is_checked_as_a_states_is() -> None:
+    """seat=True was taken for a view's seat 1 (True == 1), and refused for a state's."""
+    state = _small_position()
+    for subject in (state, view(state, 1)):
+        with pytest.raises(InvalidArgumentError, match="a seat is 0-1, not True"):
+            render_text(subject, seat=True)
+
+
 def test_names_must_name_every_seat() -> None:
     with pytest.raises(ValueError, match="2 strings"):
         render_text(_small_position(), names=["Ann"])

@@ -26,7 +26,7 @@ from .._core.engine import (
 )
 from .._core.errors import InvalidArgumentError
 from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Play
-from .._core.state import GameState, Train
+from .._core.state import GameState, Train, check_seat
 from .._core.tiles import Tile
 from .._core.view import PlayerView, spectator_view, view
 
@@ -94,6 +94,8 @@ def _scene(
             table = view(subject, seat)
         moves = legal_moves(subject)
     elif isinstance(subject, PlayerView):
+        if seat is not None:
+            check_seat(seat, subject.players)  # as view() checks it: True is no seat
         if seat is not None and seat != subject.seat:
             raise InvalidArgumentError(
                 f"seat={seat!r} does not match the view, which is seat {subject.seat!r}'s; "
