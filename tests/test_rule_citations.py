@@ -28,7 +28,7 @@ from mexican_train._frontends.cli import _full_help
 from mexican_train._frontends.narrate import Narrator
 from mexican_train._frontends.web import _describe, _move_document
 from mexican_train.events import derive_events
-from mexican_train.variants import NeverBind
+from mexican_train.variants import NeverBind, get_variant
 from scenario_helpers import DRAW, HUB6, PASS, STANDARD6, on, run, start, tiles
 
 NAMES = ["Ann", "Bo"]
@@ -201,3 +201,17 @@ def test_d3_two_doubles_left_open_in_one_turn_are_both_told() -> None:
         "The doubles on seat 0's train and the Mexican train are left open: the double on "
         "seat 0's train must be covered first (D2, D3)."
     )
+
+
+def test_p4_v1_a_first_turn_draw_is_told_as_the_first_turns() -> None:
+    """P4, V1 (first-turn-draw): Bo, who cannot start his train, draws by the first-turn
+    rule of these rules, not P7's ordinary draw."""
+    rules = get_variant("first-turn-draw")
+    state = start(["6-6 6-3 3-3 5-5", "5-1 1-0 2-0 4-0"], rules=rules, boneyard="4-1 2-1")
+    state = run(state, on("6-3", 0), on("3-3", 0))  # Ann's chain stops: no 3 left
+    state, said = _told(state, DRAW, PASS)
+    assert said[0][0] == (
+        "Bo draws 4-1 from the boneyard (P4, V1: a player who cannot start their train on "
+        "the first turn draws one tile)."
+    )
+    assert said[1][0].startswith("Bo cannot play and passes: a marker goes on its train (P4).")

@@ -200,6 +200,14 @@ class Narrator:
                     "cover-draw", "(D2: a player who cannot cover an open double draws one tile)"
                 )
                 return f"{who} {what} from the boneyard{rule or ' (D2)'}."
+            if before.rules.first_turn is not None and not before.had_first_turn[seat]:
+                # P4, V1: the first turn's own draw (first-turn-draw), not an ordinary one.
+                rule = self._once(
+                    "first-turn-draw",
+                    "(P4, V1: a player who cannot start their train on the first turn "
+                    "draws one tile)",
+                )
+                return f"{who} {what} from the boneyard{rule or ' (P4, V1)'}."
             rule = (
                 "(P7: drawing is only for a player with no legal play)"
                 if before.rules.must_play
