@@ -918,7 +918,7 @@ def test_play_record_saves_the_whole_game_for_analyze(tmp_path: Path) -> None:
     assert replay(game).is_over
     reviewed = run("analyze", str(saved), "--seat", "0", "--samples", "2", "--top", "1")
     assert reviewed.exit_code == 0, reviewed.output
-    assert "decisions of seat 0 reviewed, 2 sampled deals each." in reviewed.stdout
+    assert "decisions of yours reviewed, 2 sampled deals each." in reviewed.stdout
 
 
 def test_play_record_keeps_the_moves_made_before_you_leave(tmp_path: Path) -> None:

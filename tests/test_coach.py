@@ -209,7 +209,7 @@ def test_the_command_line_prints_the_biggest_mistakes(tmp_path: Path) -> None:
     path.write_text(json.dumps(to_json(_game())))
     result = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "0", "--samples", "6"])
     assert result.exit_code == 0, result.output
-    assert "decisions of seat 0 reviewed" in result.output
+    assert "decisions of yours reviewed" in result.output
     assert "The biggest mistakes" in result.output
     assert "Better: play" in result.output
     bad = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "7"])
@@ -267,8 +267,10 @@ def test_the_command_line_reviews_a_round_alone(tmp_path: Path) -> None:
     # A line on stderr says the review has begun; the report follows on stdout.
     said, report = result.output.split("\n", 1)
     assert said == "Reviewing the moves of seat 0 in round 2..."
-    assert report == review_report(second, "seat 0 in round 2", 2).text() + "\n"
-    assert report.startswith(f"{len(second)} decisions of seat 0 in round 2 reviewed")
+    assert report == review_report(second, "seat 0 in round 2", 2, yours=True).text() + "\n"
+    # One seat's review speaks to its player throughout, as play's does.
+    assert report.startswith(f"{len(second)} decisions of yours in round 2 reviewed")
+    assert "seat 0's" not in report
     bad = CliRunner().invoke(cli, ["analyze", str(path), "--round", "3"])
     assert bad.exit_code == 2
     assert "--round: the game has rounds 1-2, not round 3" in bad.output
@@ -418,7 +420,7 @@ def test_a_loss_below_a_tenth_of_a_point_is_said_to_be_less_than_0_1() -> None:
     review's reason and in the report of it."""
     reviews = analyze(_game(seed=6), seat=0, samples=20, seed=2)
     small = next(r for r in reviews if 0 < r.loss < 0.05)
-    assert small.reason.startswith("play 4-2 on your train instead of play 7-0 on the Mexican ")
+    assert small.reason.startswith("play 4-2 on your train rather than play 7-0 on the Mexican ")
     assert ": less than 0.1 points better for you against the others" in small.reason
     said, _ = review_report([small], "seat 0", 20).mistakes[0]
     assert said.endswith(f"): lost less than 0.1 points (+/- {small.loss_se:.1f})"), said

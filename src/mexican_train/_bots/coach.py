@@ -345,7 +345,7 @@ def _reason(
     who = "you" if yours else _name(seat, names)
     deals = "in 1 deal" if samples == 1 else f"on average over {samples} deals"
     return (
-        f"{_words(best, seat, first_turn, names, yours)} instead of "
+        f"{_words(best, seat, first_turn, names, yours)} rather than "
         f"{_words(chosen, seat, first_turn, names, yours)}: "
         f"{points_words(loss, about=True)} "
         f"points better for {who} against the others at the end of the round, {deals} "

@@ -1471,11 +1471,13 @@ def analyze(
     # deals): say so at once, on stderr, so that the report alone goes to stdout.
     click.echo(f"Reviewing the moves of {who}...", err=True)
     # Every seat's review is read by one person: each reason names its seat ("seat 1's
-    # train", "better for seat 1"); one seat's speaks to its player ("your train").
+    # train", "better for seat 1"); one seat's speaks to its player throughout ("your
+    # 7th move", "your train"), as play's review does.
+    yours = seat is not None
     reviews = run_analysis(
-        game, seat, samples=samples, seed=seed, round_number=round_number, yours=seat is not None
+        game, seat, samples=samples, seed=seed, round_number=round_number, yours=yours
     )
-    click.echo(review_report(list(reviews), who, samples, top).text())
+    click.echo(review_report(list(reviews), who, samples, top, yours=yours).text())
 
 
 def _rounds(count: int) -> str:

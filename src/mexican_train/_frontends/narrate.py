@@ -381,8 +381,9 @@ def review_report(
     seat's own moves of the round (`Review.seat_move`) and the tiles the seat held --
     ``round 1, seat 0's 5th move (12 tiles in hand)`` -- as every front end shows it.
     *who* may be ``"every seat"``, for the review of them all.
-    With *yours*, the review speaks to the seat's player, who reads it at the table
-    (``mexican-train play``, the web table): ``your 5th move``, ``decisions of yours``.
+    With *yours*, the review speaks to the seat's player (``mexican-train play``, the
+    web table, ``mexican-train analyze --seat``): ``your 5th move``, ``decisions of
+    yours`` (``decisions of yours in round 2`` for *who* ``"seat 0 in round 2"``).
     """
     mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
     if not reviews:  # every move forced, or none made: nothing was chosen, nothing to judge
@@ -394,7 +395,7 @@ def review_report(
         return ReviewReport(said, (), "Nothing to review.")
     return ReviewReport(
         f"{len(reviews)} decision{'' if len(reviews) == 1 else 's'} of "
-        f"{'yours' if yours else who} reviewed, "
+        f"{re.sub(r'^seat [0-9]+', 'yours', who) if yours else who} reviewed, "
         f"{samples} sampled deal{'' if samples == 1 else 's'} each.",
         tuple(
             (
