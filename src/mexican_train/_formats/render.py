@@ -187,6 +187,10 @@ class _OwnersPlayed:
     def players(self) -> int:
         return self._table.players
 
+    @property
+    def round_number(self) -> int:
+        return self._table.round_number
+
     def train(self, train_id: int) -> Train:
         train = self._table.train(train_id)
         if train_id == MEXICAN or train.owner_played:
