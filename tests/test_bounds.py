@@ -198,7 +198,7 @@ def test_a_rules_number_inside_its_bound_round_trips_and_outside_is_refused(
     document["rules"][field] = value
     with pytest.raises(SchemaError) as caught:
         state_from_json(document)
-    assert caught.value.path == "$.rules"
+    assert caught.value.path == f"$.rules.{field}"
     assert f"Rules.{field}" in caught.value.reason
     text = format_state(state).replace(f"{field}={base}", f"{field}={value}")
     assert text != format_state(state)

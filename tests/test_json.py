@@ -394,7 +394,11 @@ DELETE = object()
         ("seed", 2**64, "$.seed", "64 bits"),
         ("idle_turns", 10**9, "$.idle_turns", "a count of turns"),
         ("max_pip", 10**9, "$.max_pip", "the rules choose a double-3 set"),
-        ("rules.max_pip", 10**9, "$.rules", "Rules.max_pip must be at most 30"),
+        ("rules.max_pip", 10**9, "$.rules.max_pip", "Rules.max_pip must be at most 30"),
+        ("rules.max_pip", 0, "$.rules.max_pip", "Rules.max_pip must be None or a whole number"),
+        ("rules.last_tile_penalty", -1, "$.rules.last_tile_penalty", "whole number >= 0"),
+        ("rules.double_blank_score", 10**7, "$.rules.double_blank_score", "from -1000000"),
+        ("rules.hand_size", 10, "$.rules.hand_size", "Rules.hand_size=10 cannot be dealt"),
         ("rules.hand_size", True, "$.rules.hand_size", "whole number"),
         ("rules.engine_placement", "sideways", "$.rules.engine_placement", "EnginePlacement"),
         ("rules.open_doubles", {"type": "os.system"}, "$.rules.open_doubles.type", "one of"),
@@ -701,6 +705,26 @@ def test_a_tampered_record_is_refused_at_the_move() -> None:
     assert "move 4" in caught.value.reason
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("players", 0, "GameRecord.players is a whole number from 1"),
+        ("seed", 2**64, "GameRecord.seed is a whole number of at most 64 bits"),
+        ("seed", -(2**64), "GameRecord.seed is a whole number of at most 64 bits"),
+    ],
+)
+def test_a_record_s_number_out_of_its_bound_is_refused_at_its_field(
+    field: str, value: int, reason: str
+) -> None:
+    """A bound the record checks as it is built is told at the field, not at the document."""
+    document = to_json(GameRecord(2, HUB, 5))
+    document[field] = value
+    with pytest.raises(SchemaError) as caught:
+        record_from_json(document)
+    assert caught.value.path == f"$.{field}"
+    assert reason in caught.value.reason
+
+
 def test_a_record_whose_deal_is_wrong_is_refused_at_the_deal() -> None:
     rules = attrs.evolve(HUB, max_pip=3, hand_size=3)
     deal = Deal([["3-2", "1-0", "2-2"], ["3-0", "1-1", "2-1"]], ["0-0", "2-0", "3-1"])
@@ -723,15 +747,15 @@ def test_a_record_whose_deal_is_wrong_is_refused_at_the_deal() -> None:
 def test_s1_s2_a_record_whose_rules_cannot_deal_is_refused_at_the_rules(
     field: str, value: int, reason: str, with_deal: bool
 ) -> None:
-    """The players fit the deal table, the rest of the rules do not: the path is the rules',
-    whether the record deals from its seed or holds a deal."""
+    """The players fit the deal table, the rest of the rules do not: the path is the rules'
+    field that does not fit, whether the record deals from its seed or holds a deal."""
     start = new_game(2, HUB, seed=9)
     deal = Deal(start.hands, start.boneyard) if with_deal else None
     document = to_json(GameRecord(2, HUB, 9, deal))
     document["rules"][field] = value
     with pytest.raises(SchemaError) as caught:
         record_from_json(document)
-    assert caught.value.path == "$.rules"
+    assert caught.value.path == f"$.rules.{field}"
     assert reason in caught.value.reason
 
 

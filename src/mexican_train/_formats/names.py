@@ -12,11 +12,13 @@ from __future__ import annotations
 import importlib
 import re
 
+import attrs
+
 from .._catalogue.variants import get_variant
 from .._core.errors import MexicanTrainError, UnknownVariantError, shown
 from .._core.rules import Rules
 
-__all__ = ["get_rules", "kebab_name", "public_names"]
+__all__ = ["field_named", "get_rules", "kebab_name", "public_names"]
 
 
 def kebab_name(cls: type) -> str:
@@ -51,3 +53,22 @@ def public_names() -> dict[str, object]:
     for name in variants.__all__:
         names.setdefault(name, getattr(variants, name))
     return names
+
+
+def field_named(cls: type, message: str) -> str | None:
+    """Return the field of *cls*, an attrs class, that *message* is about, or None.
+
+    The library's values name the field first in what they raise as they are built
+    (``Rules.max_pip must be ...``, ``GameRecord.seed is ...``: `check_bound`'s
+    ``Class.field``), so that a reader can tell the fault at that field of its input.
+
+    >>> from mexican_train import Rules
+    >>> field_named(Rules, "Rules.max_pip must be at most 30, not 99")
+    'max_pip'
+    >>> field_named(Rules, "Rules.colour is red") is None
+    True
+    """
+    match = re.match(rf"{re.escape(cls.__name__)}\.([A-Za-z_][A-Za-z0-9_]*)", message)
+    if match is None or match[1] not in attrs.fields_dict(cls):
+        return None
+    return match[1]

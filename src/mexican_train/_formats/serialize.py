@@ -30,6 +30,7 @@ from cattrs.gen import make_dict_structure_fn
 from .._core.bounds import BOUNDS, MAX_DEPTH, MAX_TRAIN, first_out_of_bounds
 from .._core.errors import SHOWN_CHARS, InvalidArgumentError, MexicanTrainError, shown
 from .._core.moves import MEXICAN, Move, Play
+from .._core.rules import Rules
 from .._core.state import GameState, Train
 from .._core.tables import DealTable
 from .._core.tiles import Tile
@@ -47,7 +48,7 @@ from .events import (
     RoundStarted,
     TilePlayed,
 )
-from .names import kebab_name, public_names
+from .names import field_named, kebab_name, public_names
 from .record import GameRecord, ReplayError, replay
 
 #: The schema every document names in its ``"schema"`` field.
@@ -211,7 +212,16 @@ def _make_converter() -> cattrs.Converter:
         def structure(value: object, kind: Any) -> Any:
             if type(value) is not dict:
                 raise _Invalid(f"expected an object, not {_shown(value)}")
-            return base(value, kind)
+            try:
+                return base(value, kind)
+            except ClassValidationError as error:
+                # The value's own check as it is built (a bound), which cattrs reports at the
+                # value: told at the field it names.
+                with_notes, without = error.group_exceptions()
+                name = None if with_notes else field_named(kind, str(without[0]))
+                if name is None:
+                    raise
+                raise _Invalid(str(without[0]), _join("", name)) from None
 
         return structure
 
@@ -520,21 +530,27 @@ def _read_record(fields: dict[str, Any]) -> GameRecord:
         replay(game)
     except ReplayError as error:
         if error.move_number == 0:
-            raise SchemaError(_start_path(game), error.reason) from None
+            raise SchemaError(_start_path(game, error.reason), error.reason) from None
         why = f"move {error.move_number} is illegal: {error.reason}"
         raise SchemaError(f"$.moves[{error.move_number - 1}]", why) from None
     return game
 
 
-def _start_path(game: GameRecord) -> str:
-    """Return where a record whose first state cannot be dealt goes wrong: its rules, or its deal."""
-    if game.deal is None:
-        return "$.rules"  # the players fit the deal table: the rest of the rules do not
-    try:
-        attrs.evolve(game, deal=None).start()
-    except MexicanTrainError:
-        return "$.rules"
-    return "$.deal"
+def _start_path(game: GameRecord, reason: str) -> str:
+    """Return where a record whose first state cannot be dealt goes wrong: its rules, or its deal.
+
+    The players fit the deal table: the rest of the rules do not, at the field *reason*
+    names (``Rules.rounds=31, but ...``), or the deal does.
+    """
+    if game.deal is not None:
+        try:
+            attrs.evolve(game, deal=None).start()
+        except MexicanTrainError:
+            pass
+        else:
+            return "$.deal"
+    name = field_named(Rules, reason)
+    return "$.rules" if name is None else f"$.rules.{name}"
 
 
 def _event_types() -> dict[str, type]:
