@@ -25,7 +25,7 @@ from .._core.tables import DealTable
 from .._core.tiles import Tile
 from .._positions.check import Path, Problem, check_state
 from .._positions.fields import StateFields
-from .names import get_rules, kebab_name, public_names
+from .names import field_named, get_rules, kebab_name, public_names
 
 __all__ = ["NotationError", "format_move", "format_state", "parse_move", "parse_state"]
 
@@ -332,24 +332,30 @@ class _RulesReader:
             known = ", ".join(VARIANTS)
             self.fail(start, self.pos, f"{base} (known: {known}, custom)")
         changes: dict[str, Any] = {}
+        spans: dict[str, tuple[int, int]] = {}
         if self.peek() == "(":
-            changes = self.arguments({f.name for f in attrs.fields(Rules)}, "Rules")
+            changes, spans = self.arguments({f.name for f in attrs.fields(Rules)}, "Rules")
         if self.pos != len(self.text):
             self.fail(self.pos, len(self.text), "unexpected text after the rules")
         try:
             built = attrs.evolve(base, **changes)
         except (TypeError, ValueError) as error:
-            self.fail(start, len(self.text), f"these rules are not valid: {error}")
+            where = self.value_named(Rules, error, spans, (start, len(self.text)))
+            self.fail(*where, f"these rules are not valid: {error}")
         if given is not None and given != built:
             self.fail(0, len(self.text), "these rules differ from the rules= given")
         return built
 
-    def arguments(self, allowed: set[str], owner: str) -> dict[str, Any]:
+    def arguments(
+        self, allowed: set[str], owner: str
+    ) -> tuple[dict[str, Any], dict[str, tuple[int, int]]]:
+        """Read ``(field=value,...)``: return the values, and where each value is written."""
         if self.depth == MAX_DEPTH:
             self.fail(self.pos, self.pos + 1, f"brackets nested deeper than {MAX_DEPTH} levels")
         self.depth += 1
         self.expect("(")
         found: dict[str, Any] = {}
+        spans: dict[str, tuple[int, int]] = {}
         while self.peek() != ")":
             key, start = self.word(r"[A-Za-z_][A-Za-z0-9_]*", "a field name")
             if key not in allowed:
@@ -357,7 +363,9 @@ class _RulesReader:
             if key in found:
                 self.fail(start, self.pos, f"{key!r} is given twice")
             self.expect("=")
+            value_start = self.pos
             found[key] = self.value(key, _PIECES.get(key) if owner == "Rules" else None)
+            spans[key] = (value_start, self.pos)
             if self.peek() != ")":
                 if self.peek() != ",":
                     found_text = repr(self.peek()) if self.peek() else "the end"
@@ -365,7 +373,14 @@ class _RulesReader:
                 self.pos += 1
         self.pos += 1
         self.depth -= 1
-        return found
+        return found, spans
+
+    @staticmethod
+    def value_named(
+        cls: type, error: Exception, spans: dict[str, tuple[int, int]], whole: tuple[int, int]
+    ) -> tuple[int, int]:
+        """Return where the value *error* names is written (`field_named`), else *whole*."""
+        return spans.get(field_named(cls, str(error)) or "", whole)
 
     def value(self, key: str, piece: type | None) -> object:
         token, start = self.word(
@@ -395,11 +410,12 @@ class _RulesReader:
             if self.peek() != "(":
                 self.fail(self.pos, self.pos + 1, f"write {token}() to build a {token}")
             allowed = {f.alias or f.name for f in attrs.fields(known) if f.init}
-            arguments = self.arguments(allowed, token)
+            arguments, spans = self.arguments(allowed, token)
             try:
                 return known(**arguments)
             except (TypeError, ValueError) as error:
-                self.fail(start, self.pos, f"not a valid {token}: {error}")
+                where = self.value_named(known, error, spans, (start, self.pos))
+                self.fail(*where, f"not a valid {token}: {error}")
         if known is not None and not isinstance(known, type) and attrs.has(type(known)):
             return known
         if token.lower() in keywords:  # Python's True, False and None
