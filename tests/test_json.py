@@ -116,7 +116,9 @@ def test_states_round_trip_exactly_and_match_the_schema(state: GameState) -> Non
     text = through_json(document)
     assert text == document
     assert_valid(text)
-    assert state_from_json(text) == state
+    back = state_from_json(text)
+    assert back == state
+    assert hash(back) == hash(state)
     assert from_json(text) == state
 
 
@@ -125,7 +127,9 @@ def test_views_round_trip_exactly_and_match_the_schema(state: GameState) -> None
     seats = range(state.players)
     for seen in [spectator_view(state), *(view(state, s) for s in seats)]:
         document = through_json(to_json(seen))
-        assert view_from_json(document) == seen
+        back = view_from_json(document)
+        assert back == seen
+        assert hash(back) == hash(seen)
     assert_valid(to_json(view(state, state.players - 1)))
 
 
@@ -192,12 +196,16 @@ def test_events_and_records_round_trip_and_match_the_schema(
             if type(event) not in kinds:  # the schema once per kind: jsonschema is slow
                 kinds.add(type(event))
                 assert_valid(document)
-            assert event_from_json(document) == event
+            back = event_from_json(document)
+            assert back == event
+            assert hash(back) == hash(event)
         state = after
     recorded = GameRecord(start.players, start.rules, start.seed, moves=tuple(moves))
     document = through_json(to_json(recorded))
     assert_valid(document)
-    assert record_from_json(document) == recorded
+    record_back = record_from_json(document)
+    assert record_back == recorded
+    assert hash(record_back) == hash(recorded)
 
 
 def test_a_record_with_a_deal_round_trips() -> None:

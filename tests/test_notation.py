@@ -180,6 +180,7 @@ def test_position_round_trips_exactly_presets(state: GameState) -> None:
     text = format_state(state)
     back = parse_state(text)
     assert back == state
+    assert hash(back) == hash(state)
     assert format_state(back) == text
     assert "\n" not in text
     assert len(text.split(" ")) == len(FIELDS)
@@ -189,7 +190,9 @@ def test_position_round_trips_exactly_presets(state: GameState) -> None:
 def test_position_round_trips_exactly_variants(state: GameState) -> None:
     """Rules are written as a variant plus the fields that differ (V1-V10)."""
     text = format_state(state)
-    assert parse_state(text) == state
+    back = parse_state(text)
+    assert back == state
+    assert hash(back) == hash(state)
     assert not text.startswith("custom")
 
 
@@ -259,6 +262,20 @@ def test_markers_and_between_rounds_are_written() -> None:
     turn = text.split(" ")[7]
     assert turn.startswith("-/")
     assert parse_state(text) == state
+
+
+def test_a_last_tile_called_this_turn_is_written_and_read_back() -> None:
+    """The turn's last item: random positions seldom stop just after a call, so one is made."""
+    state = new_game(2, attrs.evolve(VARIANTS["last-tile-call"], max_pip=6, hand_size=7), seed=0)
+    while CallLastTile() not in legal_moves(state):
+        state = apply(state, legal_moves(state)[0])
+    state = apply(state, CallLastTile())
+    text = format_state(state)
+    assert text.split(" ")[7].endswith("/1")
+    back = parse_state(text)
+    assert back == state
+    assert hash(back) == hash(state)
+    assert back.last_tile_called
 
 
 #: Seat 0 to play, the Mexican train ending in the open double 4-4 (D2).
