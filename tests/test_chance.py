@@ -28,6 +28,7 @@ from mexican_train import (
     NextRound,
     Play,
     Tile,
+    TileNotationError,
     Train,
     apply,
     build_state,
@@ -322,13 +323,34 @@ def test_v6_build_state_accepts_a_voluntary_draw_with_tiles_to_play() -> None:
 @pytest.mark.parametrize(
     ("name", "value"),
     [("seed", "11"), ("players", 4.0), ("current_player", "0"), ("has_drawn", 0),
-     ("hands", "12-5"), ("trains", [(Tile(12, 5),)] * 5), ("turn_doubles", [None])],
+     ("hands", "12-5"), ("trains", [(Tile(12, 5),)] * 5), ("turn_doubles", [None]),
+     ("had_first_turn", "1111")],
 )  # fmt: skip
 def test_build_state_refuses_a_part_of_the_wrong_kind_with_type_error(
     name: str, value: object
 ) -> None:
     with pytest.raises(TypeError, match=name.split("_")[0]):
         build_state(**{**parts(_start()), name: value})
+
+
+@pytest.mark.parametrize(
+    ("name", "index", "written", "where"),
+    [("hands", 1, "12-x", "hands[1][3]"), ("boneyard", 0, "99-1", "boneyard[0]")],
+)
+def test_build_state_refuses_a_tile_written_wrong_naming_where(
+    name: str, index: int, written: str, where: str
+) -> None:
+    """A tile written as text is read as `Tile.parse` reads it; a wrong one is told where."""
+    built = parts(_start())
+    tiles: Any = [list(item) for item in built[name]] if name == "hands" else list(built[name])
+    if name == "hands":
+        tiles[index][3] = written
+    else:
+        tiles[index] = written
+    with pytest.raises(TileNotationError) as caught:
+        build_state(**{**built, name: tiles})
+    assert str(caught.value).startswith(f"{where}: ")
+    assert repr(written) in str(caught.value)
 
 
 def test_an_invalid_state_error_is_a_value_error() -> None:

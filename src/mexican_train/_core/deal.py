@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from .tiles import Tile
+from .tiles import Tile, TileNotationError
 
 __all__ = ["Deal"]
 
@@ -33,7 +33,10 @@ def tiles_of(
         if isinstance(value, Tile):
             tiles.append(value)
         elif isinstance(value, str):
-            tiles.append(Tile.parse(value))
+            try:
+                tiles.append(Tile.parse(value))
+            except TileNotationError as error:
+                raise TileNotationError(f"{what}[{index}]: {error}") from None
         else:
             raise TypeError(f"{what}[{index}] is a Tile or an 'a-b' str, not {value!r}")
     return tuple(tiles)

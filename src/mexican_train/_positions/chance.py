@@ -102,6 +102,8 @@ def build_state(
             that do not add up, ...); ``.field`` names the part and ``.reason`` says why.
         InvalidArgumentError: if a number is outside the bounds every format can
             write back (a seed of more than 64 bits, a seat of a billion, ...).
+        TileNotationError: if a tile written as text is not one (``"6-x"``), naming
+            where it is (``hands[1][3]``).
         TypeError: if a part is of the wrong kind altogether (a str where a seat belongs).
 
     >>> from mexican_train import HUB, InvalidStateError, new_game
@@ -184,7 +186,10 @@ def build_checked_state(
     flags = (
         (True,) * players
         if had_first_turn is None
-        else tuple(flag(done, f"had_first_turn[{i}]") for i, done in _items(had_first_turn))
+        else tuple(
+            flag(done, f"had_first_turn[{i}]")
+            for i, done in _items(had_first_turn, "had_first_turn")
+        )
     )
     rows = tuple(
         tuple(
