@@ -434,6 +434,7 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
                         f"seat {other} {'has not' if flag else 'has'} had a turn this round: "
                         f"seat {t.first_player} played first and seat {seat} is to move (P1)",
                     )
+            _check_unstarted_trains(t, seat)
         first_turn = t.rules.first_turn
         if t.has_drawn and first_turn is not None and not t.had_first_turn[seat]:
             # P4: nobody draws on their first turn of a round; where the rules let a player
@@ -500,6 +501,38 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
     totals = [sum(column) for column in zip(*t.round_scores, strict=True)] or [0] * t.players
     if list(t.scores) != totals:
         raise Problem(("scores",), f"the round scores add up to {totals}, not {list(t.scores)}")
+
+
+def _check_unstarted_trains(t: StateFields | PlayerView, seat: int) -> None:
+    """Check the trains of the seats whose first turn is not over (P3, P6).
+
+    Nobody but its owner plays on an unmarked train, and only the owner's turn marks
+    it: a seat whose first turn has not come has an empty, unmarked train, and *seat*,
+    on their first turn, has laid on theirs only this turn's tiles, and no marker yet.
+    """
+    for other, done in enumerate(t.had_first_turn):
+        train = t.trains[other]
+        if done:
+            continue
+        if other != seat and (train.tiles or train.marked):
+            raise Problem(
+                ("trains", other, "tiles" if train.tiles else "marked"),
+                f"seat {other} has not had its first turn this round, so its train is empty "
+                "and unmarked: only its owner starts it or marks it (P3, P6)",
+            )
+        if other == seat and len(train.tiles) > t.turn_tiles:
+            raise Problem(
+                ("trains", other, "tiles"),
+                f"seat {other} is on their first turn of the round: seat {other} has played "
+                f"{t.turn_tiles} tiles this turn, but their train holds {len(train.tiles)} "
+                "(P3: only its owner starts it)",
+            )
+        if other == seat and train.marked:
+            raise Problem(
+                ("trains", other, "marked"),
+                f"seat {other} is on their first turn of the round: a marker comes only as "
+                "a turn ends (P5, P6)",
+            )
 
 
 def _check_round_scores(t: StateFields | PlayerView) -> None:
