@@ -451,6 +451,7 @@ def replace_field(text: str, field: str, value: str) -> str:
         ({"trains": "3-1/-*/-", "turn": "0/00/1/0/-/-/0/0"}, "trains", "-*",
          "seat 1 has not had its first turn this round"),
         ({"turn": "1/10/0/0/-/0/0/0"}, "turn", "0", "does not end in a double"),
+        ({"turn": "1/10/0/0/-/M/0/0"}, "turn", "M", "the Mexican train does not end in a double"),
         ({"turn": "1/10/0/2/-/-/0/0"}, "turn", "2", "drawn"),
         ({"turn": "1/10/0/0/-/-/0/1"}, "turn", "1", "last-tile call"),
         ({"turn": "1/10/9/0/-/-/0/0"}, "turn", "9", "tiles played this turn"),

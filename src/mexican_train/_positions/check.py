@@ -601,11 +601,13 @@ def _check_doubles(
                 (name, i),
                 f"a train id is a seat 0-{t.players - 1} or {MEXICAN}, not {shown(train_id)}",
             )
+        # Named in words: the notation writes the Mexican train M, JSON -1.
+        train = "the Mexican train" if train_id == MEXICAN else f"train {train_id}"
         if train_id in seen:
-            raise Problem((name, i), f"train {train_id} is listed twice among the open doubles")
+            raise Problem((name, i), f"{train} is listed twice among the open doubles")
         seen.add(train_id)
         if not t.trains[train_id].ends_in_double:
-            raise Problem((name, i), f"train {train_id} does not end in a double (D2)")
+            raise Problem((name, i), f"{train} does not end in a double (D2)")
 
 
 def _dotted(path: Path) -> str:
