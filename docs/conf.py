@@ -57,7 +57,11 @@ autodoc_typehints = "signature"
 autodoc_typehints_format = "short"
 autodoc_preserve_defaults = True
 autodoc_class_signature = "mixed"
-autodoc_default_options = {"members": True, "member-order": "bysource"}
+# No default "members": Sphinx puts a default ``members`` in place of a directive's own
+# list (sphinx-doc/sphinx#9709), so every ``:members: a, b`` would document every member
+# with a docstring, the standard library's inherited ones included.  Each autoclass says
+# ``:members:`` (all), a list, or ``:no-members:``; docs/_ext/mt_docs.py checks it.
+autodoc_default_options = {"member-order": "bysource"}
 python_use_unqualified_type_names = True
 add_module_names = False
 

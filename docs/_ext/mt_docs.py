@@ -20,7 +20,8 @@ Private names and external names
 
 The public API is documented
     Every name in ``mexican_train.__all__`` and in each public submodule's ``__all__`` must
-    be documented somewhere (an autodoc entry), or the build warns.
+    be documented somewhere (an autodoc entry), or the build warns; and a class's
+    ``:members:`` list is what its entry shows (no default ``members`` overrides it).
 """
 
 from __future__ import annotations
@@ -666,6 +667,13 @@ def _resolve_code_links(app: Sphinx, doctree: nodes.document, docname: str) -> N
 
 
 def _on_builder_inited(app: Sphinx) -> None:
+    if "members" in app.config.autodoc_default_options:
+        # Sphinx puts the default in place of a directive's own list (sphinx-doc/sphinx#9709):
+        # every ``:members: a, b`` would show every member with a docstring.
+        logger.warning(
+            "autodoc_default_options sets 'members', which overrides every :members: list; "
+            "give :members: to each autoclass instead"
+        )
     env = app.env
     env.mt_private_aliases = _private_aliases()  # type: ignore[attr-defined]
     env.mt_public_twins = _public_twins()  # type: ignore[attr-defined]
