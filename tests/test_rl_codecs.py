@@ -351,3 +351,26 @@ def test_scores_are_encoded_within_bounds_with_a_negative_double_blank() -> None
         assert codec.space.contains(codec.encode(view(state, 0)))
     seats = codec.encode(view(state, 0))[codec.layout["seats"]].reshape(2, 5)
     assert seats[0, 4] == pytest.approx(state.scores[0] / codec._lay.bound)
+
+
+@pytest.mark.parametrize(
+    ("codec", "members"),
+    [
+        (ActionCodec, {"rules", "players", "max_pip", "size", "version"}),
+        (
+            ObservationCodec,
+            {"rules", "players", "max_pip", "information_state", "shape", "layout", "version"},
+        ),
+    ],
+)
+def test_the_codecs_public_members_are_those_the_reference_documents(
+    codec: type, members: set[str]
+) -> None:
+    """Every public name of a codec is documented (attributes in its docstring, methods
+    in docs/reference/rl.rst); the helpers the environments share are private."""
+    methods = {"encode", "decode", "mask", "mask_batch", "encode_batch", "space"}
+    public = {name for name in dir(codec) if not name.startswith("_")}
+    assert public == members | (methods & public)
+    documented = (codec.__doc__ or "").split("Attributes:", 1)[-1]
+    for name in members - {"version"}:
+        assert f"\n        {name}:" in documented, name

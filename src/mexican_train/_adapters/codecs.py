@@ -146,6 +146,12 @@ class ActionCodec:
         DealError: if the rules' deal table does not cover *players* (S1).
         TypeError: if *rules* is not a `Rules` value or *players* not an int.
 
+    Attributes:
+        rules: the rules of the games encoded.
+        players: the number of players.
+        max_pip: the highest number of the set the deal table gives *players* (S1).
+        size: the number of actions, ``T * (P + 1) + 4``; every index is below it.
+
     >>> from mexican_train import HUB, MEXICAN, Draw, Play, Tile
     >>> codec = ActionCodec(HUB, 4)
     >>> codec.size  # 91 tiles x 5 trains, and 4 other moves
@@ -381,6 +387,16 @@ class ObservationCodec:
         DealError: if the rules' deal table does not cover *players* (S1).
         TypeError: if *rules* is not a `Rules` value or *players* not an int.
 
+    Attributes:
+        rules: the rules of the games encoded.
+        players: the number of players.
+        max_pip: the highest number of the set the deal table gives *players* (S1).
+        information_state: whether the encoding ends with the information-state block.
+        shape: the shape of one encoding, one dimension: the sum of the blocks' sizes.
+        layout: each block's slice of an encoding, by the block's name in the tables
+            above (``"hands"`` .. ``"game"``, and ``"information"`` with
+            *information_state*): ``obs[codec.layout["trains"]]``.
+
     >>> from mexican_train import HUB, new_game, view
     >>> codec = ObservationCodec(HUB, 4)
     >>> codec.shape
@@ -541,7 +557,7 @@ class ObservationCodec:
             bits.append(view_row(self._lay, mine, seat, scalars))
         if seen is not None:
             bits = [row | more << self._lay.seen for row, more in zip(bits, seen, strict=True)]
-        self.fill(bits, scalars, out)
+        self._fill(bits, scalars, out)
 
     def _seen(
         self,
@@ -607,8 +623,9 @@ class ObservationCodec:
                     lacks[who] |= lacking_suits(lay, then)
         return seen_bits(lay, seat, lacks, played)
 
-    def fill(self, bits: list[int], scalars: list[float], out: npt.NDArray[np.float32]) -> None:
-        """Write encodings given as bits and scalars (see the batch module) into *out*."""
+    def _fill(self, bits: list[int], scalars: list[float], out: npt.NDArray[np.float32]) -> None:
+        # Write encodings given as bits and scalars (`batch.view_row`) into *out*: the one
+        # writer of the arrays, shared with the environments and the OpenSpiel game.
         lay = self._lay
         if not bits:  # no rows: nothing to write (numpy cannot reshape the empty scalars)
             return

@@ -785,7 +785,7 @@ class VectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         self, bits: list[int], scalars: list[float], mask: bytearray, rows: int
     ) -> dict[str, npt.NDArray[Any]]:
         observation = np.empty((rows, *self.observations.shape), dtype=np.float32)
-        self.observations.fill(bits, scalars, observation)
+        self.observations._fill(bits, scalars, observation)
         masks = np.frombuffer(mask, dtype=np.int8).reshape(rows, self.actions.size)
         return {"observation": observation, "action_mask": masks}
 

@@ -496,7 +496,7 @@ class MexicanTrainState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
         game, scalars = self._game.value, list[float]()
         lacks, played = self._seen
         bits = informed_row(game.layout, state, seat, list(lacks), list(played), scalars)
-        game.information.fill([bits], scalars, out.reshape(1, -1))
+        game.information._fill([bits], scalars, out.reshape(1, -1))
 
     def _text(self, seat: int | None) -> str:
         # The table as *seat* sees it (None: everything), rendered once per GameState.
