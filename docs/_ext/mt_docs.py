@@ -599,6 +599,33 @@ def _register_viewcode_tags(app: Sphinx, doctree: nodes.document) -> None:
                 link["ids"].append(anchor)
 
 
+def _hide_bool_overloads(app: Sphinx, doctree: nodes.document) -> None:
+    """Drop the ``(x: bool) -> NoReturn`` overload from a signature list.
+
+    It is there for type checkers alone: a bool is an int to them, and the overload
+    makes ``new_game(True)`` an error they report.  On the page it would be the first
+    signature the reader sees; the real ones follow it, and take its anchor.
+    """
+
+    def names(node: nodes.Element) -> set[str]:
+        # The type names a node refers to (an unresolved reference holds its name twice).
+        return {ref["reftarget"] for ref in node.findall(addnodes.pending_xref)}
+
+    for desc in doctree.findall(addnodes.desc):
+        signatures = [c for c in desc.children if isinstance(c, addnodes.desc_signature)]
+        for signature, following in zip(signatures, signatures[1:]):
+            returns = set().union(*map(names, signature.findall(addnodes.desc_returns)))
+            parameters = [names(p) for p in signature.findall(addnodes.desc_parameter)]
+            if returns == {"typing.NoReturn"} and {"bool"} in parameters:
+                following["ids"] = signature["ids"] + following["ids"]
+                following.extend(  # the "[source]" link, if viewcode added it already
+                    anchor.deepcopy()
+                    for anchor in signature.children
+                    if type(anchor).__name__ == "viewcode_anchor"
+                )
+                desc.remove(signature)
+
+
 def _defining_module(app: Sphinx, modname: str, attribute: str) -> str | None:
     """Return the private module that defines *attribute* of *modname*, for viewcode.
 
@@ -733,6 +760,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("rule-links", RuleLinks)
     app.connect("builder-inited", _on_builder_inited)
     app.connect("env-get-outdated", _always_reread_rule_pages)
+    app.connect("doctree-read", _hide_bool_overloads, priority=400)  # before viewcode's links
     app.connect("doctree-read", _register_viewcode_tags, priority=600)
     app.connect("viewcode-follow-imported", _defining_module)
     app.connect("doctree-resolved", _resolve_code_links)
