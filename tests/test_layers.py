@@ -80,6 +80,34 @@ def test_the_front_ends_share_their_words_by_public_names() -> None:
             assert not private, f"_frontends/{path.name}:{line} imports {private} from {imported}"
 
 
+#: The imports of the package's own modules made by name at run time, which import-linter
+#: cannot see: the readers' table of names is the public names of these two public modules
+#: (`mexican_train._formats.names.public_names`), read when a document is read.
+_IMPORTS_BY_NAME = {
+    ("_formats/names.py", "mexican_train"),
+    ("_formats/names.py", "mexican_train.variants"),
+}
+
+
+def test_no_module_imports_the_package_by_name_past_the_contracts() -> None:
+    """``importlib.import_module("mexican_train...")`` goes around the layers contract and
+    the facades one; each such import is listed here and in the contract's comment."""
+    found = set()
+    for module in MODULES:
+        for node in ast.walk(ast.parse((PACKAGE / module).read_text(), module)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, (ast.Attribute, ast.Name))
+                and (getattr(node.func, "attr", None) or getattr(node.func, "id", None))
+                in ("import_module", "__import__")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and str(node.args[0].value).split(".")[0] == "mexican_train"
+            ):
+                found.add((module, node.args[0].value))
+    assert found == _IMPORTS_BY_NAME
+
+
 def _contributing_map() -> set[str]:
     text = (ROOT / "CONTRIBUTING.md").read_text()
     section = text.split("## How the code is laid out", 1)[1].split("\n## ", 1)[0]
