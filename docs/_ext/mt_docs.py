@@ -21,7 +21,8 @@ Private names and external names
 The public API is documented
     Every name in ``mexican_train.__all__`` and in each public submodule's ``__all__`` must
     be documented somewhere (an autodoc entry), or the build warns; and a class's
-    ``:members:`` list is what its entry shows (no default ``members`` overrides it).
+    ``:members:`` list is what its entry shows (no default ``members`` overrides it, and
+    a listed member without a docstring is a warning).
 """
 
 from __future__ import annotations
@@ -301,6 +302,18 @@ def check_public_api_documented(app: Sphinx, env: BuildEnvironment) -> None:
         if not isinstance(obj, (int, str, bool)) and id(obj) in documented_ids:
             continue  # the same object, documented under another public name
         logger.warning("public name %s is not documented in the API reference", public)
+
+
+def _listed_members_shown(
+    app: Sphinx, what: str, name: str, obj: Any, skip: bool, options: Any
+) -> None:
+    """Warn about a member a ``:members:`` list names that autodoc leaves out.
+
+    autodoc drops a member without a docstring (or a ``#:`` comment) silently, list or not.
+    """
+    listed = getattr(options, "members", None)
+    if skip and isinstance(listed, list) and name in listed:
+        logger.warning("%s is in a :members: list but has no docstring to show", name)
 
 
 # -- finding rule citations in the code and the tests ------------------------------------
@@ -769,4 +782,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("autodoc-before-process-signature", _attrs_defaults_as_values)
     app.connect("autodoc-process-signature", _no_generated_source_in_signatures)
     app.connect("autodoc-process-docstring", _constants_documented_where_defined)
+    app.connect("autodoc-skip-member", _listed_members_shown)
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}

@@ -62,6 +62,7 @@ class Chain(tuple[Tile, ...]):
     ('12-5 5-5 5-3', Tile(5, 5), True, 3)
     """
 
+    #: The open end the first tile joins.
     start: int
 
     def __new__(cls, tiles: Iterable[Tile | str] | str, start: int) -> Chain:

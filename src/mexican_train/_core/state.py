@@ -546,11 +546,12 @@ class GameState:
     >>> state == new_game(4, HUB, seed=1), hash(state) == hash(new_game(4, HUB, seed=1))
     (True, True)
 
-    ``GameState.FIELDS`` names the attributes above, in this order: those that
+    `GameState.FIELDS` names the attributes above, in this order: those that
     make up the value (equality, hashing, pickling, JSON) and that
     `GameState.replace` takes.
     """
 
+    #: The names of the fields, in the order of the attributes above; `replace` takes them.
     FIELDS: ClassVar[tuple[str, ...]] = _FIELDS
 
     __slots__ = (
