@@ -52,6 +52,7 @@ from mexican_train import (
     record,
     round_score,
     set_size,
+    spectator_view,
     testing,
     view,
 )
@@ -245,6 +246,16 @@ def test_view_of_a_seat_the_table_lacks_raises_invalid_argument(seat: Any) -> No
 def test_view_of_a_view_says_it_needs_a_state() -> None:
     mine = view(a_state(), 0)
     refused(lambda: view(mine, 0), TypeError, "needs a GameState", "PlayerView")  # type: ignore[arg-type]
+
+
+def test_spectator_view_of_a_view_names_spectator_view() -> None:
+    mine = view(a_state(), 0)
+    refused(
+        lambda: spectator_view(mine),  # type: ignore[arg-type]
+        TypeError,
+        "spectator_view() needs a GameState, not PlayerView",
+        "already a view",
+    )
 
 
 @pytest.mark.parametrize("state", [None, "state", 5])

@@ -40,6 +40,7 @@ from mexican_train.rl import (
     ENCODING_VERSION,
     ActionCodec,
     ObservationCodec,
+    round_rewards,
     tile_index,
     vector_env,
 )
@@ -117,6 +118,17 @@ def test_trains_are_numbered_relative_to_the_acting_seat() -> None:
     assert codec.encode(Play(tile, 0), seat=2) == base + 2
     assert codec.encode(Play(tile, MEXICAN), seat=2) == base + 4
     assert codec.encode(Play(tile, MEXICAN), seat=0) == base + 4
+
+
+@pytest.mark.parametrize("tile", ["12-5", None, 3, (12, 5)])
+def test_tile_index_of_what_is_not_a_tile_raises_type_error(tile: object) -> None:
+    with pytest.raises(TypeError, match=r"tile_index\(\) needs a Tile, not "):
+        tile_index(tile)  # type: ignore[arg-type]
+
+
+def test_round_rewards_of_no_seats_raises_invalid_argument() -> None:
+    with pytest.raises(InvalidArgumentError, match=r"round_rewards\(\) needs one score a seat"):
+        round_rewards(())
 
 
 def test_tile_indices_follow_the_documented_formula() -> None:

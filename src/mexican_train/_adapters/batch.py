@@ -19,6 +19,7 @@ from typing import Final
 from .._bots.players import Player
 from .._bots.simulate import Observers, add_note, observers_of, observing_copies, tell
 from .._core.engine import apply, legal_moves, new_game
+from .._core.errors import InvalidArgumentError
 from .._core.moves import MEXICAN, NEXT_ROUND, CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.rules import Rules
 from .._core.state import (
@@ -81,7 +82,12 @@ def round_rewards(points: tuple[int, ...] | list[int]) -> tuple[float, ...]:
 
     >>> round_rewards((0, 10, 20, 30))
     (15.0, 5.0, -5.0, -15.0)
+
+    Raises:
+        InvalidArgumentError: if *points* is empty.
     """
+    if not points:
+        raise InvalidArgumentError(f"round_rewards() needs one score a seat, not {points!r}")
     mean = sum(points) / len(points)
     return tuple([float(mean - own) for own in points])
 

@@ -212,5 +212,10 @@ def tile_index(tile: Tile) -> int:
 
     >>> tile_index(Tile(0, 0)), tile_index(Tile(1, 0)), tile_index(Tile(12, 12))
     (0, 1, 90)
+
+    Raises:
+        TypeError: if *tile* is not a `Tile` (`Tile.parse` reads one from ``"12-5"``).
     """
+    if not isinstance(tile, Tile):
+        raise TypeError(f"tile_index() needs a Tile, not {shown(tile)}")
     return tile._index

@@ -474,7 +474,7 @@ def spectator_view(state: GameState) -> PlayerView:
     ()
     """
     if not isinstance(state, GameState):
-        _refuse(state)
+        _refuse(state, "spectator_view")
     return _build(view_fields(state, (), None))
 
 
@@ -503,9 +503,9 @@ def view_position(v: PlayerView) -> GameState:
     return found
 
 
-def _refuse(state: object) -> NoReturn:
+def _refuse(state: object, caller: str = "view") -> NoReturn:
     hint = " (it is already a view)" if isinstance(state, PlayerView) else ""
-    raise TypeError(f"view() needs a GameState, not {type(state).__name__}{hint}")
+    raise TypeError(f"{caller}() needs a GameState, not {type(state).__name__}{hint}")
 
 
 def _no_none(value: object) -> object:
