@@ -214,7 +214,8 @@ def tile_index(tile: Tile) -> int:
     (0, 1, 90)
 
     Raises:
-        TypeError: if *tile* is not a `Tile` (`Tile.parse` reads one from ``"12-5"``).
+        TypeError: if *tile* is not a `Tile` (`~mexican_train.Tile.parse` reads one from
+            ``"12-5"``).
     """
     if not isinstance(tile, Tile):
         raise TypeError(f"tile_index() needs a Tile, not {shown(tile)}")
