@@ -758,6 +758,39 @@ def _no_generated_source_in_signatures(
         logger.warning("%s: a default shown as attrs' source: %s", name, signature)
 
 
+_DEFAULT_NAME = re.compile(r"(=\s*)([A-Z][A-Z0-9_]+)\b")
+
+
+def _private_defaults_as_values(
+    app: Sphinx,
+    what: str,
+    name: str,
+    obj: Any,
+    options: Any,
+    signature: str | None,
+    return_annotation: str | None,
+) -> tuple[str, str | None] | None:
+    """Show a default named by a constant no page documents as its value.
+
+    ``autodoc_preserve_defaults`` keeps ``timeout=LONG_POLL`` as written, a name the reader
+    cannot look up; a public constant (``rules=STANDARD``) stays a name.
+    """
+    if not signature:
+        return None
+    module = sys.modules.get(getattr(obj, "__module__", None) or "")
+    public = {dotted.rsplit(".", 1)[-1] for dotted in public_names()}
+
+    def shown(match: re.Match[str]) -> str:
+        constant = match.group(2)
+        value = getattr(module, constant, None)
+        if constant in public or type(value) not in (int, float, str):
+            return match.group(0)
+        return f"{match.group(1)}{value!r}"
+
+    shown_signature = _DEFAULT_NAME.sub(shown, signature)
+    return None if shown_signature == signature else (shown_signature, return_annotation)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("mt_source_dir", "", "env")
     app.add_config_value("mt_tests_dir", "", "env")
@@ -781,6 +814,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-check-consistency", check_public_api_documented)
     app.connect("autodoc-before-process-signature", _attrs_defaults_as_values)
     app.connect("autodoc-process-signature", _no_generated_source_in_signatures)
+    app.connect("autodoc-process-signature", _private_defaults_as_values)
     app.connect("autodoc-process-docstring", _constants_documented_where_defined)
     app.connect("autodoc-skip-member", _listed_members_shown)
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}
