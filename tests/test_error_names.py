@@ -5,7 +5,9 @@ from __future__ import annotations
 import importlib
 import pickle
 import pkgutil
+import re
 import traceback
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +83,19 @@ def test_an_error_pickles_with_its_attributes(name: str) -> None:
         assert str(again) == str(error)
         assert again.args == error.args
         assert vars(again) == vars(error)
+
+
+def test_the_errors_page_lists_every_public_error_with_its_builtin() -> None:
+    """docs/reference/errors.rst's table has a row per public error class, and says which
+    builtin each also is, as the class inherits it."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "reference" / "errors.rst"
+    if not page.is_file():
+        pytest.skip("no docs in this tree (a wheel's test run)")
+    table = page.read_text().split("Every error class", 1)[1].split("\n\n", 1)[1]
+    rows = re.findall(r"   \* - :exc:`~?([\w.]+)`\n     - :exc:`(\w+)`", table)
+    listed = {name.rsplit(".", 1)[-1]: builtin for name, builtin in rows}
+    errors = {error.__name__: error for error in _public_errors()}
+    assert set(listed) == set(errors)
+    for name, builtin in listed.items():
+        bases = [base.__name__ for base in errors[name].__mro__[1:]]
+        assert builtin in bases, (name, builtin, bases)
