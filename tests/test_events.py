@@ -17,8 +17,6 @@ from mexican_train import (
     Deal,
     Draw,
     GameState,
-    IllegalMoveError,
-    InvalidArgumentError,
     Move,
     Play,
     Rules,
@@ -287,31 +285,3 @@ def test_e3a_hub_seat_down_to_one_tile_is_announced_and_public() -> None:
     assert legal_moves(after) == (Draw(),)
     _, events = apply_with_events(after, Draw())
     assert not any(isinstance(event, OneTileLeft) for event in events)
-
-
-def test_derive_events_refuses_an_after_that_the_move_does_not_give() -> None:
-    """The events of two unrelated states would be wrong: refused, not made up."""
-    state = new_game(2, HUB, seed=3)
-    move = legal_moves(state)[0]
-    after = apply(state, move)
-    with pytest.raises(InvalidArgumentError, match=r"apply\(before, move\)"):
-        derive_events(after, legal_moves(after)[0], state)
-    with pytest.raises(InvalidArgumentError):
-        derive_events(state, move, new_game(3, HUB, seed=1))  # a raw zip() ValueError before
-
-
-def test_derive_events_refuses_a_move_apply_refuses() -> None:
-    state = new_game(2, HUB, seed=3)
-    with pytest.raises(IllegalMoveError):
-        derive_events(state, Draw(), state)  # P7: seat 0 can play
-    with pytest.raises(IllegalMoveError):
-        derive_events(state, "x", apply(state, legal_moves(state)[0]))  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize("which", ["before", "after"])
-def test_derive_events_of_a_non_state_raises_type_error(which: str) -> None:
-    state = new_game(2, HUB, seed=3)
-    move = legal_moves(state)[0]
-    before, after = (3, apply(state, move)) if which == "before" else (state, 3)
-    with pytest.raises(TypeError, match=r"derive_events\(\) needs two GameStates, not int"):
-        derive_events(before, move, after)  # type: ignore[arg-type]

@@ -22,7 +22,7 @@ from .._core.errors import InvalidArgumentError, shown
 from .._core.moves import CallLastTile, Draw, Move, NextRound, Pass, Play
 from .._core.state import GameState
 from .._core.view import view
-from .._formats.events import Event, events_between, redact_events
+from .._formats.events import Event, derive_events, redact_events
 from .._formats.record import GameRecord, replay_states
 from .determinize import determinize
 from .playout import playout
@@ -198,7 +198,7 @@ def _reviews(
                         before, mover, move, moves, events, (number, made[mover]), samples, seed,
                         names, yours,
                     )  # fmt: skip
-        events += events_between(before, move, after)
+        events += derive_events(before, move, after)
         before = after
 
 

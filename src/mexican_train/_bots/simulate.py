@@ -36,7 +36,7 @@ from .._core.moves import DRAW, NEXT_ROUND, PASS, Move, Play
 from .._core.rules import STANDARD, Rules
 from .._core.state import GameState
 from .._core.view import view
-from .._formats.events import Event, events_between, redact_events
+from .._formats.events import Event, derive_events, redact_events
 from .._formats.serialize import SchemaError, read_value, write_value
 from .names import player_name
 from .players import Player
@@ -753,7 +753,7 @@ def _play_game(batch: _Batch, number: int) -> _Game:
         if seat is not None:
             record(state, move, after, seat)
         if observers:
-            events = events_between(state, move, after)
+            events = derive_events(state, move, after)
             for observer in observers:  # one at a time, to name the player of one that fails
                 try:
                     tell_events((observer,), events)
@@ -831,7 +831,7 @@ def tell(observers: Observers, before: GameState, move: Move, after: GameState) 
     a player's ``observe`` goes on, as `tell_events` lets it.
     """
     if observers:
-        tell_events(observers, events_between(before, move, after))
+        tell_events(observers, derive_events(before, move, after))
 
 
 def tell_events(observers: Observers, events: tuple[Event, ...]) -> None:

@@ -22,7 +22,7 @@ from .._core.rules import EnginePlacement
 from .._core.state import GameState
 from .._core.tiles import Tile
 from .._core.view import PlayerView
-from .._formats.events import OneTileLeft, events_between
+from .._formats.events import OneTileLeft, derive_events
 
 __all__ = [
     "Narrator",
@@ -175,7 +175,7 @@ class Narrator:
                     f" {who} did not call 'last tile', so {they} "
                     f"{self._verb(seat, 'draws', 'draw')} {what} as the penalty."
                 )
-            if isinstance(move, Play) and OneTileLeft(seat) in events_between(before, move, after):
+            if isinstance(move, Play) and OneTileLeft(seat) in derive_events(before, move, after):
                 # E3a: the announcement is made for the player (no call to make).
                 rule = self._once("one-tile", "(E3a: the table announces it)") or " (E3a)"
                 told += f" {who} {self._verb(seat, 'has', 'have')} one tile left{rule}."

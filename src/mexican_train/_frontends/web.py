@@ -46,7 +46,7 @@ from .._core.moves import MEXICAN, CallLastTile, Draw, Move, NextRound, Pass, Pl
 from .._core.rules import STANDARD, EnginePlacement, Rules
 from .._core.state import GameState
 from .._core.view import PlayerView, spectator_view, view
-from .._formats.events import Event, OneTileLeft, events_between
+from .._formats.events import Event, OneTileLeft, derive_events
 from .._formats.notation import format_move
 from .._formats.record import GameRecord, ReplayError, replay
 from .._formats.serialize import to_json
@@ -864,7 +864,7 @@ class WebTable:
     def _commit(self, seat: int, before: GameState, move: Move, after: GameState) -> None:
         """Apply *seat*'s *move*, which took the game from *before* to *after*, log it, and
         wake whoever waits (under the lock)."""
-        events = events_between(before, move, after)  # for the log, and the bots that observe
+        events = derive_events(before, move, after)  # for the log, and the bots that observe
         for calls in self._calls.values():
             calls.observe(events)
         self._state = after
