@@ -285,3 +285,12 @@ def test_e3a_hub_seat_down_to_one_tile_is_announced_and_public() -> None:
     assert legal_moves(after) == (Draw(),)
     _, events = apply_with_events(after, Draw())
     assert not any(isinstance(event, OneTileLeft) for event in events)
+
+
+@pytest.mark.parametrize("which", ["before", "after"])
+def test_derive_events_of_a_non_state_raises_type_error(which: str) -> None:
+    state = new_game(2, HUB, seed=3)
+    move = legal_moves(state)[0]
+    before, after = (3, apply(state, move)) if which == "before" else (state, 3)
+    with pytest.raises(TypeError, match=r"derive_events\(\) needs two GameStates, not int"):
+        derive_events(before, move, after)  # type: ignore[arg-type]

@@ -220,11 +220,16 @@ def derive_events(before: GameState, move: Move, after: GameState) -> tuple[Even
     Args:
         before: the state the move was applied to.
         move: the move, legal in *before*.
-        after: ``apply(before, move)``.
+        after: ``apply(before, move)``, or the state the move gave with its chance
+            chosen (`~mexican_train.draw_tile`, `~mexican_train.reorder_boneyard`).
 
     Returns:
         The events, possibly none (a tile played in the middle of a turn gives
-        just its `TilePlayed`).
+        just its `TilePlayed`).  They are read from the two states as given: states
+        that *move* does not join give events no game had.
+
+    Raises:
+        TypeError: if *before* or *after* is not a `GameState`.
 
     >>> from mexican_train import HUB, new_game, apply, legal_moves
     >>> state = new_game(2, HUB, seed=3)
@@ -232,6 +237,9 @@ def derive_events(before: GameState, move: Move, after: GameState) -> tuple[Even
     >>> derive_events(state, move, apply(state, move))
     (TilePlayed(seat=0, tile=Tile(12, 0), train=0, open_end=0), TurnStarted(seat=1))
     """
+    if not isinstance(before, GameState) or not isinstance(after, GameState):
+        wrong = after if isinstance(before, GameState) else before
+        raise TypeError(f"derive_events() needs two GameStates, not {type(wrong).__name__}")
     events: list[Event] = []
     if type(move) is NextRound:
         sizes = tuple(len(hand) for hand in after.hands)
