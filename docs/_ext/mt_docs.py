@@ -629,7 +629,7 @@ def _hide_bool_overloads(app: Sphinx, doctree: nodes.document) -> None:
         for signature, following in zip(signatures, signatures[1:]):
             returns = set().union(*map(names, signature.findall(addnodes.desc_returns)))
             parameters = [names(p) for p in signature.findall(addnodes.desc_parameter)]
-            if returns == {"typing.NoReturn"} and {"bool"} in parameters:
+            if returns in ({"typing.NoReturn"}, {"NoReturn"}) and {"bool"} in parameters:
                 following["ids"] = signature["ids"] + following["ids"]
                 following.extend(  # the "[source]" link, if viewcode added it already
                     anchor.deepcopy()
