@@ -248,6 +248,11 @@ def test_view_of_a_view_says_it_needs_a_state() -> None:
     refused(lambda: view(mine, 0), TypeError, "needs a GameState", "PlayerView")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("state", [None, "state", 5])
+def test_legal_moves_of_neither_state_nor_view_raises_type_error(state: Any) -> None:
+    refused(lambda: legal_moves(state), TypeError, "legal_moves() needs a GameState or PlayerView")
+
+
 def test_spectator_view_of_a_view_names_spectator_view() -> None:
     mine = view(a_state(), 0)
     refused(

@@ -290,6 +290,9 @@ def legal_moves(state: Any) -> tuple[Move, ...]:
     Given a `PlayerView`, return the same moves as for the state when it is the
     viewer's turn, ``(NextRound(),)`` between rounds, and ``()`` otherwise.
 
+    Raises:
+        TypeError: if *state* is neither a `GameState` nor a `PlayerView`.
+
     >>> import attrs
     >>> state = new_game(2, attrs.evolve(STANDARD, max_pip=6), seed=4)
     >>> state.current_player, legal_moves(state)
