@@ -185,6 +185,9 @@ def set_size(max_pip: int) -> int:
 
     >>> [set_size(n) for n in (6, 9, 12, 15, 18)]
     [28, 55, 91, 136, 190]
+
+    Raises:
+        InvalidArgumentError: if *max_pip* is not a whole number from 0 to 30.
     """
     max_pip = check_bound("pip", max_pip, _SET)
     return (max_pip + 1) * (max_pip + 2) // 2
@@ -195,6 +198,9 @@ def full_set(max_pip: int) -> tuple[Tile, ...]:
 
     >>> full_set(1)
     (Tile(0, 0), Tile(1, 0), Tile(1, 1))
+
+    Raises:
+        InvalidArgumentError: if *max_pip* is not a whole number from 0 to 30.
     """
     tiles = _SETS.get(max_pip) if type(max_pip) is int else None
     if tiles is None:
