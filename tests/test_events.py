@@ -212,6 +212,15 @@ def test_a_draw_reports_the_tile_and_redaction_hides_it_from_others() -> None:
     assert redact_events(events, 1 - seat)[0] == TileDrawn(seat, None)
     assert redact_events(events, None)[0] == TileDrawn(seat, None)
 
+    class Index:  # a whole number as numpy's integers are one: by __index__
+        def __index__(self) -> int:
+            return seat  # type: ignore[return-value]  # an int, asserted above
+
+    assert redact_events(events, Index()) == redact_events(events, seat)  # type: ignore[arg-type]
+    for wrong in (str(seat), float(seat), bool(seat)):
+        with pytest.raises(TypeError, match="seat is a whole number or None"):
+            redact_events(events, wrong)  # type: ignore[arg-type]
+
 
 def test_derive_events_matches_apply_with_events() -> None:
     state = new_game(3, STANDARD, seed=4)

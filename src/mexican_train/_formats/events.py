@@ -7,6 +7,7 @@ computed unless a front end asks (`apply_with_events`).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import TypeAlias, Union
 
@@ -324,9 +325,18 @@ def redact_events(events: Iterable[Event], seat: int | None) -> tuple[Event, ...
     Returns:
         The same events, with the tile of every `TileDrawn` by another seat set to None.
 
+    Raises:
+        TypeError: if *seat* is neither a whole number (an int, or a numpy integer) nor
+            None: a seat read as text, ``"0"``, would be no seat, and every draw would
+            be hidden from it.
+
     >>> redact_events([TileDrawn(1, Tile(6, 2)), TileDrawn(0, Tile(5, 5))], 0)
     (TileDrawn(seat=1, tile=None), TileDrawn(seat=0, tile=Tile(5, 5)))
     """
+    if seat is not None and type(seat) is not int:
+        if isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
+            raise TypeError(f"redact_events(): seat is a whole number or None, not {seat!r}")
+        seat = operator.index(seat)
     return tuple(
         TileDrawn(event.seat, None) if type(event) is TileDrawn and event.seat != seat else event
         for event in events
