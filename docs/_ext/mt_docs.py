@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import itertools
 import pkgutil
 import re
 import sys
@@ -626,7 +627,7 @@ def _hide_bool_overloads(app: Sphinx, doctree: nodes.document) -> None:
 
     for desc in doctree.findall(addnodes.desc):
         signatures = [c for c in desc.children if isinstance(c, addnodes.desc_signature)]
-        for signature, following in zip(signatures, signatures[1:]):
+        for signature, following in itertools.pairwise(signatures):
             returns = set().union(*map(names, signature.findall(addnodes.desc_returns)))
             parameters = [names(p) for p in signature.findall(addnodes.desc_parameter)]
             if returns in ({"typing.NoReturn"}, {"NoReturn"}) and {"bool"} in parameters:
