@@ -296,9 +296,11 @@ def test_p6_shedding_prefers_lifting_its_own_marker_on_equal_pips() -> None:
 def test_the_bots_refuse_a_spectator_view() -> None:
     state = new_game(4, HUB, seed=1)
     watcher = spectator_view(state)
-    for bot in (GreedyPlayer(), PlannerPlayer()):
+    moves = legal_moves(view(state, 0))
+    assert len(moves) > 1
+    for bot in (GreedyPlayer(), PlannerPlayer(), RandomPlayer(seed=1), SearchPlayer()):
         with pytest.raises(InvalidArgumentError, match="spectator"):
-            bot.choose(watcher, legal_moves(view(state, 0)))
+            bot.choose(watcher, moves)
 
 
 def test_p4_planner_lays_its_longest_train_on_the_first_turn() -> None:

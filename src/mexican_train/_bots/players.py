@@ -115,11 +115,18 @@ class RandomPlayer:
     seed: int = attrs.field(default=0, validator=bounded("seed"))
 
     def choose(self, view: PlayerView, moves: tuple[Move, ...]) -> Move:
-        """Return one of *moves*, chosen by hashing the seed and the position."""
+        """Return one of *moves*, chosen by hashing the seed and the position.
+
+        Raises:
+            InvalidArgumentError: if *moves* is empty, or *view* is a spectator's.
+            TypeError: if *view* is not a `PlayerView` or *moves* not a sequence (its items
+                are taken for the legal moves, unchecked).
+        """
         _some(view, moves)
         count = len(moves)
         if count < 2:
             return moves[0]
+        seat = _seat(view, "RandomPlayer")
         # The facts that tell apart the positions a seat meets, folded with small
         # integer steps and mixed once: the same in every process and on every
         # platform (no hash() at all).  The hand, as a sum of a random weight per
@@ -131,14 +138,13 @@ class RandomPlayer:
         x = 0
         for tile in view.hand:
             x += weights[tile_index(tile)]  # under 2**30 for a hand of up to 32 tiles
-        seat = view.seat
         x += (
             view.boneyard_size * 0x2545F49
             + sum(view.hand_sizes) * 0x1B87359
             + view.turn_tiles * 0x3C6EF37
             + view.has_drawn * 0x27D4EB2
             + view.round_number * 0x165667B
-            + (-1 if seat is None else seat) * 0x1F3A5C7
+            + seat * 0x1F3A5C7
         ) << 30
         # splitmix64's finaliser on the position (folded to 64 bits) and the seed:
         # every bit of either reaches every bit of the result.
