@@ -8,6 +8,7 @@ had; whatever `apply` builds must behave as a plain frozen value.
 from __future__ import annotations
 
 import copy
+import os
 import pickle
 import random
 import re
@@ -179,7 +180,7 @@ def test_a_state_hashes_alike_in_every_process() -> None:
     hashes = {
         subprocess.run(
             [sys.executable, "-c", code],
-            env={"PYTHONHASHSEED": seed},
+            env={**os.environ, "PYTHONHASHSEED": seed},
             capture_output=True,
             text=True,
             check=True,
