@@ -459,8 +459,9 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     whole game; at the end of each round the agent is rewarded
     ``mean(points of all seats) - own points``, and ``info["round_over"]`` says
     whether a round ended in the step (a reward of 0 does not tell: the seats'
-    points may tie).  `NextRound` is applied by the environment.  An opponent that keeps the round's events (one with an
-    ``observe`` method, as `SearchPlayer`) is told every event its seat sees, as
+    points may tie).  `NextRound` is applied by the environment.  An opponent
+    that keeps the round's events (one with an ``observe`` method, as
+    `SearchPlayer`) is told every event its seat sees, as
     `simulate` tells it; each game seats a fresh copy of it, so no history
     carries over and the player given is never changed.
 
