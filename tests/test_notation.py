@@ -446,6 +446,8 @@ def replace_field(text: str, field: str, value: str) -> str:
          "seat 1 has played 0 tiles this turn, but their train holds 1"),
         ({"trains": "3-1/-*/-"}, "trains", "-*", "a marker comes only as a turn ends"),
         ({"turn": "0/00/0/0/-/-/0/0"}, "trains", "3-1", "seat 0 has played 0 tiles this turn"),
+        ({"hands": "0-0,2-2/3-0", "trains": "3-1/3-2,2-1/-", "turn": "1/10/1/0/-/-/0/0"},
+         "trains", "3-2,2-1", "seat 1 has played 1 tile this turn, but their train holds 2"),
         ({"hands": "0-0,2-2/2-1,3-0", "trains": "3-1/3-2/-", "turn": "0/00/1/0/-/-/0/0"},
          "trains", "3-2", "seat 1 has not had its first turn this round"),
         ({"trains": "3-1/-*/-", "turn": "0/00/1/0/-/-/0/0"}, "trains", "-*",

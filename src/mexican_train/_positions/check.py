@@ -524,8 +524,8 @@ def _check_unstarted_trains(t: StateFields | PlayerView, seat: int) -> None:
             raise Problem(
                 ("trains", other, "tiles"),
                 f"seat {other} is on their first turn of the round: seat {other} has played "
-                f"{t.turn_tiles} tiles this turn, but their train holds {len(train.tiles)} "
-                "(P3: only its owner starts it)",
+                f"{t.turn_tiles} tile{'' if t.turn_tiles == 1 else 's'} this turn, but their "
+                f"train holds {len(train.tiles)} (P3: only its owner starts it)",
             )
         if other == seat and train.marked:
             raise Problem(
