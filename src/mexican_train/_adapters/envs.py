@@ -461,9 +461,9 @@ class SingleSeatEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     whether a round ended in the step (a reward of 0 does not tell: the seats'
     points may tie).  `NextRound` is applied by the environment.  An opponent
     that keeps the round's events (one with an ``observe`` method, as
-    `SearchPlayer`) is told every event its seat sees, as
-    `simulate` tells it; each game seats a fresh copy of it, so no history
-    carries over and the player given is never changed.
+    `SearchPlayer`) is told every event its seat sees, as `simulate` tells it;
+    each game seats a fresh copy of it, so no history carries over and the
+    player given is never changed.
 
     Gymnasium expects every action of the space to be accepted: an action
     outside the mask ends the episode (``terminated``) with *illegal_reward*
@@ -1075,12 +1075,12 @@ def vector_env(
     (``mean(points of all seats) - own points`` at each round's end), and
     ``infos["round_over"][i]`` is True where a round ended on table *i* in the
     step, its game's last round included (a reward of 0 does not tell: the
-    seats' points may tie).  A game
-    that ends is dealt anew within the same step (``metadata["autoreset_mode"]``
-    is ``AutoresetMode.SAME_STEP``): the infos say how the ended games ended, as
-    Gymnasium's own vector environments say it: ``infos["final_obs"][i]`` is
-    table *i*'s last observation (a dict of ``"observation"`` and
-    ``"action_mask"``, the mask all zeros: no move is left in the ended episode)
+    seats' points may tie).  A game that ends is dealt anew within the same step
+    (``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``): the infos say
+    how the ended games ended, as Gymnasium's own vector environments say it:
+    ``infos["final_obs"][i]`` is table *i*'s last observation (a dict of
+    ``"observation"`` and ``"action_mask"``, the mask all zeros: no move is left in
+    the ended episode)
     where ``infos["_final_obs"][i]`` is True, None elsewhere,
     and ``infos["final_info"]`` is a dict of arrays: ``["scores"][i]``, the
     ended game's totals, and ``["winners"][i]`` (E5; empty for a game an action

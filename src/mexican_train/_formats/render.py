@@ -670,12 +670,13 @@ def render_svg(
     """Return an SVG picture of the table: the engine as a hub, one row per train, and the hand.
 
     Each train is a row from the engine: its owner, hand size and score (the Mexican
-    train: whom it is open to now, V2), a red marker when it carries one (P6), its tiles as they lie (doubles across, a long
-    train wrapped onto several lines), its open end, a grey "owner yet to play" flag
-    where only others have played on it and the Mexican train waits for the owner's
-    tile (V2), and an orange flag on an open double (D2), numbered in the order they
-    must be covered (D3), or a grey one on a dead double (D4).  The Mexican train is the last row.  Tiles show pips up to double-9
-    sets and numbers above, one colour per number.  The hands the reader may see are
+    train: whom it is open to now, V2), a red marker when it carries one (P6), its
+    tiles as they lie (doubles across, a long train wrapped onto several lines), its
+    open end, a grey "owner yet to play" flag where only others have played on it and
+    the Mexican train waits for the owner's tile (V2), and an orange flag on an open
+    double (D2), numbered in the order they must be covered (D3), or a grey one on a
+    dead double (D4).  The Mexican train is the last row.  Tiles show pips up to
+    double-9 sets and numbers above, one colour per number.  The hands the reader may see are
     below, with the tiles the player to move can play raised, and a legend at the
     bottom.  Every tile drawn is a ``<g class="tile" data-tile="a-b">`` element, the
     picture is sized to hold everything drawn, and all text is escaped.

@@ -387,7 +387,7 @@ def review_report(
     """
     mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
     if not reviews:  # every move forced, or none made: nothing was chosen, nothing to judge
-        if yours:  # at the table, at the end of a round the person played
+        if yours:  # to the seat's player: at the table, or of a record (analyze --seat)
             said = "No decision of yours to review: you never had a choice between moves."
         else:  # of a record, which may end before a seat moved
             whose = re.sub(r"^every seat\b", "any seat", who)
