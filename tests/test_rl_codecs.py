@@ -131,6 +131,14 @@ def test_round_rewards_of_no_seats_raises_invalid_argument() -> None:
         round_rewards(())
 
 
+def test_round_rewards_reads_the_points_of_a_numpy_array() -> None:
+    """The round's points as an RL program holds them: an array has no truth value."""
+    points = np.array([0, 10, 20, 30])
+    assert round_rewards(points) == (15.0, 5.0, -5.0, -15.0)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="one score a seat"):
+        round_rewards(np.array([], dtype=int))  # type: ignore[arg-type]
+
+
 def test_tile_indices_follow_the_documented_formula() -> None:
     """tile index = high * (high + 1) // 2 + low: 0 .. T - 1 over a set, in a fixed order."""
     indices = [tile_index(tile) for tile in full_set(12)]

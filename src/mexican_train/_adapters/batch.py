@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from collections.abc import Sequence
 from typing import Final
 
 from .._bots.players import Player
@@ -75,10 +76,11 @@ def opponent_move(player: Player, state: GameState, seat: int) -> tuple[Move, Ga
         raise
 
 
-def round_rewards(points: tuple[int, ...] | list[int]) -> tuple[float, ...]:
+def round_rewards(points: Sequence[int]) -> tuple[float, ...]:
     """Return each seat's reward for a round: ``mean(points) - own points`` (zero-sum).
 
-    *points* are the seats' scores for the round (E3), lower being better.
+    *points* are the seats' scores for the round (E3), lower being better: a tuple,
+    a list or a numpy array.
 
     >>> round_rewards((0, 10, 20, 30))
     (15.0, 5.0, -5.0, -15.0)
@@ -86,7 +88,7 @@ def round_rewards(points: tuple[int, ...] | list[int]) -> tuple[float, ...]:
     Raises:
         InvalidArgumentError: if *points* is empty.
     """
-    if not points:
+    if len(points) == 0:  # not "not points": an array has no truth value
         raise InvalidArgumentError(f"round_rewards() needs one score a seat, not {points!r}")
     mean = sum(points) / len(points)
     return tuple([float(mean - own) for own in points])
