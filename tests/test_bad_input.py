@@ -820,6 +820,22 @@ def test_first_turn_field_of_the_wrong_type_says_so_in_one_sentence() -> None:
     refused(lambda: FirstTurn(chain="yes"), TypeError, "FirstTurn.chain must be bool, not 'yes'")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda value: evolved("must_play", value),
+        lambda value: FirstTurn(chain=value),
+        lambda value: SearchPlayer(inference=value),
+    ],
+    ids=["Rules", "FirstTurn", "SearchPlayer"],
+)
+def test_a_switch_given_a_huge_value_is_refused_in_a_message_of_its_own_size(
+    make: Callable[[object], object],
+) -> None:
+    message = refused(lambda: make("x" * 10**6), TypeError, "must be bool", "(1000000 characters)")
+    assert len(message) < 300
+
+
 # -- players, longest_train, round_score -----------------------------------------------
 
 

@@ -33,7 +33,7 @@ def instance_of(
         if not (right or (optional and value is None)):
             wanted = kind.__name__ + (" or None" if optional else "")
             raise TypeError(
-                f"{type(instance).__name__}.{attribute.name} must be {wanted}, not {value!r}"
+                f"{type(instance).__name__}.{attribute.name} must be {wanted}, not {shown(value)}"
             )
 
     return check
