@@ -311,6 +311,9 @@ def test_a_review_of_no_decision_says_there_was_no_choice_to_judge() -> None:
     assert report.mistakes == ()
     assert report.ending == "Nothing to review."
     assert review_report([], "seat 2", 16).heading.startswith("No decision of seat 2 to review")
+    # analyze --seat --round: the round is said to the seat's player too.
+    alone = review_report([], "seat 0 in round 2", 16, yours=True).heading
+    assert alone.startswith("No decision of yours in round 2 to review")
 
 
 def test_analyze_of_a_game_left_before_any_move_says_no_seat_made_a_decision(

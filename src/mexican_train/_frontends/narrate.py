@@ -386,16 +386,16 @@ def review_report(
     yours`` (``decisions of yours in round 2`` for *who* ``"seat 0 in round 2"``).
     """
     mistakes = sorted((r for r in reviews if r.loss > 0), key=lambda r: -r.loss)[:top]
+    whose = re.sub(r"^seat [0-9]+", "yours", who) if yours else who  # "yours in round 2"
     if not reviews:  # every move forced, or none made: nothing was chosen, nothing to judge
         if yours:  # to the seat's player: at the table, or of a record (analyze --seat)
-            said = "No decision of yours to review: you never had a choice between moves."
+            said = f"No decision of {whose} to review: you never had a choice between moves."
         else:  # of a record, which may end before a seat moved
             whose = re.sub(r"^every seat\b", "any seat", who)
             said = f"No decision of {whose} to review: every move was forced, or none was made."
         return ReviewReport(said, (), "Nothing to review.")
     return ReviewReport(
-        f"{len(reviews)} decision{'' if len(reviews) == 1 else 's'} of "
-        f"{re.sub(r'^seat [0-9]+', 'yours', who) if yours else who} reviewed, "
+        f"{len(reviews)} decision{'' if len(reviews) == 1 else 's'} of {whose} reviewed, "
         f"{samples} sampled deal{'' if samples == 1 else 's'} each.",
         tuple(
             (
