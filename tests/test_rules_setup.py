@@ -193,6 +193,28 @@ def test_s1_a_set_the_table_does_not_list_suggests_the_other_tables_figure(
         assert said.endswith(f"{suggested} with that set)")
 
 
+@pytest.mark.parametrize("preset", [STANDARD, HUB], ids=["standard", "hub"])
+def test_s1_the_other_tables_figure_is_suggested_only_where_it_can_be_dealt(
+    preset: Rules,
+) -> None:
+    """S1: the suggested figure is advice the same rules accept: under S4 the engine is set
+    aside, so Table A's 7 tiles each for 4 players (all 28 of a double-6 set) do not fit."""
+    suggested = 0
+    for players in preset.deal_table.player_counts:
+        for max_pip in (6, 9, 12, 15, 18):
+            rules = attrs.evolve(preset, max_pip=max_pip)
+            try:
+                new_game(players, rules, seed=1)
+            except DealError as error:
+                said = str(error)
+                if " deals " not in said:
+                    continue
+                size = int(said.split(" deals ", 1)[1].split(" tiles", 1)[0])
+                assert new_game(players, attrs.evolve(rules, hand_size=size), seed=1)
+                suggested += 1
+    assert suggested
+
+
 def test_s1_four_players_take_all_28_tiles_of_a_double_six_set() -> None:
     """S1: "4 players x 7 tiles from a double-6 set uses all 28 tiles: allowed, the boneyard
     is empty"."""

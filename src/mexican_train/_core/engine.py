@@ -127,7 +127,7 @@ def new_game(
     set_aside = 1 if rules.engine_placement is EnginePlacement.SET_ASIDE else 0
     table = rules.deal_table
     if players not in table.player_counts or rules.hand_size is None:
-        max_pip, hand_size = table.lookup(players, rules.max_pip)
+        max_pip, hand_size = table._lookup(players, rules.max_pip, None, set_aside=set_aside)
         check_fit(players, max_pip, hand_size, set_aside=set_aside)
     else:
         # The players fit the table (and Rules checked its set): a misfit is the rules'

@@ -172,6 +172,13 @@ class DealTable:
                 *max_pip* is not a set's number (a whole number from 0 to 30) or
                 *hand_size* not a whole number of at least 2.
         """
+        return self._lookup(players, max_pip, hand_size, set_aside=0)
+
+    def _lookup(
+        self, players: int, max_pip: int | None, hand_size: int | None, *, set_aside: int
+    ) -> tuple[int, int]:
+        # `lookup`, for a deal with *set_aside* tiles taken out of the set first (S4):
+        # the other table's figure is suggested only if it fits then (S1).
         if type(players) is not int or players not in self.player_counts:
             counts = _counts(self.player_counts.start, self.player_counts.stop - 1)
             raise DealError(f"{self.name} covers {counts} players, not {shown(players)}")
@@ -191,16 +198,18 @@ class DealTable:
                 raise DealError(
                     f"{self.name} gives no hand size for {players} players with a "
                     f"double-{max_pip} set (it lists: {sets}); choose hand_size explicitly"
-                    + self._elsewhere(players, max_pip)
+                    + self._elsewhere(players, max_pip, set_aside)
                 )
             hand_size = size
         return max_pip, hand_size
 
-    def _elsewhere(self, players: int, max_pip: int) -> str:
-        """The other rulebook's figure for a row this table lacks, in words (S1), or ""."""
+    def _elsewhere(self, players: int, max_pip: int, set_aside: int) -> str:
+        """The other rulebook's figure for a row this table lacks, in words (S1), or "":
+        only a figure that fits in the set with *set_aside* tiles taken out (S4)."""
+        available = set_size(max_pip) - set_aside
         for other in (TABLE_A, TABLE_B):
             size = other.hand_sizes.get((players, max_pip))
-            if other.name != self.name and size is not None:
+            if other.name != self.name and size is not None and players * size <= available:
                 return f" ({other.name} deals {size} tiles each to {players} players with that set)"
         return ""
 
