@@ -246,8 +246,9 @@ _ALL_FOURS_HANDS = (tiles("4-0 1-0 4-1 0-0 1-1"), tiles("4-2 3-2 4-3 2-2 3-3"))
 def test_e2_a_blocked_round_leaves_no_player_a_legal_play(game: tuple[Rules, int, int]) -> None:
     """E2 (revised 2026-12-01): "when the boneyard is empty and no player can play, the
     round ends" -- never while a player has a legal play, whatever the house rules
-    that keep must-play (P7).  A round that ends without an empty hand is blocked; its
-    last turn left the table as it found it, so every seat is asked there."""
+    that keep must-play (P7).  A round that ends without an empty hand is blocked; every
+    seat is asked on the table as the round ended (a marker its last turn placed would
+    open a train), with the obligations of the turn before (the end clears them)."""
     rules, players, seed = game
     rng = random.Random(seed)
     state = new_game(players, rules, seed=seed)
@@ -261,7 +262,7 @@ def test_e2_a_blocked_round_leaves_no_player_a_legal_play(game: tuple[Rules, int
             continue
         assert state.boneyard_size == 0
         for seat in range(players):
-            asked = before.replace(current_player=seat, has_drawn=False)
+            asked = before.replace(current_player=seat, has_drawn=False, trains=state.trains)
             plays = [move for move in legal_moves(asked) if isinstance(move, Play)]
             assert not plays, f"the round was blocked, but seat {seat} could play {plays}"
 
