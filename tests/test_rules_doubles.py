@@ -14,6 +14,7 @@ Rule id -> tests:
   test_d1_with_the_boneyard_empty_a_player_who_cannot_follow_passes_with_a_marker
 - D2: test_d2_open_double_binds_the_next_player,
   test_d2_open_double_may_be_covered_on_an_unmarked_opponents_train,
+  test_d2_an_open_double_on_the_mexican_train_binds_a_player_it_is_closed_to,
   test_d2_player_who_cannot_cover_draws_marks_and_passes_the_obligation_on,
   test_d2_a_tile_on_the_double_closes_it,
   test_d2_with_the_boneyard_empty_a_player_who_cannot_cover_passes_with_a_marker
@@ -43,8 +44,10 @@ from mexican_train import (
     OpenDouble,
     Rules,
     legal_moves,
+    mexican_open,
     new_game,
 )
+from mexican_train.variants import MexicanAfterOwnTrain
 from scenario_helpers import (
     DRAW,
     HUB6,
@@ -146,6 +149,19 @@ def test_d2_open_double_may_be_covered_on_an_unmarked_opponents_train() -> None:
     assert not state.train(0).marked
     assert legal_moves(state) == (on("5-1", 0),)
     assert_refused(state, on("3-2", 1), "D2")
+
+
+def test_d2_an_open_double_on_the_mexican_train_binds_a_player_it_is_closed_to() -> None:
+    """D2: the player bound "may only play on it -- and may do so on any train": the Mexican
+    train included, while the Mexican-train rule (V2) keeps it closed to that player."""
+    rules = attrs.evolve(STANDARD6, mexican_train=MexicanAfterOwnTrain())
+    state = start(["6-6 6-5 6-2 2-2 0-1", "4-1 4-0 3-1 5-2 0-0"], rules=rules, boneyard="4-3 3-0")
+    # Seat 1 cannot start its train (P4): the Mexican train stays closed to it (V2).
+    state = run(state, on("6-5", 0), PASS, on("6-2", M), DRAW, PASS)
+    state = run(state, on("2-2", M), DRAW, PASS)  # seat 0 cannot follow its 2-2
+    assert state.open_doubles == (M,)
+    assert mexican_open(state) == (True, False)
+    assert legal_moves(state) == (on("5-2", M),)
 
 
 def test_d2_player_who_cannot_cover_draws_marks_and_passes_the_obligation_on() -> None:

@@ -89,8 +89,9 @@ class Table(Protocol):
 class MexicanTrainRule(Protocol):
     """Decide when a player may play on the Mexican train (V2).
 
-    The engine asks only outside open-double obligations: an open double that
-    binds a player (D2) may be covered on the Mexican train whatever this says.
+    Its answer counts only outside open-double obligations: an open double that
+    binds a player (D2) may be covered on the Mexican train whatever this says
+    (the engine may still ask).
     Implementations must be immutable and hashable (an ``@attrs.frozen`` class),
     and answer from what `Table` offers alone: *table* is a `GameState` or a
     seat's `PlayerView` (bots and front ends ask with the view, which holds no
