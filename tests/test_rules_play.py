@@ -25,7 +25,8 @@ Rule id -> tests:
   test_p5a_pass_when_the_player_can_neither_play_nor_draw,
   test_p4_pass_stops_the_chain_after_the_first_tile
 - P6: test_p6_marker_stays_until_its_owner_plays_on_their_own_train,
-  test_p6_the_owners_tile_on_another_train_leaves_the_marker
+  test_p6_the_owners_tile_on_another_train_leaves_the_marker,
+  test_p6_a_marker_on_a_train_ending_in_an_open_double
 - P7: test_p7_no_draw_offered_while_a_play_exists, test_p4_player_who_can_start_must_play
 - V1: test_v1_hub_first_turn_is_an_ordinary_turn
 - V2: test_v2_standard_mexican_train_opens_on_each_players_second_turn,
@@ -321,6 +322,21 @@ def test_p6_the_owners_tile_on_another_train_leaves_the_marker() -> None:
     assert state.train(0).marked
     assert state.current_player == 1
     assert on("4-2", 0) in legal_moves(state)
+
+
+def test_p6_a_marker_on_a_train_ending_in_an_open_double() -> None:
+    """P6 with D1 and D2: a player who cannot follow their own double gets a marker on the
+    train it ends; the tile another player covers it with leaves the marker, and only the
+    owner's own tile lifts it."""
+    state = start(["6-5 5-5 1-0 2-0", "6-4 5-3 4-1 2-1"], rules=HUB6, boneyard="3-3 4-4")
+    state = run(state, on("6-5", 0), on("6-4", 1), on("5-5", 0), DRAW, PASS)
+    assert state.train(0).marked
+    assert state.open_doubles == (0,)
+    state = run(state, on("5-3", 0))  # seat 1 covers the double on the marked train
+    assert state.open_doubles == ()
+    assert state.train(0).marked
+    state = run(state, on("3-3", 0))  # seat 0 plays the drawn 3-3 on its own train
+    assert not state.train(0).marked
 
 
 def test_p7_no_draw_offered_while_a_play_exists() -> None:
