@@ -26,6 +26,7 @@ from mexican_train import (
     InvalidArgumentError,
     InvalidStateError,
     NextRound,
+    Pass,
     Play,
     Tile,
     TileNotationError,
@@ -33,6 +34,7 @@ from mexican_train import (
     apply,
     build_state,
     draw_tile,
+    full_set,
     legal_moves,
     new_game,
     next_round,
@@ -285,6 +287,42 @@ def test_p4_build_state_accepts_the_draw_of_a_first_turn_that_may_draw() -> None
             assert build_state(**parts(drawn)) == drawn
             return
     pytest.fail("no deal in 200 leaves the first player unable to start their train")
+
+
+def _first_turn_double() -> GameState:
+    """STANDARD on a double-6 set: seat 0 places the engine and lays 6-5 and 5-5 in its
+    first turn (P4), with 5-3 still to lay."""
+    rules = attrs.evolve(STANDARD, max_pip=6, hand_size=5)
+    hands = [["6-6", "6-5", "5-5", "5-3", "2-1"], ["4-1", "4-0", "3-1", "2-0", "0-0"]]
+    dealt = {Tile.parse(t) for hand in hands for t in hand}
+    rest = [t for t in full_set(6) if t not in dealt]
+    state = new_game(2, rules, seed=1, deal=Deal(hands, rest))
+    return _after(state, Play(Tile(6, 5), 0), Play(Tile(5, 5), 0))
+
+
+def test_p4_build_state_refuses_a_double_to_follow_on_a_first_turn() -> None:
+    # P4: doubles played in a first turn create no obligation, so none waits to be followed.
+    state = _first_turn_double()
+    assert (state.turn_tiles, state.turn_doubles) == (2, ())
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "turn_doubles": (0,)})
+    assert error.value.field == "turn_doubles"
+    assert "(P4)" in error.value.reason
+
+
+def test_p4_build_state_refuses_an_open_double_before_every_first_turn() -> None:
+    # P4: a double that ends a first-turn train is never open, and every first turn comes
+    # before any other turn (P1): while one is still to come, no double is open.
+    state = _after(_first_turn_double(), Pass())
+    assert (state.current_player, state.had_first_turn, state.open_doubles) == (
+        1,
+        (True, False),
+        (),
+    )
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "open_doubles": (0,)})
+    assert error.value.field == "open_doubles"
+    assert "(P4)" in error.value.reason
 
 
 def test_p7_build_state_refuses_a_draw_by_a_player_with_several_tiles_to_play() -> None:

@@ -490,6 +490,21 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
         )
     _check_doubles(t, "open_doubles", t.open_doubles, ())
     _check_doubles(t, "turn_doubles", t.turn_doubles, t.open_doubles)
+    if seat is not None and t.rules.first_turn is not None:
+        if t.open_doubles and not all(t.had_first_turn):
+            # P4: a double that ends a first-turn train is never open, and every first
+            # turn comes before any other turn (P1): none is open while one is to come.
+            raise Problem(
+                ("open_doubles",),
+                "no double is open before every player has had their first turn of the "
+                "round: doubles played in a first turn bind nobody (P4)",
+            )
+        if t.turn_doubles and not t.had_first_turn[seat]:
+            raise Problem(
+                ("turn_doubles",),
+                f"seat {seat} is on their first turn of the round, whose doubles need "
+                "not be followed (P4)",
+            )
     if len(t.turn_doubles) > t.turn_tiles:
         raise Problem(
             ("turn_doubles",),
