@@ -21,6 +21,7 @@ from mexican_train import (
     Deal,
     DealError,
     Draw,
+    FirstTurn,
     GameState,
     IllegalMoveError,
     InvalidArgumentError,
@@ -323,6 +324,28 @@ def test_p4_build_state_refuses_an_open_double_before_every_first_turn() -> None
         build_state(**{**parts(state), "open_doubles": (0,)})
     assert error.value.field == "open_doubles"
     assert "(P4)" in error.value.reason
+
+
+def test_p4_build_state_refuses_a_first_turn_chain_with_no_tile_to_lay() -> None:
+    # P4: the first turn "ends by itself when ... no tile of the hand fits the end of the
+    # player's own train": seat 0's train ends in 5, and without its 5-3 it would be over.
+    state = _first_turn_double()
+    hand = tuple(tile for tile in state.hand(0) if tile != Tile(5, 3))
+    changed = {"hands": (hand, state.hand(1)), "boneyard": (*state.boneyard, Tile(5, 3))}
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), **changed})
+    assert error.value.field == "turn_tiles"
+    assert "(P4)" in error.value.reason
+
+
+def test_v1_build_state_refuses_a_single_tile_first_turn_that_goes_on() -> None:
+    # single-tile-first-turn (V1): the first turn's one tile ends it.
+    state = _first_turn_double()
+    rules = attrs.evolve(state.rules, first_turn=FirstTurn(chain=False))
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "rules": rules})
+    assert error.value.field == "turn_tiles"
+    assert "(P4, V1)" in error.value.reason
 
 
 def test_p7_build_state_refuses_a_draw_by_a_player_with_several_tiles_to_play() -> None:

@@ -85,6 +85,8 @@ def check_state(state: StateFields, *, mover_hand_known: bool = True) -> None:
             )
     # Last: the checks above say more about a number the position contradicts.
     _check_bounds(s)
+    if mover_hand_known and s.current_player is not None:
+        _check_chain(s, s.hands[s.current_player])
     if mover_hand_known and _drew_under_must_play(s):
         _check_drawn(s.build())
 
@@ -160,8 +162,28 @@ def check_view(view: PlayerView) -> None:
                     f"the hand left scores {expected} (E3), not {shown(v.round_scores[-1][seat])}",
                 )
     _check_bounds(v)
-    if v.seat is not None and v.seat == v.current_player and _drew_under_must_play(v):
-        _check_drawn(v)  # the hand of the seat to move is in the view: its plays are known
+    if v.seat is not None and v.seat == v.current_player:
+        _check_chain(v, v.hand)  # the hand of the seat to move is in the view
+        if _drew_under_must_play(v):
+            _check_drawn(v)  # so are its plays
+
+
+def _check_chain(t: StateFields | PlayerView, hand: Sequence[Tile]) -> None:
+    """Check a first-turn chain under way has a tile to go on with (P4).
+
+    The first turn ends by itself once no tile of the hand fits the end of the
+    player's own train, so a position in the middle of one holds such a tile.
+    """
+    seat = t.current_player
+    if seat is None or t.rules.first_turn is None or t.had_first_turn[seat] or not t.turn_tiles:
+        return
+    end = t.trains[seat].open_end
+    if not any(tile.shows(end) for tile in hand):
+        raise Problem(
+            ("turn_tiles",),
+            f"seat {seat}'s first-turn train ends in {end} and no tile of the hand shows "
+            f"{end}: the first turn would have ended by itself (P4)",
+        )
 
 
 def _drew_under_must_play(t: StateFields | PlayerView) -> bool:
@@ -504,6 +526,12 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
                 ("turn_doubles",),
                 f"seat {seat} is on their first turn of the round, whose doubles need "
                 "not be followed (P4)",
+            )
+        if t.turn_tiles and not t.had_first_turn[seat] and not t.rules.first_turn.chain:
+            raise Problem(
+                ("turn_tiles",),
+                f"seat {seat} has laid {t.turn_tiles} tiles on their first turn of the "
+                "round, whose single tile ends it under these rules (P4, V1)",
             )
     if len(t.turn_doubles) > t.turn_tiles:
         raise Problem(
