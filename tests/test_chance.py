@@ -348,6 +348,17 @@ def test_v1_build_state_refuses_a_single_tile_first_turn_that_goes_on() -> None:
     assert "(P4, V1)" in error.value.reason
 
 
+def test_p5a_build_state_refuses_an_ordinary_turn_that_goes_on_after_its_tile() -> None:
+    # P5a: an ordinary turn ends by itself after its tile, unless a double is to be
+    # followed (D1): seat 0's second turn cannot have laid a tile and still be under way.
+    state = _after(_first_turn_double(), Play(Tile(5, 3), 0), Pass())
+    assert (state.current_player, state.had_first_turn, state.turn_doubles) == (0, (True, True), ())
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "turn_tiles": 1})
+    assert error.value.field == "turn_tiles"
+    assert "(P5a)" in error.value.reason
+
+
 def test_p7_build_state_refuses_a_draw_by_a_player_with_several_tiles_to_play() -> None:
     # HUB has no special first turn: seat 0 holds three tiles that fit, so it drew nothing.
     state = new_game(2, HUB, seed=1)

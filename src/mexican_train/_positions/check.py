@@ -512,6 +512,17 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
         )
     _check_doubles(t, "open_doubles", t.open_doubles, ())
     _check_doubles(t, "turn_doubles", t.turn_doubles, t.open_doubles)
+    special_first = (
+        seat is not None and t.rules.first_turn is not None and not t.had_first_turn[seat]
+    )
+    if seat is not None and t.turn_tiles and not t.turn_doubles and not special_first:
+        # P5a: an ordinary turn ends by itself after its tile, unless that tile was a
+        # double (D1); a tile on a double is never a double, so one is still to follow.
+        raise Problem(
+            ("turn_tiles",),
+            f"seat {seat} has laid {t.turn_tiles} tile{'s' * (t.turn_tiles != 1)} this turn "
+            "with no double to follow: an ordinary turn ends with its tile (P5a)",
+        )
     if seat is not None and t.rules.first_turn is not None:
         if t.open_doubles and not all(t.had_first_turn):
             # P4: a double that ends a first-turn train is never open, and every first
