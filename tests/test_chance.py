@@ -29,6 +29,7 @@ from mexican_train import (
     NextRound,
     Pass,
     Play,
+    Rules,
     Tile,
     TileNotationError,
     Train,
@@ -357,6 +358,18 @@ def test_p5a_build_state_refuses_an_ordinary_turn_that_goes_on_after_its_tile() 
         build_state(**{**parts(state), "turn_tiles": 1})
     assert error.value.field == "turn_tiles"
     assert "(P5a)" in error.value.reason
+
+
+@pytest.mark.parametrize("rules", [STANDARD, HUB], ids=["standard", "hub"])
+def test_e2_build_state_refuses_unchanged_turns_before_every_first_turn(rules: Rules) -> None:
+    # E2: every first turn changes the table, laying a tile or marking the player's own
+    # train, unmarked until then (P6): no turn that changed nothing is counted yet.
+    state = new_game(3, rules, seed=1)
+    assert not any(state.had_first_turn)
+    with pytest.raises(InvalidStateError) as error:
+        build_state(**{**parts(state), "idle_turns": 1})
+    assert error.value.field == "idle_turns"
+    assert "(E2)" in error.value.reason
 
 
 def test_p7_build_state_refuses_a_draw_by_a_player_with_several_tiles_to_play() -> None:

@@ -498,6 +498,14 @@ def _check_table(table: StateFields | PlayerView, hand_sizes: Sequence[int]) -> 
         raise Problem(
             ("idle_turns",), f"a count of turns is 0-{idle_limit}, not {shown(t.idle_turns)}"
         )
+    if t.idle_turns and not all(t.had_first_turn):
+        # E2: every first turn changes the table: it lays a tile, or ends with a marker on
+        # the player's own train, which nobody else can have marked yet (P6).
+        raise Problem(
+            ("idle_turns",),
+            f"{t.idle_turns} turns that changed nothing, but every first turn of the round "
+            "lays a tile or places a marker, and not every player has had theirs (E2)",
+        )
     if (
         seat is not None
         and not t.boneyard_size
