@@ -1,8 +1,11 @@
-"""For tests that start the package's programs as child processes and press Ctrl-C."""
+"""For tests that start the package's programs as child processes and press Ctrl-C,
+or run code in another process under another hash seed."""
 
 from __future__ import annotations
 
+import os
 import signal
+import subprocess
 import sys
 
 import pytest
@@ -24,3 +27,18 @@ def as_a_terminal_would() -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def printed_under_hash_seed(code: str, seed: str) -> str:
+    """Return what ``python -c code`` prints with ``PYTHONHASHSEED`` set to *seed*.
+
+    The child has the parent's environment besides (PYTHONPATH included), so it
+    imports the code under test, not whatever package is installed.
+    """
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONHASHSEED": seed},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout

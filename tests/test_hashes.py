@@ -7,9 +7,7 @@ docs say so.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+from child_processes import printed_under_hash_seed
 
 #: Prints the hash of one value of each kind, one line each, from a game part-way through.
 _HASHES = """
@@ -38,20 +36,9 @@ for name, value in values.items():
 """
 
 
-def _hashes_under(seed: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "-c", _HASHES],
-        env={**os.environ, "PYTHONHASHSEED": seed},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return result.stdout
-
-
 def test_states_views_trains_tiles_and_moves_hash_alike_in_every_process() -> None:
     """The same hashes under three hash seeds."""
-    runs = {seed: _hashes_under(seed) for seed in ("0", "1", "4242")}
+    runs = {seed: printed_under_hash_seed(_HASHES, seed) for seed in ("0", "1", "4242")}
     names = [line.split(":")[0] for line in runs["0"].splitlines()]
     assert names == [
         "state", "view", "spectator", "view between rounds", "trains", "tiles", "moves"

@@ -5,10 +5,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-import os
 import pickle
-import subprocess
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
@@ -16,6 +13,7 @@ import attrs
 import pytest
 from hypothesis import given
 
+from child_processes import printed_under_hash_seed
 from mexican_train import (
     HUB,
     MEXICAN,
@@ -252,16 +250,7 @@ print(*picks)
 
 def test_random_player_makes_the_pinned_choices_in_every_process() -> None:
     """Integer arithmetic only: the same choices whatever PYTHONHASHSEED, on any platform."""
-    runs = {
-        subprocess.run(
-            [sys.executable, "-c", _PINNED_GAME],
-            env={**os.environ, "PYTHONHASHSEED": seed},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        for seed in ("0", "1", "4242")
-    }
+    runs = {printed_under_hash_seed(_PINNED_GAME, seed).strip() for seed in ("0", "1", "4242")}
     assert runs == {PINNED_CHOICES}
 
 

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import math
-import os
 import random
-import subprocess
-import sys
 from unittest import mock
 
 import attrs
@@ -14,6 +11,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from child_processes import printed_under_hash_seed
 from mexican_train import (
     HUB,
     MEXICAN,
@@ -98,16 +96,7 @@ print(*picks)
 def test_the_search_makes_the_same_choices_in_every_process() -> None:
     """Four searchers told the round's events: the same moves whatever PYTHONHASHSEED
     (the samples come from a generator seeded by a text of the view, never from hash())."""
-    runs = {
-        subprocess.run(
-            [sys.executable, "-c", _SEARCHED_ROUND],
-            env={**os.environ, "PYTHONHASHSEED": seed},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        for seed in ("0", "1", "4242")
-    }
+    runs = {printed_under_hash_seed(_SEARCHED_ROUND, seed).strip() for seed in ("0", "1", "4242")}
     assert len(runs) == 1
     assert len(runs.pop().split()) > 20  # a round of decisions
 

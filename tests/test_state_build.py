@@ -8,17 +8,15 @@ had; whatever `apply` builds must behave as a plain frozen value.
 from __future__ import annotations
 
 import copy
-import os
 import pickle
 import random
 import re
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 from hypothesis import given
 
+from child_processes import printed_under_hash_seed
 from mexican_train import (
     HUB,
     MEXICAN,
@@ -177,16 +175,7 @@ def test_a_state_hashes_alike_in_every_process() -> None:
         "for _ in range(30): s = apply(s, legal_moves(s)[-1])\n"
         "print(hash(s))"
     )
-    hashes = {
-        subprocess.run(
-            [sys.executable, "-c", code],
-            env={**os.environ, "PYTHONHASHSEED": seed},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        for seed in ("0", "1", "12345")
-    }
+    hashes = {printed_under_hash_seed(code, seed) for seed in ("0", "1", "12345")}
     assert len(hashes) == 1
     state = new_game(4, HUB, seed=3)
     for _ in range(30):
