@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from array import array
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from .._bots.players import Player
 from .._bots.simulate import Observers, add_note, observers_of, observing_copies, tell
@@ -90,8 +90,11 @@ def round_rewards(points: Sequence[int]) -> tuple[float, ...]:
     """
     if len(points) == 0:  # not "not points": an array has no truth value
         raise InvalidArgumentError(f"round_rewards() needs one score a seat, not {points!r}")
-    mean = sum(points) / len(points)
-    return tuple([float(mean - own) for own in points])
+    # Read as they come: numpy's integers are no ints, which the compiled build would
+    # check each score against.
+    scores: Sequence[Any] = points
+    mean = sum(scores) / len(scores)
+    return tuple([float(mean - own) for own in scores])
 
 
 class Layout:

@@ -802,7 +802,11 @@ def dead_doubles(state: GameState | PlayerView) -> tuple[int, ...]:
     return tuple(train for train, number in zip(earlier, numbers, strict=True) if number < 0)
 
 
-def mexican_open(state: GameState | PlayerView) -> tuple[bool, ...]:
+@overload
+def mexican_open(state: GameState) -> tuple[bool, ...]: ...
+@overload
+def mexican_open(state: PlayerView) -> tuple[bool, ...]: ...
+def mexican_open(state: Any) -> tuple[bool, ...]:
     """Return, for each seat, whether the Mexican train is open to it now (V2).
 
     As the rules' Mexican-train rule answers for the table as it is, checked as
