@@ -191,6 +191,15 @@ def test_svg_flags_markers_and_the_open_double() -> None:
     assert "open double" in set(root.itertext())
 
 
+def _after_seat_0s_first_turn(variant: str) -> GameState:
+    """A two-player game of *variant* (double-6) once seat 0 has played its first turn."""
+    state = new_game(2, attrs.evolve(get_variant(variant), max_pip=6, hand_size=7), seed=4)
+    while state.current_player == 0:  # seat 0 plays its first turn, on its own train
+        moves = legal_moves(state)
+        state = apply(state, next((m for m in moves if isinstance(m, Play)), moves[0]))
+    return state
+
+
 @pytest.mark.parametrize(
     ("variant", "viewer", "table"),
     [
@@ -204,10 +213,7 @@ def test_v2_the_svg_says_whom_the_mexican_train_is_open_to(
 ) -> None:
     """V2: the Mexican train's label says whether it is open to the viewer now, and for the
     whole table (a state drawn without a seat) to whom, as the Mexican-train rule says."""
-    state = new_game(2, attrs.evolve(get_variant(variant), max_pip=6, hand_size=7), seed=4)
-    while state.current_player == 0:  # seat 0 plays its first turn, on its own train
-        moves = legal_moves(state)
-        state = apply(state, next((m for m in moves if isinstance(m, Play)), moves[0]))
+    state = _after_seat_0s_first_turn(variant)
     assert state.train(0).owner_played
     assert viewer in ET.fromstring(render_svg(view(state, 0))).itertext()
     assert table in ET.fromstring(render_svg(state, names=["Ann", "Bo"])).itertext()
@@ -225,10 +231,7 @@ def test_v2_the_text_says_whom_the_mexican_train_is_open_to(
     variant: str, viewer: str, table: str
 ) -> None:
     """V2: the Mexican train's row says whom it is open to now, in the SVG's words."""
-    state = new_game(2, attrs.evolve(get_variant(variant), max_pip=6, hand_size=7), seed=4)
-    while state.current_player == 0:  # seat 0 plays its first turn, on its own train
-        moves = legal_moves(state)
-        state = apply(state, next((m for m in moves if isinstance(m, Play)), moves[0]))
+    state = _after_seat_0s_first_turn(variant)
     [mine] = [line for line in render_text(view(state, 0)).splitlines() if "Mexican" in line]
     assert mine.endswith(f" {viewer}")
     [whole] = [
