@@ -1889,7 +1889,7 @@ def _bot_from_name(name: str) -> Player | str:
             found = getattr(found, part)
         if not isinstance(found, type) or not callable(getattr(found, "choose", None)):
             return GreedyPlayer()
-        bot = found()
+        bot: Player = found()
     except Exception:  # a bot that cannot be made again: the greedy one takes its seat
         return GreedyPlayer()
-    return bot if callable(getattr(bot, "choose", None)) else GreedyPlayer()
+    return bot
